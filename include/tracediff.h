@@ -1,0 +1,254 @@
+/*
+ * tracediff: compare two sets of PyTorch profiler traces (control and test).
+ *
+ * The one public header. The library never prints and never exits: every
+ * function returns 0 (or a count) on success and a negative TD_E... code on
+ * failure, filling the caller's td_error with the file, the byte offset in the
+ * decompressed JSON where that helps, and a message.
+ *
+ * Ownership: a td_x returned through an out-parameter is freed with
+ * td_x_free(); every td_x_free(NULL) is a no-op. Strings returned by accessor
+ * functions belong to the object they came from and live as long as it does.
+ */
+#ifndef TRACEDIFF_H
+#define TRACEDIFF_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define TD_VERSION "0.1.0"
+
+enum td_code {
+    TD_OK = 0,
+    TD_EIO = -1,    /* a file could not be opened, read, decompressed or written */
+    TD_EPARSE = -2, /* a file is not valid JSON */
+    TD_ETRACE = -3, /* valid JSON, but not a usable trace or trace set */
+    TD_ENOMEM = -4, /* out of memory */
+    TD_EUSAGE = -5  /* a bad argument: unknown rank, iteration, column, regex... */
+};
+
+typedef struct td_error {
+    int code;
+    char path[512];  /* the file (or directory) concerned, "" if none */
+    uint64_t offset; /* byte offset in the decompressed JSON, when has_offset */
+    int has_offset;
+    char msg[256];
+} td_error;
+
+/* A human-readable name for a TD_E... code. */
+const char *td_strerror(int code);
+
+/* ------------------------------------------------------------------------ */
+/* Lists of ranks or iterations: "N", "N,M,...", or "all".                   */
+
+typedef struct td_list {
+    int all;    /* "all" */
+    size_t n;   /* 0 and !all: the default (the lowest) */
+    int64_t *v; /* n values, owned; freed by td_list_clear */
+} td_list;
+
+/* Parse text into out (which must be zeroed or cleared). */
+int td_list_parse(td_list *out, const char *text, td_error *err);
+void td_list_clear(td_list *list);
+
+/* ------------------------------------------------------------------------ */
+/* Trace sets.                                                               */
+
+typedef enum td_compression {
+    TD_COMP_NONE = 0,
+    TD_COMP_GZIP = 1,
+    TD_COMP_ZSTD = 2
+} td_compression;
+
+typedef struct td_open_opts {
+    int threads; /* files read at once; 0 = one per core */
+    /* Called from the loading threads, serialised, now and then with the
+     * bytes of input read so far and the total size of the input files. */
+    void (*progress)(void *ud, uint64_t done, uint64_t total);
+    void *progress_ud;
+} td_open_opts;
+
+typedef struct td_set td_set;
+
+/* Open a trace set: a directory of trace files (one per rank) or one file. */
+int td_set_open(td_set **out, const char *path, const td_open_opts *opts, td_error *err);
+
+/* Open several sets at once, reading all their files concurrently.
+ * On failure no set is returned (out[i] are all NULL). */
+int td_sets_open(td_set **out, const char *const *paths, size_t n, const td_open_opts *opts,
+                 td_error *err);
+
+void td_set_free(td_set *set);
+
+typedef struct td_file_info {
+    const char *path;
+    int64_t rank;
+    td_compression compression;
+    uint64_t file_bytes;        /* size on disk */
+    uint64_t json_bytes;        /* size of the decompressed JSON */
+    uint64_t events_total;      /* entries of traceEvents */
+    uint64_t events_counted;    /* with cat and dur, cat != "Trace" (spec §2) */
+    uint64_t events_cpu;        /* counted, stream == -1 */
+    uint64_t events_gpu;        /* counted, stream != -1 */
+    uint64_t events_unassigned; /* counted, no iteration by rule (spec §3.3) */
+    uint64_t events_skipped;    /* unusable entries (not objects, bad fields), see docs */
+    uint64_t steps;             /* ProfilerStep events */
+    int rounded;                /* decimal timestamps rounded to microseconds */
+    const char *device_name;    /* deviceProperties[0].name, or NULL */
+} td_file_info;
+
+const char *td_set_path(const td_set *set);
+size_t td_set_nfiles(const td_set *set);
+/* Files are ordered by rank. */
+int td_set_file_info(const td_set *set, size_t i, td_file_info *out);
+
+/* Sorted, distinct ranks and iterations of the set. Returns how many there
+ * are; writes at most cap of them to out (out may be NULL when cap is 0). */
+size_t td_set_ranks(const td_set *set, int64_t *out, size_t cap);
+size_t td_set_iterations(const td_set *set, int64_t *out, size_t cap);
+
+/* Counted events per category name ("cpu_op", "kernel", ...) over all files:
+ * calls fn once per category, in name order. */
+void td_set_categories(const td_set *set, void (*fn)(void *ud, const char *cat, uint64_t n),
+                       void *ud);
+
+/* ------------------------------------------------------------------------ */
+/* The comparison (spec §4-§7).                                              */
+
+typedef enum td_device { TD_DEVICE_ALL = 0, TD_DEVICE_CPU = 1, TD_DEVICE_GPU = 2 } td_device;
+
+typedef struct td_compare_opts {
+    td_list control_ranks, test_ranks; /* default: lowest rank of the set */
+    td_list control_iters, test_iters; /* default: lowest iteration of the set */
+    td_device device;
+    int short_names;
+} td_compare_opts;
+
+enum { TD_CONTROL = 0, TD_TEST = 1 };
+
+typedef struct td_row {
+    const char *name; /* full or short name; may hold NUL bytes: use name_len */
+    size_t name_len;
+    uint64_t counts[2];      /* [TD_CONTROL], [TD_TEST] */
+    double duration[2];      /* total duration, us */
+    int64_t diff_counts;     /* test - control */
+    double diff_duration;    /* test - control */
+    char category;           /* '+', '-' or '=' (of diff_counts) */
+} td_row;
+
+typedef struct td_side_notes {
+    int whole_trace;         /* no ProfilerStep in the set: every event compared */
+    uint64_t unassigned;     /* selected ranks' events left out by spec §3.3 */
+    uint64_t events;         /* events selected */
+    size_t nranks, niters;   /* the resolved selection */
+    const int64_t *ranks;
+    const int64_t *iters;
+} td_side_notes;
+
+typedef struct td_diff td_diff;
+
+int td_diff_compute(td_diff **out, const td_set *control, const td_set *test,
+                    const td_compare_opts *opts, td_error *err);
+void td_diff_free(td_diff *diff);
+
+/* Rows sorted by name (bytewise). */
+size_t td_diff_nrows(const td_diff *diff);
+const td_row *td_diff_rows(const td_diff *diff);
+const td_side_notes *td_diff_notes(const td_diff *diff, int side);
+int td_diff_short_names(const td_diff *diff);
+
+/* ops_diff (spec §7) of one row: which of the five lists it belongs to. */
+typedef enum td_op_category {
+    TD_OP_NONE = -1,
+    TD_OP_ADDED = 0,
+    TD_OP_DELETED,
+    TD_OP_INCREASED,
+    TD_OP_DECREASED,
+    TD_OP_UNCHANGED,
+    TD_OP_NCATEGORIES
+} td_op_category;
+
+td_op_category td_row_op_category(const td_row *row);
+const char *td_op_category_name(td_op_category c); /* "added", ... */
+
+/* ------------------------------------------------------------------------ */
+/* Views: sorting, filtering and cutting the rows for display.               */
+
+typedef enum td_column {
+    TD_COL_NAME = 0,
+    TD_COL_CONTROL_COUNTS,
+    TD_COL_CONTROL_DURATION,
+    TD_COL_TEST_COUNTS,
+    TD_COL_TEST_DURATION,
+    TD_COL_DIFF_COUNTS,
+    TD_COL_DIFF_DURATION,
+    TD_COL_CATEGORY,
+    TD_COL_ABS_DIFF_COUNTS,
+    TD_COL_ABS_DIFF_DURATION,
+    TD_NCOLUMNS
+} td_column;
+
+/* Column by its spec name ("diff_duration"), with the side labels applied
+ * ("control_counts" or "<label>_counts"); also "abs_diff_counts" and
+ * "abs_diff_duration". Returns the column or TD_EUSAGE. */
+int td_column_parse(const char *text, const char *control_label, const char *test_label);
+
+typedef struct td_view_opts {
+    int sort;           /* a td_column; used when has_sort */
+    int has_sort;
+    int ascending;      /* default descending for numbers, ascending for name */
+    size_t top;         /* 0 = all */
+    const char *include; /* POSIX extended regex on the name, or NULL */
+    const char *exclude;
+    int exclude_steps;  /* drop ProfilerStep rows */
+} td_view_opts;
+
+/* Indices into td_diff_rows() after filter, sort and cut. *out is malloc'd:
+ * the caller frees it with free(). Returns the number of indices or < 0. */
+long td_view_make(size_t **out, const td_diff *diff, const td_view_opts *opts, td_error *err);
+
+/* ------------------------------------------------------------------------ */
+/* Writers. They write to a FILE* the caller opened; they never print
+ * anywhere else. Labels are the side labels ("control", "test").            */
+
+typedef struct td_write_opts {
+    const char *control_label; /* NULL = "control" */
+    const char *test_label;    /* NULL = "test" */
+    const size_t *rows;        /* a view, or NULL for every row in order */
+    size_t nrows;
+    /* The terminal table only: */
+    int width;                 /* columns to fit (0 = 120) */
+    int color;                 /* ANSI colours for +/- */
+    int ascii;                 /* no Unicode: "..." and '#' bars */
+} td_write_opts;
+
+int td_write_csv(FILE *f, const td_diff *diff, const td_write_opts *opts);
+int td_write_json(FILE *f, const td_diff *diff, const td_write_opts *opts);
+int td_write_markdown(FILE *f, const td_diff *diff, const td_write_opts *opts);
+/* Aligned columns for a terminal: long names shortened with an ellipsis to
+ * fit the width, and a bar per row showing the change in duration. */
+int td_write_table(FILE *f, const td_diff *diff, const td_write_opts *opts);
+/* The five ops_diff lists as a JSON object of arrays, each sorted by name. */
+int td_write_ops_json(FILE *f, const td_diff *diff);
+
+/* Short name of a kernel or operator name (spec §6). Writes the result to a
+ * malloc'd buffer in *out (caller frees) and its length to *out_len. */
+int td_short_name(char **out, size_t *out_len, const char *name, size_t len);
+
+/* A number as the writers print it: whole numbers without a fraction, else
+ * the shortest text that reads back to the same double. */
+void td_format_number(char *buf, size_t cap, double x);
+
+/* Escape a byte string as the inside of a JSON string literal (no quotes). */
+int td_write_json_string(FILE *f, const char *s, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,14 @@
+#!/bin/sh
+# Installs the Debian packages tracediff needs to build and test, only those
+# missing. Run as root (or with sudo available).
+set -e
+need=""
+for p in make gcc libc6-dev zlib1g-dev libzstd-dev python3; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || need="$need $p"
+done
+[ -z "$need" ] && exit 0
+echo "installing:$need" >&2
+SUDO=""
+[ "$(id -u)" -ne 0 ] && SUDO="sudo"
+$SUDO apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $need >/dev/null

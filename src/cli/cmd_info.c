@@ -1,0 +1,172 @@
+/* tracediff info SET: what a trace set holds. */
+#include "cli.h"
+#include "commands.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char *comp_name(td_compression c)
+{
+    return c == TD_COMP_GZIP ? "gzip" : c == TD_COMP_ZSTD ? "zstd" : "plain";
+}
+
+typedef struct cat_ctx {
+    FILE *f;
+    int json;
+    int n;
+} cat_ctx;
+
+static void print_cat(void *ud, const char *cat, uint64_t n)
+{
+    cat_ctx *c = ud;
+    if (c->json) {
+        fprintf(c->f, "%s\"", c->n++ ? ", " : "");
+        td_write_json_string(c->f, cat, strlen(cat));
+        fprintf(c->f, "\": %llu", (unsigned long long)n);
+    } else {
+        fprintf(c->f, "  %-28s %12llu\n", cat, (unsigned long long)n);
+    }
+}
+
+static void print_list(FILE *f, const int64_t *v, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        fprintf(f, "%s%lld", i ? ", " : "", (long long)v[i]);
+}
+
+static void info_json(FILE *f, const td_set *s, const int64_t *iters, size_t ni)
+{
+    fputs("{\"path\": \"", f);
+    td_write_json_string(f, td_set_path(s), strlen(td_set_path(s)));
+    fputs("\", \"iterations\": [", f);
+    print_list(f, iters, ni);
+    fputs("], \"files\": [", f);
+    for (size_t i = 0; i < td_set_nfiles(s); i++) {
+        td_file_info fi;
+        td_set_file_info(s, i, &fi);
+        fputs(i ? ",\n  {\"path\": \"" : "\n  {\"path\": \"", f);
+        td_write_json_string(f, fi.path, strlen(fi.path));
+        fprintf(f,
+                "\", \"rank\": %lld, \"compression\": \"%s\", \"file_bytes\": %llu, "
+                "\"json_bytes\": %llu, \"events_total\": %llu, \"events_counted\": %llu, "
+                "\"events_cpu\": %llu, \"events_gpu\": %llu, \"events_unassigned\": %llu, "
+                "\"events_skipped\": %llu, \"steps\": %llu, \"rounded\": %s, \"device\": ",
+                (long long)fi.rank, comp_name(fi.compression),
+                (unsigned long long)fi.file_bytes, (unsigned long long)fi.json_bytes,
+                (unsigned long long)fi.events_total, (unsigned long long)fi.events_counted,
+                (unsigned long long)fi.events_cpu, (unsigned long long)fi.events_gpu,
+                (unsigned long long)fi.events_unassigned, (unsigned long long)fi.events_skipped,
+                (unsigned long long)fi.steps, fi.rounded ? "true" : "false");
+        if (fi.device_name) {
+            fputc('"', f);
+            td_write_json_string(f, fi.device_name, strlen(fi.device_name));
+            fputs("\"}", f);
+        } else {
+            fputs("null}", f);
+        }
+    }
+    fputs("\n], \"categories\": {", f);
+    cat_ctx cc = {f, 1, 0};
+    td_set_categories(s, print_cat, &cc);
+    fputs("}}\n", f);
+}
+
+static void info_table(FILE *f, const td_set *s, const int64_t *iters, size_t ni)
+{
+    fprintf(f, "set         %s\n", td_set_path(s));
+    fprintf(f, "files       %zu\n", td_set_nfiles(s));
+    fprintf(f, "iterations  ");
+    if (ni)
+        print_list(f, iters, ni);
+    else
+        fputs("none (no ProfilerStep: compared as whole traces)", f);
+    fputs("\n\n", f);
+    fprintf(f, "%6s  %-5s  %10s  %11s  %10s  %10s  %9s  %9s  %6s  %s\n", "rank", "comp", "file_MB",
+            "json_MB", "events", "counted", "cpu", "gpu", "steps", "file / device");
+    for (size_t i = 0; i < td_set_nfiles(s); i++) {
+        td_file_info fi;
+        td_set_file_info(s, i, &fi);
+        fprintf(f, "%6lld  %-5s  %10.2f  %11.2f  %10llu  %10llu  %9llu  %9llu  %6llu  %s\n",
+                (long long)fi.rank, comp_name(fi.compression), fi.file_bytes / 1e6,
+                fi.json_bytes / 1e6, (unsigned long long)fi.events_total,
+                (unsigned long long)fi.events_counted, (unsigned long long)fi.events_cpu,
+                (unsigned long long)fi.events_gpu, (unsigned long long)fi.steps, fi.path);
+        if (fi.device_name)
+            fprintf(f, "%*s%s\n", 94, "", fi.device_name);
+        if (fi.rounded)
+            fprintf(f, "%*s(decimal timestamps: rounded to whole microseconds)\n", 94, "");
+        if (fi.events_unassigned)
+            fprintf(f, "%*s(%llu events on stream 0 that are not cpu_op: no iteration)\n", 94, "",
+                    (unsigned long long)fi.events_unassigned);
+        if (fi.events_skipped)
+            fprintf(f, "%*s(%llu unusable entries skipped)\n", 94, "",
+                    (unsigned long long)fi.events_skipped);
+    }
+    fputs("\ncounted events by category\n", f);
+    cat_ctx cc = {f, 0, 0};
+    td_set_categories(s, print_cat, &cc);
+}
+
+int cmd_info(int argc, char **argv, void (*usage)(FILE *))
+{
+    cli_opts o = {0};
+    const char *path = NULL;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            usage(stdout);
+            return EXIT_OK;
+        }
+        if (a[0] == '-' && a[1]) {
+            int r = cli_shared_option(&o, argc, argv, &i);
+            if (r <= 0) {
+                if (r == 0)
+                    cli_error("info: unknown option '%s'", a);
+                cli_opts_free(&o);
+                return EXIT_USAGE;
+            }
+            continue;
+        }
+        if (path) {
+            cli_error("info: unexpected argument '%s'", a);
+            return EXIT_USAGE;
+        }
+        path = a;
+    }
+    cli_opts_free(&o);
+    if (!path) {
+        cli_error("info: expected a trace set (see '%s info --help')", g_prog);
+        return EXIT_USAGE;
+    }
+    const char *fmt = o.format ? o.format : "table";
+    if (strcmp(fmt, "table") && strcmp(fmt, "json")) {
+        cli_error("--format '%s': expected table or json", fmt);
+        return EXIT_USAGE;
+    }
+    td_set *s = NULL;
+    td_open_opts oo = {0};
+    oo.threads = o.threads;
+    td_error err = {0};
+    if (td_set_open(&s, path, &oo, &err) < 0)
+        return cli_td_error(&err);
+    size_t ni = td_set_iterations(s, NULL, 0);
+    int64_t *iters = malloc((ni + 1) * sizeof *iters);
+    if (!iters) {
+        td_set_free(s);
+        cli_error("out of memory");
+        return EXIT_DATA;
+    }
+    td_set_iterations(s, iters, ni);
+    out_file out;
+    int rc = out_open(&out, o.output);
+    if (rc == 0) {
+        if (strcmp(fmt, "json") == 0)
+            info_json(out.f, s, iters, ni);
+        else
+            info_table(out.f, s, iters, ni);
+        rc = out_commit(&out);
+    }
+    free(iters);
+    td_set_free(s);
+    return rc;
+}

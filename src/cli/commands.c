@@ -1,0 +1,6 @@
+/* The table of commands that live in files of their own. */
+#include "commands.h"
+
+const cli_command cli_extra_commands[] = {
+    {NULL, NULL},
+};

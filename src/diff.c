@@ -1,0 +1,272 @@
+/*
+ * The comparison (spec §4-§7): select events per side, group them by name or
+ * short name, join the two sides, and categorise.
+ */
+#include "internal.h"
+#include "selection.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct acc {
+    uint64_t counts[2];
+    double sum[2], comp[2]; /* Neumaier-compensated sums, as pandas does */
+} acc;
+
+struct td_diff {
+    td_strtab *names;
+    td_row *rows;
+    size_t nrows;
+    td_side_notes notes[2];
+    int64_t *sel_ranks[2], *sel_iters[2];
+    int short_names;
+};
+
+static void add_dur(acc *a, int side, double x)
+{
+    if (isnan(x))
+        return; /* a missing value, skipped as pandas' sum does */
+    double s = a->sum[side], t = s + x;
+    if (fabs(s) >= fabs(x))
+        a->comp[side] += (s - t) + x;
+    else
+        a->comp[side] += (x - t) + s;
+    a->sum[side] = t;
+}
+
+typedef struct builder {
+    td_strtab *names;
+    acc *acc;
+    size_t cap;
+    int short_names;
+} builder;
+
+static int64_t row_for(builder *b, const char *s, size_t len)
+{
+    int64_t id;
+    if (b->short_names) {
+        char *sh;
+        size_t sl;
+        if (td_short_name(&sh, &sl, s, len) < 0)
+            return -1;
+        id = td_strtab_intern(b->names, sh, sl);
+        free(sh);
+    } else {
+        id = td_strtab_intern(b->names, s, len);
+    }
+    if (id < 0)
+        return -1;
+    if ((size_t)id >= b->cap) {
+        size_t old = b->cap;
+        acc *na = td_grow(b->acc, &b->cap, (size_t)id + 1, sizeof *na);
+        if (!na)
+            return -1;
+        memset(na + old, 0, (b->cap - old) * sizeof *na);
+        b->acc = na;
+    }
+    return id;
+}
+
+static bool in_list(const int64_t *v, size_t n, int64_t x)
+{
+    for (size_t i = 0; i < n; i++)
+        if (v[i] == x)
+            return true;
+    return false;
+}
+
+static int add_file(builder *b, int side, const td_file *f, const td_side_notes *sn, int device,
+                    td_error *err)
+{
+    int rc = TD_ENOMEM;
+    size_t nn = td_strtab_count(f->names);
+    int64_t *map = malloc((nn + 1) * sizeof *map);
+    bool *iter_on = malloc((f->niters + 1) * sizeof *iter_on);
+    if (!map || !iter_on)
+        goto done;
+    for (size_t i = 0; i < nn; i++)
+        map[i] = -1;
+    for (size_t i = 0; i < f->niters; i++)
+        iter_on[i] = in_list(sn->iters, sn->niters, f->iters[i]);
+    for (size_t i = 0; i < f->nev; i++) {
+        const td_event *e = &f->ev[i];
+        if ((device == TD_DEVICE_CPU && e->gpu) || (device == TD_DEVICE_GPU && !e->gpu))
+            continue;
+        if (!sn->whole_trace && (e->iter < 0 || !iter_on[e->iter]))
+            continue;
+        int64_t r = map[e->name];
+        if (r < 0) {
+            size_t len;
+            const char *s = td_strtab_get(f->names, e->name, &len);
+            if ((r = row_for(b, s, len)) < 0)
+                goto done;
+            map[e->name] = r;
+        }
+        b->acc[r].counts[side]++;
+        add_dur(&b->acc[r], side, e->dur);
+    }
+    rc = 0;
+done:
+    free(map);
+    free(iter_on);
+    if (rc < 0)
+        return td_fail(err, rc, f->path, "out of memory");
+    return 0;
+}
+
+static int cmp_row(const void *a, const void *b)
+{
+    const td_row *x = a, *y = b;
+    size_t n = x->name_len < y->name_len ? x->name_len : y->name_len;
+    int c = memcmp(x->name, y->name, n);
+    if (c)
+        return c;
+    return (x->name_len > y->name_len) - (x->name_len < y->name_len);
+}
+
+static int resolve_side(td_diff *d, int side, const td_set *s, const td_list *ranks,
+                        const td_list *iters, const char *label, td_error *err)
+{
+    td_side_notes *sn = &d->notes[side];
+    int rc = td_resolve(&d->sel_ranks[side], &sn->nranks, ranks, s->ranks, s->nranks, "rank",
+                        label, err);
+    if (rc < 0)
+        return rc;
+    sn->ranks = d->sel_ranks[side];
+    if (s->niters == 0) {
+        /* Spec §9: no ProfilerStep anywhere: compare the whole traces. */
+        if (iters->n > 0) {
+            return td_fail(err, TD_EUSAGE, "",
+                           "no such iteration %lld: %s has no ProfilerStep (leave the "
+                           "iteration out to compare whole traces)",
+                           (long long)iters->v[0], label);
+        }
+        sn->whole_trace = 1;
+        return 0;
+    }
+    rc = td_resolve(&d->sel_iters[side], &sn->niters, iters, s->iters, s->niters, "iteration",
+                    label, err);
+    sn->iters = d->sel_iters[side];
+    return rc;
+}
+
+int td_diff_compute(td_diff **out, const td_set *control, const td_set *test,
+                    const td_compare_opts *opts, td_error *err)
+{
+    *out = NULL;
+    td_compare_opts zero = {0};
+    if (!opts)
+        opts = &zero;
+    td_diff *d = calloc(1, sizeof *d);
+    builder b = {0};
+    int rc = TD_ENOMEM;
+    if (!d || !(b.names = td_strtab_new()))
+        goto fail_nomem;
+    d->short_names = b.short_names = opts->short_names;
+    const td_set *sets[2] = {control, test};
+    if ((rc = resolve_side(d, 0, control, &opts->control_ranks, &opts->control_iters, "control",
+                           err)) < 0 ||
+        (rc = resolve_side(d, 1, test, &opts->test_ranks, &opts->test_iters, "test", err)) < 0)
+        goto fail;
+    for (int side = 0; side < 2; side++) {
+        td_side_notes *sn = &d->notes[side];
+        const td_set *s = sets[side];
+        for (size_t i = 0; i < s->nfiles; i++) {
+            const td_file *f = s->files[i];
+            if (!in_list(sn->ranks, sn->nranks, f->rank))
+                continue;
+            if (!sn->whole_trace)
+                sn->unassigned += f->events_unassigned;
+            if ((rc = add_file(&b, side, f, sn, opts->device, err)) < 0)
+                goto fail;
+        }
+    }
+    size_t n = td_strtab_count(b.names);
+    d->rows = calloc(n + 1, sizeof *d->rows);
+    if (!d->rows)
+        goto fail_nomem;
+    for (size_t i = 0; i < n; i++) {
+        td_row *r = &d->rows[i];
+        const acc *a = &b.acc[i];
+        r->name = td_strtab_get(b.names, (uint32_t)i, &r->name_len);
+        for (int side = 0; side < 2; side++) {
+            r->counts[side] = a->counts[side];
+            r->duration[side] = a->sum[side] + a->comp[side];
+            d->notes[side].events += a->counts[side];
+        }
+        r->diff_counts = (int64_t)(r->counts[1] - r->counts[0]);
+        r->diff_duration = r->duration[1] - r->duration[0];
+        r->category = r->diff_counts > 0 ? '+' : r->diff_counts < 0 ? '-' : '=';
+    }
+    qsort(d->rows, n, sizeof *d->rows, cmp_row);
+    d->nrows = n;
+    d->names = b.names;
+    free(b.acc);
+    *out = d;
+    return 0;
+fail_nomem:
+    rc = td_fail(err, TD_ENOMEM, "", "out of memory");
+fail:
+    td_strtab_free(b.names);
+    free(b.acc);
+    td_diff_free(d);
+    return rc;
+}
+
+void td_diff_free(td_diff *d)
+{
+    if (!d)
+        return;
+    if (d->names)
+        td_strtab_free(d->names);
+    free(d->rows);
+    for (int s = 0; s < 2; s++) {
+        free(d->sel_ranks[s]);
+        free(d->sel_iters[s]);
+    }
+    free(d);
+}
+
+size_t td_diff_nrows(const td_diff *d)
+{
+    return d->nrows;
+}
+
+const td_row *td_diff_rows(const td_diff *d)
+{
+    return d->rows;
+}
+
+const td_side_notes *td_diff_notes(const td_diff *d, int side)
+{
+    return &d->notes[side ? 1 : 0];
+}
+
+int td_diff_short_names(const td_diff *d)
+{
+    return d->short_names;
+}
+
+td_op_category td_row_op_category(const td_row *r)
+{
+    uint64_t c = r->counts[0], t = r->counts[1];
+    if (c == 0 && t > 0)
+        return TD_OP_ADDED;
+    if (c > 0 && t == 0)
+        return TD_OP_DELETED;
+    if (c > 0 && r->diff_counts > 0)
+        return TD_OP_INCREASED;
+    if (t > 0 && r->diff_counts < 0)
+        return TD_OP_DECREASED;
+    if (t > 0 && r->diff_counts == 0)
+        return TD_OP_UNCHANGED;
+    return TD_OP_NONE;
+}
+
+const char *td_op_category_name(td_op_category c)
+{
+    static const char *const names[] = {"added", "deleted", "increased", "decreased",
+                                        "unchanged"};
+    return c >= 0 && c < TD_OP_NCATEGORIES ? names[c] : "none";
+}

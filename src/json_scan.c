@@ -1,0 +1,794 @@
+/*
+ * Streaming JSON scanner: see json_scan.h.
+ *
+ * The hot loops work on raw pointers into the window and fall back to
+ * fill() only at its edge, so the common case (a token wholly inside the
+ * window) costs a table lookup per byte and nothing else.
+ */
+#include "json_scan.h"
+
+#include "internal.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define WINDOW (1u << 20)
+#define NO_KEEP SIZE_MAX
+
+/* Bytes that end the fast path of a string: '"', '\\', controls, non-ASCII. */
+static unsigned char str_stop[256];
+/* JSON white space. */
+static unsigned char is_ws[256];
+/* Bytes that may appear in a number token. */
+static unsigned char num_char[256];
+
+static void tables_init(void)
+{
+    static int done;
+    if (done)
+        return;
+    for (int c = 0; c < 256; c++) {
+        str_stop[c] = (c < 0x20 || c == '"' || c == '\\' || c >= 0x80);
+        is_ws[c] = (c == ' ' || c == '\t' || c == '\n' || c == '\r');
+        num_char[c] = ((c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' ||
+                       c == 'E');
+    }
+    done = 1;
+}
+
+int td_json_init(td_json *j, td_json_read_fn read, void *ud, const char *path, td_error *err)
+{
+    tables_init();
+    memset(j, 0, sizeof *j);
+    j->read = read;
+    j->ud = ud;
+    j->err = err;
+    j->path = path ? path : "";
+    j->keep = NO_KEEP;
+    j->cap = WINDOW;
+    j->buf = malloc(j->cap);
+    j->scap = 256;
+    j->scratch = malloc(j->scap);
+    if (!j->buf || !j->scratch) {
+        td_json_free(j);
+        return td_fail(err, TD_ENOMEM, path, "out of memory");
+    }
+    return 0;
+}
+
+void td_json_free(td_json *j)
+{
+    free(j->buf);
+    free(j->scratch);
+    j->buf = j->scratch = NULL;
+}
+
+uint64_t td_json_offset(const td_json *j)
+{
+    return j->base + j->pos;
+}
+
+static int verror(td_json *j, uint64_t at, const char *fmt, va_list ap)
+{
+    char msg[200];
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    j->failed = 1;
+    if (j->ctx)
+        return td_fail_at(j->err, TD_EPARSE, j->path, at, "%s in %s", msg, j->ctx);
+    return td_fail_at(j->err, TD_EPARSE, j->path, at, "%s", msg);
+}
+
+int td_json_error(td_json *j, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int rc = verror(j, td_json_offset(j), fmt, ap);
+    va_end(ap);
+    return rc;
+}
+
+static int error_at(td_json *j, size_t pos, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static int error_at(td_json *j, size_t pos, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int rc = verror(j, j->base + pos, fmt, ap);
+    va_end(ap);
+    return rc;
+}
+
+/* Makes at least need bytes available from pos (fewer only at the end of
+ * input). Bytes from j->keep on are preserved; positions may move. Returns
+ * the bytes available or < 0 on a read error. */
+static long fill(td_json *j, size_t need)
+{
+    while (j->end - j->pos < need && !j->eof) {
+        size_t from = (j->keep != NO_KEEP && j->keep < j->pos) ? j->keep : j->pos;
+        if (from > 0) {
+            memmove(j->buf, j->buf + from, j->end - from);
+            j->base += from;
+            j->pos -= from;
+            j->end -= from;
+            if (j->keep != NO_KEEP)
+                j->keep -= from;
+        }
+        if (j->end == j->cap || j->cap - j->end < WINDOW / 4) {
+            if (j->end > j->cap / 2) {
+                size_t ncap = j->cap * 2;
+                char *nb = realloc(j->buf, ncap);
+                if (!nb) {
+                    j->failed = 1;
+                    return td_fail(j->err, TD_ENOMEM, j->path, "out of memory");
+                }
+                j->buf = nb;
+                j->cap = ncap;
+            }
+        }
+        long n = j->read(j->ud, j->buf + j->end, j->cap - j->end, j->err);
+        if (n < 0) {
+            j->failed = 1;
+            return n;
+        }
+        if (n == 0)
+            j->eof = true;
+        j->end += (size_t)n;
+    }
+    return (long)(j->end - j->pos);
+}
+
+int td_json_skip_bom(td_json *j)
+{
+    long n = fill(j, 3);
+    if (n < 0)
+        return (int)n;
+    if (n >= 3 && memcmp(j->buf + j->pos, "\xEF\xBB\xBF", 3) == 0) {
+        j->pos += 3;
+        return 1;
+    }
+    return 0;
+}
+
+int td_json_peek(td_json *j)
+{
+    for (;;) {
+        const unsigned char *p = (const unsigned char *)j->buf + j->pos;
+        const unsigned char *e = (const unsigned char *)j->buf + j->end;
+        while (p < e && is_ws[*p])
+            p++;
+        j->pos = (size_t)((const char *)p - j->buf);
+        if (p < e)
+            return *p;
+        long n = fill(j, 1);
+        if (n < 0)
+            return -2;
+        if (n == 0)
+            return -1;
+    }
+}
+
+static int expect_byte(td_json *j, int want, const char *what)
+{
+    int c = td_json_peek(j);
+    if (c == want) {
+        j->pos++;
+        return 0;
+    }
+    if (c < -1)
+        return TD_EIO;
+    if (c == -1)
+        return td_json_error(j, "unexpected end of input, expected %s", what);
+    return td_json_error(j, "expected %s", what);
+}
+
+/* Length of a valid UTF-8 sequence at p (n bytes available), 0 if invalid,
+ * -1 if more bytes are needed. Follows the strict decoder: no overlongs,
+ * no encoded surrogates, nothing above U+10FFFF. */
+static int utf8_len(const unsigned char *p, size_t n)
+{
+    unsigned c = p[0];
+    int len;
+    unsigned lo = 0x80, hi = 0xBF;
+    if (c >= 0xC2 && c <= 0xDF)
+        len = 2;
+    else if (c >= 0xE0 && c <= 0xEF) {
+        len = 3;
+        if (c == 0xE0)
+            lo = 0xA0;
+        else if (c == 0xED)
+            hi = 0x9F;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+        len = 4;
+        if (c == 0xF0)
+            lo = 0x90;
+        else if (c == 0xF4)
+            hi = 0x8F;
+    } else
+        return 0;
+    for (int k = 1; k < len; k++) {
+        if ((size_t)k >= n)
+            return -1;
+        unsigned b = p[k];
+        if (k == 1 ? (b < lo || b > hi) : (b < 0x80 || b > 0xBF))
+            return 0;
+    }
+    return len;
+}
+
+static int scratch_reserve(td_json *j, size_t need)
+{
+    if (need <= j->scap)
+        return 0;
+    size_t ncap = j->scap;
+    while (ncap < need)
+        ncap *= 2;
+    char *ns = realloc(j->scratch, ncap);
+    if (!ns) {
+        j->failed = 1;
+        return td_fail(j->err, TD_ENOMEM, j->path, "out of memory");
+    }
+    j->scratch = ns;
+    j->scap = ncap;
+    return 0;
+}
+
+static int hex4(const unsigned char *p, unsigned *out)
+{
+    unsigned v = 0;
+    for (int k = 0; k < 4; k++) {
+        unsigned c = p[k], d;
+        if (c >= '0' && c <= '9')
+            d = c - '0';
+        else if (c >= 'a' && c <= 'f')
+            d = c - 'a' + 10;
+        else if (c >= 'A' && c <= 'F')
+            d = c - 'A' + 10;
+        else
+            return -1;
+        v = v * 16 + d;
+    }
+    *out = v;
+    return 0;
+}
+
+static size_t put_utf8(char *o, unsigned cp)
+{
+    if (cp < 0x80) {
+        o[0] = (char)cp;
+        return 1;
+    }
+    if (cp < 0x800) {
+        o[0] = (char)(0xC0 | (cp >> 6));
+        o[1] = (char)(0x80 | (cp & 0x3F));
+        return 2;
+    }
+    if (cp < 0x10000) {
+        o[0] = (char)(0xE0 | (cp >> 12));
+        o[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
+        o[2] = (char)(0x80 | (cp & 0x3F));
+        return 3;
+    }
+    o[0] = (char)(0xF0 | (cp >> 18));
+    o[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
+    o[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
+    o[3] = (char)(0x80 | (cp & 0x3F));
+    return 4;
+}
+
+/* Decodes one escape at j->pos (just after the backslash) into o; returns the
+ * bytes written or < 0. */
+static int decode_escape(td_json *j, char *o)
+{
+    long n = fill(j, 12);
+    if (n < 0)
+        return (int)n;
+    if (n < 1)
+        return td_json_error(j, "unterminated string");
+    const unsigned char *p = (const unsigned char *)j->buf + j->pos;
+    switch (p[0]) {
+    case '"': o[0] = '"'; j->pos++; return 1;
+    case '\\': o[0] = '\\'; j->pos++; return 1;
+    case '/': o[0] = '/'; j->pos++; return 1;
+    case 'b': o[0] = '\b'; j->pos++; return 1;
+    case 'f': o[0] = '\f'; j->pos++; return 1;
+    case 'n': o[0] = '\n'; j->pos++; return 1;
+    case 'r': o[0] = '\r'; j->pos++; return 1;
+    case 't': o[0] = '\t'; j->pos++; return 1;
+    case 'u': break;
+    default: return td_json_error(j, "invalid escape '\\%c' in string", p[0] >= 0x20 && p[0] < 0x7F ? p[0] : '?');
+    }
+    unsigned cp;
+    if (n < 5 || hex4(p + 1, &cp) < 0)
+        return td_json_error(j, "invalid \\u escape in string");
+    j->pos += 5;
+    if (cp >= 0xD800 && cp <= 0xDBFF && n >= 11 && p[5] == '\\' && p[6] == 'u') {
+        unsigned lo;
+        if (hex4(p + 7, &lo) == 0 && lo >= 0xDC00 && lo <= 0xDFFF) {
+            j->pos += 6;
+            cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+        }
+    }
+    /* A lone surrogate is kept as its 3-byte form (WTF-8), as Python keeps it
+     * in a str: two names differing only there stay two names. */
+    return (int)put_utf8(o, cp);
+}
+
+/* The string scanner. With decode, returns the string's bytes in *s and *len;
+ * without, only validates and skips. The fast path never copies. */
+static int scan_string(td_json *j, bool decode, const char **s, size_t *len)
+{
+    int c = td_json_peek(j);
+    if (c != '"') {
+        if (c < -1)
+            return TD_EIO;
+        if (c == -1)
+            return td_json_error(j, "unexpected end of input, expected a string");
+        return td_json_error(j, "expected a string");
+    }
+    size_t start = j->pos; /* the quote */
+    size_t i = start + 1;
+    for (;;) {
+        const unsigned char *b = (const unsigned char *)j->buf;
+        const unsigned char *p = b + i, *e = b + j->end;
+        while (p < e && !str_stop[*p])
+            p++;
+        i = (size_t)(p - b);
+        if (p < e && *p == '"') {
+            if (decode) {
+                *s = j->buf + start + 1;
+                *len = i - start - 1;
+            }
+            j->pos = i + 1;
+            return 0;
+        }
+        if (p < e && *p >= 0x80) {
+            int l = utf8_len(p, (size_t)(e - p));
+            if (l > 0) {
+                i += (size_t)l;
+                continue;
+            }
+            if (l == 0)
+                return error_at(j, i, "invalid UTF-8 in string");
+        } else if (p < e && *p == '\\') {
+            break;
+        } else if (p < e) {
+            return error_at(j, i, "control character in string");
+        }
+        /* Window edge (or a UTF-8 sequence cut by it): read more, keeping
+         * the string. */
+        size_t tail = (size_t)(e - p);
+        size_t rel = i - start;
+        j->keep = start;
+        j->pos = i;
+        long n = fill(j, tail + 4);
+        start = j->keep;
+        j->keep = NO_KEEP;
+        if (n < 0)
+            return (int)n;
+        i = start + rel;
+        if ((size_t)n <= tail) {
+            /* No more input: unterminated, or UTF-8 cut by the end. */
+            if (tail == 0)
+                return error_at(j, j->end, "unterminated string");
+            return error_at(j, i, "invalid UTF-8 in string");
+        }
+    }
+    /* Slow path: escapes. Copy what we have, then decode byte by byte. */
+    size_t olen = 0;
+    if (decode) {
+        if (scratch_reserve(j, i - start + 16) < 0)
+            return TD_ENOMEM;
+        olen = i - start - 1;
+        memcpy(j->scratch, j->buf + start + 1, olen);
+    }
+    j->pos = i;
+    for (;;) {
+        long n = fill(j, 4);
+        if (n < 0)
+            return (int)n;
+        if (n == 0)
+            return td_json_error(j, "unterminated string");
+        const unsigned char *p = (const unsigned char *)j->buf + j->pos;
+        if (decode && scratch_reserve(j, olen + 8) < 0)
+            return TD_ENOMEM;
+        if (*p == '"') {
+            j->pos++;
+            if (decode) {
+                *s = j->scratch;
+                *len = olen;
+            }
+            return 0;
+        }
+        if (*p == '\\') {
+            j->pos++;
+            char tmp[8];
+            int w = decode_escape(j, decode ? j->scratch + olen : tmp);
+            if (w < 0)
+                return w;
+            olen += (size_t)w;
+        } else if (*p < 0x20) {
+            return td_json_error(j, "control character in string");
+        } else if (*p >= 0x80) {
+            int l = utf8_len(p, (size_t)n);
+            if (l <= 0)
+                return td_json_error(j, "invalid UTF-8 in string");
+            if (decode)
+                memcpy(j->scratch + olen, p, (size_t)l);
+            olen += (size_t)l;
+            j->pos += (size_t)l;
+        } else {
+            if (decode)
+                j->scratch[olen] = (char)*p;
+            olen++;
+            j->pos++;
+        }
+    }
+}
+
+int td_json_string(td_json *j, const char **s, size_t *len)
+{
+    return scan_string(j, true, s, len);
+}
+
+/* Makes the whole number token available from pos; returns its length. */
+static long number_token(td_json *j)
+{
+    size_t i = j->pos;
+    for (;;) {
+        const unsigned char *b = (const unsigned char *)j->buf;
+        while (i < j->end && num_char[b[i]])
+            i++;
+        if (i < j->end || j->eof)
+            return (long)(i - j->pos);
+        size_t rel = i - j->pos;
+        long n = fill(j, rel + 64);
+        if (n < 0)
+            return n;
+        i = j->pos + rel;
+    }
+}
+
+/* Checks the JSON number grammar on t[0..n); sets *decimal. */
+static bool number_valid(const char *t, size_t n, bool *decimal)
+{
+    size_t k = 0;
+    *decimal = false;
+    if (k < n && t[k] == '-')
+        k++;
+    if (k >= n)
+        return false;
+    if (t[k] == '0')
+        k++;
+    else if (t[k] >= '1' && t[k] <= '9')
+        while (k < n && t[k] >= '0' && t[k] <= '9')
+            k++;
+    else
+        return false;
+    if (k < n && t[k] == '.') {
+        *decimal = true;
+        k++;
+        size_t d = k;
+        while (k < n && t[k] >= '0' && t[k] <= '9')
+            k++;
+        if (k == d)
+            return false;
+    }
+    if (k < n && (t[k] == 'e' || t[k] == 'E')) {
+        *decimal = true;
+        k++;
+        if (k < n && (t[k] == '+' || t[k] == '-'))
+            k++;
+        size_t d = k;
+        while (k < n && t[k] >= '0' && t[k] <= '9')
+            k++;
+        if (k == d)
+            return false;
+    }
+    return k == n;
+}
+
+int td_json_number(td_json *j, td_json_num *out)
+{
+    int c = td_json_peek(j);
+    if (c < -1)
+        return TD_EIO;
+    if (c != '-' && !(c >= '0' && c <= '9'))
+        return td_json_error(j, c == -1 ? "unexpected end of input, expected a number"
+                                        : "expected a number");
+    long n = number_token(j);
+    if (n < 0)
+        return (int)n;
+    const char *t = j->buf + j->pos;
+    bool decimal;
+    if (!number_valid(t, (size_t)n, &decimal))
+        return td_json_error(j, "invalid number");
+    out->decimal = decimal;
+    out->is_int = false;
+    if (!decimal) {
+        /* Integers of up to 18 digits are exact in int64: no strtod. */
+        size_t k = t[0] == '-' ? 1 : 0;
+        if ((size_t)n - k <= 18) {
+            int64_t v = 0;
+            for (; k < (size_t)n; k++)
+                v = v * 10 + (t[k] - '0');
+            if (t[0] == '-')
+                v = -v;
+            out->i = v;
+            out->is_int = true;
+            out->d = (double)v;
+            j->pos += (size_t)n;
+            return 0;
+        }
+    }
+    if (scratch_reserve(j, (size_t)n + 1) < 0)
+        return TD_ENOMEM;
+    memcpy(j->scratch, t, (size_t)n);
+    j->scratch[n] = '\0';
+    errno = 0;
+    out->d = strtod(j->scratch, NULL);
+    if (!decimal && errno == 0) {
+        errno = 0;
+        long long v = strtoll(j->scratch, NULL, 10);
+        if (errno == 0) {
+            out->i = v;
+            out->is_int = true;
+        }
+    }
+    j->pos += (size_t)n;
+    return 0;
+}
+
+static int literal(td_json *j)
+{
+    long n = fill(j, 5);
+    if (n < 0)
+        return (int)n;
+    const char *p = j->buf + j->pos;
+    size_t avail = (size_t)n;
+    static const char *const words[] = {"true", "false", "null"};
+    for (int k = 0; k < 3; k++) {
+        size_t l = strlen(words[k]);
+        if (avail >= l && memcmp(p, words[k], l) == 0) {
+            j->pos += l;
+            return 0;
+        }
+    }
+    if ((avail >= 3 && memcmp(p, "NaN", 3) == 0) || (avail >= 3 && memcmp(p, "Inf", 3) == 0) ||
+        (avail >= 4 && memcmp(p, "-Inf", 4) == 0))
+        return td_json_error(j, "NaN and Infinity are not JSON");
+    if (avail >= 2 && p[0] == '/' && (p[1] == '/' || p[1] == '*'))
+        return td_json_error(j, "comments are not JSON");
+    if (avail >= 1 && p[0] == '\'')
+        return td_json_error(j, "single quotes are not JSON");
+    return td_json_error(j, "unexpected character");
+}
+
+static int push(td_json *j, bool object)
+{
+    if (j->depth >= TD_JSON_MAX_DEPTH)
+        return td_json_error(j, "nesting deeper than %d levels", TD_JSON_MAX_DEPTH);
+    uint8_t bit = (uint8_t)(1u << (j->depth & 7));
+    if (object)
+        j->stack[j->depth >> 3] |= bit;
+    else
+        j->stack[j->depth >> 3] &= (uint8_t)~bit;
+    j->depth++;
+    return 0;
+}
+
+static bool top_is_object(const td_json *j)
+{
+    int d = j->depth - 1;
+    return (j->stack[d >> 3] >> (d & 7)) & 1;
+}
+
+static int after_comma_in_object(td_json *j)
+{
+    int c = td_json_peek(j);
+    if (c == '}')
+        return td_json_error(j, "trailing comma");
+    int rc = scan_string(j, false, NULL, NULL);
+    if (rc < 0)
+        return c == '\'' ? td_json_error(j, "single quotes are not JSON") : rc;
+    return expect_byte(j, ':', "':'");
+}
+
+int td_json_skip(td_json *j)
+{
+    int base = j->depth;
+    for (;;) {
+        /* A value. */
+        int c = td_json_peek(j);
+        int rc = 0;
+        if (c < -1)
+            return TD_EIO;
+        if (c == -1)
+            return td_json_error(j, "unexpected end of input, expected a value");
+        if (c == '{' || c == '[') {
+            if ((rc = push(j, c == '{')) < 0)
+                return rc;
+            j->pos++;
+            int d = td_json_peek(j);
+            if (d == (c == '{' ? '}' : ']')) {
+                j->pos++;
+                j->depth--;
+            } else if (c == '{') {
+                if (d == '\'')
+                    return td_json_error(j, "single quotes are not JSON");
+                if ((rc = scan_string(j, false, NULL, NULL)) < 0)
+                    return rc;
+                if ((rc = expect_byte(j, ':', "':'")) < 0)
+                    return rc;
+                continue;
+            } else {
+                if (d == ']' || d == '}' || d == ',')
+                    return td_json_error(j, "expected a value");
+                continue;
+            }
+        } else if (c == '"') {
+            rc = scan_string(j, false, NULL, NULL);
+        } else if (c == '-' || (c >= '0' && c <= '9')) {
+            long n = number_token(j);
+            if (n < 0)
+                return (int)n;
+            bool decimal;
+            if (!number_valid(j->buf + j->pos, (size_t)n, &decimal)) {
+                if (n >= 4 && memcmp(j->buf + j->pos, "-Inf", 4) == 0)
+                    return td_json_error(j, "NaN and Infinity are not JSON");
+                return td_json_error(j, "invalid number");
+            }
+            j->pos += (size_t)n;
+        } else {
+            rc = literal(j);
+        }
+        if (rc < 0)
+            return rc;
+        /* After a value: close containers or move to the next member. */
+        for (;;) {
+            if (j->depth == base)
+                return 0;
+            int d = td_json_peek(j);
+            bool obj = top_is_object(j);
+            if (d == ',') {
+                j->pos++;
+                if (obj) {
+                    if ((rc = after_comma_in_object(j)) < 0)
+                        return rc;
+                } else {
+                    int e = td_json_peek(j);
+                    if (e == ']')
+                        return td_json_error(j, "trailing comma");
+                }
+                break;
+            }
+            if (d == (obj ? '}' : ']')) {
+                j->pos++;
+                j->depth--;
+                continue;
+            }
+            if (d < -1)
+                return TD_EIO;
+            if (d == -1)
+                return td_json_error(j, obj ? "unexpected end of input, expected ',' or '}'"
+                                            : "unexpected end of input, expected ',' or ']'");
+            return td_json_error(j, obj ? "expected ',' or '}'" : "expected ',' or ']'");
+        }
+    }
+}
+
+int td_json_obj_begin(td_json *j)
+{
+    int c = td_json_peek(j);
+    if (c != '{') {
+        if (c < -1)
+            return TD_EIO;
+        return td_json_error(j, c == -1 ? "unexpected end of input, expected an object"
+                                        : "expected an object");
+    }
+    int rc = push(j, true);
+    if (rc < 0)
+        return rc;
+    j->pos++;
+    return 0;
+}
+
+int td_json_obj_next(td_json *j, bool *first, const char **key, size_t *klen)
+{
+    int c = td_json_peek(j);
+    if (c < -1)
+        return TD_EIO;
+    if (c == '}') {
+        j->pos++;
+        j->depth--;
+        return 0;
+    }
+    if (!*first) {
+        if (c != ',') {
+            if (c == -1)
+                return td_json_error(j, "unexpected end of input, expected ',' or '}'");
+            return td_json_error(j, "expected ',' or '}'");
+        }
+        j->pos++;
+        c = td_json_peek(j);
+        if (c == '}')
+            return td_json_error(j, "trailing comma");
+    }
+    *first = false;
+    if (c == '\'')
+        return td_json_error(j, "single quotes are not JSON");
+    if (c == -1)
+        return td_json_error(j, "unexpected end of input, expected a key");
+    if (c != '"')
+        return td_json_error(j, "expected a key");
+    int rc = scan_string(j, true, key, klen);
+    if (rc < 0)
+        return rc;
+    /* The key must survive the ':' lookahead: keep it in the window. */
+    bool in_window = *key != j->scratch;
+    if (in_window)
+        j->keep = (size_t)(*key - j->buf);
+    rc = expect_byte(j, ':', "':'");
+    if (in_window) {
+        *key = j->buf + j->keep;
+        j->keep = NO_KEEP;
+    }
+    if (rc < 0)
+        return rc;
+    return 1;
+}
+
+int td_json_arr_begin(td_json *j)
+{
+    int c = td_json_peek(j);
+    if (c != '[') {
+        if (c < -1)
+            return TD_EIO;
+        return td_json_error(j, c == -1 ? "unexpected end of input, expected an array"
+                                        : "expected an array");
+    }
+    int rc = push(j, false);
+    if (rc < 0)
+        return rc;
+    j->pos++;
+    return 0;
+}
+
+int td_json_arr_next(td_json *j, bool *first)
+{
+    int c = td_json_peek(j);
+    if (c < -1)
+        return TD_EIO;
+    if (c == ']') {
+        j->pos++;
+        j->depth--;
+        return 0;
+    }
+    if (!*first) {
+        if (c != ',') {
+            if (c == -1)
+                return td_json_error(j, "unexpected end of input, expected ',' or ']'");
+            return td_json_error(j, "expected ',' or ']'");
+        }
+        j->pos++;
+        c = td_json_peek(j);
+        if (c == ']')
+            return td_json_error(j, "trailing comma");
+    }
+    if (c == -1)
+        return td_json_error(j, "unexpected end of input, expected a value");
+    *first = false;
+    return 1;
+}
+
+int td_json_end(td_json *j)
+{
+    int c = td_json_peek(j);
+    if (c < -1)
+        return TD_EIO;
+    if (c != -1)
+        return td_json_error(j, "unexpected data after the top-level value");
+    return 0;
+}

@@ -1,0 +1,155 @@
+/*
+ * The terminal table: aligned columns, names shortened with an ellipsis to
+ * fit, colour for +/- and a bar per row for the change in duration (like the
+ * colour bands of uftrace's diff). Knows nothing of terminals itself: the
+ * caller says how wide, whether to colour, and whether Unicode is safe.
+ */
+#include "internal.h"
+#include "out_common.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#define BAR_W 10
+#define RED "\033[31m"
+#define GREEN "\033[32m"
+#define DIM "\033[2m"
+#define BOLD "\033[1m"
+#define RESET "\033[0m"
+
+/* Display width of UTF-8 text, counting a code point as one column. */
+static size_t text_width(const char *s, size_t len)
+{
+    size_t w = 0;
+    for (size_t i = 0; i < len; i++)
+        if (((unsigned char)s[i] & 0xC0) != 0x80)
+            w++;
+    return w;
+}
+
+/* Writes at most w columns of the name, padded to w, with an ellipsis when
+ * cut; control characters become '?'. */
+static void put_name(FILE *f, const char *s, size_t len, size_t w, int ascii)
+{
+    size_t tw = text_width(s, len);
+    size_t ell = ascii ? 3 : 1;
+    size_t room = tw > w ? (w > ell ? w - ell : 0) : w;
+    size_t cols = 0, i = 0;
+    while (i < len && cols < room) {
+        size_t l = 1;
+        unsigned char c = (unsigned char)s[i];
+        if (c >= 0x80)
+            while (i + l < len && ((unsigned char)s[i + l] & 0xC0) == 0x80)
+                l++;
+        if (c < 0x20 || c == 0x7F)
+            fputc('?', f);
+        else
+            fwrite(s + i, 1, l, f);
+        i += l;
+        cols++;
+    }
+    if (tw > w) {
+        fputs(ascii ? "..." : "\xE2\x80\xA6", f);
+        cols += ell;
+    }
+    for (; cols < w; cols++)
+        fputc(' ', f);
+}
+
+static void put_bar(FILE *f, double frac, int ascii, int color)
+{
+    /* Eighth blocks give a smooth bar in ten columns. */
+    static const char *const eighths[] = {"", "\xE2\x96\x8F", "\xE2\x96\x8E", "\xE2\x96\x8D",
+                                          "\xE2\x96\x8C", "\xE2\x96\x8B", "\xE2\x96\x8A",
+                                          "\xE2\x96\x89"};
+    double a = fabs(frac);
+    if (a > 1)
+        a = 1;
+    int units = (int)lround(a * BAR_W * 8);
+    int full = units / 8, part = units % 8, used = 0;
+    if (color && units)
+        fputs(frac > 0 ? RED : GREEN, f);
+    for (int k = 0; k < full; k++, used++)
+        fputs(ascii ? (frac > 0 ? "+" : "-") : "\xE2\x96\x88", f);
+    if (part && !ascii) {
+        fputs(eighths[part], f);
+        used++;
+    } else if (part >= 4 && ascii) {
+        fputc(frac > 0 ? '+' : '-', f);
+        used++;
+    }
+    if (color && units)
+        fputs(RESET, f);
+    for (; used < BAR_W; used++)
+        fputc(' ', f);
+}
+
+int td_write_table(FILE *f, const td_diff *d, const td_write_opts *o)
+{
+    td_write_opts zero = {0};
+    if (!o)
+        o = &zero;
+    int ascii = o->ascii, color = o->color;
+    size_t width = o->width > 0 ? (size_t)o->width : 120;
+    size_t n = td_view_count(d, o);
+    /* Width of each numeric column: the widest cell or its header. */
+    static const char *const hdr[TD_OUT_NCOLS - 1] = {"counts", "total_us", "counts",
+                                                      "total_us", "counts", "total_us", "+/-"};
+    size_t cw[TD_OUT_NCOLS - 1];
+    for (int c = 0; c < TD_OUT_NCOLS - 1; c++)
+        cw[c] = strlen(hdr[c]);
+    size_t namew = 4;
+    for (size_t i = 0; i < n; i++) {
+        const td_row *r = td_view_row(d, o, i);
+        char cells[TD_OUT_NCOLS - 1][40];
+        td_row_cells(cells, r);
+        for (int c = 0; c < TD_OUT_NCOLS - 1; c++)
+            if (strlen(cells[c]) > cw[c])
+                cw[c] = strlen(cells[c]);
+        size_t tw = text_width(r->name, r->name_len);
+        if (tw > namew)
+            namew = tw;
+    }
+    size_t fixed = 0;
+    for (int c = 0; c < TD_OUT_NCOLS - 1; c++)
+        fixed += cw[c] + 2;
+    fixed += BAR_W + 2;
+    size_t room = width > fixed + 12 ? width - fixed : 12;
+    if (namew > room)
+        namew = room;
+    if (namew < 8)
+        namew = 8;
+    /* First header line: the side labels over their column pairs. */
+    const char *labels[3] = {td_label(o->control_label, 0), td_label(o->test_label, 1), "diff"};
+    fprintf(f, "%s%-*s", color ? BOLD : "", (int)namew, "");
+    for (int g = 0; g < 3; g++) {
+        int span = (int)(cw[2 * g] + cw[2 * g + 1] + 2);
+        fprintf(f, "  %*.*s", span, span, labels[g]);
+    }
+    fprintf(f, "%s\n", color ? RESET : "");
+    fprintf(f, "%s", color ? BOLD : "");
+    put_name(f, td_diff_short_names(d) ? "short_name" : "name",
+             td_diff_short_names(d) ? 10 : 4, namew, ascii);
+    for (int c = 0; c < TD_OUT_NCOLS - 1; c++)
+        fprintf(f, "  %*s", (int)cw[c], hdr[c]);
+    fprintf(f, "  %-*s%s\n", BAR_W, "change", color ? RESET : "");
+    for (size_t i = 0; i < n; i++) {
+        const td_row *r = td_view_row(d, o, i);
+        char cells[TD_OUT_NCOLS - 1][40];
+        td_row_cells(cells, r);
+        put_name(f, r->name, r->name_len, namew, ascii);
+        const char *col = !color ? "" : r->category == '+' ? RED : r->category == '-' ? GREEN : "";
+        for (int c = 0; c < TD_OUT_NCOLS - 1; c++) {
+            bool tint = c >= 4 && *col;
+            fprintf(f, "  %s%*s%s", tint ? col : "", (int)cw[c], cells[c], tint ? RESET : "");
+        }
+        fputs("  ", f);
+        /* Relative to the control's time (the test's for added rows); a
+         * full bar is a change of 100% or more. */
+        double base = fabs(r->duration[0]) > 0 ? fabs(r->duration[0]) : fabs(r->duration[1]);
+        put_bar(f, base > 0 ? r->diff_duration / base : 0, ascii, color);
+        fputc('\n', f);
+    }
+    return ferror(f) ? TD_EIO : 0;
+}

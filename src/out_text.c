@@ -1,0 +1,246 @@
+/*
+ * Text writers over one table of columns: CSV (RFC 4180 quoting), JSON,
+ * Markdown, and the ops_diff lists. Numbers print as integers when they are
+ * whole, else in the shortest form that reads back to the same double.
+ */
+#include "internal.h"
+#include "out_common.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void td_fmt_num(char *buf, size_t cap, double x)
+{
+    if (x == 0) {
+        snprintf(buf, cap, "0");
+        return;
+    }
+    if (isfinite(x) && x == floor(x) && fabs(x) < 1e17) {
+        snprintf(buf, cap, "%.0f", x);
+        return;
+    }
+    for (int prec = 15; prec <= 17; prec++) {
+        snprintf(buf, cap, "%.*g", prec, x);
+        if (strtod(buf, NULL) == x)
+            return;
+    }
+}
+
+const char *td_label(const char *l, int side)
+{
+    return l ? l : side ? "test" : "control";
+}
+
+void td_column_names(const char *names[TD_OUT_NCOLS], char bufs[4][160], const td_diff *d,
+                     const td_write_opts *o)
+{
+    const char *cl = td_label(o ? o->control_label : NULL, 0);
+    const char *tl = td_label(o ? o->test_label : NULL, 1);
+    snprintf(bufs[0], 160, "%s_counts", cl);
+    snprintf(bufs[1], 160, "%s_total_duration", cl);
+    snprintf(bufs[2], 160, "%s_counts", tl);
+    snprintf(bufs[3], 160, "%s_total_duration", tl);
+    names[0] = td_diff_short_names(d) ? "short_name" : "name";
+    names[1] = bufs[0];
+    names[2] = bufs[1];
+    names[3] = bufs[2];
+    names[4] = bufs[3];
+    names[5] = "diff_counts";
+    names[6] = "diff_duration";
+    names[7] = "counts_change_categories";
+}
+
+void td_row_cells(char cells[TD_OUT_NCOLS - 1][40], const td_row *r)
+{
+    snprintf(cells[0], 40, "%llu", (unsigned long long)r->counts[0]);
+    td_fmt_num(cells[1], 40, r->duration[0]);
+    snprintf(cells[2], 40, "%llu", (unsigned long long)r->counts[1]);
+    td_fmt_num(cells[3], 40, r->duration[1]);
+    snprintf(cells[4], 40, "%lld", (long long)r->diff_counts);
+    td_fmt_num(cells[5], 40, r->diff_duration);
+    snprintf(cells[6], 40, "%c", r->category);
+}
+
+size_t td_view_count(const td_diff *d, const td_write_opts *o)
+{
+    return o && o->rows ? o->nrows : td_diff_nrows(d);
+}
+
+const td_row *td_view_row(const td_diff *d, const td_write_opts *o, size_t i)
+{
+    return &td_diff_rows(d)[o && o->rows ? o->rows[i] : i];
+}
+
+static void csv_field(FILE *f, const char *s, size_t len)
+{
+    bool quote = false;
+    for (size_t i = 0; i < len && !quote; i++)
+        quote = s[i] == ',' || s[i] == '"' || s[i] == '\n' || s[i] == '\r';
+    if (!quote) {
+        fwrite(s, 1, len, f);
+        return;
+    }
+    fputc('"', f);
+    for (size_t i = 0; i < len; i++) {
+        if (s[i] == '"')
+            fputc('"', f);
+        fputc(s[i], f);
+    }
+    fputc('"', f);
+}
+
+int td_write_csv(FILE *f, const td_diff *d, const td_write_opts *o)
+{
+    const char *names[TD_OUT_NCOLS];
+    char bufs[4][160];
+    td_column_names(names, bufs, d, o);
+    for (int c = 0; c < TD_OUT_NCOLS; c++) {
+        if (c)
+            fputc(',', f);
+        csv_field(f, names[c], strlen(names[c]));
+    }
+    fputc('\n', f);
+    size_t n = td_view_count(d, o);
+    for (size_t i = 0; i < n; i++) {
+        const td_row *r = td_view_row(d, o, i);
+        char cells[TD_OUT_NCOLS - 1][40];
+        td_row_cells(cells, r);
+        csv_field(f, r->name, r->name_len);
+        for (int c = 0; c < TD_OUT_NCOLS - 1; c++) {
+            fputc(',', f);
+            fputs(cells[c], f);
+        }
+        fputc('\n', f);
+    }
+    return ferror(f) ? TD_EIO : 0;
+}
+
+int td_write_json_string(FILE *f, const char *s, size_t len)
+{
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c == '"' || c == '\\') {
+            fputc('\\', f);
+            fputc(c, f);
+        } else if (c == '\n') {
+            fputs("\\n", f);
+        } else if (c == '\t') {
+            fputs("\\t", f);
+        } else if (c == '\r') {
+            fputs("\\r", f);
+        } else if (c < 0x20) {
+            fprintf(f, "\\u%04x", c);
+        } else if (c == 0xED && i + 2 < len && ((unsigned char)s[i + 1] & 0xE0) == 0xA0) {
+            /* A lone surrogate kept from the input: write it back escaped. */
+            unsigned cp = 0xD000 | (((unsigned char)s[i + 1] & 0x3F) << 6) |
+                          ((unsigned char)s[i + 2] & 0x3F);
+            fprintf(f, "\\u%04x", cp);
+            i += 2;
+        } else {
+            fputc(c, f);
+        }
+    }
+    return ferror(f) ? TD_EIO : 0;
+}
+
+int td_write_json(FILE *f, const td_diff *d, const td_write_opts *o)
+{
+    const char *names[TD_OUT_NCOLS];
+    char bufs[4][160];
+    td_column_names(names, bufs, d, o);
+    size_t n = td_view_count(d, o);
+    fputs("[", f);
+    for (size_t i = 0; i < n; i++) {
+        const td_row *r = td_view_row(d, o, i);
+        char cells[TD_OUT_NCOLS - 1][40];
+        td_row_cells(cells, r);
+        fputs(i ? ",\n {\"" : "\n {\"", f);
+        td_write_json_string(f, names[0], strlen(names[0]));
+        fputs("\": \"", f);
+        td_write_json_string(f, r->name, r->name_len);
+        fputc('"', f);
+        for (int c = 1; c < TD_OUT_NCOLS; c++) {
+            fputs(", \"", f);
+            td_write_json_string(f, names[c], strlen(names[c]));
+            if (c == TD_OUT_NCOLS - 1)
+                fprintf(f, "\": \"%s\"", cells[c - 1]);
+            else
+                fprintf(f, "\": %s", cells[c - 1]);
+        }
+        fputc('}', f);
+    }
+    fputs(n ? "\n]\n" : "]\n", f);
+    return ferror(f) ? TD_EIO : 0;
+}
+
+static void md_name(FILE *f, const char *s, size_t len)
+{
+    /* A code span keeps <...> from being read as HTML; '|' must still be
+     * escaped inside a table. */
+    bool tick = memchr(s, '`', len) != NULL;
+    fputs(tick ? "`` " : "`", f);
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c == '|')
+            fputs("\\|", f);
+        else if (c == '\n' || c == '\r' || c == '\0')
+            fputc(' ', f);
+        else
+            fputc(c, f);
+    }
+    fputs(tick ? " ``" : "`", f);
+}
+
+int td_write_markdown(FILE *f, const td_diff *d, const td_write_opts *o)
+{
+    const char *names[TD_OUT_NCOLS];
+    char bufs[4][160];
+    td_column_names(names, bufs, d, o);
+    fputc('|', f);
+    for (int c = 0; c < TD_OUT_NCOLS; c++)
+        fprintf(f, " %s |", names[c]);
+    fputs("\n|:---|", f);
+    for (int c = 1; c < TD_OUT_NCOLS; c++)
+        fputs(c == TD_OUT_NCOLS - 1 ? ":---:|" : "---:|", f);
+    fputc('\n', f);
+    size_t n = td_view_count(d, o);
+    for (size_t i = 0; i < n; i++) {
+        const td_row *r = td_view_row(d, o, i);
+        char cells[TD_OUT_NCOLS - 1][40];
+        td_row_cells(cells, r);
+        fputs("| ", f);
+        md_name(f, r->name, r->name_len);
+        for (int c = 0; c < TD_OUT_NCOLS - 1; c++)
+            fprintf(f, " | %s", cells[c]);
+        fputs(" |\n", f);
+    }
+    return ferror(f) ? TD_EIO : 0;
+}
+
+int td_write_ops_json(FILE *f, const td_diff *d)
+{
+    const td_row *rows = td_diff_rows(d);
+    size_t n = td_diff_nrows(d);
+    fputs("{", f);
+    for (int c = 0; c < TD_OP_NCATEGORIES; c++) {
+        fprintf(f, "%s\n \"%s\": [", c ? "," : "", td_op_category_name((td_op_category)c));
+        size_t k = 0;
+        for (size_t i = 0; i < n; i++) {
+            if (td_row_op_category(&rows[i]) != (td_op_category)c)
+                continue;
+            fputs(k++ ? ",\n  \"" : "\n  \"", f);
+            td_write_json_string(f, rows[i].name, rows[i].name_len);
+            fputc('"', f);
+        }
+        fputs(k ? "\n ]" : "]", f);
+    }
+    fputs("\n}\n", f);
+    return ferror(f) ? TD_EIO : 0;
+}
+
+void td_format_number(char *buf, size_t cap, double x)
+{
+    td_fmt_num(buf, cap, x);
+}

@@ -1,0 +1,156 @@
+/*
+ * String interner: open addressing over one growing byte arena. Ids are
+ * dense (0, 1, 2...), so callers keep per-event 32-bit ids and per-string
+ * side tables in plain arrays.
+ */
+#include "internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct td_strtab {
+    char *arena;
+    size_t alen, acap;
+    uint64_t *off; /* per id: offset into arena */
+    uint32_t *len; /* per id */
+    uint64_t *hash;
+    size_t n, cap;
+    uint32_t *slots; /* id + 1, 0 = empty */
+    size_t nslots;   /* a power of two */
+};
+
+uint64_t td_hash_bytes(const char *s, size_t len)
+{
+    /* FNV-1a, then a final mix so the low bits are usable as a slot. */
+    uint64_t h = 1469598103934665603ull;
+    for (size_t i = 0; i < len; i++) {
+        h ^= (unsigned char)s[i];
+        h *= 1099511628211ull;
+    }
+    h ^= h >> 32;
+    h *= 0xd6e8feb86659fd93ull;
+    h ^= h >> 32;
+    return h;
+}
+
+td_strtab *td_strtab_new(void)
+{
+    td_strtab *t = calloc(1, sizeof *t);
+    if (!t)
+        return NULL;
+    t->nslots = 256;
+    t->slots = calloc(t->nslots, sizeof *t->slots);
+    if (!t->slots) {
+        free(t);
+        return NULL;
+    }
+    return t;
+}
+
+void td_strtab_free(td_strtab *t)
+{
+    if (!t)
+        return;
+    free(t->arena);
+    free(t->off);
+    free(t->len);
+    free(t->hash);
+    free(t->slots);
+    free(t);
+}
+
+static int rehash(td_strtab *t)
+{
+    size_t ns = t->nslots * 2;
+    uint32_t *slots = calloc(ns, sizeof *slots);
+    if (!slots)
+        return -1;
+    for (size_t id = 0; id < t->n; id++) {
+        size_t k = t->hash[id] & (ns - 1);
+        while (slots[k])
+            k = (k + 1) & (ns - 1);
+        slots[k] = (uint32_t)id + 1;
+    }
+    free(t->slots);
+    t->slots = slots;
+    t->nslots = ns;
+    return 0;
+}
+
+static size_t probe(const td_strtab *t, const char *s, size_t len, uint64_t h, int64_t *found)
+{
+    size_t k = h & (t->nslots - 1);
+    for (;;) {
+        uint32_t v = t->slots[k];
+        if (!v) {
+            *found = -1;
+            return k;
+        }
+        uint32_t id = v - 1;
+        if (t->hash[id] == h && t->len[id] == len && memcmp(t->arena + t->off[id], s, len) == 0) {
+            *found = id;
+            return k;
+        }
+        k = (k + 1) & (t->nslots - 1);
+    }
+}
+
+int64_t td_strtab_find(const td_strtab *t, const char *s, size_t len)
+{
+    int64_t found;
+    probe(t, s, len, td_hash_bytes(s, len), &found);
+    return found;
+}
+
+int64_t td_strtab_intern(td_strtab *t, const char *s, size_t len)
+{
+    if (len > UINT32_MAX || t->n >= INT32_MAX)
+        return -1;
+    uint64_t h = td_hash_bytes(s, len);
+    int64_t found;
+    size_t k = probe(t, s, len, h, &found);
+    if (found >= 0)
+        return found;
+    if (t->n + 1 > t->cap) {
+        size_t c1 = t->cap, c2 = t->cap, c3 = t->cap;
+        uint64_t *off = td_grow(t->off, &c1, t->n + 1, sizeof *off);
+        if (off)
+            t->off = off;
+        uint32_t *ln = td_grow(t->len, &c2, t->n + 1, sizeof *ln);
+        if (ln)
+            t->len = ln;
+        uint64_t *hs = td_grow(t->hash, &c3, t->n + 1, sizeof *hs);
+        if (hs)
+            t->hash = hs;
+        if (!off || !ln || !hs)
+            return -1;
+        t->cap = c1;
+    }
+    char *arena = td_grow(t->arena, &t->acap, t->alen + len + 1, 1);
+    if (!arena)
+        return -1;
+    t->arena = arena;
+    memcpy(t->arena + t->alen, s, len);
+    t->arena[t->alen + len] = '\0';
+    size_t id = t->n++;
+    t->off[id] = t->alen;
+    t->len[id] = (uint32_t)len;
+    t->hash[id] = h;
+    t->alen += len + 1;
+    t->slots[k] = (uint32_t)id + 1;
+    if (t->n * 4 > t->nslots * 3 && rehash(t) < 0)
+        return -1;
+    return (int64_t)id;
+}
+
+size_t td_strtab_count(const td_strtab *t)
+{
+    return t->n;
+}
+
+const char *td_strtab_get(const td_strtab *t, uint32_t id, size_t *len)
+{
+    if (len)
+        *len = t->len[id];
+    return t->arena + t->off[id];
+}

@@ -1,0 +1,384 @@
+/*
+ * Trace sets: a directory of per-rank trace files, or one file. Files of all
+ * the sets being opened are read concurrently by a small pool.
+ */
+#include "internal.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static bool has_suffix(const char *s, const char *suf)
+{
+    size_t n = strlen(s), m = strlen(suf);
+    return n >= m && strcmp(s + n - m, suf) == 0;
+}
+
+static bool trace_name(const char *name)
+{
+    return has_suffix(name, ".json") || has_suffix(name, ".json.gz") ||
+           has_suffix(name, ".json.zst");
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static char *join(const char *dir, const char *name)
+{
+    size_t a = strlen(dir), b = strlen(name);
+    char *p = malloc(a + b + 2);
+    if (!p)
+        return NULL;
+    memcpy(p, dir, a);
+    size_t k = a;
+    if (a == 0 || dir[a - 1] != '/')
+        p[k++] = '/';
+    memcpy(p + k, name, b + 1);
+    return p;
+}
+
+/* The trace files of one set: paths (malloc'd) appended to *list. */
+static int list_files(const char *path, char ***list, size_t *n, size_t *cap, td_error *err)
+{
+    struct stat st;
+    if (stat(path, &st) < 0) {
+        if (errno == ELOOP)
+            return td_fail(err, TD_EIO, path, "too many levels of symbolic links");
+        return td_fail(err, TD_EIO, path, "%s", strerror(errno));
+    }
+    if (!S_ISDIR(st.st_mode)) {
+        char **l = td_grow(*list, cap, *n + 1, sizeof *l);
+        if (!l || !(l[*n] = strdup(path)))
+            return td_fail(err, TD_ENOMEM, path, "out of memory");
+        *list = l;
+        (*n)++;
+        return 0;
+    }
+    DIR *d = opendir(path);
+    if (!d)
+        return td_fail(err, TD_EIO, path, "cannot open directory: %s", strerror(errno));
+    size_t first = *n;
+    struct dirent *de;
+    int rc = 0;
+    while ((de = readdir(d)) != NULL) {
+        if (de->d_name[0] == '.' || !trace_name(de->d_name))
+            continue;
+        char *full = join(path, de->d_name);
+        char **l = td_grow(*list, cap, *n + 1, sizeof *l);
+        if (!full || !l) {
+            free(full);
+            rc = td_fail(err, TD_ENOMEM, path, "out of memory");
+            break;
+        }
+        *list = l;
+        struct stat fs;
+        if (stat(full, &fs) == 0 && S_ISDIR(fs.st_mode)) {
+            rc = td_fail(err, TD_EIO, full, "is a directory, not a trace file");
+            free(full);
+            break;
+        }
+        l[(*n)++] = full;
+    }
+    closedir(d);
+    if (rc < 0)
+        return rc;
+    if (*n == first)
+        return td_fail(err, TD_ETRACE, path,
+                       "no trace files (*.json, *.json.gz, *.json.zst) in this directory");
+    qsort(*list + first, *n - first, sizeof **list, cmp_str);
+    return 0;
+}
+
+typedef struct job {
+    char *path;
+    td_file *file;
+    td_error err;
+    int rc;
+} job;
+
+typedef struct loadctx {
+    job *jobs;
+    const td_open_opts *opts;
+    pthread_mutex_t lock;
+    uint64_t done, total;
+} loadctx;
+
+static void on_progress(void *ud, uint64_t delta)
+{
+    loadctx *c = ud;
+    pthread_mutex_lock(&c->lock);
+    c->done += delta;
+    if (c->opts && c->opts->progress)
+        c->opts->progress(c->opts->progress_ud, c->done, c->total);
+    pthread_mutex_unlock(&c->lock);
+}
+
+static int load_one(void *ud, size_t i)
+{
+    loadctx *c = ud;
+    td_load_progress prog = {on_progress, c};
+    job *jb = &c->jobs[i];
+    jb->rc = td_file_load(&jb->file, jb->path, &prog, &jb->err);
+    return jb->rc;
+}
+
+static int cmp_file_rank(const void *a, const void *b)
+{
+    const td_file *x = *(td_file *const *)a, *y = *(td_file *const *)b;
+    return (x->rank > y->rank) - (x->rank < y->rank);
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+static const char *base_name(const char *p)
+{
+    const char *s = strrchr(p, '/');
+    return s ? s + 1 : p;
+}
+
+/* Takes ownership of files[0..n) (freed by the set, or here on failure). */
+static int assemble(td_set **out, const char *path, td_file **files, size_t n, td_error *err)
+{
+    td_set *s = calloc(1, sizeof *s);
+    if (!s || !(s->path = strdup(path))) {
+        free(s);
+        for (size_t i = 0; i < n; i++)
+            td_file_free(files[i]);
+        free(files);
+        return td_fail(err, TD_ENOMEM, path, "out of memory");
+    }
+    s->files = files;
+    s->nfiles = n;
+    qsort(files, n, sizeof *files, cmp_file_rank);
+    for (size_t i = 1; i < n; i++) {
+        if (files[i]->rank == files[i - 1]->rank) {
+            td_fail(err, TD_ETRACE, path, "two files claim rank %lld: %s and %s",
+                    (long long)files[i]->rank, base_name(files[i - 1]->path),
+                    base_name(files[i]->path));
+            td_set_free(s);
+            return TD_ETRACE;
+        }
+    }
+    size_t ni = 0;
+    for (size_t i = 0; i < n; i++)
+        ni += files[i]->niters;
+    s->ranks = malloc((n + 1) * sizeof *s->ranks);
+    s->iters = malloc((ni + 1) * sizeof *s->iters);
+    if (!s->ranks || !s->iters) {
+        td_set_free(s);
+        return td_fail(err, TD_ENOMEM, path, "out of memory");
+    }
+    for (size_t i = 0; i < n; i++) {
+        s->ranks[i] = files[i]->rank;
+        memcpy(s->iters + s->niters, files[i]->iters, files[i]->niters * sizeof *s->iters);
+        s->niters += files[i]->niters;
+    }
+    s->nranks = n;
+    qsort(s->iters, s->niters, sizeof *s->iters, cmp_i64);
+    size_t u = 0;
+    for (size_t i = 0; i < s->niters; i++)
+        if (u == 0 || s->iters[i] != s->iters[u - 1])
+            s->iters[u++] = s->iters[i];
+    s->niters = u;
+    *out = s;
+    return 0;
+}
+
+int td_sets_open(td_set **out, const char *const *paths, size_t nsets, const td_open_opts *opts,
+                 td_error *err)
+{
+    char **list = NULL;
+    size_t n = 0, cap = 0;
+    size_t *bounds = calloc(nsets + 1, sizeof *bounds);
+    job *jobs = NULL;
+    int rc = 0;
+    for (size_t s = 0; s < nsets; s++)
+        out[s] = NULL;
+    if (!bounds)
+        return td_fail(err, TD_ENOMEM, "", "out of memory");
+    for (size_t s = 0; s < nsets && rc == 0; s++) {
+        bounds[s] = n;
+        rc = list_files(paths[s], &list, &n, &cap, err);
+    }
+    bounds[nsets] = n;
+    if (rc < 0)
+        goto done;
+    jobs = calloc(n + 1, sizeof *jobs);
+    if (!jobs) {
+        rc = td_fail(err, TD_ENOMEM, "", "out of memory");
+        goto done;
+    }
+    loadctx ctx = {jobs, opts, PTHREAD_MUTEX_INITIALIZER, 0, 0};
+    for (size_t i = 0; i < n; i++) {
+        jobs[i].path = list[i];
+        struct stat st;
+        if (stat(list[i], &st) == 0 && S_ISREG(st.st_mode))
+            ctx.total += (uint64_t)st.st_size;
+    }
+    td_pool_run(n, opts ? opts->threads : 0, load_one, &ctx);
+    pthread_mutex_destroy(&ctx.lock);
+    for (size_t i = 0; i < n; i++) {
+        if (jobs[i].rc < 0) {
+            if (err)
+                *err = jobs[i].err;
+            rc = jobs[i].rc;
+            break;
+        }
+    }
+    for (size_t s = 0; s < nsets && rc == 0; s++) {
+        size_t m = bounds[s + 1] - bounds[s];
+        td_file **files = malloc((m + 1) * sizeof *files);
+        if (!files) {
+            rc = td_fail(err, TD_ENOMEM, paths[s], "out of memory");
+            break;
+        }
+        for (size_t i = 0; i < m; i++) {
+            files[i] = jobs[bounds[s] + i].file;
+            jobs[bounds[s] + i].file = NULL;
+        }
+        rc = assemble(&out[s], paths[s], files, m, err);
+    }
+    if (rc < 0)
+        for (size_t s = 0; s < nsets; s++) {
+            td_set_free(out[s]);
+            out[s] = NULL;
+        }
+done:
+    for (size_t i = 0; i < n; i++) {
+        if (jobs)
+            td_file_free(jobs[i].file);
+        free(list[i]);
+    }
+    free(list);
+    free(jobs);
+    free(bounds);
+    return rc;
+}
+
+int td_set_open(td_set **out, const char *path, const td_open_opts *opts, td_error *err)
+{
+    return td_sets_open(out, &path, 1, opts, err);
+}
+
+void td_set_free(td_set *s)
+{
+    if (!s)
+        return;
+    for (size_t i = 0; i < s->nfiles; i++)
+        td_file_free(s->files[i]);
+    free(s->files);
+    free(s->ranks);
+    free(s->iters);
+    free(s->path);
+    free(s);
+}
+
+const char *td_set_path(const td_set *s)
+{
+    return s->path;
+}
+
+size_t td_set_nfiles(const td_set *s)
+{
+    return s->nfiles;
+}
+
+int td_set_file_info(const td_set *s, size_t i, td_file_info *o)
+{
+    if (i >= s->nfiles)
+        return TD_EUSAGE;
+    const td_file *f = s->files[i];
+    memset(o, 0, sizeof *o);
+    o->path = f->path;
+    o->rank = f->rank;
+    o->compression = f->compression;
+    o->file_bytes = f->file_bytes;
+    o->json_bytes = f->json_bytes;
+    o->events_total = f->events_total;
+    o->events_counted = f->nev;
+    o->events_cpu = f->events_cpu;
+    o->events_gpu = f->events_gpu;
+    o->events_unassigned = f->events_unassigned;
+    o->events_skipped = f->events_skipped;
+    o->steps = f->steps;
+    o->rounded = f->rounded;
+    o->device_name = f->device_name;
+    return 0;
+}
+
+size_t td_set_ranks(const td_set *s, int64_t *out, size_t cap)
+{
+    for (size_t i = 0; i < s->nranks && i < cap; i++)
+        out[i] = s->ranks[i];
+    return s->nranks;
+}
+
+size_t td_set_iterations(const td_set *s, int64_t *out, size_t cap)
+{
+    for (size_t i = 0; i < s->niters && i < cap; i++)
+        out[i] = s->iters[i];
+    return s->niters;
+}
+
+void td_set_categories(const td_set *s, void (*fn)(void *ud, const char *cat, uint64_t n),
+                       void *ud)
+{
+    td_strtab *all = td_strtab_new();
+    uint64_t *cnt = NULL;
+    size_t cap = 0;
+    if (!all)
+        return;
+    for (size_t i = 0; i < s->nfiles; i++) {
+        const td_file *f = s->files[i];
+        for (size_t c = 0; c < td_strtab_count(f->cats) && c < f->ncat_counts; c++) {
+            size_t len;
+            const char *name = td_strtab_get(f->cats, (uint32_t)c, &len);
+            int64_t id = td_strtab_intern(all, name, len);
+            if (id < 0)
+                goto done;
+            size_t old = cap;
+            uint64_t *nc = td_grow(cnt, &cap, (size_t)id + 1, sizeof *nc);
+            if (!nc)
+                goto done;
+            memset(nc + old, 0, (cap - old) * sizeof *nc);
+            cnt = nc;
+            cnt[id] += f->cat_counts[c];
+        }
+    }
+    size_t n = td_strtab_count(all);
+    const char **names = malloc((n + 1) * sizeof *names);
+    if (!names)
+        goto done;
+    for (size_t c = 0; c < n; c++)
+        names[c] = td_strtab_get(all, (uint32_t)c, NULL);
+    /* In name order: sort ids by their strings. */
+    size_t *ord = malloc((n + 1) * sizeof *ord);
+    if (ord) {
+        for (size_t c = 0; c < n; c++)
+            ord[c] = c;
+        for (size_t a = 1; a < n; a++) {
+            size_t v = ord[a], b = a;
+            while (b > 0 && strcmp(names[ord[b - 1]], names[v]) > 0) {
+                ord[b] = ord[b - 1];
+                b--;
+            }
+            ord[b] = v;
+        }
+        for (size_t c = 0; c < n; c++)
+            fn(ud, names[ord[c]], cnt[ord[c]]);
+        free(ord);
+    }
+    free(names);
+done:
+    free(cnt);
+    td_strtab_free(all);
+}
