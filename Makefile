@@ -13,8 +13,10 @@ CSTD    := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
 WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
            -Wno-missing-field-initializers
 OPT     ?= -O2 -g
-CFLAGS  += $(CSTD) $(WARN) $(OPT) -Iinclude -Isrc -MMD -MP
-LDLIBS  += -lzstd -lz -lpthread -lm
+CAIRO_CFLAGS := $(shell pkg-config --cflags cairo 2>/dev/null)
+CAIRO_LIBS   := $(shell pkg-config --libs cairo 2>/dev/null || echo -lcairo)
+CFLAGS  += $(CSTD) $(WARN) $(OPT) -Iinclude -Isrc $(CAIRO_CFLAGS) -MMD -MP
+LDLIBS  += $(CAIRO_LIBS) -lzstd -lz -lpthread -lm
 
 LIB_SRC := $(wildcard src/*.c)
 CLI_SRC := $(wildcard src/cli/*.c)
@@ -64,7 +66,23 @@ test: deps
 	@$(MAKE) --no-print-directory all $(UNIT_BIN)
 	@sh tests/run_all.sh $(BUILD)
 
+# The whole suite under AddressSanitizer + UndefinedBehaviorSanitizer.
+sanitize: deps
+	@$(MAKE) --no-print-directory BUILD=build-asan \
+	    OPT="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
+	    LDFLAGS="-fsanitize=address,undefined" all build-asan/unit_tests
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	    sh tests/run_all.sh build-asan
+
+# The reference cases under valgrind memcheck: zero errors, zero leaks.
+valgrind: deps all
+	TRACEDIFF_WRAP="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=all" \
+	    python3 tests/golden_test.py $(BIN) tests/golden/cases.json
+
 clean:
-	rm -rf $(BUILD)
+	rm -rf $(BUILD) build-asan
+
+# Fragments owned by their folders: fuzzing, browser tests, benchmarks.
+-include fuzz/fuzz.mk tests/browser/browser.mk bench/bench.mk
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d)

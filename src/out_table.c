@@ -133,7 +133,7 @@ int td_write_table(FILE *f, const td_diff *d, const td_write_opts *o)
              td_diff_short_names(d) ? 10 : 4, namew, ascii);
     for (int c = 0; c < TD_OUT_NCOLS - 1; c++)
         fprintf(f, "  %*s", (int)cw[c], hdr[c]);
-    fprintf(f, "  %-*s%s\n", BAR_W, "change", color ? RESET : "");
+    fprintf(f, "  %6s %-*s%s\n", "change", BAR_W, "", color ? RESET : "");
     for (size_t i = 0; i < n; i++) {
         const td_row *r = td_view_row(d, o, i);
         char cells[TD_OUT_NCOLS - 1][40];
@@ -145,10 +145,25 @@ int td_write_table(FILE *f, const td_diff *d, const td_write_opts *o)
             fprintf(f, "  %s%*s%s", tint ? col : "", (int)cw[c], cells[c], tint ? RESET : "");
         }
         fputs("  ", f);
-        /* Relative to the control's time (the test's for added rows); a
-         * full bar is a change of 100% or more. */
-        double base = fabs(r->duration[0]) > 0 ? fabs(r->duration[0]) : fabs(r->duration[1]);
-        put_bar(f, base > 0 ? r->diff_duration / base : 0, ascii, color);
+        /* Relative to the control's time; a full bar is a change of 100%
+         * or more. Rows only one side has say so instead of a percentage. */
+        double rel = 0;
+        if (r->counts[0] == 0 && r->counts[1] > 0) {
+            fprintf(f, "%6s ", "new");
+            rel = 1;
+        } else if (r->counts[1] == 0 && r->counts[0] > 0) {
+            fprintf(f, "%6s ", "gone");
+            rel = -1;
+        } else if (r->duration[0] != 0) {
+            rel = r->diff_duration / fabs(r->duration[0]);
+            if (fabs(rel) < 99.995)
+                fprintf(f, "%+5.0f%% ", rel * 100);
+            else
+                fprintf(f, "%6s ", rel > 0 ? ">+9999%" : "<-9999%");
+        } else {
+            fprintf(f, "%6s ", "");
+        }
+        put_bar(f, rel, ascii, color);
         fputc('\n', f);
     }
     return ferror(f) ? TD_EIO : 0;

@@ -1,0 +1,4 @@
+# an invalid regex
+$ tracediff compare examples/control examples/test --include '('
+? 2
+! tracediff: --include '(': not a valid regular expression

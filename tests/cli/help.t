@@ -1,0 +1,16 @@
+# the main help lists the commands and exit codes
+$ tracediff --help
+? 0
+> usage: tracediff <command> [options]
+>
+> Compare two sets of PyTorch profiler traces: a control run and a test run.
+>
+> commands:
+>   compare CONTROL TEST   per-name counts and total durations of both sides, and the diff
+>   ops     CONTROL TEST   the names added, deleted, increased, decreased, unchanged
+>   info    SET            ranks, iterations, files and event counts of one trace set
+>
+> A trace set is a directory of trace files (one per rank: .json, .json.gz, .json.zst)
+> or one trace file. 'tracediff <command> --help' tells more.
+>
+> exit status: 0 ok, 1 bad data or I/O error, 2 bad usage

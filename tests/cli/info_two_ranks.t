@@ -1,0 +1,19 @@
+# info: ranks, iterations, files, categories
+$ tracediff info tests/golden/traces/hta-two_ranks
+? 0
+> set         tests/golden/traces/hta-two_ranks
+> files       2
+> iterations  551, 552
+>
+>   rank  comp      file_MB      json_MB      events     counted        cpu        gpu   steps  file / device
+>      0  gzip         0.12         1.76        4855        4810       3606       1204       2  tests/golden/traces/hta-two_ranks/sampled_rank-0.json.gz
+>      1  gzip         0.12         1.69        4720        4675       3521       1154       2  tests/golden/traces/hta-two_ranks/sampled_rank-1.json.gz
+>
+> counted events by category
+>   Trace                                   0
+>   cpu_op                               4631
+>   cuda_runtime                         2358
+>   gpu_memcpy                             80
+>   gpu_memset                             20
+>   kernel                               2258
+>   user_annotation                       138

@@ -1,0 +1,9 @@
+# ops table: each list with its size
+$ tracediff ops tests/golden/traces/hta-trace_compare/base tests/golden/traces/hta-trace_compare/test --format table --device gpu
+? 0
+> added (0)
+> deleted (0)
+> increased (0)
+> decreased (0)
+> unchanged (1)
+>   void at::native::vectorized_elementwise_kernel<4, at::native::CUDAFunctor_add<int>, at::detail::Array<char*, 3> >(int, at::native::CUDAFunctor_add<int>, at::detail::Array<char*, 3>)

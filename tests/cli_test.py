@@ -1,0 +1,130 @@
+#!/usr/bin/env python3
+"""CLI tests: each tests/cli/*.t file holds a command and what it must print.
+
+    cli_test.py TRACEDIFF [--regen] [--only NAME]
+
+A .t file:
+    $ tracediff compare A B --format csv     (one line, split like a shell would)
+    ? 0                                       (the exit status)
+    > stdout line ...                         (every stdout line, in order)
+    ! stderr line ...                         (every stderr line, in order)
+Lines that start with '#' are comments. The command runs from the repository
+root with NO_COLOR=1 and LANG=C.UTF-8. --regen rewrites the files from what
+the binary prints now: only on purpose, and review the diff.
+"""
+import os, shlex, subprocess, sys, tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def parse(path):
+    cmd, comments = None, []
+    for line in open(path, encoding="utf-8"):
+        line = line.rstrip("\n")
+        if line.startswith("$ "):
+            cmd = line[2:]
+        elif line.startswith("#"):
+            comments.append(line)
+    exp = {"status": None, "out": [], "err": []}
+    for line in open(path, encoding="utf-8"):
+        line = line.rstrip("\n")
+        if line.startswith("? "):
+            exp["status"] = int(line[2:])
+        elif line.startswith("> ") or line == ">":
+            exp["out"].append(line[2:])
+        elif line.startswith("! ") or line == "!":
+            exp["err"].append(line[2:])
+    return cmd, comments, exp
+
+
+def run(exe, cmd):
+    argv = shlex.split(cmd)
+    assert argv[0] == "tracediff"
+    env = dict(os.environ, NO_COLOR="1", LANG="C.UTF-8", LC_ALL="C.UTF-8", COLUMNS="120")
+    p = subprocess.run([exe] + argv[1:], cwd=ROOT, capture_output=True, env=env, timeout=300,
+                       stdin=subprocess.DEVNULL)
+    return (p.returncode, p.stdout.decode("utf-8", "replace").splitlines(),
+            p.stderr.decode("utf-8", "replace").splitlines())
+
+
+def write(path, cmd, comments, status, out, err):
+    with open(path, "w", encoding="utf-8") as f:
+        for c in comments:
+            f.write(c + "\n")
+        f.write(f"$ {cmd}\n? {status}\n")
+        for line in out:
+            f.write(f"> {line}\n" if line else ">\n")
+        for line in err:
+            f.write(f"! {line}\n" if line else "!\n")
+
+
+def atomic_output_checks(exe):
+    """-o FILE: the file appears whole, equal to stdout; on failure, no file."""
+    problems = []
+    with tempfile.TemporaryDirectory() as d:
+        target = os.path.join(d, "out.csv")
+        base = ["compare", "tests/golden/traces/hta-trace_compare/base",
+                "tests/golden/traces/hta-trace_compare/test"]
+        p = subprocess.run([exe] + base + ["-o", target], cwd=ROOT, capture_output=True)
+        q = subprocess.run([exe] + base + ["--format", "csv"], cwd=ROOT, capture_output=True)
+        if p.returncode != 0 or open(target, "rb").read() != q.stdout or p.stdout:
+            problems.append("-o out.csv differs from stdout csv")
+        if sorted(os.listdir(d)) != ["out.csv"]:
+            problems.append(f"-o left extra files: {os.listdir(d)}")
+        before = open(target, "rb").read()
+        p = subprocess.run([exe, "compare", "tests/golden/traces/hta-trace_compare/base",
+                            "/nonexistent", "-o", target], cwd=ROOT, capture_output=True)
+        if p.returncode != 1 or open(target, "rb").read() != before:
+            problems.append("a failed run touched the existing output file")
+        if sorted(os.listdir(d)) != ["out.csv"]:
+            problems.append(f"a failed run left files: {os.listdir(d)}")
+        p = subprocess.run([exe] + base + ["-o", os.path.join(d, "no/such/dir/x.csv")],
+                           cwd=ROOT, capture_output=True)
+        if p.returncode != 1 or b"cannot create" not in p.stderr:
+            problems.append("unwritable -o path not reported with exit 1")
+    return problems
+
+
+def main():
+    exe = os.path.abspath(sys.argv[1])
+    regen = "--regen" in sys.argv
+    only = sys.argv[sys.argv.index("--only") + 1] if "--only" in sys.argv else None
+    passed = failed = 0
+    cdir = os.path.join(ROOT, "tests", "cli")
+    for name in sorted(os.listdir(cdir)):
+        if not name.endswith(".t") or (only and only not in name):
+            continue
+        path = os.path.join(cdir, name)
+        cmd, comments, exp = parse(path)
+        status, out, err = run(exe, cmd)
+        if regen:
+            write(path, cmd, comments, status, out, err)
+            passed += 1
+            continue
+        problem = None
+        if status != exp["status"]:
+            problem = f"exit {status}, expected {exp['status']}; stderr: {err[:2]}"
+        elif out != exp["out"]:
+            diff = next((i for i, (a, b) in enumerate(zip(out, exp["out"])) if a != b),
+                        min(len(out), len(exp["out"])))
+            problem = (f"stdout line {diff + 1}: got {out[diff:diff + 1]}, "
+                       f"expected {exp['out'][diff:diff + 1]}")
+        elif err != exp["err"]:
+            problem = f"stderr: got {err}, expected {exp['err']}"
+        if problem:
+            failed += 1
+            print(f"FAIL cli {name}: {problem}")
+        else:
+            passed += 1
+    if not regen:
+        for p in atomic_output_checks(exe):
+            failed += 1
+            print(f"FAIL cli atomic-output: {p}")
+        else:
+            passed += 1
+    print(f"cli: {passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

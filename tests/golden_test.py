@@ -1,0 +1,135 @@
+#!/usr/bin/env python3
+"""Reference tests: every case of tests/golden/cases.json through the real CLI.
+
+    golden_test.py TRACEDIFF CASES.json [--only SUBSTR] [-v] [--jobs-check]
+
+For each case: `compare --format csv` is matched against ID.csv column by
+column (rows by key, numbers as numbers); `ops --format json` against
+ID.ops.json list by list; ID.error.txt cases must fail with exit 1 or 2 and
+a one-line message naming what exists; ID.hta-refused.txt cases (HTA refuses,
+the spec's whole-trace extension applies) must succeed, match ID.csv and say
+so on stderr. With --jobs-check, every case also runs with -j 1 and -j 4 and
+the outputs must be byte-identical.
+"""
+import csv, io, json, math, os, subprocess, sys
+
+COLS = ["control_counts", "control_total_duration", "test_counts", "test_total_duration",
+        "diff_counts", "diff_duration"]
+
+
+def selection(c):
+    out = []
+    for k in ("control_rank", "test_rank", "control_iteration", "test_iteration"):
+        v = c.get(k)
+        if v is None:
+            continue
+        out += ["--" + k.replace("_", "-"), ",".join(map(str, v)) if isinstance(v, list) else str(v)]
+    out += ["--device", c.get("device", "all")]
+    if c.get("short_names"):
+        out.append("--short-names")
+    return out
+
+
+WRAP = os.environ.get("TRACEDIFF_WRAP", "").split()
+
+
+def run(cmd):
+    p = subprocess.run(WRAP + cmd, capture_output=True, timeout=600)
+    return p.returncode, p.stdout.decode("utf-8", "surrogateescape"), p.stderr.decode("utf-8", "replace")
+
+
+def close(a, b):
+    x, y = float(a), float(b)
+    return math.isclose(x, y, rel_tol=1e-9, abs_tol=1e-6)
+
+
+def compare_csv(text, path):
+    exp = list(csv.DictReader(open(path, newline="", encoding="utf-8")))
+    key = open(path, encoding="utf-8").readline().split(",")[0].strip()
+    got = list(csv.DictReader(io.StringIO(text, newline="")))
+    if got and key not in got[0]:
+        return f"no column {key!r} in output"
+    g = {r[key]: r for r in got}
+    e = {r[key]: r for r in exp}
+    if len(g) != len(got):
+        return "duplicate keys in output"
+    if set(g) != set(e):
+        missing, extra = sorted(set(e) - set(g)), sorted(set(g) - set(e))
+        return f"rows differ: missing {missing[:2]}, extra {extra[:2]}"
+    for k, er in e.items():
+        for col in COLS:
+            if col not in g[k]:
+                return f"no column {col!r}"
+            if not close(g[k][col], er[col]):
+                return f"{k[:60]!r} {col}: got {g[k][col]}, expected {er[col]}"
+        if g[k]["counts_change_categories"] != er["counts_change_categories"]:
+            return f"{k[:60]!r} counts_change_categories differs"
+    return None
+
+
+def check_case(exe, root, c, jobs_check):
+    base = os.path.join(root, c["id"])
+    ctl, tst = os.path.join(root, c["control"]), os.path.join(root, c["test"])
+    sel = selection(c)
+    rc, out, err = run([exe, "compare", ctl, tst] + sel + ["--format", "csv"])
+    if os.path.exists(base + ".error.txt"):
+        if rc not in (1, 2):
+            return f"expected exit 1 or 2, got {rc}"
+        lines = err.strip().splitlines()
+        if len(lines) != 1 or not lines[0].startswith("tracediff: "):
+            return f"expected one error line, got {err!r}"
+        if "no such" not in lines[0] or " has " not in lines[0]:
+            return f"error does not say what exists: {lines[0]!r}"
+        return None
+    if rc != 0:
+        return f"compare exit {rc}: {err.strip()[:200]}"
+    problem = compare_csv(out, base + ".csv")
+    if problem:
+        return problem
+    if os.path.exists(base + ".hta-refused.txt") and "no ProfilerStep" not in err:
+        return "whole-trace comparison not announced on stderr"
+    if jobs_check:
+        outs = [run([exe, "compare", ctl, tst] + sel + ["--format", "csv", "-j", j])[1]
+                for j in ("1", "4")]
+        if outs[0] != outs[1] or outs[0] != out:
+            return "-j 1 and -j 4 outputs differ"
+    if os.path.exists(base + ".ops.json"):
+        rc, out, err = run([exe, "ops", ctl, tst] + sel + ["--format", "json"])
+        if rc != 0:
+            return f"ops exit {rc}: {err.strip()[:200]}"
+        got = json.loads(out)
+        exp = json.load(open(base + ".ops.json", encoding="utf-8"))
+        if set(got) != set(exp):
+            return f"ops keys {sorted(got)}"
+        for k in exp:
+            if got[k] != sorted(got[k]):
+                return f"ops list {k} is not sorted"
+            if got[k] != exp[k]:
+                return f"ops list {k} differs"
+    return None
+
+
+def main():
+    args = [a for a in sys.argv[1:] if not a.startswith("-")]
+    flags = sys.argv[1:]
+    only = flags[flags.index("--only") + 1] if "--only" in flags else None
+    exe, cases_path = os.path.abspath(args[0]), args[1]
+    root = os.path.dirname(os.path.abspath(cases_path))
+    passed = failed = 0
+    for c in json.load(open(cases_path)):
+        if only and only not in c["id"]:
+            continue
+        problem = check_case(exe, root, c, "--jobs-check" in flags)
+        if problem:
+            failed += 1
+            print(f"FAIL golden {c['id']}: {problem}")
+        else:
+            passed += 1
+            if "-v" in flags:
+                print(f"ok   golden {c['id']}")
+    print(f"golden: {passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
