@@ -19,6 +19,8 @@ typedef struct cat_ctx {
 static void print_cat(void *ud, const char *cat, uint64_t n)
 {
     cat_ctx *c = ud;
+    if (n == 0)
+        return; /* seen only on events that are not counted (no dur, or "Trace") */
     if (c->json) {
         fprintf(c->f, "%s\"", c->n++ ? ", " : "");
         td_write_json_string(c->f, cat, strlen(cat));

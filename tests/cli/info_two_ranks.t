@@ -10,7 +10,6 @@ $ tracediff info tests/golden/traces/hta-two_ranks
 >      1  gzip         0.12         1.69        4720        4675       3521       1154       2  tests/golden/traces/hta-two_ranks/sampled_rank-1.json.gz
 >
 > counted events by category
->   Trace                                   0
 >   cpu_op                               4631
 >   cuda_runtime                         2358
 >   gpu_memcpy                             80
