@@ -382,9 +382,21 @@ def choose_scale(plan, target_mb, head, tail):
     """K such that the plain output is closest to target_mb * 1e6 bytes."""
     s0 = copy_size(plan.all_tmpl, plan.unit, 0)
     s1 = copy_size(plan.copy_tmpl, plan.unit, 1)
-    fixed = len(head.encode()) + len(tail.encode()) - 1 + s0 - s1
-    k = int(round((target_mb * 1e6 - fixed) / s1)) if s1 else 1
-    return max(1, k)
+    if not s1:
+        return 1
+    fixed = len(head.encode()) + len(tail.encode()) - 1 + s0
+    k = max(1, int(round((target_mb * 1e6 - fixed) / s1)) + 1)
+    # Later copies have longer numbers (ids gain digits): refine with the mean
+    # of the first and last copy sizes.
+    for _ in range(3):
+        if k < 3:
+            break
+        per = (s1 + copy_size(plan.copy_tmpl, plan.unit, k - 1)) / 2.0
+        k2 = max(1, int(round((target_mb * 1e6 - fixed) / per)) + 1)
+        if k2 == k:
+            break
+        k = k2
+    return k
 
 
 # ------------------------------------------------------------------- outputs
@@ -551,6 +563,8 @@ def parse_args(argv):
         p.add_argument("--rank", type=int, help="set distributedInfo.rank")
         a = p.parse_args(argv)
     a.ranks_mode = ranks_mode
+    if not ranks_mode and a.out.endswith(".gz"):
+        a.gzip = True               # never write plain JSON under a .gz name
     if a.scale is not None and a.scale < 1:
         p.error("--scale must be >= 1")
     if ranks_mode and a.ranks < 1:

@@ -1,6 +1,10 @@
 /*
  * A streaming source of bytes: plain, gzip or zstd, told apart by the first
  * bytes of the file, never by its name. It knows nothing of JSON.
+ *
+ * gzip goes through isa-l's inflater: on this project's traces it inflates
+ * 3 to 4 times faster than zlib (bench/README.md); libdeflate is faster
+ * still but needs the whole file and its whole output in memory.
  */
 #include "internal.h"
 
@@ -9,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <isa-l/igzip_lib.h>
 #include <unistd.h>
-#include <zlib.h>
 #include <zstd.h>
 
 #define INBUF (256u << 10)
@@ -23,8 +27,8 @@ struct td_reader {
     unsigned char *in;
     size_t in_pos, in_len;
     int in_eof;
-    z_stream z;
-    int z_init, z_done;
+    struct inflate_state *z;
+    int z_done;
     ZSTD_DStream *zs;
     int zs_frame_open;
 };
@@ -87,11 +91,13 @@ int td_reader_open(td_reader **out, const char *path, td_error *err)
     const unsigned char *m = r->in;
     if (n >= 2 && m[0] == 0x1f && m[1] == 0x8b) {
         r->comp = TD_COMP_GZIP;
-        if (inflateInit2(&r->z, 15 + 16) != Z_OK) {
+        r->z = malloc(sizeof *r->z);
+        if (!r->z) {
             td_reader_close(r);
-            return td_fail(err, TD_ENOMEM, path, "cannot start gzip decoder");
+            return td_fail(err, TD_ENOMEM, path, "out of memory");
         }
-        r->z_init = 1;
+        isal_inflate_init(r->z);
+        r->z->crc_flag = ISAL_GZIP;
     } else if (n >= 4 && m[0] == 0x28 && m[1] == 0xb5 && m[2] == 0x2f && m[3] == 0xfd) {
         r->comp = TD_COMP_ZSTD;
         r->zs = ZSTD_createDStream();
@@ -104,42 +110,60 @@ int td_reader_open(td_reader **out, const char *path, td_error *err)
     return 0;
 }
 
+static const char *isal_error(int rc)
+{
+    switch (rc) {
+    case ISAL_INVALID_BLOCK: return "invalid deflate block";
+    case ISAL_INVALID_SYMBOL: return "invalid deflate symbol";
+    case ISAL_INVALID_LOOKBACK: return "invalid distance";
+    case ISAL_INVALID_WRAPPER: return "invalid gzip header";
+    case ISAL_UNSUPPORTED_METHOD: return "unsupported compression method";
+    case ISAL_INCORRECT_CHECKSUM: return "checksum mismatch";
+    default: return "inflate failed";
+    }
+}
+
 static long read_gzip(td_reader *r, char *buf, size_t cap, td_error *err)
 {
-    if (cap > UINT_MAX)
-        cap = UINT_MAX;
-    r->z.next_out = (Bytef *)buf;
-    r->z.avail_out = (uInt)cap;
-    while (r->z.avail_out == cap) {
-        long n = read_raw(r, err);
-        if (n < 0)
-            return n;
-        if (n == 0) {
-            if (r->z_done)
-                return 0;
-            return td_fail(err, TD_EIO, r->path,
-                           "truncated gzip data (the file ends inside the compressed stream)");
-        }
+    if (cap > UINT32_MAX)
+        cap = UINT32_MAX;
+    struct inflate_state *z = r->z;
+    z->next_out = (uint8_t *)buf;
+    z->avail_out = (uint32_t)cap;
+    while (z->avail_out == cap) {
         if (r->z_done) {
             /* Another gzip member may follow (as from cat a.gz b.gz). */
+            long n = read_raw(r, err);
+            if (n <= 0)
+                return n;
             if (r->in[r->in_pos] != 0x1f)
                 return td_fail(err, TD_EIO, r->path, "unexpected data after the gzip stream");
-            inflateReset(&r->z);
+            isal_inflate_reset(z);
+            z->crc_flag = ISAL_GZIP;
             r->z_done = 0;
         }
-        r->z.next_in = r->in + r->in_pos;
-        r->z.avail_in = (uInt)(r->in_len - r->in_pos);
-        int rc = inflate(&r->z, Z_NO_FLUSH);
-        r->in_pos = r->in_len - r->z.avail_in;
-        if (rc == Z_STREAM_END)
+        if (z->avail_in == 0) {
+            long n = read_raw(r, err);
+            if (n < 0)
+                return n;
+            if (n == 0)
+                return td_fail(err, TD_EIO, r->path,
+                               "truncated gzip data (the file ends inside the compressed stream)");
+            z->next_in = r->in + r->in_pos;
+            z->avail_in = (uint32_t)(r->in_len - r->in_pos);
+            r->in_pos = r->in_len;
+        }
+        int rc = isal_inflate(z);
+        if (rc < 0)
+            return td_fail(err, TD_EIO, r->path, "corrupt gzip data: %s", isal_error(rc));
+        if (z->block_state == ISAL_BLOCK_FINISH) {
             r->z_done = 1;
-        else if (rc == Z_MEM_ERROR)
-            return td_fail(err, TD_ENOMEM, r->path, "out of memory in the gzip decoder");
-        else if (rc != Z_OK && rc != Z_BUF_ERROR)
-            return td_fail(err, TD_EIO, r->path, "corrupt gzip data: %s",
-                           r->z.msg ? r->z.msg : "inflate failed");
+            /* Hand unread input back for the next member. */
+            r->in_pos = r->in_len - z->avail_in;
+            z->avail_in = 0;
+        }
     }
-    return (long)(cap - r->z.avail_out);
+    return (long)(cap - z->avail_out);
 }
 
 static long read_zstd(td_reader *r, char *buf, size_t cap, td_error *err)
@@ -182,6 +206,19 @@ long td_reader_read(td_reader *r, char *buf, size_t cap, td_error *err)
     default:
         break;
     }
+    if (r->in_pos >= r->in_len && !r->in_eof) {
+        /* Plain input: read straight into the caller's buffer, no copy. */
+        ssize_t n;
+        do
+            n = read(r->fd, buf, cap);
+        while (n < 0 && errno == EINTR);
+        if (n < 0)
+            return td_fail(err, TD_EIO, r->path, "read failed: %s", strerror(errno));
+        r->consumed += (uint64_t)n;
+        if (n == 0)
+            r->in_eof = 1;
+        return (long)n;
+    }
     long n = read_raw(r, err);
     if (n <= 0)
         return n;
@@ -210,8 +247,7 @@ void td_reader_close(td_reader *r)
 {
     if (!r)
         return;
-    if (r->z_init)
-        inflateEnd(&r->z);
+    free(r->z);
     ZSTD_freeDStream(r->zs);
     if (r->fd >= 0)
         close(r->fd);

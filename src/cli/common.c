@@ -57,8 +57,12 @@ const char *cli_value(const char *name, int argc, char **argv, int *i, bool *bad
         return NULL;
     if (a[n] == '=')
         return a + n + 1;
-    if (a[n] != '\0')
+    if (a[n] != '\0') {
+        /* Short options take their value attached too: -j4, -oout.csv. */
+        if (n == 2 && name[0] == '-' && name[1] != '-')
+            return a + n;
         return NULL;
+    }
     if (*i + 1 >= argc) {
         cli_error("%s needs a value", name);
         *bad = true;

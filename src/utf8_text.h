@@ -1,0 +1,17 @@
+/* Names as displayable text: the SVG, HTML and cairo writers need valid
+ * UTF-8 without control characters, whatever bytes a trace held. */
+#ifndef TD_UTF8_TEXT_H
+#define TD_UTF8_TEXT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* The code point at s[*i] (advancing *i by at least one byte), made safe to
+ * show: malformed UTF-8, surrogates and noncharacters become U+FFFD, and
+ * control characters '?', as the terminal table writes them. */
+uint32_t td_text_next(const char *s, size_t len, size_t *i);
+
+/* Encodes cp as UTF-8 into out; returns the byte count (1 to 4). */
+size_t td_utf8_encode(char out[4], uint32_t cp);
+
+#endif
