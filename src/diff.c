@@ -90,18 +90,20 @@ static int add_file(builder *b, int side, const td_file *f, const td_side_notes 
     for (size_t i = 0; i < f->niters; i++)
         iter_on[i] = in_list(sn->iters, sn->niters, f->iters[i]);
     for (size_t i = 0; i < f->nev; i++) {
-        const td_event *e = &f->ev[i];
-        if ((device == TD_DEVICE_CPU && e->gpu) || (device == TD_DEVICE_GPU && !e->gpu))
+        const td_event *e = &f->evb[i >> TD_BLOCK_SHIFT][i & (TD_BLOCK - 1)];
+        bool gpu = (e->name & TD_EV_GPU) != 0;
+        if ((device == TD_DEVICE_CPU && gpu) || (device == TD_DEVICE_GPU && !gpu))
             continue;
         if (!sn->whole_trace && (e->iter < 0 || !iter_on[e->iter]))
             continue;
-        int64_t r = map[e->name];
+        uint32_t name = TD_EV_NAME(e);
+        int64_t r = map[name];
         if (r < 0) {
             size_t len;
-            const char *s = td_strtab_get(f->names, e->name, &len);
+            const char *s = td_strtab_get(f->names, name, &len);
             if ((r = row_for(b, s, len)) < 0)
                 goto done;
-            map[e->name] = r;
+            map[name] = r;
         }
         b->acc[r].counts[side]++;
         add_dur(&b->acc[r], side, e->dur);

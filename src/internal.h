@@ -28,14 +28,21 @@ size_t td_strtab_count(const td_strtab *t);
 const char *td_strtab_get(const td_strtab *t, uint32_t id, size_t *len);
 uint64_t td_hash_bytes(const char *s, size_t len);
 
+/* Events are kept in blocks of TD_BLOCK: appending never copies, slack is at
+ * most one block, and each block is compacted in place once iterations are
+ * known (a 32-byte raw record becomes a 16-byte event). */
+#define TD_BLOCK_SHIFT 14
+#define TD_BLOCK ((size_t)1 << TD_BLOCK_SHIFT)
+
 /* One loaded trace file: its compact events after iteration assignment. */
 typedef struct td_event {
     double dur;
-    uint32_t name; /* strtab id */
+    uint32_t name; /* strtab id; bit 31: on the gpu side (stream != -1) */
     int32_t iter;  /* index into the file's iters[], or TD_ITER_NONE / TD_ITER_UNASSIGNED */
-    uint8_t gpu;   /* stream != -1 */
-    uint8_t pad[7];
 } td_event;
+
+#define TD_EV_GPU 0x80000000u
+#define TD_EV_NAME(e) ((e)->name & ~TD_EV_GPU)
 
 #define TD_ITER_NONE (-1)       /* host or device event that falls in no step */
 #define TD_ITER_UNASSIGNED (-2) /* spec §3.3: never selected by iteration */
@@ -53,8 +60,8 @@ typedef struct td_file {
     td_strtab *cats;
     uint64_t *cat_counts; /* per cats id */
     size_t ncat_counts;
-    td_event *ev;
-    size_t nev;
+    td_event **evb; /* blocks of TD_BLOCK events; the last may be shorter */
+    size_t nev, nevb;
     int64_t *iters; /* sorted distinct step numbers of this file */
     size_t niters;
     uint64_t steps, events_cpu, events_gpu, events_unassigned;
@@ -71,19 +78,31 @@ int td_file_load(td_file **out, const char *path, const td_load_progress *prog, 
 
 /* The raw per-event record kept while one file loads (before iterations). */
 typedef struct td_raw_event {
-    double ts, dur;
-    int64_t stream, corr;
+    union {
+        double ts;         /* while loading */
+        int64_t host_iter; /* once host iterations are known */
+    } u;
+    double dur;
+    int64_t corr;
     uint32_t name;
-    uint8_t cpu_op; /* cat == "cpu_op" */
-    uint8_t index0; /* first entry of traceEvents */
-    uint8_t has_ts;
-    uint8_t pad;
+    uint8_t flags; /* TD_RAW_... */
+    uint8_t pad[3];
 } td_raw_event;
 
-/* iterations.c: spec §2 rounding and §3 iteration numbers. On success fills
- * f->ev, f->iters and the counters from raw (which it rounds in place but
- * does not free). */
-int td_assign_iterations(td_file *f, td_raw_event *raw, size_t n, int round_ts,
+enum {
+    TD_RAW_HOST = 1,      /* spec §3.1: stream < 0, or stream 0 and cat cpu_op */
+    TD_RAW_DEVICE = 2,    /* spec §3.2: stream > 0 */
+    TD_RAW_GPU = 4,       /* stream != -1 (spec §4, device gpu) */
+    TD_RAW_CORR_HOST = 8, /* the host side of its correlation id */
+    TD_RAW_INDEX0 = 16,   /* the first entry of traceEvents */
+    TD_RAW_HAS_TS = 32
+};
+
+/* iterations.c: spec §2 rounding and §3 iteration numbers. Takes the n raw
+ * events in blocks (blocks[k] holds TD_BLOCK of them, the last fewer),
+ * compacts them in place into f->evb and frees what it does not keep; fills
+ * f->iters and the counters. blocks itself stays the caller's. */
+int td_assign_iterations(td_file *f, td_raw_event **blocks, size_t n, int round_ts,
                          td_error *err);
 /* Parse N of "ProfilerStep#N"; returns 1 when the name is a step with a number. */
 int td_step_number(const char *name, size_t len, int64_t *out);

@@ -179,11 +179,14 @@ static int64_t find_step(const seg *sg, size_t nseg, double ts)
     return sg[lo].has ? sg[lo].n : -1;
 }
 
-/* Correlation id -> host iteration (open addressing). */
+/* Correlation id -> host iteration (open addressing, 12 bytes a slot: it
+ * is alive at the peak of a file's memory, beside the raw events). */
+#define CORR_EMPTY INT64_MIN
+#define CORR_INDEX0 INT32_MIN /* the host event is the first entry: spec §3.2 */
+
 typedef struct corr_map {
     int64_t *key;
-    int64_t *iter; /* step number or -1; INT64_MIN marks a host at index 0 */
-    uint8_t *used;
+    int32_t *iter; /* index into iters[], TD_ITER_NONE, or CORR_INDEX0 */
     size_t cap;
 } corr_map;
 
@@ -192,7 +195,7 @@ static size_t corr_slot(const corr_map *m, int64_t k)
     uint64_t h = (uint64_t)k * 0x9E3779B97F4A7C15ull;
     h ^= h >> 29;
     size_t i = h & (m->cap - 1);
-    while (m->used[i] && m->key[i] != k)
+    while (m->key[i] != CORR_EMPTY && m->key[i] != k)
         i = (i + 1) & (m->cap - 1);
     return i;
 }
@@ -200,19 +203,21 @@ static size_t corr_slot(const corr_map *m, int64_t k)
 static int corr_init(corr_map *m, size_t n)
 {
     m->cap = 16;
-    while (m->cap < n * 2)
+    while (m->cap < n + n / 3 + 1)
         m->cap *= 2;
     m->key = malloc(m->cap * sizeof *m->key);
     m->iter = malloc(m->cap * sizeof *m->iter);
-    m->used = calloc(m->cap, 1);
-    return (m->key && m->iter && m->used) ? 0 : -1;
+    if (!m->key || !m->iter)
+        return -1;
+    for (size_t i = 0; i < m->cap; i++)
+        m->key[i] = CORR_EMPTY;
+    return 0;
 }
 
 static void corr_free(corr_map *m)
 {
     free(m->key);
     free(m->iter);
-    free(m->used);
 }
 
 static int32_t iter_index(const int64_t *iters, size_t n, int64_t v)
@@ -223,44 +228,35 @@ static int32_t iter_index(const int64_t *iters, size_t n, int64_t v)
     return p ? (int32_t)(p - iters) : TD_ITER_NONE;
 }
 
-static int is_sync_name(const td_strtab *names, uint32_t id, int64_t ev_sync, int64_t ctx_sync)
-{
-    (void)names;
-    return (int64_t)id == ev_sync || (int64_t)id == ctx_sync;
-}
+_Static_assert(sizeof(td_raw_event) == 32, "raw events are compacted in place");
+_Static_assert(sizeof(td_event) == 16, "events are half a raw record");
 
-static bool host_side(const td_raw_event *e)
-{
-    return e->stream < 0 || (e->stream == 0 && e->cpu_op);
-}
+#define RAW(i) (&blocks[(i) >> TD_BLOCK_SHIFT][(i) & (TD_BLOCK - 1)])
 
-int td_assign_iterations(td_file *f, td_raw_event *raw, size_t n, int round_ts, td_error *err)
+static void round_times(td_raw_event **blocks, size_t n)
 {
-    int rc = TD_ENOMEM;
-    step *st = NULL;
-    seg *sg = NULL;
-    size_t ns = 0, nseg = 0, stcap = 0;
-    int64_t *hostiter = NULL;
-    corr_map cm = {0};
-
-    if (round_ts) {
-        for (size_t i = 0; i < n; i++) {
-            td_raw_event *e = &raw[i];
-            if (!e->has_ts) {
-                e->ts = NAN;
-                e->dur = NAN;
-                continue;
-            }
-            double end = floor(e->ts + e->dur);
-            e->ts = ceil(e->ts);
-            e->dur = end - e->ts;
+    for (size_t i = 0; i < n; i++) {
+        td_raw_event *e = RAW(i);
+        if (!(e->flags & TD_RAW_HAS_TS)) {
+            e->u.ts = NAN;
+            e->dur = NAN;
+            continue;
         }
+        double end = floor(e->u.ts + e->dur);
+        e->u.ts = ceil(e->u.ts);
+        e->dur = end - e->u.ts;
     }
-    /* Steps: per distinct name id, its number (names repeat: parse once). */
-    size_t nnames = td_strtab_count(f->names);
+}
+
+/* The steps of the file (spec §3) and its sorted distinct iterations. */
+static int collect_steps(td_file *f, td_raw_event **blocks, size_t n, step **out, size_t *nout)
+{
+    size_t nnames = td_strtab_count(f->names), ns = 0, cap = 0;
+    step *st = NULL;
     int64_t *name_step = malloc((nnames + 1) * sizeof *name_step);
     if (!name_step)
-        goto done;
+        return -1;
+    /* Names repeat: parse each distinct one once. */
     for (size_t id = 0; id < nnames; id++) {
         size_t len;
         const char *s = td_strtab_get(f->names, (uint32_t)id, &len);
@@ -268,23 +264,30 @@ int td_assign_iterations(td_file *f, td_raw_event *raw, size_t n, int round_ts, 
         name_step[id] = td_step_number(s, len, &v) ? v : -1;
     }
     for (size_t i = 0; i < n; i++) {
-        int64_t v = name_step[raw[i].name];
+        const td_raw_event *e = RAW(i);
+        int64_t v = name_step[e->name];
         if (v < 0)
             continue;
-        step *ns2 = td_grow(st, &stcap, ns + 1, sizeof *st);
-        if (!ns2)
-            goto done;
+        step *ns2 = td_grow(st, &cap, ns + 1, sizeof *st);
+        if (!ns2) {
+            free(st);
+            free(name_step);
+            return -1;
+        }
         st = ns2;
-        st[ns].start = raw[i].ts;
-        st[ns].end = raw[i].ts + raw[i].dur;
+        st[ns].start = e->u.ts;
+        st[ns].end = e->u.ts + e->dur;
         st[ns].n = v;
         st[ns].order = i;
         ns++;
     }
+    free(name_step);
     f->steps = ns;
     f->iters = malloc((ns + 1) * sizeof *f->iters);
-    if (!f->iters)
-        goto done;
+    if (!f->iters) {
+        free(st);
+        return -1;
+    }
     for (size_t i = 0; i < ns; i++)
         f->iters[i] = st[i].n;
     qsort(f->iters, ns, sizeof *f->iters, cmp_i64);
@@ -292,6 +295,23 @@ int td_assign_iterations(td_file *f, td_raw_event *raw, size_t n, int round_ts, 
     for (size_t i = 0; i < ns; i++)
         if (f->niters == 0 || f->iters[i] != f->iters[f->niters - 1])
             f->iters[f->niters++] = f->iters[i];
+    *out = st;
+    *nout = ns;
+    return 0;
+}
+
+int td_assign_iterations(td_file *f, td_raw_event **blocks, size_t n, int round_ts, td_error *err)
+{
+    step *st = NULL;
+    seg *sg = NULL;
+    size_t ns = 0, nseg = 0, ncorr = 0;
+    corr_map cm = {0};
+    size_t nb = (n + TD_BLOCK - 1) / TD_BLOCK;
+
+    if (round_ts)
+        round_times(blocks, n);
+    if (collect_steps(f, blocks, n, &st, &ns) < 0)
+        goto nomem;
     /* NaN bounds never contain anything: leave such steps out of the sweep. */
     size_t kept = 0;
     for (size_t i = 0; i < ns; i++)
@@ -299,71 +319,74 @@ int td_assign_iterations(td_file *f, td_raw_event *raw, size_t n, int round_ts, 
             st[kept++] = st[i];
     sg = build_segments(st, kept, &nseg);
     if (!sg)
-        goto done;
+        goto nomem;
 
-    /* Rule 1: host events. */
-    hostiter = malloc((n + 1) * sizeof *hostiter);
-    if (!hostiter)
-        goto done;
-    size_t ncorr = 0;
+    /* Rule 1: host events find their step; the timestamp is not needed
+     * after this, so its slot keeps the iteration. */
     for (size_t i = 0; i < n; i++) {
-        hostiter[i] = host_side(&raw[i]) ? find_step(sg, nseg, raw[i].ts) : -1;
-        if (raw[i].corr != -1)
-            ncorr++;
+        td_raw_event *e = RAW(i);
+        double ts = e->u.ts;
+        e->u.host_iter = (e->flags & TD_RAW_HOST) ? find_step(sg, nseg, ts) : -1;
+        ncorr += (e->flags & TD_RAW_CORR_HOST) != 0;
     }
-    /* Rule 2: the host side of each correlation, the last in the file. */
+    /* Rule 2: the host side of each correlation id, the last in the file. */
     if (corr_init(&cm, ncorr) < 0)
-        goto done;
-    int64_t ev_sync = td_strtab_find(f->names, "Event Sync", 10);
-    int64_t ctx_sync = td_strtab_find(f->names, "Context Sync", 12);
+        goto nomem;
     for (size_t i = 0; i < n; i++) {
-        const td_raw_event *e = &raw[i];
-        if (e->corr == -1 || (e->stream >= 0 && e->corr >= 0) ||
-            is_sync_name(f->names, e->name, ev_sync, ctx_sync))
-            continue;
+        const td_raw_event *e = RAW(i);
+        if (!(e->flags & TD_RAW_CORR_HOST) || e->corr == CORR_EMPTY)
+            continue; /* an id of INT64_MIN cannot be stored: such kernels get -1 */
         size_t s = corr_slot(&cm, e->corr);
-        cm.used[s] = 1;
         cm.key[s] = e->corr;
-        cm.iter[s] = e->index0 ? INT64_MIN : hostiter[i];
+        cm.iter[s] = (e->flags & TD_RAW_INDEX0) ? CORR_INDEX0
+                                                : iter_index(f->iters, f->niters, e->u.host_iter);
     }
-    f->ev = malloc((n + 1) * sizeof *f->ev);
-    if (!f->ev)
-        goto done;
-    for (size_t i = 0; i < n; i++) {
-        const td_raw_event *e = &raw[i];
-        td_event *o = &f->ev[i];
-        memset(o, 0, sizeof *o);
-        o->dur = e->dur;
-        o->name = e->name;
-        o->gpu = e->stream != -1;
-        if (o->gpu)
-            f->events_gpu++;
-        else
-            f->events_cpu++;
-        if (host_side(e)) {
-            o->iter = iter_index(f->iters, f->niters, hostiter[i]);
-        } else if (e->stream > 0) {
-            int64_t it = -1;
-            if (e->corr != -1) {
-                size_t s = corr_slot(&cm, e->corr);
-                if (cm.used[s] && cm.iter[s] != INT64_MIN)
-                    it = cm.iter[s];
+    f->evb = calloc(nb + 1, sizeof *f->evb);
+    if (!f->evb)
+        goto nomem;
+    /* Compact each block in place: event i of a block is written at byte
+     * 16 i, over raw records the loop has already read. */
+    for (size_t b = 0; b < nb; b++) {
+        td_raw_event *rb = blocks[b];
+        td_event *eb = (td_event *)(void *)rb;
+        size_t m = b + 1 < nb ? TD_BLOCK : n - b * TD_BLOCK;
+        for (size_t k = 0; k < m; k++) {
+            td_raw_event e = rb[k];
+            td_event o;
+            o.dur = e.dur;
+            o.name = e.name | ((e.flags & TD_RAW_GPU) ? TD_EV_GPU : 0);
+            if (e.flags & TD_RAW_GPU)
+                f->events_gpu++;
+            else
+                f->events_cpu++;
+            if (e.flags & TD_RAW_HOST) {
+                o.iter = iter_index(f->iters, f->niters, e.u.host_iter);
+            } else if (e.flags & TD_RAW_DEVICE) {
+                o.iter = TD_ITER_NONE;
+                if (e.corr != -1 && e.corr != CORR_EMPTY) {
+                    size_t s = corr_slot(&cm, e.corr);
+                    if (cm.key[s] == e.corr && cm.iter[s] != CORR_INDEX0)
+                        o.iter = cm.iter[s];
+                }
+            } else {
+                o.iter = TD_ITER_UNASSIGNED;
+                f->events_unassigned++;
             }
-            o->iter = iter_index(f->iters, f->niters, it);
-        } else {
-            o->iter = TD_ITER_UNASSIGNED;
-            f->events_unassigned++;
+            memcpy(&eb[k], &o, sizeof o);
         }
+        td_event *shrunk = realloc(eb, (m ? m : 1) * sizeof *eb);
+        f->evb[b] = shrunk ? shrunk : eb;
+        blocks[b] = NULL;
+        f->nevb = b + 1;
     }
     f->nev = n;
-    rc = 0;
-done:
-    free(name_step);
     free(st);
     free(sg);
-    free(hostiter);
     corr_free(&cm);
-    if (rc < 0)
-        return td_fail(err, rc, f->path, "out of memory");
     return 0;
+nomem:
+    free(st);
+    free(sg);
+    corr_free(&cm);
+    return td_fail(err, TD_ENOMEM, f->path, "out of memory");
 }

@@ -17,8 +17,8 @@ typedef struct loader {
     td_file *f;
     const td_load_progress *prog;
     uint64_t reported;
-    td_raw_event *raw;
-    size_t nraw, rawcap;
+    td_raw_event **blk; /* blocks of TD_BLOCK raw events */
+    size_t nraw, nblk, blkcap;
     int round_ts;
     int seen_events;
     uint64_t index;
@@ -101,7 +101,8 @@ static int read_event(loader *L)
     if (rc < 0)
         return rc;
     td_raw_event e = {0};
-    e.stream = -1;
+    int64_t stream = -1;
+    bool cpu_op = false, sync = false;
     e.corr = -1;
     int have = 0, trace_cat = 0;
     int64_t name_id = -1, cat_id = -1;
@@ -120,8 +121,8 @@ static int read_event(loader *L)
             kind = F_DUR;
         else if (kl == 4 && memcmp(k, "args", 4) == 0) {
             if (td_json_peek(j) == '{') {
-                e.stream = e.corr = -1;
-                rc = read_args(L, &e.stream, &e.corr);
+                stream = e.corr = -1;
+                rc = read_args(L, &stream, &e.corr);
             } else {
                 rc = td_json_skip(j);
             }
@@ -148,12 +149,13 @@ static int read_event(loader *L)
                 return rc;
             have |= kind;
             if (kind == F_NAME) {
+                sync = key_is(s, sl, "Event Sync") || key_is(s, sl, "Context Sync");
                 name_id = td_strtab_intern(f->names, s, sl);
                 if (name_id < 0)
                     return td_fail(j->err, TD_ENOMEM, f->path, "out of memory");
             } else {
                 trace_cat = key_is(s, sl, "Trace");
-                e.cpu_op = key_is(s, sl, "cpu_op");
+                cpu_op = key_is(s, sl, "cpu_op");
                 cat_id = td_strtab_intern(f->cats, s, sl);
                 if (cat_id < 0)
                     return td_fail(j->err, TD_ENOMEM, f->path, "out of memory");
@@ -171,8 +173,8 @@ static int read_event(loader *L)
                 return rc;
             have = (have | kind);
             if (kind == F_TS) {
-                e.ts = n.d;
-                e.has_ts = 1;
+                e.u.ts = n.d;
+                e.flags |= TD_RAW_HAS_TS;
                 if (n.decimal)
                     L->round_ts = 1;
             } else {
@@ -194,14 +196,32 @@ static int read_event(loader *L)
         return 0;
     }
     e.name = (uint32_t)name_id;
-    e.index0 = index == 0;
-    if (L->nraw == L->rawcap) {
-        td_raw_event *nr = td_grow(L->raw, &L->rawcap, L->nraw + 1, sizeof *nr);
-        if (!nr)
+    /* Classify now (spec §3) so that the stream need not be kept. */
+    if (stream < 0 || (stream == 0 && cpu_op))
+        e.flags |= TD_RAW_HOST;
+    if (stream > 0)
+        e.flags |= TD_RAW_DEVICE;
+    if (stream != -1)
+        e.flags |= TD_RAW_GPU;
+    if (e.corr != -1 && !(stream >= 0 && e.corr >= 0) && !sync)
+        e.flags |= TD_RAW_CORR_HOST;
+    if (index == 0)
+        e.flags |= TD_RAW_INDEX0;
+    size_t slot = L->nraw & (TD_BLOCK - 1);
+    if (slot == 0) {
+        if (L->nblk == L->blkcap) {
+            td_raw_event **nb = td_grow(L->blk, &L->blkcap, L->nblk + 1, sizeof *nb);
+            if (!nb)
+                return td_fail(j->err, TD_ENOMEM, f->path, "out of memory");
+            L->blk = nb;
+        }
+        L->blk[L->nblk] = malloc(TD_BLOCK * sizeof(td_raw_event));
+        if (!L->blk[L->nblk])
             return td_fail(j->err, TD_ENOMEM, f->path, "out of memory");
-        L->raw = nr;
+        L->nblk++;
     }
-    L->raw[L->nraw++] = e;
+    L->blk[L->nraw >> TD_BLOCK_SHIFT][slot] = e;
+    L->nraw++;
     size_t cid = (size_t)cat_id;
     if (cid >= f->ncat_counts) {
         size_t cap = f->ncat_counts;
@@ -227,6 +247,9 @@ static int read_events(loader *L)
     }
     if (L->seen_events) {
         /* A repeated key: as JSON readers do, the last one wins. */
+        for (size_t b = 0; b < L->nblk; b++)
+            free(L->blk[b]);
+        L->nblk = 0;
         L->nraw = 0;
         L->index = 0;
         L->f->events_skipped = 0;
@@ -369,7 +392,9 @@ void td_file_free(td_file *f)
     td_strtab_free(f->names);
     td_strtab_free(f->cats);
     free(f->cat_counts);
-    free(f->ev);
+    for (size_t b = 0; b < f->nevb; b++)
+        free(f->evb[b]);
+    free(f->evb);
     free(f->iters);
     free(f);
 }
@@ -398,11 +423,19 @@ int td_file_load(td_file **out, const char *path, const td_load_progress *prog, 
         goto done;
     f->json_bytes = td_json_offset(&L.j);
     f->rounded = L.round_ts;
-    rc = td_assign_iterations(f, L.raw, L.nraw, L.round_ts, err);
+    /* The reading state goes before the events are compacted: peak memory
+     * is the raw events, not the raw events plus the window. */
+    td_json_free(&L.j);
+    td_reader_close(L.r);
+    L.r = NULL;
+    rc = td_assign_iterations(f, L.blk, L.nraw, L.round_ts, err);
+    L.nblk = 0; /* taken over (compacted or freed) by td_assign_iterations */
 done:
     td_json_free(&L.j);
     td_reader_close(L.r);
-    free(L.raw);
+    for (size_t b = 0; b < L.nblk; b++)
+        free(L.blk[b]);
+    free(L.blk);
     if (rc < 0) {
         td_file_free(f);
         return rc;
