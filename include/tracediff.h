@@ -99,6 +99,7 @@ typedef struct td_file_info {
     uint64_t events_skipped;    /* unusable entries (not objects, bad fields), see docs */
     uint64_t steps;             /* ProfilerStep events */
     int rounded;                /* decimal timestamps rounded to microseconds */
+    int bom;                    /* starts with a UTF-8 byte order mark (skipped) */
     const char *device_name;    /* deviceProperties[0].name, or NULL */
 } td_file_info;
 
@@ -246,6 +247,53 @@ void td_format_number(char *buf, size_t cap, double x);
 
 /* Escape a byte string as the inside of a JSON string literal (no quotes). */
 int td_write_json_string(FILE *f, const char *s, size_t len);
+
+/* ------------------------------------------------------------------------ */
+/* Charts (spec §8) and the HTML report.                                     */
+
+typedef enum td_chart_kind { TD_CHART_COUNTS = 0, TD_CHART_DURATION = 1 } td_chart_kind;
+
+/* The most rows one chart shows (wider, and a PNG outgrows cairo's limit). */
+#define TD_CHART_MAX_ROWS 1000
+
+/* Sets the rows a chart shows by default: the 10 largest absolute changes
+ * (abs_diff_counts or abs_diff_duration), ProfilerStep rows left out. The
+ * include and exclude patterns are left as they are. */
+void td_chart_default_view(td_view_opts *o, td_chart_kind kind);
+
+/* A grouped bar chart ("Ops Count Comparison" or "Ops Duration Comparison"):
+ * per row of the view rows (indices into td_diff_rows(), drawn in that
+ * order; NULL = every row) three bars, control, test and their difference.
+ * Labels NULL = "control", "test". The format follows path's extension:
+ * .svg, .png or .pdf. The file appears whole or not at all (written beside
+ * it, then renamed). At most TD_CHART_MAX_ROWS rows, else TD_EUSAGE. */
+int td_chart_write(const char *path, td_chart_kind kind, const td_diff *diff,
+                   const size_t *rows, size_t nrows, const char *control_label,
+                   const char *test_label, td_error *err);
+
+/* The same chart as one SVG element (no XML declaration, so it can be
+ * embedded in HTML). Each bar group is a <g class="bar-group"> with the full
+ * name in its <title> and the numbers in data-control, data-test and
+ * data-diff, written as the CSV writer writes them. */
+int td_chart_svg(FILE *f, td_chart_kind kind, const td_diff *diff, const size_t *rows,
+                 size_t nrows, const char *control_label, const char *test_label,
+                 td_error *err);
+
+typedef struct td_report_input {
+    const td_set *control, *test;
+    const td_compare_opts *opts;    /* the selection diff was computed with */
+    const td_diff *diff;            /* every row of it goes into the table */
+    const char *control_label;      /* NULL = "control" */
+    const char *test_label;         /* NULL = "test" */
+    /* Rows of each chart, by td_chart_kind; NULL = td_chart_default_view. */
+    const td_view_opts *chart_view[2];
+} td_report_input;
+
+/* One self-contained HTML page (inline CSS, JS and SVG; nothing fetched):
+ * both sides, headline numbers, both charts, the full sortable table, the
+ * five ops_diff lists and the notes. Computes the extra comparisons it needs
+ * (GPU only, CPU only for step times, full names for ops_diff). */
+int td_report_write_html(FILE *f, const td_report_input *in, td_error *err);
 
 #ifdef __cplusplus
 }

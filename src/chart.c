@@ -8,12 +8,11 @@
  * emit) and cairo for PNG and PDF. So the formats agree on every number and
  * coordinate, and text is measured once, with cairo, for all of them.
  */
+#include "chart_draw.h"
 #include "internal.h"
 #include "out_common.h"
 #include "utf8_text.h"
 
-#include <cairo-pdf.h>
-#include <cairo.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -22,17 +21,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* Cairo measures and draws with the first; browsers pick from the second a
- * face of about the same width, so SVG labels fit the room measured here. */
-#define FONT_CAIRO "DejaVu Sans"
-#define FONT_SVG "DejaVu Sans, Verdana, Geneva, sans-serif"
-
 #define FS_TITLE 18.0
 #define FS_LEGEND 13.0
 #define FS_TICK 12.0
 #define FS_AXIS 13.0
 #define FS_LABEL 12.0
-#define LABEL_ROOM 250.0 /* longest x label, px: about 40 characters */
+#define LABEL_ROOM 280.0 /* longest x label, px: about 40 characters */
 #define LABEL_ANGLE (-45.0)
 #define PLOT_H 340.0
 #define PLOT_TOP 84.0
@@ -47,32 +41,6 @@
 
 /* control, test, difference: the same in every chart and in the report. */
 static const uint32_t bar_rgb[3] = {0x4E79A7u, 0xF28E2Bu, 0xB07AA1u};
-
-typedef enum op_kind { OP_RECT, OP_LINE, OP_TEXT, OP_GROUP, OP_GROUP_END } op_kind;
-
-typedef struct chart_op {
-    op_kind kind;
-    uint32_t rgb;
-    double x, y, w, h; /* rect: corner, size; line: (x, y) to (x + w, y + h); text: anchor */
-    double size;       /* text: font size; line: width */
-    double angle;      /* text: rotation in degrees, clockwise as SVG counts */
-    int anchor;        /* text: 0 start, 1 middle, 2 end */
-    int bold;
-    size_t str, len;   /* text; or the tooltip of a rect or group (len 0: none) */
-    double v[3];       /* group: control, test, difference */
-} chart_op;
-
-typedef struct chart {
-    double width, height;
-    chart_op *ops;
-    size_t nops, cap;
-    char *pool; /* every string, sanitised and NUL-terminated for cairo */
-    size_t plen, pcap;
-    cairo_surface_t *msurf; /* for measuring text */
-    cairo_t *mcr;
-    const char *title;
-    int oom;
-} chart;
 
 typedef struct chart_in {
     td_chart_kind kind;
@@ -136,18 +104,11 @@ static size_t pool_str(chart *c, const char *s, size_t *out_len)
     return pool_text(c, s, strlen(s), out_len);
 }
 
-static void set_font(cairo_t *cr, double size, int bold)
-{
-    cairo_select_font_face(cr, FONT_CAIRO, CAIRO_FONT_SLANT_NORMAL,
-                           bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL);
-    cairo_set_font_size(cr, size);
-}
-
 /* Advance width of NUL-terminated, valid UTF-8 text. */
 static double measure(chart *c, const char *s, double size, int bold)
 {
     cairo_text_extents_t e;
-    set_font(c->mcr, size, bold);
+    td_chart_set_font(c->mcr, size, bold);
     cairo_text_extents(c->mcr, s, &e);
     if (cairo_status(c->mcr) != CAIRO_STATUS_SUCCESS)
         return 0.6 * size * (double)strlen(s); /* no fonts at all: a fair guess */
@@ -164,11 +125,55 @@ static double measure_n(chart *c, char *s, size_t n, double size)
     return w;
 }
 
-/* Appends s shortened to at most room px: the head and the tail of the name
- * around an ellipsis, since kernel names that share a long prefix often
- * differ only in their template or argument lists near the end. */
+#define NO_FOCUS ((size_t)-1)
+
+/* Longest run of code points from index from that fits room px: the end. */
+static size_t fit_run(chart *c, char *t, const size_t *b, size_t from, size_t npts,
+                      double size, double room)
+{
+    size_t lo = from, hi = npts;
+    while (lo < hi) {
+        size_t mid = (lo + hi + 1) / 2;
+        if (measure_n(c, t + b[from], b[mid] - b[from], size) <= room)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return lo;
+}
+
+/* Appends the spans of t (byte ranges) joined by ellipses, without the
+ * spaces at the cuts, which only look like gaps. */
+static void put_spans(chart *c, const char *t, size_t n, const size_t (*span)[2], int nspans)
+{
+    static const char ell[] = "\xE2\x80\xA6";
+    for (int k = 0; k < nspans; k++) {
+        size_t s0 = span[k][0], s1 = span[k][1];
+        while (k > 0 && s0 < s1 && t[s0] == ' ')
+            s0++;
+        while (s1 < n && s1 > s0 && t[s1 - 1] == ' ')
+            s1--;
+        if (pool_reserve(c, (s1 - s0) + 7) < 0)
+            return;
+        if (k > 0) {
+            memcpy(c->pool + c->plen, ell, 3);
+            c->plen += 3;
+        }
+        memcpy(c->pool + c->plen, t + s0, s1 - s0);
+        c->plen += s1 - s0;
+    }
+    if (span[nspans - 1][1] < n) {
+        memcpy(c->pool + c->plen, ell, 3);
+        c->plen += 3;
+    }
+}
+
+/* Appends s shortened to at most room px. With no focus, the head and the
+ * tail of the name around an ellipsis: names that share a long prefix often
+ * differ near the end. With a focus (the byte where this name parts from a
+ * look-alike), the head and the text from just before the focus. */
 static size_t pool_fit(chart *c, const char *s, size_t len, double size, double room,
-                       size_t *out_len, double *width)
+                       size_t focus, size_t *out_len, double *width)
 {
     size_t off = pool_text(c, s, len, out_len);
     if (c->oom)
@@ -188,46 +193,56 @@ static size_t pool_fit(chart *c, const char *s, size_t len, double size, double 
         return 0;
     }
     memcpy(t, c->pool + off, n + 1);
+    size_t fp = npts;
     for (size_t i = 0; i < n; i++)
-        if (((unsigned char)t[i] & 0xC0) != 0x80)
+        if (((unsigned char)t[i] & 0xC0) != 0x80) {
+            if (focus != NO_FOCUS && i <= focus)
+                fp = npts;
             b[npts++] = i;
+        }
     b[npts] = n;
-    static const char ell[] = "\xE2\x80\xA6";
-    double ew = measure(c, ell, size, 0);
-    double head_room = (room - ew) * 0.62;
-    /* Longest head that fits its share, then the longest tail for the rest. */
-    size_t lo = 0, hi = npts;
-    while (lo < hi) {
-        size_t mid = (lo + hi + 1) / 2;
-        if (measure_n(c, t, b[mid], size) <= head_room)
-            lo = mid;
-        else
-            hi = mid - 1;
+    if (focus == NO_FOCUS)
+        fp = npts;
+    double ew = measure(c, "\xE2\x80\xA6", size, 0);
+    size_t span[2][2];
+    int nspans;
+    size_t end = fit_run(c, t, b, 0, npts, size, room - ew);
+    if (focus != NO_FOCUS && end >= fp + 6) {
+        /* The difference shows in a plain cut. */
+        span[0][0] = 0;
+        span[0][1] = b[end];
+        nspans = 1;
+    } else if (focus != NO_FOCUS) {
+        size_t head = fit_run(c, t, b, 0, npts, size, (room - 2 * ew) * 0.3);
+        size_t from = fp > head + 4 ? fp - 4 : head;
+        double rest = room - 2 * ew - measure_n(c, t, b[head], size);
+        size_t stop = fit_run(c, t, b, from, npts, size, rest);
+        span[0][0] = 0;
+        span[0][1] = b[head];
+        span[1][0] = b[from];
+        span[1][1] = b[stop];
+        nspans = 2;
+    } else {
+        size_t head = fit_run(c, t, b, 0, npts, size, (room - ew) * 0.62);
+        double rest = room - ew - measure_n(c, t, b[head], size);
+        /* The longest tail that fits the rest. */
+        size_t lo = head, hi = npts;
+        while (lo < hi) {
+            size_t mid = (lo + hi) / 2;
+            if (measure(c, t + b[mid], size, 0) <= rest)
+                hi = mid;
+            else
+                lo = mid + 1;
+        }
+        span[0][0] = 0;
+        span[0][1] = b[head];
+        span[1][0] = b[lo];
+        span[1][1] = n;
+        nspans = 2;
     }
-    size_t head = lo;
-    double tail_room = room - ew - measure_n(c, t, b[head], size);
-    lo = 0;
-    hi = npts - head;
-    while (lo < hi) {
-        size_t mid = (lo + hi + 1) / 2;
-        if (measure(c, t + b[npts - mid], size, 0) <= tail_room)
-            lo = mid;
-        else
-            hi = mid - 1;
-    }
-    size_t tail = lo;
-    /* The head and tail read better without the space at the cut. */
-    size_t hb = b[head], ts = b[npts - tail];
-    while (hb > 0 && t[hb - 1] == ' ')
-        hb--;
-    while (ts < n && t[ts] == ' ')
-        ts++;
-    c->plen = off; /* replace the full copy */
-    if (pool_reserve(c, hb + 3 + (n - ts) + 1) == 0) {
-        memcpy(c->pool + c->plen, t, hb);
-        memcpy(c->pool + c->plen + hb, ell, 3);
-        memcpy(c->pool + c->plen + hb + 3, t + ts, n - ts);
-        c->plen += hb + 3 + (n - ts);
+    c->plen = off; /* replaces the full copy */
+    put_spans(c, t, n, (const size_t(*)[2])span, nspans);
+    if (!c->oom && pool_reserve(c, 1) == 0) {
         c->pool[c->plen++] = '\0';
         *out_len = c->plen - off - 1;
         *width = measure(c, c->pool + off, size, 0);
@@ -354,43 +369,67 @@ typedef struct label {
     double w;
 } label;
 
+/* Displayable copy of s, as pool_text makes it; malloc'd. */
+static char *clean_copy(const char *s, size_t len, size_t *out_len)
+{
+    char *t = malloc(len * 3 + 1);
+    size_t n = 0;
+    if (!t)
+        return NULL;
+    for (size_t i = 0; i < len;)
+        n += td_utf8_encode(t + n, td_text_next(s, len, &i));
+    t[n] = '\0';
+    *out_len = n;
+    return t;
+}
+
 static int make_labels(chart *c, const chart_in *in, label *lab)
 {
     const td_row *rows = td_diff_rows(in->diff);
-    char **sn = calloc(in->nrows + 1, sizeof *sn);
-    size_t *sl = calloc(in->nrows + 1, sizeof *sl);
-    int rc = 0;
-    if (!sn || !sl) {
-        rc = TD_ENOMEM;
+    size_t n = in->nrows;
+    char **sn = calloc(n + 1, sizeof *sn), **full = calloc(n + 1, sizeof *full);
+    size_t *sl = calloc(n + 1, sizeof *sl), *fl = calloc(n + 1, sizeof *fl);
+    int rc = TD_ENOMEM;
+    if (!sn || !full || !sl || !fl)
         goto done;
-    }
-    for (size_t i = 0; i < in->nrows; i++) {
+    for (size_t i = 0; i < n; i++) {
         const td_row *r = &rows[in->rows[i]];
-        if (td_short_name(&sn[i], &sl[i], r->name, r->name_len) < 0) {
-            rc = TD_ENOMEM;
+        if (td_short_name(&sn[i], &sl[i], r->name, r->name_len) < 0 ||
+            !(full[i] = clean_copy(r->name, r->name_len, &fl[i])))
             goto done;
-        }
     }
-    for (size_t i = 0; i < in->nrows; i++) {
+    for (size_t i = 0; i < n; i++) {
         const td_row *r = &rows[in->rows[i]];
-        int unique = 1;
-        for (size_t j = 0; j < in->nrows && unique; j++)
-            if (j != i && sl[j] == sl[i] && memcmp(sn[j], sn[i], sl[i]) == 0)
-                unique = 0;
-        const char *s = unique ? sn[i] : r->name;
-        size_t n = unique ? sl[i] : r->name_len;
-        lab[i].str = pool_fit(c, s, n, FS_LABEL, LABEL_ROOM, &lab[i].len, &lab[i].w);
-        if (c->oom) {
-            rc = TD_ENOMEM;
-            goto done;
+        /* Where this name parts from the nearest look-alike, if it has one. */
+        size_t focus = NO_FOCUS;
+        for (size_t j = 0; j < n; j++) {
+            if (j == i || sl[j] != sl[i] || memcmp(sn[j], sn[i], sl[i]) != 0)
+                continue;
+            size_t k = 0;
+            while (k < fl[i] && k < fl[j] && full[i][k] == full[j][k])
+                k++;
+            if (focus == NO_FOCUS || k > focus)
+                focus = k;
         }
+        if (focus == NO_FOCUS)
+            lab[i].str = pool_fit(c, sn[i], sl[i], FS_LABEL, LABEL_ROOM, NO_FOCUS, &lab[i].len,
+                                  &lab[i].w);
+        else
+            lab[i].str = pool_fit(c, r->name, r->name_len, FS_LABEL, LABEL_ROOM, focus,
+                                  &lab[i].len, &lab[i].w);
+        if (c->oom)
+            goto done;
     }
+    rc = 0;
 done:
-    if (sn)
-        for (size_t i = 0; i < in->nrows; i++)
-            free(sn[i]);
+    for (size_t i = 0; i < n && sn && full; i++) {
+        free(sn[i]);
+        free(full[i]);
+    }
     free(sn);
+    free(full);
     free(sl);
+    free(fl);
     return rc;
 }
 
@@ -411,7 +450,7 @@ static void emit_legend(chart *c, const chart_in *in, double cx, double y)
     static const double sw = 12, gap = 6, sep = 22;
     for (int k = 0; k < 3; k++) {
         const char *s = k < 2 ? in->label[k] : "difference";
-        str[k] = pool_fit(c, s, strlen(s), FS_LEGEND, 220, &len[k], &w[k]);
+        str[k] = pool_fit(c, s, strlen(s), FS_LEGEND, 220, NO_FOCUS, &len[k], &w[k]);
         if (c->oom)
             return;
         /* pool_fit measured at the regular weight, and so is the legend. */
@@ -433,7 +472,7 @@ static double legend_width(chart *c, const chart_in *in)
     const char *texts[3] = {in->label[0], in->label[1], "difference"};
     size_t mark = c->plen;
     for (int k = 0; k < 3; k++) {
-        pool_fit(c, texts[k], strlen(texts[k]), FS_LEGEND, 220, &len, &w);
+        pool_fit(c, texts[k], strlen(texts[k]), FS_LEGEND, 220, NO_FOCUS, &len, &w);
         total += 12 + 6 + w + (k < 2 ? 22 : 0);
     }
     c->plen = mark; /* measured only */
@@ -520,7 +559,7 @@ static int chart_layout(chart *c, const chart_in *in, td_error *err)
     /* Horizontal: room for the axis title and tick labels, and for the first
      * labels, which hang left of their bars. */
     size_t n = in->nrows;
-    g.gw = n ? fmin(96, fmax(26, 560.0 / (double)n)) : 0;
+    g.gw = n ? fmin(96, fmax(26, 520.0 / (double)n)) : 0;
     if (n && g.gw * (double)n < MIN_PLOT_W)
         g.gw = fmin(120, MIN_PLOT_W / (double)n);
     double plot_w = n ? g.gw * (double)n : MIN_PLOT_W;
@@ -556,7 +595,10 @@ static int chart_layout(chart *c, const chart_in *in, td_error *err)
     }
     const char *yt = in->kind == TD_CHART_COUNTS ? "Count" : "Total Duration (us)";
     size_t ys = pool_str(c, yt, &tlen);
-    add_text(c, 8 + FS_AXIS, (g.top + g.bottom) / 2, ys, tlen, FS_AXIS, 1, -90, 0, RGB_TEXT);
+    /* Turned a quarter left, the glyphs rise leftwards from the baseline: it
+     * sits just left of the widest tick label. */
+    add_text(c, g.left - 8 - tick_w - 8, (g.top + g.bottom) / 2, ys, tlen, FS_AXIS, 1, -90, 0,
+             RGB_TEXT);
     emit_groups(c, in, &g, lab);
     double y0 = crisp(y_of(&g, 0));
     add_line(c, g.left, y0, g.left + plot_w, y0, RGB_AXIS);
@@ -576,6 +618,7 @@ done:
 
 static void chart_free(chart *c)
 {
+    free(c->all_rows);
     free(c->ops);
     free(c->pool);
     if (c->mcr)
@@ -584,9 +627,20 @@ static void chart_free(chart *c)
         cairo_surface_destroy(c->msurf);
 }
 
-static int chart_build(chart *c, const chart_in *in, td_error *err)
+static int chart_build(chart *c, chart_in *in, td_error *err)
 {
     memset(c, 0, sizeof *c);
+    if (!in->rows) {
+        /* As the writers read it: no view, every row in name order. */
+        in->nrows = td_diff_nrows(in->diff);
+        if (in->nrows <= TD_CHART_MAX_ROWS) {
+            if (!(c->all_rows = malloc((in->nrows + 1) * sizeof *c->all_rows)))
+                return td_fail(err, TD_ENOMEM, "", "out of memory");
+            for (size_t i = 0; i < in->nrows; i++)
+                c->all_rows[i] = i;
+            in->rows = c->all_rows;
+        }
+    }
     if (in->nrows > TD_CHART_MAX_ROWS)
         return td_fail(err, TD_EUSAGE, "",
                        "%zu rows: a chart shows at most %d (pick fewer with --top or --include)",
@@ -603,221 +657,6 @@ static int chart_build(chart *c, const chart_in *in, td_error *err)
         return td_fail(err, TD_ENOMEM, "", "cannot set up cairo: %s",
                        cairo_status_to_string(cairo_status(c->mcr)));
     return chart_layout(c, in, err);
-}
-
-/* ------------------------------------------------------------------------ */
-/* SVG.                                                                       */
-
-static void svg_num(FILE *f, double x)
-{
-    char buf[40];
-    snprintf(buf, sizeof buf, "%.2f", x);
-    /* Trailing zeros only weigh the file down. */
-    char *dot = strchr(buf, '.');
-    if (dot) {
-        char *e = buf + strlen(buf);
-        while (e > dot + 1 && e[-1] == '0')
-            *--e = '\0';
-        if (e == dot + 1)
-            *dot = '\0';
-    }
-    fputs(strcmp(buf, "-0") == 0 ? "0" : buf, f);
-}
-
-static void svg_escape(FILE *f, const char *s, size_t len)
-{
-    for (size_t i = 0; i < len; i++) {
-        switch (s[i]) {
-        case '&': fputs("&amp;", f); break;
-        case '<': fputs("&lt;", f); break;
-        case '>': fputs("&gt;", f); break;
-        case '"': fputs("&quot;", f); break;
-        case '\'': fputs("&#39;", f); break;
-        default: fputc(s[i], f);
-        }
-    }
-}
-
-static void svg_title(FILE *f, const chart *c, const chart_op *o)
-{
-    fputs("<title>", f);
-    svg_escape(f, c->pool + o->str, o->len);
-    fputs("</title>", f);
-}
-
-static void svg_op(FILE *f, const chart *c, const chart_op *o)
-{
-    char num[48];
-    switch (o->kind) {
-    case OP_RECT:
-        fputs("<rect x=\"", f);
-        svg_num(f, o->x);
-        fputs("\" y=\"", f);
-        svg_num(f, o->y);
-        fputs("\" width=\"", f);
-        svg_num(f, o->w);
-        fputs("\" height=\"", f);
-        svg_num(f, o->h);
-        fprintf(f, "\" fill=\"#%06X\"", o->rgb);
-        if (o->len) {
-            fputc('>', f);
-            svg_title(f, c, o);
-            fputs("</rect>\n", f);
-        } else {
-            fputs("/>\n", f);
-        }
-        break;
-    case OP_LINE:
-        fputs("<line x1=\"", f);
-        svg_num(f, o->x);
-        fputs("\" y1=\"", f);
-        svg_num(f, o->y);
-        fputs("\" x2=\"", f);
-        svg_num(f, o->x + o->w);
-        fputs("\" y2=\"", f);
-        svg_num(f, o->y + o->h);
-        fprintf(f, "\" stroke=\"#%06X\" stroke-width=\"", o->rgb);
-        svg_num(f, o->size);
-        fputs("\"/>\n", f);
-        break;
-    case OP_TEXT:
-        fputs("<text x=\"", f);
-        svg_num(f, o->x);
-        fputs("\" y=\"", f);
-        svg_num(f, o->y);
-        fputs("\" font-size=\"", f);
-        svg_num(f, o->size);
-        fprintf(f, "\" fill=\"#%06X\"", o->rgb);
-        if (o->anchor)
-            fprintf(f, " text-anchor=\"%s\"", o->anchor == 1 ? "middle" : "end");
-        if (o->bold)
-            fputs(" font-weight=\"bold\"", f);
-        if (o->angle != 0) {
-            fputs(" transform=\"rotate(", f);
-            svg_num(f, o->angle);
-            fputc(' ', f);
-            svg_num(f, o->x);
-            fputc(' ', f);
-            svg_num(f, o->y);
-            fputs(")\"", f);
-        }
-        fputc('>', f);
-        svg_escape(f, c->pool + o->str, o->len);
-        fputs("</text>\n", f);
-        break;
-    case OP_GROUP:
-        /* The numbers exactly as the CSV writer prints them. */
-        fputs("<g class=\"bar-group\"", f);
-        static const char *const attr[3] = {"data-control", "data-test", "data-diff"};
-        for (int k = 0; k < 3; k++) {
-            td_fmt_num(num, sizeof num, o->v[k]);
-            fprintf(f, " %s=\"%s\"", attr[k], num);
-        }
-        fputc('>', f);
-        svg_title(f, c, o);
-        fputc('\n', f);
-        break;
-    case OP_GROUP_END:
-        fputs("</g>\n", f);
-        break;
-    }
-}
-
-static int svg_write(FILE *f, const chart *c, td_chart_kind kind)
-{
-    fputs("<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"td-chart\"", f);
-    fprintf(f, " data-kind=\"%s\" width=\"", kind == TD_CHART_COUNTS ? "counts" : "duration");
-    svg_num(f, c->width);
-    fputs("\" height=\"", f);
-    svg_num(f, c->height);
-    fputs("\" viewBox=\"0 0 ", f);
-    svg_num(f, c->width);
-    fputc(' ', f);
-    svg_num(f, c->height);
-    fprintf(f, "\" font-family=\"%s\" role=\"img\" aria-label=\"%s\">\n", FONT_SVG, c->title);
-    for (size_t i = 0; i < c->nops; i++)
-        svg_op(f, c, &c->ops[i]);
-    fputs("</svg>\n", f);
-    return ferror(f) ? TD_EIO : 0;
-}
-
-/* ------------------------------------------------------------------------ */
-/* Cairo: PNG and PDF.                                                        */
-
-static void cairo_rgb(cairo_t *cr, uint32_t rgb)
-{
-    cairo_set_source_rgb(cr, ((rgb >> 16) & 0xFF) / 255.0, ((rgb >> 8) & 0xFF) / 255.0,
-                         (rgb & 0xFF) / 255.0);
-}
-
-static void cairo_op(cairo_t *cr, const chart *c, const chart_op *o)
-{
-    cairo_text_extents_t e;
-    switch (o->kind) {
-    case OP_RECT:
-        cairo_rgb(cr, o->rgb);
-        cairo_rectangle(cr, o->x, o->y, o->w, o->h);
-        cairo_fill(cr);
-        break;
-    case OP_LINE:
-        cairo_rgb(cr, o->rgb);
-        cairo_set_line_width(cr, o->size);
-        cairo_move_to(cr, o->x, o->y);
-        cairo_line_to(cr, o->x + o->w, o->y + o->h);
-        cairo_stroke(cr);
-        break;
-    case OP_TEXT:
-        cairo_rgb(cr, o->rgb);
-        set_font(cr, o->size, o->bold);
-        cairo_text_extents(cr, c->pool + o->str, &e);
-        cairo_save(cr);
-        cairo_translate(cr, o->x, o->y);
-        cairo_rotate(cr, o->angle * M_PI / 180);
-        cairo_move_to(cr, o->anchor == 1 ? -e.x_advance / 2 : o->anchor == 2 ? -e.x_advance : 0,
-                      0);
-        cairo_show_text(cr, c->pool + o->str);
-        cairo_restore(cr);
-        break;
-    case OP_GROUP:
-    case OP_GROUP_END:
-        break;
-    }
-}
-
-static cairo_status_t to_file(void *ud, const unsigned char *data, unsigned int len)
-{
-    return fwrite(data, 1, len, ud) == len ? CAIRO_STATUS_SUCCESS : CAIRO_STATUS_WRITE_ERROR;
-}
-
-static int cairo_write(FILE *f, const chart *c, int pdf, const char *path, td_error *err)
-{
-    cairo_surface_t *s;
-    if (pdf)
-        s = cairo_pdf_surface_create_for_stream(to_file, f, c->width, c->height);
-    else
-        s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, (int)c->width, (int)c->height);
-    cairo_t *cr = cairo_create(s);
-    if (pdf) {
-        cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_TITLE, c->title);
-        cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_CREATOR, "tracediff " TD_VERSION);
-    }
-    for (size_t i = 0; i < c->nops; i++)
-        cairo_op(cr, c, &c->ops[i]);
-    cairo_status_t st = cairo_status(cr);
-    cairo_destroy(cr);
-    if (st == CAIRO_STATUS_SUCCESS) {
-        if (pdf)
-            cairo_surface_finish(s);
-        else
-            st = cairo_surface_write_to_png_stream(s, to_file, f);
-    }
-    if (st == CAIRO_STATUS_SUCCESS)
-        st = cairo_surface_status(s);
-    cairo_surface_destroy(s);
-    if (st != CAIRO_STATUS_SUCCESS)
-        return td_fail(err, st == CAIRO_STATUS_WRITE_ERROR ? TD_EIO : TD_ENOMEM, path,
-                       "cannot draw the chart: %s", cairo_status_to_string(st));
-    return 0;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -850,7 +689,7 @@ int td_chart_svg(FILE *f, td_chart_kind kind, const td_diff *diff, const size_t 
     chart_in in;
     chart_in_set(&in, kind, diff, rows, nrows, control_label, test_label);
     int rc = chart_build(&c, &in, err);
-    if (rc == 0 && (rc = svg_write(f, &c, kind)) < 0)
+    if (rc == 0 && (rc = td_chart_svg_write(f, &c, kind)) < 0)
         td_fail(err, rc, "", "cannot write the chart: %s", strerror(errno));
     chart_free(&c);
     return rc;
@@ -901,11 +740,11 @@ int td_chart_write(const char *path, td_chart_kind kind, const td_diff *diff,
         goto done;
     }
     if (fmt == 0)
-        rc = svg_write(f, &c, kind) < 0 ? td_fail(err, TD_EIO, path, "cannot write: %s",
+        rc = td_chart_svg_write(f, &c, kind) < 0 ? td_fail(err, TD_EIO, path, "cannot write: %s",
                                                   strerror(errno))
                                         : 0;
     else
-        rc = cairo_write(f, &c, fmt == 2, path, err);
+        rc = td_chart_cairo_write(f, &c, fmt == 2, path, err);
     int bad = ferror(f);
     if (fclose(f) != 0)
         bad = 1;

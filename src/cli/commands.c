@@ -2,5 +2,7 @@
 #include "commands.h"
 
 const cli_command cli_extra_commands[] = {
+    {"plot", cmd_plot},
+    {"report", cmd_report},
     {NULL, NULL},
 };

@@ -2,6 +2,8 @@
 #ifndef TD_COMMANDS_H
 #define TD_COMMANDS_H
 
+#include "cli.h"
+
 #include <stdio.h>
 
 typedef struct cli_command {
@@ -13,5 +15,15 @@ typedef struct cli_command {
 extern const cli_command cli_extra_commands[];
 
 int cmd_info(int argc, char **argv, void (*usage)(FILE *));
+int cmd_plot(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+
+/* args.c: npos positional arguments (what names them in the error) and the
+ * shared options. Returns 0, or an exit status + 1 (1: --help was shown). */
+int cli_parse_args(cli_opts *o, int argc, char **argv, void (*usage)(FILE *), int npos,
+                   const char **pos, const char *what);
+
+/* The selection options, as the help of each comparing command lists them. */
+extern const char cli_usage_selection[];
 
 #endif

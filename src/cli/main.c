@@ -17,6 +17,8 @@ static const char usage_main[] =
     "  compare CONTROL TEST   per-name counts and total durations of both sides, and the diff\n"
     "  ops     CONTROL TEST   the names added, deleted, increased, decreased, unchanged\n"
     "  info    SET            ranks, iterations, files and event counts of one trace set\n"
+    "  plot    counts|duration CONTROL TEST -o FILE   a grouped bar chart (.svg, .png, .pdf)\n"
+    "  report  CONTROL TEST -o FILE.html             one self-contained HTML report\n"
     "\n"
     "A trace set is a directory of trace files (one per rank: .json, .json.gz, .json.zst)\n"
     "or one trace file. 'tracediff <command> --help' tells more.\n"

@@ -9,6 +9,8 @@ $ tracediff --help
 >   compare CONTROL TEST   per-name counts and total durations of both sides, and the diff
 >   ops     CONTROL TEST   the names added, deleted, increased, decreased, unchanged
 >   info    SET            ranks, iterations, files and event counts of one trace set
+>   plot    counts|duration CONTROL TEST -o FILE   a grouped bar chart (.svg, .png, .pdf)
+>   report  CONTROL TEST -o FILE.html             one self-contained HTML report
 >
 > A trace set is a directory of trace files (one per rank: .json, .json.gz, .json.zst)
 > or one trace file. 'tracediff <command> --help' tells more.

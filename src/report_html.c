@@ -1,0 +1,743 @@
+/*
+ * The HTML report: one self-contained page that opens from disk with no
+ * network. Static parts (sides, headline, notes, charts, ops_diff lists) are
+ * written as HTML; the full table is rendered in the browser from a JSON array
+ * embedded in the page, which keeps a page of tens of thousands of rows small
+ * and quick, and lets a small script sort and filter it.
+ *
+ * Everything from a trace is escaped: names hold <, >, & and quotes. The JSON
+ * inside <script> also escapes '<' (so no "</script>" or "<!--" can end or
+ * confuse the element) and U+2028/U+2029.
+ */
+#include "internal.h"
+#include "out_common.h"
+#include "utf8_text.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct report {
+    FILE *f;
+    const td_report_input *in;
+    const char *label[2];
+    td_diff *own[3];          /* comparisons made here, freed at the end */
+    const td_diff *gpu;       /* device gpu: total GPU time */
+    const td_diff *cpu;       /* device cpu: ProfilerStep rows, the step times */
+    const td_diff *ops;       /* full names: ops_diff (spec §7) */
+    td_view_opts chart_view[2];
+    size_t *chart_rows[2];
+    size_t chart_n[2];
+} report;
+
+static const char css[] =
+    ":root{--ctl:#4E79A7;--tst:#F28E2B;--dif:#B07AA1;--pos:#C0392B;--neg:#1E8449;"
+    "--line:#DDE1E6;--muted:#5F6B7A;--bg:#F6F7F9}\n"
+    "*{box-sizing:border-box}\n"
+    "body{margin:0;font:14px/1.45 system-ui,-apple-system,'Segoe UI',Roboto,'DejaVu Sans',"
+    "sans-serif;color:#1F2328;background:var(--bg)}\n"
+    "main{max-width:1500px;margin:0 auto;padding:20px 28px 60px}\n"
+    "h1{font-size:24px;margin:6px 0 2px}h2{font-size:18px;margin:30px 0 10px;"
+    "border-bottom:1px solid var(--line);padding-bottom:4px}h3{font-size:15px;margin:0 0 6px}\n"
+    ".sub{color:var(--muted);margin:0}\n"
+    ".swatch{display:inline-block;width:11px;height:11px;border-radius:2px;margin-right:6px;"
+    "vertical-align:-1px}\n"
+    ".cards{display:grid;grid-template-columns:repeat(auto-fit,minmax(300px,1fr));gap:14px}\n"
+    ".card{background:#fff;border:1px solid var(--line);border-radius:8px;padding:14px 16px;"
+    "min-width:0;overflow-x:auto}\n"
+    ".big{font-size:22px;font-weight:600;font-variant-numeric:tabular-nums}\n"
+    ".kv{border-collapse:collapse;font-variant-numeric:tabular-nums}"
+    ".kv td{padding:2px 14px 2px 0;vertical-align:top}.kv td:first-child{color:var(--muted)}\n"
+    ".path{font-family:ui-monospace,'DejaVu Sans Mono',Menlo,monospace;font-size:12px;"
+    "overflow-wrap:anywhere}\n"
+    ".files{border-collapse:collapse;margin-top:8px;font-size:12px;width:100%;"
+    "font-variant-numeric:tabular-nums}"
+    ".files th,.files td{border-top:1px solid var(--line);padding:3px 6px;text-align:right}"
+    ".files td.path{max-width:170px;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}"
+    ".files th:first-child,.files td:first-child{text-align:left}\n"
+    ".pos{color:var(--pos)}.neg{color:var(--neg)}\n"
+    ".notes li{margin:3px 0}\n"
+    "#charts{display:flex;flex-wrap:wrap;gap:14px}\n"
+    "figure{flex:1 1 auto;margin:0;background:#fff;border:1px solid var(--line);"
+    "border-radius:8px;padding:10px;overflow-x:auto}\n"
+    "figure svg{display:block;max-width:100%;height:auto;margin:0 auto}\n"
+    "figure.wide{flex-basis:100%}figure.wide svg{max-width:none}\n"
+    "figcaption{color:var(--muted);font-size:13px;margin-top:4px;width:0;min-width:100%}\n"
+    ".controls{display:flex;gap:12px;align-items:center;margin-bottom:8px}"
+    "#td-filter{font:inherit;padding:6px 10px;width:380px;max-width:100%;"
+    "border:1px solid #B8C0CA;border-radius:6px}#td-count{color:var(--muted)}\n"
+    ".table-wrap{background:#fff;border:1px solid var(--line);border-radius:8px;"
+    "overflow:auto;max-height:80vh}\n"
+    "#td-table{min-width:1000px;font-variant-numeric:tabular-nums}\n"
+    ".tr{display:grid;grid-template-columns:minmax(260px,1fr) repeat(7,118px);"
+    "align-items:baseline}\n"
+    ".tr>div{padding:4px 10px;text-align:right;white-space:nowrap;overflow:hidden;"
+    "border-bottom:1px solid #EEF0F2}\n"
+    ".tr>div:first-child{text-align:left}\n"
+    ".th{position:sticky;top:0;z-index:1;background:#EEF1F4;font-weight:600;"
+    "border-bottom:1px solid #C9D0D8}\n"
+    ".th>div{padding:7px 10px;cursor:pointer;user-select:none;white-space:normal;"
+    "align-self:end;border-bottom:0}\n"
+    ".th>div:hover{background:#E2E7EC}\n"
+    ".th>[aria-sort=ascending]::after{content:' \\25B2';font-size:10px}\n"
+    ".th>[aria-sort=descending]::after{content:' \\25BC';font-size:10px}\n"
+    ".chunk{content-visibility:auto;contain-intrinsic-size:auto 5800px}\n"
+    ".tr>.name{font-family:ui-monospace,'DejaVu Sans Mono',Menlo,monospace;font-size:12px;"
+    "text-overflow:ellipsis;cursor:pointer}\n"
+    ".tr>.name.open{white-space:normal;overflow-wrap:anywhere}\n"
+    "#td-tbody .tr:hover{background:#F5F8FB}\n"
+    "details{background:#fff;border:1px solid var(--line);border-radius:8px;"
+    "padding:8px 14px;margin-bottom:8px}summary{cursor:pointer;font-weight:600}\n"
+    "details ul{margin:8px 0;padding-left:20px;font-family:ui-monospace,'DejaVu Sans Mono',"
+    "Menlo,monospace;font-size:12px;overflow-wrap:anywhere}\n";
+
+/* The table: sort on header click or from "#sort=COL&dir=asc|desc" (both
+ * call sortBy), filter by substring (typed, or "#q=TEXT"), rows drawn as one
+ * HTML string: quick enough for tens of thousands of rows. "<\/" keeps end
+ * tags in strings from ending the script for parsers that stop at any "</". */
+static const char script[] =
+    "(function () {\n"
+    "'use strict';\n"
+    "var D = JSON.parse(document.getElementById('td-data').textContent);\n"
+    "var COLS = D.columns, R = D.rows, order = R.map(function (_, i) { return i; });\n"
+    "var state = {col: null, dir: 'asc', filter: ''};\n"
+    "var NF = new Intl.NumberFormat('en-US', {maximumFractionDigits: 3});\n"
+    "var body = document.getElementById('td-tbody');\n"
+    "var count = document.getElementById('td-count');\n"
+    "var heads = document.querySelectorAll('#td-table [data-col]');\n"
+    "var filter = document.getElementById('td-filter');\n"
+    "var MAP = {'&': '&amp;', '<': '&lt;', '>': '&gt;', '\"': '&quot;', \"'\": '&#39;'};\n"
+    "function esc(s) { return s.replace(/[&<>\"']/g, function (c) { return MAP[c]; }); }\n"
+    "function isText(k) { return k === 0 || k === 7; }\n"
+    "function cell(v, k) {\n"
+    "  var s, cls = '';\n"
+    "  if (k === 7) {\n"
+    "    s = esc(v);\n"
+    "    cls = v === '+' ? 'pos' : v === '-' ? 'neg' : '';\n"
+    "  } else {\n"
+    "    s = NF.format(v);\n"
+    "    if (k >= 5 && v > 0) {\n"
+    "      s = '+' + s;\n"
+    "      cls = 'pos';\n"
+    "    } else if (k >= 5 && v < 0) {\n"
+    "      cls = 'neg';\n"
+    "    }\n"
+    "  }\n"
+    "  var c = cls ? ' class=\"' + cls + '\"' : '';\n"
+    "  return '<div role=\"cell\"' + c + '>' + s + '<\\/div>';\n"
+    "}\n"
+    "function render() {\n"
+    "  var f = state.filter.toLowerCase(), out = [], shown = 0;\n"
+    "  for (var j = 0; j < order.length; j++) {\n"
+    "    var r = R[order[j]];\n"
+    "    if (f && r[0].toLowerCase().indexOf(f) < 0) continue;\n"
+    "    if (shown % 200 === 0)\n"
+    "      out.push((shown ? '<\\/div>' : '') + '<div class=\"chunk\" role=\"presentation\">');\n"
+    "    var n = esc(r[0]);\n"
+    "    var h = '<div class=\"tr\" role=\"row\">' +\n"
+    "      '<div class=\"name\" role=\"cell\" title=\"' + n + '\">' + n + '<\\/div>';\n"
+    "    for (var k = 1; k < r.length; k++) h += cell(r[k], k);\n"
+    "    out.push(h + '<\\/div>');\n"
+    "    shown++;\n"
+    "  }\n"
+    "  if (shown) out.push('<\\/div>');\n"
+    "  body.innerHTML = out.join('');\n"
+    "  count.textContent = shown === R.length ? R.length + ' rows'\n"
+    "                                         : shown + ' of ' + R.length + ' rows';\n"
+    "}\n"
+    "function byName(a, b) { return R[a][0] < R[b][0] ? -1 : R[a][0] > R[b][0] ? 1 : 0; }\n"
+    "function sortBy(col, dir) {\n"
+    "  var k = COLS.indexOf(col);\n"
+    "  if (k < 0) return false;\n"
+    "  if (dir !== 'asc' && dir !== 'desc') dir = isText(k) ? 'asc' : 'desc';\n"
+    "  var s = dir === 'asc' ? 1 : -1;\n"
+    "  order.sort(function (a, b) {\n"
+    "    var x = R[a][k], y = R[b][k];\n"
+    "    var c = isText(k) ? (x < y ? -1 : x > y ? 1 : 0) : x - y;\n"
+    "    return s * c || byName(a, b) || a - b;\n"
+    "  });\n"
+    "  state.col = col;\n"
+    "  state.dir = dir;\n"
+    "  for (var i = 0; i < heads.length; i++) {\n"
+    "    var on = heads[i].getAttribute('data-col') === col;\n"
+    "    var a = on ? (dir === 'asc' ? 'ascending' : 'descending') : 'none';\n"
+    "    heads[i].setAttribute('aria-sort', a);\n"
+    "  }\n"
+    "  render();\n"
+    "  return true;\n"
+    "}\n"
+    "function fromHash() {\n"
+    "  var p = new URLSearchParams(location.hash.replace(/^#/, ''));\n"
+    "  if (p.has('q')) filter.value = state.filter = p.get('q');\n"
+    "  if (!p.has('sort') || !sortBy(p.get('sort'), p.get('dir'))) render();\n"
+    "}\n"
+    "function onHead(e) {\n"
+    "  if (e.type === 'keydown' && e.key !== 'Enter' && e.key !== ' ') return;\n"
+    "  e.preventDefault();\n"
+    "  var col = this.getAttribute('data-col'), k = COLS.indexOf(col);\n"
+    "  var dir = state.col === col ? (state.dir === 'asc' ? 'desc' : 'asc')\n"
+    "                              : (isText(k) ? 'asc' : 'desc');\n"
+    "  sortBy(col, dir);\n"
+    "  try {\n"
+    "    history.replaceState(null, '', '#sort=' + col + '&dir=' + dir);\n"
+    "  } catch (err) {\n"
+    "    /* some browsers refuse it for file:// pages; the sort still applies */\n"
+    "  }\n"
+    "}\n"
+    "for (var i = 0; i < heads.length; i++) {\n"
+    "  heads[i].addEventListener('click', onHead);\n"
+    "  heads[i].addEventListener('keydown', onHead);\n"
+    "}\n"
+    "var timer = null;\n"
+    "filter.addEventListener('input', function () {\n"
+    "  var v = this.value;\n"
+    "  clearTimeout(timer);\n"
+    "  timer = setTimeout(function () { state.filter = v; render(); }, 120);\n"
+    "});\n"
+    "body.addEventListener('click', function (e) {\n"
+    "  var t = e.target;\n"
+    "  if (t && t.classList && t.classList.contains('name')) t.classList.toggle('open');\n"
+    "});\n"
+    "window.addEventListener('hashchange', fromHash);\n"
+    "fromHash();\n"
+    "})();\n";
+
+/* ------------------------------------------------------------------------ */
+/* Text.                                                                      */
+
+static void html_text(FILE *f, const char *s, size_t len)
+{
+    char buf[4];
+    for (size_t i = 0; i < len;) {
+        uint32_t cp = td_text_next(s, len, &i);
+        switch (cp) {
+        case '&': fputs("&amp;", f); break;
+        case '<': fputs("&lt;", f); break;
+        case '>': fputs("&gt;", f); break;
+        case '"': fputs("&quot;", f); break;
+        case '\'': fputs("&#39;", f); break;
+        default: fwrite(buf, 1, td_utf8_encode(buf, cp), f);
+        }
+    }
+}
+
+static void html_str(FILE *f, const char *s)
+{
+    html_text(f, s, strlen(s));
+}
+
+/* A JSON string safe inside <script>: no '<', '>' or '&' and no line
+ * separators, which older JavaScript engines took for line ends. */
+static void js_string(FILE *f, const char *s, size_t len)
+{
+    char buf[4];
+    fputc('"', f);
+    for (size_t i = 0; i < len;) {
+        uint32_t cp = td_text_next(s, len, &i);
+        if (cp == '"' || cp == '\\')
+            fprintf(f, "\\%c", (char)cp);
+        else if (cp == '<' || cp == '>' || cp == '&' || cp == 0x2028 || cp == 0x2029)
+            fprintf(f, "\\u%04x", (unsigned)cp);
+        else
+            fwrite(buf, 1, td_utf8_encode(buf, cp), f);
+    }
+    fputc('"', f);
+}
+
+static void js_num(FILE *f, double v)
+{
+    char buf[48];
+    if (!isfinite(v)) {
+        fputs("null", f);
+        return;
+    }
+    td_fmt_num(buf, sizeof buf, v);
+    fputs(buf, f);
+}
+
+/* A number with thousands separators; decimals only for small values. */
+static void fmt_grouped(char *out, size_t cap, double v)
+{
+    char tmp[64];
+    double a = fabs(v);
+    snprintf(tmp, sizeof tmp, "%.*f", a >= 100 || a == floor(a) ? 0 : a >= 1 ? 1 : 3, a);
+    char *dot = strchr(tmp, '.');
+    size_t ilen = dot ? (size_t)(dot - tmp) : strlen(tmp), o = 0;
+    if (v < 0 && o + 1 < cap)
+        out[o++] = '-';
+    for (size_t i = 0; i < ilen && o + 2 < cap; i++) {
+        if (i && (ilen - i) % 3 == 0)
+            out[o++] = ',';
+        out[o++] = tmp[i];
+    }
+    snprintf(out + o, cap - o, "%s", dot ? dot : "");
+}
+
+static void put_us(FILE *f, double v)
+{
+    char buf[80];
+    fmt_grouped(buf, sizeof buf, v);
+    fprintf(f, "%s&#8239;us", buf);
+}
+
+/* "+1,234 us (+12.5%)", coloured by sign. */
+static void put_change(FILE *f, double c, double t)
+{
+    double d = t - c;
+    char buf[80];
+    fmt_grouped(buf, sizeof buf, d);
+    fprintf(f, "<span class=\"%s\">%s%s&#8239;us", d > 0 ? "pos" : d < 0 ? "neg" : "",
+            d > 0 ? "+" : "", buf);
+    if (c != 0)
+        fprintf(f, " (%+.1f%%)", 100.0 * d / c);
+    else if (t != 0)
+        fputs(" (new)", f);
+    fputs("</span>", f);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Sections.                                                                  */
+
+static const char *device_name(td_device d)
+{
+    return d == TD_DEVICE_CPU ? "cpu" : d == TD_DEVICE_GPU ? "gpu" : "all";
+}
+
+static void put_ints(FILE *f, const int64_t *v, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        fprintf(f, "%s%lld", i ? ", " : "", (long long)v[i]);
+}
+
+static void swatch(FILE *f, const char *var)
+{
+    fprintf(f, "<span class=\"swatch\" style=\"background:var(%s)\"></span>", var);
+}
+
+static void head(report *r)
+{
+    FILE *f = r->f;
+    fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+          "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+          "<meta name=\"generator\" content=\"tracediff " TD_VERSION "\">\n<title>tracediff: ",
+          f);
+    html_str(f, r->label[0]);
+    fputs(" vs ", f);
+    html_str(f, r->label[1]);
+    fprintf(f, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<main>\n", css);
+    fputs("<h1>Trace comparison: ", f);
+    swatch(f, "--ctl");
+    html_str(f, r->label[0]);
+    fputs(" vs ", f);
+    swatch(f, "--tst");
+    html_str(f, r->label[1]);
+    fprintf(f, "</h1>\n<p class=\"sub\">device %s &middot; %s &middot; made by tracediff %s"
+               "</p>\n",
+            device_name(r->in->opts->device),
+            r->in->opts->short_names ? "short names" : "full names", TD_VERSION);
+}
+
+static void step_time(const td_diff *d, int side, double *sum, uint64_t *n)
+{
+    const td_row *rows = td_diff_rows(d);
+    *sum = 0;
+    *n = 0;
+    for (size_t i = 0; i < td_diff_nrows(d); i++)
+        if (rows[i].name_len >= 12 && memcmp(rows[i].name, "ProfilerStep", 12) == 0) {
+            *sum += rows[i].duration[side];
+            *n += rows[i].counts[side];
+        }
+}
+
+static void headline(report *r)
+{
+    FILE *f = r->f;
+    double gpu[2] = {0, 0}, step[2];
+    uint64_t nsteps[2];
+    const td_row *rows = td_diff_rows(r->gpu);
+    for (size_t i = 0; i < td_diff_nrows(r->gpu); i++)
+        for (int s = 0; s < 2; s++)
+            gpu[s] += rows[i].duration[s];
+    for (int s = 0; s < 2; s++)
+        step_time(r->cpu, s, &step[s], &nsteps[s]);
+    fputs("<h2>Headline</h2>\n<div class=\"cards\" id=\"headline\">\n", f);
+    fputs("<div class=\"card\"><h3>Total GPU kernel time</h3><table class=\"kv\">", f);
+    for (int s = 0; s < 2; s++) {
+        fputs("<tr><td>", f);
+        html_str(f, r->label[s]);
+        fputs("</td><td>", f);
+        put_us(f, gpu[s]);
+        fputs("</td></tr>", f);
+    }
+    fputs("</table><div class=\"big\">", f);
+    put_change(f, gpu[0], gpu[1]);
+    fputs("</div><p class=\"sub\">every event on a GPU stream (kernels, memcpy, memset) of "
+          "the selected ranks and iterations</p></div>\n",
+          f);
+
+    fputs("<div class=\"card\"><h3>Step time</h3><table class=\"kv\">", f);
+    int whole = 0;
+    for (int s = 0; s < 2; s++) {
+        const td_side_notes *n = td_diff_notes(r->in->diff, s);
+        fputs("<tr><td>", f);
+        html_str(f, r->label[s]);
+        fputs("</td><td>", f);
+        if (n->whole_trace || nsteps[s] == 0) {
+            fputs("n/a (no ProfilerStep)", f);
+            whole = 1;
+        } else {
+            put_us(f, step[s]);
+            fprintf(f, " (%llu step%s)", (unsigned long long)nsteps[s], nsteps[s] == 1 ? "" : "s");
+        }
+        fputs("</td></tr>", f);
+    }
+    fputs("</table><div class=\"big\">", f);
+    if (whole)
+        fputs("&mdash;", f);
+    else
+        put_change(f, step[0], step[1]);
+    fputs("</div><p class=\"sub\">total duration of the ProfilerStep rows (CPU) of the selected "
+          "iterations</p></div>\n",
+          f);
+
+    size_t k[TD_OP_NCATEGORIES] = {0};
+    const td_row *orows = td_diff_rows(r->ops);
+    for (size_t i = 0; i < td_diff_nrows(r->ops); i++) {
+        td_op_category c = td_row_op_category(&orows[i]);
+        if (c >= 0 && c < TD_OP_NCATEGORIES)
+            k[c]++;
+    }
+    fprintf(f, "<div class=\"card\"><h3>Names (by full name)</h3><div class=\"big\">%zu</div>"
+               "<table class=\"kv\">",
+            td_diff_nrows(r->ops));
+    for (int c = 0; c < TD_OP_NCATEGORIES; c++)
+        fprintf(f, "<tr><td>%s</td><td>%zu</td></tr>", td_op_category_name((td_op_category)c),
+                k[c]);
+    fputs("</table></div>\n</div>\n", f);
+}
+
+static void side_card(report *r, int side, const td_set *set)
+{
+    FILE *f = r->f;
+    const td_side_notes *n = td_diff_notes(r->in->diff, side);
+    fputs("<div class=\"card\"><h3>", f);
+    swatch(f, side ? "--tst" : "--ctl");
+    html_str(f, r->label[side]);
+    fputs("</h3><table class=\"kv\"><tr><td>path</td><td class=\"path\">", f);
+    html_str(f, td_set_path(set));
+    fprintf(f, "</td></tr><tr><td>rank%s</td><td>", n->nranks == 1 ? "" : "s");
+    put_ints(f, n->ranks, n->nranks);
+    fputs("</td></tr><tr><td>iterations</td><td>", f);
+    if (n->whole_trace)
+        fputs("whole trace (no ProfilerStep)", f);
+    else
+        put_ints(f, n->iters, n->niters);
+    fprintf(f, "</td></tr><tr><td>events compared</td><td>%llu</td></tr>",
+            (unsigned long long)n->events);
+    /* GPU names, each once. */
+    fputs("<tr><td>GPU</td><td>", f);
+    int any = 0;
+    for (size_t i = 0; i < td_set_nfiles(set); i++) {
+        td_file_info fi, fj;
+        td_set_file_info(set, i, &fi);
+        if (!fi.device_name)
+            continue;
+        int seen = 0;
+        for (size_t j = 0; j < i && !seen; j++) {
+            td_set_file_info(set, j, &fj);
+            seen = fj.device_name && strcmp(fj.device_name, fi.device_name) == 0;
+        }
+        if (seen)
+            continue;
+        fputs(any++ ? "; " : "", f);
+        html_str(f, fi.device_name);
+    }
+    fputs(any ? "" : "(not recorded)", f);
+    fputs("</td></tr></table>\n<table class=\"files\"><tr><th>file</th><th>rank</th>"
+          "<th>events</th><th>counted</th><th>cpu</th><th>gpu</th><th>no iteration</th>"
+          "<th>skipped</th><th>steps</th></tr>",
+          f);
+    for (size_t i = 0; i < td_set_nfiles(set); i++) {
+        td_file_info fi;
+        td_set_file_info(set, i, &fi);
+        /* Inside the set's folder, the file's own name says enough. */
+        const char *p = fi.path, *sp = td_set_path(set);
+        size_t spl = strlen(sp);
+        if (strncmp(p, sp, spl) == 0 && p[spl] == '/' && p[spl + 1])
+            p += spl + 1;
+        fputs("<tr><td class=\"path\" title=\"", f);
+        html_str(f, fi.path);
+        fputs("\">", f);
+        html_str(f, p);
+        fprintf(f, "</td><td>%lld</td><td>%llu</td><td>%llu</td><td>%llu</td><td>%llu</td>"
+                   "<td>%llu</td><td>%llu</td><td>%llu</td></tr>",
+                (long long)fi.rank, (unsigned long long)fi.events_total,
+                (unsigned long long)fi.events_counted, (unsigned long long)fi.events_cpu,
+                (unsigned long long)fi.events_gpu, (unsigned long long)fi.events_unassigned,
+                (unsigned long long)fi.events_skipped, (unsigned long long)fi.steps);
+    }
+    fputs("</table></div>\n", f);
+}
+
+/* The notes the command line prints on stderr, in the same words. */
+static void notes(report *r)
+{
+    FILE *f = r->f;
+    const td_set *sets[2] = {r->in->control, r->in->test};
+    int started = 0;
+    for (int s = 0; s < 2; s++) {
+        const td_side_notes *n = td_diff_notes(r->in->diff, s);
+        for (size_t i = 0; i <= td_set_nfiles(sets[s]); i++) {
+            td_file_info fi;
+            if (i < td_set_nfiles(sets[s]))
+                td_set_file_info(sets[s], i, &fi);
+            int whole = i == 0 && n->whole_trace, left = i == 0 && n->unassigned;
+            int skipped = i < td_set_nfiles(sets[s]) && fi.events_skipped;
+            if (!whole && !left && !skipped)
+                continue;
+            if (!started++)
+                fputs("<h2>Notes</h2>\n<ul class=\"notes\" id=\"notes\">\n", f);
+            if (whole) {
+                fputs("<li>", f);
+                html_str(f, r->label[s]);
+                fputs(" (", f);
+                html_str(f, td_set_path(sets[s]));
+                fputs(") has no ProfilerStep: comparing the whole trace</li>\n", f);
+            }
+            if (left) {
+                fputs("<li>", f);
+                html_str(f, r->label[s]);
+                fprintf(f, ": %llu events with no iteration (stream 0, not cpu_op) left out"
+                           "</li>\n",
+                        (unsigned long long)n->unassigned);
+            }
+            if (skipped) {
+                fputs("<li>", f);
+                html_str(f, fi.path);
+                fprintf(f, ": %llu entries of traceEvents skipped (not objects, or a name, "
+                           "cat, ts or dur of the wrong type)</li>\n",
+                        (unsigned long long)fi.events_skipped);
+            }
+        }
+    }
+    if (started)
+        fputs("</ul>\n", f);
+}
+
+/* Says which rows a chart shows, from the view that picked them. */
+static void caption(FILE *f, const td_view_opts *v, size_t n)
+{
+    static const char *const col[TD_NCOLUMNS] = {
+        "name", "control_counts", "control_total_duration", "test_counts",
+        "test_total_duration", "diff_counts", "diff_duration", "counts_change_categories",
+        "abs_diff_counts", "abs_diff_duration"};
+    const char *c = v->sort >= 0 && v->sort < TD_NCOLUMNS ? col[v->sort] : "?";
+    const char *s = n == 1 ? "" : "s";
+    if (!v->has_sort || v->sort == TD_COL_NAME)
+        fprintf(f, "%s %zu row%s in name order", v->top ? "The first" : "All", n, s);
+    else
+        fprintf(f, "%s %zu row%s by %s (%s first)", v->top ? "The first" : "All", n, s, c,
+                v->ascending ? "smallest" : "largest");
+    if (v->include) {
+        fputs("; names matching <code>", f);
+        html_str(f, v->include);
+        fputs("</code>", f);
+    }
+    if (v->exclude) {
+        fputs("; names matching <code>", f);
+        html_str(f, v->exclude);
+        fputs("</code> left out", f);
+    }
+    fputs(v->exclude_steps ? "; ProfilerStep rows left out." : ".", f);
+}
+
+static int charts(report *r, td_error *err)
+{
+    FILE *f = r->f;
+    fputs("<h2>Charts</h2>\n<div id=\"charts\">\n", f);
+    for (int k = 1; k >= 0; k--) {
+        /* A chart of many rows gets the full width and scrolls rather than
+         * shrinking its labels out of reach. */
+        fputs(r->chart_n[k] > 16 ? "<figure class=\"wide\">\n" : "<figure>\n", f);
+        int rc = td_chart_svg(f, (td_chart_kind)k, r->in->diff, r->chart_rows[k], r->chart_n[k],
+                              r->label[0], r->label[1], err);
+        if (rc < 0)
+            return rc;
+        fputs("<figcaption>", f);
+        caption(f, &r->chart_view[k], r->chart_n[k]);
+        fputs(" Hover a bar for its number, a group for its full name.</figcaption>\n"
+              "</figure>\n",
+              f);
+    }
+    fputs("</div>\n", f);
+    return 0;
+}
+
+static void table(report *r)
+{
+    FILE *f = r->f;
+    const char *names[TD_OUT_NCOLS];
+    char bufs[4][160];
+    td_write_opts wo = {r->label[0], r->label[1], NULL, 0, 0, 0, 0};
+    td_column_names(names, bufs, r->in->diff, &wo);
+    /* Keys of "#sort=": the spec's names, whatever the labels. */
+    static const char *const keys[TD_OUT_NCOLS] = {
+        "name", "control_counts", "control_total_duration", "test_counts",
+        "test_total_duration", "diff_counts", "diff_duration", "counts_change_categories"};
+    fprintf(f, "<h2 id=\"rows\">All rows (%zu)</h2>\n<div class=\"controls\">"
+               "<input id=\"td-filter\" type=\"search\" placeholder=\"Filter names\" "
+               "aria-label=\"Filter names\"><span id=\"td-count\"></span><span class=\"sub\">"
+               "Click a column to sort; click a name to unfold it.</span></div>\n",
+            td_diff_nrows(r->in->diff));
+    /* A grid of divs, not a <table>: the browser can then skip laying out
+     * the chunks of rows that are out of view (content-visibility), which a
+     * table's rows do not allow. The roles keep it a table to assistive
+     * technology. */
+    fputs("<div class=\"table-wrap\"><div id=\"td-table\" role=\"table\" "
+          "aria-label=\"All rows\"><div class=\"tr th\" role=\"row\">",
+          f);
+    for (int c = 0; c < TD_OUT_NCOLS; c++) {
+        fprintf(f, "<div role=\"columnheader\" tabindex=\"0\" data-col=\"%s\" "
+                   "aria-sort=\"none\">",
+                keys[c]);
+        /* Long column names break after their underscores, not mid-word. */
+        const char *h = c == 0 ? "name" : names[c];
+        for (const char *u; (u = strchr(h, '_')) != NULL; h = u + 1) {
+            html_text(f, h, (size_t)(u - h + 1));
+            fputs("<wbr>", f);
+        }
+        html_str(f, h);
+        fputs("</div>", f);
+    }
+    fputs("</div><div id=\"td-tbody\" role=\"rowgroup\"></div></div></div>\n"
+          "<noscript><p>The table needs JavaScript; the same rows are in "
+          "'tracediff compare --format csv'.</p></noscript>\n",
+          f);
+}
+
+static void ops_lists(report *r)
+{
+    FILE *f = r->f;
+    const td_row *rows = td_diff_rows(r->ops);
+    size_t n = td_diff_nrows(r->ops);
+    fputs("<h2>ops_diff</h2>\n<p class=\"sub\">Names by full name: added (only in test), "
+          "deleted (only in control), increased, decreased or unchanged in count.</p>\n"
+          "<div id=\"ops\">\n",
+          f);
+    for (int c = 0; c < TD_OP_NCATEGORIES; c++) {
+        size_t k = 0;
+        for (size_t i = 0; i < n; i++)
+            k += td_row_op_category(&rows[i]) == (td_op_category)c;
+        const char *name = td_op_category_name((td_op_category)c);
+        fprintf(f, "<details class=\"ops-%s\"><summary>%s (%zu)</summary><ul>", name, name, k);
+        for (size_t i = 0; i < n; i++) {
+            if (td_row_op_category(&rows[i]) != (td_op_category)c)
+                continue;
+            fputs("<li>", f);
+            html_text(f, rows[i].name, rows[i].name_len);
+            fputs("</li>\n", f);
+        }
+        fputs("</ul></details>\n", f);
+    }
+    fputs("</div>\n", f);
+}
+
+static void data_and_script(report *r)
+{
+    FILE *f = r->f;
+    const td_row *rows = td_diff_rows(r->in->diff);
+    size_t n = td_diff_nrows(r->in->diff);
+    fputs("<script type=\"application/json\" id=\"td-data\">{\"columns\": [\"name\", "
+          "\"control_counts\", \"control_total_duration\", \"test_counts\", "
+          "\"test_total_duration\", \"diff_counts\", \"diff_duration\", "
+          "\"counts_change_categories\"],\n\"rows\": [\n",
+          f);
+    for (size_t i = 0; i < n; i++) {
+        const td_row *w = &rows[i];
+        fputc('[', f);
+        js_string(f, w->name, w->name_len);
+        fprintf(f, ",%llu,", (unsigned long long)w->counts[0]);
+        js_num(f, w->duration[0]);
+        fprintf(f, ",%llu,", (unsigned long long)w->counts[1]);
+        js_num(f, w->duration[1]);
+        fprintf(f, ",%lld,", (long long)w->diff_counts);
+        js_num(f, w->diff_duration);
+        fprintf(f, ",\"%c\"]%s\n", w->category, i + 1 < n ? "," : "");
+    }
+    fprintf(f, "]}</script>\n<script>\n%s</script>\n</main>\n</body>\n</html>\n", script);
+}
+
+/* ------------------------------------------------------------------------ */
+
+static int prepare(report *r, td_error *err)
+{
+    const td_report_input *in = r->in;
+    td_compare_opts o = *in->opts; /* shallow: the lists stay the caller's */
+    int rc;
+    r->gpu = r->cpu = r->ops = in->diff;
+    if (in->opts->device != TD_DEVICE_GPU) {
+        o.device = TD_DEVICE_GPU;
+        if ((rc = td_diff_compute(&r->own[0], in->control, in->test, &o, err)) < 0)
+            return rc;
+        r->gpu = r->own[0];
+    }
+    if (in->opts->device != TD_DEVICE_CPU) {
+        o.device = TD_DEVICE_CPU;
+        if ((rc = td_diff_compute(&r->own[1], in->control, in->test, &o, err)) < 0)
+            return rc;
+        r->cpu = r->own[1];
+    }
+    if (in->opts->short_names) {
+        o = *in->opts;
+        o.short_names = 0;
+        if ((rc = td_diff_compute(&r->own[2], in->control, in->test, &o, err)) < 0)
+            return rc;
+        r->ops = r->own[2];
+    }
+    for (int k = 0; k < 2; k++) {
+        td_view_opts *v = &r->chart_view[k];
+        if (in->chart_view[k])
+            *v = *in->chart_view[k];
+        else
+            td_chart_default_view(v, (td_chart_kind)k);
+        long n = td_view_make(&r->chart_rows[k], in->diff, v, err);
+        if (n < 0)
+            return (int)n;
+        r->chart_n[k] = (size_t)n;
+    }
+    return 0;
+}
+
+int td_report_write_html(FILE *f, const td_report_input *in, td_error *err)
+{
+    if (!in || !in->control || !in->test || !in->opts || !in->diff)
+        return td_fail(err, TD_EUSAGE, "", "report: sets, options and diff are required");
+    report r = {0};
+    r.f = f;
+    r.in = in;
+    r.label[0] = in->control_label ? in->control_label : "control";
+    r.label[1] = in->test_label ? in->test_label : "test";
+    int rc = prepare(&r, err);
+    if (rc < 0)
+        goto done;
+    head(&r);
+    headline(&r);
+    fputs("<h2>Sides</h2>\n<div class=\"cards\" id=\"sides\">\n", f);
+    side_card(&r, 0, in->control);
+    side_card(&r, 1, in->test);
+    fputs("</div>\n", f);
+    notes(&r);
+    if ((rc = charts(&r, err)) < 0)
+        goto done;
+    table(&r);
+    ops_lists(&r);
+    data_and_script(&r);
+    if (ferror(f))
+        rc = td_fail(err, TD_EIO, "", "cannot write the report");
+done:
+    for (int k = 0; k < 3; k++)
+        td_diff_free(r.own[k]);
+    free(r.chart_rows[0]);
+    free(r.chart_rows[1]);
+    return rc;
+}

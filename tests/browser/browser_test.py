@@ -1,0 +1,219 @@
+#!/usr/bin/env python3
+"""Browser test of the HTML report: headless Chromium renders it from disk.
+
+    browser_test.py TRACEDIFF [--out DIR]
+
+Installs Debian's chromium when it is missing (apt-get, as root or with sudo).
+For each report: the DOM after the page's script ran holds both charts (one
+bar group per chart row) and every row of the table, in name order; opened at
+"#sort=COL&dir=DIR" the rows come in that order (the same function sorts on a
+header click) and the header says so; "#q=TEXT" filters. A report of 20,000
+rows renders whole. Screenshots (1400x2000) of the examples' report and of the
+hta-trace_diff report go to DIR (default build/browser) for a person to look at.
+"""
+import csv, gzip, html.parser, io, json, os, re, shutil, struct, subprocess, sys, tempfile, time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+         "--no-first-run", "--disable-component-update", "--disable-sync"]
+
+passed = failed = 0
+
+
+def check(name, ok, detail=""):
+    global passed, failed
+    if ok:
+        passed += 1
+    else:
+        failed += 1
+        print("FAIL " + name + (": " + detail if detail else ""))
+    return ok
+
+
+def chromium():
+    for name in ("chromium", "chromium-browser"):
+        if shutil.which(name):
+            return shutil.which(name)
+    print("installing chromium (apt-get)", file=sys.stderr)
+    sudo = [] if os.geteuid() == 0 else ["sudo"]
+    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+    subprocess.run(sudo + ["apt-get", "update", "-qq"], check=False, env=env)
+    subprocess.run(sudo + ["apt-get", "install", "-y", "-qq", "chromium"], check=False, env=env,
+                   stdout=subprocess.DEVNULL)
+    return shutil.which("chromium")
+
+
+def browse(exe, url, extra):
+    profile = tempfile.mkdtemp(prefix="td-chromium-")
+    try:
+        p = subprocess.run([exe] + FLAGS + ["--user-data-dir=" + profile] + extra + [url],
+                           capture_output=True, timeout=180)
+        return p.returncode, p.stdout.decode("utf-8", "replace")
+    finally:
+        shutil.rmtree(profile, ignore_errors=True)
+
+
+class Dom(html.parser.HTMLParser):
+    """What the checks need from a dumped DOM: charts, their bar groups, the
+    table's name cells in order, the headers' sort state, the row count."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.charts, self.groups, self.names, self.sorted = 0, {}, [], {}
+        self.kind, self.in_name, self.count, self.in_count = None, False, None, False
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        cls = (a.get("class") or "").split()
+        if tag == "svg" and "td-chart" in cls:
+            self.charts += 1
+            self.kind = a.get("data-kind")
+            self.groups[self.kind] = 0
+        elif tag == "g" and cls == ["bar-group"]:
+            self.groups[self.kind] += 1
+        elif a.get("role") == "cell" and "name" in cls:
+            self.in_name = True
+            self.names.append("")
+        elif a.get("role") == "columnheader":
+            self.sorted[a.get("data-col")] = a.get("aria-sort")
+        elif a.get("id") == "td-count":
+            self.in_count = True
+            self.count = ""
+
+    def handle_endtag(self, tag):
+        # Name cells and the count hold text only: any end tag closes them.
+        self.in_name = self.in_count = False
+
+    def handle_data(self, data):
+        if self.in_name:
+            self.names[-1] += data
+        if self.in_count:
+            self.count += data
+
+
+def dom(exe, url):
+    rc, out = browse(exe, url, ["--dump-dom"])
+    d = Dom()
+    d.feed(out)
+    return rc, d
+
+
+def shown(name):
+    return re.sub("[\x00-\x1f\x7f-\x9f]", "?", name)
+
+
+def csv_rows(td, a, b, args):
+    p = subprocess.run([td, "compare", a, b, "--format", "csv", "-q"] + args,
+                       capture_output=True, cwd=ROOT, timeout=600)
+    return list(csv.reader(io.StringIO(p.stdout.decode("utf-8"), newline="")))[1:]
+
+
+def chart_rows(td, a, b, col):
+    return len(csv_rows(td, a, b, ["--sort", col, "--top", "10", "--exclude", "^ProfilerStep"]))
+
+
+def check_report(td, browser, tmp, name, a, b, args=(), shot_dir=None, sorts=()):
+    out = os.path.join(tmp, name + ".html")
+    p = subprocess.run([td, "report", a, b, "-q", "-o", out] + list(args), capture_output=True,
+                       cwd=ROOT, timeout=600)
+    if not check(name + ": report", p.returncode == 0, p.stderr.decode()[-300:]):
+        return
+    rows = csv_rows(td, a, b, list(args))
+    url = "file://" + os.path.abspath(out)
+    t0 = time.time()
+    rc, d = dom(browser, url)
+    took = time.time() - t0
+    check(name + ": chromium --dump-dom", rc == 0 and d.charts, "exit %d" % rc)
+    check(name + ": both charts", d.charts == 2, "%d charts" % d.charts)
+    want = {"duration": chart_rows(td, a, b, "abs_diff_duration"),
+            "counts": chart_rows(td, a, b, "abs_diff_counts")}
+    check(name + ": one bar group per chart row", d.groups == want, "%s != %s" % (d.groups, want))
+    check(name + ": every row, in name order", d.names == [shown(r[0]) for r in rows],
+          "%d rows shown, %d in the CSV" % (len(d.names), len(rows)))
+    check(name + ": row count shown", d.count == "%d rows" % len(rows), repr(d.count))
+    for col, direction, index in sorts:
+        rc, d = dom(browser, url + "#sort=%s&dir=%s" % (col, direction))
+        key = (lambda r: r[0]) if index == 0 else (lambda r: float(r[index]))
+        order = sorted(rows, key=lambda r: r[0])  # ties: by name, ascending either way
+        order = sorted(order, key=key, reverse=direction == "desc")
+        check("%s: #sort=%s&dir=%s orders the rows" % (name, col, direction),
+              d.names == [shown(r[0]) for r in order],
+              "first %s, want %s" % (d.names[:2], [r[0] for r in order[:2]]))
+        check("%s: #sort=%s: the header says so" % (name, col),
+              d.sorted.get(col) == ("descending" if direction == "desc" else "ascending"),
+              str(d.sorted.get(col)))
+    if shot_dir:
+        png = os.path.join(shot_dir, name + ".png")
+        rc, _ = browse(browser, url, ["--screenshot=" + png, "--window-size=1400,2000"])
+        ok = rc == 0 and os.path.exists(png)
+        if ok:
+            with open(png, "rb") as f:
+                head = f.read(24)
+            ok = head[:8] == b"\x89PNG\r\n\x1a\n" and struct.unpack(">II", head[16:24]) == (
+                1400, 2000)
+        check(name + ": screenshot " + png, ok)
+    return took
+
+
+def big_set(tmp, n):
+    """Two sets of n names each (most on both sides), for a report of n+ rows."""
+    for side, shift in (("big_c", 0), ("big_t", n // 10)):
+        ev = [{"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#1", "ts": 0,
+               "dur": 10 ** 9, "pid": 1, "tid": 1}]
+        for i in range(shift, n + shift):
+            ev.append({"ph": "X", "cat": "cpu_op", "name": "op_%06d<T & \"q\">" % i,
+                       "ts": 10 + i, "dur": 1 + (i * 7919) % 1000, "pid": 1, "tid": 1})
+        os.makedirs(os.path.join(tmp, side))
+        with gzip.open(os.path.join(tmp, side, "r.json.gz"), "wt") as f:
+            json.dump({"traceEvents": ev}, f)
+    return os.path.join(tmp, "big_c"), os.path.join(tmp, "big_t")
+
+
+def main():
+    if len(sys.argv) < 2:
+        print(__doc__)
+        return 2
+    td = os.path.abspath(sys.argv[1])
+    shot_dir = os.path.join(ROOT, "build", "browser")
+    if "--out" in sys.argv:
+        shot_dir = os.path.abspath(sys.argv[sys.argv.index("--out") + 1])
+    os.makedirs(shot_dir, exist_ok=True)
+    browser = chromium()
+    if not check("chromium present", browser is not None, "apt-get install chromium failed"):
+        print("browser: %d passed, %d failed" % (passed, failed))
+        return 1
+    tmp = tempfile.mkdtemp(prefix="td-browser-")
+    T = "tests/golden/traces/"
+    try:
+        sorts = [("diff_duration", "desc", 6), ("diff_duration", "asc", 6),
+                 ("control_counts", "desc", 1), ("name", "desc", 0)]
+        check_report(td, browser, tmp, "examples", "examples/control", "examples/test",
+                     shot_dir=shot_dir, sorts=sorts)
+        check_report(td, browser, tmp, "hta-trace_diff", T + "hta-trace_diff/control",
+                     T + "hta-trace_diff/test", ["--short-names"], shot_dir=shot_dir,
+                     sorts=[("test_total_duration", "desc", 4)])
+        check_report(td, browser, tmp, "bert", T + "tracelens-bert_h100",
+                     T + "tracelens-bert_mi300", ["--control-label", "h100", "--test-label",
+                                                  "mi300"], shot_dir=shot_dir,
+                     sorts=[("diff_counts", "asc", 5)])
+        # The filter, from the URL as from the text box.
+        out = os.path.join(tmp, "examples.html")
+        rc, d = dom(browser, "file://" + out + "#q=ATEN::")
+        want = [r[0] for r in csv_rows(td, "examples/control", "examples/test", [])
+                if "aten::" in r[0].lower()]
+        check("#q= filters the rows (case-insensitive)", d.names == want and want,
+              "%d shown, want %d" % (len(d.names), len(want)))
+        check("#q=: count says so", d.count == "%d of 432 rows" % len(want), repr(d.count))
+        a, b = big_set(tmp, 20000)
+        took = check_report(td, browser, tmp, "20k-rows", a, b, sorts=[("diff_duration", "desc", 6)])
+        if took is not None:
+            print("20,000-row report rendered and dumped in %.1f s" % took)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    print("screenshots in " + os.path.relpath(shot_dir, ROOT))
+    print("browser: %d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

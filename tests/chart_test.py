@@ -1,0 +1,386 @@
+#!/usr/bin/env python3
+"""Chart and report tests: `plot` and `report` through the real CLI.
+
+    chart_test.py TRACEDIFF [-v]
+
+For the bundled examples and every distinct pair of tests/golden/cases.json:
+both charts as SVG pass `xmllint --noout`, hold one <g class="bar-group"> per
+selected row, in order, whose <title> is the row's full name and whose
+data-control/data-test/data-diff equal what `compare --format csv` prints for
+the same selection. PNG output decodes (chunks, CRCs, inflated size) at the
+SVG's width and height; PDF output is a PDF. Failed plots leave no file. The
+HTML report passes `xmllint --html --noout` (only HTML5/SVG tag names it does
+not know are tolerated), embeds both charts and every row (names escaped,
+numbers equal to the CSV), loads nothing from the network, and survives names
+made to break out of HTML, SVG and <script>. xmllint missing is a failure:
+install libxml2-utils (scripts/deps.sh does).
+"""
+import csv, gzip, io, json, os, re, shutil, struct, subprocess, sys, tempfile, zlib
+import xml.etree.ElementTree as ET
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+GOLDEN = os.path.join(ROOT, "tests", "golden")
+SVG = "{http://www.w3.org/2000/svg}"
+WRAP = os.environ.get("TRACEDIFF_WRAP", "").split()
+VERBOSE = "-v" in sys.argv
+
+passed = failed = 0
+
+
+def check(name, ok, detail=""):
+    global passed, failed
+    if ok:
+        passed += 1
+        if VERBOSE:
+            print("ok   " + name)
+    else:
+        failed += 1
+        print("FAIL " + name + (": " + detail if detail else ""))
+    return ok
+
+
+ENV = dict(os.environ)
+
+
+def run(args, cwd=ROOT):
+    p = subprocess.run(WRAP + args, capture_output=True, cwd=cwd, timeout=600, env=ENV)
+    return p.returncode, p.stdout, p.stderr.decode("utf-8", "replace")
+
+
+def xmllint(args):
+    p = subprocess.run(["xmllint"] + args, capture_output=True, timeout=120)
+    return p.returncode, p.stderr.decode("utf-8", "replace")
+
+
+def selection(c):
+    out = []
+    for k in ("control_rank", "test_rank", "control_iteration", "test_iteration"):
+        v = c.get(k)
+        if v is not None:
+            out += ["--" + k.replace("_", "-"),
+                    ",".join(map(str, v)) if isinstance(v, list) else str(v)]
+    return out
+
+
+def pairs():
+    """The examples, then each distinct pair (and rank choice) of the reference cases."""
+    seen, out = set(), [("examples", "examples/control", "examples/test", [])]
+    for c in json.load(open(os.path.join(GOLDEN, "cases.json"))):
+        if os.path.exists(os.path.join(GOLDEN, c["id"] + ".error.txt")):
+            continue
+        sel = selection(c)
+        key = (c["control"], c["test"], tuple(sel))
+        if key in seen:
+            continue
+        seen.add(key)
+        out.append((c["id"], os.path.join("tests/golden", c["control"]),
+                    os.path.join("tests/golden", c["test"]), sel))
+    return out
+
+
+def csv_rows(exe, a, b, args):
+    rc, out, err = run([exe, "compare", a, b, "--format", "csv", "-q"] + args)
+    if rc != 0:
+        return None, err
+    return list(csv.reader(io.StringIO(out.decode("utf-8"), newline="")))[1:], ""
+
+
+def num(s):
+    return float(s)
+
+
+def shown(name):
+    """A name as charts and the report show it: control characters as '?'."""
+    return re.sub("[\x00-\x1f\x7f-\x9f]", "?", name)
+
+
+def check_svg(name, path, rows, kind):
+    """rows: CSV rows of the selection, in order."""
+    rc, err = xmllint(["--noout", path])
+    if not check(name + ": xmllint", rc == 0, err.strip()[:300]):
+        return None
+    root = ET.parse(path).getroot()
+    groups = [g for g in root.iter(SVG + "g") if g.get("class") == "bar-group"]
+    if not check(name + ": one bar group per row", len(groups) == len(rows),
+                 "%d groups, %d rows" % (len(groups), len(rows))):
+        return root
+    cols = (1, 3, 5) if kind == "counts" else (2, 4, 6)
+    bad = []
+    for g, r in zip(groups, rows):
+        t = g.find(SVG + "title")
+        if t is None or t.text != shown(r[0]):
+            bad.append("title %r != %r" % (t.text if t is not None else None, r[0][:60]))
+            continue
+        got = [g.get("data-control"), g.get("data-test"), g.get("data-diff")]
+        if got != [r[c] for c in cols] and [num(x) for x in got] != [num(r[c]) for c in cols]:
+            bad.append("%s: %s != %s" % (r[0][:60], got, [r[c] for c in cols]))
+    check(name + ": names and numbers equal the CSV", not bad, "; ".join(bad[:3]))
+    return root
+
+
+def png_size(path):
+    """Width and height of a PNG, after checking every chunk's CRC and that
+    the image data inflates to exactly the rows it should."""
+    d = open(path, "rb").read()
+    if d[:8] != b"\x89PNG\r\n\x1a\n":
+        raise ValueError("no PNG signature")
+    pos, idat, ihdr = 8, b"", None
+    while pos < len(d):
+        n, kind = struct.unpack(">I4s", d[pos:pos + 8])
+        body = d[pos + 8:pos + 8 + n]
+        (crc,) = struct.unpack(">I", d[pos + 8 + n:pos + 12 + n])
+        if zlib.crc32(kind + body) != crc:
+            raise ValueError("bad CRC in " + kind.decode())
+        if kind == b"IHDR":
+            ihdr = struct.unpack(">IIBBBBB", body)
+        elif kind == b"IDAT":
+            idat += body
+        pos += 12 + n
+        if kind == b"IEND":
+            break
+    w, h, depth, ctype = ihdr[:4]
+    channels = {0: 1, 2: 3, 3: 1, 4: 2, 6: 4}[ctype]
+    need = h * (1 + (w * channels * depth + 7) // 8)
+    if len(zlib.decompress(idat)) != need:
+        raise ValueError("image data is not %d rows" % h)
+    return w, h
+
+
+def test_pair(exe, tmp, name, a, b, sel):
+    for kind, col in (("duration", "abs_diff_duration"), ("counts", "abs_diff_counts")):
+        rows, err = csv_rows(exe, a, b, sel + ["--sort", col, "--top", "10",
+                                               "--exclude", "^ProfilerStep"])
+        if not check("%s: compare (%s)" % (name, kind), rows is not None, err):
+            continue
+        out = os.path.join(tmp, "%s.%s.svg" % (name, kind))
+        rc, _, err = run([exe, "plot", kind, a, b, "-q", "-o", out] + sel)
+        if check("%s: plot %s" % (name, kind), rc == 0 and os.path.exists(out), err):
+            check_svg("%s: %s.svg" % (name, kind), out, rows, kind)
+
+
+def test_formats(exe, tmp):
+    a, b = "examples/control", "examples/test"
+    for kind in ("duration", "counts"):
+        svg, png, pdf = (os.path.join(tmp, "f.%s.%s" % (kind, e)) for e in ("svg", "png", "pdf"))
+        for out in (svg, png, pdf):
+            rc, _, err = run([exe, "plot", kind, a, b, "-q", "-o", out])
+            check("plot %s -o %s" % (kind, os.path.basename(out)), rc == 0, err)
+        if not (os.path.exists(svg) and os.path.exists(png) and os.path.exists(pdf)):
+            continue
+        root = ET.parse(svg).getroot()
+        try:
+            size = png_size(png)
+            check("%s.png decodes at the SVG's size" % kind,
+                  size == (int(root.get("width")), int(root.get("height"))),
+                  "png %s, svg %sx%s" % (size, root.get("width"), root.get("height")))
+        except (ValueError, zlib.error, TypeError, KeyError, struct.error) as e:
+            check("%s.png decodes" % kind, False, str(e))
+        d = open(pdf, "rb").read()
+        check("%s.pdf is a PDF" % kind, d.startswith(b"%PDF-") and b"%%EOF" in d[-32:])
+        check("no temporary files left", not [f for f in os.listdir(tmp) if ".tmp." in f])
+    # The titles, axis and legend the spec asks for.
+    root = ET.parse(os.path.join(tmp, "f.duration.svg")).getroot()
+    texts = [t.text for t in root.iter(SVG + "text")]
+    check("duration chart: title and y axis",
+          "Ops Duration Comparison" in texts and "Total Duration (us)" in texts, str(texts[:4]))
+    root = ET.parse(os.path.join(tmp, "f.counts.svg")).getroot()
+    texts = [t.text for t in root.iter(SVG + "text")]
+    check("counts chart: title", "Ops Count Comparison" in texts, str(texts[:4]))
+    # '-o -': SVG on stdout.
+    rc, out, err = run([exe, "plot", "counts", a, b, "-q", "-o", "-"])
+    check("plot -o - writes SVG to stdout", rc == 0 and out.startswith(b"<svg "), err)
+
+
+def test_selections(exe, tmp):
+    a, b = "examples/control", "examples/test"
+    cases = [
+        ("duration", ["--sort", "diff_duration", "--top", "7"]),
+        ("duration", ["--sort", "diff_duration", "--ascending", "--top", "5"]),
+        ("counts", ["--include", "^aten::", "--sort", "name", "--top", "12"]),
+        ("counts", ["--sort", "test_counts", "--top", "25", "--exclude", "cuda"]),
+        ("duration", ["--short-names", "--sort", "abs_diff_duration", "--top", "15"]),
+        ("duration", ["--device", "gpu", "--sort", "abs_diff_duration", "--top", "10"]),
+        ("counts", ["--include", "^no such name$"]),
+    ]
+    for i, (kind, args) in enumerate(cases):
+        name = "plot %s %s" % (kind, " ".join(args))
+        rows, err = csv_rows(exe, a, b, args)
+        if not check(name + ": compare", rows is not None, err):
+            continue
+        out = os.path.join(tmp, "sel%d.svg" % i)
+        rc, _, err = run([exe, "plot", kind, a, b, "-q", "-o", out] + args)
+        if check(name, rc == 0, err):
+            check_svg(name, out, rows, kind)
+    # Labels reach the legend.
+    out = os.path.join(tmp, "labels.svg")
+    rc, _, err = run([exe, "plot", "duration", a, b, "-q", "-o", out,
+                      "--control-label", "A100 <base>", "--test-label", "V100 & new"])
+    if check("plot with labels", rc == 0, err):
+        texts = [t.text for t in ET.parse(out).getroot().iter(SVG + "text")]
+        check("labels in the legend", "A100 <base>" in texts and "V100 & new" in texts)
+
+
+def test_failures(exe, tmp):
+    a, b = "examples/control", "examples/test"
+    bad = os.path.join(tmp, "no", "such", "dir", "x.png")
+    rc, _, err = run([exe, "plot", "duration", a, b, "-q", "-o", bad])
+    check("plot to a missing folder fails", rc == 1 and not os.path.exists(bad), err)
+    # The target is a folder: the rename fails after the whole chart was drawn.
+    d = os.path.join(tmp, "taken.png")
+    os.mkdir(d)
+    rc, _, err = run([exe, "plot", "duration", a, b, "-q", "-o", d])
+    check("plot onto a folder fails and leaves nothing",
+          rc == 1 and os.path.isdir(d) and not os.listdir(d) and
+          not [f for f in os.listdir(tmp) if f.startswith("taken.png.tmp")], err)
+    d = os.path.join(tmp, "taken.svg")
+    os.mkdir(d)
+    rc, _, err = run([exe, "plot", "counts", a, b, "-q", "-o", d])
+    check("plot SVG onto a folder fails and leaves nothing",
+          rc == 1 and not [f for f in os.listdir(tmp) if f.startswith("taken.svg.tmp")], err)
+    for args, what in (([a, b, "-o", os.path.join(tmp, "x.jpg")], "unknown extension"),
+                       ([a, b], "no -o"),
+                       ([a, b, "-o", os.path.join(tmp, "x.svg"), "--include", "("], "bad regex"),
+                       ([a, "-o", os.path.join(tmp, "x.svg")], "one set only")):
+        rc, _, err = run([exe, "plot", "duration"] + args)
+        check("plot, %s: usage error, no file" % what,
+              rc == 2 and not os.path.exists(os.path.join(tmp, "x.jpg")) and
+              not os.path.exists(os.path.join(tmp, "x.svg")), "exit %d %s" % (rc, err))
+    rc, _, err = run([exe, "plot", "width", a, b, "-o", os.path.join(tmp, "y.svg")])
+    check("plot width: usage error", rc == 2, err)
+    bad = os.path.join(tmp, "no", "report.html")
+    rc, _, err = run([exe, "report", a, b, "-q", "-o", bad])
+    check("report to a missing folder fails", rc == 1 and not os.path.exists(bad), err)
+    rc, _, err = run([exe, "plot", "--help"])
+    check("plot --help", rc == 0)
+
+
+def esc(s):
+    return (s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+            .replace('"', "&quot;").replace("'", "&#39;"))
+
+
+def check_report(exe, tmp, name, a, b, args, expect_notes=()):
+    out = os.path.join(tmp, name + ".html")
+    rc, _, err = run([exe, "report", a, b, "-q", "-o", out] + args)
+    if not check("report %s" % name, rc == 0 and os.path.exists(out), err):
+        return None
+    text = open(out, encoding="utf-8").read()
+    rc, err = xmllint(["--html", "--noout", out])
+    # libxml2's HTML parser predates HTML5 and inline SVG: it names their tags
+    # "invalid" but parses them; anything else is a real error.
+    real = [l for l in err.splitlines() if "error" in l and not re.search(r"Tag \w+ invalid", l)]
+    check("report %s: xmllint --html" % name, not real, "\n".join(real[:4]))
+    check("report %s: both charts" % name,
+          text.count('<svg xmlns="http://www.w3.org/2000/svg" class="td-chart"') == 2 and
+          'data-kind="counts"' in text and 'data-kind="duration"' in text)
+    scripts = re.findall(r"<script\b[^>]*>(.*?)</script>", text, re.S)
+    m = re.search(r'<script type="application/json" id="td-data">(.*?)</script>', text, re.S)
+    check("report %s: two scripts, nothing after their end tags" % name,
+          len(scripts) == 2 and m is not None)
+    if not m:
+        return text
+    data = json.loads(m.group(1))
+    rows, err = csv_rows(exe, a, b, [x for x in args if x not in ("--sort", "--top")])
+    if rows is None:
+        check("report %s: compare" % name, False, err)
+        return text
+    want = [[shown(r[0]), num(r[1]), num(r[2]), num(r[3]), num(r[4]), num(r[5]), num(r[6]), r[7]]
+            for r in rows]
+    got = [[r[0]] + [float(x) for x in r[1:7]] + [r[7]] for r in data["rows"]]
+    check("report %s: every row, numbers equal the CSV" % name, got == want,
+          "%d rows, want %d" % (len(got), len(want)))
+    if "--short-names" not in args:
+        missing = [r[0] for r in rows if esc(shown(r[0])) not in text]
+        check("report %s: every name escaped in the ops lists" % name, not missing,
+              str(missing[:2]))
+    check("report %s: nothing from the network" % name,
+          not re.search(r"<link\b|\bsrc=|@import|url\(|https?://(?!www\.w3\.org/2000/svg)",
+                        text))
+    for note in expect_notes:
+        check("report %s: note %r" % (name, note), note in text)
+    return text
+
+
+def write_trace(path, names, scale):
+    """A small trace: one step, each name once on the CPU and once on a GPU stream."""
+    ev = [{"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#1", "ts": 0,
+           "dur": 100000, "pid": 1, "tid": 1}]
+    for i, n in enumerate(names):
+        ev.append({"ph": "X", "cat": "cpu_op", "name": n, "ts": 10 + i * 10,
+                   "dur": (i + 1) * scale, "pid": 1, "tid": 1})
+        ev.append({"ph": "X", "cat": "kernel", "name": n, "ts": 20 + i * 10,
+                   "dur": (i + 2) * scale, "pid": 0, "tid": 7, "args": {"stream": 7}})
+    with gzip.open(path, "wt", encoding="utf-8") as f:
+        json.dump({"deviceProperties": [{"name": "GPU <&> \"quoted\""}], "traceEvents": ev},
+                  f, ensure_ascii=True)
+
+
+def test_hostile_names(exe, tmp):
+    """Names built to break out of SVG, HTML attributes and <script>."""
+    names = ["</script><script>alert(1)</script>", "a & b < c > d", "quote \" and ' apostrophe",
+             "line\u2028sep\u2029para", "<!-- not a comment", "]]> cdata end",
+             "tab\there", "void k<float>(int, char const*)", "\u00e9l\u00e8ve \u4e2d\u6587",
+             "x" * 700]
+    for side, scale in (("c", 3), ("t", 5)):
+        os.makedirs(os.path.join(tmp, side))
+        write_trace(os.path.join(tmp, side, "rank0.json.gz"), names, scale)
+    a, b = os.path.join(tmp, "c"), os.path.join(tmp, "t")
+    rows, err = csv_rows(exe, a, b, ["--sort", "abs_diff_duration", "--top", "10",
+                                     "--exclude", "^ProfilerStep"])
+    if not check("hostile names: compare", rows is not None, err):
+        return
+    out = os.path.join(tmp, "hostile.svg")
+    rc, _, err = run([exe, "plot", "duration", a, b, "-q", "-o", out])
+    if check("hostile names: plot", rc == 0, err):
+        check_svg("hostile names", out, rows, "duration")
+    text = check_report(exe, tmp, "hostile", a, b, [])
+    if text:
+        check("hostile names: no raw script end in the data",
+              text.count("</script>") == 2 and "alert(1)</script>" not in text)
+        check("hostile names: U+2028 escaped in JSON", "\u2028" not in text.split("td-data")[2])
+        check("hostile names: GPU name escaped", "GPU &lt;&amp;&gt; &quot;quoted&quot;" in text)
+
+
+def main():
+    if len(sys.argv) < 2:
+        print(__doc__)
+        return 2
+    exe = os.path.abspath(sys.argv[1])
+    if not shutil.which("xmllint"):
+        check("xmllint present (apt-get install libxml2-utils; scripts/deps.sh)", False)
+        print("charts: %d passed, %d failed" % (passed, failed))
+        return 1
+    tmp = tempfile.mkdtemp(prefix="td-chart-")
+    # Under LeakSanitizer: fontconfig (below cairo's text) keeps allocations
+    # it never frees; they are not ours, and only they are let through.
+    supp = os.path.join(tmp, "lsan.supp")
+    with open(supp, "w") as f:
+        f.write("leak:libfontconfig.so\n")
+    ENV["LSAN_OPTIONS"] = ":".join(x for x in (os.environ.get("LSAN_OPTIONS"),
+                                               "suppressions=" + supp,
+                                               "print_suppressions=0") if x)
+    try:
+        for name, a, b, sel in pairs():
+            test_pair(exe, tmp, name, a, b, sel)
+        test_formats(exe, tmp)
+        test_selections(exe, tmp)
+        test_failures(exe, tmp)
+        check_report(exe, tmp, "examples", "examples/control", "examples/test", [])
+        check_report(exe, tmp, "trace_diff-short", "tests/golden/traces/hta-trace_diff/control",
+                     "tests/golden/traces/hta-trace_diff/test", ["--short-names"])
+        check_report(exe, tmp, "no_steps", "tests/golden/traces/hta-no_steps",
+                     "tests/golden/traces/hta-trace_compare/test", ["--device", "gpu"],
+                     expect_notes=["has no ProfilerStep: comparing the whole trace"])
+        check_report(exe, tmp, "bert", "tests/golden/traces/tracelens-bert_h100",
+                     "tests/golden/traces/tracelens-bert_mi300",
+                     ["--control-label", "h100", "--test-label", "mi300"],
+                     expect_notes=["events with no iteration"])
+        test_hostile_names(exe, os.path.join(tmp, "hostile"))
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    print("charts: %d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
