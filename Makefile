@@ -77,7 +77,7 @@ sanitize: deps
 # The reference cases under valgrind memcheck: zero errors, zero leaks.
 valgrind: deps all
 	TRACEDIFF_WRAP="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=all" \
-	    python3 tests/golden_test.py $(BIN) tests/golden/cases.json
+	    python3 tests/golden_test.py $(BIN) tests/golden/cases.json --parallel 2
 
 clean:
 	rm -rf $(BUILD) build-asan

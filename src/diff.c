@@ -28,10 +28,12 @@ static void add_dur(acc *a, int side, double x)
     if (isnan(x))
         return; /* a missing value, skipped as pandas' sum does */
     double s = a->sum[side], t = s + x;
-    if (fabs(s) >= fabs(x))
-        a->comp[side] += (s - t) + x;
-    else
-        a->comp[side] += (x - t) + s;
+    double c = fabs(s) >= fabs(x) ? (s - t) + x : (x - t) + s;
+    /* Once the sum overflows (or meets an infinite dur) the correction is
+     * infinite or NaN: drop it, as pandas does, so that the total is the
+     * infinity and not NaN. */
+    if (isfinite(c))
+        a->comp[side] += c;
     a->sum[side] = t;
 }
 
@@ -178,7 +180,9 @@ int td_diff_compute(td_diff **out, const td_set *control, const td_set *test,
             const td_file *f = s->files[i];
             if (!in_list(sn->ranks, sn->nranks, f->rank))
                 continue;
-            if (!sn->whole_trace)
+            /* Rule-3 events are all on stream 0, the gpu side: a cpu-only
+             * comparison would not have selected them anyway. */
+            if (!sn->whole_trace && opts->device != TD_DEVICE_CPU)
                 sn->unassigned += f->events_unassigned;
             if ((rc = add_file(&b, side, f, sn, opts->device, err)) < 0)
                 goto fail;

@@ -55,6 +55,7 @@ typedef struct td_file {
     uint64_t file_bytes, json_bytes;
     uint64_t events_total, events_skipped;
     int rounded;
+    int bom; /* starts with a UTF-8 byte order mark (skipped) */
     char *device_name;
     td_strtab *names;
     td_strtab *cats;

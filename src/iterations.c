@@ -35,10 +35,11 @@ int td_step_number(const char *name, size_t len, int64_t *out)
         int64_t v = 0;
         int overflow = 0;
         while (k < len && name[k] >= '0' && name[k] <= '9') {
-            if (v > (INT64_MAX - 9) / 10)
-                overflow = 1;
+            int dig = name[k] - '0';
+            if (v > (INT64_MAX - dig) / 10)
+                overflow = 1; /* beyond 63 bits: not a step (docs/errors.md) */
             else
-                v = v * 10 + (name[k] - '0');
+                v = v * 10 + dig;
             k++;
         }
         if (k == d || overflow)
@@ -141,7 +142,8 @@ static seg *build_segments(step *st, size_t ns, size_t *nseg)
     for (size_t i = 0; i < nb; i++)
         if (u == 0 || b[i] != b[u - 1])
             b[u++] = b[i];
-    qsort(st, ns, sizeof *st, cmp_step_start);
+    if (ns > 0) /* st is NULL when there are no steps */
+        qsort(st, ns, sizeof *st, cmp_step_start);
     heap h = {hv, 0};
     size_t next = 0;
     for (size_t k = 0; k < u; k++) {

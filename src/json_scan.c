@@ -82,6 +82,10 @@ uint64_t td_json_offset(const td_json *j)
 static int verror(td_json *j, uint64_t at, const char *fmt, va_list ap)
 {
     char msg[200];
+    /* The first error wins: after a read error, what the scanner then makes
+     * of the missing bytes must not hide it. */
+    if (j->failed)
+        return j->err ? j->err->code : TD_EPARSE;
     vsnprintf(msg, sizeof msg, fmt, ap);
     j->failed = 1;
     if (j->ctx)
@@ -114,6 +118,8 @@ static int error_at(td_json *j, size_t pos, const char *fmt, ...)
  * the bytes available or < 0 on a read error. */
 static long fill(td_json *j, size_t need)
 {
+    if (j->failed) /* never read again after an error */
+        return j->err ? j->err->code : TD_EIO;
     while (j->end - j->pos < need && !j->eof) {
         size_t from = (j->keep != NO_KEEP && j->keep < j->pos) ? j->keep : j->pos;
         if (from > 0) {
@@ -483,6 +489,16 @@ int td_json_string(td_json *j, const char **s, size_t *len)
     return scan_string(j, true, s, len);
 }
 
+/* The error for a token at pos that starts like a number but is not one.
+ * "-Infinity" is one: the number token there is only "-". */
+static int bad_number(td_json *j)
+{
+    long n = fill(j, 4);
+    if (n >= 4 && memcmp(j->buf + j->pos, "-Inf", 4) == 0)
+        return td_json_error(j, "NaN and Infinity are not JSON");
+    return td_json_error(j, "invalid number");
+}
+
 /* Makes the whole number token available from pos; returns its length. */
 static long number_token(td_json *j)
 {
@@ -553,7 +569,7 @@ int td_json_number(td_json *j, td_json_num *out)
         const unsigned char *q = p + (c == '-');
         const unsigned char *d = q;
         int64_t v = 0;
-        while (q < e && q - d < 19 && *q >= '0' && *q <= '9')
+        while (q < e && q - d < 18 && *q >= '0' && *q <= '9') /* 18: no overflow */
             v = v * 10 + (*q++ - '0');
         if (q > d && q - d <= 18 && q < e && !num_char[*q] && !(*d == '0' && q - d > 1)) {
             out->i = c == '-' ? -v : v;
@@ -573,7 +589,7 @@ int td_json_number(td_json *j, td_json_num *out)
     const char *t = j->buf + j->pos;
     bool decimal;
     if (!number_valid(t, (size_t)n, &decimal))
-        return td_json_error(j, "invalid number");
+        return bad_number(j);
     out->decimal = decimal;
     out->is_int = false;
     if (!decimal) {
@@ -712,11 +728,8 @@ int td_json_skip(td_json *j)
             if (n < 0)
                 return (int)n;
             bool decimal;
-            if (!number_valid(j->buf + j->pos, (size_t)n, &decimal)) {
-                if (n >= 4 && memcmp(j->buf + j->pos, "-Inf", 4) == 0)
-                    return td_json_error(j, "NaN and Infinity are not JSON");
-                return td_json_error(j, "invalid number");
-            }
+            if (!number_valid(j->buf + j->pos, (size_t)n, &decimal))
+                return bad_number(j);
             j->pos += (size_t)n;
         } else {
             rc = literal(j);

@@ -17,7 +17,11 @@ void td_fmt_num(char *buf, size_t cap, double x)
         snprintf(buf, cap, "0");
         return;
     }
-    if (isfinite(x) && x == floor(x) && fabs(x) < 1e17) {
+    if (!isfinite(x)) { /* as pandas writes them; no "-nan" */
+        snprintf(buf, cap, "%s", isnan(x) ? "nan" : x > 0 ? "inf" : "-inf");
+        return;
+    }
+    if (x == floor(x) && fabs(x) < 1e17) {
         snprintf(buf, cap, "%.0f", x);
         return;
     }
@@ -164,10 +168,17 @@ int td_write_json(FILE *f, const td_diff *d, const td_write_opts *o)
         for (int c = 1; c < TD_OUT_NCOLS; c++) {
             fputs(", \"", f);
             td_write_json_string(f, names[c], strlen(names[c]));
+            const char *v = cells[c - 1];
+            /* JSON has no infinities or NaN: 1e999 reads back as infinity
+             * in JSON readers (Python's too); NaN has no number at all. */
+            if (strcmp(v, "inf") == 0 || strcmp(v, "-inf") == 0)
+                v = v[0] == '-' ? "-1e999" : "1e999";
+            else if (strcmp(v, "nan") == 0)
+                v = "null";
             if (c == TD_OUT_NCOLS - 1)
-                fprintf(f, "\": \"%s\"", cells[c - 1]);
+                fprintf(f, "\": \"%s\"", v);
             else
-                fprintf(f, "\": %s", cells[c - 1]);
+                fprintf(f, "\": %s", v);
         }
         fputc('}', f);
     }

@@ -85,7 +85,7 @@ static int read_args(loader *L, int64_t *stream, int64_t *corr)
     return rc;
 }
 
-enum { F_NAME = 1, F_CAT = 2, F_TS = 4, F_DUR = 8, F_BAD = 16 };
+enum { F_NAME = 1, F_CAT = 2, F_TS = 4, F_DUR = 8 };
 
 static int read_event(loader *L)
 {
@@ -104,7 +104,10 @@ static int read_event(loader *L)
     int64_t stream = -1;
     bool cpu_op = false, sync = false;
     e.corr = -1;
-    int have = 0, trace_cat = 0;
+    /* have: fields present; bad: present with the wrong type. A repeated
+     * key replaces the earlier one, as JSON readers do: last wins. */
+    int have = 0, bad = 0, trace_cat = 0;
+    bool ts_decimal = false;
     int64_t name_id = -1, cat_id = -1;
     bool first = true;
     const char *k;
@@ -138,7 +141,10 @@ static int read_event(loader *L)
         c = td_json_peek(j);
         if (kind == F_NAME || kind == F_CAT) {
             if (c != '"') {
-                have = (have | kind | F_BAD);
+                have |= kind;
+                bad |= kind;
+                if (kind == F_CAT)
+                    trace_cat = cpu_op = false;
                 if ((rc = td_json_skip(j)) < 0)
                     return rc;
                 continue;
@@ -148,6 +154,7 @@ static int read_event(loader *L)
             if ((rc = td_json_string(j, &s, &sl)) < 0)
                 return rc;
             have |= kind;
+            bad &= ~kind;
             if (kind == F_NAME) {
                 sync = key_is(s, sl, "Event Sync") || key_is(s, sl, "Context Sync");
                 name_id = td_strtab_intern(f->names, s, sl);
@@ -163,7 +170,8 @@ static int read_event(loader *L)
         } else {
             if (c != '-' && !(c >= '0' && c <= '9')) {
                 /* A timestamp or duration that is not a number. */
-                have |= kind | F_BAD;
+                have |= kind;
+                bad |= kind;
                 if ((rc = td_json_skip(j)) < 0)
                     return rc;
                 continue;
@@ -171,12 +179,12 @@ static int read_event(loader *L)
             td_json_num n;
             if ((rc = td_json_number(j, &n)) < 0)
                 return rc;
-            have = (have | kind);
+            have |= kind;
+            bad &= ~kind;
             if (kind == F_TS) {
                 e.u.ts = n.d;
                 e.flags |= TD_RAW_HAS_TS;
-                if (n.decimal)
-                    L->round_ts = 1;
+                ts_decimal = n.decimal;
             } else {
                 e.dur = n.d;
             }
@@ -184,12 +192,12 @@ static int read_event(loader *L)
     }
     if (rc < 0)
         return rc;
-    if (!(have & F_TS))
+    if (!(have & F_TS) || ts_decimal)
         L->round_ts = 1;
     /* Spec §2: counted when it has cat and dur and cat is not "Trace". */
     if (!(have & F_CAT) || !(have & F_DUR) || trace_cat)
         return 0;
-    if ((have & F_BAD) || name_id < 0 || cat_id < 0) {
+    if (bad || name_id < 0 || cat_id < 0) {
         /* A counted event we cannot use: no name, or fields of the wrong
          * type. Counted and reported, never dropped silently. */
         f->events_skipped++;
@@ -253,7 +261,9 @@ static int read_events(loader *L)
         L->nraw = 0;
         L->index = 0;
         L->f->events_skipped = 0;
-        memset(L->f->cat_counts, 0, L->f->ncat_counts * sizeof *L->f->cat_counts);
+        L->round_ts = 0;
+        if (L->f->cat_counts)
+            memset(L->f->cat_counts, 0, L->f->ncat_counts * sizeof *L->f->cat_counts);
     }
     L->seen_events = 1;
     const char *saved = j->ctx;
@@ -270,6 +280,8 @@ static int read_events(loader *L)
 static int read_distributed_info(loader *L)
 {
     td_json *j = &L->j;
+    L->f->rank = 0; /* a repeated distributedInfo replaces the earlier one */
+    L->f->has_rank = 0;
     if (td_json_peek(j) != '{')
         return td_json_skip(j);
     int rc = td_json_obj_begin(j);
@@ -289,14 +301,18 @@ static int read_distributed_info(loader *L)
                 return rc;
             if (!n.is_int)
                 return td_fail_at(j->err, TD_ETRACE, L->f->path, at,
-                                  "distributedInfo.rank is not an integer");
+                                  n.decimal ? "distributedInfo.rank is not an integer"
+                                            : "distributedInfo.rank is beyond 64 bits");
             L->f->rank = n.i;
             L->f->has_rank = 1;
         } else if (c == 'n') {
             rc = td_json_skip(j); /* null: as if missing */
+            L->f->rank = 0;
+            L->f->has_rank = 0;
         } else {
             return td_fail_at(j->err, TD_ETRACE, L->f->path, at,
-                              "distributedInfo.rank is not an integer");
+                              c == '"' ? "distributedInfo.rank is a string, not an integer"
+                                       : "distributedInfo.rank is not an integer");
         }
     }
     return rc;
@@ -338,9 +354,11 @@ static int read_device_properties(loader *L)
 static int read_top(loader *L)
 {
     td_json *j = &L->j;
-    td_json_skip_bom(j);
+    int rc = td_json_skip_bom(j);
+    if (rc < 0)
+        return rc;
+    L->f->bom = rc; /* harmless, but the CLI says so: never silent */
     int c = td_json_peek(j);
-    int rc;
     if (c == '[') {
         /* A bare array of events: also valid Chrome trace format. */
         if ((rc = read_events(L)) < 0)
@@ -358,6 +376,8 @@ static int read_top(loader *L)
             return td_fail_at(j->err, TD_ETRACE, L->f->path, 0,
                               "the top level is not an object or an array of events");
         }
+        if (c == '/' || c == '\'' || c == 'N' || c == 'I')
+            return td_json_skip(j); /* says which JSON extension it is */
         return td_json_error(j, "not JSON (unexpected character at the start)");
     }
     rc = td_json_obj_begin(j);

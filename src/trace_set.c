@@ -311,6 +311,7 @@ int td_set_file_info(const td_set *s, size_t i, td_file_info *o)
     o->events_skipped = f->events_skipped;
     o->steps = f->steps;
     o->rounded = f->rounded;
+    o->bom = f->bom;
     o->device_name = f->device_name;
     return 0;
 }

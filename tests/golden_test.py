@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Reference tests: every case of tests/golden/cases.json through the real CLI.
 
-    golden_test.py TRACEDIFF CASES.json [--only SUBSTR] [-v] [--jobs-check]
+    golden_test.py TRACEDIFF CASES.json [--only SUBSTR] [-v] [--jobs-check] [--parallel N]
 
 For each case: `compare --format csv` is matched against ID.csv column by
 column (rows by key, numbers as numbers); `ops --format json` against
@@ -11,7 +11,7 @@ the spec's whole-trace extension applies) must succeed, match ID.csv and say
 so on stderr. With --jobs-check, every case also runs with -j 1 and -j 4 and
 the outputs must be byte-identical.
 """
-import csv, io, json, math, os, subprocess, sys
+import concurrent.futures, csv, io, json, math, os, subprocess, sys
 
 COLS = ["control_counts", "control_total_duration", "test_counts", "test_total_duration",
         "diff_counts", "diff_duration"]
@@ -110,16 +110,17 @@ def check_case(exe, root, c, jobs_check):
 
 
 def main():
-    args = [a for a in sys.argv[1:] if not a.startswith("-")]
+    args = [a for a in sys.argv[1:3] if not a.startswith("-")]
     flags = sys.argv[1:]
     only = flags[flags.index("--only") + 1] if "--only" in flags else None
     exe, cases_path = os.path.abspath(args[0]), args[1]
     root = os.path.dirname(os.path.abspath(cases_path))
+    workers = int(flags[flags.index("--parallel") + 1]) if "--parallel" in flags else 1
+    cases = [c for c in json.load(open(cases_path)) if not only or only in c["id"]]
+    with concurrent.futures.ThreadPoolExecutor(max_workers=workers) as pool:
+        results = list(pool.map(lambda c: check_case(exe, root, c, "--jobs-check" in flags), cases))
     passed = failed = 0
-    for c in json.load(open(cases_path)):
-        if only and only not in c["id"]:
-            continue
-        problem = check_case(exe, root, c, "--jobs-check" in flags)
+    for c, problem in zip(cases, results):
         if problem:
             failed += 1
             print(f"FAIL golden {c['id']}: {problem}")

@@ -16,7 +16,7 @@ tally() {
     # $1: exit status of the suite; its output is in $log.
     cat "$log"
     line=$(grep -E '[0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1)
-    p=$(echo "$line" | sed -E 's/.*[^0-9]?([0-9]+) passed.*/\1/')
+    p=$(echo "$line" | sed -E 's/^(.*[^0-9])?([0-9]+) passed.*/\2/')
     f=$(echo "$line" | sed -E 's/.* ([0-9]+) failed.*/\1/')
     if [ -z "$line" ]; then p=0; f=1; echo "(suite printed no result line)"; fi
     total_p=$((total_p + p))

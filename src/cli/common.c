@@ -264,6 +264,10 @@ static void note_side(const cli_opts *o, const td_set *s, const td_diff *d, int 
             cli_note("%s: %llu entries of traceEvents skipped (not objects, or a name, cat, "
                      "ts or dur of the wrong type)",
                      fi.path, (unsigned long long)fi.events_skipped);
+        if (fi.bom)
+            cli_note("%s: starts with a UTF-8 byte order mark (skipped; the JSON after it is read "
+                     "as usual)",
+                     fi.path);
     }
 }
 

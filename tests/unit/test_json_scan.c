@@ -1,0 +1,395 @@
+/* The streaming JSON scanner: src/json_scan.c. Every document is read twice:
+ * in one piece, and one byte per read call, so that every token meets the
+ * edge of what the scanner has been given. */
+#include "harness.h"
+#include "internal.h"
+#include "json_scan.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+typedef struct src {
+    const char *p;
+    size_t n, pos;
+    size_t step;    /* bytes per read: 0 = all at once */
+    size_t fail_at; /* a read at or past this offset fails (0 = never) */
+} src;
+
+static long src_read(void *ud, char *buf, size_t cap, td_error *err)
+{
+    src *s = ud;
+    if (s->fail_at && s->pos >= s->fail_at)
+        return td_fail(err, TD_EIO, "t.json", "disk on fire");
+    size_t k = s->n - s->pos;
+    if (k > cap)
+        k = cap;
+    if (s->step && k > s->step)
+        k = s->step;
+    if (s->fail_at && s->pos + k > s->fail_at)
+        k = s->fail_at - s->pos;
+    memcpy(buf, s->p + s->pos, k);
+    s->pos += k;
+    return (long)k;
+}
+
+typedef struct doc {
+    src s;
+    td_json j;
+    td_error err;
+} doc;
+
+static void open_doc(doc *d, const char *text, size_t len, size_t step)
+{
+    memset(d, 0, sizeof *d);
+    d->s = (src){text, len, 0, step, 0};
+    if (td_json_init(&d->j, src_read, &d->s, "t.json", &d->err) != 0)
+        abort();
+}
+
+/* The one string value of "[...]"-less text: a JSON string literal. */
+static int read_string(const char *lit, size_t step, char *out, size_t cap, size_t *len)
+{
+    doc d;
+    open_doc(&d, lit, strlen(lit), step);
+    const char *s;
+    int rc = td_json_string(&d.j, &s, len);
+    if (rc == 0 && *len <= cap)
+        memcpy(out, s, *len);
+    if (rc == 0)
+        rc = td_json_end(&d.j);
+    td_json_free(&d.j);
+    return rc;
+}
+
+static void check_string(const char *file, int line, const char *lit, const char *want,
+                         size_t want_len)
+{
+    for (size_t step = 0; step <= 1; step++) {
+        char out[256];
+        size_t len = 0;
+        int rc = read_string(lit, step, out, sizeof out, &len);
+        if (rc != 0)
+            unit_fail(file, line, "%s: rc %d (step %zu)", lit, rc, step);
+        else if (len != want_len || memcmp(out, want, len) != 0)
+            unit_fail(file, line, "%s: decoded to %zu bytes, expected %zu (step %zu)", lit, len,
+                      want_len, step);
+    }
+}
+#define STRING(lit, want) check_string(__FILE__, __LINE__, (lit), (want), sizeof(want) - 1)
+
+static td_json_num read_number(const char *text, size_t step, int *rc)
+{
+    doc d;
+    open_doc(&d, text, strlen(text), step);
+    td_json_num n;
+    memset(&n, 0, sizeof n);
+    *rc = td_json_number(&d.j, &n);
+    if (*rc == 0)
+        *rc = td_json_end(&d.j);
+    td_json_free(&d.j);
+    return n;
+}
+
+static void check_number(const char *file, int line, const char *text, double want, int is_int,
+                         int64_t want_i)
+{
+    for (size_t step = 0; step <= 1; step++) {
+        int rc;
+        td_json_num n = read_number(text, step, &rc);
+        if (rc != 0) {
+            unit_fail(file, line, "%s: rc %d", text, rc);
+            continue;
+        }
+        if (!(n.d == want && signbit(n.d) == signbit(want)))
+            unit_fail(file, line, "%s read as %.17g, expected %.17g", text, n.d, want);
+        if (n.is_int != is_int || (is_int && n.i != want_i))
+            unit_fail(file, line, "%s: is_int %d i %lld, expected %d %lld", text, n.is_int,
+                      (long long)n.i, is_int, (long long)want_i);
+    }
+}
+#define NUMBER(text, want) check_number(__FILE__, __LINE__, (text), (want), 0, 0)
+#define INTEGER(text, want) check_number(__FILE__, __LINE__, (text), (double)(want), 1, (want))
+
+/* Skips the whole document; returns the result and the error. */
+static int skip_doc(const char *text, size_t len, size_t step, td_error *err)
+{
+    doc d;
+    open_doc(&d, text, len, step);
+    int rc = td_json_skip(&d.j);
+    if (rc == 0)
+        rc = td_json_end(&d.j);
+    *err = d.err;
+    td_json_free(&d.j);
+    return rc;
+}
+
+static void check_refused(const char *file, int line, const char *text, size_t len,
+                          uint64_t at, const char *msg)
+{
+    for (size_t step = 0; step <= 1; step++) {
+        td_error err;
+        int rc = skip_doc(text, len, step, &err);
+        if (rc != TD_EPARSE || err.code != TD_EPARSE)
+            unit_fail(file, line, "%.40s: rc %d, expected TD_EPARSE", text, rc);
+        else if (!err.has_offset || err.offset != at || strcmp(err.msg, msg) != 0)
+            unit_fail(file, line, "%.40s: byte %llu: %s; expected byte %llu: %s", text,
+                      (unsigned long long)err.offset, err.msg, (unsigned long long)at, msg);
+    }
+}
+#define REFUSED(text, at, msg) check_refused(__FILE__, __LINE__, (text), strlen(text), (at), (msg))
+
+TEST(test_json_scan__simple_escapes)
+{
+    STRING("\"\\\"\\\\\\/\\b\\f\\n\\r\\t\"", "\"\\/\b\f\n\r\t");
+    STRING("\"plain\"", "plain");
+    STRING("\"\"", "");
+}
+
+TEST(test_json_scan__unicode_escapes_to_utf8)
+{
+    STRING("\"\\u0041\\u00e9\\u4E2D\"", "A\xC3\xA9\xE4\xB8\xAD");
+    STRING("\"caf\xC3\xA9 \xF0\x9F\x98\x80\"", "caf\xC3\xA9 \xF0\x9F\x98\x80");
+}
+
+TEST(test_json_scan__surrogate_pair_joined)
+{
+    STRING("\"\\ud83d\\ude00\"", "\xF0\x9F\x98\x80");
+    STRING("\"a\\uD834\\uDD1Eb\"", "a\xF0\x9D\x84\x9E" "b");
+}
+
+TEST(test_json_scan__lone_surrogates_kept_distinct)
+{
+    /* WTF-8: the surrogate's own 3 bytes, so "\ud800" and "\udc00" and ""
+     * stay three different names. */
+    STRING("\"\\ud800\"", "\xED\xA0\x80");
+    STRING("\"\\udc00\"", "\xED\xB0\x80");
+    STRING("\"x\\ud800\\u0041\"", "x\xED\xA0\x80" "A");
+    STRING("\"\\udc00\\ud800\"", "\xED\xB0\x80\xED\xA0\x80");
+    STRING("\"\\ud800\\ud83d\\ude00\"", "\xED\xA0\x80\xF0\x9F\x98\x80");
+}
+
+TEST(test_json_scan__escaped_nul_is_a_byte)
+{
+    STRING("\"a\\u0000b\"", "a\0b");
+    STRING("\"\\u0000\"", "\0");
+}
+
+TEST(test_json_scan__bad_strings_refused)
+{
+    REFUSED("\"a\\x\"", 3, "invalid escape '\\x' in string");
+    REFUSED("\"\\u12\"", 2, "invalid \\u escape in string");
+    REFUSED("\"a\x01\"", 2, "control character in string");
+    REFUSED("\"\xC0\xAF\"", 1, "invalid UTF-8 in string");
+    REFUSED("\"\xED\xA0\x80\"", 1, "invalid UTF-8 in string");
+    REFUSED("\"\xF4\x90\x80\x80\"", 1, "invalid UTF-8 in string");
+    REFUSED("\"ab", 3, "unterminated string");
+}
+
+TEST(test_json_scan__integers_exact)
+{
+    INTEGER("0", 0);
+    INTEGER("-7", -7);
+    INTEGER("123456789012345678", 123456789012345678LL);
+    INTEGER("9223372036854775807", INT64_MAX);
+    CHECK_INT(INT64_MIN, -9223372036854775807LL - 1);
+    check_number(__FILE__, __LINE__, "-9223372036854775808", -9223372036854775808.0, 1,
+                 INT64_MIN);
+}
+
+TEST(test_json_scan__big_integers_are_doubles)
+{
+    NUMBER("9223372036854775808", 9223372036854775808.0);
+    NUMBER("99999999999999999999", 1e20);
+    NUMBER("-99999999999999999999", -1e20);
+    NUMBER("123456789012345678901234567890", 1.2345678901234568e29);
+}
+
+TEST(test_json_scan__decimals_correctly_rounded)
+{
+    NUMBER("1712195495502094.5", 1712195495502094.5);
+    NUMBER("0.1", 0.1);
+    NUMBER("5e-324", 5e-324);
+    NUMBER("2.2250738585072011e-308", 2.2250738585072011e-308);
+    NUMBER("1.7976931348623157e308", 1.7976931348623157e308);
+    /* 2^53 + 1: an exact integer, and its double ties to even. */
+    check_number(__FILE__, __LINE__, "9007199254740993", 9007199254740992.0, 1,
+                 9007199254740993LL);
+    NUMBER("0.30000000000000004", 0.30000000000000004);
+    INTEGER("-0", 0); /* an integer, as in Python: no sign */
+    NUMBER("-0.0", -0.0);
+    NUMBER("1E+2", 100.0);
+}
+
+TEST(test_json_scan__out_of_range_decimals)
+{
+    /* As Python reads them: an infinity, or zero. */
+    NUMBER("1e400", INFINITY);
+    NUMBER("-1e400", -INFINITY);
+    NUMBER("1e-400", 0.0);
+}
+
+TEST(test_json_scan__bad_numbers_refused)
+{
+    REFUSED("01", 0, "invalid number");
+    REFUSED("[01]", 1, "invalid number");
+    REFUSED("[1.]", 1, "invalid number");
+    REFUSED("[.5]", 1, "unexpected character");
+    REFUSED("[-]", 1, "invalid number");
+    REFUSED("[1e]", 1, "invalid number");
+    REFUSED("[NaN]", 1, "NaN and Infinity are not JSON");
+    REFUSED("[-Infinity]", 1, "NaN and Infinity are not JSON");
+}
+
+TEST(test_json_scan__grammar_errors_with_offsets)
+{
+    REFUSED("[1,]", 3, "trailing comma");
+    REFUSED("{\"a\": 1,}", 8, "trailing comma");
+    REFUSED("{'a': 1}", 1, "single quotes are not JSON");
+    REFUSED("// x\n{}", 0, "comments are not JSON");
+    REFUSED("{\"a\" 1}", 5, "expected ':'");
+    REFUSED("[1 2]", 3, "expected ',' or ']'");
+    REFUSED("[1", 2, "unexpected end of input, expected ',' or ']'");
+    REFUSED("", 0, "unexpected end of input, expected a value");
+    REFUSED("{} {}", 3, "unexpected data after the top-level value");
+    REFUSED("[tru]", 1, "unexpected character");
+}
+
+TEST(test_json_scan__nul_byte_is_not_json)
+{
+    check_refused(__FILE__, __LINE__, "\0{}", 3, 0, "unexpected character");
+    check_refused(__FILE__, __LINE__, "{}\0", 3, 2, "unexpected data after the top-level value");
+}
+
+static char *nested(int depth)
+{
+    char *t = malloc(2 * (size_t)depth + 1);
+    memset(t, '[', (size_t)depth);
+    memset(t + depth, ']', (size_t)depth);
+    t[2 * depth] = '\0';
+    return t;
+}
+
+TEST(test_json_scan__depth_limit)
+{
+    char *ok = nested(TD_JSON_MAX_DEPTH);
+    td_error err;
+    CHECK_INT(skip_doc(ok, strlen(ok), 0, &err), 0);
+    free(ok);
+    char *deep = nested(TD_JSON_MAX_DEPTH + 1);
+    REFUSED(deep, TD_JSON_MAX_DEPTH, "nesting deeper than 4096 levels");
+    free(deep);
+}
+
+TEST(test_json_scan__nested_values_skipped)
+{
+    static const char text[] =
+        "{\"args\": {\"a\": [1, {\"b\": [[], {}, \"}]\"]}], \"c\": \"x\"}, \"d\": 5}";
+    for (size_t step = 0; step <= 1; step++) {
+        doc d;
+        open_doc(&d, text, strlen(text), step);
+        bool first = true;
+        const char *k;
+        size_t kl;
+        int64_t dval = -1;
+        int rc = td_json_obj_begin(&d.j);
+        while (rc >= 0 && (rc = td_json_obj_next(&d.j, &first, &k, &kl)) > 0) {
+            if (kl == 1 && k[0] == 'd') {
+                td_json_num n;
+                rc = td_json_number(&d.j, &n);
+                dval = n.i;
+            } else {
+                CHECK_MEM(k, kl, "args", 4);
+                rc = td_json_skip(&d.j);
+            }
+        }
+        CHECK_INT(rc, 0);
+        CHECK_INT(dval, 5);
+        CHECK_INT(td_json_end(&d.j), 0);
+        CHECK_INT(td_json_offset(&d.j), strlen(text));
+        td_json_free(&d.j);
+    }
+}
+
+TEST(test_json_scan__keys_survive_the_window_edge)
+{
+    /* One byte per read: the key must still be intact after ':' is read. */
+    static const char text[] = "{\"a_rather_long_key_name\"   :   1, \"k\\u00e9y\": 2}";
+    doc d;
+    open_doc(&d, text, strlen(text), 1);
+    bool first = true;
+    const char *k;
+    size_t kl;
+    REQUIRE(td_json_obj_begin(&d.j) == 0);
+    REQUIRE(td_json_obj_next(&d.j, &first, &k, &kl) == 1);
+    CHECK_MEM(k, kl, "a_rather_long_key_name", 22);
+    REQUIRE(td_json_skip(&d.j) == 0);
+    REQUIRE(td_json_obj_next(&d.j, &first, &k, &kl) == 1);
+    CHECK_MEM(k, kl, "k\xC3\xA9y", 4);
+    REQUIRE(td_json_skip(&d.j) == 0);
+    CHECK_INT(td_json_obj_next(&d.j, &first, &k, &kl), 0);
+    td_json_free(&d.j);
+}
+
+TEST(test_json_scan__long_tokens_one_byte_at_a_time)
+{
+    size_t n = 5000;
+    char *text = malloc(n + 64);
+    size_t k = 0;
+    text[k++] = '[';
+    text[k++] = '"';
+    for (size_t i = 0; i < n / 2; i++)
+        text[k++] = (char)('a' + i % 26);
+    memcpy(text + k, "\\u00e9\", 1234567.25e-3]", 23);
+    k += 23;
+    text[k] = '\0';
+    td_error err;
+    CHECK_INT(skip_doc(text, k, 1, &err), 0);
+    free(text);
+}
+
+TEST(test_json_scan__bom_skipped_only_when_asked)
+{
+    static const char text[] = "\xEF\xBB\xBF{}";
+    doc d;
+    open_doc(&d, text, 5, 1);
+    CHECK_INT(td_json_skip_bom(&d.j), 1);
+    CHECK_INT(td_json_skip(&d.j), 0);
+    CHECK_INT(td_json_end(&d.j), 0);
+    td_json_free(&d.j);
+    REFUSED(text, 0, "unexpected character");
+}
+
+TEST(test_json_scan__read_error_is_not_hidden)
+{
+    /* A read error right after a comma used to come back as "expected a
+     * key": the scanner must report the read error, and not read again. */
+    static const char text[] = "{\"a\": 1, \"b\": [1, 2], \"c\": {\"d\": \"e\"}}";
+    for (size_t at = 1; at < sizeof text - 1; at++) {
+        for (size_t step = 0; step <= 1; step++) {
+            doc d;
+            open_doc(&d, text, strlen(text), step);
+            d.s.fail_at = at;
+            int rc = td_json_skip(&d.j);
+            if (rc == 0)
+                rc = td_json_end(&d.j);
+            if (rc != TD_EIO || d.err.code != TD_EIO || strcmp(d.err.msg, "disk on fire") != 0)
+                unit_fail(__FILE__, __LINE__, "failing read at %zu: rc %d, \"%s\"", at, rc,
+                          d.err.msg);
+            td_json_free(&d.j);
+
+            /* The same through obj_next, as the trace loader walks. */
+            open_doc(&d, text, strlen(text), step);
+            d.s.fail_at = at;
+            bool first = true;
+            const char *k;
+            size_t kl;
+            rc = td_json_obj_begin(&d.j);
+            while (rc >= 0 && (rc = td_json_obj_next(&d.j, &first, &k, &kl)) > 0)
+                rc = td_json_skip(&d.j);
+            if (rc != TD_EIO || d.err.code != TD_EIO || strcmp(d.err.msg, "disk on fire") != 0)
+                unit_fail(__FILE__, __LINE__, "obj_next, failing read at %zu: rc %d, \"%s\"",
+                          at, rc, d.err.msg);
+            td_json_free(&d.j);
+        }
+    }
+}

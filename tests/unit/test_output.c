@@ -1,0 +1,88 @@
+/* Writers: numbers and names as they are written (src/out_text.c). */
+#include "unit_traces.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+static void check_fmt(const char *file, int line, double x, const char *want)
+{
+    char buf[64];
+    td_format_number(buf, sizeof buf, x);
+    if (strcmp(buf, want) != 0)
+        unit_fail(file, line, "%.17g written as \"%s\", expected \"%s\"", x, buf, want);
+}
+#define FMT(x, want) check_fmt(__FILE__, __LINE__, (x), (want))
+
+TEST(test_output__numbers_shortest_round_trip)
+{
+    FMT(0, "0");
+    FMT(-0.0, "0");
+    FMT(3, "3");
+    FMT(-12, "-12");
+    FMT(0.1, "0.1");
+    FMT(2.75, "2.75");
+    FMT(1e20, "1e+20");
+    FMT(1712195495502094.5, "1712195495502094.5");
+    FMT(5e-324, "4.94065645841247e-324"); /* reads back as 5e-324 */
+}
+
+TEST(test_output__non_finite_numbers_as_pandas_writes_them)
+{
+    FMT(INFINITY, "inf");
+    FMT(-INFINITY, "-inf");
+    FMT(NAN, "nan");
+    FMT(-NAN, "nan");
+}
+
+static char *json_of(const td_diff *d, size_t *len)
+{
+    char *buf = NULL;
+    FILE *f = open_memstream(&buf, len);
+    if (!f)
+        return NULL;
+    td_write_json(f, d, NULL);
+    fclose(f);
+    return buf;
+}
+
+TEST(test_output__json_has_no_bare_infinity_or_nan)
+{
+    td_set *s = unit_open(unit_write_str("out_inf.json",
+        "{\"traceEvents\": ["
+        "{\"cat\": \"c\", \"name\": \"i\", \"ts\": 1, \"dur\": 1e400},"
+        "{\"cat\": \"c\", \"name\": \"n\", \"ts\": 1, \"dur\": 1e400},"
+        "{\"cat\": \"c\", \"name\": \"n\", \"ts\": 1, \"dur\": -1e400}"
+        "]}"));
+    REQUIRE(s);
+    td_diff *d = unit_self_diff(s);
+    REQUIRE(d);
+    size_t len;
+    char *j = json_of(d, &len);
+    REQUIRE(j);
+    CHECK(strstr(j, "\"control_total_duration\": 1e999") != NULL);
+    CHECK(strstr(j, "\"diff_duration\": null") != NULL);
+    CHECK(strstr(j, "inf") == NULL && strstr(j, "nan") == NULL);
+    free(j);
+    td_diff_free(d);
+    td_set_free(s);
+}
+
+TEST(test_output__json_names_round_trip_nul_and_surrogates)
+{
+    td_set *s = unit_open(unit_write_str("out_names.json",
+        "{\"traceEvents\": ["
+        "{\"cat\": \"c\", \"name\": \"a\\u0000b\", \"ts\": 1, \"dur\": 1},"
+        "{\"cat\": \"c\", \"name\": \"x\\ud800\\\"\", \"ts\": 1, \"dur\": 1}"
+        "]}"));
+    REQUIRE(s);
+    td_diff *d = unit_self_diff(s);
+    REQUIRE(d);
+    size_t len;
+    char *j = json_of(d, &len);
+    REQUIRE(j);
+    CHECK(strstr(j, "\"name\": \"a\\u0000b\"") != NULL);
+    CHECK(strstr(j, "\"name\": \"x\\ud800\\\"\"") != NULL);
+    free(j);
+    td_diff_free(d);
+    td_set_free(s);
+}

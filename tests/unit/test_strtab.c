@@ -1,0 +1,101 @@
+/* The string interner (src/strtab.c). */
+#include "harness.h"
+#include "internal.h"
+
+#include <stdlib.h>
+
+TEST(test_strtab__ids_are_dense_and_stable)
+{
+    td_strtab *t = td_strtab_new();
+    REQUIRE(t);
+    CHECK_INT(td_strtab_intern(t, "a", 1), 0);
+    CHECK_INT(td_strtab_intern(t, "b", 1), 1);
+    CHECK_INT(td_strtab_intern(t, "a", 1), 0);
+    CHECK_INT(td_strtab_count(t), 2);
+    td_strtab_free(t);
+}
+
+TEST(test_strtab__many_strings_survive_rehash)
+{
+    td_strtab *t = td_strtab_new();
+    REQUIRE(t);
+    enum { N = 100000 };
+    char buf[32];
+    for (int i = 0; i < N; i++) {
+        int n = snprintf(buf, sizeof buf, "name-%d", i);
+        if (td_strtab_intern(t, buf, (size_t)n) != i) {
+            unit_fail(__FILE__, __LINE__, "string %d got another id", i);
+            break;
+        }
+    }
+    CHECK_INT(td_strtab_count(t), N);
+    int bad = 0;
+    for (int i = 0; i < N && !bad; i++) {
+        int n = snprintf(buf, sizeof buf, "name-%d", i);
+        size_t len;
+        const char *s = td_strtab_get(t, (uint32_t)i, &len);
+        bad = td_strtab_find(t, buf, (size_t)n) != i || len != (size_t)n ||
+              memcmp(s, buf, len) != 0 || s[len] != '\0';
+        if (bad)
+            unit_fail(__FILE__, __LINE__, "string %d lost after rehash", i);
+    }
+    CHECK_INT(td_strtab_find(t, "name-100000", 11), -1);
+    CHECK_INT(td_strtab_count(t), N);
+    td_strtab_free(t);
+}
+
+TEST(test_strtab__find_never_adds)
+{
+    td_strtab *t = td_strtab_new();
+    REQUIRE(t);
+    CHECK_INT(td_strtab_find(t, "x", 1), -1);
+    CHECK_INT(td_strtab_count(t), 0);
+    td_strtab_intern(t, "x", 1);
+    CHECK_INT(td_strtab_find(t, "x", 1), 0);
+    CHECK_INT(td_strtab_find(t, "xy", 2), -1);
+    td_strtab_free(t);
+}
+
+TEST(test_strtab__nul_bytes_and_empty_strings_are_distinct)
+{
+    td_strtab *t = td_strtab_new();
+    REQUIRE(t);
+    int64_t a = td_strtab_intern(t, "a", 1);
+    int64_t anb = td_strtab_intern(t, "a\0b", 3);
+    int64_t an = td_strtab_intern(t, "a\0", 2);
+    int64_t e = td_strtab_intern(t, "", 0);
+    CHECK(a != anb && a != an && anb != an && e != a && e != an);
+    CHECK_INT(td_strtab_count(t), 4);
+    size_t len;
+    const char *s = td_strtab_get(t, (uint32_t)anb, &len);
+    CHECK_MEM(s, len, "a\0b", 3);
+    s = td_strtab_get(t, (uint32_t)e, &len);
+    CHECK_INT(len, 0);
+    CHECK(s[0] == '\0');
+    td_strtab_free(t);
+}
+
+TEST(test_strtab__colliding_prefixes)
+{
+    /* Same hash slot neighbourhoods: strings that differ in one byte. */
+    td_strtab *t = td_strtab_new();
+    REQUIRE(t);
+    char buf[300];
+    memset(buf, 'x', sizeof buf);
+    for (int i = 0; i < 256; i++) {
+        buf[299] = (char)i;
+        CHECK_INT(td_strtab_intern(t, buf, sizeof buf), i);
+    }
+    for (int i = 0; i < 256; i++) {
+        buf[299] = (char)i;
+        CHECK_INT(td_strtab_find(t, buf, sizeof buf), i);
+    }
+    td_strtab_free(t);
+}
+
+TEST(test_strtab__hash_is_deterministic)
+{
+    CHECK(td_hash_bytes("abc", 3) == td_hash_bytes("abc", 3));
+    CHECK(td_hash_bytes("abc", 3) != td_hash_bytes("abd", 3));
+    CHECK(td_hash_bytes("a", 1) != td_hash_bytes("a\0", 2));
+}
