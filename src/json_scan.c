@@ -375,9 +375,80 @@ static int decode_escape(td_json *j, char *o)
 
 /* The string scanner. With decode, returns the string's bytes in *s and *len;
  * without, only validates and skips. The fast path never copies. */
+/* Length of the run of ASCII digits at p, eight bytes a step. A byte is a
+ * digit when its high nibble is 3 and adding 6 keeps it so. A carry out of
+ * a byte >= 0xFA can only spoil bytes above the first non-digit, which is
+ * the one ctz finds. */
+static inline size_t digit_run(const unsigned char *p, const unsigned char *e)
+{
+    const unsigned char *q = p;
+    while (e - q >= 8) {
+        uint64_t w;
+        memcpy(&w, q, 8);
+        uint64_t hi = 0xF0F0F0F0F0F0F0F0ull, three = 0x3030303030303030ull;
+        uint64_t bad = ((w & hi) ^ three) | (((w + 0x0606060606060606ull) & hi) ^ three);
+        if (bad)
+            return (size_t)(q - p) + ((size_t)__builtin_ctzll(bad) >> 3);
+        q += 8;
+    }
+    while (q < e && *q >= '0' && *q <= '9')
+        q++;
+    return (size_t)(q - p);
+}
+
+/* The value of eight ASCII digits (the first in the lowest byte). */
+static inline uint64_t parse8(const unsigned char *p)
+{
+    uint64_t w;
+    memcpy(&w, p, 8);
+    w -= 0x3030303030303030ull;
+    w = (w * 10 + (w >> 8)) & 0x00FF00FF00FF00FFull;           /* pairs */
+    w = (w * 100 + (w >> 16)) & 0x0000FFFF0000FFFFull;          /* quads */
+    return (w * 10000 + (w >> 32)) & 0x00000000FFFFFFFFull; /* eight */
+}
+
+/* The common string: plain ASCII, closed within the window. Returns 1 and
+ * consumes it, or 0 (nothing consumed) for the general path. j->pos is at
+ * the opening quote. Kept small so that it inlines into its callers. */
+static inline int string_fast(td_json *j, const char **s, size_t *len)
+{
+#ifdef __SSE2__
+    const unsigned char *b = (const unsigned char *)j->buf;
+    const unsigned char *p = b + j->pos + 1, *e = b + j->end;
+    while (e - p >= 16) {
+        __m128i v = _mm_loadu_si128((const __m128i *)p);
+        __m128i stop = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')),
+                                                 _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))),
+                                    _mm_cmplt_epi8(v, _mm_set1_epi8(0x20)));
+        unsigned m = (unsigned)_mm_movemask_epi8(stop);
+        if (m) {
+            p += __builtin_ctz(m);
+            if (*p != '"')
+                return 0;
+            *s = j->buf + j->pos + 1;
+            *len = (size_t)(p - b) - j->pos - 1;
+            j->pos = (size_t)(p - b) + 1;
+            return 1;
+        }
+        p += 16;
+    }
+#else
+    (void)j;
+    (void)s;
+    (void)len;
+#endif
+    return 0;
+}
+
 static int scan_string(td_json *j, bool decode, const char **s, size_t *len)
 {
     int c = td_json_peek(j);
+    if (c == '"') {
+        const char *ds;
+        size_t dl;
+        if (string_fast(j, decode ? s : &ds, decode ? len : &dl))
+            return 0;
+    }
     if (c != '"') {
         if (c < -1)
             return TD_EIO;
@@ -566,12 +637,17 @@ int td_json_number(td_json *j, td_json_num *out)
          * (the usual ts, dur, stream, correlation). */
         const unsigned char *p = (const unsigned char *)j->buf + j->pos;
         const unsigned char *e = (const unsigned char *)j->buf + j->end;
-        const unsigned char *q = p + (c == '-');
-        const unsigned char *d = q;
-        int64_t v = 0;
-        while (q < e && q - d < 18 && *q >= '0' && *q <= '9') /* 18: no overflow */
-            v = v * 10 + (*q++ - '0');
-        if (q > d && q - d <= 18 && q < e && !num_char[*q] && !(*d == '0' && q - d > 1)) {
+        const unsigned char *d = p + (c == '-');
+        size_t nd = digit_run(d, e);
+        const unsigned char *q = d + nd;
+        if (nd > 0 && nd <= 18 && q < e && !num_char[*q] && !(*d == '0' && nd > 1)) {
+            /* 18 digits cannot overflow int64. */
+            int64_t v = 0;
+            size_t k = 0;
+            for (; k + 8 <= nd; k += 8)
+                v = v * 100000000 + (int64_t)parse8(d + k);
+            for (; k < nd; k++)
+                v = v * 10 + (d[k] - '0');
             out->i = c == '-' ? -v : v;
             out->d = (double)out->i;
             out->is_int = true;
@@ -683,6 +759,14 @@ static int after_comma_in_object(td_json *j)
 
 int td_json_skip(td_json *j)
 {
+    /* Most skipped values are one string or one integer. */
+    int c0 = td_json_peek(j);
+    if (c0 == '"') {
+        const char *ds;
+        size_t dl;
+        if (string_fast(j, &ds, &dl))
+            return 0;
+    }
     int base = j->depth;
     for (;;) {
         /* A value. */
@@ -717,11 +801,12 @@ int td_json_skip(td_json *j)
             rc = scan_string(j, false, NULL, NULL);
         } else if (c == '-' || (c >= '0' && c <= '9')) {
             /* Plain integers, wholly in the window: no second pass. */
-            const char *p = j->buf + j->pos + (c == '-'), *e = j->buf + j->end, *d = p;
-            while (p < e && *p >= '0' && *p <= '9')
-                p++;
-            if (p > d && p < e && !num_char[(unsigned char)*p] && !(*d == '0' && p - d > 1)) {
-                j->pos = (size_t)(p - j->buf);
+            const unsigned char *d = (const unsigned char *)j->buf + j->pos + (c == '-');
+            const unsigned char *e = (const unsigned char *)j->buf + j->end;
+            size_t nd = digit_run(d, e);
+            const unsigned char *p = d + nd;
+            if (nd > 0 && p < e && !num_char[*p] && !(*d == '0' && nd > 1)) {
+                j->pos = (size_t)((const char *)p - j->buf);
                 goto after_value;
             }
             long n = number_token(j);
@@ -817,6 +902,17 @@ int td_json_obj_next(td_json *j, bool *first, const char **key, size_t *klen)
     int rc = scan_string(j, true, key, klen);
     if (rc < 0)
         return rc;
+    /* Nearly always the ':' is right there (or after one space). */
+    if (j->pos + 1 < j->end) {
+        if (j->buf[j->pos] == ':') {
+            j->pos++;
+            return 1;
+        }
+        if (j->buf[j->pos] == ' ' && j->buf[j->pos + 1] == ':') {
+            j->pos += 2;
+            return 1;
+        }
+    }
     /* The key must survive the ':' lookahead: keep it in the window. */
     bool in_window = *key != j->scratch;
     if (in_window)
