@@ -1,0 +1,55 @@
+#!/usr/bin/env python3
+"""Input formats: one real trace (HTA's trace_compare base) stored as plain
+JSON, zstd, gzip under a .json name, plain under a .json.gz name, and as a
+bare array of events. Each must give the same comparison as the original.
+
+    formats_test.py TRACEDIFF
+"""
+import os, subprocess, sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ORIG = "tests/golden/traces/hta-trace_compare/base/base.json.gz"
+TEST = "tests/golden/traces/hta-trace_compare/test"
+D = "tests/data/formats"
+
+
+def run(exe, *args):
+    p = subprocess.run([exe, *args], cwd=ROOT, capture_output=True)
+    return p.returncode, p.stdout.decode(), p.stderr.decode()
+
+
+def main():
+    exe = os.path.abspath(sys.argv[1])
+    passed = failed = 0
+
+    def check(name, ok, detail=""):
+        nonlocal passed, failed
+        if ok:
+            passed += 1
+        else:
+            failed += 1
+            print(f"FAIL formats {name} {detail}")
+
+    for sel in (["--device", "all"], ["--device", "gpu", "--short-names"],
+                ["--control-iteration", "all", "--test-iteration", "all"]):
+        rc, want, err = run(exe, "compare", ORIG, TEST, "--format", "csv", *sel)
+        check("original " + " ".join(sel), rc == 0 and want.count("\n") > 1, err)
+        for f in ("plain.json", "zstd.json.zst", "gzip_in_disguise.json", "plain_named.json.gz"):
+            rc, got, err = run(exe, "compare", os.path.join(D, f), TEST, "--format", "csv", *sel)
+            check(f"{f} {' '.join(sel)}", rc == 0 and got == want, err.strip()[:200])
+        # A bare array has no distributedInfo: it is rank 0, the original rank 1.
+        rc, got, err = run(exe, "compare", os.path.join(D, "bare_array.json"), TEST,
+                           "--format", "csv", *sel)
+        check(f"bare_array.json {' '.join(sel)}", rc == 0 and got == want, err.strip()[:200])
+    rc, out, _ = run(exe, "info", os.path.join(D, "zstd.json.zst"), "--format", "json")
+    check("info names zstd", rc == 0 and '"compression": "zstd"' in out)
+    rc, out, _ = run(exe, "info", os.path.join(D, "gzip_in_disguise.json"), "--format", "json")
+    check("info names gzip by content", rc == 0 and '"compression": "gzip"' in out)
+    rc, out, _ = run(exe, "info", os.path.join(D, "bare_array.json"), "--format", "json")
+    check("bare array is rank 0", rc == 0 and '"rank": 0' in out)
+    print(f"formats: {passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
