@@ -76,7 +76,7 @@ sanitize: deps
 
 # The reference cases under valgrind memcheck: zero errors, zero leaks.
 valgrind: deps all
-	TRACEDIFF_WRAP="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=all" \
+	TRACEDIFF_WRAP="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=all --suppressions=tests/valgrind.supp" \
 	    python3 tests/golden_test.py $(BIN) tests/golden/cases.json --parallel 2
 
 clean:
