@@ -722,6 +722,17 @@ int td_chart_write(const char *path, td_chart_kind kind, const td_diff *diff,
         rc = td_fail(err, TD_ENOMEM, path, "out of memory");
         goto done;
     }
+    struct stat st;
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+        /* A device or a pipe: renaming over it would destroy it. */
+        free(tmp);
+        tmp = NULL;
+        if (!(f = fopen(path, "wb"))) {
+            rc = td_fail(err, TD_EIO, path, "cannot open: %s", strerror(errno));
+            goto done;
+        }
+        goto draw;
+    }
     /* Drawn beside the target and renamed into place: whole or not at all. */
     snprintf(tmp, n, "%s.tmp.XXXXXX", path);
     int fd = mkstemp(tmp);
@@ -739,6 +750,7 @@ int td_chart_write(const char *path, td_chart_kind kind, const td_diff *diff,
         rc = td_fail(err, TD_EIO, path, "cannot create: %s", strerror(errno));
         goto done;
     }
+draw:
     if (fmt == 0)
         rc = td_chart_svg_write(f, &c, kind) < 0 ? td_fail(err, TD_EIO, path, "cannot write: %s",
                                                   strerror(errno))
@@ -751,7 +763,7 @@ int td_chart_write(const char *path, td_chart_kind kind, const td_diff *diff,
     f = NULL;
     if (rc == 0 && bad)
         rc = td_fail(err, TD_EIO, path, "cannot write: %s", strerror(errno ? errno : EIO));
-    if (rc == 0 && rename(tmp, path) != 0)
+    if (rc == 0 && tmp && rename(tmp, path) != 0)
         rc = td_fail(err, TD_EIO, path, "cannot write: %s", strerror(errno));
 done:
     if (rc < 0 && tmp)

@@ -12,7 +12,7 @@ Lines that start with '#' are comments. The command runs from the repository
 root with NO_COLOR=1 and LANG=C.UTF-8. --regen rewrites the files from what
 the binary prints now: only on purpose, and review the diff.
 """
-import os, shlex, subprocess, sys, tempfile
+import os, shlex, stat, subprocess, sys, tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -82,6 +82,19 @@ def atomic_output_checks(exe):
                            cwd=ROOT, capture_output=True)
         if p.returncode != 1 or b"cannot create" not in p.stderr:
             problems.append("unwritable -o path not reported with exit 1")
+        # A device is written in place, never renamed over (as root, a rename
+        # would replace /dev/null with a regular file).
+        p = subprocess.run([exe] + base + ["-o", "/dev/null"], cwd=ROOT, capture_output=True)
+        if p.returncode != 0 or not stat.S_ISCHR(os.stat("/dev/null").st_mode):
+            problems.append("-o /dev/null did not write to the device in place")
+        fifo = os.path.join(d, "fifo.csv")
+        os.mkfifo(fifo)
+        reader = subprocess.Popen(["cat", fifo], stdout=subprocess.PIPE)
+        p = subprocess.run([exe] + base + ["-o", fifo, "--format", "csv"], cwd=ROOT,
+                           capture_output=True, timeout=60)
+        got = reader.communicate(timeout=60)[0]
+        if p.returncode != 0 or got != q.stdout or not stat.S_ISFIFO(os.stat(fifo).st_mode):
+            problems.append("-o FIFO was not written through the pipe")
     return problems
 
 

@@ -50,6 +50,7 @@ typedef struct out_file {
     FILE *f;
     char *tmp;
     const char *path;
+    bool direct; /* not a regular file (a device, a pipe): written in place */
 } out_file;
 int out_open(out_file *o, const char *path); /* NULL or "-": stdout */
 int out_commit(out_file *o);                 /* returns 0 or an exit status */

@@ -312,6 +312,23 @@ int out_open(out_file *o, const char *path)
         o->f = stdout;
         return 0;
     }
+    struct stat st;
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+        /* A device or a pipe (-o /dev/null, -o /dev/stdout, a FIFO): there
+         * is nothing to replace atomically, and renaming over it would
+         * destroy it. Write to it directly. */
+        if (S_ISDIR(st.st_mode)) {
+            cli_error("%s: is a directory", path);
+            return EXIT_DATA;
+        }
+        o->f = fopen(path, "w");
+        if (!o->f) {
+            cli_error("%s: cannot open: %s", path, strerror(errno));
+            return EXIT_DATA;
+        }
+        o->direct = true;
+        return 0;
+    }
     size_t n = strlen(path);
     o->tmp = malloc(n + 16);
     if (!o->tmp) {
@@ -343,6 +360,15 @@ int out_open(out_file *o, const char *path)
 
 int out_commit(out_file *o)
 {
+    if (o->direct) {
+        int bad = ferror(o->f) | (fclose(o->f) != 0);
+        o->f = NULL;
+        if (bad) {
+            cli_error("%s: cannot write: %s", o->path, strerror(errno ? errno : EIO));
+            return EXIT_DATA;
+        }
+        return 0;
+    }
     if (!o->tmp) {
         if (fflush(o->f) != 0 || ferror(o->f)) {
             cli_error("cannot write the output: %s", strerror(errno));
@@ -368,6 +394,11 @@ int out_commit(out_file *o)
 
 void out_abort(out_file *o)
 {
+    if (o->direct && o->f) {
+        fclose(o->f);
+        o->f = NULL;
+        return;
+    }
     if (o->tmp) {
         if (o->f)
             fclose(o->f);
