@@ -161,11 +161,37 @@ class Plan:
         # (kind, base) substituted with fmt % values.
         self.all_tmpl = []
         self.copy_tmpl = []
+        self.all_ts = []    # for cut(): ts of each event, None for metadata or no ts
+        self.all_meta = []
         for e in events:
             t = self._template(e)
             self.all_tmpl.append(t)
-            if not (isinstance(e, dict) and e.get("ph") == "M"):
+            meta = isinstance(e, dict) and e.get("ph") == "M"
+            self.all_meta.append(meta)
+            self.all_ts.append(e.get("ts") if not meta and is_num(e.get("ts")) else None)
+            if not meta:
                 self.copy_tmpl.append(t)
+
+    def cut(self, budget):
+        """Keep only the events before a time chosen so that copy 0 renders to
+        about budget bytes (metadata and events without ts are always kept).
+        Returns (kept, total) event counts."""
+        sizes = [copy_size([t], self.unit, 0) for t in self.all_tmpl]
+        budget -= sum(n for n, ts in zip(sizes, self.all_ts) if ts is None)
+        timed = sorted((ts, n) for n, ts in zip(sizes, self.all_ts) if ts is not None)
+        cutoff = None
+        for ts, n in timed:
+            budget -= n
+            if budget < 0:
+                cutoff = ts
+                break
+        total = len(self.all_tmpl)
+        if cutoff is not None:
+            keep = [ts is None or ts < cutoff for ts in self.all_ts]
+            self.copy_tmpl = [t for t, k, m in zip(self.all_tmpl, keep, self.all_meta)
+                              if k and not m]
+            self.all_tmpl = [t for t, k in zip(self.all_tmpl, keep) if k]
+        return len(self.all_tmpl), total
 
     def _template(self, e):
         if not isinstance(e, dict) or e.get("ph") == "M":
@@ -548,7 +574,9 @@ def parse_args(argv):
     g = p.add_mutually_exclusive_group()
     g.add_argument("--scale", type=int, help="number of copies K (default 1)")
     g.add_argument("--target-mb", type=float,
-                   help="pick K so each plain (uncompressed) output is about M MB (1e6 bytes)")
+                   help="pick K so each plain (uncompressed) output is about M MB (1e6 bytes); "
+                        "below the input's size, keep only its events before a time "
+                        "chosen to give M MB")
     p.add_argument("--gzip", action="store_true", help="gzip the output (level 6)")
     p.add_argument("--jitter", action="store_true",
                    help="perturb ts/dur of copies 1..K-1 by a monotone warp (|d dur| <= 3)")
@@ -575,11 +603,15 @@ def parse_args(argv):
 def main(argv=None):
     args = parse_args(sys.argv[1:] if argv is None else argv)
     t_start = time.time()
+    cut = None
     doc, in_bytes = load_trace(args.input)
     plan = Plan(doc, args.jitter)
     if args.target_mb is not None:
         head, tail = head_tail(doc, rank=args.rank if not args.ranks_mode else 0)
         k = choose_scale(plan, args.target_mb, head, tail)
+        frame = len(head.encode()) + len(tail.encode()) - 1
+        if k == 1 and frame + copy_size(plan.all_tmpl, plan.unit, 0) > args.target_mb * 1e6:
+            cut = plan.cut(args.target_mb * 1e6 - frame)   # smaller than the input
     else:
         k = args.scale or 1
     doc["traceEvents"] = None          # templates hold everything we need
@@ -593,9 +625,10 @@ def main(argv=None):
         n_total = n
     secs = time.time() - t_start
     gz = (", %d bytes gzip (ratio %.1f)" % (size, plain / size)) if args.gzip else ""
-    print("gen_trace: %s: scale %d, %d events (%d per file), %d bytes plain%s, "
+    cut = (", cut to the first %d of %d events" % cut) if cut else ""
+    print("gen_trace: %s: scale %d%s, %d events (%d per file), %d bytes plain%s, "
           "%.2f s (%.0f MB/s plain)"
-          % (what, k, n_total, n, plain, gz, secs, plain / 1e6 / max(secs, 1e-9)),
+          % (what, k, cut, n_total, n, plain, gz, secs, plain / 1e6 / max(secs, 1e-9)),
           file=sys.stderr)
     return 0
 
