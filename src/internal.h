@@ -77,18 +77,28 @@ typedef struct td_load_progress {
 } td_load_progress;
 int td_file_load(td_file **out, const char *path, const td_load_progress *prog, td_error *err);
 
-/* The raw per-event record kept while one file loads (before iterations). */
+/* The raw per-event record kept while one file loads (before iterations).
+ * 24 bytes: it is most of a file's peak memory. */
+#define TD_NAME_BITS 26 /* distinct names per file: at most 2^26 */
+#define TD_CORR_WIDE INT32_MIN /* the id does not fit: see td_wide_corr */
+
 typedef struct td_raw_event {
     union {
         double ts;         /* while loading */
         int64_t host_iter; /* once host iterations are known */
     } u;
     double dur;
-    int64_t corr;
-    uint32_t name;
-    uint8_t flags; /* TD_RAW_... */
-    uint8_t pad[3];
+    uint32_t name : TD_NAME_BITS;
+    uint32_t flags : 6; /* TD_RAW_... */
+    int32_t corr;       /* the correlation id, or TD_CORR_WIDE */
 } td_raw_event;
+
+/* Correlation ids beyond 32 bits, by event index (ascending). CUPTI's ids are
+ * 32-bit, so this is nearly always empty. */
+typedef struct td_wide_corr {
+    uint64_t index;
+    int64_t corr;
+} td_wide_corr;
 
 enum {
     TD_RAW_HOST = 1,      /* spec §3.1: stream < 0, or stream 0 and cat cpu_op */
@@ -103,8 +113,8 @@ enum {
  * events in blocks (blocks[k] holds TD_BLOCK of them, the last fewer),
  * compacts them in place into f->evb and frees what it does not keep; fills
  * f->iters and the counters. blocks itself stays the caller's. */
-int td_assign_iterations(td_file *f, td_raw_event **blocks, size_t n, int round_ts,
-                         td_error *err);
+int td_assign_iterations(td_file *f, td_raw_event **blocks, size_t n,
+                         const td_wide_corr *wide, size_t nwide, int round_ts, td_error *err);
 /* Parse N of "ProfilerStep#N"; returns 1 when the name is a step with a number. */
 int td_step_number(const char *name, size_t len, int64_t *out);
 

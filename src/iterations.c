@@ -230,8 +230,24 @@ static int32_t iter_index(const int64_t *iters, size_t n, int64_t v)
     return p ? (int32_t)(p - iters) : TD_ITER_NONE;
 }
 
-_Static_assert(sizeof(td_raw_event) == 32, "raw events are compacted in place");
-_Static_assert(sizeof(td_event) == 16, "events are half a raw record");
+_Static_assert(sizeof(td_raw_event) == 24, "raw events are compacted in place");
+_Static_assert(sizeof(td_event) == 16, "events are smaller than raw records");
+
+static int cmp_wide(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = ((const td_wide_corr *)b)->index;
+    return (x > y) - (x < y);
+}
+
+/* The correlation id of raw event i. */
+static int64_t raw_corr(const td_raw_event *e, size_t i, const td_wide_corr *wide, size_t nwide)
+{
+    if (e->corr != TD_CORR_WIDE)
+        return e->corr;
+    uint64_t key = i;
+    const td_wide_corr *w = bsearch(&key, wide, nwide, sizeof *wide, cmp_wide);
+    return w ? w->corr : -1;
+}
 
 #define RAW(i) (&blocks[(i) >> TD_BLOCK_SHIFT][(i) & (TD_BLOCK - 1)])
 
@@ -302,7 +318,8 @@ static int collect_steps(td_file *f, td_raw_event **blocks, size_t n, step **out
     return 0;
 }
 
-int td_assign_iterations(td_file *f, td_raw_event **blocks, size_t n, int round_ts, td_error *err)
+int td_assign_iterations(td_file *f, td_raw_event **blocks, size_t n,
+                         const td_wide_corr *wide, size_t nwide, int round_ts, td_error *err)
 {
     step *st = NULL;
     seg *sg = NULL;
@@ -336,10 +353,13 @@ int td_assign_iterations(td_file *f, td_raw_event **blocks, size_t n, int round_
         goto nomem;
     for (size_t i = 0; i < n; i++) {
         const td_raw_event *e = RAW(i);
-        if (!(e->flags & TD_RAW_CORR_HOST) || e->corr == CORR_EMPTY)
+        if (!(e->flags & TD_RAW_CORR_HOST))
+            continue;
+        int64_t corr = raw_corr(e, i, wide, nwide);
+        if (corr == CORR_EMPTY)
             continue; /* an id of INT64_MIN cannot be stored: such kernels get -1 */
-        size_t s = corr_slot(&cm, e->corr);
-        cm.key[s] = e->corr;
+        size_t s = corr_slot(&cm, corr);
+        cm.key[s] = corr;
         cm.iter[s] = (e->flags & TD_RAW_INDEX0) ? CORR_INDEX0
                                                 : iter_index(f->iters, f->niters, e->u.host_iter);
     }
@@ -347,7 +367,7 @@ int td_assign_iterations(td_file *f, td_raw_event **blocks, size_t n, int round_
     if (!f->evb)
         goto nomem;
     /* Compact each block in place: event i of a block is written at byte
-     * 16 i, over raw records the loop has already read. */
+     * 16 i, over raw records (24 bytes each) the loop has already read. */
     for (size_t b = 0; b < nb; b++) {
         td_raw_event *rb = blocks[b];
         td_event *eb = (td_event *)(void *)rb;
@@ -365,9 +385,10 @@ int td_assign_iterations(td_file *f, td_raw_event **blocks, size_t n, int round_
                 o.iter = iter_index(f->iters, f->niters, e.u.host_iter);
             } else if (e.flags & TD_RAW_DEVICE) {
                 o.iter = TD_ITER_NONE;
-                if (e.corr != -1 && e.corr != CORR_EMPTY) {
-                    size_t s = corr_slot(&cm, e.corr);
-                    if (cm.key[s] == e.corr && cm.iter[s] != CORR_INDEX0)
+                int64_t corr = raw_corr(&e, b * TD_BLOCK + k, wide, nwide);
+                if (corr != -1 && corr != CORR_EMPTY) {
+                    size_t s = corr_slot(&cm, corr);
+                    if (cm.key[s] == corr && cm.iter[s] != CORR_INDEX0)
                         o.iter = cm.iter[s];
                 }
             } else {

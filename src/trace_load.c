@@ -19,6 +19,8 @@ typedef struct loader {
     uint64_t reported;
     td_raw_event **blk; /* blocks of TD_BLOCK raw events */
     size_t nraw, nblk, blkcap;
+    td_wide_corr *wide;
+    size_t nwide, widecap;
     int round_ts;
     int seen_events;
     uint64_t index;
@@ -101,9 +103,8 @@ static int read_event(loader *L)
     if (rc < 0)
         return rc;
     td_raw_event e = {0};
-    int64_t stream = -1;
+    int64_t stream = -1, corr = -1;
     bool cpu_op = false, sync = false;
-    e.corr = -1;
     /* have: fields present; bad: present with the wrong type. A repeated
      * key replaces the earlier one, as JSON readers do: last wins. */
     int have = 0, bad = 0, trace_cat = 0;
@@ -124,8 +125,8 @@ static int read_event(loader *L)
             kind = F_DUR;
         else if (kl == 4 && memcmp(k, "args", 4) == 0) {
             if (td_json_peek(j) == '{') {
-                stream = e.corr = -1;
-                rc = read_args(L, &stream, &e.corr);
+                stream = corr = -1;
+                rc = read_args(L, &stream, &corr);
             } else {
                 rc = td_json_skip(j);
             }
@@ -203,7 +204,22 @@ static int read_event(loader *L)
         f->events_skipped++;
         return 0;
     }
-    e.name = (uint32_t)name_id;
+    if (name_id >= ((int64_t)1 << TD_NAME_BITS))
+        return td_fail(j->err, TD_ETRACE, f->path, "more than %lld distinct names in one file",
+                       (long long)1 << TD_NAME_BITS);
+    e.name = (uint32_t)name_id & ((1u << TD_NAME_BITS) - 1);
+    if (corr >= INT32_MIN + 1 && corr <= INT32_MAX) {
+        e.corr = (int32_t)corr;
+    } else {
+        e.corr = TD_CORR_WIDE;
+        td_wide_corr *nw = td_grow(L->wide, &L->widecap, L->nwide + 1, sizeof *nw);
+        if (!nw)
+            return td_fail(j->err, TD_ENOMEM, f->path, "out of memory");
+        L->wide = nw;
+        L->wide[L->nwide].index = L->nraw;
+        L->wide[L->nwide].corr = corr;
+        L->nwide++;
+    }
     /* Classify now (spec §3) so that the stream need not be kept. */
     if (stream < 0 || (stream == 0 && cpu_op))
         e.flags |= TD_RAW_HOST;
@@ -211,7 +227,7 @@ static int read_event(loader *L)
         e.flags |= TD_RAW_DEVICE;
     if (stream != -1)
         e.flags |= TD_RAW_GPU;
-    if (e.corr != -1 && !(stream >= 0 && e.corr >= 0) && !sync)
+    if (corr != -1 && !(stream >= 0 && corr >= 0) && !sync)
         e.flags |= TD_RAW_CORR_HOST;
     if (index == 0)
         e.flags |= TD_RAW_INDEX0;
@@ -259,6 +275,7 @@ static int read_events(loader *L)
             free(L->blk[b]);
         L->nblk = 0;
         L->nraw = 0;
+        L->nwide = 0;
         L->index = 0;
         L->f->events_skipped = 0;
         L->round_ts = 0;
@@ -448,7 +465,7 @@ int td_file_load(td_file **out, const char *path, const td_load_progress *prog, 
     td_json_free(&L.j);
     td_reader_close(L.r);
     L.r = NULL;
-    rc = td_assign_iterations(f, L.blk, L.nraw, L.round_ts, err);
+    rc = td_assign_iterations(f, L.blk, L.nraw, L.wide, L.nwide, L.round_ts, err);
     L.nblk = 0; /* taken over (compacted or freed) by td_assign_iterations */
 done:
     td_json_free(&L.j);
@@ -456,6 +473,7 @@ done:
     for (size_t b = 0; b < L.nblk; b++)
         free(L.blk[b]);
     free(L.blk);
+    free(L.wide);
     if (rc < 0) {
         td_file_free(f);
         return rc;

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Input formats: one real trace (HTA's trace_compare base) stored as plain
-JSON, zstd, gzip under a .json name, plain under a .json.gz name, and as a
-bare array of events. Each must give the same comparison as the original.
+JSON, zstd, gzip under a .json name, plain under a .json.gz name, as a bare
+array of events, and with every correlation id moved beyond 32 bits. Each must give the same comparison as the original.
 
     formats_test.py TRACEDIFF
 """
@@ -37,6 +37,10 @@ def main():
         for f in ("plain.json", "zstd.json.zst", "gzip_in_disguise.json", "plain_named.json.gz"):
             rc, got, err = run(exe, "compare", os.path.join(D, f), TEST, "--format", "csv", *sel)
             check(f"{f} {' '.join(sel)}", rc == 0 and got == want, err.strip()[:200])
+        # Correlation ids beyond 32 bits (+2^40): kernels find their launch.
+        rc, got, err = run(exe, "compare", os.path.join(D, "wide_correlation.json"), TEST,
+                           "--format", "csv", *sel)
+        check(f"wide_correlation.json {' '.join(sel)}", rc == 0 and got == want, err.strip()[:200])
         # A bare array has no distributedInfo: it is rank 0, the original rank 1.
         rc, got, err = run(exe, "compare", os.path.join(D, "bare_array.json"), TEST,
                            "--format", "csv", *sel)
