@@ -44,6 +44,26 @@ int cli_diff(cli_opts *o, td_set *control, td_set *test, td_diff **diff, size_t 
              size_t *nrows);
 void cli_opts_free(cli_opts *o);
 
+/* Parses "<command> POS... [options]": returns 0, or an exit status + 1 (so
+ * that 1 means "done, exit 0", as after --help). what names the positional
+ * arguments in the message when some are missing. */
+int cli_parse_args(cli_opts *o, int argc, char **argv, void (*usage)(FILE *), int npos,
+                   const char **pos, const char *what);
+
+/* What a comparing command holds: its options, both sets, the diff and the
+ * rows picked for display. */
+typedef struct cli_pair {
+    cli_opts o;
+    td_set *control, *test;
+    td_diff *diff;
+    size_t *rows, nrows;
+} cli_pair;
+
+/* Loads both sides (o.control, o.test) and computes the diff and its view;
+ * prints any error; returns 0 or an exit status. */
+int cli_pair_run(cli_pair *p);
+void cli_pair_free(cli_pair *p);
+
 /* Output files appear whole or not at all: write to a temporary file beside
  * the target and rename it into place. */
 typedef struct out_file {

@@ -38,14 +38,12 @@ static int has_suffix(const char *s, const char *suffix)
 
 int cmd_plot(int argc, char **argv)
 {
-    cli_opts o = {0};
+    cli_pair p = {0};
+    cli_opts *o = &p.o;
     const char *pos[3];
-    td_set *c = NULL, *t = NULL;
-    td_diff *d = NULL;
-    size_t *rows = NULL, nrows = 0;
     out_file out = {0};
     td_chart_kind kind = TD_CHART_COUNTS;
-    int rc = cli_parse_args(&o, argc, argv, usage_plot, 3, pos,
+    int rc = cli_parse_args(o, argc, argv, usage_plot, 3, pos,
                             "counts or duration, CONTROL and TEST");
     if (rc)
         goto done;
@@ -58,50 +56,49 @@ int cmd_plot(int argc, char **argv)
         rc = EXIT_USAGE + 1;
         goto done;
     }
-    o.control = pos[1];
-    o.test = pos[2];
+    o->control = pos[1];
+    o->test = pos[2];
     /* Check what can be checked before minutes of reading. */
-    bool to_stdout = o.output && strcmp(o.output, "-") == 0;
-    if (!o.output) {
+    bool to_stdout = o->output && strcmp(o->output, "-") == 0;
+    if (!o->output) {
         cli_error("plot: -o FILE is required (.svg, .png or .pdf)");
         rc = EXIT_USAGE + 1;
         goto done;
     }
-    bool svg = to_stdout || has_suffix(o.output, ".svg");
-    if (!svg && !has_suffix(o.output, ".png") && !has_suffix(o.output, ".pdf")) {
-        cli_error("plot: %s: name the file .svg, .png or .pdf", o.output);
+    bool svg = to_stdout || has_suffix(o->output, ".svg");
+    if (!svg && !has_suffix(o->output, ".png") && !has_suffix(o->output, ".pdf")) {
+        cli_error("plot: %s: name the file .svg, .png or .pdf", o->output);
         rc = EXIT_USAGE + 1;
         goto done;
     }
-    if (o.format) {
+    if (o->format) {
         cli_error("plot: --format does not apply: the format follows -o's extension");
         rc = EXIT_USAGE + 1;
         goto done;
     }
-    if (!o.sort_text && !o.view.top && !o.view.include) {
-        int asc = o.view.ascending;
-        td_chart_default_view(&o.view, kind);
-        o.view.ascending = asc;
+    if (!o->sort_text && !o->view.top && !o->view.include) {
+        int asc = o->view.ascending;
+        td_chart_default_view(&o->view, kind);
+        o->view.ascending = asc;
     }
-    if ((rc = cli_load_pair(&o, &c, &t)) != 0 ||
-        (rc = cli_diff(&o, c, t, &d, &rows, &nrows)) != 0) {
+    if ((rc = cli_pair_run(&p)) != 0) {
         rc++;
         goto done;
     }
     td_error err = {0};
     if (svg) {
-        if ((rc = out_open(&out, o.output)) != 0) {
+        if ((rc = out_open(&out, o->output)) != 0) {
             rc++;
             goto done;
         }
-        if (td_chart_svg(out.f, kind, d, rows, nrows, o.control_label, o.test_label, &err) < 0) {
+        if (td_chart_svg(out.f, kind, p.diff, p.rows, p.nrows, o->control_label, o->test_label, &err) < 0) {
             out_abort(&out);
             rc = cli_td_error(&err) + 1;
             goto done;
         }
         rc = out_commit(&out) + 1;
     } else {
-        if (td_chart_write(o.output, kind, d, rows, nrows, o.control_label, o.test_label,
+        if (td_chart_write(o->output, kind, p.diff, p.rows, p.nrows, o->control_label, o->test_label,
                            &err) < 0) {
             rc = cli_td_error(&err) + 1;
             goto done;
@@ -109,10 +106,6 @@ int cmd_plot(int argc, char **argv)
         rc = EXIT_OK + 1;
     }
 done:
-    free(rows);
-    td_diff_free(d);
-    td_set_free(c);
-    td_set_free(t);
-    cli_opts_free(&o);
+    cli_pair_free(&p);
     return rc - 1;
 }

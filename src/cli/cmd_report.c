@@ -26,45 +26,43 @@ static void usage_report(FILE *f)
 
 int cmd_report(int argc, char **argv)
 {
-    cli_opts o = {0};
+    cli_pair p = {0};
+    cli_opts *o = &p.o;
     const char *pos[2];
-    td_set *c = NULL, *t = NULL;
-    td_diff *d = NULL;
-    size_t *rows = NULL, nrows = 0;
     out_file out = {0};
-    int rc = cli_parse_args(&o, argc, argv, usage_report, 2, pos, "CONTROL and TEST");
+    int rc = cli_parse_args(o, argc, argv, usage_report, 2, pos, "CONTROL and TEST");
     if (rc)
         goto done;
-    o.control = pos[0];
-    o.test = pos[1];
-    if (!o.output) {
+    o->control = pos[0];
+    o->test = pos[1];
+    if (!o->output) {
         cli_error("report: -o FILE is required (e.g. -o report.html)");
         rc = EXIT_USAGE + 1;
         goto done;
     }
-    if (o.format && strcmp(o.format, "html") != 0) {
-        cli_error("--format '%s': a report is html", o.format);
+    if (o->format && strcmp(o->format, "html") != 0) {
+        cli_error("--format '%s': a report is html", o->format);
         rc = EXIT_USAGE + 1;
         goto done;
     }
-    bool custom = o.sort_text || o.view.top || o.view.include;
-    if ((rc = cli_load_pair(&o, &c, &t)) != 0 ||
-        (rc = cli_diff(&o, c, t, &d, &rows, &nrows)) != 0) {
+    bool custom = o->sort_text || o->view.top || o->view.include;
+    if ((rc = cli_pair_run(&p)) != 0) {
         rc++;
         goto done;
     }
     /* Each chart's default sorts by its own column; the user's pick applies to both. */
     td_view_opts views[2];
-    const td_view_opts *pick[2] = {&o.view, &o.view};
+    const td_view_opts *pick[2] = {&o->view, &o->view};
     if (!custom)
         for (int k = 0; k < 2; k++) {
-            views[k] = o.view;
+            views[k] = o->view;
             td_chart_default_view(&views[k], (td_chart_kind)k);
-            views[k].ascending = o.view.ascending;
+            views[k].ascending = o->view.ascending;
             pick[k] = &views[k];
         }
-    td_report_input in = {c, t, &o.cmp, d, o.control_label, o.test_label, {pick[0], pick[1]}};
-    if ((rc = out_open(&out, o.output)) != 0) {
+    td_report_input in = {p.control,        p.test,         &o->cmp,           p.diff,
+                          o->control_label, o->test_label, {pick[0], pick[1]}};
+    if ((rc = out_open(&out, o->output)) != 0) {
         rc++;
         goto done;
     }
@@ -76,10 +74,6 @@ int cmd_report(int argc, char **argv)
     }
     rc = out_commit(&out) + 1;
 done:
-    free(rows);
-    td_diff_free(d);
-    td_set_free(c);
-    td_set_free(t);
-    cli_opts_free(&o);
+    cli_pair_free(&p);
     return rc - 1;
 }

@@ -20,8 +20,6 @@ int cmd_report(int argc, char **argv);
 
 /* args.c: npos positional arguments (what names them in the error) and the
  * shared options. Returns 0, or an exit status + 1 (1: --help was shown). */
-int cli_parse_args(cli_opts *o, int argc, char **argv, void (*usage)(FILE *), int npos,
-                   const char **pos, const char *what);
 
 /* The selection options, as the help of each comparing command lists them. */
 extern const char cli_usage_selection[];

@@ -436,3 +436,20 @@ int cli_term_width(void)
         return atoi(c);
     return 120;
 }
+
+int cli_pair_run(cli_pair *p)
+{
+    int rc = cli_load_pair(&p->o, &p->control, &p->test);
+    if (rc == 0)
+        rc = cli_diff(&p->o, p->control, p->test, &p->diff, &p->rows, &p->nrows);
+    return rc;
+}
+
+void cli_pair_free(cli_pair *p)
+{
+    free(p->rows);
+    td_diff_free(p->diff);
+    td_set_free(p->control);
+    td_set_free(p->test);
+    cli_opts_free(&p->o);
+}

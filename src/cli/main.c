@@ -75,43 +75,6 @@ static void usage_info(FILE *f)
                "Ranks, iterations, files, sizes and event counts by category of one set.\n");
 }
 
-/* Parses a comparing command's arguments. Returns 0, or an exit status + 1
- * (so that 1 means "done: exit 0", after --help). */
-static int parse_pair(cli_opts *o, int argc, char **argv, void (*usage)(FILE *), int npos,
-                      const char **pos)
-{
-    int got = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            usage(stdout);
-            return EXIT_OK + 1;
-        }
-        if (a[0] == '-' && a[1] != '\0') {
-            int r = cli_shared_option(o, argc, argv, &i);
-            if (r < 0)
-                return EXIT_USAGE + 1;
-            if (r == 0) {
-                cli_error("%s: unknown option '%s' (see '%s %s --help')", argv[0], a, g_prog,
-                          argv[0]);
-                return EXIT_USAGE + 1;
-            }
-            continue;
-        }
-        if (got >= npos) {
-            cli_error("%s: unexpected argument '%s'", argv[0], a);
-            return EXIT_USAGE + 1;
-        }
-        pos[got++] = a;
-    }
-    if (got < npos) {
-        cli_error("%s: expected %s (see '%s %s --help')", argv[0],
-                  npos == 2 ? "CONTROL and TEST" : "a trace set", g_prog, argv[0]);
-        return EXIT_USAGE + 1;
-    }
-    return 0;
-}
-
 static bool ends_with(const char *s, const char *suf)
 {
     size_t n = strlen(s), m = strlen(suf);
@@ -164,63 +127,57 @@ static void print_side_header(FILE *f, const cli_opts *o, const td_diff *d, int 
 
 static int cmd_compare(int argc, char **argv)
 {
-    cli_opts o = {0};
+    cli_pair p = {0};
+    cli_opts *o = &p.o;
     const char *pos[2];
-    td_set *c = NULL, *t = NULL;
-    td_diff *d = NULL;
-    size_t *rows = NULL, nrows = 0;
     out_file out = {0};
-    int rc = parse_pair(&o, argc, argv, usage_compare, 2, pos);
+    int rc = cli_parse_args(o, argc, argv, usage_compare, 2, pos, "CONTROL and TEST");
     if (rc)
         goto done;
-    o.control = pos[0];
-    o.test = pos[1];
-    const char *fmt = default_format(&o, "table", "csv");
+    o->control = pos[0];
+    o->test = pos[1];
+    const char *fmt = default_format(o, "table", "csv");
     if (strcmp(fmt, "table") && strcmp(fmt, "csv") && strcmp(fmt, "json") &&
         strcmp(fmt, "markdown")) {
         cli_error("--format '%s': expected table, csv, json or markdown", fmt);
         rc = EXIT_USAGE + 1;
         goto done;
     }
-    if ((rc = cli_load_pair(&o, &c, &t)) != 0 || (rc = cli_diff(&o, c, t, &d, &rows, &nrows)) != 0) {
+    if ((rc = cli_pair_run(&p)) != 0) {
         rc++;
         goto done;
     }
-    if ((rc = out_open(&out, o.output)) != 0) {
+    if ((rc = out_open(&out, o->output)) != 0) {
         rc++;
         goto done;
     }
-    td_write_opts w = {o.control_label, o.test_label, rows, nrows, 0, 0, 0};
+    td_write_opts w = {o->control_label, o->test_label, p.rows, p.nrows, 0, 0, 0};
     int wr;
     if (strcmp(fmt, "csv") == 0)
-        wr = td_write_csv(out.f, d, &w);
+        wr = td_write_csv(out.f, p.diff, &w);
     else if (strcmp(fmt, "json") == 0)
-        wr = td_write_json(out.f, d, &w);
+        wr = td_write_json(out.f, p.diff, &w);
     else if (strcmp(fmt, "markdown") == 0)
-        wr = td_write_markdown(out.f, d, &w);
+        wr = td_write_markdown(out.f, p.diff, &w);
     else {
-        table_opts(&w, &o, out.f);
-        print_side_header(out.f, &o, d, 0, o.control);
-        print_side_header(out.f, &o, d, 1, o.test);
+        table_opts(&w, o, out.f);
+        print_side_header(out.f, o, p.diff, 0, o->control);
+        print_side_header(out.f, o, p.diff, 1, o->test);
         fprintf(out.f, "device   %s%s\n\n",
-                o.cmp.device == TD_DEVICE_CPU ? "cpu" : o.cmp.device == TD_DEVICE_GPU ? "gpu"
+                o->cmp.device == TD_DEVICE_CPU ? "cpu" : o->cmp.device == TD_DEVICE_GPU ? "gpu"
                                                                                       : "all",
-                o.cmp.short_names ? "  (short names)" : "");
-        wr = td_write_table(out.f, d, &w);
+                o->cmp.short_names ? "  (short names)" : "");
+        wr = td_write_table(out.f, p.diff, &w);
     }
     if (wr < 0) {
         out_abort(&out);
-        cli_error("%s: write failed", o.output ? o.output : "stdout");
+        cli_error("%s: write failed", o->output ? o->output : "stdout");
         rc = EXIT_DATA + 1;
         goto done;
     }
     rc = out_commit(&out) + 1;
 done:
-    free(rows);
-    td_diff_free(d);
-    td_set_free(c);
-    td_set_free(t);
-    cli_opts_free(&o);
+    cli_pair_free(&p);
     return rc - 1;
 }
 
@@ -250,43 +207,37 @@ static void ops_table(FILE *f, const td_diff *d, bool color)
 
 static int cmd_ops(int argc, char **argv)
 {
-    cli_opts o = {0};
+    cli_pair p = {0};
+    cli_opts *o = &p.o;
     const char *pos[2];
-    td_set *c = NULL, *t = NULL;
-    td_diff *d = NULL;
-    size_t *rows = NULL, nrows = 0;
     out_file out = {0};
-    int rc = parse_pair(&o, argc, argv, usage_ops, 2, pos);
+    int rc = cli_parse_args(o, argc, argv, usage_ops, 2, pos, "CONTROL and TEST");
     if (rc)
         goto done;
-    o.control = pos[0];
-    o.test = pos[1];
-    o.cmp.short_names = 0; /* spec §7: always by full name */
-    const char *fmt = default_format(&o, "table", "json");
+    o->control = pos[0];
+    o->test = pos[1];
+    o->cmp.short_names = 0; /* spec §7: always by full name */
+    const char *fmt = default_format(o, "table", "json");
     if (strcmp(fmt, "table") && strcmp(fmt, "json")) {
         cli_error("--format '%s': expected table or json", fmt);
         rc = EXIT_USAGE + 1;
         goto done;
     }
-    if ((rc = cli_load_pair(&o, &c, &t)) != 0 || (rc = cli_diff(&o, c, t, &d, &rows, &nrows)) != 0) {
+    if ((rc = cli_pair_run(&p)) != 0) {
         rc++;
         goto done;
     }
-    if ((rc = out_open(&out, o.output)) != 0) {
+    if ((rc = out_open(&out, o->output)) != 0) {
         rc++;
         goto done;
     }
     if (strcmp(fmt, "json") == 0)
-        td_write_ops_json(out.f, d);
+        td_write_ops_json(out.f, p.diff);
     else
-        ops_table(out.f, d, out.f == stdout && cli_color_ok(stdout));
+        ops_table(out.f, p.diff, out.f == stdout && cli_color_ok(stdout));
     rc = out_commit(&out) + 1;
 done:
-    free(rows);
-    td_diff_free(d);
-    td_set_free(c);
-    td_set_free(t);
-    cli_opts_free(&o);
+    cli_pair_free(&p);
     return rc - 1;
 }
 
