@@ -555,7 +555,7 @@ static int scan_string(td_json *j, bool decode, const char **s, size_t *len)
     }
 }
 
-int td_json_string(td_json *j, const char **s, size_t *len)
+int td_json_string_slow(td_json *j, const char **s, size_t *len)
 {
     return scan_string(j, true, s, len);
 }
@@ -757,7 +757,7 @@ static int after_comma_in_object(td_json *j)
     return expect_byte(j, ':', "':'");
 }
 
-int td_json_skip(td_json *j)
+int td_json_skip_slow(td_json *j)
 {
     /* Most skipped values are one string or one integer. */
     int c0 = td_json_peek(j);
@@ -871,7 +871,7 @@ int td_json_obj_begin(td_json *j)
     return 0;
 }
 
-int td_json_obj_next(td_json *j, bool *first, const char **key, size_t *klen)
+int td_json_obj_next_slow(td_json *j, bool *first, const char **key, size_t *klen)
 {
     int c = td_json_peek(j);
     if (c < -1)

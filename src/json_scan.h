@@ -15,6 +15,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 /* Reads up to cap bytes into buf; returns the count, 0 at the end, < 0 on
  * error (having filled err). */
@@ -59,6 +62,11 @@ uint64_t td_json_offset(const td_json *j);
 /* Skips white space and returns the next byte without consuming it, -1 at the
  * end of input, or < -1 on a read error. The scanner peeks dozens of times
  * per event: the common case (a token byte right there) is inline. */
+static inline bool td_json_ws(unsigned char c)
+{
+    return c == ' ' || c == '\n' || c == '\r' || c == '\t';
+}
+
 int td_json_peek_slow(td_json *j);
 static inline int td_json_peek(td_json *j)
 {
@@ -79,19 +87,163 @@ static inline int td_json_peek(td_json *j)
 /* Reads a string value (the next token must be one). *s is valid until the
  * next call on j; it may hold NUL bytes (from \u0000). Lone surrogates are
  * kept as their 3-byte (WTF-8) encoding so distinct names stay distinct. */
-int td_json_string(td_json *j, const char **s, size_t *len);
+int td_json_string_slow(td_json *j, const char **s, size_t *len);
+
+#ifdef __SSE2__
+/* Where in the 16 bytes at p a string's fast path stops: a quote, a
+ * backslash, a control byte or a non-ASCII byte (0 if none). */
+static inline unsigned td_json_stop16(const unsigned char *p)
+{
+    __m128i v = _mm_loadu_si128((const __m128i *)p);
+    __m128i stop = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')),
+                                             _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))),
+                                _mm_cmplt_epi8(v, _mm_set1_epi8(0x20)));
+    return (unsigned)_mm_movemask_epi8(stop);
+}
+#endif
+
+static inline int td_json_string(td_json *j, const char **s, size_t *len)
+{
+#ifdef __SSE2__
+    /* A short plain string right here: no call. */
+    const unsigned char *b = (const unsigned char *)j->buf;
+    size_t p = j->pos;
+    if (p + 17 <= j->end && b[p] == '"') {
+        unsigned m = td_json_stop16(b + p + 1);
+        if (m) {
+            size_t q = p + 1 + (size_t)__builtin_ctz(m);
+            if (b[q] == '"') {
+                *s = j->buf + p + 1;
+                *len = q - p - 1;
+                j->pos = q + 1;
+                return 0;
+            }
+        }
+    }
+#endif
+    return td_json_string_slow(j, s, len);
+}
 
 /* Reads a number. */
 int td_json_number(td_json *j, td_json_num *out);
 
-/* Skips one value of any type, validating it. */
-int td_json_skip(td_json *j);
+/* Skips one value of any type, validating it. A short string or a plain
+ * integer (most skipped values) is skipped inline. */
+int td_json_skip_slow(td_json *j);
+static inline int td_json_skip(td_json *j)
+{
+    const unsigned char *b = (const unsigned char *)j->buf;
+    size_t p = j->pos, e = j->end;
+    if (e - p < 24)
+        return td_json_skip_slow(j);
+    if (b[p] == ' ')
+        p++;
+#ifdef __SSE2__
+    if (b[p] == '"') {
+        unsigned m = td_json_stop16(b + p + 1);
+        if (m) {
+            size_t q = p + 1 + (size_t)__builtin_ctz(m);
+            if (b[q] == '"') {
+                j->pos = q + 1;
+                return 0;
+            }
+        }
+        return td_json_skip_slow(j);
+    }
+#endif
+    if (b[p] >= '1' && b[p] <= '9') {
+        size_t q = p + 1;
+        while (q < e && b[q] >= '0' && b[q] <= '9')
+            q++;
+        /* Followed by what may follow a value: then it is a whole integer. */
+        if (q < e && (b[q] == ',' || b[q] == '}' || b[q] == ']' || td_json_ws(b[q]))) {
+            j->pos = q;
+            return 0;
+        }
+    }
+    return td_json_skip_slow(j);
+}
 
 /* Objects: td_json_obj_begin consumes '{'; td_json_obj_next returns 1 with
  * the next key read (and ':' consumed), 0 after the closing '}', < 0 on
  * error. first must start true. */
 int td_json_obj_begin(td_json *j);
-int td_json_obj_next(td_json *j, bool *first, const char **key, size_t *klen);
+int td_json_obj_next_slow(td_json *j, bool *first, const char **key, size_t *klen);
+
+/* The usual member, [white space] [',' white space] "key" [' '] ':', is read
+ * inline; anything else (the end of the object, long or escaped keys, the
+ * window's edge, errors) goes to the general path, which starts afresh. */
+/* Leading JSON white space among the 16 bytes at p (16: all of them). */
+static inline unsigned td_json_ws16(const unsigned char *p)
+{
+    __m128i v = _mm_loadu_si128((const __m128i *)p);
+    __m128i w = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(' ')),
+                                          _mm_cmpeq_epi8(v, _mm_set1_epi8('\n'))),
+                             _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('\t')),
+                                          _mm_cmpeq_epi8(v, _mm_set1_epi8('\r'))));
+    unsigned m = ~(unsigned)_mm_movemask_epi8(w) & 0xFFFFu;
+    return m ? (unsigned)__builtin_ctz(m) : 16;
+}
+
+static inline int td_json_obj_next(td_json *j, bool *first, const char **key, size_t *klen)
+{
+#ifdef __SSE2__
+    /* Margins: every load below stays inside the window. */
+    const unsigned char *b = (const unsigned char *)j->buf;
+    size_t p = j->pos, e = j->end, k;
+    if (e - p < 80)
+        goto slow;
+    if (td_json_ws(b[p])) {
+        do {
+            k = td_json_ws16(b + p);
+            p += k;
+        } while (k == 16 && p + 80 <= e);
+        if (p + 64 > e)
+            goto slow;
+    }
+    if (!*first) {
+        if (b[p] != ',')
+            goto slow;
+        p++;
+        if (td_json_ws(b[p])) {
+            do {
+                k = td_json_ws16(b + p);
+                p += k;
+            } while (k == 16 && p + 80 <= e);
+            if (p + 40 > e)
+                goto slow;
+        }
+    }
+    if (b[p] != '"')
+        goto slow;
+    {
+        /* Keys up to 31 bytes. */
+        unsigned m = td_json_stop16(b + p + 1);
+        size_t q = p + 1;
+        if (!m) {
+            m = td_json_stop16(b + p + 17);
+            q = p + 17;
+            if (!m)
+                goto slow;
+        }
+        q += (size_t)__builtin_ctz(m);
+        if (b[q] != '"')
+            goto slow;
+        size_t c = q + 1;
+        if (b[c] == ' ')
+            c++;
+        if (b[c] != ':')
+            goto slow;
+        *key = j->buf + p + 1;
+        *klen = q - p - 1;
+        *first = false;
+        j->pos = c + 1;
+        return 1;
+    }
+slow:
+#endif
+    return td_json_obj_next_slow(j, first, key, klen);
+}
 
 /* Arrays: likewise; td_json_arr_next returns 1 when a value follows. */
 int td_json_arr_begin(td_json *j);
