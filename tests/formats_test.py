@@ -5,7 +5,7 @@ array of events, and with every correlation id moved beyond 32 bits. Each must g
 
     formats_test.py TRACEDIFF
 """
-import os, subprocess, sys
+import gzip, os, subprocess, sys, tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ORIG = "tests/golden/traces/hta-trace_compare/base/base.json.gz"
@@ -45,6 +45,31 @@ def main():
         rc, got, err = run(exe, "compare", os.path.join(D, "bare_array.json"), TEST,
                            "--format", "csv", *sel)
         check(f"bare_array.json {' '.join(sel)}", rc == 0 and got == want, err.strip()[:200])
+    # Plain files of a megabyte or more are mapped, not read: same numbers,
+    # and the same byte offsets in errors.
+    big = "tests/golden/traces/hta-trace_diff/control/control.json.gz"
+    with tempfile.TemporaryDirectory() as tmp:
+        plain = os.path.join(tmp, "control.json")
+        with gzip.open(os.path.join(ROOT, big)) as src, open(plain, "wb") as dst:
+            data = src.read()
+            dst.write(data)
+        for sel in (["--device", "all"], ["--control-iteration", "all", "--device", "gpu"]):
+            _, want, _ = run(exe, "compare", big, "tests/golden/traces/hta-trace_diff/test",
+                             "--format", "csv", *sel)
+            rc, got, err = run(exe, "compare", plain, "tests/golden/traces/hta-trace_diff/test",
+                               "--format", "csv", *sel)
+            check(f"mapped plain {' '.join(sel)}", rc == 0 and got == want and want, err[:200])
+        cut = os.path.join(tmp, "cut.json")
+        with open(cut, "wb") as f:
+            f.write(data[:len(data) // 2])
+        gz = os.path.join(tmp, "cut.json.gz")
+        with gzip.open(gz, "wb") as f:
+            f.write(data[:len(data) // 2])
+        rc1, _, e1 = run(exe, "info", cut)
+        rc2, _, e2 = run(exe, "info", gz)
+        check("mapped truncated file: same error as streamed",
+              rc1 == 1 and rc2 == 1 and e1.replace(cut, "F") == e2.replace(gz, "F") and "byte" in e1,
+              f"{e1!r} {e2!r}")
     rc, out, _ = run(exe, "info", os.path.join(D, "zstd.json.zst"), "--format", "json")
     check("info names zstd", rc == 0 and '"compression": "zstd"' in out)
     rc, out, _ = run(exe, "info", os.path.join(D, "gzip_in_disguise.json"), "--format", "json")
