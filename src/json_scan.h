@@ -185,7 +185,8 @@ static inline unsigned td_json_ws16(const unsigned char *p)
     return m ? (unsigned)__builtin_ctz(m) : 16;
 }
 
-static inline int td_json_obj_next(td_json *j, bool *first, const char **key, size_t *klen)
+static inline __attribute__((always_inline)) int td_json_obj_next(td_json *j, bool *first,
+                                                                  const char **key, size_t *klen)
 {
 #ifdef __SSE2__
     /* Margins: every load below stays inside the window. */
