@@ -45,7 +45,7 @@ deps:
 
 demo: deps
 	@$(MAKE) --no-print-directory all
-	$(BIN) compare examples/control examples/test --top 25 --sort abs_diff_duration
+	$(BIN) compare examples/control examples/test --format table --top 25 --sort abs_diff_duration
 
 UNIT_SRC := $(wildcard tests/unit/*.c)
 UNIT_BIN := $(BUILD)/unit_tests
