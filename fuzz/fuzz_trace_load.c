@@ -8,6 +8,7 @@
  *
  *   'G'  the rest, gzip-compressed with zlib     'g'  the same, cut short
  *   'Z'  the rest, zstd-compressed                'z'  the same, cut short
+ *   'M'  the rest in two gzip members, one after the other (as cat a.gz b.gz)
  *   else the whole input as it is (so plain JSON seeds work unchanged; raw
  *        gzip or zstd bytes in the input reach the decoders' error paths)
  *
@@ -280,11 +281,26 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     int mode = size > 0 ? data[0] : 0;
     td_set *s = NULL;
     td_error err;
-    if (mode == 'G' || mode == 'g' || mode == 'Z' || mode == 'z') {
+    if (mode == 'G' || mode == 'g' || mode == 'Z' || mode == 'z' || mode == 'M') {
         const uint8_t *rest = data + 1;
         size_t n = size - 1;
         uint8_t *c = NULL;
-        size_t clen = (mode == 'G' || mode == 'g') ? gzip(&c, rest, n) : zstd(&c, rest, n);
+        size_t clen;
+        if (mode == 'M') {
+            uint8_t *c2 = NULL;
+            size_t half = n ? (size_t)(bits % (n + 1)) : 0;
+            clen = gzip(&c, rest, half);
+            size_t clen2 = gzip(&c2, rest + half, n - half);
+            uint8_t *both = realloc(c, clen + clen2);
+            if (!both)
+                abort();
+            memcpy(both + clen, c2, clen2);
+            free(c2);
+            c = both;
+            clen += clen2;
+        } else {
+            clen = (mode == 'G' || mode == 'g') ? gzip(&c, rest, n) : zstd(&c, rest, n);
+        }
         if (mode == 'g' || mode == 'z')
             clen = clen ? (size_t)(bits % clen) : 0; /* cut short */
         fuzz_file_put(&comp_file, c, clen);
@@ -292,7 +308,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         int rc = load(&s, comp_file.path, &err);
         bool magic = n >= 2 && ((rest[0] == 0x1f && rest[1] == 0x8b) ||
                                 (rest[0] == 0x28 && rest[1] == 0xb5));
-        if ((mode == 'G' || mode == 'Z') && !magic) {
+        if ((mode == 'G' || mode == 'Z' || mode == 'M') && !magic) {
             fuzz_file_put(&plain_file, rest, n);
             td_set *p = NULL;
             td_error perr;

@@ -60,6 +60,9 @@ TRICKY = {
     "long_key": b'{"' + b"k" * 500 + b'": 1}',
     "nul_after": b"{}\x00",
     "dup_keys": b'{"a": 1, "a": "x", "a": [1]}',
+    "spaced_colons": b'{ "a" : 1 , "b"\t:\n[ 1 , "x" ] ,"c":{"d" :null}}',
+    "tight": b'{"a":1,"b":[1,"x",true],"c":{"d":null},"e":-0.5e-3}',
+    "short_strings": b'["", "a", "ab", "abc", "\\u00e9", "\xc3\xa9", "abcdefghijklmnopq"]',
 }
 
 
@@ -180,6 +183,11 @@ TRACE_EDGES = {
                          b'"name": "g", "ts": 57, "dur": 1, "args": {"stream": 3, "correlation": '
                          b'5}}, {"cat": "k", "name": "Event Sync", "ts": 58, "dur": 1, "args": '
                          b'{"correlation": 5}}]}',
+    "corr_int64_min": b'{"traceEvents": [{"cat": "u", "name": "ProfilerStep#1", "ts": 0, '
+                      b'"dur": 100}, {"cat": "cpu_op", "name": "launch", "ts": 5, "dur": 1, '
+                      b'"args": {"correlation": -9223372036854775808}}, {"cat": "kernel", '
+                      b'"name": "k", "ts": 6, "dur": 1, "args": {"stream": 7, "correlation": '
+                      b'-9223372036854775808}}]}',
     "bom_trace": b'\xef\xbb\xbf{"traceEvents": [{"cat": "c", "name": "a", "ts": 1, "dur": 1}]}',
     "nul_in_file": b'{"traceEvents": []}\x00',
     "short_names": b'{"traceEvents": [{"cat": "k", "name": "void f<int, g<h> >(int*) const", '
@@ -219,7 +227,8 @@ def main():
             write("trace_load", label + ".gzip", b"G" + text)
             write("trace_load", label + ".zstd", b"Z" + text)
             write("trace_load", label + ".gzip_cut", b"g" + text)
-            write("trace_load", label + ".raw_gz", gzip.compress(text))
+            write("trace_load", label + ".raw_gz", gzip.compress(text, mtime=0))
+            write("trace_load", label + ".gzip_members", b"M" + text)
         if label in ("hta-two_ranks", "hta-ns_resolution", "hta-triton"):
             write("json_scan", label + ".json", text)
     for k, v in TRICKY.items():

@@ -98,6 +98,198 @@ static int match(const regex_t *re, const td_row *r)
     return regexec(re, r->name, 0, NULL, 0) == 0;
 }
 
+/* glibc's regcomp copies a subexpression once more for each '+' or interval
+ * applied to it, so "a++++...", "((a+)+)+..." or "(a{300}){300}" grow as
+ * 2^n or as the product of the counts; and each part that can match nothing
+ * ("a*", "a?", "a{0,9}") costs memory in proportion to the whole (epsilon
+ * closures): "a*++++++++++++++" takes minutes and 14 GB. And repetitions
+ * nested four deep take exponential time with few copies: "e{,5}{,5}{1,5}+"
+ * takes 80 s. Copies and depth are bounded here, before compiling. */
+#define RE_MAX_COPIES (1u << 15)
+#define RE_MAX_NULLABLE 256u
+#define RE_MAX_COST (1u << 18) /* optional parts x all parts */
+#define RE_MAX_DEPTH 3            /* "((a+)+)+" at most */
+
+static uint64_t re_add(uint64_t a, uint64_t b)
+{
+    return a + b > RE_MAX_COPIES ? RE_MAX_COPIES + 1 : a + b;
+}
+
+static uint64_t re_mul(uint64_t a, uint64_t b)
+{
+    return b && a > RE_MAX_COPIES / b ? RE_MAX_COPIES + 1 : a * b;
+}
+
+/* The last byte of the bracket expression opening at p (or of re). */
+static const char *re_bracket_end(const char *p)
+{
+    const char *q = p + 1;
+    if (*q == '^')
+        q++;
+    if (*q == ']')
+        q++;
+    while (*q && *q != ']') {
+        if (*q == '[' && (q[1] == ':' || q[1] == '=' || q[1] == '.')) {
+            char c = q[1];
+            q += 2;
+            while (*q && !(q[0] == c && q[1] == ']'))
+                q++;
+            q += *q ? 2 : 0;
+            continue;
+        }
+        q++;
+    }
+    return *q ? q : q - 1;
+}
+
+/* The copy count of a repetition at p ('*', '+', '?' or an interval), with
+ * *end its last byte and *opt how many of the copies are optional (glibc
+ * makes "a+" "aa*" and "a{2,5}" "aa(a(a(a)?)?)?"); 0 if p is not one. */
+static uint64_t re_repeat(const char *p, const char **end, uint64_t *opt)
+{
+    *end = p;
+    *opt = 1;
+    if (*p == '*' || *p == '?')
+        return 1;
+    if (*p == '+')
+        return 2;
+    if (*p != '{')
+        return 0;
+    uint64_t n = 0, m = 0;
+    bool dn = false, dm = false, comma = false;
+    const char *q = p + 1;
+    for (; *q >= '0' && *q <= '9'; q++, dn = true)
+        n = re_add(re_mul(n, 10), (uint64_t)(*q - '0'));
+    if (*q == ',')
+        for (comma = true, q++; *q >= '0' && *q <= '9'; q++, dm = true)
+            m = re_add(re_mul(m, 10), (uint64_t)(*q - '0'));
+    if ((!dn && !comma) || *q != '}')
+        return 0; /* "{", "{}", "{x": glibc reads them as text or refuses them */
+    *end = q;
+    if (comma && !dm) { /* {n,} and {,}: n copies and a star */
+        *opt = 1;
+        return re_add(n, 1);
+    }
+    if (!dm || m < n)
+        m = n; /* {n}; {n,m} with m < n is refused by regcomp */
+    *opt = m - n;
+    return m ? m : 1;
+}
+
+/* Whether compiling the POSIX extended regex re would cost too much. */
+static bool re_too_big(const char *re)
+{
+    enum { DEPTH = 64 };
+    /* Per open group: copies of the items done and of the last item, and
+     * how many of those can match nothing. */
+    uint64_t sum[DEPTH + 1], last[DEPTH + 1], nsum[DEPTH + 1], nlast[DEPTH + 1];
+    int rmax[DEPTH + 1], rlast[DEPTH + 1]; /* repetitions nested, likewise */
+    /* The current branch of the group is empty so far; some branch was. An
+     * empty group ("()", "(a|)") matches nothing already, as "a*" does: it
+     * counts as one repetition deep. */
+    bool bempty[DEPTH + 1], gempty[DEPTH + 1];
+    int d = 0;
+    sum[0] = last[0] = nsum[0] = nlast[0] = 0;
+    rmax[0] = rlast[0] = 0;
+    bempty[0] = true;
+    gempty[0] = false;
+    for (const char *p = re; *p; p++) {
+        const char *end;
+        uint64_t opt;
+        uint64_t f = re_repeat(p, &end, &opt);
+        if (f && last[d]) {
+            nlast[d] = re_add(re_mul(nlast[d], f), re_mul(last[d], opt));
+            last[d] = re_mul(last[d], f);
+            if (++rlast[d] > RE_MAX_DEPTH)
+                return true;
+            p = end;
+        } else if (*p == '(') {
+            if (d == DEPTH)
+                return true;
+            d++;
+            sum[d] = last[d] = nsum[d] = nlast[d] = 0;
+            rmax[d] = rlast[d] = 0;
+            bempty[d] = true;
+            gempty[d] = false;
+        } else if (*p == ')' && d > 0) {
+            uint64_t g = re_add(re_add(sum[d], last[d]), 1); /* "()" is a node too */
+            uint64_t ng = re_add(nsum[d], nlast[d]);
+            int rg = rmax[d] > rlast[d] ? rmax[d] : rlast[d];
+            if ((bempty[d] || gempty[d]) && rg < 1)
+                rg = 1;
+            d--;
+            bempty[d] = false;
+            sum[d] = re_add(sum[d], last[d]);
+            nsum[d] = re_add(nsum[d], nlast[d]);
+            rmax[d] = rmax[d] > rlast[d] ? rmax[d] : rlast[d];
+            last[d] = g;
+            nlast[d] = ng;
+            rlast[d] = rg;
+        } else { /* an atom or '|'; also a repetition with nothing before it */
+            if (*p == '\\' && p[1])
+                p++;
+            else if (*p == '[')
+                p = re_bracket_end(p);
+            sum[d] = re_add(sum[d], last[d]);
+            nsum[d] = re_add(nsum[d], nlast[d]);
+            rmax[d] = rmax[d] > rlast[d] ? rmax[d] : rlast[d];
+            last[d] = *p != '|';
+            nlast[d] = 0;
+            rlast[d] = 0;
+            if (*p == '|')
+                gempty[d] = gempty[d] || bempty[d];
+            bempty[d] = *p == '|';
+        }
+    }
+    for (; d > 0; d--) { /* groups left open: an error, but after the copies */
+        sum[d - 1] = re_add(re_add(sum[d - 1], last[d - 1]), re_add(sum[d], last[d]));
+        nsum[d - 1] = re_add(re_add(nsum[d - 1], nlast[d - 1]), re_add(nsum[d], nlast[d]));
+        last[d - 1] = nlast[d - 1] = 0;
+    }
+    uint64_t all = re_add(sum[0], last[0]), optional = re_add(nsum[0], nlast[0]);
+    return all > RE_MAX_COPIES || optional > RE_MAX_NULLABLE || all * optional > RE_MAX_COST;
+}
+
+/* A plain bound on top of the estimate: no interval counts above 1000 (names
+ * are matched, not parsed), at most 32 repetition
+ * operators and 256 bytes. What the estimate misses, this still stops. */
+static bool re_over_limits(const char *re)
+{
+    size_t ops = 0, len = strlen(re);
+    if (len > 256)
+        return true;
+    for (const char *p = re; *p; p++) {
+        if (*p == '*' || *p == '+' || *p == '?' || *p == '{')
+            ops++;
+        if (*p == '{') {
+            unsigned long v = 0;
+            for (const char *q = p + 1; *q && *q != '}'; q++) {
+                if (*q >= '0' && *q <= '9') {
+                    v = v * 10 + (unsigned long)(*q - '0');
+                    if (v > 1000)
+                        return true;
+                } else {
+                    v = 0;
+                }
+            }
+        }
+    }
+    return ops > 32;
+}
+
+static int compile(regex_t *re, const char *pattern, const char *opt, td_error *err)
+{
+    if (re_over_limits(pattern) || re_too_big(pattern))
+        return td_fail(err, TD_EUSAGE, "",
+                       "%s '%s': too big for the regex engine once its repetitions are "
+                       "expanded",
+                       opt, pattern);
+    if (regcomp(re, pattern, REG_EXTENDED | REG_NOSUB) != 0)
+        return td_fail(err, TD_EUSAGE, "", "%s '%s': not a valid regular expression", opt,
+                       pattern);
+    return 0;
+}
+
 long td_view_make(size_t **out, const td_diff *d, const td_view_opts *o, td_error *err)
 {
     *out = NULL;
@@ -108,17 +300,15 @@ long td_view_make(size_t **out, const td_diff *d, const td_view_opts *o, td_erro
     int have_inc = 0, have_exc = 0;
     long rc;
     if (o->include) {
-        if (regcomp(&inc, o->include, REG_EXTENDED | REG_NOSUB) != 0)
-            return td_fail(err, TD_EUSAGE, "", "--include '%s': not a valid regular expression",
-                           o->include);
+        if ((rc = compile(&inc, o->include, "--include", err)) < 0)
+            return rc;
         have_inc = 1;
     }
     if (o->exclude) {
-        if (regcomp(&exc, o->exclude, REG_EXTENDED | REG_NOSUB) != 0) {
+        if ((rc = compile(&exc, o->exclude, "--exclude", err)) < 0) {
             if (have_inc)
                 regfree(&inc);
-            return td_fail(err, TD_EUSAGE, "", "--exclude '%s': not a valid regular expression",
-                           o->exclude);
+            return rc;
         }
         have_exc = 1;
     }
