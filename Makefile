@@ -16,7 +16,7 @@ OPT     ?= -O2 -g
 CAIRO_CFLAGS := $(shell pkg-config --cflags cairo 2>/dev/null)
 CAIRO_LIBS   := $(shell pkg-config --libs cairo 2>/dev/null || echo -lcairo)
 CFLAGS  += $(CSTD) $(WARN) $(OPT) -Iinclude -Isrc $(CAIRO_CFLAGS) -MMD -MP
-LDLIBS  += $(CAIRO_LIBS) -lisal -lzstd -lz -lpthread -lm
+LDLIBS  += $(CAIRO_LIBS) -lisal -lzstd -lz -lpcre2-8 -lpthread -lm
 
 LIB_SRC := $(wildcard src/*.c)
 CLI_SRC := $(wildcard src/cli/*.c)

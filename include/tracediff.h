@@ -204,7 +204,7 @@ typedef struct td_view_opts {
     int has_sort;
     int ascending;      /* default descending for numbers, ascending for name */
     size_t top;         /* 0 = all */
-    const char *include; /* POSIX extended regex on the name, or NULL */
+    const char *include; /* PCRE2 regex searched in the name, or NULL */
     const char *exclude;
     int exclude_steps;  /* drop ProfilerStep rows */
 } td_view_opts;

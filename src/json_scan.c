@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The fuzz build shrinks the window (-DTD_JSON_WINDOW=64) so that tokens
+/* The fuzz build shrinks the window (-DTD_JSON_WINDOW=256) so that tokens
  * longer than it, and the window's growth, are reached by small inputs. */
 #ifndef TD_JSON_WINDOW
 #define TD_JSON_WINDOW (1u << 20)

@@ -22,7 +22,7 @@ static void usage_plot(FILE *f)
             "  --include replaces that default with exactly what is asked for.\n"
             "  --sort COLUMN [--ascending]   name, diff_duration, abs_diff_counts, ...\n"
             "  --top N                       the first N rows after sorting\n"
-            "  --include REGEX, --exclude REGEX   keep or drop names (POSIX extended regex)\n"
+            "  --include REGEX, --exclude REGEX   keep or drop names (regex as in Python, PCRE2)\n"
             "  at most %d rows in one chart\n\n"
             "output:\n"
             "  -o, --output FILE   .svg, .png or .pdf (from the extension); written whole\n"

@@ -42,7 +42,7 @@ static const char usage_view[] =
     "                                abs_diff_counts, control_counts, test_total_duration, ...\n"
     "                                (numbers sort descending unless --ascending)\n"
     "  --top N                       the first N rows after sorting\n"
-    "  --include REGEX, --exclude REGEX   keep or drop names (POSIX extended regex)\n";
+    "  --include REGEX, --exclude REGEX   keep or drop names (regex as in Python, PCRE2)\n";
 
 static void usage_compare(FILE *f)
 {

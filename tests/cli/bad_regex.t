@@ -1,4 +1,4 @@
 # an invalid regex
 $ tracediff compare examples/control examples/test --include '('
 ? 2
-! tracediff: --include '(': not a valid regular expression
+! tracediff: --include '(': not a valid regular expression: missing closing parenthesis (at byte 1)

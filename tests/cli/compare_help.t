@@ -21,7 +21,7 @@ $ tracediff compare --help
 >                                 abs_diff_counts, control_counts, test_total_duration, ...
 >                                 (numbers sort descending unless --ascending)
 >   --top N                       the first N rows after sorting
->   --include REGEX, --exclude REGEX   keep or drop names (POSIX extended regex)
+>   --include REGEX, --exclude REGEX   keep or drop names (regex as in Python, PCRE2)
 >
 > output:
 >   --format table|csv|json|markdown   (default: table on a terminal, else csv;

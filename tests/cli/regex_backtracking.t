@@ -1,0 +1,4 @@
+# a pattern that backtracks without end is cut off, not waited for
+$ tracediff compare examples/control examples/test --include '^(\w|\w\w)+$'
+? 2
+! tracediff: --include '^(\w|\w\w)+$': the regex engine gave up on a name of 52 bytes: match limit exceeded; write the pattern with less backtracking
