@@ -15,8 +15,10 @@ WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototyp
 OPT     ?= -O2 -g
 CAIRO_CFLAGS := $(shell pkg-config --cflags cairo 2>/dev/null)
 CAIRO_LIBS   := $(shell pkg-config --libs cairo 2>/dev/null || echo -lcairo)
-CFLAGS  += $(CSTD) $(WARN) $(OPT) -Iinclude -Isrc $(CAIRO_CFLAGS) -MMD -MP
-LDLIBS  += $(CAIRO_LIBS) -lisal -lzstd -lz -lpcre2-8 -lpthread -lm
+PCRE2_CFLAGS := $(shell pkg-config --cflags libpcre2-8 2>/dev/null)
+PCRE2_LIBS   := $(shell pkg-config --libs libpcre2-8 2>/dev/null || echo -lpcre2-8)
+CFLAGS  += $(CSTD) $(WARN) $(OPT) -Iinclude -Isrc $(CAIRO_CFLAGS) $(PCRE2_CFLAGS) -MMD -MP
+LDLIBS  += $(CAIRO_LIBS) -lisal -lzstd -lz $(PCRE2_LIBS) -lpthread -lm
 
 LIB_SRC := $(wildcard src/*.c)
 CLI_SRC := $(wildcard src/cli/*.c)

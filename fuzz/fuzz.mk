@@ -20,7 +20,7 @@ FUZZ_FLAGS   ?=
 # taken wherever the window holds that much (src/json_scan.[ch]).
 FUZZ_WINDOW  ?= 256
 FUZZ_CFLAGS  := $(CSTD) $(WARN) -O1 -g -fno-omit-frame-pointer -Iinclude -Isrc -Ifuzz \
-                $(CAIRO_CFLAGS) -DTD_JSON_WINDOW=$(FUZZ_WINDOW) -MMD -MP
+                $(CAIRO_CFLAGS) $(PCRE2_CFLAGS) -DTD_JSON_WINDOW=$(FUZZ_WINDOW) -MMD -MP
 FUZZ_SAN     := address,undefined -fno-sanitize-recover=all
 FUZZ_LIB_OBJ := $(LIB_SRC:%.c=$(FUZZ_BUILD)/%.o)
 FUZZ_LIB     := $(FUZZ_BUILD)/libtracediff.a
