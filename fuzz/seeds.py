@@ -208,6 +208,8 @@ ARGS = {
     "labels": b"--control-label\nbase\n--test-label\nnew\n--sort\nbase_counts",
     "regex": b"--include\n^a\n--exclude\nmm$\n--device\ngpu\n--short-names",
     "bad_regex": b"--include\n(",
+    "regex_python": b"--include\n(?i)^ATEN::(?!mm)\\w+?$\n--exclude\n(a)\\1|\\x00b",
+    "regex_backtrack": b"--include\n^(a|aa)+$\n--exclude\n(\\w+)*!",
     "jobs": b"-j\n3\n-q\n--format\ncsv\n-o\n/dev/null",
     "missing_value": b"--sort",
     "list_text": b"1,2,3",
