@@ -210,7 +210,9 @@ typedef struct td_view_opts {
 } td_view_opts;
 
 /* Indices into td_diff_rows() after filter, sort and cut. *out is malloc'd:
- * the caller frees it with free(). Returns the number of indices or < 0. */
+ * the caller frees it with free(). Returns the number of indices or < 0:
+ * TD_EUSAGE for a pattern that does not compile, or whose matching passes
+ * the backtracking limits on some name (the message says which). */
 long td_view_make(size_t **out, const td_diff *diff, const td_view_opts *opts, td_error *err);
 
 /* ------------------------------------------------------------------------ */

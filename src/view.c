@@ -101,9 +101,10 @@ typedef struct view_re {
     const char *opt, *pattern; /* for messages */
 } view_re;
 
-/* PCRE2 (Perl-compatible, as Python's re): compiling is linear in the
- * pattern and bounded (nesting, size of the compiled form), so no pattern
- * can take long or much memory to compile. Matching backtracks; these
+/* PCRE2 (Perl-compatible, as Python's re) compiles in one bounded pass
+ * over the pattern: repetitions are not expanded by copying without end
+ * (the compiled form is capped, nesting too), so no pattern takes long or
+ * much memory to compile, unlike glibc's regcomp. Matching backtracks; these
  * limits make a pathological pattern ("(a+)+$" on a long name) fail with a
  * message in a few milliseconds instead of running for hours. */
 #define RE_MAX_PATTERN 65536u     /* bytes */
