@@ -114,7 +114,7 @@ int td_write_table(FILE *f, const td_diff *d, const td_write_opts *o)
     size_t fixed = 0;
     for (int c = 0; c < TD_OUT_NCOLS - 1; c++)
         fixed += cw[c] + 2;
-    fixed += BAR_W + 2;
+    fixed += 2 + 7 + 1 + BAR_W; /* the change column: "  ", ">+9999%", " ", the bar */
     size_t room = width > fixed + 12 ? width - fixed : 12;
     if (namew > room)
         namew = room;
@@ -133,7 +133,7 @@ int td_write_table(FILE *f, const td_diff *d, const td_write_opts *o)
              td_diff_short_names(d) ? 10 : 4, namew, ascii);
     for (int c = 0; c < TD_OUT_NCOLS - 1; c++)
         fprintf(f, "  %*s", (int)cw[c], hdr[c]);
-    fprintf(f, "  %6s %-*s%s\n", "change", BAR_W, "", color ? RESET : "");
+    fprintf(f, "  %7s %-*s%s\n", "change", BAR_W, "", color ? RESET : "");
     for (size_t i = 0; i < n; i++) {
         const td_row *r = td_view_row(d, o, i);
         char cells[TD_OUT_NCOLS - 1][40];
@@ -149,19 +149,19 @@ int td_write_table(FILE *f, const td_diff *d, const td_write_opts *o)
          * or more. Rows only one side has say so instead of a percentage. */
         double rel = 0;
         if (r->counts[0] == 0 && r->counts[1] > 0) {
-            fprintf(f, "%6s ", "new");
+            fprintf(f, "%7s ", "new");
             rel = 1;
         } else if (r->counts[1] == 0 && r->counts[0] > 0) {
-            fprintf(f, "%6s ", "gone");
+            fprintf(f, "%7s ", "gone");
             rel = -1;
         } else if (r->duration[0] != 0) {
             rel = r->diff_duration / fabs(r->duration[0]);
             if (fabs(rel) < 99.995)
-                fprintf(f, "%+5.0f%% ", rel * 100);
+                fprintf(f, "%+6.0f%% ", rel * 100);
             else
-                fprintf(f, "%6s ", rel > 0 ? ">+9999%" : "<-9999%");
+                fprintf(f, "%7s ", rel > 0 ? ">+9999%" : "<-9999%");
         } else {
-            fprintf(f, "%6s ", "");
+            fprintf(f, "%7s ", "");
         }
         put_bar(f, rel, ascii, color);
         fputc('\n', f);

@@ -19,7 +19,7 @@ expected.txt: one case per line, three tab-separated columns: the path
 time), the exit status, and stderr exactly, lines joined by a literal \\n,
 with {BAD} standing for the path given on the command line.
 """
-import json, os, shutil, subprocess, sys, tempfile, time
+import csv, io, json, os, shutil, subprocess, sys, tempfile, time
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 BAD = os.path.join("tests", "bad")
@@ -71,7 +71,32 @@ def names_json(tracediff, bad):
     return errs
 
 
-EXTRA = {"names.json": names_json}
+def long_name_json(tracediff, bad):
+    """Names of 5,000+ characters: whole in CSV, distinct, one line each in
+    the table (cut with an ellipsis to the width), short names merge them."""
+    errs = []
+    p = subprocess.run([tracediff, "compare", bad, GOOD, "--format", "csv"], cwd=ROOT,
+                       capture_output=True, timeout=60)
+    names = [r[0] for r in list(csv.reader(io.StringIO(p.stdout.decode())))[1:]]
+    longs = [n for n in names if len(n) > 5000]
+    if len(longs) != 2 or len(set(longs)) != 2:
+        errs.append("csv: want 2 distinct names over 5000 chars, got %r" % [len(n) for n in names])
+    env = dict(os.environ, COLUMNS="100", LANG="C.UTF-8")
+    p = subprocess.run([tracediff, "compare", bad, GOOD, "--format", "table"], cwd=ROOT,
+                       capture_output=True, timeout=60, env=env)
+    lines = p.stdout.decode("utf-8").splitlines()
+    cut = [l for l in lines if l.startswith("void k<")]
+    if len(cut) != 2 or any(len(l) > 100 or "\u2026" not in l for l in cut):
+        errs.append("table: want 2 rows cut to 100 columns with an ellipsis, got %r" % cut)
+    p = subprocess.run([tracediff, "compare", bad, GOOD, "--format", "csv", "--short-names"],
+                       cwd=ROOT, capture_output=True, timeout=60)
+    rows = {r[0]: r for r in list(csv.reader(io.StringIO(p.stdout.decode())))[1:]}
+    if rows.get("k", [])[1:2] != ["2"]:
+        errs.append("short names: want one row 'k' with count 2, got %r" % sorted(rows))
+    return errs
+
+
+EXTRA = {"names.json": names_json, "long_name.json": long_name_json}
 
 
 def load_expected():

@@ -76,6 +76,12 @@ def main():
     put("names.json", trace(GOOD_EVENTS[:1] + [
         ev("a\\u0000b", 110, 1), ev("a", 111, 2), ev("x\\ud800", 112, 4),
         ev("x\\udc00", 113, 8), ev("x", 114, 16)]))
+    # Names of thousands of characters (deep template kernels): kept whole.
+    long_a = "void k<" + ",".join("at::native::Functor%d<float>" % i for i in range(200)) + ">(int)"
+    long_b = long_a[:-6] + ",x>(int)"
+    put("long_name.json", trace(GOOD_EVENTS[:1] + [
+        ev(long_a, 110, 3),
+        ev(long_b, 114, 5)]))
     # Odd but readable: read, with a counted note.
     put("not_objects.json", trace(GOOD_EVENTS[:2] + ["1", '"x"', "null", "[]"]))
     put("string_ts.json", trace(GOOD_EVENTS[:2] + [ev("b", '"120"', 3)]))
