@@ -507,16 +507,17 @@ static void notes(report *r)
             if (left) {
                 fputs("<li>", f);
                 html_str(f, r->label[s]);
-                fprintf(f, ": %llu events with no iteration (stream 0, not cpu_op) left out"
+                fprintf(f, ": %llu %s with no iteration (stream 0, not cpu_op) left out"
                            "</li>\n",
-                        (unsigned long long)n->unassigned);
+                        (unsigned long long)n->unassigned, n->unassigned == 1 ? "event" : "events");
             }
             if (skipped) {
                 fputs("<li>", f);
                 html_str(f, fi.path);
-                fprintf(f, ": %llu entries of traceEvents skipped (not objects, or a name, "
+                fprintf(f, ": %llu %s of traceEvents skipped (not objects, or a name, "
                            "cat, ts or dur of the wrong type)</li>\n",
-                        (unsigned long long)fi.events_skipped);
+                        (unsigned long long)fi.events_skipped,
+                        fi.events_skipped == 1 ? "entry" : "entries");
             }
         }
     }

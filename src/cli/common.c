@@ -254,16 +254,17 @@ static void note_side(const cli_opts *o, const td_set *s, const td_diff *d, int 
         cli_note("%s (%s) has no ProfilerStep: comparing the whole trace", label,
                  td_set_path(s));
     if (n->unassigned)
-        cli_note("%s: %llu events with no iteration (stream 0, not cpu_op) left out; "
+        cli_note("%s: %llu %s with no iteration (stream 0, not cpu_op) left out; "
                  "see docs/numbers.md",
-                 label, (unsigned long long)n->unassigned);
+                 label, (unsigned long long)n->unassigned, n->unassigned == 1 ? "event" : "events");
     for (size_t i = 0; i < td_set_nfiles(s); i++) {
         td_file_info fi;
         td_set_file_info(s, i, &fi);
         if (fi.events_skipped)
-            cli_note("%s: %llu entries of traceEvents skipped (not objects, or a name, cat, "
+            cli_note("%s: %llu %s of traceEvents skipped (not objects, or a name, cat, "
                      "ts or dur of the wrong type)",
-                     fi.path, (unsigned long long)fi.events_skipped);
+                     fi.path, (unsigned long long)fi.events_skipped,
+                     fi.events_skipped == 1 ? "entry" : "entries");
         if (fi.bom)
             cli_note("%s: starts with a UTF-8 byte order mark (skipped; the JSON after it is read "
                      "as usual)",

@@ -125,7 +125,7 @@ static void print_side_header(FILE *f, const cli_opts *o, const td_diff *d, int 
         for (size_t i = 0; i < n->niters; i++)
             fprintf(f, "%s%lld", i ? "," : "", (long long)n->iters[i]);
     }
-    fprintf(f, "  %llu events\n", (unsigned long long)n->events);
+    fprintf(f, "  %llu %s\n", (unsigned long long)n->events, n->events == 1 ? "event" : "events");
 }
 
 static int cmd_compare(int argc, char **argv)
