@@ -67,22 +67,19 @@ static void put_bar(FILE *f, double frac, int ascii, int color)
     if (a > 1)
         a = 1;
     int units = (int)lround(a * BAR_W * 8);
-    int full = units / 8, part = units % 8, used = 0;
+    int full = units / 8, part = units % 8;
+    if (units)
+        fputc(' ', f);
     if (color && units)
         fputs(frac > 0 ? RED : GREEN, f);
-    for (int k = 0; k < full; k++, used++)
+    for (int k = 0; k < full; k++)
         fputs(ascii ? (frac > 0 ? "+" : "-") : "\xE2\x96\x88", f);
-    if (part && !ascii) {
+    if (part && !ascii)
         fputs(eighths[part], f);
-        used++;
-    } else if (part >= 4 && ascii) {
+    else if (part >= 4 && ascii)
         fputc(frac > 0 ? '+' : '-', f);
-        used++;
-    }
     if (color && units)
         fputs(RESET, f);
-    for (; used < BAR_W; used++)
-        fputc(' ', f);
 }
 
 int td_write_table(FILE *f, const td_diff *d, const td_write_opts *o)
@@ -133,7 +130,7 @@ int td_write_table(FILE *f, const td_diff *d, const td_write_opts *o)
              td_diff_short_names(d) ? 10 : 4, namew, ascii);
     for (int c = 0; c < TD_OUT_NCOLS - 1; c++)
         fprintf(f, "  %*s", (int)cw[c], hdr[c]);
-    fprintf(f, "  %7s %-*s%s\n", "change", BAR_W, "", color ? RESET : "");
+    fprintf(f, "  %7s%s\n", "change", color ? RESET : "");
     for (size_t i = 0; i < n; i++) {
         const td_row *r = td_view_row(d, o, i);
         char cells[TD_OUT_NCOLS - 1][40];
@@ -144,25 +141,25 @@ int td_write_table(FILE *f, const td_diff *d, const td_write_opts *o)
             bool tint = c >= 4 && *col;
             fprintf(f, "  %s%*s%s", tint ? col : "", (int)cw[c], cells[c], tint ? RESET : "");
         }
-        fputs("  ", f);
         /* Relative to the control's time; a full bar is a change of 100%
          * or more. Rows only one side has say so instead of a percentage. */
         double rel = 0;
+        char change[16] = "";
         if (r->counts[0] == 0 && r->counts[1] > 0) {
-            fprintf(f, "%7s ", "new");
+            strcpy(change, "new");
             rel = 1;
         } else if (r->counts[1] == 0 && r->counts[0] > 0) {
-            fprintf(f, "%7s ", "gone");
+            strcpy(change, "gone");
             rel = -1;
         } else if (r->duration[0] != 0) {
             rel = r->diff_duration / fabs(r->duration[0]);
             if (fabs(rel) < 99.995)
-                fprintf(f, "%+6.0f%% ", rel * 100);
+                snprintf(change, sizeof change, "%+.0f%%", rel * 100);
             else
-                fprintf(f, "%7s ", rel > 0 ? ">+9999%" : "<-9999%");
-        } else {
-            fprintf(f, "%7s ", "");
+                strcpy(change, rel > 0 ? ">+9999%" : "<-9999%");
         }
+        if (change[0])
+            fprintf(f, "  %7s", change);
         put_bar(f, rel, ascii, color);
         fputc('\n', f);
     }

@@ -6,15 +6,15 @@ $ tracediff compare tests/golden/traces/hta-trace_compare/base tests/golden/trac
 > device   all
 >
 >                                                     control              test              diff
-> name                                       counts  total_us  counts  total_us  counts  total_us  +/-   change           
+> name                                       counts  total_us  counts  total_us  counts  total_us  +/-   change
 > AddmmBackward0                                  0         0       1       207       1       207    +      new ██████████
 > All2All_Pooled_Req                              0         0       1       311       1       311    +      new ██████████
 > CatBackward0                                    0         0       1        11       1        11    +      new ██████████
-> ProfilerStep#1009                               1    100298       1    100298       0         0    =      +0%           
-> ProfilerStep#1010                               1    122149       1    122149       0         0    =      +0%           
-> aten::as_strided                                2         0       2         0       0         0    =                    
-> aten::empty                                     2         2       2         2       0         0    =      +0%           
-> cudaEventQuery                                  2        14       2        14       0         0    =      +0%           
-> cudaLaunchKernel                                2         8       2         8       0         0    =      +0%           
-> nccl:all_reduce                                 2       133       1        66      -1       -67    -     -50% █████     
-> void at::native::vectorized_elementwise_…       2         8       1         4      -1        -4    -     -50% █████     
+> ProfilerStep#1009                               1    100298       1    100298       0         0    =      +0%
+> ProfilerStep#1010                               1    122149       1    122149       0         0    =      +0%
+> aten::as_strided                                2         0       2         0       0         0    =
+> aten::empty                                     2         2       2         2       0         0    =      +0%
+> cudaEventQuery                                  2        14       2        14       0         0    =      +0%
+> cudaLaunchKernel                                2         8       2         8       0         0    =      +0%
+> nccl:all_reduce                                 2       133       1        66      -1       -67    -     -50% █████
+> void at::native::vectorized_elementwise_…       2         8       1         4      -1        -4    -     -50% █████
