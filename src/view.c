@@ -120,6 +120,14 @@ static void re_free(view_re *r)
     memset(r, 0, sizeof *r);
 }
 
+/* PCRE2's own words for an error code. */
+static const char *re_why(int code, PCRE2_UCHAR *why, size_t n)
+{
+    if (pcre2_get_error_message(code, why, n) < 0)
+        snprintf((char *)why, n, "error %d", code);
+    return (const char *)why;
+}
+
 static int re_compile(view_re *r, const char *pattern, const char *opt, td_error *err)
 {
     memset(r, 0, sizeof *r);
@@ -142,11 +150,9 @@ static int re_compile(view_re *r, const char *pattern, const char *opt, td_error
         if (code == PCRE2_ERROR_NOMEMORY)
             return td_fail(err, TD_ENOMEM, "", "out of memory");
         PCRE2_UCHAR why[160];
-        if (pcre2_get_error_message(code, why, sizeof why) < 0)
-            snprintf((char *)why, sizeof why, "error %d", code);
         return td_fail(err, TD_EUSAGE, "",
                        "%s '%s': not a valid regular expression: %s (at byte %zu)", opt,
-                       pattern, (const char *)why, (size_t)at);
+                       pattern, re_why(code, why, sizeof why), (size_t)at);
     }
     r->md = pcre2_match_data_create(1, NULL);
     r->mc = pcre2_match_context_create(NULL);
@@ -172,12 +178,21 @@ static int re_match(const view_re *r, const td_row *row, td_error *err)
     if (rc == PCRE2_ERROR_NOMEMORY)
         return td_fail(err, TD_ENOMEM, "", "out of memory");
     PCRE2_UCHAR why[160];
-    if (pcre2_get_error_message(rc, why, sizeof why) < 0)
-        snprintf((char *)why, sizeof why, "error %d", rc);
     return td_fail(err, TD_EUSAGE, "",
                    "%s '%s': the regex engine gave up on a name of %zu bytes: %s; write the "
                    "pattern with less backtracking",
-                   r->opt, r->pattern, row->name_len, (const char *)why);
+                   r->opt, r->pattern, row->name_len, re_why(rc, why, sizeof why));
+}
+
+/* 1 when the row passes --include and --exclude (either may be unset), 0
+ * when not, < 0 when the matcher gave up. */
+static int re_keep(const view_re *inc, const view_re *exc, const td_row *row, td_error *err)
+{
+    int hit = inc->code ? re_match(inc, row, err) : 1;
+    if (hit <= 0)
+        return hit;
+    hit = exc->code ? re_match(exc, row, err) : 0;
+    return hit < 0 ? hit : !hit;
 }
 
 long td_view_make(size_t **out, const td_diff *d, const td_view_opts *o, td_error *err)
@@ -207,23 +222,13 @@ long td_view_make(size_t **out, const td_diff *d, const td_view_opts *o, td_erro
         const td_row *r = &rows[i];
         if (o->exclude_steps && is_step_row(r))
             continue;
-        int hit;
-        if (inc.code) {
-            if ((hit = re_match(&inc, r, err)) < 0) {
-                rc = hit;
-                goto done;
-            }
-            if (!hit)
-                continue;
+        int keep = re_keep(&inc, &exc, r, err);
+        if (keep < 0) {
+            rc = keep;
+            goto done;
         }
-        if (exc.code) {
-            if ((hit = re_match(&exc, r, err)) < 0) {
-                rc = hit;
-                goto done;
-            }
-            if (hit)
-                continue;
-        }
+        if (!keep)
+            continue;
         k[m].row = r;
         k[m].idx = i;
         /* Descending (the default for numbers) sorts the negated key. */

@@ -78,6 +78,7 @@ void out_abort(out_file *o);
 
 bool cli_color_ok(FILE *f); /* a terminal and NO_COLOR unset */
 bool cli_unicode_ok(void);
-int cli_term_width(void);
+/* The terminal's width when tty, else COLUMNS when set, else 120 (tty) or 160. */
+int cli_term_width(bool tty);
 
 #endif

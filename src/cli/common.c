@@ -427,15 +427,15 @@ bool cli_unicode_ok(void)
     return cs && strcmp(cs, "UTF-8") == 0;
 }
 
-int cli_term_width(void)
+int cli_term_width(bool tty)
 {
     struct winsize ws;
-    if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 20)
+    if (tty && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 20)
         return ws.ws_col;
     const char *c = getenv("COLUMNS");
     if (c && atoi(c) > 20)
         return atoi(c);
-    return 120;
+    return tty ? 120 : 160;
 }
 
 int cli_pair_run(cli_pair *p)

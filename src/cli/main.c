@@ -100,10 +100,7 @@ static const char *default_format(const cli_opts *o, const char *tty_fmt, const 
 static void table_opts(td_write_opts *w, const cli_opts *o, FILE *f)
 {
     bool tty = f == stdout && isatty(STDOUT_FILENO);
-    /* Not a terminal: COLUMNS when set (a script asking for a width), or
-     * 160. */
-    const char *cols = getenv("COLUMNS");
-    w->width = tty ? cli_term_width() : cols && atoi(cols) > 20 ? atoi(cols) : 160;
+    w->width = cli_term_width(tty);
     w->color = f == stdout && cli_color_ok(stdout);
     w->ascii = !cli_unicode_ok();
     (void)o;
