@@ -95,7 +95,8 @@ typedef struct td_file_info {
     uint64_t events_counted;    /* with cat and dur, cat != "Trace" (spec §2) */
     uint64_t events_cpu;        /* counted, stream == -1 */
     uint64_t events_gpu;        /* counted, stream != -1 */
-    uint64_t events_unassigned; /* counted, no iteration by rule (spec §3.3) */
+    uint64_t events_stream0;    /* counted, device events on stream 0 (spec §3, extension) */
+    uint64_t events_no_launch;  /* counted, device events whose launch was not found */
     uint64_t events_skipped;    /* unusable entries (not objects, bad fields), see docs */
     uint64_t steps;             /* ProfilerStep events */
     int rounded;                /* decimal timestamps rounded to microseconds */
@@ -128,6 +129,7 @@ typedef struct td_compare_opts {
     td_list control_iters, test_iters; /* default: lowest iteration of the set */
     td_device device;
     int short_names;
+    int hta_strict; /* HTA's own rule: stream-0 device events get no iteration */
 } td_compare_opts;
 
 enum { TD_CONTROL = 0, TD_TEST = 1 };
@@ -144,7 +146,8 @@ typedef struct td_row {
 
 typedef struct td_side_notes {
     int whole_trace;         /* no ProfilerStep in the set: every event compared */
-    uint64_t unassigned;     /* selected ranks' events left out by spec §3.3 */
+    uint64_t no_launch;      /* selected ranks' device events with no launch found */
+    uint64_t strict_dropped; /* --hta-strict: stream-0 device events left out */
     uint64_t events;         /* events selected */
     size_t nranks, niters;   /* the resolved selection */
     const int64_t *ranks;

@@ -79,7 +79,7 @@ static bool in_list(const int64_t *v, size_t n, int64_t x)
 }
 
 static int add_file(builder *b, int side, const td_file *f, const td_side_notes *sn, int device,
-                    td_error *err)
+                    bool strict, td_error *err)
 {
     int rc = TD_ENOMEM;
     size_t nn = td_strtab_count(f->names);
@@ -96,7 +96,8 @@ static int add_file(builder *b, int side, const td_file *f, const td_side_notes 
         bool gpu = (e->name & TD_EV_GPU) != 0;
         if ((device == TD_DEVICE_CPU && gpu) || (device == TD_DEVICE_GPU && !gpu))
             continue;
-        if (!sn->whole_trace && (e->iter < 0 || !iter_on[e->iter]))
+        if (!sn->whole_trace &&
+            (e->iter < 0 || !iter_on[e->iter] || (strict && (e->name & TD_EV_STREAM0))))
             continue;
         uint32_t name = TD_EV_NAME(e);
         int64_t r = map[name];
@@ -180,11 +181,16 @@ int td_diff_compute(td_diff **out, const td_set *control, const td_set *test,
             const td_file *f = s->files[i];
             if (!in_list(sn->ranks, sn->nranks, f->rank))
                 continue;
-            /* Rule-3 events are all on stream 0, the gpu side: a cpu-only
-             * comparison would not have selected them anyway. */
-            if (!sn->whole_trace && opts->device != TD_DEVICE_CPU)
-                sn->unassigned += f->events_unassigned;
-            if ((rc = add_file(&b, side, f, sn, opts->device, err)) < 0)
+            /* Device events are all on the gpu side: a cpu-only comparison
+             * would not have selected them anyway. */
+            if (!sn->whole_trace && opts->device != TD_DEVICE_CPU) {
+                sn->no_launch += f->events_no_launch;
+                if (opts->hta_strict) { /* every stream-0 event is dropped: say it once */
+                    sn->no_launch -= f->events_no_launch0;
+                    sn->strict_dropped += f->events_stream0;
+                }
+            }
+            if ((rc = add_file(&b, side, f, sn, opts->device, opts->hta_strict != 0, err)) < 0)
                 goto fail;
         }
     }

@@ -37,15 +37,16 @@ uint64_t td_hash_bytes(const char *s, size_t len);
 /* One loaded trace file: its compact events after iteration assignment. */
 typedef struct td_event {
     double dur;
-    uint32_t name; /* strtab id; bit 31: on the gpu side (stream != -1) */
-    int32_t iter;  /* index into the file's iters[], or TD_ITER_NONE / TD_ITER_UNASSIGNED */
+    uint32_t name; /* strtab id; bit 31: on the gpu side (stream != -1);
+                    * bit 30: a device event on stream 0 (spec §3, extension) */
+    int32_t iter;  /* index into the file's iters[], or TD_ITER_NONE */
 } td_event;
 
 #define TD_EV_GPU 0x80000000u
-#define TD_EV_NAME(e) ((e)->name & ~TD_EV_GPU)
+#define TD_EV_STREAM0 0x40000000u /* --hta-strict leaves it out (HTA's rule 3) */
+#define TD_EV_NAME(e) ((e)->name & ~(TD_EV_GPU | TD_EV_STREAM0))
 
-#define TD_ITER_NONE (-1)       /* host or device event that falls in no step */
-#define TD_ITER_UNASSIGNED (-2) /* spec §3.3: never selected by iteration */
+#define TD_ITER_NONE (-1) /* host or device event that falls in no step */
 
 typedef struct td_file {
     char *path;
@@ -65,7 +66,10 @@ typedef struct td_file {
     size_t nev, nevb;
     int64_t *iters; /* sorted distinct step numbers of this file */
     size_t niters;
-    uint64_t steps, events_cpu, events_gpu, events_unassigned;
+    uint64_t steps, events_cpu, events_gpu;
+    uint64_t events_stream0;   /* device events on stream 0 (HTA's rule 3) */
+    uint64_t events_no_launch; /* device events whose launch was not found */
+    uint64_t events_no_launch0; /* ... of them on stream 0 */
 } td_file;
 
 void td_file_free(td_file *f);
@@ -101,8 +105,9 @@ typedef struct td_wide_corr {
 } td_wide_corr;
 
 enum {
-    TD_RAW_HOST = 1,      /* spec §3.1: stream < 0, or stream 0 and cat cpu_op */
-    TD_RAW_DEVICE = 2,    /* spec §3.2: stream > 0 */
+    TD_RAW_HOST = 1,      /* spec §3.1: stream < 0, or stream 0 and cat cpu_op;
+                           * every other event is a device event (§3.2) */
+    TD_RAW_STREAM0 = 2,   /* a device event on stream 0 (§3, extension) */
     TD_RAW_GPU = 4,       /* stream != -1 (spec §4, device gpu) */
     TD_RAW_CORR_HOST = 8, /* the host side of its correlation id */
     TD_RAW_INDEX0 = 16,   /* the first entry of traceEvents */

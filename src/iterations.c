@@ -249,6 +249,20 @@ static int64_t raw_corr(const td_raw_event *e, size_t i, const td_wide_corr *wid
     return w ? w->corr : -1;
 }
 
+/* Rule 2: a device event takes the iteration of its launch, the host side
+ * of its correlation id; CORR_NO_LAUNCH when there is none (or it is the
+ * file's first entry). */
+#define CORR_NO_LAUNCH INT32_MIN
+static int32_t device_iter(const corr_map *cm, int64_t corr)
+{
+    if (corr == -1 || corr == CORR_EMPTY)
+        return CORR_NO_LAUNCH;
+    size_t s = corr_slot(cm, corr);
+    if (cm->key[s] != corr || cm->iter[s] == CORR_INDEX0)
+        return CORR_NO_LAUNCH;
+    return cm->iter[s];
+}
+
 #define RAW(i) (&blocks[(i) >> TD_BLOCK_SHIFT][(i) & (TD_BLOCK - 1)])
 
 static void round_times(td_raw_event **blocks, size_t n)
@@ -383,17 +397,18 @@ int td_assign_iterations(td_file *f, td_raw_event **blocks, size_t n,
                 f->events_cpu++;
             if (e.flags & TD_RAW_HOST) {
                 o.iter = iter_index(f->iters, f->niters, e.u.host_iter);
-            } else if (e.flags & TD_RAW_DEVICE) {
-                o.iter = TD_ITER_NONE;
-                int64_t corr = raw_corr(&e, b * TD_BLOCK + k, wide, nwide);
-                if (corr != -1 && corr != CORR_EMPTY) {
-                    size_t s = corr_slot(&cm, corr);
-                    if (cm.key[s] == corr && cm.iter[s] != CORR_INDEX0)
-                        o.iter = cm.iter[s];
-                }
             } else {
-                o.iter = TD_ITER_UNASSIGNED;
-                f->events_unassigned++;
+                o.iter = device_iter(&cm, raw_corr(&e, b * TD_BLOCK + k, wide, nwide));
+                bool s0 = (e.flags & TD_RAW_STREAM0) != 0;
+                if (o.iter == CORR_NO_LAUNCH) {
+                    o.iter = TD_ITER_NONE;
+                    f->events_no_launch++;
+                    f->events_no_launch0 += s0;
+                }
+                if (s0) {
+                    o.name |= TD_EV_STREAM0;
+                    f->events_stream0++;
+                }
             }
             memcpy(&eb[k], &o, sizeof o);
         }

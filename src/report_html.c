@@ -454,7 +454,7 @@ static void side_card(report *r, int side, const td_set *set)
     }
     fputs(any ? "" : "(not recorded)", f);
     fputs("</td></tr></table>\n<table class=\"files\"><tr><th>file</th><th>rank</th>"
-          "<th>events</th><th>counted</th><th>cpu</th><th>gpu</th><th>no iteration</th>"
+          "<th>events</th><th>counted</th><th>cpu</th><th>gpu</th><th>no launch</th>"
           "<th>skipped</th><th>steps</th></tr>",
           f);
     for (size_t i = 0; i < td_set_nfiles(set); i++) {
@@ -473,7 +473,7 @@ static void side_card(report *r, int side, const td_set *set)
                    "<td>%llu</td><td>%llu</td><td>%llu</td></tr>",
                 (long long)fi.rank, (unsigned long long)fi.events_total,
                 (unsigned long long)fi.events_counted, (unsigned long long)fi.events_cpu,
-                (unsigned long long)fi.events_gpu, (unsigned long long)fi.events_unassigned,
+                (unsigned long long)fi.events_gpu, (unsigned long long)fi.events_no_launch,
                 (unsigned long long)fi.events_skipped, (unsigned long long)fi.steps);
     }
     fputs("</table></div>\n", f);
@@ -491,7 +491,8 @@ static void notes(report *r)
             td_file_info fi;
             if (i < td_set_nfiles(sets[s]))
                 td_set_file_info(sets[s], i, &fi);
-            int whole = i == 0 && n->whole_trace, left = i == 0 && n->unassigned;
+            int whole = i == 0 && n->whole_trace;
+            int left = i == 0 && (n->no_launch || n->strict_dropped);
             int skipped = i < td_set_nfiles(sets[s]) && fi.events_skipped;
             if (!whole && !left && !skipped)
                 continue;
@@ -504,12 +505,19 @@ static void notes(report *r)
                 html_str(f, td_set_path(sets[s]));
                 fputs(") has no ProfilerStep: comparing the whole trace</li>\n", f);
             }
-            if (left) {
+            if (left && n->no_launch) {
                 fputs("<li>", f);
                 html_str(f, r->label[s]);
-                fprintf(f, ": %llu %s with no iteration (stream 0, not cpu_op) left out"
-                           "</li>\n",
-                        (unsigned long long)n->unassigned, n->unassigned == 1 ? "event" : "events");
+                fprintf(f, ": %llu GPU %s with no launch found (no iteration) left out</li>\n",
+                        (unsigned long long)n->no_launch, n->no_launch == 1 ? "event" : "events");
+            }
+            if (left && n->strict_dropped) {
+                fputs("<li>", f);
+                html_str(f, r->label[s]);
+                fprintf(f, ": --hta-strict: %llu GPU %s on stream 0 left out, as HTA does (the "
+                           "default gives them their launch's iteration)</li>\n",
+                        (unsigned long long)n->strict_dropped,
+                        n->strict_dropped == 1 ? "event" : "events");
             }
             if (skipped) {
                 fputs("<li>", f);

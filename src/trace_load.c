@@ -223,8 +223,8 @@ static int read_event(loader *L)
     /* Classify now (spec §3) so that the stream need not be kept. */
     if (stream < 0 || (stream == 0 && cpu_op))
         e.flags |= TD_RAW_HOST;
-    if (stream > 0)
-        e.flags |= TD_RAW_DEVICE;
+    else if (stream == 0)
+        e.flags |= TD_RAW_STREAM0;
     if (stream != -1)
         e.flags |= TD_RAW_GPU;
     if (corr != -1 && !(stream >= 0 && corr >= 0) && !sync)

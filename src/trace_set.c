@@ -307,7 +307,8 @@ int td_set_file_info(const td_set *s, size_t i, td_file_info *o)
     o->events_counted = f->nev;
     o->events_cpu = f->events_cpu;
     o->events_gpu = f->events_gpu;
-    o->events_unassigned = f->events_unassigned;
+    o->events_stream0 = f->events_stream0;
+    o->events_no_launch = f->events_no_launch;
     o->events_skipped = f->events_skipped;
     o->steps = f->steps;
     o->rounded = f->rounded;

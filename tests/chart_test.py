@@ -301,6 +301,17 @@ def check_report(exe, tmp, name, a, b, args, expect_notes=()):
     return text
 
 
+def check_gpu_headline(text, name, label, nonzero):
+    """The headline's "Total GPU kernel time" of one side is (not) zero."""
+    m = text and re.search(r"<h3>Total GPU kernel time</h3><table class=\"kv\">(.*?)</table>",
+                           text, re.S)
+    cell = m and re.search(r"<td>%s</td><td>([^<]*)</td>" % re.escape(label), m.group(1))
+    value = cell.group(1) if cell else None
+    zero = value is not None and re.fullmatch(r"0(\.0+)?\s*\S*s", value.strip()) is not None
+    check("report %s: %s GPU time %s" % (name, label, "not 0" if nonzero else "0"),
+          value is not None and zero != nonzero, repr(value))
+
+
 def write_trace(path, names, scale):
     """A small trace: one step, each name once on the CPU and once on a GPU stream."""
     ev = [{"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#1", "ts": 0,
@@ -371,10 +382,15 @@ def main():
         check_report(exe, tmp, "no_steps", "tests/golden/traces/hta-no_steps",
                      "tests/golden/traces/hta-trace_compare/test", ["--device", "gpu"],
                      expect_notes=["has no ProfilerStep: comparing the whole trace"])
-        check_report(exe, tmp, "bert", "tests/golden/traces/tracelens-bert_h100",
-                     "tests/golden/traces/tracelens-bert_mi300",
-                     ["--control-label", "h100", "--test-label", "mi300"],
-                     expect_notes=["events with no iteration"])
+        text = check_report(exe, tmp, "bert", "tests/golden/traces/tracelens-bert_h100",
+                            "tests/golden/traces/tracelens-bert_mi300",
+                            ["--control-label", "h100", "--test-label", "mi300"])
+        check_gpu_headline(text, "bert", "mi300", nonzero=True)
+        text = check_report(exe, tmp, "bert-strict", "tests/golden/traces/tracelens-bert_h100",
+                            "tests/golden/traces/tracelens-bert_mi300",
+                            ["--control-label", "h100", "--test-label", "mi300", "--hta-strict"],
+                            expect_notes=["--hta-strict: 61 GPU events on stream 0 left out"])
+        check_gpu_headline(text, "bert-strict", "mi300", nonzero=False)
         test_hostile_names(exe, os.path.join(tmp, "hostile"))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

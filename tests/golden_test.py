@@ -8,7 +8,9 @@ column (rows by key, numbers as numbers); `ops --format json` against
 ID.ops.json list by list; ID.error.txt cases must fail with exit 1 or 2 and
 a one-line message naming what exists; ID.hta-refused.txt cases (HTA refuses,
 the spec's whole-trace extension applies) must succeed, match ID.csv and say
-so on stderr. With --jobs-check, every case also runs with -j 1 and -j 4 and
+so on stderr. ID.hta-extended.txt cases (HTA drops stream-0 GPU events, the
+spec's documented rule keeps them) must match ID.csv; their HTA-exact twins
+(`"hta_strict": true`) run with --hta-strict. With --jobs-check, every case also runs with -j 1 and -j 4 and
 the outputs must be byte-identical.
 """
 import concurrent.futures, csv, io, json, math, os, subprocess, sys
@@ -27,6 +29,8 @@ def selection(c):
     out += ["--device", c.get("device", "all")]
     if c.get("short_names"):
         out.append("--short-names")
+    if c.get("hta_strict"):
+        out.append("--hta-strict")
     return out
 
 

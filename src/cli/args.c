@@ -47,6 +47,8 @@ const char cli_usage_selection[] =
     "                                         I: N | N,M,... | all (default: the lowest)\n"
     "  --device all|cpu|gpu                   cpu: stream -1; gpu: every other stream\n"
     "  --short-names                          group by short names (no templates, arguments)\n"
+    "  --hta-strict                           HTA's own numbers: GPU events on stream 0 get no\n"
+    "                                         iteration (default: their launch's; docs/numbers.md)\n"
     "  --control-label NAME, --test-label NAME  side labels (legend, columns)\n"
     "  -j, --jobs N                           files read at once (default: one per core)\n"
     "  -q, --quiet                            no notes on stderr\n";

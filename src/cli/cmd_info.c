@@ -51,13 +51,15 @@ static void info_json(FILE *f, const td_set *s, const int64_t *iters, size_t ni)
         fprintf(f,
                 "\", \"rank\": %lld, \"compression\": \"%s\", \"file_bytes\": %llu, "
                 "\"json_bytes\": %llu, \"events_total\": %llu, \"events_counted\": %llu, "
-                "\"events_cpu\": %llu, \"events_gpu\": %llu, \"events_unassigned\": %llu, "
+                "\"events_cpu\": %llu, \"events_gpu\": %llu, \"events_stream0\": %llu, "
+                "\"events_no_launch\": %llu, "
                 "\"events_skipped\": %llu, \"steps\": %llu, \"rounded\": %s, \"device\": ",
                 (long long)fi.rank, comp_name(fi.compression),
                 (unsigned long long)fi.file_bytes, (unsigned long long)fi.json_bytes,
                 (unsigned long long)fi.events_total, (unsigned long long)fi.events_counted,
                 (unsigned long long)fi.events_cpu, (unsigned long long)fi.events_gpu,
-                (unsigned long long)fi.events_unassigned, (unsigned long long)fi.events_skipped,
+                (unsigned long long)fi.events_stream0, (unsigned long long)fi.events_no_launch,
+                (unsigned long long)fi.events_skipped,
                 (unsigned long long)fi.steps, fi.rounded ? "true" : "false");
         if (fi.device_name) {
             fputc('"', f);
@@ -97,9 +99,14 @@ static void info_table(FILE *f, const td_set *s, const int64_t *iters, size_t ni
             fprintf(f, "%*s%s\n", 94, "", fi.device_name);
         if (fi.rounded)
             fprintf(f, "%*s(decimal timestamps: rounded to whole microseconds)\n", 94, "");
-        if (fi.events_unassigned)
-            fprintf(f, "%*s(%llu events on stream 0 that are not cpu_op: no iteration)\n", 94, "",
-                    (unsigned long long)fi.events_unassigned);
+        if (fi.events_stream0)
+            fprintf(f, "%*s(%llu GPU %s on stream 0: their launch's iteration; none with "
+                       "--hta-strict)\n", 94, "", (unsigned long long)fi.events_stream0,
+                    fi.events_stream0 == 1 ? "event" : "events");
+        if (fi.events_no_launch)
+            fprintf(f, "%*s(%llu GPU %s with no launch found: no iteration)\n", 94, "",
+                    (unsigned long long)fi.events_no_launch,
+                    fi.events_no_launch == 1 ? "event" : "events");
         if (fi.events_skipped)
             fprintf(f, "%*s(%llu unusable entries skipped)\n", 94, "",
                     (unsigned long long)fi.events_skipped);

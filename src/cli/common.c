@@ -131,6 +131,10 @@ int cli_shared_option(cli_opts *o, int argc, char **argv, int *i)
         o->cmp.short_names = 1;
         return 1;
     }
+    if (strcmp(argv[*i], "--hta-strict") == 0) {
+        o->cmp.hta_strict = 1;
+        return 1;
+    }
     if ((v = cli_value("--control-label", argc, argv, i, &bad))) {
         o->control_label = v;
         return 1;
@@ -253,10 +257,15 @@ static void note_side(const cli_opts *o, const td_set *s, const td_diff *d, int 
     if (n->whole_trace)
         cli_note("%s (%s) has no ProfilerStep: comparing the whole trace", label,
                  td_set_path(s));
-    if (n->unassigned)
-        cli_note("%s: %llu %s with no iteration (stream 0, not cpu_op) left out; "
+    if (n->no_launch)
+        cli_note("%s: %llu GPU %s with no launch found (no iteration) left out; "
                  "see docs/numbers.md",
-                 label, (unsigned long long)n->unassigned, n->unassigned == 1 ? "event" : "events");
+                 label, (unsigned long long)n->no_launch, n->no_launch == 1 ? "event" : "events");
+    if (n->strict_dropped)
+        cli_note("%s: --hta-strict: %llu GPU %s on stream 0 left out, as HTA does (the default "
+                 "gives them their launch's iteration); see docs/numbers.md",
+                 label, (unsigned long long)n->strict_dropped,
+                 n->strict_dropped == 1 ? "event" : "events");
     for (size_t i = 0; i < td_set_nfiles(s); i++) {
         td_file_info fi;
         td_set_file_info(s, i, &fi);

@@ -9,3 +9,5 @@ $ tracediff compare tests/golden/traces/hta-trace_compare/base tests/golden/trac
 > cudaLaunchKernel,1,4,1,4,0,0,=
 > nccl:all_reduce,1,66,1,66,0,0,=
 > "void at::native::vectorized_elementwise_kernel<4, at::native::CUDAFunctor_add<int>, at::detail::Array<char*, 3> >(int, at::native::CUDAFunctor_add<int>, at::detail::Array<char*, 3>)",1,4,1,4,0,0,=
+! tracediff: note: control: 16 GPU events with no launch found (no iteration) left out; see docs/numbers.md
+! tracediff: note: test: 16 GPU events with no launch found (no iteration) left out; see docs/numbers.md

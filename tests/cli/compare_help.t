@@ -12,6 +12,8 @@ $ tracediff compare --help
 >                                          I: N | N,M,... | all (default: the lowest)
 >   --device all|cpu|gpu                   cpu: stream -1; gpu: every other stream
 >   --short-names                          group by short names (no templates, arguments)
+>   --hta-strict                           HTA's own numbers: GPU events on stream 0 get no
+>                                          iteration (default: their launch's; docs/numbers.md)
 >   --control-label NAME, --test-label NAME  side labels and column prefixes
 >   -j, --jobs N                           files read at once (default: one per core)
 >   -q, --quiet                            no notes on stderr

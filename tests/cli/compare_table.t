@@ -18,3 +18,5 @@ $ tracediff compare tests/golden/traces/hta-trace_compare/base tests/golden/trac
 > cudaLaunchKernel                                2         8       2         8       0         0    =      +0%
 > nccl:all_reduce                                 2       133       1        66      -1       -67    -     -50% █████
 > void at::native::vectorized_elementwise_…       2         8       1         4      -1        -4    -     -50% █████
+! tracediff: note: control: 16 GPU events with no launch found (no iteration) left out; see docs/numbers.md
+! tracediff: note: test: 16 GPU events with no launch found (no iteration) left out; see docs/numbers.md

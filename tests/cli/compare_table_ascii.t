@@ -15,3 +15,4 @@ $ tracediff compare examples/control examples/test --format table --sort abs_dif
 > Memcpy DtoD (Device -> Device)       3       455     768     15355     765     14900    +   +3275% ██████████
 > ## all2all_tw_data:init ##           1      8230       1     21729       0     13499    =    +164% ██████████
 > CompiledFunction                     0         0       1     11168       1     11168    +      new ██████████
+! tracediff: note: test: 614 GPU events with no launch found (no iteration) left out; see docs/numbers.md

@@ -7,3 +7,4 @@ $ tracediff compare examples/control examples/test --include '^aten::' --exclude
 > aten::clone,8,232,389,8799,381,8567,+
 > aten::empty_strided,110,691,481,3541,371,2850,+
 > aten::transpose,493,1135,136,419,-357,-716,-
+! tracediff: note: test: 614 GPU events with no launch found (no iteration) left out; see docs/numbers.md

@@ -5,3 +5,5 @@ $ tracediff compare tests/golden/traces/hta-trace_compare/base tests/golden/trac
 > ProfilerStep#1009,1,100298,1,100298,0,0,=
 > nccl:all_reduce,1,66,1,66,0,0,=
 > cudaEventQuery,1,10,1,10,0,0,=
+! tracediff: note: base: 16 GPU events with no launch found (no iteration) left out; see docs/numbers.md
+! tracediff: note: new: 16 GPU events with no launch found (no iteration) left out; see docs/numbers.md

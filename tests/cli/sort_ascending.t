@@ -7,3 +7,4 @@ $ tracediff compare examples/control examples/test --sort diff_duration --ascend
 > AddmmBackward0,99,7863,30,2970,-69,-4893,-
 > ## all2all_tw_data:wait ##,1,5262,1,1009,0,-4253,=
 > ## wait_sparse_data_dist ##,1,5550,1,1316,0,-4234,=
+! tracediff: note: test: 614 GPU events with no launch found (no iteration) left out; see docs/numbers.md

@@ -7,3 +7,4 @@ $ tracediff compare examples/control examples/test --sort diff_duration --top 5
 > aten::item,5,4826,5,32455,0,27629,=
 > ## sparse_data_dist ##,1,10246,1,36898,0,26652,=
 > ProfilerStep#1009,1,75473,1,100298,0,24825,=
+! tracediff: note: test: 614 GPU events with no launch found (no iteration) left out; see docs/numbers.md

@@ -1,0 +1,18 @@
+# info counts stream-0 GPU events and those with no launch
+$ tracediff info tests/data/amd_stream0.json
+? 0
+> set         tests/data/amd_stream0.json
+> files       1
+> iterations  3, 4
+>
+>   rank  comp      file_MB      json_MB      events     counted        cpu        gpu   steps  file / device
+>      0  plain        0.00         0.00           8           8          5          3       2  tests/data/amd_stream0.json
+>                                                                                               (3 GPU events on stream 0: their launch's iteration; none with --hta-strict)
+>                                                                                               (1 GPU event with no launch found: no iteration)
+>
+> counted events by category
+>   cpu_op                                  1
+>   cuda_runtime                            2
+>   gpu_memcpy                              1
+>   kernel                                  2
+>   user_annotation                         2
