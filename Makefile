@@ -1,6 +1,6 @@
 # tracediff: build, test, demo. GNU make.
 #
-#   make            the library and build/tracediff
+#   make            the libraries and build/tracediff
 #   make demo       install what is missing, build, compare the bundled examples
 #   make test       build and run every test (unit, reference cases, CLI, bad inputs)
 #   make sanitize   the whole suite under AddressSanitizer + UBSan
@@ -17,19 +17,37 @@ CAIRO_CFLAGS := $(shell pkg-config --cflags cairo 2>/dev/null)
 CAIRO_LIBS   := $(shell pkg-config --libs cairo 2>/dev/null || echo -lcairo)
 PCRE2_CFLAGS := $(shell pkg-config --cflags libpcre2-8 2>/dev/null)
 PCRE2_LIBS   := $(shell pkg-config --libs libpcre2-8 2>/dev/null || echo -lpcre2-8)
-CFLAGS  += $(CSTD) $(WARN) $(OPT) -Iinclude -Isrc $(CAIRO_CFLAGS) $(PCRE2_CFLAGS) -MMD -MP
-LDLIBS  += $(CAIRO_LIBS) -lisal -lzstd -lz $(PCRE2_LIBS) -lpthread -lm
+CFLAGS  += $(CSTD) $(WARN) $(OPT) -Iinclude -Isrc $(PCRE2_CFLAGS) -MMD -MP
+# libtracediff: util, read, model, store, compare. No drawing.
+CORE_LIBS   := -lisal -lzstd -lz $(PCRE2_LIBS) -lpthread -lm
+# libtracediff-render: present/ (tables, text formats, charts, report): cairo.
+RENDER_LIBS := $(CAIRO_LIBS) -lm
+LDLIBS  += $(RENDER_LIBS) $(CORE_LIBS)
 
-LIB_SRC := $(wildcard src/*.c)
-CLI_SRC := $(wildcard src/cli/*.c)
-LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
-CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/%.o)
-LIB     := $(BUILD)/libtracediff.a
-BIN     := $(BUILD)/tracediff
+CORE_DIRS   := src/util src/read src/model src/store src/compare
+LIB_SRC     := $(foreach d,$(CORE_DIRS),$(wildcard $(d)/*.c))
+RENDER_SRC  := $(wildcard src/present/*.c)
+CLI_SRC     := $(wildcard src/cli/*.c)
+LIB_OBJ     := $(LIB_SRC:%.c=$(BUILD)/%.o)
+RENDER_OBJ  := $(RENDER_SRC:%.c=$(BUILD)/%.o)
+CLI_OBJ     := $(CLI_SRC:%.c=$(BUILD)/%.o)
+SOVER       := 0
+LIB         := $(BUILD)/libtracediff.a
+RLIB        := $(BUILD)/libtracediff-render.a
+SO          := $(BUILD)/libtracediff.so
+RSO         := $(BUILD)/libtracediff-render.so
+BIN         := $(BUILD)/tracediff
+# A program that uses the whole library, statically linked.
+LIBS_ALL    := $(RLIB) $(LIB)
 
 .PHONY: all deps demo test unit golden clitest sanitize valgrind bench clean
 
-all: $(BIN)
+all: $(BIN) $(SO) $(RSO)
+
+# Library objects are position-independent: the same objects make the
+# static and the shared libraries.
+$(LIB_OBJ) $(RENDER_OBJ): CFLAGS += -fPIC
+$(RENDER_OBJ): CFLAGS += $(CAIRO_CFLAGS)
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -38,8 +56,19 @@ $(BUILD)/%.o: %.c
 $(LIB): $(LIB_OBJ)
 	$(AR) rcs $@ $^
 
-$(BIN): $(CLI_OBJ) $(LIB)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJ) $(LIB) $(LDLIBS)
+$(RLIB): $(RENDER_OBJ)
+	$(AR) rcs $@ $^
+
+$(SO): $(LIB_OBJ)
+	$(CC) -shared -Wl,--no-undefined -Wl,-soname,libtracediff.so.$(SOVER) $(LDFLAGS) -o $@ \
+	    $(LIB_OBJ) $(CORE_LIBS)
+
+$(RSO): $(RENDER_OBJ) $(SO)
+	$(CC) -shared -Wl,--no-undefined -Wl,-soname,libtracediff-render.so.$(SOVER) $(LDFLAGS) \
+	    -o $@ $(RENDER_OBJ) -L$(BUILD) -ltracediff $(RENDER_LIBS)
+
+$(BIN): $(CLI_OBJ) $(LIBS_ALL)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJ) $(LIBS_ALL) $(LDLIBS)
 
 # Debian packages the build and tests need; installed only when missing.
 deps:
@@ -52,8 +81,8 @@ demo: deps
 UNIT_SRC := $(wildcard tests/unit/*.c)
 UNIT_BIN := $(BUILD)/unit_tests
 
-$(UNIT_BIN): $(UNIT_SRC) $(LIB)
-	$(CC) $(CFLAGS) -Itests/unit -o $@ $(UNIT_SRC) $(LIB) $(LDLIBS)
+$(UNIT_BIN): $(UNIT_SRC) $(LIBS_ALL)
+	$(CC) $(CFLAGS) -Itests/unit -o $@ $(UNIT_SRC) $(LIBS_ALL) $(LDLIBS)
 
 unit: $(UNIT_BIN)
 	$(UNIT_BIN)
@@ -87,4 +116,4 @@ clean:
 # Fragments owned by their folders: fuzzing, browser tests, benchmarks.
 -include fuzz/fuzz.mk tests/browser/browser.mk bench/bench.mk
 
--include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d)
+-include $(LIB_OBJ:.o=.d) $(RENDER_OBJ:.o=.d) $(CLI_OBJ:.o=.d)

@@ -11,7 +11,7 @@ BENCH_OUT  ?= bench/out
 BENCH_RUNS ?= 3
 
 $(SCAN_FLOOR): bench/scan_floor.c $(LIB)
-	$(CC) -O2 $(CSTD) -Iinclude -Isrc -o $@ bench/scan_floor.c $(LIB) $(LDLIBS)
+	$(CC) -O2 $(CSTD) -Iinclude -Isrc -o $@ bench/scan_floor.c $(LIB) $(CORE_LIBS)
 
 $(RUNSTAT): bench/runstat.c
 	@mkdir -p $(dir $@)

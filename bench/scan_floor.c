@@ -6,7 +6,7 @@
  * Prints "MODE BYTES SECONDS".
  */
 #include "internal.h"
-#include "json_scan.h"
+#include "read/json_scan.h"
 
 #include <stdio.h>
 #include <stdlib.h>

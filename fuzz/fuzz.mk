@@ -17,12 +17,12 @@ FUZZ_FLAGS   ?=
 # A 256-byte scanner window (normally 1 MiB), so that inputs of a few KB
 # reach the window's edges, the moves of its content and its growth, while
 # the inline fast paths (which want up to 80 bytes of look-ahead) are still
-# taken wherever the window holds that much (src/json_scan.[ch]).
+# taken wherever the window holds that much (src/read/json_scan.[ch]).
 FUZZ_WINDOW  ?= 256
 FUZZ_CFLAGS  := $(CSTD) $(WARN) -O1 -g -fno-omit-frame-pointer -Iinclude -Isrc -Ifuzz \
                 $(CAIRO_CFLAGS) $(PCRE2_CFLAGS) -DTD_JSON_WINDOW=$(FUZZ_WINDOW) -MMD -MP
 FUZZ_SAN     := address,undefined -fno-sanitize-recover=all
-FUZZ_LIB_OBJ := $(LIB_SRC:%.c=$(FUZZ_BUILD)/%.o)
+FUZZ_LIB_OBJ := $(LIB_SRC:%.c=$(FUZZ_BUILD)/%.o) $(RENDER_SRC:%.c=$(FUZZ_BUILD)/%.o)
 FUZZ_LIB     := $(FUZZ_BUILD)/libtracediff.a
 FUZZ_BINS    := $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/fuzz_%)
 

@@ -17,7 +17,7 @@
  * strings are well-formed (generalised) UTF-8; integers read back exactly.
  */
 #include "fuzz_util.h"
-#include "json_scan.h"
+#include "read/json_scan.h"
 #include "internal.h"
 
 #include <math.h>

@@ -20,7 +20,7 @@
  */
 #include "fuzz_util.h"
 #include "internal.h"
-#include "json_scan.h"
+#include "read/json_scan.h"
 
 #include <math.h>
 #include <zlib.h>

@@ -27,7 +27,7 @@ for t in json_scan trace_load args; do
     [ "$t" = args ] && extra=src/cli/common.c
     # shellcheck disable=SC2086
     if ! $CC $flags $san -o "$B/replay_$t" "fuzz/fuzz_$t.c" fuzz/replay.c $extra \
-            "$B/libtracediff.a" $libs; then
+            "$B/libtracediff-render.a" "$B/libtracediff.a" $libs; then
         echo "FAIL $t: the replay driver does not build"
         failed=$((failed + 1))
         continue

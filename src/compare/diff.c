@@ -3,7 +3,7 @@
  * short name, join the two sides, and categorise.
  */
 #include "internal.h"
-#include "selection.h"
+#include "model/selection.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 /* Lists of ranks and iterations ("N", "N,M,...", "all"), and resolving them
  * against a trace set (spec §4). */
 #include "internal.h"
-#include "selection.h"
+#include "model/selection.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -5,7 +5,7 @@
  * by the scanner without being built.
  */
 #include "internal.h"
-#include "json_scan.h"
+#include "read/json_scan.h"
 
 #include <math.h>
 #include <stdlib.h>

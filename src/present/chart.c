@@ -8,10 +8,10 @@
  * emit) and cairo for PNG and PDF. So the formats agree on every number and
  * coordinate, and text is measured once, with cairo, for all of them.
  */
-#include "chart_draw.h"
+#include "present/chart_draw.h"
 #include "internal.h"
-#include "out_common.h"
-#include "utf8_text.h"
+#include "present/out_common.h"
+#include "util/utf8_text.h"
 
 #include <errno.h>
 #include <math.h>

@@ -1,5 +1,5 @@
 /* Charts as PNG and PDF: cairo replays the drawing list. */
-#include "chart_draw.h"
+#include "present/chart_draw.h"
 #include "internal.h"
 
 #include <cairo-pdf.h>

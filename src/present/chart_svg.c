@@ -1,8 +1,8 @@
 /* Charts as SVG text: each bar group a <g> with its full name in a <title>
  * and its numbers in data- attributes, which cairo's SVG surface cannot
  * write. */
-#include "chart_draw.h"
-#include "out_common.h"
+#include "present/chart_draw.h"
+#include "present/out_common.h"
 
 #include <string.h>
 

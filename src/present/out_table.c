@@ -5,7 +5,7 @@
  * caller says how wide, whether to colour, and whether Unicode is safe.
  */
 #include "internal.h"
-#include "out_common.h"
+#include "present/out_common.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -4,7 +4,7 @@
  * whole, else in the shortest form that reads back to the same double.
  */
 #include "internal.h"
-#include "out_common.h"
+#include "present/out_common.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -10,8 +10,8 @@
  * confuse the element) and U+2028/U+2029.
  */
 #include "internal.h"
-#include "out_common.h"
-#include "utf8_text.h"
+#include "present/out_common.h"
+#include "util/utf8_text.h"
 
 #include <math.h>
 #include <stdlib.h>

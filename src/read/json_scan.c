@@ -5,7 +5,7 @@
  * fill() only at its edge, so the common case (a token wholly inside the
  * window) costs a table lookup per byte and nothing else.
  */
-#include "json_scan.h"
+#include "read/json_scan.h"
 
 #include "internal.h"
 

@@ -1,5 +1,5 @@
 /* Strict UTF-8 decoding for the writers that must emit valid text. */
-#include "utf8_text.h"
+#include "util/utf8_text.h"
 
 #define REPLACEMENT 0xFFFDu
 

@@ -3,7 +3,7 @@
  * edge of what the scanner has been given. */
 #include "harness.h"
 #include "internal.h"
-#include "json_scan.h"
+#include "read/json_scan.h"
 
 #include <math.h>
 #include <stdlib.h>

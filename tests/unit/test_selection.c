@@ -1,7 +1,7 @@
 /* Lists of ranks and iterations: td_list_parse, and resolving them against
  * a set (src/selection.c). */
 #include "harness.h"
-#include "selection.h"
+#include "model/selection.h"
 #include "tracediff.h"
 
 #include <stdlib.h>
