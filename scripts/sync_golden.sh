@@ -9,7 +9,9 @@ dst=$top/tests/golden
 [ -f "$shared/golden/cases.json" ] || { echo "sync_golden: no $shared/golden/cases.json" >&2; exit 1; }
 find "$dst" -maxdepth 1 -type f -delete
 cp "$shared"/golden/* "$dst"/
+[ -d "$dst/traces" ] && chmod -R u+w "$dst/traces"
 rm -rf "$dst/traces"
 cp -r "$shared/traces" "$dst/traces"
+chmod -R u+w "$dst/traces"
 sed 's#"\.\./traces/#"traces/#g' "$shared/golden/cases.json" > "$dst/cases.json"
 echo "tests/golden: $(ls "$dst" | wc -l) entries, $(grep -c '"id"' "$dst/cases.json") cases"

@@ -332,39 +332,25 @@ static int collect_steps(td_file *f, td_raw_event **blocks, size_t n, step **out
     return 0;
 }
 
-int td_assign_iterations(td_file *f, td_raw_event **blocks, size_t n,
-                         const td_wide_corr *wide, size_t nwide, int round_ts, td_error *err)
+/* Rule 1: host events find their step. The timestamp is not needed after
+ * this, so its slot keeps the iteration. Returns how many events are the
+ * host side of a correlation id. */
+static size_t assign_host_steps(td_raw_event **blocks, size_t n, const seg *sg, size_t nseg)
 {
-    step *st = NULL;
-    seg *sg = NULL;
-    size_t ns = 0, nseg = 0, ncorr = 0;
-    corr_map cm = {0};
-    size_t nb = (n + TD_BLOCK - 1) / TD_BLOCK;
-
-    if (round_ts)
-        round_times(blocks, n);
-    if (collect_steps(f, blocks, n, &st, &ns) < 0)
-        goto nomem;
-    /* NaN bounds never contain anything: leave such steps out of the sweep. */
-    size_t kept = 0;
-    for (size_t i = 0; i < ns; i++)
-        if (!isnan(st[i].start) && !isnan(st[i].end))
-            st[kept++] = st[i];
-    sg = build_segments(st, kept, &nseg);
-    if (!sg)
-        goto nomem;
-
-    /* Rule 1: host events find their step; the timestamp is not needed
-     * after this, so its slot keeps the iteration. */
+    size_t ncorr = 0;
     for (size_t i = 0; i < n; i++) {
         td_raw_event *e = RAW(i);
         double ts = e->u.ts;
         e->u.host_iter = (e->flags & TD_RAW_HOST) ? find_step(sg, nseg, ts) : -1;
         ncorr += (e->flags & TD_RAW_CORR_HOST) != 0;
     }
-    /* Rule 2: the host side of each correlation id, the last in the file. */
-    if (corr_init(&cm, ncorr) < 0)
-        goto nomem;
+    return ncorr;
+}
+
+/* Rule 2: the host side of each correlation id, the last in the file. */
+static void map_launches(corr_map *cm, const td_file *f, td_raw_event **blocks, size_t n,
+                         const td_wide_corr *wide, size_t nwide)
+{
     for (size_t i = 0; i < n; i++) {
         const td_raw_event *e = RAW(i);
         if (!(e->flags & TD_RAW_CORR_HOST))
@@ -372,44 +358,58 @@ int td_assign_iterations(td_file *f, td_raw_event **blocks, size_t n,
         int64_t corr = raw_corr(e, i, wide, nwide);
         if (corr == CORR_EMPTY)
             continue; /* an id of INT64_MIN cannot be stored: such kernels get -1 */
-        size_t s = corr_slot(&cm, corr);
-        cm.key[s] = corr;
-        cm.iter[s] = (e->flags & TD_RAW_INDEX0) ? CORR_INDEX0
-                                                : iter_index(f->iters, f->niters, e->u.host_iter);
+        size_t s = corr_slot(cm, corr);
+        cm->key[s] = corr;
+        cm->iter[s] = (e->flags & TD_RAW_INDEX0) ? CORR_INDEX0
+                                                 : iter_index(f->iters, f->niters, e->u.host_iter);
     }
+}
+
+/* The compact event of raw event e (number i of the file). */
+static td_event compact_event(td_file *f, const td_raw_event *e, size_t i, const corr_map *cm,
+                              const td_wide_corr *wide, size_t nwide)
+{
+    td_event o;
+    o.dur = e->dur;
+    o.name = e->name | ((e->flags & TD_RAW_GPU) ? TD_EV_GPU : 0);
+    if (e->flags & TD_RAW_GPU)
+        f->events_gpu++;
+    else
+        f->events_cpu++;
+    if (e->flags & TD_RAW_HOST) {
+        o.iter = iter_index(f->iters, f->niters, e->u.host_iter);
+        return o;
+    }
+    o.iter = device_iter(cm, raw_corr(e, i, wide, nwide));
+    bool s0 = (e->flags & TD_RAW_STREAM0) != 0;
+    if (o.iter == CORR_NO_LAUNCH) {
+        o.iter = TD_ITER_NONE;
+        f->events_no_launch++;
+        f->events_no_launch0 += s0;
+    }
+    if (s0) {
+        o.name |= TD_EV_STREAM0;
+        f->events_stream0++;
+    }
+    return o;
+}
+
+/* Compacts each block in place: event i of a block is written at byte
+ * 16 i, over raw records (24 bytes each) the loop has already read. */
+static int compact_blocks(td_file *f, td_raw_event **blocks, size_t n, const corr_map *cm,
+                          const td_wide_corr *wide, size_t nwide)
+{
+    size_t nb = (n + TD_BLOCK - 1) / TD_BLOCK;
     f->evb = calloc(nb + 1, sizeof *f->evb);
     if (!f->evb)
-        goto nomem;
-    /* Compact each block in place: event i of a block is written at byte
-     * 16 i, over raw records (24 bytes each) the loop has already read. */
+        return -1;
     for (size_t b = 0; b < nb; b++) {
         td_raw_event *rb = blocks[b];
         td_event *eb = (td_event *)(void *)rb;
         size_t m = b + 1 < nb ? TD_BLOCK : n - b * TD_BLOCK;
         for (size_t k = 0; k < m; k++) {
             td_raw_event e = rb[k];
-            td_event o;
-            o.dur = e.dur;
-            o.name = e.name | ((e.flags & TD_RAW_GPU) ? TD_EV_GPU : 0);
-            if (e.flags & TD_RAW_GPU)
-                f->events_gpu++;
-            else
-                f->events_cpu++;
-            if (e.flags & TD_RAW_HOST) {
-                o.iter = iter_index(f->iters, f->niters, e.u.host_iter);
-            } else {
-                o.iter = device_iter(&cm, raw_corr(&e, b * TD_BLOCK + k, wide, nwide));
-                bool s0 = (e.flags & TD_RAW_STREAM0) != 0;
-                if (o.iter == CORR_NO_LAUNCH) {
-                    o.iter = TD_ITER_NONE;
-                    f->events_no_launch++;
-                    f->events_no_launch0 += s0;
-                }
-                if (s0) {
-                    o.name |= TD_EV_STREAM0;
-                    f->events_stream0++;
-                }
-            }
+            td_event o = compact_event(f, &e, b * TD_BLOCK + k, cm, wide, nwide);
             memcpy(&eb[k], &o, sizeof o);
         }
         td_event *shrunk = realloc(eb, (m ? m : 1) * sizeof *eb);
@@ -418,13 +418,36 @@ int td_assign_iterations(td_file *f, td_raw_event **blocks, size_t n,
         f->nevb = b + 1;
     }
     f->nev = n;
-    free(st);
-    free(sg);
-    corr_free(&cm);
     return 0;
-nomem:
+}
+
+int td_assign_iterations(td_file *f, td_raw_event **blocks, size_t n,
+                         const td_wide_corr *wide, size_t nwide, int round_ts, td_error *err)
+{
+    step *st = NULL;
+    seg *sg = NULL;
+    size_t ns = 0, nseg = 0;
+    corr_map cm = {0};
+    int rc = -1;
+
+    if (round_ts)
+        round_times(blocks, n);
+    if (collect_steps(f, blocks, n, &st, &ns) < 0)
+        goto done;
+    /* NaN bounds never contain anything: leave such steps out of the sweep. */
+    size_t kept = 0;
+    for (size_t i = 0; i < ns; i++)
+        if (!isnan(st[i].start) && !isnan(st[i].end))
+            st[kept++] = st[i];
+    if (!(sg = build_segments(st, kept, &nseg)))
+        goto done;
+    if (corr_init(&cm, assign_host_steps(blocks, n, sg, nseg)) < 0)
+        goto done;
+    map_launches(&cm, f, blocks, n, wide, nwide);
+    rc = compact_blocks(f, blocks, n, &cm, wide, nwide);
+done:
     free(st);
     free(sg);
     corr_free(&cm);
-    return td_fail(err, TD_ENOMEM, f->path, "out of memory");
+    return rc < 0 ? td_fail(err, TD_ENOMEM, f->path, "out of memory") : 0;
 }

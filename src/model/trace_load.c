@@ -87,177 +87,239 @@ static int read_args(loader *L, int64_t *stream, int64_t *corr)
     return rc;
 }
 
-enum { F_NAME = 1, F_CAT = 2, F_TS = 4, F_DUR = 8 };
+enum { F_NAME = 1, F_CAT = 2, F_TS = 4, F_DUR = 8, F_ARGS = 16 };
 
-static int read_event(loader *L)
+/* What one entry of traceEvents says, as its members are read. */
+typedef struct event_fields {
+    td_raw_event e;
+    int64_t stream, corr;
+    int64_t name_id, cat_id;
+    int have, bad; /* F_ bits: present; present with the wrong type */
+    bool trace_cat, cpu_op, sync, ts_decimal;
+} event_fields;
+
+/* The member kind of key k, or 0 for one that is skipped. */
+static inline int member_kind(const char *k, size_t kl)
+{
+    if (kl == 4 && memcmp(k, "name", 4) == 0)
+        return F_NAME;
+    if (kl == 3 && memcmp(k, "cat", 3) == 0)
+        return F_CAT;
+    if (kl == 2 && memcmp(k, "ts", 2) == 0)
+        return F_TS;
+    if (kl == 3 && memcmp(k, "dur", 3) == 0)
+        return F_DUR;
+    if (kl == 4 && memcmp(k, "args", 4) == 0)
+        return F_ARGS;
+    return 0;
+}
+
+/* A member present with the wrong type: noted, its value skipped. A
+ * repeated key replaces the earlier one, as JSON readers do: last wins. */
+static inline int skip_bad_member(loader *L, event_fields *ev, int kind)
+{
+    ev->have |= kind;
+    ev->bad |= kind;
+    if (kind == F_CAT)
+        ev->trace_cat = ev->cpu_op = false;
+    return td_json_skip(&L->j);
+}
+
+/* "name" or "cat": interned; the few names and cats the rules test are
+ * recognised here, while the string is at hand. */
+static inline int read_name_or_cat(loader *L, event_fields *ev, int kind)
 {
     td_json *j = &L->j;
     td_file *f = L->f;
-    uint64_t index = L->index++;
-    int c = td_json_peek(j);
-    if (c != '{') {
-        f->events_skipped++;
-        return td_json_skip(j);
+    if (td_json_peek(j) != '"')
+        return skip_bad_member(L, ev, kind);
+    const char *s;
+    size_t sl;
+    int rc = td_json_string(j, &s, &sl);
+    if (rc < 0)
+        return rc;
+    ev->have |= kind;
+    ev->bad &= ~kind;
+    if (kind == F_NAME) {
+        ev->sync = key_is(s, sl, "Event Sync") || key_is(s, sl, "Context Sync");
+        ev->name_id = td_strtab_intern(f->names, s, sl);
+        if (ev->name_id < 0)
+            return td_fail(j->err, TD_ENOMEM, f->path, "out of memory");
+    } else {
+        ev->trace_cat = key_is(s, sl, "Trace");
+        ev->cpu_op = key_is(s, sl, "cpu_op");
+        ev->cat_id = td_strtab_intern(f->cats, s, sl);
+        if (ev->cat_id < 0)
+            return td_fail(j->err, TD_ENOMEM, f->path, "out of memory");
     }
+    return 0;
+}
+
+/* "ts" or "dur": a number, or a member of the wrong type. */
+static inline int read_time(loader *L, event_fields *ev, int kind)
+{
+    td_json *j = &L->j;
+    int c = td_json_peek(j);
+    if (c != '-' && !(c >= '0' && c <= '9'))
+        return skip_bad_member(L, ev, kind);
+    td_json_num n;
+    int rc = td_json_number(j, &n);
+    if (rc < 0)
+        return rc;
+    ev->have |= kind;
+    ev->bad &= ~kind;
+    if (kind == F_TS) {
+        ev->e.u.ts = n.d;
+        ev->e.flags |= TD_RAW_HAS_TS;
+        ev->ts_decimal = n.decimal;
+    } else {
+        ev->e.dur = n.d;
+    }
+    return 0;
+}
+
+/* The members of one event object, into ev. */
+static inline int read_event_members(loader *L, event_fields *ev)
+{
+    td_json *j = &L->j;
     int rc = td_json_obj_begin(j);
     if (rc < 0)
         return rc;
-    td_raw_event e = {0};
-    int64_t stream = -1, corr = -1;
-    bool cpu_op = false, sync = false;
-    /* have: fields present; bad: present with the wrong type. A repeated
-     * key replaces the earlier one, as JSON readers do: last wins. */
-    int have = 0, bad = 0, trace_cat = 0;
-    bool ts_decimal = false;
-    int64_t name_id = -1, cat_id = -1;
     bool first = true;
     const char *k;
     size_t kl;
     while ((rc = td_json_obj_next(j, &first, &k, &kl)) > 0) {
-        int kind = 0;
-        if (kl == 4 && memcmp(k, "name", 4) == 0)
-            kind = F_NAME;
-        else if (kl == 3 && memcmp(k, "cat", 3) == 0)
-            kind = F_CAT;
-        else if (kl == 2 && memcmp(k, "ts", 2) == 0)
-            kind = F_TS;
-        else if (kl == 3 && memcmp(k, "dur", 3) == 0)
-            kind = F_DUR;
-        else if (kl == 4 && memcmp(k, "args", 4) == 0) {
-            if (td_json_peek(j) == '{') {
-                stream = corr = -1;
-                rc = read_args(L, &stream, &corr);
-            } else {
-                rc = td_json_skip(j);
-            }
-            if (rc < 0)
-                return rc;
-            continue;
-        }
-        if (!kind) {
-            if ((rc = td_json_skip(j)) < 0)
-                return rc;
-            continue;
-        }
-        c = td_json_peek(j);
+        int kind = member_kind(k, kl);
         if (kind == F_NAME || kind == F_CAT) {
-            if (c != '"') {
-                have |= kind;
-                bad |= kind;
-                if (kind == F_CAT)
-                    trace_cat = cpu_op = false;
-                if ((rc = td_json_skip(j)) < 0)
-                    return rc;
-                continue;
-            }
-            const char *s;
-            size_t sl;
-            if ((rc = td_json_string(j, &s, &sl)) < 0)
-                return rc;
-            have |= kind;
-            bad &= ~kind;
-            if (kind == F_NAME) {
-                sync = key_is(s, sl, "Event Sync") || key_is(s, sl, "Context Sync");
-                name_id = td_strtab_intern(f->names, s, sl);
-                if (name_id < 0)
-                    return td_fail(j->err, TD_ENOMEM, f->path, "out of memory");
-            } else {
-                trace_cat = key_is(s, sl, "Trace");
-                cpu_op = key_is(s, sl, "cpu_op");
-                cat_id = td_strtab_intern(f->cats, s, sl);
-                if (cat_id < 0)
-                    return td_fail(j->err, TD_ENOMEM, f->path, "out of memory");
-            }
+            rc = read_name_or_cat(L, ev, kind);
+        } else if (kind == F_TS || kind == F_DUR) {
+            rc = read_time(L, ev, kind);
+        } else if (kind == F_ARGS && td_json_peek(j) == '{') {
+            ev->stream = ev->corr = -1;
+            rc = read_args(L, &ev->stream, &ev->corr);
         } else {
-            if (c != '-' && !(c >= '0' && c <= '9')) {
-                /* A timestamp or duration that is not a number. */
-                have |= kind;
-                bad |= kind;
-                if ((rc = td_json_skip(j)) < 0)
-                    return rc;
-                continue;
-            }
-            td_json_num n;
-            if ((rc = td_json_number(j, &n)) < 0)
-                return rc;
-            have |= kind;
-            bad &= ~kind;
-            if (kind == F_TS) {
-                e.u.ts = n.d;
-                e.flags |= TD_RAW_HAS_TS;
-                ts_decimal = n.decimal;
-            } else {
-                e.dur = n.d;
-            }
+            rc = td_json_skip(j);
         }
+        if (rc < 0)
+            return rc;
     }
-    if (rc < 0)
-        return rc;
-    if (!(have & F_TS) || ts_decimal)
-        L->round_ts = 1;
-    /* Spec §2: counted when it has cat and dur and cat is not "Trace". */
-    if (!(have & F_CAT) || !(have & F_DUR) || trace_cat)
+    return rc;
+}
+
+/* The correlation id in the raw record; ids beyond 32 bits go to the side
+ * table by event index. */
+static int store_correlation(loader *L, event_fields *ev)
+{
+    if (ev->corr >= INT32_MIN + 1 && ev->corr <= INT32_MAX) {
+        ev->e.corr = (int32_t)ev->corr;
         return 0;
-    if (bad || name_id < 0 || cat_id < 0) {
-        /* A counted event we cannot use: no name, or fields of the wrong
-         * type. Counted and reported, never dropped silently. */
-        f->events_skipped++;
-        return 0;
     }
-    if (name_id >= ((int64_t)1 << TD_NAME_BITS))
-        return td_fail(j->err, TD_ETRACE, f->path, "more than %lld distinct names in one file",
-                       (long long)1 << TD_NAME_BITS);
-    e.name = (uint32_t)name_id & ((1u << TD_NAME_BITS) - 1);
-    if (corr >= INT32_MIN + 1 && corr <= INT32_MAX) {
-        e.corr = (int32_t)corr;
-    } else {
-        e.corr = TD_CORR_WIDE;
-        td_wide_corr *nw = td_grow(L->wide, &L->widecap, L->nwide + 1, sizeof *nw);
-        if (!nw)
-            return td_fail(j->err, TD_ENOMEM, f->path, "out of memory");
-        L->wide = nw;
-        L->wide[L->nwide].index = L->nraw;
-        L->wide[L->nwide].corr = corr;
-        L->nwide++;
-    }
-    /* Classify now (spec §3) so that the stream need not be kept. */
-    if (stream < 0 || (stream == 0 && cpu_op))
-        e.flags |= TD_RAW_HOST;
+    ev->e.corr = TD_CORR_WIDE;
+    td_wide_corr *nw = td_grow(L->wide, &L->widecap, L->nwide + 1, sizeof *nw);
+    if (!nw)
+        return td_fail(L->j.err, TD_ENOMEM, L->f->path, "out of memory");
+    L->wide = nw;
+    L->wide[L->nwide].index = L->nraw;
+    L->wide[L->nwide].corr = ev->corr;
+    L->nwide++;
+    return 0;
+}
+
+/* Spec §3: host or device side, gpu side, host side of a correlation. Done
+ * now so that the stream need not be kept. */
+static inline void classify(event_fields *ev, uint64_t index)
+{
+    int64_t stream = ev->stream, corr = ev->corr;
+    if (stream < 0 || (stream == 0 && ev->cpu_op))
+        ev->e.flags |= TD_RAW_HOST;
     else if (stream == 0)
-        e.flags |= TD_RAW_STREAM0;
+        ev->e.flags |= TD_RAW_STREAM0;
     if (stream != -1)
-        e.flags |= TD_RAW_GPU;
-    if (corr != -1 && !(stream >= 0 && corr >= 0) && !sync)
-        e.flags |= TD_RAW_CORR_HOST;
+        ev->e.flags |= TD_RAW_GPU;
+    if (corr != -1 && !(stream >= 0 && corr >= 0) && !ev->sync)
+        ev->e.flags |= TD_RAW_CORR_HOST;
     if (index == 0)
-        e.flags |= TD_RAW_INDEX0;
+        ev->e.flags |= TD_RAW_INDEX0;
+}
+
+/* Appends a raw event, starting a new block when the last is full. */
+static inline int append_raw(loader *L, const td_raw_event *e)
+{
     size_t slot = L->nraw & (TD_BLOCK - 1);
     if (slot == 0) {
         if (L->nblk == L->blkcap) {
             td_raw_event **nb = td_grow(L->blk, &L->blkcap, L->nblk + 1, sizeof *nb);
             if (!nb)
-                return td_fail(j->err, TD_ENOMEM, f->path, "out of memory");
+                return td_fail(L->j.err, TD_ENOMEM, L->f->path, "out of memory");
             L->blk = nb;
         }
         L->blk[L->nblk] = malloc(TD_BLOCK * sizeof(td_raw_event));
         if (!L->blk[L->nblk])
-            return td_fail(j->err, TD_ENOMEM, f->path, "out of memory");
+            return td_fail(L->j.err, TD_ENOMEM, L->f->path, "out of memory");
         L->nblk++;
     }
-    L->blk[L->nraw >> TD_BLOCK_SHIFT][slot] = e;
+    L->blk[L->nraw >> TD_BLOCK_SHIFT][slot] = *e;
     L->nraw++;
+    return 0;
+}
+
+static int count_category(loader *L, int64_t cat_id)
+{
+    td_file *f = L->f;
     size_t cid = (size_t)cat_id;
     if (cid >= f->ncat_counts) {
         size_t cap = f->ncat_counts;
         uint64_t *cc = td_grow(f->cat_counts, &cap, cid + 1, sizeof *cc);
         if (!cc)
-            return td_fail(j->err, TD_ENOMEM, f->path, "out of memory");
+            return td_fail(L->j.err, TD_ENOMEM, f->path, "out of memory");
         memset(cc + f->ncat_counts, 0, (cap - f->ncat_counts) * sizeof *cc);
         f->cat_counts = cc;
         f->ncat_counts = cap;
     }
     f->cat_counts[cid]++;
     return 0;
+}
+
+/* A counted event (spec §2) with usable fields: classified and kept. */
+static int keep_event(loader *L, event_fields *ev, uint64_t index)
+{
+    if (ev->name_id >= ((int64_t)1 << TD_NAME_BITS))
+        return td_fail(L->j.err, TD_ETRACE, L->f->path, "more than %lld distinct names in one file",
+                       (long long)1 << TD_NAME_BITS);
+    ev->e.name = (uint32_t)ev->name_id & ((1u << TD_NAME_BITS) - 1);
+    int rc = store_correlation(L, ev);
+    if (rc < 0)
+        return rc;
+    classify(ev, index);
+    if ((rc = append_raw(L, &ev->e)) < 0)
+        return rc;
+    return count_category(L, ev->cat_id);
+}
+
+/* One entry of traceEvents: read, then kept when it counts (spec §2). */
+static int read_event(loader *L)
+{
+    uint64_t index = L->index++;
+    if (td_json_peek(&L->j) != '{') {
+        L->f->events_skipped++;
+        return td_json_skip(&L->j);
+    }
+    event_fields ev = {.stream = -1, .corr = -1, .name_id = -1, .cat_id = -1};
+    int rc = read_event_members(L, &ev);
+    if (rc < 0)
+        return rc;
+    if (!(ev.have & F_TS) || ev.ts_decimal)
+        L->round_ts = 1;
+    /* Spec §2: counted when it has cat and dur and cat is not "Trace". */
+    if (!(ev.have & F_CAT) || !(ev.have & F_DUR) || ev.trace_cat)
+        return 0;
+    if (ev.bad || ev.name_id < 0 || ev.cat_id < 0) {
+        /* A counted event we cannot use: no name, or fields of the wrong
+         * type. Counted and reported, never dropped silently. */
+        L->f->events_skipped++;
+        return 0;
+    }
+    return keep_event(L, &ev, index);
 }
 
 static int read_events(loader *L)
