@@ -178,7 +178,7 @@ static void apply(cli_opts *o)
     if (n < 0) {
         FUZZ_CHECK(err.msg[0] && err.code == TD_EUSAGE, "td_view_make: bad error");
     } else {
-        td_write_opts w = {o->control_label, o->test_label, rows, (size_t)n, 0, 0, 0};
+        td_write_opts w = {o->control_label, o->test_label, rows, (size_t)n, 0, 0, 0, 0};
         w.width = o->threads * 3;
         td_write_csv(devnull, d, &w);
         td_write_json(devnull, d, &w);

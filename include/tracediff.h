@@ -231,6 +231,7 @@ typedef struct td_write_opts {
     int width;                 /* columns to fit (0 = 120) */
     int color;                 /* ANSI colours for +/- */
     int ascii;                 /* no Unicode: "..." and '#' bars */
+    int rules;                 /* a rule under the header (for a terminal, not a pipe) */
 } td_write_opts;
 
 int td_write_csv(FILE *f, const td_diff *diff, const td_write_opts *opts);

@@ -105,6 +105,7 @@ static void table_opts(td_write_opts *w, const cli_opts *o, FILE *f)
     w->width = cli_term_width(tty);
     w->color = f == stdout && cli_color_ok(stdout);
     w->ascii = !cli_unicode_ok();
+    w->rules = tty;
     (void)o;
 }
 

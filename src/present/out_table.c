@@ -90,12 +90,12 @@ int td_write_table(FILE *f, const td_diff *d, const td_write_opts *o)
     int ascii = o->ascii, color = o->color;
     size_t width = o->width > 0 ? (size_t)o->width : 120;
     size_t n = td_view_count(d, o);
-    /* Width of each numeric column: the widest cell or its header. */
-    static const char *const hdr[TD_OUT_NCOLS - 1] = {"counts", "total_us", "counts",
-                                                      "total_us", "counts", "total_us", "+/-"};
+    /* Width of each numeric column: the widest cell or its title. */
+    const char *us = ascii ? "total us" : "total \xC2\xB5s";
+    const char *const hdr[TD_OUT_NCOLS - 1] = {"count", us, "count", us, "count", us, "+/-"};
     size_t cw[TD_OUT_NCOLS - 1];
     for (int c = 0; c < TD_OUT_NCOLS - 1; c++)
-        cw[c] = strlen(hdr[c]);
+        cw[c] = text_width(hdr[c], strlen(hdr[c]));
     size_t namew = 4;
     for (size_t i = 0; i < n; i++) {
         const td_row *r = td_view_row(d, o, i);
@@ -128,9 +128,19 @@ int td_write_table(FILE *f, const td_diff *d, const td_write_opts *o)
     fprintf(f, "%s", color ? BOLD : "");
     put_name(f, td_diff_short_names(d) ? "short_name" : "name",
              td_diff_short_names(d) ? 10 : 4, namew, ascii);
-    for (int c = 0; c < TD_OUT_NCOLS - 1; c++)
-        fprintf(f, "  %*s", (int)cw[c], hdr[c]);
+    size_t line = namew;
+    for (int c = 0; c < TD_OUT_NCOLS - 1; c++) {
+        size_t tw = text_width(hdr[c], strlen(hdr[c]));
+        fprintf(f, "  %*s%s", (int)(cw[c] - tw), "", hdr[c]);
+        line += 2 + cw[c];
+    }
     fprintf(f, "  %7s%s\n", "change", color ? RESET : "");
+    line += 2 + 7 + 1 + BAR_W;
+    if (o->rules) {
+        for (size_t k = 0; k < line && k < width; k++)
+            fputs(ascii ? "-" : "\xE2\x94\x80", f);
+        fputc('\n', f);
+    }
     for (size_t i = 0; i < n; i++) {
         const td_row *r = td_view_row(d, o, i);
         char cells[TD_OUT_NCOLS - 1][40];
