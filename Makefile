@@ -6,6 +6,8 @@
 #   make sanitize   the whole suite under AddressSanitizer + UBSan
 #   make valgrind   the reference cases under valgrind memcheck
 #   make bench      benchmarks (long; see bench/README.md)
+#   make lint       functions over 80 lines, cppcheck
+#   make format     clang-format every C file; make check-format: only check
 
 CC      ?= cc
 BUILD   ?= build
@@ -40,7 +42,7 @@ BIN         := $(BUILD)/tracediff
 # A program that uses the whole library, statically linked.
 LIBS_ALL    := $(RLIB) $(LIB)
 
-.PHONY: all deps demo test unit golden clitest sanitize valgrind bench clean
+.PHONY: all deps demo test unit golden clitest sanitize valgrind bench clean lint format check-format
 
 all: $(BIN) $(SO) $(RSO)
 
@@ -109,6 +111,21 @@ sanitize: deps
 valgrind: deps all
 	TRACEDIFF_WRAP="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=all --suppressions=tests/valgrind.supp" \
 	    python3 tests/golden_test.py $(BIN) tests/golden/cases.json --parallel 2
+
+C_FILES = $(shell git ls-files '*.c' '*.h' 2>/dev/null)
+
+# New functions stay under 80 lines (scripts/lint-allow.txt lists the
+# exceptions); cppcheck when it is installed.
+lint:
+	python3 scripts/func_lengths.py --max 80 $(foreach a,$(shell grep -v '^\#' scripts/lint-allow.txt),--allow $(a)) src
+	@if command -v cppcheck >/dev/null; then \
+	    cppcheck -q --error-exitcode=1 --std=c11 --inline-suppr -Iinclude -Isrc src; fi
+
+format:
+	clang-format -i --style=file $(C_FILES)
+
+check-format:
+	clang-format --dry-run --Werror --style=file $(C_FILES)
 
 clean:
 	rm -rf $(BUILD) build-asan

@@ -238,8 +238,10 @@ static void js_string(FILE *f, const char *s, size_t len)
             fprintf(f, "\\%c", (char)cp);
         else if (cp == '<' || cp == '>' || cp == '&' || cp == 0x2028 || cp == 0x2029)
             fprintf(f, "\\u%04x", (unsigned)cp);
-        else
-            fwrite(buf, 1, td_utf8_encode(buf, cp), f);
+        else {
+            size_t n = td_utf8_encode(buf, cp);
+            fwrite(buf, 1, n, f);
+        }
     }
     fputc('"', f);
 }
@@ -488,7 +490,7 @@ static void notes(report *r)
     for (int s = 0; s < 2; s++) {
         const td_side_notes *n = td_diff_notes(r->in->diff, s);
         for (size_t i = 0; i <= td_set_nfiles(sets[s]); i++) {
-            td_file_info fi;
+            td_file_info fi = {0};
             if (i < td_set_nfiles(sets[s]))
                 td_set_file_info(sets[s], i, &fi);
             int whole = i == 0 && n->whole_trace;
