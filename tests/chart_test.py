@@ -310,6 +310,11 @@ def check_gpu_headline(text, name, label, nonzero):
     zero = value is not None and re.fullmatch(r"0(\.0+)?\s*\S*s", value.strip()) is not None
     check("report %s: %s GPU time %s" % (name, label, "not 0" if nonzero else "0"),
           value is not None and zero != nonzero, repr(value))
+    if not nonzero:
+        big = re.search(r'<h3>Total GPU kernel time</h3>.*?<div class="big"><span class="(\w*)"',
+                        text, re.S)
+        check("report %s: a drop to 0 GPU time is a warning, not an improvement" % name,
+              big is not None and big.group(1) == "warn", big and big.group(1))
 
 
 def write_trace(path, names, scale):

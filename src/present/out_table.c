@@ -70,6 +70,10 @@ static void put_bar(FILE *f, double frac, int ascii, int color)
     int full = units / 8, part = units % 8;
     if (units)
         fputc(' ', f);
+    /* Without colour the direction must survive: a sign before the bar
+     * (the ASCII bar is made of signs already). */
+    if (!color && !ascii && units)
+        fputs(frac > 0 ? "+" : "\xE2\x88\x92", f);
     if (color && units)
         fputs(frac > 0 ? RED : GREEN, f);
     for (int k = 0; k < full; k++)
@@ -111,7 +115,7 @@ int td_write_table(FILE *f, const td_diff *d, const td_write_opts *o)
     size_t fixed = 0;
     for (int c = 0; c < TD_OUT_NCOLS - 1; c++)
         fixed += cw[c] + 2;
-    fixed += 2 + 7 + 1 + BAR_W; /* the change column: "  ", ">+9999%", " ", the bar */
+    fixed += 2 + 7 + 2 + BAR_W; /* the change column: "  ", ">+9999%", " ", a sign, the bar */
     size_t room = width > fixed + 12 ? width - fixed : 12;
     if (namew > room)
         namew = room;
@@ -135,7 +139,7 @@ int td_write_table(FILE *f, const td_diff *d, const td_write_opts *o)
         line += 2 + cw[c];
     }
     fprintf(f, "  %7s%s\n", "change", color ? RESET : "");
-    line += 2 + 7 + 1 + BAR_W;
+    line += 2 + 7 + 2 + BAR_W;
     if (o->rules) {
         for (size_t k = 0; k < line && k < width; k++)
             fputs(ascii ? "-" : "\xE2\x94\x80", f);

@@ -55,7 +55,7 @@ static const char css[] =
     ".files th,.files td{border-top:1px solid var(--line);padding:3px 6px;text-align:right}"
     ".files td.path{max-width:170px;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}"
     ".files th:first-child,.files td:first-child{text-align:left}\n"
-    ".pos{color:var(--pos)}.neg{color:var(--neg)}\n"
+    ".pos{color:var(--pos)}.neg{color:var(--neg)}.warn{color:#9A6700;font-weight:600}\n"
     ".notes li{margin:3px 0}\n"
     "#charts{display:flex;flex-wrap:wrap;gap:14px}\n"
     "figure{flex:1 1 auto;margin:0;background:#fff;border:1px solid var(--line);"
@@ -283,14 +283,20 @@ static void put_us(FILE *f, double v)
 }
 
 /* "+1,234 us (+12.5%)", coloured by sign. */
+/* A change in time: more is worse (red), less is better (green). A drop to
+ * nothing is no improvement but a sign that the side lost its data (events
+ * left out, another selection): shown as a warning, never in green. */
 static void put_change(FILE *f, double c, double t)
 {
     double d = t - c;
     char buf[80];
     fmt_grouped(buf, sizeof buf, d);
-    fprintf(f, "<span class=\"%s\">%s%s&#8239;us", d > 0 ? "pos" : d < 0 ? "neg" : "",
-            d > 0 ? "+" : "", buf);
-    if (c != 0)
+    bool vanished = c != 0 && t == 0;
+    fprintf(f, "<span class=\"%s\">%s%s&#8239;us",
+            vanished ? "warn" : d > 0 ? "pos" : d < 0 ? "neg" : "", d > 0 ? "+" : "", buf);
+    if (vanished)
+        fputs(" (none on this side: see the notes)", f);
+    else if (c != 0)
         fprintf(f, " (%+.1f%%)", 100.0 * d / c);
     else if (t != 0)
         fputs(" (new)", f);
