@@ -39,12 +39,15 @@ RLIB        := $(BUILD)/libtracediff-render.a
 SO          := $(BUILD)/libtracediff.so
 RSO         := $(BUILD)/libtracediff-render.so
 BIN         := $(BUILD)/tracediff
+# The man page, made by the binary from its option table; docs/tracediff.1 is
+# the committed copy (tests/cli_doc_test.py keeps them equal).
+MAN         := $(BUILD)/tracediff.1
 # A program that uses the whole library, statically linked.
 LIBS_ALL    := $(RLIB) $(LIB)
 
 .PHONY: all deps demo test unit golden clitest sanitize valgrind bench clean lint format check-format
 
-all: $(BIN) $(SO) $(RSO)
+all: $(BIN) $(SO) $(RSO) $(MAN)
 
 # Library objects are position-independent: the same objects make the
 # static and the shared libraries.
@@ -71,6 +74,9 @@ $(RSO): $(RENDER_OBJ) $(SO)
 
 $(BIN): $(CLI_OBJ) $(LIBS_ALL)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJ) $(LIBS_ALL) $(LDLIBS)
+
+$(MAN): $(BIN)
+	$(BIN) man > $@.tmp && mv $@.tmp $@
 
 # Debian packages the build and tests need; installed only when missing.
 deps:

@@ -35,12 +35,14 @@ $(FUZZ_BUILD)/src/%.o: src/%.c
 $(FUZZ_LIB): $(FUZZ_LIB_OBJ)
 	$(AR) rcs $@ $^
 
-# The args target also drives the CLI's option parser (no main, no exit).
-$(FUZZ_BUILD)/fuzz_args: $(FUZZ_BUILD)/src/cli/common.o
+# The args target also drives the CLI's option parser (no main, no exit):
+# every CLI object but main.o, since the option table names the handlers.
+FUZZ_CLI_OBJ := $(filter-out %/main.o,$(CLI_SRC:%.c=$(FUZZ_BUILD)/%.o))
+$(FUZZ_BUILD)/fuzz_args: $(FUZZ_CLI_OBJ)
 
 $(FUZZ_BUILD)/fuzz_%: fuzz/fuzz_%.c fuzz/fuzz_util.h $(FUZZ_LIB)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer,$(FUZZ_SAN) -o $@ $< \
-	    $(filter %/common.o,$^) $(FUZZ_LIB) $(LDLIBS)
+	    $(filter %.o,$^) $(FUZZ_LIB) $(LDLIBS)
 
 fuzz-build: $(FUZZ_BINS)
 
@@ -57,7 +59,7 @@ fuzz: fuzz-build
 fuzz-replay: all
 	sh tests/fuzz_replay_test.sh $(BUILD)
 
--include $(FUZZ_LIB_OBJ:.o=.d) $(FUZZ_BUILD)/src/cli/common.d
+-include $(FUZZ_LIB_OBJ:.o=.d) $(FUZZ_CLI_OBJ:.o=.d)
 
 # The libraries a program linking libtracediff.a needs (for the replay
 # script, so that it follows the Makefile).

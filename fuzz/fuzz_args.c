@@ -1,7 +1,8 @@
 /*
  * Fuzz target: everything a user types. The input is split at NUL bytes and
- * newlines into an argument vector, which goes through the CLI's shared
- * option parser (src/cli/common.c: cli_shared_option, which never exits),
+ * newlines into an argument vector, which goes through the CLI's option
+ * parser as 'compare' takes it (src/cli/options.c: cli_option_parse, driven
+ * by the option table of src/cli/table.c; it never exits),
  * then the parsed selection, sort column and regexes are applied to a tiny
  * fixed pair of trace sets (td_diff_compute, td_column_parse, td_view_make)
  * and the result written with the user's labels. The whole input is also
@@ -12,7 +13,7 @@
  */
 #include "fuzz_util.h"
 #include "internal.h"
-#include "../src/cli/cli.h"
+#include "../src/cli/options.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -178,7 +179,8 @@ static void apply(cli_opts *o)
     if (n < 0) {
         FUZZ_CHECK(err.msg[0] && err.code == TD_EUSAGE, "td_view_make: bad error");
     } else {
-        td_write_opts w = {o->control_label, o->test_label, rows, (size_t)n, 0, 0, 0, 0};
+        td_write_opts w = {.control_label = o->control_label, .test_label = o->test_label,
+                           .rows = rows, .nrows = (size_t)n};
         w.width = o->threads * 3;
         td_write_csv(devnull, d, &w);
         td_write_json(devnull, d, &w);
@@ -225,11 +227,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     stderr = devnull;
     cli_opts o;
     memset(&o, 0, sizeof o);
+    const cli_command *compare = cli_command_find("compare");
     bool ok = true;
     for (int i = 1; i < argc && ok; i++) {
         const char *a = argv[i];
         if (a[0] == '-' && a[1] != '\0') {
-            int r = cli_shared_option(&o, argc, argv, &i);
+            int r = cli_option_parse(compare, &o, argc, argv, &i);
             FUZZ_CHECK(i < argc, "the option parser ran past argv");
             ok = r > 0;
         }

@@ -24,7 +24,8 @@ out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 for t in json_scan trace_load args; do
     extra=
-    [ "$t" = args ] && extra=src/cli/common.c
+    # The option parser and its table (every CLI file but main.c).
+    [ "$t" = args ] && extra=$(ls src/cli/*.c | grep -v '/main\.c$')
     # shellcheck disable=SC2086
     if ! $CC $flags $san -o "$B/replay_$t" "fuzz/fuzz_$t.c" fuzz/replay.c $extra \
             "$B/libtracediff-render.a" "$B/libtracediff.a" $libs; then

@@ -1,6 +1,5 @@
 /* tracediff info SET: what a trace set holds. */
-#include "cli.h"
-#include "commands.h"
+#include "options.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -116,58 +115,17 @@ static void info_table(FILE *f, const td_set *s, const int64_t *iters, size_t ni
     td_set_categories(s, print_cat, &cc);
 }
 
-int cmd_info(int argc, char **argv, void (*usage)(FILE *))
+static int info_write(const cli_opts *o, const td_set *s, const char *fmt)
 {
-    cli_opts o = {0};
-    const char *path = NULL;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            usage(stdout);
-            return EXIT_OK;
-        }
-        if (a[0] == '-' && a[1]) {
-            int r = cli_shared_option(&o, argc, argv, &i);
-            if (r <= 0) {
-                if (r == 0)
-                    cli_error("info: unknown option '%s'", a);
-                cli_opts_free(&o);
-                return EXIT_USAGE;
-            }
-            continue;
-        }
-        if (path) {
-            cli_error("info: unexpected argument '%s'", a);
-            return EXIT_USAGE;
-        }
-        path = a;
-    }
-    cli_opts_free(&o);
-    if (!path) {
-        cli_error("info: expected a trace set (see '%s info --help')", g_prog);
-        return EXIT_USAGE;
-    }
-    const char *fmt = o.format ? o.format : "table";
-    if (strcmp(fmt, "table") && strcmp(fmt, "json")) {
-        cli_error("--format '%s': expected table or json", fmt);
-        return EXIT_USAGE;
-    }
-    td_set *s = NULL;
-    td_open_opts oo = {0};
-    oo.threads = o.threads;
-    td_error err = {0};
-    if (td_set_open(&s, path, &oo, &err) < 0)
-        return cli_td_error(&err);
     size_t ni = td_set_iterations(s, NULL, 0);
     int64_t *iters = malloc((ni + 1) * sizeof *iters);
     if (!iters) {
-        td_set_free(s);
         cli_error("out of memory");
         return EXIT_DATA;
     }
     td_set_iterations(s, iters, ni);
     out_file out;
-    int rc = out_open(&out, o.output);
+    int rc = out_open(&out, o->output);
     if (rc == 0) {
         if (strcmp(fmt, "json") == 0)
             info_json(out.f, s, iters, ni);
@@ -176,6 +134,30 @@ int cmd_info(int argc, char **argv, void (*usage)(FILE *))
         rc = out_commit(&out);
     }
     free(iters);
+    return rc;
+}
+
+static int info_run(const cli_opts *o, const char *path)
+{
+    const char *fmt = o->format ? o->format : "table"; /* checked by the parser */
+    td_set *s = NULL;
+    td_open_opts oo = {0};
+    oo.threads = o->threads;
+    td_error err = {0};
+    if (td_set_open(&s, path, &oo, &err) < 0)
+        return cli_td_error(&err);
+    int rc = info_write(o, s, fmt);
     td_set_free(s);
+    return rc;
+}
+
+int cmd_info(const cli_command *cmd, int argc, char **argv)
+{
+    cli_opts o = {0};
+    const char *path;
+    int rc = cli_parse(cmd, &o, &path, argc, argv);
+    if (rc == CLI_RUN)
+        rc = info_run(&o, path);
+    cli_opts_free(&o);
     return rc;
 }

@@ -6,26 +6,37 @@ $ tracediff compare --help
 > Per name (or short name): counts and total durations (us) of each side,
 > their differences, and +/-/= by count. Rows are sorted by name unless --sort.
 >
+> A trace set is a directory of trace files (one per rank: .json, .json.gz,
+> .json.zst) or one trace file.
+>
 > selection:
->   --control-rank R, --test-rank R        R: N | N,M,... | all (default: the lowest rank)
->   --control-iteration I, --test-iteration I
->                                          I: N | N,M,... | all (default: the lowest)
->   --device all|cpu|gpu                   cpu: stream -1; gpu: every other stream
->   --short-names                          group by short names (no templates, arguments)
->   --hta-strict                           HTA's own numbers: GPU events on stream 0 get no
->                                          iteration (default: their launch's; docs/numbers.md)
->   --control-label NAME, --test-label NAME  side labels and column prefixes
->   -j, --jobs N                           files read at once (default: one per core)
->   -q, --quiet                            no notes on stderr
+>   --control-rank R                  control's ranks: N | N,M,... | all (default: the lowest rank)
+>   --test-rank R                     test's ranks: N | N,M,... | all (default: the lowest rank)
+>   --control-iteration I             control's iterations: N | N,M,... | all (default: the lowest)
+>   --test-iteration I                test's iterations: N | N,M,... | all (default: the lowest)
+>   --device all|cpu|gpu              cpu: stream -1; gpu: every other stream (default: all)
+>   --short-names                     group by short names (no templates, arguments)
+>   --hta-strict                      HTA's own numbers: GPU events on stream 0 get no
+>                                     iteration (default: their launch's; docs/numbers.md)
+>   --control-label NAME              control's label: headers, legends, column prefixes
+>   --test-label NAME                 test's label: headers, legends, column prefixes
+>   -j, --jobs N                      files read at once (default: one per core)
+>   -q, --quiet                       no notes on stderr
 >
 > rows:
->   --sort COLUMN [--ascending]   name, diff_duration, diff_counts, abs_diff_duration,
->                                 abs_diff_counts, control_counts, test_total_duration, ...
->                                 (numbers sort descending unless --ascending)
->   --top N                       the first N rows after sorting
->   --include REGEX, --exclude REGEX   keep or drop names (regex as in Python, PCRE2)
+>   --sort COLUMN                     name, diff_duration, diff_counts, abs_diff_duration,
+>                                     abs_diff_counts, control_counts, test_total_duration, ...
+>                                     (numbers sort descending unless --ascending)
+>   --ascending                       sort from the smallest number
+>   --top N                           the first N rows after sorting
+>   --include REGEX                   keep the names REGEX matches (regex as in Python, PCRE2)
+>   --exclude REGEX                   drop the names REGEX matches (regex as in Python, PCRE2)
 >
 > output:
->   --format table|csv|json|markdown   (default: table on a terminal, else csv;
->                                      with -o, from the file's extension)
->   -o, --output FILE                  written whole or not at all
+>   --format table|csv|json|markdown  default: table on a terminal, else csv;
+>                                     with -o, from the file's extension
+>   -o, --output FILE                 written whole or not at all ('-': stdout)
+>
+> examples:
+>   tracediff compare examples/control examples/test --sort abs_diff_duration --top 10
+>   tracediff compare examples/control examples/test --device gpu --short-names -o diff.csv

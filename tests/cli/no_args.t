@@ -5,14 +5,19 @@ $ tracediff
 !
 ! Compare two sets of PyTorch profiler traces: a control run and a test run.
 !
+! example:
+!   tracediff compare examples/control examples/test --sort abs_diff_duration --top 10
+!
 ! commands:
-!   compare CONTROL TEST   per-name counts and total durations of both sides, and the diff
-!   ops     CONTROL TEST   the names added, deleted, increased, decreased, unchanged
-!   info    SET            ranks, iterations, files and event counts of one trace set
-!   plot    counts|duration CONTROL TEST -o FILE   a grouped bar chart (.svg, .png, .pdf)
-!   report  CONTROL TEST -o FILE.html             one self-contained HTML report
+!   compare     per-name counts and total durations of both sides, and the diff
+!   ops         the names added, deleted, increased, decreased, unchanged
+!   info        ranks, iterations, files and event counts of one trace set
+!   plot        a grouped bar chart of counts or durations (.svg, .png, .pdf)
+!   report      one self-contained HTML report
+!   completion  a shell completion script (bash or zsh) on stdout
+!   man         this program's manual page (roff) on stdout
 !
 ! A trace set is a directory of trace files (one per rank: .json, .json.gz, .json.zst)
 ! or one trace file. 'tracediff <command> --help' tells more.
 !
-! exit status: 0 ok, 1 bad data or I/O error, 2 bad usage
+! exit status: 0 ok, 1 bad data or I/O error, 2 bad usage, 3 regression found (check)

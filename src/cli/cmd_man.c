@@ -1,0 +1,23 @@
+/* tracediff man: the manual page, or the README's usage block, or the
+ * option table, all made from the tables (doc.c). */
+#include "options.h"
+
+#include <string.h>
+
+int cmd_man(const cli_command *cmd, int argc, char **argv)
+{
+    cli_opts o = {0};
+    int rc = cli_parse(cmd, &o, NULL, argc, argv);
+    if (rc != CLI_RUN)
+        return rc;
+    const char *fmt = o.format ? o.format : "roff";
+    if (strcmp(fmt, "usage") == 0)
+        cli_doc_usage(stdout);
+    else if (strcmp(fmt, "tsv") == 0)
+        cli_doc_tsv(stdout);
+    else
+        cli_doc_man(stdout);
+    out_file out = {0};
+    out_open(&out, NULL);
+    return out_commit(&out);
+}

@@ -1,0 +1,155 @@
+/* The one option parser: a loop over argv driven by the option table.
+ * Spellings: --name VALUE, --name=VALUE, -x VALUE, -xVALUE, -x=VALUE; a flag
+ * takes no value. "-" alone is a positional argument (stdout, stdin). */
+#include "options.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+int cli_value_count(const char *opt, const char *v, long lo, long hi, long *out)
+{
+    char *end;
+    errno = 0;
+    long x = strtol(v, &end, 10);
+    if (errno || end == v || *end || x < lo || x > hi) {
+        cli_error("%s '%s': expected a whole number from %ld to %ld", opt, v, lo, hi);
+        return -1;
+    }
+    *out = x;
+    return 0;
+}
+
+int cli_value_list(td_list *l, const char *opt, const char *v)
+{
+    td_error err = {0};
+    if (td_list_parse(l, v, &err) < 0) {
+        cli_error("%s %s", opt, err.msg);
+        return -1;
+    }
+    return 0;
+}
+
+static bool is_choice(const char *choices, const char *v)
+{
+    size_t n = strlen(v);
+    for (const char *c = choices; *c;) {
+        size_t k = strcspn(c, "|");
+        if (k == n && strncmp(c, v, n) == 0)
+            return true;
+        c += k + (c[k] == '|');
+    }
+    return false;
+}
+
+static const cli_option *find_long(const cli_command *cmd, const char *name, size_t len)
+{
+    for (const cli_option *opt = cli_options; opt->name; opt++)
+        if (cli_option_takes(opt, cmd) && strlen(opt->name) == len &&
+            strncmp(opt->name, name, len) == 0)
+            return opt;
+    return NULL;
+}
+
+static const cli_option *find_short(const cli_command *cmd, char c)
+{
+    for (const cli_option *opt = cli_options; opt->name; opt++)
+        if (cli_option_takes(opt, cmd) && opt->short_name == c)
+            return opt;
+    return NULL;
+}
+
+/* The option at argv[*i], and where its attached value starts (after '=' or,
+ * for a short option, right after the letter); NULL attached: none. */
+static const cli_option *match(const cli_command *cmd, const char *a, const char **attached)
+{
+    *attached = NULL;
+    if (a[1] == '-') {
+        const char *eq = strchr(a + 2, '=');
+        size_t len = eq ? (size_t)(eq - (a + 2)) : strlen(a + 2);
+        const cli_option *opt = find_long(cmd, a + 2, len);
+        if (eq)
+            *attached = eq + 1;
+        return opt;
+    }
+    const cli_option *opt = find_short(cmd, a[1]);
+    if (a[2])
+        *attached = a[2] == '=' ? a + 3 : a + 2;
+    return opt;
+}
+
+static int store(const cli_option *opt, cli_opts *o, const char *v)
+{
+    if (opt->choices && !is_choice(opt->choices, v)) {
+        char words[256];
+        cli_choices_words(words, sizeof words, opt->choices);
+        cli_error("--%s '%s': expected %s", opt->name, v, words);
+        return -1;
+    }
+    return opt->set(o, v) < 0 ? -1 : 1;
+}
+
+int cli_option_parse(const cli_command *cmd, cli_opts *o, int argc, char **argv, int *i)
+{
+    const char *a = argv[*i], *v;
+    if (a[0] != '-' || a[1] == '\0')
+        return 0;
+    const cli_option *opt = match(cmd, a, &v);
+    if (!opt)
+        return 0;
+    if (!opt->arg) /* a flag: "--quiet=yes" or "-qx" is not one */
+        return v ? 0 : (opt->set(o, NULL) < 0 ? -1 : 1);
+    if (!v) {
+        if (*i + 1 >= argc) {
+            cli_error("%s needs a value", a);
+            return -1;
+        }
+        v = argv[++*i];
+    }
+    return store(opt, o, v);
+}
+
+static bool is_help(const char *a)
+{
+    return strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0;
+}
+
+int cli_parse(const cli_command *cmd, cli_opts *o, const char **pos, int argc, char **argv)
+{
+    int got = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (is_help(a)) {
+            cli_usage_command(stdout, cmd);
+            return EXIT_OK;
+        }
+        if (a[0] == '-' && a[1] != '\0') {
+            int r = cli_option_parse(cmd, o, argc, argv, &i);
+            if (r == 0)
+                cli_error("%s: unknown option '%s' (see '%s %s --help')", cmd->name, a, g_prog,
+                          cmd->name);
+            if (r <= 0)
+                return EXIT_USAGE;
+            continue;
+        }
+        if (got >= cmd->npositional) {
+            cli_error("%s: unexpected argument '%s'", cmd->name, a);
+            return EXIT_USAGE;
+        }
+        pos[got++] = a;
+    }
+    if (got < cmd->npositional) {
+        cli_error("%s: expected %s (see '%s %s --help')", cmd->name, cmd->missing, g_prog,
+                  cmd->name);
+        return EXIT_USAGE;
+    }
+    return CLI_RUN;
+}
+
+void cli_opts_free(cli_opts *o)
+{
+    td_list_clear(&o->cmp.control_ranks);
+    td_list_clear(&o->cmp.test_ranks);
+    td_list_clear(&o->cmp.control_iters);
+    td_list_clear(&o->cmp.test_iters);
+}

@@ -1,0 +1,321 @@
+/* The one table of commands and the one table of options. The parser, every
+ * --help, the top-level usage, the man page, the README's usage block and the
+ * shell completions are made from them; nothing about an option is written
+ * anywhere else.
+ *
+ * To add an option:
+ *   1. a field for its value in cli_opts (cli.h);
+ *   2. a setter below (one line for a flag or a string; use cli_value_count,
+ *      cli_value_list, or your own check that prints "--opt 'V': expected ...");
+ *   3. one entry in cli_options[]: name, short name (or 0), the value's name
+ *      (NULL for a flag), its choices ("iteration|call": the parser refuses
+ *      anything else, completions offer them), its group, the commands that
+ *      take it (ON(CMD_X) | ..., ON_PAIR for every comparing command), help;
+ *   4. the code that uses the value, in the command's cmd_*.c;
+ *   5. regenerate the docs: python3 tests/cli_doc_test.py build/tracediff --regen
+ *      (docs/tracediff.1 and the README's usage block), and the .t files of
+ *      the --help texts: python3 tests/cli_test.py build/tracediff --only help --regen.
+ * An option whose help differs between commands (--format, -o) has one entry
+ * per wording, with disjoint command masks.
+ *
+ * To add a command: an id in cli_command_id (options.h), an entry in
+ * cli_commands[] with at least one example on bundled files, a cmd_<name>.c
+ * with its handler (declared in options.h), and the command in the masks of
+ * the options it takes.
+ * A new group heading goes in cli_groups[].
+ */
+#include "options.h"
+
+#include <string.h>
+
+#define STR_(x) #x
+#define STR(x) STR_(x)
+
+#define TRACE_SET_NOTE                                                                       \
+    "A trace set is a directory of trace files (one per rank: .json, .json.gz,\n"            \
+    ".json.zst) or one trace file."
+
+const cli_command cli_commands[] = {
+    {CMD_COMPARE, "compare", "per-name counts and total durations of both sides, and the diff",
+     "CONTROL TEST", 2, "CONTROL and TEST", NULL, NULL,
+     "Per name (or short name): counts and total durations (us) of each side,\n"
+     "their differences, and +/-/= by count. Rows are sorted by name unless --sort.\n\n"
+     TRACE_SET_NOTE,
+     {"tracediff compare examples/control examples/test --sort abs_diff_duration --top 10",
+      "tracediff compare examples/control examples/test --device gpu --short-names -o diff.csv",
+      NULL},
+     cmd_compare},
+    {CMD_OPS, "ops", "the names added, deleted, increased, decreased, unchanged",
+     "CONTROL TEST", 2, "CONTROL and TEST", NULL, NULL,
+     "The five ops_diff lists by full name: added, deleted, increased, decreased,\n"
+     "unchanged (each sorted by name). --short-names does not apply here.",
+     {"tracediff ops examples/control examples/test",
+      "tracediff ops examples/control examples/test --device cpu --format json", NULL},
+     cmd_ops},
+    {CMD_INFO, "info", "ranks, iterations, files and event counts of one trace set", "SET", 1,
+     "a trace set", NULL, NULL,
+     "Ranks, iterations, files, sizes and event counts by category of one set.\n\n"
+     TRACE_SET_NOTE,
+     {"tracediff info examples/control", "tracediff info examples/test --format json", NULL},
+     cmd_info},
+    {CMD_PLOT, "plot", "a grouped bar chart of counts or durations (.svg, .png, .pdf)",
+     "counts|duration CONTROL TEST", 3, "counts or duration, CONTROL and TEST",
+     "counts|duration", "-o FILE",
+     "A grouped bar chart, per name: control, test and their difference (test -\n"
+     "control, drawn below the zero line when negative). 'counts' draws the counts\n"
+     "(\"Ops Count Comparison\"), 'duration' the total durations (\"Ops Duration\n"
+     "Comparison\", us). Names are shown short when that is unambiguous; in SVG\n"
+     "each group's tooltip holds the full name.\n"
+     "\n"
+     "Rows: by default the 10 largest changes by absolute difference\n"
+     "(abs_diff_counts or abs_diff_duration), ProfilerStep rows left out. Any of\n"
+     "--sort, --top or --include replaces that default with exactly what is asked\n"
+     "for. At most " STR(TD_CHART_MAX_ROWS) " rows in one chart.",
+     {"tracediff plot duration examples/control examples/test -o duration.svg",
+      "tracediff plot counts examples/control examples/test --device gpu --top 20 -o counts.png",
+      NULL},
+     cmd_plot},
+    {CMD_REPORT, "report", "one self-contained HTML report", "CONTROL TEST", 2,
+     "CONTROL and TEST", NULL, "-o FILE.html",
+     "One self-contained HTML file (no network; opens from disk): both sides (paths,\n"
+     "ranks, iterations, GPUs, events per file), headline numbers (total GPU time\n"
+     "and step time per side, and their change), both charts, the full table\n"
+     "(sortable by any column, filterable by name), the five ops_diff lists and the\n"
+     "notes. Open it at FILE.html#sort=diff_duration&dir=desc to start sorted.\n"
+     "\n"
+     "Chart rows: by default the 10 largest changes of each chart, ProfilerStep\n"
+     "rows left out; --sort, --top, --include and --exclude pick them as for\n"
+     "'plot'. The table always holds every row.",
+     {"tracediff report examples/control examples/test -o report.html", NULL},
+     cmd_report},
+    {CMD_COMPLETION, "completion", "a shell completion script (bash or zsh) on stdout",
+     "bash|zsh", 1, "bash or zsh", "bash|zsh", NULL,
+     "Prints a script that completes commands, options, the values of options\n"
+     "that take a few words (--device, --format), and file names.",
+     {"source <(tracediff completion bash)",
+      "tracediff completion bash > ~/.local/share/bash-completion/completions/tracediff",
+      "tracediff completion zsh > ~/.zfunc/_tracediff", NULL},
+     cmd_completion},
+    {CMD_MAN, "man", "this program's manual page (roff) on stdout", "", 0, "", NULL, NULL,
+     "Prints the manual page, made from the same tables as every --help;\n"
+     "--format usage prints the option list of README.md, --format tsv the option\n"
+     "table, one option and command a line (for scripts and tests).",
+     {"tracediff man > tracediff.1 && man ./tracediff.1", NULL},
+     cmd_man},
+    {CMD_COUNT, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, {NULL}, NULL},
+};
+
+const char *const cli_groups[] = {"selection", "rows", "output", NULL};
+
+/* Setters: store a value, or say why it is bad. */
+
+static int set_control_rank(cli_opts *o, const char *v)
+{
+    return cli_value_list(&o->cmp.control_ranks, "--control-rank", v);
+}
+
+static int set_test_rank(cli_opts *o, const char *v)
+{
+    return cli_value_list(&o->cmp.test_ranks, "--test-rank", v);
+}
+
+static int set_control_iteration(cli_opts *o, const char *v)
+{
+    return cli_value_list(&o->cmp.control_iters, "--control-iteration", v);
+}
+
+static int set_test_iteration(cli_opts *o, const char *v)
+{
+    return cli_value_list(&o->cmp.test_iters, "--test-iteration", v);
+}
+
+static int set_device(cli_opts *o, const char *v)
+{
+    /* The parser has checked v against the choices. */
+    o->cmp.device = strcmp(v, "cpu") == 0   ? TD_DEVICE_CPU
+                    : strcmp(v, "gpu") == 0 ? TD_DEVICE_GPU
+                                            : TD_DEVICE_ALL;
+    return 0;
+}
+
+static int set_short_names(cli_opts *o, const char *v)
+{
+    (void)v;
+    o->cmp.short_names = 1;
+    return 0;
+}
+
+static int set_hta_strict(cli_opts *o, const char *v)
+{
+    (void)v;
+    o->cmp.hta_strict = 1;
+    return 0;
+}
+
+static int set_control_label(cli_opts *o, const char *v)
+{
+    o->control_label = v;
+    return 0;
+}
+
+static int set_test_label(cli_opts *o, const char *v)
+{
+    o->test_label = v;
+    return 0;
+}
+
+static int set_jobs(cli_opts *o, const char *v)
+{
+    long x;
+    if (cli_value_count("-j", v, 1, 256, &x) < 0)
+        return -1;
+    o->threads = (int)x;
+    return 0;
+}
+
+static int set_quiet(cli_opts *o, const char *v)
+{
+    (void)v;
+    o->quiet = true;
+    return 0;
+}
+
+static int set_sort(cli_opts *o, const char *v)
+{
+    o->sort_text = v; /* a column name once the labels are known (load.c) */
+    return 0;
+}
+
+static int set_ascending(cli_opts *o, const char *v)
+{
+    (void)v;
+    o->view.ascending = 1;
+    return 0;
+}
+
+static int set_top(cli_opts *o, const char *v)
+{
+    long x;
+    if (cli_value_count("--top", v, 1, 100000000, &x) < 0)
+        return -1;
+    o->view.top = (size_t)x;
+    return 0;
+}
+
+static int set_include(cli_opts *o, const char *v)
+{
+    o->view.include = v;
+    return 0;
+}
+
+static int set_exclude(cli_opts *o, const char *v)
+{
+    o->view.exclude = v;
+    return 0;
+}
+
+static int set_format(cli_opts *o, const char *v)
+{
+    o->format = v;
+    return 0;
+}
+
+static int set_output(cli_opts *o, const char *v)
+{
+    o->output = v;
+    return 0;
+}
+
+#define ON_ROWS (ON(CMD_COMPARE) | ON(CMD_PLOT) | ON(CMD_REPORT))
+#define ON_READ (ON_PAIR | ON(CMD_INFO))
+
+const cli_option cli_options[] = {
+    /* selection */
+    {"control-rank", 0, "R", NULL, "selection", ON_PAIR,
+     "control's ranks: N | N,M,... | all (default: the lowest rank)", set_control_rank},
+    {"test-rank", 0, "R", NULL, "selection", ON_PAIR,
+     "test's ranks: N | N,M,... | all (default: the lowest rank)", set_test_rank},
+    {"control-iteration", 0, "I", NULL, "selection", ON_PAIR,
+     "control's iterations: N | N,M,... | all (default: the lowest)", set_control_iteration},
+    {"test-iteration", 0, "I", NULL, "selection", ON_PAIR,
+     "test's iterations: N | N,M,... | all (default: the lowest)", set_test_iteration},
+    {"device", 0, "DEVICE", "all|cpu|gpu", "selection", ON_PAIR,
+     "cpu: stream -1; gpu: every other stream (default: all)", set_device},
+    {"short-names", 0, NULL, NULL, "selection", ON_PAIR,
+     "group by short names (no templates, arguments)", set_short_names},
+    {"hta-strict", 0, NULL, NULL, "selection", ON_PAIR,
+     "HTA's own numbers: GPU events on stream 0 get no\n"
+     "iteration (default: their launch's; docs/numbers.md)",
+     set_hta_strict},
+    {"control-label", 0, "NAME", NULL, "selection", ON_PAIR,
+     "control's label: headers, legends, column prefixes", set_control_label},
+    {"test-label", 0, "NAME", NULL, "selection", ON_PAIR,
+     "test's label: headers, legends, column prefixes", set_test_label},
+    {"jobs", 'j', "N", NULL, "selection", ON_READ, "files read at once (default: one per core)",
+     set_jobs},
+    {"quiet", 'q', NULL, NULL, "selection", ON_READ, "no notes on stderr", set_quiet},
+    /* rows */
+    {"sort", 0, "COLUMN", NULL, "rows", ON_ROWS,
+     "name, diff_duration, diff_counts, abs_diff_duration,\n"
+     "abs_diff_counts, control_counts, test_total_duration, ...\n"
+     "(numbers sort descending unless --ascending)",
+     set_sort},
+    {"ascending", 0, NULL, NULL, "rows", ON_ROWS, "sort from the smallest number", set_ascending},
+    {"top", 0, "N", NULL, "rows", ON_ROWS, "the first N rows after sorting", set_top},
+    {"include", 0, "REGEX", NULL, "rows", ON_ROWS,
+     "keep the names REGEX matches (regex as in Python, PCRE2)", set_include},
+    {"exclude", 0, "REGEX", NULL, "rows", ON_ROWS,
+     "drop the names REGEX matches (regex as in Python, PCRE2)", set_exclude},
+    /* output */
+    {"format", 0, "FORMAT", "table|csv|json|markdown", "output", ON(CMD_COMPARE),
+     "default: table on a terminal, else csv;\nwith -o, from the file's extension", set_format},
+    {"format", 0, "FORMAT", "table|json", "output", ON(CMD_OPS),
+     "default: table on a terminal, else json", set_format},
+    {"format", 0, "FORMAT", "table|json", "output", ON(CMD_INFO), "default: table", set_format},
+    /* No choices: a report's own message says why another format is refused. */
+    {"format", 0, "html", NULL, "output", ON(CMD_REPORT), "the only one (and the default)",
+     set_format},
+    {"format", 0, "FORMAT", NULL, "output", ON(CMD_PLOT),
+     "refused: the format follows -o's extension", set_format},
+    {"format", 0, "FORMAT", "roff|usage|tsv", "output", ON(CMD_MAN),
+     "roff: the man page (default); usage: README's option\nlist; tsv: the option table",
+     set_format},
+    {"output", 'o', "FILE", NULL, "output", ON(CMD_COMPARE) | ON(CMD_OPS) | ON(CMD_INFO),
+     "written whole or not at all ('-': stdout)", set_output},
+    {"output", 'o', "FILE", NULL, "output", ON(CMD_PLOT),
+     "required: .svg, .png or .pdf (from the extension); written\n"
+     "whole or not at all. '-o -' writes SVG to stdout",
+     set_output},
+    {"output", 'o', "FILE", NULL, "output", ON(CMD_REPORT),
+     "required; written whole or not at all ('-': stdout)", set_output},
+    {NULL, 0, NULL, NULL, NULL, 0, NULL, NULL},
+};
+
+const cli_command *cli_command_find(const char *name)
+{
+    for (const cli_command *c = cli_commands; c->name; c++)
+        if (strcmp(c->name, name) == 0)
+            return c;
+    return NULL;
+}
+
+const cli_command *cli_command_by_id(cli_command_id id)
+{
+    for (const cli_command *c = cli_commands; c->name; c++)
+        if (c->id == id)
+            return c;
+    return NULL;
+}
+
+bool cli_option_takes(const cli_option *opt, const cli_command *cmd)
+{
+    return (opt->commands & ON(cmd->id)) != 0;
+}
+
+bool cli_command_has_options(const cli_command *cmd)
+{
+    for (const cli_option *opt = cli_options; opt->name; opt++)
+        if (cli_option_takes(opt, cmd))
+            return true;
+    return false;
+}

@@ -1,0 +1,4 @@
+# completion knows bash and zsh
+$ tracediff completion fish
+? 2
+! tracediff: completion: 'fish': expected bash or zsh

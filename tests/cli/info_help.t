@@ -1,0 +1,21 @@
+# info --help: only the options info takes
+$ tracediff info --help
+? 0
+> usage: tracediff info SET [options]
+>
+> Ranks, iterations, files, sizes and event counts by category of one set.
+>
+> A trace set is a directory of trace files (one per rank: .json, .json.gz,
+> .json.zst) or one trace file.
+>
+> selection:
+>   -j, --jobs N          files read at once (default: one per core)
+>   -q, --quiet           no notes on stderr
+>
+> output:
+>   --format table|json   default: table
+>   -o, --output FILE     written whole or not at all ('-': stdout)
+>
+> examples:
+>   tracediff info examples/control
+>   tracediff info examples/test --format json

@@ -1,0 +1,29 @@
+# ops --help: selection and output options, an example
+$ tracediff ops --help
+? 0
+> usage: tracediff ops CONTROL TEST [options]
+>
+> The five ops_diff lists by full name: added, deleted, increased, decreased,
+> unchanged (each sorted by name). --short-names does not apply here.
+>
+> selection:
+>   --control-rank R        control's ranks: N | N,M,... | all (default: the lowest rank)
+>   --test-rank R           test's ranks: N | N,M,... | all (default: the lowest rank)
+>   --control-iteration I   control's iterations: N | N,M,... | all (default: the lowest)
+>   --test-iteration I      test's iterations: N | N,M,... | all (default: the lowest)
+>   --device all|cpu|gpu    cpu: stream -1; gpu: every other stream (default: all)
+>   --short-names           group by short names (no templates, arguments)
+>   --hta-strict            HTA's own numbers: GPU events on stream 0 get no
+>                           iteration (default: their launch's; docs/numbers.md)
+>   --control-label NAME    control's label: headers, legends, column prefixes
+>   --test-label NAME       test's label: headers, legends, column prefixes
+>   -j, --jobs N            files read at once (default: one per core)
+>   -q, --quiet             no notes on stderr
+>
+> output:
+>   --format table|json     default: table on a terminal, else json
+>   -o, --output FILE       written whole or not at all ('-': stdout)
+>
+> examples:
+>   tracediff ops examples/control examples/test
+>   tracediff ops examples/control examples/test --device cpu --format json

@@ -1,0 +1,44 @@
+# report --help
+$ tracediff report --help
+? 0
+> usage: tracediff report CONTROL TEST [options] -o FILE.html
+>
+> One self-contained HTML file (no network; opens from disk): both sides (paths,
+> ranks, iterations, GPUs, events per file), headline numbers (total GPU time
+> and step time per side, and their change), both charts, the full table
+> (sortable by any column, filterable by name), the five ops_diff lists and the
+> notes. Open it at FILE.html#sort=diff_duration&dir=desc to start sorted.
+>
+> Chart rows: by default the 10 largest changes of each chart, ProfilerStep
+> rows left out; --sort, --top, --include and --exclude pick them as for
+> 'plot'. The table always holds every row.
+>
+> selection:
+>   --control-rank R        control's ranks: N | N,M,... | all (default: the lowest rank)
+>   --test-rank R           test's ranks: N | N,M,... | all (default: the lowest rank)
+>   --control-iteration I   control's iterations: N | N,M,... | all (default: the lowest)
+>   --test-iteration I      test's iterations: N | N,M,... | all (default: the lowest)
+>   --device all|cpu|gpu    cpu: stream -1; gpu: every other stream (default: all)
+>   --short-names           group by short names (no templates, arguments)
+>   --hta-strict            HTA's own numbers: GPU events on stream 0 get no
+>                           iteration (default: their launch's; docs/numbers.md)
+>   --control-label NAME    control's label: headers, legends, column prefixes
+>   --test-label NAME       test's label: headers, legends, column prefixes
+>   -j, --jobs N            files read at once (default: one per core)
+>   -q, --quiet             no notes on stderr
+>
+> rows:
+>   --sort COLUMN           name, diff_duration, diff_counts, abs_diff_duration,
+>                           abs_diff_counts, control_counts, test_total_duration, ...
+>                           (numbers sort descending unless --ascending)
+>   --ascending             sort from the smallest number
+>   --top N                 the first N rows after sorting
+>   --include REGEX         keep the names REGEX matches (regex as in Python, PCRE2)
+>   --exclude REGEX         drop the names REGEX matches (regex as in Python, PCRE2)
+>
+> output:
+>   --format html           the only one (and the default)
+>   -o, --output FILE       required; written whole or not at all ('-': stdout)
+>
+> example:
+>   tracediff report examples/control examples/test -o report.html
