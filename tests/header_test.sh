@@ -1,0 +1,43 @@
+#!/bin/sh
+# The public header on its own: compiled as C99 -pedantic, C11 and C++
+# (with gcc and, when present, clang), and a C++ program linked against the
+# library, so the header's C linkage is right.
+#
+#   header_test.sh BUILD_DIR      prints "header: N passed, N failed"
+B=${1:-build}
+cd "$(dirname "$0")/.." || exit 1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+passed=0
+failed=0
+ok() { passed=$((passed + 1)); }
+bad() { failed=$((failed + 1)); echo "FAIL header $1"; cat "$tmp/log"; }
+cat >"$tmp/use.c" <<'C'
+#include "tracediff.h"
+int main(void)
+{
+    static td_error err; /* zeroed, in C and C++ alike */
+    td_set *s = 0;
+    int rc = td_set_open(&s, "examples/control", 0, &err);
+    td_set_free(s);
+    return rc < 0;
+}
+C
+cp "$tmp/use.c" "$tmp/use.cpp"
+for cc in gcc clang; do
+    command -v $cc >/dev/null || continue
+    for std in c99 c11; do
+        if $cc -std=$std -pedantic -Wall -Wextra -Werror -Iinclude -c "$tmp/use.c" \
+            -o "$tmp/use.o" >"$tmp/log" 2>&1; then ok; else bad "$cc -std=$std -pedantic"; fi
+    done
+done
+for cxx in g++ clang++; do
+    command -v $cxx >/dev/null || continue
+    if $cxx -std=c++11 -pedantic -Wall -Wextra -Werror -Iinclude -c "$tmp/use.cpp" \
+        -o "$tmp/use_cpp.o" >"$tmp/log" 2>&1; then ok; else bad "$cxx -std=c++11 -pedantic"; fi
+done
+libs=$(make -s --no-print-directory fuzz-ldlibs 2>/dev/null)
+if g++ -o "$tmp/use_cpp" "$tmp/use_cpp.o" "$B/libtracediff.a" $libs >"$tmp/log" 2>&1 &&
+    "$tmp/use_cpp" >"$tmp/log" 2>&1; then ok; else bad "a C++ program links and runs"; fi
+echo "header: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
