@@ -10,7 +10,7 @@
 
 PY_PROBE := import os, sys, sysconfig, pandas; \
     sys.exit(not os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h")))
-PY_NEEDED := $(filter python python-test install-python,$(MAKECMDGOALS))
+PY_NEEDED := $(filter python python-test python-bench,$(MAKECMDGOALS))
 
 ifneq ($(PY_NEEDED),)
 ifeq ($(origin PYTHON),undefined)
@@ -26,7 +26,7 @@ PY_SRC := $(wildcard python/tracediff/*.py python/tracediff/*/*.py)
 PY_OUT := $(PY_SRC:python/%=$(PY_DIR)/%)
 PY_MOD := $(PY_DIR)/tracediff/_tracediff$(PY_EXT)
 
-.PHONY: python python-test python-check
+.PHONY: python python-test python-check python-bench
 
 python-check:
 	@test -n "$(PYTHON)" || { echo "make python: no Python 3 with pandas and Python.h found" \
@@ -49,3 +49,7 @@ $(PY_MOD): python/_tracediff.c include/tracediff.h $(LIBS_ALL) | python-check
 
 python-test: python $(BIN)
 	PYTHON=$(PYTHON) $(PYTHON) tests/python_test.py $(BIN)
+
+# compare_traces from Python against the CLI (bench/python_bench.py).
+python-bench: python $(BIN)
+	$(PYTHON) bench/python_bench.py --bin $(BIN) --pydir $(PY_DIR)

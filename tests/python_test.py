@@ -71,16 +71,18 @@ if "asan" in os.path.basename(BUILD):
 
 
 def ensure_built():
-    mod = os.path.join(PYDIR, "tracediff")
-    have = os.path.isdir(mod) and any(f.startswith("_tracediff") and f.endswith(".so")
-                                      for f in os.listdir(mod))
-    if not have or "--rebuild" in sys.argv:
-        r = subprocess.run(["make", "-s", "python", "BUILD=" + os.path.relpath(BUILD, ROOT),
-                            "PYTHON=" + sys.executable], cwd=ROOT, capture_output=True, text=True)
-        if r.returncode != 0:
-            print("python: make python failed:\n" + r.stdout + r.stderr)
-            print("python: 0 passed, 1 failed")
-            sys.exit(1)
+    # make decides whether anything is out of date.
+    cmd = ["make", "-s", "python", "BUILD=" + os.path.relpath(BUILD, ROOT),
+           "PYTHON=" + sys.executable]
+    if "asan" in os.path.basename(BUILD):
+        san = "-fsanitize=address,undefined"
+        cmd += [f"OPT=-O1 -g {san} -fno-omit-frame-pointer -fno-sanitize-recover=all",
+                f"LDFLAGS={san}"]
+    r = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
+    if r.returncode != 0:
+        print("python: make python failed:\n" + r.stdout + r.stderr)
+        print("python: 0 passed, 1 failed")
+        sys.exit(1)
 
 
 ensure_built()
