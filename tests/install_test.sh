@@ -19,11 +19,18 @@ R=$D$P
 # Sanitizer builds: programs linked with their libraries need the runtime too.
 SAN=""
 case "$B" in *asan*) SAN="-fsanitize=address,undefined";; esac
+mk() {
+    if [ -n "$SAN" ]; then
+        make -s "$@" BUILD="$B" OPT="-O1 -g $SAN -fno-omit-frame-pointer" LDFLAGS="$SAN"
+    else
+        make -s "$@" BUILD="$B"
+    fi
+}
 
 ver=$(sed -n 's/^#define TD_VERSION "\(.*\)".*/\1/p' include/tracediff.h)
 major=${ver%%.*}
 
-if make -s install BUILD="$B" DESTDIR="$D" PREFIX=$P >"$tmp/log" 2>&1; then ok; else
+if mk install DESTDIR="$D" PREFIX=$P >"$tmp/log" 2>&1; then ok; else
     bad "make install failed: $(cat "$tmp/log")"; echo "install: $pass passed, $fail failed"; exit 1
 fi
 
@@ -93,7 +100,7 @@ check "core_demo's categories differ from the CLI's ops" "cmp -s '$tmp/core.txt'
 # The installed CLI runs from the staged tree.
 check "installed tracediff does not run" "'$R/bin/tracediff' --version >/dev/null 2>&1 || '$R/bin/tracediff' --help >/dev/null 2>&1"
 
-if make -s uninstall BUILD="$B" DESTDIR="$D" PREFIX=$P >"$tmp/log" 2>&1; then ok; else
+if mk uninstall DESTDIR="$D" PREFIX=$P >"$tmp/log" 2>&1; then ok; else
     bad "make uninstall failed: $(cat "$tmp/log")"
 fi
 left=$(find "$D" -type f -o -type l)

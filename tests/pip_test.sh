@@ -16,6 +16,7 @@ if [ -z "$PY" ]; then
     echo "pip: 0 passed, 1 failed"
     exit 1
 fi
+root=$(pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 mkdir "$tmp/src"
@@ -33,8 +34,8 @@ import sys, tracediff
 from tracediff import TraceDiff
 assert tracediff.__file__.startswith(sys.prefix), tracediff.__file__
 df = TraceDiff.compare_traces(sys.argv[1], sys.argv[2])
-print(len(df), list(df.columns)[0])' "$PWD/tests/golden/traces/hta-trace_compare/base" \
-    "$PWD/tests/golden/traces/hta-trace_compare/test" 2>&1)
+print(len(df), list(df.columns)[0])' "$root/tests/golden/traces/hta-trace_compare/base" \
+    "$root/tests/golden/traces/hta-trace_compare/test" 2>&1)
 if [ "$out" = "7 Control_counts" ]; then pass=$((pass + 1)); else
     fail=$((fail + 1)); echo "FAIL pip: the installed module: $out"
 fi

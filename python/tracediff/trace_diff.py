@@ -18,6 +18,8 @@ Beyond HTA (keyword-only, so HTA calls are unaffected):
   stream-0 events under ``hta_strict``) is announced with a
   ``TraceDiffWarning``.
 """
+from __future__ import annotations
+
 import os
 import random
 import sys
@@ -26,10 +28,22 @@ import warnings
 from enum import Enum
 from typing import Dict, List, Optional, Union
 
-import numpy as np
-import pandas as pd
-
 from . import _tracediff as _core
+
+# pandas and numpy are imported on first use, so that importing tracediff
+# (to open sets, read ranks and iterations, draw charts) does not need them.
+np = None
+pd = None
+
+
+def _pandas():
+    global np, pd
+    if pd is None:
+        import numpy
+        import pandas
+
+        np, pd = numpy, pandas
+    return pd
 
 TraceError = _core.TraceError
 UsageError = _core.UsageError
@@ -229,6 +243,7 @@ class TraceDiff:
 
     @staticmethod
     def _compare(ctl, tst, cr, tr, ci, ti, device_type, short, hta_strict) -> pd.DataFrame:
+        _pandas()
         names, cc, tc, cd, td, cnotes, tnotes = _core.compare(
             ctl._set, tst._set, cr, tr, ci, ti, _device_code(device_type), bool(short),
             bool(hta_strict),
@@ -331,6 +346,7 @@ def _labels(df: pd.DataFrame) -> List[str]:
 
 
 def _visualize(df: pd.DataFrame, kind: int, show_image: bool, path: Optional[str]) -> None:
+    _pandas()
     if not isinstance(df, pd.DataFrame):
         raise UsageError(f"df must be a pandas DataFrame, not {type(df).__name__}")
     cl, tl = _labels(df)
