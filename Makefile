@@ -33,7 +33,13 @@ CLI_SRC     := $(wildcard src/cli/*.c)
 LIB_OBJ     := $(LIB_SRC:%.c=$(BUILD)/%.o)
 RENDER_OBJ  := $(RENDER_SRC:%.c=$(BUILD)/%.o)
 CLI_OBJ     := $(CLI_SRC:%.c=$(BUILD)/%.o)
-SOVER       := 0
+# MAJOR.MINOR.PATCH from include/tracediff.h; the soname carries MAJOR.
+TD_VER_PART = $(shell sed -n 's/^\#define TD_VERSION_$(1) \([0-9]*\).*/\1/p' include/tracediff.h)
+VER_MAJOR   := $(call TD_VER_PART,MAJOR)
+VER_MINOR   := $(call TD_VER_PART,MINOR)
+VER_PATCH   := $(call TD_VER_PART,PATCH)
+VERSION     := $(VER_MAJOR).$(VER_MINOR).$(VER_PATCH)
+SOVER       := $(VER_MAJOR)
 LIB         := $(BUILD)/libtracediff.a
 RLIB        := $(BUILD)/libtracediff-render.a
 SO          := $(BUILD)/libtracediff.so
@@ -50,8 +56,11 @@ LIBS_ALL    := $(RLIB) $(LIB)
 all: $(BIN) $(SO) $(RSO) $(MAN)
 
 # Library objects are position-independent: the same objects make the
-# static and the shared libraries.
-$(LIB_OBJ) $(RENDER_OBJ): CFLAGS += -fPIC
+# static and the shared libraries. Only what include/tracediff.h declares
+# (TD_API) is exported from the shared ones.
+$(LIB_OBJ) $(RENDER_OBJ): CFLAGS += -fPIC -fvisibility=hidden
+# Flags live here: objects follow a change of them.
+$(LIB_OBJ) $(RENDER_OBJ) $(CLI_OBJ): Makefile
 $(RENDER_OBJ): CFLAGS += $(CAIRO_CFLAGS)
 
 $(BUILD)/%.o: %.c
@@ -68,9 +77,14 @@ $(SO): $(LIB_OBJ)
 	$(CC) -shared -Wl,--no-undefined -Wl,-soname,libtracediff.so.$(SOVER) $(LDFLAGS) -o $@ \
 	    $(LIB_OBJ) $(CORE_LIBS)
 
-$(RSO): $(RENDER_OBJ) $(SO)
+# The few internal helpers present/ shares with the core (errors, growable
+# arrays, UTF-8) are hidden in libtracediff.so: the render library keeps its
+# own private copy of them.
+RENDER_PRIVATE := $(BUILD)/src/util/error.o $(BUILD)/src/util/utf8_text.o
+
+$(RSO): $(RENDER_OBJ) $(RENDER_PRIVATE) $(SO)
 	$(CC) -shared -Wl,--no-undefined -Wl,-soname,libtracediff-render.so.$(SOVER) $(LDFLAGS) \
-	    -o $@ $(RENDER_OBJ) -L$(BUILD) -ltracediff $(RENDER_LIBS)
+	    -o $@ $(RENDER_OBJ) $(RENDER_PRIVATE) -L$(BUILD) -ltracediff $(RENDER_LIBS)
 
 $(BIN): $(CLI_OBJ) $(LIBS_ALL)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJ) $(LIBS_ALL) $(LDLIBS)
@@ -136,7 +150,8 @@ check-format:
 clean:
 	rm -rf $(BUILD) build-asan
 
-# Fragments owned by their folders: fuzzing, browser tests, benchmarks.
--include fuzz/fuzz.mk tests/browser/browser.mk bench/bench.mk
+# Fragments owned by their folders: fuzzing, browser tests, benchmarks,
+# the Python module, make install.
+-include fuzz/fuzz.mk tests/browser/browser.mk bench/bench.mk python/python.mk scripts/install.mk
 
 -include $(LIB_OBJ:.o=.d) $(RENDER_OBJ:.o=.d) $(CLI_OBJ:.o=.d)

@@ -21,7 +21,21 @@
 extern "C" {
 #endif
 
-#define TD_VERSION "0.1.0"
+#define TD_VERSION_MAJOR 0
+#define TD_VERSION_MINOR 1
+#define TD_VERSION_PATCH 0
+#define TD_VERSION "0.1.0" /* MAJOR.MINOR.PATCH, as a string */
+
+/* Every public declaration is exported from the shared libraries; the rest of
+ * the library is built with -fvisibility=hidden. */
+#if defined(__GNUC__) && __GNUC__ >= 4
+#define TD_API __attribute__((visibility("default")))
+#else
+#define TD_API
+#endif
+
+/* The version of the library linked (TD_VERSION is the header's). */
+TD_API const char *td_version(void);
 
 enum td_code {
     TD_OK = 0,
@@ -41,7 +55,7 @@ typedef struct td_error {
 } td_error;
 
 /* A human-readable name for a TD_E... code. */
-const char *td_strerror(int code);
+TD_API const char *td_strerror(int code);
 
 /* ------------------------------------------------------------------------ */
 /* Lists of ranks or iterations: "N", "N,M,...", or "all".                   */
@@ -53,8 +67,8 @@ typedef struct td_list {
 } td_list;
 
 /* Parse text into out (which must be zeroed or cleared). */
-int td_list_parse(td_list *out, const char *text, td_error *err);
-void td_list_clear(td_list *list);
+TD_API int td_list_parse(td_list *out, const char *text, td_error *err);
+TD_API void td_list_clear(td_list *list);
 
 /* ------------------------------------------------------------------------ */
 /* Trace sets.                                                               */
@@ -76,14 +90,14 @@ typedef struct td_open_opts {
 typedef struct td_set td_set;
 
 /* Open a trace set: a directory of trace files (one per rank) or one file. */
-int td_set_open(td_set **out, const char *path, const td_open_opts *opts, td_error *err);
+TD_API int td_set_open(td_set **out, const char *path, const td_open_opts *opts, td_error *err);
 
 /* Open several sets at once, reading all their files concurrently.
  * On failure no set is returned (out[i] are all NULL). */
-int td_sets_open(td_set **out, const char *const *paths, size_t n, const td_open_opts *opts,
-                 td_error *err);
+TD_API int td_sets_open(td_set **out, const char *const *paths, size_t n, const td_open_opts *opts,
+                        td_error *err);
 
-void td_set_free(td_set *set);
+TD_API void td_set_free(td_set *set);
 
 typedef struct td_file_info {
     const char *path;
@@ -104,20 +118,20 @@ typedef struct td_file_info {
     const char *device_name;    /* deviceProperties[0].name, or NULL */
 } td_file_info;
 
-const char *td_set_path(const td_set *set);
-size_t td_set_nfiles(const td_set *set);
+TD_API const char *td_set_path(const td_set *set);
+TD_API size_t td_set_nfiles(const td_set *set);
 /* Files are ordered by rank. */
-int td_set_file_info(const td_set *set, size_t i, td_file_info *out);
+TD_API int td_set_file_info(const td_set *set, size_t i, td_file_info *out);
 
 /* Sorted, distinct ranks and iterations of the set. Returns how many there
  * are; writes at most cap of them to out (out may be NULL when cap is 0). */
-size_t td_set_ranks(const td_set *set, int64_t *out, size_t cap);
-size_t td_set_iterations(const td_set *set, int64_t *out, size_t cap);
+TD_API size_t td_set_ranks(const td_set *set, int64_t *out, size_t cap);
+TD_API size_t td_set_iterations(const td_set *set, int64_t *out, size_t cap);
 
 /* Counted events per category name ("cpu_op", "kernel", ...) over all files:
  * calls fn once per category, in name order. */
-void td_set_categories(const td_set *set, void (*fn)(void *ud, const char *cat, uint64_t n),
-                       void *ud);
+TD_API void td_set_categories(const td_set *set, void (*fn)(void *ud, const char *cat, uint64_t n),
+                              void *ud);
 
 /* ------------------------------------------------------------------------ */
 /* The comparison (spec §4-§7).                                              */
@@ -156,15 +170,22 @@ typedef struct td_side_notes {
 
 typedef struct td_diff td_diff;
 
-int td_diff_compute(td_diff **out, const td_set *control, const td_set *test,
-                    const td_compare_opts *opts, td_error *err);
-void td_diff_free(td_diff *diff);
+TD_API int td_diff_compute(td_diff **out, const td_set *control, const td_set *test,
+                           const td_compare_opts *opts, td_error *err);
+TD_API void td_diff_free(td_diff *diff);
 
 /* Rows sorted by name (bytewise). */
-size_t td_diff_nrows(const td_diff *diff);
-const td_row *td_diff_rows(const td_diff *diff);
-const td_side_notes *td_diff_notes(const td_diff *diff, int side);
-int td_diff_short_names(const td_diff *diff);
+TD_API size_t td_diff_nrows(const td_diff *diff);
+TD_API const td_row *td_diff_rows(const td_diff *diff);
+TD_API const td_side_notes *td_diff_notes(const td_diff *diff, int side);
+TD_API int td_diff_short_names(const td_diff *diff);
+
+/* A diff made from rows the caller already has (a table edited elsewhere, a
+ * DataFrame), for the writers and charts. The names are copied; diff_counts,
+ * diff_duration and category are computed from counts and duration; the rows
+ * keep the given order. The notes are empty. */
+TD_API int td_diff_from_rows(td_diff **out, const td_row *rows, size_t n, int short_names,
+                             td_error *err);
 
 /* ops_diff (spec §7) of one row: which of the five lists it belongs to. */
 typedef enum td_op_category {
@@ -177,30 +198,30 @@ typedef enum td_op_category {
     TD_OP_NCATEGORIES
 } td_op_category;
 
-td_op_category td_row_op_category(const td_row *row);
-const char *td_op_category_name(td_op_category c); /* "added", ... */
+TD_API td_op_category td_row_op_category(const td_row *row);
+TD_API const char *td_op_category_name(td_op_category c); /* "added", ... */
 
 /* ------------------------------------------------------------------------ */
 /* Views: sorting, filtering and cutting the rows for display.               */
 
 typedef enum td_column {
-    TD_COL_NAME = 0,
-    TD_COL_CONTROL_COUNTS,
-    TD_COL_CONTROL_DURATION,
-    TD_COL_TEST_COUNTS,
-    TD_COL_TEST_DURATION,
-    TD_COL_DIFF_COUNTS,
-    TD_COL_DIFF_DURATION,
-    TD_COL_CATEGORY,
-    TD_COL_ABS_DIFF_COUNTS,
-    TD_COL_ABS_DIFF_DURATION,
-    TD_NCOLUMNS
+           TD_COL_NAME = 0,
+           TD_COL_CONTROL_COUNTS,
+           TD_COL_CONTROL_DURATION,
+           TD_COL_TEST_COUNTS,
+           TD_COL_TEST_DURATION,
+           TD_COL_DIFF_COUNTS,
+           TD_COL_DIFF_DURATION,
+           TD_COL_CATEGORY,
+           TD_COL_ABS_DIFF_COUNTS,
+           TD_COL_ABS_DIFF_DURATION,
+           TD_NCOLUMNS
 } td_column;
 
 /* Column by its spec name ("diff_duration"), with the side labels applied
  * ("control_counts" or "<label>_counts"); also "abs_diff_counts" and
  * "abs_diff_duration". Returns the column or TD_EUSAGE. */
-int td_column_parse(const char *text, const char *control_label, const char *test_label);
+TD_API int td_column_parse(const char *text, const char *control_label, const char *test_label);
 
 typedef struct td_view_opts {
     int sort;           /* a td_column; used when has_sort */
@@ -216,7 +237,8 @@ typedef struct td_view_opts {
  * the caller frees it with free(). Returns the number of indices or < 0:
  * TD_EUSAGE for a pattern that does not compile, or whose matching passes
  * the backtracking limits on some name (the message says which). */
-long td_view_make(size_t **out, const td_diff *diff, const td_view_opts *opts, td_error *err);
+TD_API long td_view_make(size_t **out, const td_diff *diff, const td_view_opts *opts,
+                         td_error *err);
 
 /* ------------------------------------------------------------------------ */
 /* Writers. They write to a FILE* the caller opened; they never print
@@ -234,25 +256,25 @@ typedef struct td_write_opts {
     int rules;                 /* a rule under the header (for a terminal, not a pipe) */
 } td_write_opts;
 
-int td_write_csv(FILE *f, const td_diff *diff, const td_write_opts *opts);
-int td_write_json(FILE *f, const td_diff *diff, const td_write_opts *opts);
-int td_write_markdown(FILE *f, const td_diff *diff, const td_write_opts *opts);
+TD_API int td_write_csv(FILE *f, const td_diff *diff, const td_write_opts *opts);
+TD_API int td_write_json(FILE *f, const td_diff *diff, const td_write_opts *opts);
+TD_API int td_write_markdown(FILE *f, const td_diff *diff, const td_write_opts *opts);
 /* Aligned columns for a terminal: long names shortened with an ellipsis to
  * fit the width, and a bar per row showing the change in duration. */
-int td_write_table(FILE *f, const td_diff *diff, const td_write_opts *opts);
+TD_API int td_write_table(FILE *f, const td_diff *diff, const td_write_opts *opts);
 /* The five ops_diff lists as a JSON object of arrays, each sorted by name. */
-int td_write_ops_json(FILE *f, const td_diff *diff);
+TD_API int td_write_ops_json(FILE *f, const td_diff *diff);
 
 /* Short name of a kernel or operator name (spec §6). Writes the result to a
  * malloc'd buffer in *out (caller frees) and its length to *out_len. */
-int td_short_name(char **out, size_t *out_len, const char *name, size_t len);
+TD_API int td_short_name(char **out, size_t *out_len, const char *name, size_t len);
 
 /* A number as the writers print it: whole numbers without a fraction, else
  * the shortest text that reads back to the same double. */
-void td_format_number(char *buf, size_t cap, double x);
+TD_API void td_format_number(char *buf, size_t cap, double x);
 
 /* Escape a byte string as the inside of a JSON string literal (no quotes). */
-int td_write_json_string(FILE *f, const char *s, size_t len);
+TD_API int td_write_json_string(FILE *f, const char *s, size_t len);
 
 /* ------------------------------------------------------------------------ */
 /* Charts (spec §8) and the HTML report.                                     */
@@ -265,7 +287,7 @@ typedef enum td_chart_kind { TD_CHART_COUNTS = 0, TD_CHART_DURATION = 1 } td_cha
 /* Sets the rows a chart shows by default: the 10 largest absolute changes
  * (abs_diff_counts or abs_diff_duration), ProfilerStep rows left out. The
  * include and exclude patterns are left as they are. */
-void td_chart_default_view(td_view_opts *o, td_chart_kind kind);
+TD_API void td_chart_default_view(td_view_opts *o, td_chart_kind kind);
 
 /* A grouped bar chart ("Ops Count Comparison" or "Ops Duration Comparison"):
  * per row of the view rows (indices into td_diff_rows(), drawn in that
@@ -273,17 +295,17 @@ void td_chart_default_view(td_view_opts *o, td_chart_kind kind);
  * Labels NULL = "control", "test". The format follows path's extension:
  * .svg, .png or .pdf. The file appears whole or not at all (written beside
  * it, then renamed). At most TD_CHART_MAX_ROWS rows, else TD_EUSAGE. */
-int td_chart_write(const char *path, td_chart_kind kind, const td_diff *diff,
-                   const size_t *rows, size_t nrows, const char *control_label,
-                   const char *test_label, td_error *err);
+TD_API int td_chart_write(const char *path, td_chart_kind kind, const td_diff *diff,
+                          const size_t *rows, size_t nrows, const char *control_label,
+                          const char *test_label, td_error *err);
 
 /* The same chart as one SVG element (no XML declaration, so it can be
  * embedded in HTML). Each bar group is a <g class="bar-group"> with the full
  * name in its <title> and the numbers in data-control, data-test and
  * data-diff, written as the CSV writer writes them. */
-int td_chart_svg(FILE *f, td_chart_kind kind, const td_diff *diff, const size_t *rows,
-                 size_t nrows, const char *control_label, const char *test_label,
-                 td_error *err);
+TD_API int td_chart_svg(FILE *f, td_chart_kind kind, const td_diff *diff, const size_t *rows,
+                        size_t nrows, const char *control_label, const char *test_label,
+                        td_error *err);
 
 typedef struct td_report_input {
     const td_set *control, *test;
@@ -299,7 +321,7 @@ typedef struct td_report_input {
  * both sides, headline numbers, both charts, the full sortable table, the
  * five ops_diff lists and the notes. Computes the extra comparisons it needs
  * (GPU only, CPU only for step times, full names for ops_diff). */
-int td_report_write_html(FILE *f, const td_report_input *in, td_error *err);
+TD_API int td_report_write_html(FILE *f, const td_report_input *in, td_error *err);
 
 #ifdef __cplusplus
 }

@@ -282,3 +282,35 @@ const char *td_op_category_name(td_op_category c)
                                         "unchanged"};
     return c >= 0 && c < TD_OP_NCATEGORIES ? names[c] : "none";
 }
+
+int td_diff_from_rows(td_diff **out, const td_row *rows, size_t n, int short_names,
+                      td_error *err)
+{
+    *out = NULL;
+    td_diff *d = calloc(1, sizeof *d);
+    if (!d || !(d->names = td_strtab_new()) || !(d->rows = calloc(n + 1, sizeof *d->rows)))
+        goto nomem;
+    for (size_t i = 0; i < n; i++) {
+        int64_t id = td_strtab_intern(d->names, rows[i].name, rows[i].name_len);
+        if (id < 0)
+            goto nomem;
+        td_row *r = &d->rows[i];
+        *r = rows[i];
+        r->name = NULL;
+        r->name_len = (size_t)id; /* the id until every name is in: the table may move */
+    }
+    for (size_t i = 0; i < n; i++) {
+        td_row *r = &d->rows[i];
+        r->name = td_strtab_get(d->names, (uint32_t)r->name_len, &r->name_len);
+        r->diff_counts = (int64_t)(r->counts[1] - r->counts[0]);
+        r->diff_duration = r->duration[1] - r->duration[0];
+        r->category = r->diff_counts > 0 ? '+' : r->diff_counts < 0 ? '-' : '=';
+    }
+    d->nrows = n;
+    d->short_names = short_names;
+    *out = d;
+    return 0;
+nomem:
+    td_diff_free(d);
+    return td_fail(err, TD_ENOMEM, "", "out of memory");
+}

@@ -5,6 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+const char *td_version(void)
+{
+    return TD_VERSION;
+}
+
 const char *td_strerror(int code)
 {
     switch (code) {

@@ -1,0 +1,1 @@
+"""Mirrors HTA's package layout (``hta.analyzers.trace_diff``)."""

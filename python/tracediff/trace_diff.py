@@ -1,0 +1,405 @@
+"""HTA's ``TraceDiff``, ``LabeledTrace`` and ``DeviceType`` over the C library.
+
+The same names, signatures, defaults and results as
+``hta.analyzers.trace_diff`` (``hta.trace_diff`` in recent HTA), so that
+switching is one import. The traces are read by the C library (all files at
+once, with the GIL released), not by pandas; only the summary rows become a
+DataFrame.
+
+Beyond HTA (keyword-only, so HTA calls are unaffected):
+
+- ``hta_strict=True``: HTA's own rule for device events on stream 0 (they get
+  no iteration and drop out; the default gives them their launch's iteration,
+  as HTA documents). See docs/numbers.md.
+- ``threads=N``: files read at once (default: one per core).
+- Paths may name one trace file as well as a directory; a set with no
+  ``ProfilerStep`` at all is compared whole (HTA refuses), with a warning.
+- Anything left out of a comparison (device events with no launch found,
+  stream-0 events under ``hta_strict``) is announced with a
+  ``TraceDiffWarning``.
+"""
+from __future__ import annotations
+
+import os
+import random
+import sys
+import tempfile
+import warnings
+from enum import Enum
+from typing import Dict, List, Optional, Union
+
+from . import _tracediff as _core
+
+# pandas and numpy are imported on first use, so that importing tracediff
+# (to open sets, read ranks and iterations, draw charts) does not need them.
+np = None
+pd = None
+
+
+def _pandas():
+    global np, pd
+    if pd is None:
+        import numpy
+        import pandas
+
+        np, pd = numpy, pandas
+    return pd
+
+TraceError = _core.TraceError
+UsageError = _core.UsageError
+
+__all__ = [
+    "DeviceType",
+    "LabeledTrace",
+    "TraceDiff",
+    "TraceDiffWarning",
+    "TraceDir",
+    "TraceError",
+    "UsageError",
+]
+
+TraceDir = str
+
+
+class TraceDiffWarning(UserWarning):
+    """Something about a comparison the user should know (nothing is left out silently)."""
+
+
+class DeviceType(Enum):
+    CPU = 1
+    GPU = 2
+    ALL = 3
+
+
+# td_device: 0 all, 1 cpu, 2 gpu
+_DEVICE = {"ALL": 0, "CPU": 1, "GPU": 2}
+
+
+def _device_code(device_type) -> int:
+    # HTA's own DeviceType (or ours, or "cpu"/"gpu"/"all") by its name; like
+    # HTA, anything that is neither CPU nor GPU means both.
+    name = getattr(device_type, "name", device_type)
+    if isinstance(name, str):
+        return _DEVICE.get(name.upper(), 0)
+    return 0
+
+
+def _path_of(x) -> Optional[str]:
+    if isinstance(x, (str, bytes, os.PathLike)):
+        return os.fsdecode(x)
+    # An HTA Trace object: read its directory again with the C library.
+    p = getattr(x, "trace_path", None)
+    return os.fsdecode(p) if isinstance(p, (str, bytes, os.PathLike)) else None
+
+
+class LabeledTrace:
+    """A trace set with a label; the label prefixes the columns of
+    ``TraceDiff.compare_traces``. The traces are read once, here.
+
+    ``LabeledTrace(label="base", trace_dir="runs/base")``; ``trace_dir`` may
+    also be one trace file. ``t`` may be an HTA ``Trace`` (its trace
+    directory is read) or a path.
+    """
+
+    def __init__(
+        self,
+        label: Optional[str] = None,
+        t=None,
+        trace_dir: Optional[str] = None,
+        *,
+        threads: int = 0,
+        _set=None,
+    ) -> None:
+        self.label: str = label if label else f"t{random.randint(0, 10)}"
+        if _set is not None:
+            self._set = _set
+            return
+        path = _path_of(t) if t is not None else None
+        if path is None and trace_dir is not None:
+            path = _path_of(trace_dir)
+        if path is None:
+            raise UsageError(
+                "either a trace object or a valid trace dir must be provided in "
+                "LabeledTrace.__init__()"
+            )
+        self._set = _core.open_sets([path], threads=threads)[0]
+
+    @property
+    def trace_dir(self) -> str:
+        return self._set.path
+
+    def ranks(self) -> List[int]:
+        """All ranks of the set, sorted."""
+        return self._set.ranks()
+
+    def iterations(self) -> List[int]:
+        """All iterations (ProfilerStep numbers) of the set, sorted."""
+        return self._set.iterations()
+
+    def files(self) -> List[dict]:
+        """Per trace file (by rank): path, rank, sizes and event counts."""
+        return self._set.files()
+
+    def __repr__(self) -> str:
+        return f"LabeledTrace(label={self.label!r}, trace_dir={self._set.path!r})"
+
+
+def _adapt(control, test, threads: int):
+    """LabeledTraces for both sides; plain paths are read together."""
+    sides = [control, test]
+    out: List[Optional[LabeledTrace]] = [None, None]
+    todo = []
+    for i, x in enumerate(sides):
+        if isinstance(x, LabeledTrace):
+            out[i] = x
+            continue
+        path = _path_of(x)
+        if path is None:
+            raise UsageError(f"Invalid argument type for ({x}).")
+        todo.append((i, path))
+    if todo:
+        sets = _core.open_sets([p for _, p in todo], threads=threads)
+        for (i, _), s in zip(todo, sets):
+            out[i] = LabeledTrace(label=("Control", "Test")[i], _set=s)
+    return out[0], out[1]
+
+
+def _warn_notes(lt: LabeledTrace, notes: dict) -> None:
+    if notes["whole_trace"]:
+        warnings.warn(
+            f"{lt.label} ({lt.trace_dir}) has no ProfilerStep: comparing the whole trace",
+            TraceDiffWarning,
+            stacklevel=4,
+        )
+    n = notes["no_launch"]
+    if n:
+        warnings.warn(
+            f"{lt.label}: {n} GPU event{'s' if n != 1 else ''} with no launch found "
+            "(no iteration) left out",
+            TraceDiffWarning,
+            stacklevel=4,
+        )
+    n = notes["strict_dropped"]
+    if n:
+        warnings.warn(
+            f"{lt.label}: hta_strict: {n} GPU event{'s' if n != 1 else ''} on stream 0 "
+            "left out, as HTA does",
+            TraceDiffWarning,
+            stacklevel=4,
+        )
+
+
+def _counts_column(values: list, missing: bool) -> np.ndarray:
+    # HTA's outer join leaves NaN where a side lacks a name, then fills 0: that
+    # side's columns become float64. Otherwise they stay integers.
+    return np.array(values, dtype=np.float64 if missing else np.int64)
+
+
+def _duration_column(values: list, missing: bool) -> np.ndarray:
+    a = np.array(values, dtype=np.float64)
+    if not missing and np.all(np.isfinite(a)) and np.all(a == np.floor(a)) and np.all(
+        np.abs(a) < 2.0**63
+    ):
+        return a.astype(np.int64)  # HTA's durations are integer microseconds
+    return a
+
+
+class TraceDiff:
+    """Compare two sets of traces: ``compare_traces``, ``ops_diff`` and two charts."""
+
+    @classmethod
+    def compare_traces(
+        cls,
+        control: Union[LabeledTrace, TraceDir],
+        test: Union[LabeledTrace, TraceDir],
+        control_rank: Optional[Union[int, List[int]]] = None,
+        test_rank: Optional[Union[int, List[int]]] = None,
+        control_iteration: Optional[Union[int, List[int]]] = None,
+        test_iteration: Optional[Union[int, List[int]]] = None,
+        device_type: DeviceType = DeviceType.ALL,
+        use_short_name: bool = False,
+        *,
+        hta_strict: bool = False,
+        threads: int = 0,
+    ) -> pd.DataFrame:
+        """Counts and total durations (us) per operator/kernel name, side by side.
+
+        Ranks and iterations: an int, a list of ints, or ``"all"``; default the
+        lowest of each set. ``device_type``: ``DeviceType.CPU``, ``GPU`` or
+        ``ALL``. The DataFrame is indexed by ``name`` (``short_name`` with
+        ``use_short_name=True``), sorted, with the columns
+        ``<control>_counts``, ``<control>_total_duration``, ``<test>_counts``,
+        ``<test>_total_duration``, ``diff_counts``, ``diff_duration`` and
+        ``counts_change_categories`` (``+``, ``-`` or ``=``), where the labels
+        are the LabeledTraces' (``Control`` and ``Test`` for plain paths).
+        """
+        ctl, tst = _adapt(control, test, threads)
+        if ctl.label == tst.label:  # as HTA renames it
+            tst.label = f"{tst.label}_control_test"
+        return cls._compare(
+            ctl, tst, control_rank, test_rank, control_iteration, test_iteration,
+            device_type, use_short_name, hta_strict,
+        )
+
+    @staticmethod
+    def _compare(ctl, tst, cr, tr, ci, ti, device_type, short, hta_strict) -> pd.DataFrame:
+        _pandas()
+        names, cc, tc, cd, td, cnotes, tnotes = _core.compare(
+            ctl._set, tst._set, cr, tr, ci, ti, _device_code(device_type), bool(short),
+            bool(hta_strict),
+        )
+        _warn_notes(ctl, cnotes)
+        _warn_notes(tst, tnotes)
+        cmiss = 0 in cc
+        tmiss = 0 in tc
+        cl, tl = ctl.label, tst.label
+        c_counts = _counts_column(cc, cmiss)
+        t_counts = _counts_column(tc, tmiss)
+        c_dur = _duration_column(cd, cmiss)
+        t_dur = _duration_column(td, tmiss)
+        diff_counts = t_counts - c_counts
+        index = pd.Index(names, dtype=object, name="short_name" if short else "name")
+        df = pd.DataFrame(
+            {
+                f"{cl}_counts": c_counts,
+                f"{cl}_total_duration": c_dur,
+                f"{tl}_counts": t_counts,
+                f"{tl}_total_duration": t_dur,
+                "diff_counts": diff_counts,
+                "diff_duration": t_dur - c_dur,
+                "counts_change_categories": np.where(
+                    diff_counts > 0, "+", np.where(diff_counts < 0, "-", "=")
+                ).astype(object),
+            },
+            index=index,
+        )
+        return df
+
+    @classmethod
+    def ops_diff(
+        cls,
+        control: Union[LabeledTrace, TraceDir],
+        test: Union[LabeledTrace, TraceDir],
+        control_rank: Optional[Union[int, List[int]]] = None,
+        test_rank: Optional[Union[int, List[int]]] = None,
+        control_iteration: Optional[Union[int, List[int]]] = None,
+        test_iteration: Optional[Union[int, List[int]]] = None,
+        device_type: DeviceType = DeviceType.ALL,
+        *,
+        hta_strict: bool = False,
+        threads: int = 0,
+    ) -> Dict[str, List[str]]:
+        """The names (full names) in five lists, each sorted: ``added`` (only
+        in test), ``deleted`` (only in control), ``increased``, ``decreased``
+        and ``unchanged`` (in both; by count)."""
+        ctl, tst = _adapt(control, test, threads)
+        df = cls.compare_traces(
+            ctl, tst, control_rank, test_rank, control_iteration, test_iteration, device_type,
+            hta_strict=hta_strict,
+        )
+        c = df[f"{ctl.label}_counts"]
+        t = df[f"{tst.label}_counts"]
+        d = df["diff_counts"]
+        pick = {
+            "added": c.eq(0) & t.gt(0),
+            "deleted": c.gt(0) & t.eq(0),
+            "increased": c.gt(0) & d.gt(0),
+            "decreased": t.gt(0) & d.lt(0),
+            "unchanged": t.gt(0) & d.eq(0),
+        }
+        return {k: df.index[m.to_numpy()].tolist() for k, m in pick.items()}
+
+    @classmethod
+    def visualize_counts_diff(
+        cls,
+        df: pd.DataFrame,
+        show_image: bool = True,
+        export_image_path: Optional[str] = None,
+    ) -> None:
+        """Grouped bars of the counts (control, test, difference) per row of
+        ``df`` (a ``compare_traces`` result, typically sorted and cut), in
+        its order. ``export_image_path``: a .png, .svg or .pdf file.
+        ``show_image``: inline in Jupyter, else as text."""
+        _visualize(df, 0, show_image, export_image_path)
+
+    @classmethod
+    def visualize_duration_diff(
+        cls,
+        df: pd.DataFrame,
+        show_image: bool = True,
+        export_image_path: Optional[str] = None,
+    ) -> None:
+        """As ``visualize_counts_diff``, for the total durations (us)."""
+        _visualize(df, 1, show_image, export_image_path)
+
+
+_TITLES = ("Ops Count Comparison", "Ops Duration Comparison")
+
+
+def _labels(df: pd.DataFrame) -> List[str]:
+    labels = [c[: -len("_total_duration")] for c in df.columns
+              if isinstance(c, str) and c.endswith("_total_duration")]
+    if len(labels) < 2:
+        raise UsageError("df must be a result of TraceDiff.compare_traces "
+                         "(two <label>_total_duration columns)")
+    return labels[:2]
+
+
+def _visualize(df: pd.DataFrame, kind: int, show_image: bool, path: Optional[str]) -> None:
+    _pandas()
+    if not isinstance(df, pd.DataFrame):
+        raise UsageError(f"df must be a pandas DataFrame, not {type(df).__name__}")
+    cl, tl = _labels(df)
+    suffix = "_counts" if kind == 0 else "_total_duration"
+
+    def draw(to: str) -> None:
+        _core.chart(
+            to, kind, [str(n) for n in df.index],
+            df[f"{cl}_counts"].tolist(), df[f"{tl}_counts"].tolist(),
+            df[f"{cl}_total_duration"].tolist(), df[f"{tl}_total_duration"].tolist(),
+            cl, tl,
+        )
+
+    if path:
+        draw(os.fspath(path))
+    if not show_image:
+        return
+    ipython = _ipython()
+    if ipython is None:
+        diff = df["diff_counts" if kind == 0 else "diff_duration"]
+        names = [n if len(str(n)) <= 60 else str(n)[:57] + "..." for n in df.index]
+        text = pd.DataFrame(
+            {cl: df[cl + suffix].to_numpy(), tl: df[tl + suffix].to_numpy(),
+             "Difference": diff.to_numpy()},
+            index=pd.Index(names, name=df.index.name),
+        )
+        print(_TITLES[kind] + ("" if kind == 0 else " (us)"))
+        print(text.to_string())
+        return
+    display, Image, SVG = ipython
+    if path and str(path).lower().endswith(".svg"):
+        display(SVG(filename=os.fspath(path)))
+        return
+    if path and str(path).lower().endswith(".png"):
+        display(Image(filename=os.fspath(path)))
+        return
+    with tempfile.TemporaryDirectory() as tmp:
+        png = os.path.join(tmp, "chart.png")
+        draw(png)
+        with open(png, "rb") as f:
+            display(Image(data=f.read(), format="png"))
+
+
+def _ipython():
+    """IPython's display functions when running under a notebook kernel."""
+    if "IPython" not in sys.modules:
+        return None
+    try:
+        from IPython import get_ipython
+        from IPython.display import SVG, Image, display
+    except ImportError:
+        return None
+    shell = get_ipython()
+    if shell is None or not hasattr(shell, "kernel"):
+        return None
+    return display, Image, SVG

@@ -1,0 +1,47 @@
+"""pip install . : the tracediff Python package and its C core.
+
+The extension is compiled from the library's sources directly (no prior
+make), with the same flags as the Makefile; the system libraries come from
+pkg-config. Debian: apt-get install python3-dev python3-pandas
+python3-setuptools, then `pip install --no-build-isolation .` (see README).
+"""
+import glob
+import re
+import shlex
+import subprocess
+
+from setuptools import Extension, setup
+
+
+def pkg(flag, *mods):
+    try:
+        out = subprocess.run(["pkg-config", flag, *mods], capture_output=True, text=True,
+                             check=True).stdout
+        return shlex.split(out)
+    except (OSError, subprocess.CalledProcessError):
+        return []
+
+
+def version():
+    text = open("include/tracediff.h", encoding="utf-8").read()
+    return re.search(r'#define TD_VERSION "([^"]+)"', text).group(1)
+
+
+SOURCES = sorted(
+    f for d in ("util", "read", "model", "store", "compare", "present")
+    for f in glob.glob(f"src/{d}/*.c")
+) + ["python/_tracediff.c"]
+
+cflags = pkg("--cflags", "cairo", "libpcre2-8")
+ext = Extension(
+    "tracediff._tracediff",
+    sources=SOURCES,
+    include_dirs=["include", "src"],
+    define_macros=[("_POSIX_C_SOURCE", "200809L"), ("_DEFAULT_SOURCE", None)],
+    extra_compile_args=["-std=c11", "-O2", "-fvisibility=hidden", "-Wall", "-Wextra",
+                        "-Wno-missing-field-initializers"] + cflags,
+    libraries=["isal", "zstd", "z", "pcre2-8", "cairo", "pthread", "m"],
+    extra_link_args=pkg("--libs-only-L", "cairo", "libpcre2-8"),
+)
+
+setup(version=version(), ext_modules=[ext])

@@ -1,0 +1,43 @@
+#!/bin/sh
+# pip install . in a venv (--system-site-packages, --no-build-isolation:
+# setuptools, pandas and numpy from Debian), then import and run the module.
+# A copy of the sources is installed, so the tree's build/ is left alone.
+#
+#   sh tests/pip_test.sh BUILD
+pass=0
+fail=0
+PY=""
+for p in ${PYTHON:-} /usr/bin/python3 python3; do
+    if "$p" -c 'import pandas, venv, ensurepip, setuptools' 2>/dev/null; then PY=$p; break; fi
+done
+if [ -z "$PY" ]; then
+    echo "pip: no Python 3 with pandas, venv, pip and setuptools" \
+         "(apt-get install python3-pandas python3-venv python3-pip python3-setuptools python3-dev)"
+    echo "pip: 0 passed, 1 failed"
+    exit 1
+fi
+root=$(pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+mkdir "$tmp/src"
+cp -r include src python setup.py pyproject.toml README.md "$tmp/src/"
+rm -rf "$tmp/src/python/tracediff/__pycache__"
+if "$PY" -m venv --system-site-packages "$tmp/venv" >"$tmp/log" 2>&1 &&
+   (cd "$tmp/src" && "$tmp/venv/bin/pip" install -q --no-index --no-build-isolation .) \
+       >>"$tmp/log" 2>&1; then
+    pass=$((pass + 1))
+else
+    fail=$((fail + 1)); echo "FAIL pip: install failed:"; cat "$tmp/log"
+fi
+out=$(cd "$tmp" && "$tmp/venv/bin/python" -W ignore -c '
+import sys, tracediff
+from tracediff import TraceDiff
+assert tracediff.__file__.startswith(sys.prefix), tracediff.__file__
+df = TraceDiff.compare_traces(sys.argv[1], sys.argv[2])
+print(len(df), list(df.columns)[0])' "$root/tests/golden/traces/hta-trace_compare/base" \
+    "$root/tests/golden/traces/hta-trace_compare/test" 2>&1)
+if [ "$out" = "7 Control_counts" ]; then pass=$((pass + 1)); else
+    fail=$((fail + 1)); echo "FAIL pip: the installed module: $out"
+fi
+echo "pip: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
