@@ -3,7 +3,7 @@
 # missing. Run as root (or with sudo available).
 set -e
 need=""
-for p in make gcc libc6-dev pkg-config zlib1g-dev libisal-dev libzstd-dev libcairo2-dev libpcre2-dev \
+for p in make gcc libc6-dev pkg-config zlib1g-dev libisal-dev libzstd-dev libcairo2-dev libpcre2-dev libsqlite3-dev sqlite3 \
          python3 valgrind libxml2-utils; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || need="$need $p"
 done

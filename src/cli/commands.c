@@ -4,5 +4,7 @@
 const cli_command cli_extra_commands[] = {
     {"plot", cmd_plot},
     {"report", cmd_report},
+    {"summarize", cmd_summarize},
+    {"runs", cmd_runs},
     {NULL, NULL},
 };

@@ -19,9 +19,13 @@ static const char usage_main[] =
     "  info    SET            ranks, iterations, files and event counts of one trace set\n"
     "  plot    counts|duration CONTROL TEST -o FILE   a grouped bar chart (.svg, .png, .pdf)\n"
     "  report  CONTROL TEST -o FILE.html             one self-contained HTML report\n"
+    "  summarize SET -o FILE.tdsum [--run NAME]      keep a set's numbers in a summary\n"
+    "  runs    FILE.tdsum     the runs a summary holds\n"
+    "  trend   FILE.tdsum     total duration per name across its runs\n"
     "\n"
     "A trace set is a directory of trace files (one per rank: .json, .json.gz, .json.zst)\n"
-    "or one trace file. 'tracediff <command> --help' tells more.\n"
+    "or one trace file, or a summary: FILE.tdsum or FILE.tdsum#RUN.\n"
+    "'tracediff <command> --help' tells more.\n"
     "\n"
     "exit status: 0 ok, 1 bad data or I/O error, 2 bad usage\n";
 
