@@ -158,6 +158,32 @@ typedef struct td_run_info {
 long td_summary_runs(td_run_info **out, const char *path, td_error *err);
 void td_run_infos_free(td_run_info *runs, size_t n);
 
+/* Total duration per name per run of a summary (every kept event of each
+ * run: all its ranks, iterations and streams), runs in the order they were
+ * added. Names are ordered by the size of their change from the first run to
+ * the last (largest first, then by name).                                  */
+typedef struct td_trend_opts {
+    td_device device;
+    size_t top;               /* 0 = every name */
+    const char *names;        /* PCRE2 regex searched in the name, or NULL */
+    const char *const *runs;  /* these runs, in this order; NULL = all */
+    size_t nruns;
+} td_trend_opts;
+
+typedef struct td_trend td_trend;
+int td_trend_compute(td_trend **out, const char *path, const td_trend_opts *opts, td_error *err);
+void td_trend_free(td_trend *t);
+size_t td_trend_nruns(const td_trend *t);
+const char *td_trend_run(const td_trend *t, size_t run);
+size_t td_trend_nnames(const td_trend *t);
+const char *td_trend_name(const td_trend *t, size_t name);
+double td_trend_total(const td_trend *t, size_t name, size_t run); /* 0 when absent */
+uint64_t td_trend_count(const td_trend *t, size_t name, size_t run);
+
+/* A line chart of a trend (one line per name, runs along x) as SVG; the file
+ * appears whole or not at all. Only .svg. */
+int td_trend_chart_write(const char *path, const td_trend *t, td_error *err);
+
 /* ------------------------------------------------------------------------ */
 /* The comparison (spec §4-§7).                                              */
 

@@ -256,3 +256,185 @@ int cmd_runs(int argc, char **argv)
     td_run_infos_free(runs, (size_t)n);
     return rc;
 }
+
+static void usage_trend(FILE *f)
+{
+    fprintf(f,
+            "usage: tracediff trend FILE.tdsum [--device all|cpu|gpu] [--top N] [--names REGEX]\n"
+            "                       [--runs a,b,c] [--format table|csv|json] [-o FILE[.svg]]\n\n"
+            "Total duration (us) per name in each run of a summary, runs in the order they\n"
+            "were added (or as --runs lists them), with the change from the first run. Names\n"
+            "are ordered by their change from the first run to the last, largest first.\n"
+            "Totals cover every kept event of a run (all ranks, iterations and streams).\n"
+            "-o FILE.svg draws a line chart (one line per name; default --top 10).\n");
+}
+
+static char **split_runs(const char *v, size_t *n)
+{
+    size_t k = 1;
+    for (const char *p = v; *p; p++)
+        k += *p == ',';
+    char **out = calloc(k + 1, sizeof *out);
+    char *copy = strdup(v);
+    if (!out || !copy) {
+        free(out);
+        free(copy);
+        return NULL;
+    }
+    *n = 0;
+    for (char *s = strtok(copy, ","); s; s = strtok(NULL, ","))
+        out[(*n)++] = s;
+    if (*n == 0)
+        free(copy);
+    return out;
+}
+
+static void trend_write(FILE *f, const char *fmt, const td_trend *t)
+{
+    size_t nr = td_trend_nruns(t), nn = td_trend_nnames(t);
+    char a[40], b[40];
+    if (strcmp(fmt, "json") == 0) {
+        fputs("{\"runs\": [", f);
+        for (size_t r = 0; r < nr; r++) {
+            fputs(r ? ", " : "", f);
+            json_str(f, td_trend_run(t, r));
+        }
+        fputs("], \"names\": [", f);
+        for (size_t j = 0; j < nn; j++) {
+            fputs(j ? ",\n {\"name\": " : "\n {\"name\": ", f);
+            json_str(f, td_trend_name(t, j));
+            fputs(", \"counts\": [", f);
+            for (size_t r = 0; r < nr; r++)
+                fprintf(f, "%s%llu", r ? ", " : "", (unsigned long long)td_trend_count(t, j, r));
+            fputs("], \"total_us\": [", f);
+            for (size_t r = 0; r < nr; r++) {
+                td_format_number(a, sizeof a, td_trend_total(t, j, r));
+                fprintf(f, "%s%s", r ? ", " : "", a);
+            }
+            fputs("], \"change_us\": [", f);
+            for (size_t r = 0; r < nr; r++) {
+                td_format_number(a, sizeof a, td_trend_total(t, j, r) - td_trend_total(t, j, 0));
+                fprintf(f, "%s%s", r ? ", " : "", a);
+            }
+            fputs("]}", f);
+        }
+        fputs(nn ? "\n]}\n" : "]}\n", f);
+    } else if (strcmp(fmt, "csv") == 0) {
+        fputs("name,run,counts,total_us,change_us\n", f);
+        for (size_t j = 0; j < nn; j++)
+            for (size_t r = 0; r < nr; r++) {
+                td_format_number(a, sizeof a, td_trend_total(t, j, r));
+                td_format_number(b, sizeof b, td_trend_total(t, j, r) - td_trend_total(t, j, 0));
+                csv_str(f, td_trend_name(t, j));
+                fputc(',', f);
+                csv_str(f, td_trend_run(t, r));
+                fprintf(f, ",%llu,%s,%s\n", (unsigned long long)td_trend_count(t, j, r), a, b);
+            }
+    } else {
+        fprintf(f, "%-50s", "name");
+        for (size_t r = 0; r < nr; r++)
+            fprintf(f, "  %24.24s", td_trend_run(t, r));
+        fputc('\n', f);
+        for (size_t j = 0; j < nn; j++) {
+            const char *nm = td_trend_name(t, j);
+            if (strlen(nm) > 50)
+                fprintf(f, "%-.47s...", nm);
+            else
+                fprintf(f, "%-50s", nm);
+            for (size_t r = 0; r < nr; r++) {
+                double v = td_trend_total(t, j, r), d = v - td_trend_total(t, j, 0);
+                if (r == 0)
+                    fprintf(f, "  %24.0f", v);
+                else
+                    fprintf(f, "  %13.0f (%+9.0f)", v, d);
+            }
+            fputc('\n', f);
+        }
+    }
+}
+
+int cmd_trend(int argc, char **argv)
+{
+    cli_opts o = {0};
+    const char *path = NULL, *names = NULL, *runs = NULL;
+    int rc = EXIT_USAGE;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v;
+        bool bad = false;
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            usage_trend(stdout);
+            rc = EXIT_OK;
+            goto done;
+        }
+        if ((v = cli_value("--names", argc, argv, &i, &bad))) {
+            names = v;
+        } else if (bad) {
+            goto done;
+        } else if ((v = cli_value("--runs", argc, argv, &i, &bad))) {
+            runs = v;
+        } else if (bad) {
+            goto done;
+        } else if (a[0] == '-' && a[1]) {
+            int r = cli_shared_option(&o, argc, argv, &i);
+            if (r <= 0) {
+                if (r == 0)
+                    cli_error("trend: unknown option '%s'", a);
+                goto done;
+            }
+        } else if (path) {
+            cli_error("trend: unexpected argument '%s'", a);
+            goto done;
+        } else {
+            path = a;
+        }
+    }
+    if (!path) {
+        cli_error("trend: expected a summary (see '%s trend --help')", g_prog);
+        goto done;
+    }
+    bool chart = o.output && strlen(o.output) > 4 && (!o.format) &&
+                 (strcmp(o.output + strlen(o.output) - 4, ".svg") == 0 ||
+                  strcmp(o.output + strlen(o.output) - 4, ".png") == 0 ||
+                  strcmp(o.output + strlen(o.output) - 4, ".pdf") == 0);
+    const char *fmt = o.format ? o.format : isatty(STDOUT_FILENO) ? "table" : "csv";
+    if (!chart && strcmp(fmt, "table") && strcmp(fmt, "csv") && strcmp(fmt, "json")) {
+        cli_error("--format '%s': expected table, csv or json", fmt);
+        goto done;
+    }
+    td_trend_opts to = {0};
+    to.device = o.cmp.device;
+    to.top = o.view.top ? o.view.top : chart ? 10 : 0;
+    to.names = names;
+    char **rl = NULL;
+    if (runs) {
+        if (!(rl = split_runs(runs, &to.nruns))) {
+            cli_error("out of memory");
+            rc = EXIT_DATA;
+            goto done;
+        }
+        to.runs = (const char *const *)rl;
+    }
+    td_error err = {0};
+    td_trend *t = NULL;
+    if (td_trend_compute(&t, path, &to, &err) < 0) {
+        rc = cli_td_error(&err);
+    } else if (chart) {
+        rc = td_trend_chart_write(o.output, t, &err) < 0 ? cli_td_error(&err) : EXIT_OK;
+    } else {
+        out_file out;
+        rc = out_open(&out, o.output);
+        if (rc == 0) {
+            trend_write(out.f, fmt, t);
+            rc = out_commit(&out);
+        }
+    }
+    td_trend_free(t);
+    if (rl) {
+        if (to.nruns)
+            free(rl[0]);
+        free(rl);
+    }
+done:
+    cli_opts_free(&o);
+    return rc;
+}

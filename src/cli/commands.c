@@ -6,5 +6,6 @@ const cli_command cli_extra_commands[] = {
     {"report", cmd_report},
     {"summarize", cmd_summarize},
     {"runs", cmd_runs},
+    {"trend", cmd_trend},
     {NULL, NULL},
 };

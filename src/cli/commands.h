@@ -19,6 +19,7 @@ int cmd_plot(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_summarize(int argc, char **argv);
 int cmd_runs(int argc, char **argv);
+int cmd_trend(int argc, char **argv);
 
 /* args.c: npos positional arguments (what names them in the error) and the
  * shared options. Returns 0, or an exit status + 1 (1: --help was shown). */

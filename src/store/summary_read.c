@@ -93,7 +93,8 @@ static int sql_fail(td_error *err, sqlite3 *db, const char *path, const char *wh
 /* Opens a summary read-only and checks its schema version. A run added by a
  * process that was killed leaves a hot journal that only a writer can roll
  * back: then the file is opened once for writing to do so. */
-static int open_ro(sqlite3 **out, const char *path, td_error *err)
+int td_summary_open_ro(sqlite3 **out, const char *path, td_error *err);
+int td_summary_open_ro(sqlite3 **out, const char *path, td_error *err)
 {
     *out = NULL;
     sqlite3 *db = NULL;
@@ -191,7 +192,7 @@ int td_summary_open_set(td_set **out, const char *file, const char *run, td_erro
     char *where = NULL, *source = NULL, *ranks_s = NULL, *iters_s = NULL, *kept_i = NULL;
     char *kept_r = NULL;
     int device = TD_DEVICE_ALL;
-    int rc = open_ro(&db, file, err);
+    int rc = td_summary_open_ro(&db, file, err);
     if (rc < 0)
         return rc;
     char names[200];
@@ -346,7 +347,7 @@ long td_summary_runs(td_run_info **out, const char *path, td_error *err)
     sqlite3_stmt *q = NULL;
     td_run_info *v = NULL;
     size_t n = 0, cap = 0;
-    int rc = open_ro(&db, path, err);
+    int rc = td_summary_open_ro(&db, path, err);
     if (rc < 0)
         return rc;
     if (sqlite3_prepare_v2(
