@@ -23,3 +23,8 @@ bench: deps
 	    --out $(BENCH_OUT) \
 	    --runs $(BENCH_RUNS) --cc $(CC) $(if $(filter-out 0,$(BENCH_QUICK)),--quick) \
 	    $(if $(BENCH_NICE),--nice $(BENCH_NICE))
+
+# Summaries against traces: size share and compare speed-up (bench/summary_bench.sh).
+.PHONY: bench-summary
+bench-summary: all
+	sh bench/summary_bench.sh $(SUMMARY_SCALE)

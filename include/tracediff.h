@@ -134,9 +134,73 @@ TD_API void td_set_categories(const td_set *set, void (*fn)(void *ud, const char
                               void *ud);
 
 /* ------------------------------------------------------------------------ */
-/* The comparison (spec §4-§7).                                              */
+/* Summaries (docs/summaries.md): a trace set's aggregates in SQLite. One
+ * file holds many runs. td_set_open and td_sets_open take "FILE.tdsum" (its
+ * only run) and "FILE.tdsum#RUN" wherever they take a trace set; a summary is
+ * told by its SQLite header, not by its name.                              */
 
 typedef enum td_device { TD_DEVICE_ALL = 0, TD_DEVICE_CPU = 1, TD_DEVICE_GPU = 2 } td_device;
+
+#define TD_SUMMARY_SCHEMA 1 /* PRAGMA user_version of the summaries written */
+
+typedef struct td_summary_opts {
+    const char *run;    /* NULL: the set's folder name, or the file's name
+                         * without .json[.gz|.zst] for a one-file set */
+    int replace;        /* a run of that name is replaced, else TD_EUSAGE */
+    td_list ranks;      /* what to keep: n == 0 and !all means every one */
+    td_list iters;
+    td_device device;   /* ALL, or keep only CPU or only GPU events */
+    const char *created; /* NULL: now, as UTC "YYYY-MM-DDTHH:MM:SSZ" */
+} td_summary_opts;
+
+/* Adds set as one run to the summary at path: a new file is written beside
+ * it and renamed into place; an existing summary gets the run in one
+ * transaction. A crash leaves the file as it was. */
+TD_API int td_summary_write(const char *path, const td_set *set, const td_summary_opts *opts,
+                     td_error *err);
+
+typedef struct td_run_info {
+    char *name, *created, *tool_version, *source;
+    char *kept_ranks, *kept_iterations; /* NULL: all */
+    char *kept_device;                  /* "all", "cpu" or "gpu" */
+    uint64_t nranks, niters, nfiles, source_bytes, json_bytes, events;
+    double cpu_us, gpu_us; /* total durations of the kept events */
+} td_run_info;
+
+/* The runs of a summary in the order they were added. *out is freed with
+ * td_run_infos_free. Returns the number of runs or < 0. */
+TD_API long td_summary_runs(td_run_info **out, const char *path, td_error *err);
+TD_API void td_run_infos_free(td_run_info *runs, size_t n);
+
+/* Total duration per name per run of a summary (every kept event of each
+ * run: all its ranks, iterations and streams), runs in the order they were
+ * added. Names are ordered by the size of their change from the first run to
+ * the last (largest first, then by name).                                  */
+typedef struct td_trend_opts {
+    td_device device;
+    size_t top;               /* 0 = every name */
+    const char *names;        /* PCRE2 regex searched in the name, or NULL */
+    const char *const *runs;  /* these runs, in this order; NULL = all */
+    size_t nruns;
+} td_trend_opts;
+
+typedef struct td_trend td_trend;
+TD_API int td_trend_compute(td_trend **out, const char *path, const td_trend_opts *opts, td_error *err);
+TD_API void td_trend_free(td_trend *t);
+TD_API size_t td_trend_nruns(const td_trend *t);
+TD_API const char *td_trend_run(const td_trend *t, size_t run);
+TD_API size_t td_trend_nnames(const td_trend *t);
+TD_API const char *td_trend_name(const td_trend *t, size_t name);
+TD_API double td_trend_total(const td_trend *t, size_t name, size_t run); /* 0 when absent */
+TD_API uint64_t td_trend_count(const td_trend *t, size_t name, size_t run);
+
+/* A line chart of a trend (one line per name, runs along x) as SVG; the file
+ * appears whole or not at all. Only .svg. */
+TD_API int td_trend_chart_write(const char *path, const td_trend *t, td_error *err);
+
+/* ------------------------------------------------------------------------ */
+/* The comparison (spec §4-§7).                                              */
+
 
 typedef struct td_compare_opts {
     td_list control_ranks, test_ranks; /* default: lowest rank of the set */

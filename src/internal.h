@@ -70,6 +70,7 @@ typedef struct td_file {
     uint64_t events_stream0;   /* device events on stream 0 (HTA's rule 3) */
     uint64_t events_no_launch; /* device events whose launch was not found */
     uint64_t events_no_launch0; /* ... of them on stream 0 */
+    char sha256[65]; /* of the source file when known (read from a summary), else "" */
 } td_file;
 
 void td_file_free(td_file *f);
@@ -131,7 +132,26 @@ struct td_set {
     size_t nranks;
     int64_t *iters;
     size_t niters;
+    /* A summary made from a selection holds only part of its source set
+     * (ranks and iters above are the source's): what it holds, for
+     * td_set_check_selection. Zero for trace sets. */
+    int partial;
+    int64_t *have_iters; /* NULL: every iteration */
+    size_t nhave_iters;
+    int have_device;     /* td_device stored: ALL, CPU or GPU */
+    char *origin;        /* the summary file, for messages; NULL for traces */
 };
+
+/* trace_set.c: opens sets of trace files (no summaries: see store/). */
+int td_trace_sets_open(td_set **out, const char *const *paths, size_t n,
+                       const td_open_opts *opts, td_error *err);
+/* Makes a set of files (taking them, freed on failure too): sorted by rank,
+ * ranks and iterations filled in. */
+int td_set_assemble(td_set **out, const char *path, td_file **files, size_t n, td_error *err);
+/* 0 when the set holds what a selection needs (always for trace sets), else
+ * TD_EUSAGE naming what a partial summary lacks. */
+int td_set_check_selection(const td_set *s, const int64_t *ranks, size_t nranks,
+                           const int64_t *iters, size_t niters, int device, td_error *err);
 
 /* byte_reader.c: a streaming source of decompressed bytes. */
 typedef struct td_reader td_reader;
@@ -148,5 +168,16 @@ void td_reader_close(td_reader *r);
 typedef int (*td_job_fn)(void *ud, size_t i);
 void td_pool_run(size_t n, int threads, td_job_fn fn, void *ud);
 int td_ncores(void);
+
+/* sha256.c: FIPS 180-4 SHA-256 (as sha256sum prints it). */
+typedef struct td_sha256 {
+    uint32_t h[8];
+    uint64_t len;
+    unsigned char buf[64];
+    size_t nbuf;
+} td_sha256;
+void td_sha256_init(td_sha256 *c);
+void td_sha256_update(td_sha256 *c, const void *data, size_t n);
+void td_sha256_hex(td_sha256 *c, char out[65]); /* finishes c */
 
 #endif

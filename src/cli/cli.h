@@ -30,6 +30,11 @@ typedef struct cli_opts {
     const char *output;
     int threads;
     bool quiet;
+    /* One set's selection (summarize) and the history commands (trend). */
+    td_list ranks, iters;
+    const char *run_name;
+    bool replace;
+    const char *names, *runs;
 } cli_opts;
 
 void cli_opts_free(cli_opts *o);

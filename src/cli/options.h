@@ -13,6 +13,9 @@ typedef enum cli_command_id {
     CMD_INFO,
     CMD_PLOT,
     CMD_REPORT,
+    CMD_SUMMARIZE,
+    CMD_RUNS,
+    CMD_TREND,
     CMD_COMPLETION,
     CMD_MAN,
     CMD_COUNT
@@ -57,6 +60,9 @@ int cmd_ops(const cli_command *cmd, int argc, char **argv);
 int cmd_info(const cli_command *cmd, int argc, char **argv);
 int cmd_plot(const cli_command *cmd, int argc, char **argv);
 int cmd_report(const cli_command *cmd, int argc, char **argv);
+int cmd_summarize(const cli_command *cmd, int argc, char **argv);
+int cmd_runs(const cli_command *cmd, int argc, char **argv);
+int cmd_trend(const cli_command *cmd, int argc, char **argv);
 int cmd_completion(const cli_command *cmd, int argc, char **argv);
 int cmd_man(const cli_command *cmd, int argc, char **argv);
 

@@ -88,6 +88,33 @@ const cli_command cli_commands[] = {
      "'plot'. The table always holds every row.",
      {"tracediff report examples/control examples/test -o report.html", NULL},
      cmd_report},
+    {CMD_SUMMARIZE, "summarize", "keep a trace set's aggregates in a summary (SQLite)", "SET", 1,
+     "a trace set", NULL, "-o FILE.tdsum",
+     "Keeps what compare, ops, report and the statistics need from a trace set in an\n"
+     "SQLite file (docs/summaries.md), which every command then takes in place of the\n"
+     "set, as FILE.tdsum (its only run) or FILE.tdsum#RUN, with the same output.\n"
+     "A new file is written whole; a run is added to an existing one in one\n"
+     "transaction. The selection options keep less (default: everything); a\n"
+     "summary answers only what it keeps.\n\n"
+     TRACE_SET_NOTE,
+     {"tracediff summarize examples/control -o history.tdsum --run baseline",
+      "tracediff compare history.tdsum#baseline examples/test", NULL},
+     cmd_summarize},
+    {CMD_RUNS, "runs", "the runs kept in a summary", "FILE.tdsum", 1, "a summary", NULL, NULL,
+     "The runs of a summary in the order they were added: name, when made, ranks,\n"
+     "iterations, source size, events kept, total CPU and GPU time (us).",
+     {"tracediff runs history.tdsum", "tracediff runs history.tdsum --format json", NULL},
+     cmd_runs},
+    {CMD_TREND, "trend", "each name's total duration across the runs of a summary",
+     "FILE.tdsum", 1, "a summary", NULL, NULL,
+     "Total duration (us) per name in each run of a summary, runs in the order they\n"
+     "were added (or as --runs lists them), with the change from the first run. Names\n"
+     "are ordered by their change from the first run to the last, largest first.\n"
+     "Totals cover every kept event of a run (all ranks, iterations and streams).\n"
+     "-o FILE.svg draws a line chart (one line per name; default --top 10).",
+     {"tracediff trend history.tdsum --device gpu --top 5",
+      "tracediff trend history.tdsum --names 'gemm|attn' -o trend.svg", NULL},
+     cmd_trend},
     {CMD_COMPLETION, "completion", "a shell completion script (bash or zsh) on stdout",
      "bash|zsh", 1, "bash or zsh", "bash|zsh", NULL,
      "Prints a script that completes commands, options, the values of options\n"
@@ -180,6 +207,53 @@ static int set_quiet(cli_opts *o, const char *v)
     return 0;
 }
 
+/* "all" keeps everything, as when left out. */
+static int set_one_list(td_list *l, const char *opt, const char *v)
+{
+    if (cli_value_list(l, opt, v) < 0)
+        return -1;
+    if (l->all) {
+        td_list_clear(l);
+        memset(l, 0, sizeof *l);
+    }
+    return 0;
+}
+
+static int set_rank(cli_opts *o, const char *v)
+{
+    return set_one_list(&o->ranks, "--rank", v);
+}
+
+static int set_iteration(cli_opts *o, const char *v)
+{
+    return set_one_list(&o->iters, "--iteration", v);
+}
+
+static int set_run(cli_opts *o, const char *v)
+{
+    o->run_name = v;
+    return 0;
+}
+
+static int set_replace(cli_opts *o, const char *v)
+{
+    (void)v;
+    o->replace = true;
+    return 0;
+}
+
+static int set_names(cli_opts *o, const char *v)
+{
+    o->names = v;
+    return 0;
+}
+
+static int set_runs(cli_opts *o, const char *v)
+{
+    o->runs = v;
+    return 0;
+}
+
 static int set_sort(cli_opts *o, const char *v)
 {
     o->sort_text = v; /* a column name once the labels are known (load.c) */
@@ -227,7 +301,7 @@ static int set_output(cli_opts *o, const char *v)
 }
 
 #define ON_ROWS (ON(CMD_COMPARE) | ON(CMD_PLOT) | ON(CMD_REPORT))
-#define ON_READ (ON_PAIR | ON(CMD_INFO))
+#define ON_READ (ON_PAIR | ON(CMD_INFO) | ON(CMD_SUMMARIZE))
 
 const cli_option cli_options[] = {
     /* selection */
@@ -239,7 +313,22 @@ const cli_option cli_options[] = {
      "control's iterations: N | N,M,... | all (default: the lowest)", set_control_iteration},
     {"test-iteration", 0, "I", NULL, "selection", ON_PAIR,
      "test's iterations: N | N,M,... | all (default: the lowest)", set_test_iteration},
-    {"device", 0, "DEVICE", "all|cpu|gpu", "selection", ON_PAIR,
+    {"rank", 0, "R", NULL, "selection", ON(CMD_SUMMARIZE),
+     "the ranks to keep: N | N,M,... | all (default: all)", set_rank},
+    {"iteration", 0, "I", NULL, "selection", ON(CMD_SUMMARIZE),
+     "the iterations to keep: N | N,M,... | all (default: all)", set_iteration},
+    {"run", 0, "NAME", NULL, "selection", ON(CMD_SUMMARIZE),
+     "the run's name (default: the set's folder name, or the\n"
+     "file's name without .json[.gz|.zst])",
+     set_run},
+    {"replace", 0, NULL, NULL, "selection", ON(CMD_SUMMARIZE),
+     "replace a run of that name (else it is an error)", set_replace},
+    {"runs", 0, "A,B,...", NULL, "selection", ON(CMD_TREND),
+     "these runs, in this order (default: all, as added)", set_runs},
+    {"names", 0, "REGEX", NULL, "selection", ON(CMD_TREND),
+     "only the names REGEX matches (regex as in Python, PCRE2)", set_names},
+    {"device", 0, "DEVICE", "all|cpu|gpu", "selection",
+     ON_PAIR | ON(CMD_SUMMARIZE) | ON(CMD_TREND),
      "cpu: stream -1; gpu: every other stream (default: all)", set_device},
     {"short-names", 0, NULL, NULL, "selection", ON_PAIR,
      "group by short names (no templates, arguments)", set_short_names},
@@ -262,6 +351,8 @@ const cli_option cli_options[] = {
      set_sort},
     {"ascending", 0, NULL, NULL, "rows", ON_ROWS, "sort from the smallest number", set_ascending},
     {"top", 0, "N", NULL, "rows", ON_ROWS, "the first N rows after sorting", set_top},
+    {"top", 0, "N", NULL, "rows", ON(CMD_TREND),
+     "the N names that changed most (default: all; 10 in a chart)", set_top},
     {"include", 0, "REGEX", NULL, "rows", ON_ROWS,
      "keep the names REGEX matches (regex as in Python, PCRE2)", set_include},
     {"exclude", 0, "REGEX", NULL, "rows", ON_ROWS,
@@ -277,10 +368,19 @@ const cli_option cli_options[] = {
      set_format},
     {"format", 0, "FORMAT", NULL, "output", ON(CMD_PLOT),
      "refused: the format follows -o's extension", set_format},
+    {"format", 0, "FORMAT", "table|csv|json", "output", ON(CMD_RUNS) | ON(CMD_TREND),
+     "default: table on a terminal, else csv", set_format},
     {"format", 0, "FORMAT", "roff|usage|tsv", "output", ON(CMD_MAN),
      "roff: the man page (default); usage: README's option\nlist; tsv: the option table",
      set_format},
-    {"output", 'o', "FILE", NULL, "output", ON(CMD_COMPARE) | ON(CMD_OPS) | ON(CMD_INFO),
+    {"output", 'o', "FILE", NULL, "output", ON(CMD_SUMMARIZE),
+     "required: the summary (created, or a run added to it)", set_output},
+    {"output", 'o', "FILE", NULL, "output", ON(CMD_TREND),
+     "FILE.svg draws a line chart; any other name gets the\n"
+     "table, CSV or JSON ('-': stdout)",
+     set_output},
+    {"output", 'o', "FILE", NULL, "output",
+     ON(CMD_COMPARE) | ON(CMD_OPS) | ON(CMD_INFO) | ON(CMD_RUNS),
      "written whole or not at all ('-': stdout)", set_output},
     {"output", 'o', "FILE", NULL, "output", ON(CMD_PLOT),
      "required: .svg, .png or .pdf (from the extension); written\n"

@@ -175,6 +175,12 @@ int td_diff_compute(td_diff **out, const td_set *control, const td_set *test,
         (rc = resolve_side(d, 1, test, &opts->test_ranks, &opts->test_iters, "test", err)) < 0)
         goto fail;
     for (int side = 0; side < 2; side++) {
+        const td_side_notes *sn = &d->notes[side];
+        if ((rc = td_set_check_selection(side ? test : control, sn->ranks, sn->nranks, sn->iters,
+                                         sn->niters, opts->device, err)) < 0)
+            goto fail;
+    }
+    for (int side = 0; side < 2; side++) {
         td_side_notes *sn = &d->notes[side];
         const td_set *s = sets[side];
         for (size_t i = 0; i < s->nfiles; i++) {

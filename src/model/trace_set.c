@@ -146,7 +146,7 @@ static const char *base_name(const char *p)
 }
 
 /* Takes ownership of files[0..n) (freed by the set, or here on failure). */
-static int assemble(td_set **out, const char *path, td_file **files, size_t n, td_error *err)
+int td_set_assemble(td_set **out, const char *path, td_file **files, size_t n, td_error *err)
 {
     td_set *s = calloc(1, sizeof *s);
     if (!s || !(s->path = strdup(path))) {
@@ -193,8 +193,8 @@ static int assemble(td_set **out, const char *path, td_file **files, size_t n, t
     return 0;
 }
 
-int td_sets_open(td_set **out, const char *const *paths, size_t nsets, const td_open_opts *opts,
-                 td_error *err)
+int td_trace_sets_open(td_set **out, const char *const *paths, size_t nsets,
+                       const td_open_opts *opts, td_error *err)
 {
     char **list = NULL;
     size_t n = 0, cap = 0;
@@ -245,7 +245,7 @@ int td_sets_open(td_set **out, const char *const *paths, size_t nsets, const td_
             files[i] = jobs[bounds[s] + i].file;
             jobs[bounds[s] + i].file = NULL;
         }
-        rc = assemble(&out[s], paths[s], files, m, err);
+        rc = td_set_assemble(&out[s], paths[s], files, m, err);
     }
     if (rc < 0)
         for (size_t s = 0; s < nsets; s++) {
@@ -264,11 +264,6 @@ done:
     return rc;
 }
 
-int td_set_open(td_set **out, const char *path, const td_open_opts *opts, td_error *err)
-{
-    return td_sets_open(out, &path, 1, opts, err);
-}
-
 void td_set_free(td_set *s)
 {
     if (!s)
@@ -278,6 +273,8 @@ void td_set_free(td_set *s)
     free(s->files);
     free(s->ranks);
     free(s->iters);
+    free(s->have_iters);
+    free(s->origin);
     free(s->path);
     free(s);
 }
@@ -383,4 +380,36 @@ void td_set_categories(const td_set *s, void (*fn)(void *ud, const char *cat, ui
 done:
     free(cnt);
     td_strtab_free(all);
+}
+
+int td_set_check_selection(const td_set *s, const int64_t *ranks, size_t nranks,
+                           const int64_t *iters, size_t niters, int device, td_error *err)
+{
+    if (!s->partial)
+        return 0;
+    const char *where = s->origin ? s->origin : s->path;
+    for (size_t i = 0; i < nranks; i++) {
+        size_t k = 0;
+        while (k < s->nfiles && s->files[k]->rank != ranks[i])
+            k++;
+        if (k == s->nfiles)
+            return td_fail(err, TD_ETRACE, where,
+                           "rank %lld was not summarized (summarize it again with that rank)",
+                           (long long)ranks[i]);
+    }
+    for (size_t i = 0; s->have_iters && i < niters; i++) {
+        size_t k = 0;
+        while (k < s->nhave_iters && s->have_iters[k] != iters[i])
+            k++;
+        if (k == s->nhave_iters)
+            return td_fail(err, TD_ETRACE, where,
+                           "iteration %lld was not summarized (summarize it again with that "
+                           "iteration)",
+                           (long long)iters[i]);
+    }
+    if (s->have_device != TD_DEVICE_ALL && device != s->have_device)
+        return td_fail(err, TD_ETRACE, where,
+                       "only %s events were summarized (summarize it again with --device all)",
+                       s->have_device == TD_DEVICE_CPU ? "cpu" : "gpu");
+    return 0;
 }

@@ -14,6 +14,9 @@ $ tracediff --help
 >   info        ranks, iterations, files and event counts of one trace set
 >   plot        a grouped bar chart of counts or durations (.svg, .png, .pdf)
 >   report      one self-contained HTML report
+>   summarize   keep a trace set's aggregates in a summary (SQLite)
+>   runs        the runs kept in a summary
+>   trend       each name's total duration across the runs of a summary
 >   completion  a shell completion script (bash or zsh) on stdout
 >   man         this program's manual page (roff) on stdout
 >

@@ -1,0 +1,61 @@
+/* Summaries: shared declarations of src/store/. */
+#ifndef TD_STORE_H
+#define TD_STORE_H
+
+#include "internal.h"
+
+/* A growable byte buffer. */
+typedef struct td_buf {
+    unsigned char *p;
+    size_t n, cap;
+} td_buf;
+void td_buf_free(td_buf *b);
+
+/* What of a file is kept: iterations (values; NULL = all, and then events in
+ * no iteration are kept too) and the device. */
+typedef struct td_keep {
+    const int64_t *iters;
+    size_t niters;
+    int device; /* td_device */
+} td_keep;
+
+/* One group of a file's events: same iteration, flags and name. */
+enum { TD_GROUP_GPU = 1, TD_GROUP_STREAM0 = 2 };
+typedef struct td_group {
+    int32_t iter;  /* index into the file's iters[], or TD_ITER_NONE */
+    uint32_t flags; /* TD_GROUP_... */
+    uint32_t name;  /* names id */
+    uint64_t count;
+    double total;   /* compensated sum of its durations */
+    size_t first;   /* its durations: durs[first .. first + count), ascending */
+} td_group;
+
+typedef struct td_groups {
+    td_group *g;
+    size_t n;
+    double *durs;
+    int integral; /* every duration a whole number: the compact encoding applies */
+    /* When not integral: the kept events in file order, group and dur. */
+    size_t *seq;
+    double *seq_durs;
+    size_t nseq;
+} td_groups;
+
+/* file_pack.c: a file's kept events grouped, in (iteration, flags, name) order. */
+int td_file_groups(td_groups *out, const td_file *f, const td_keep *keep, td_error *err);
+void td_groups_free(td_groups *g);
+
+/* One file's aggregates as bytes and back (docs/summaries.md, "packed").
+ * Independent of SQLite: a process can pack its files and send them on. */
+int td_file_pack(td_buf *out, const td_file *f, const td_groups *g, td_error *err);
+/* where names the source of the bytes in errors. */
+int td_file_unpack(td_file **out, const unsigned char *p, size_t n, const char *where,
+                   td_error *err);
+
+/* summary_read.c: "FILE#RUN" or "FILE" when FILE is a summary. Returns 1 and
+ * fills *file (malloc'd) and *run (malloc'd or NULL) when path names a
+ * summary, 0 when not, < 0 on error. */
+int td_summary_split(const char *path, char **file, char **run, td_error *err);
+int td_summary_open_set(td_set **out, const char *file, const char *run, td_error *err);
+
+#endif

@@ -1,0 +1,421 @@
+/*
+ * Reading summaries: a run of a summary back into the td_set that loading
+ * its traces made (opened read-only), and the list of runs.
+ */
+#include "store.h"
+
+#include <errno.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static const char sqlite_magic[16] = "SQLite format 3";
+
+/* 1: a regular file starting with SQLite's header; 0: a regular file that
+ * does not; -1: not a regular file (or missing). */
+static int sniff(const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) < 0 || !S_ISREG(st.st_mode))
+        return -1;
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return 0;
+    char h[16];
+    size_t n = fread(h, 1, 16, f);
+    fclose(f);
+    return n == 16 && memcmp(h, sqlite_magic, 16) == 0;
+}
+
+static bool has_suffix(const char *s, const char *suf)
+{
+    size_t n = strlen(s), m = strlen(suf);
+    return n >= m && strcmp(s + n - m, suf) == 0;
+}
+
+int td_summary_check_header(const char *path, int must_exist, td_error *err);
+int td_summary_check_header(const char *path, int must_exist, td_error *err)
+{
+    int k = sniff(path);
+    if (k == 1)
+        return 0;
+    if (k < 0 && !must_exist)
+        return 0;
+    return td_fail(err, TD_ETRACE, path, "not a tracediff summary (no SQLite header)");
+}
+
+int td_summary_split(const char *path, char **file, char **run, td_error *err)
+{
+    *file = *run = NULL;
+    int k = sniff(path);
+    if (k == 1) {
+        if (!(*file = strdup(path)))
+            return td_fail(err, TD_ENOMEM, path, "out of memory");
+        return 1;
+    }
+    if (k == 0 && has_suffix(path, ".tdsum"))
+        return td_fail(err, TD_ETRACE, path, "not a tracediff summary (no SQLite header)");
+    if (k == 0)
+        return 0;
+    /* FILE#RUN: the first '#' whose left part is a summary. */
+    for (const char *h = strchr(path, '#'); h; h = strchr(h + 1, '#')) {
+        char *f = strndup(path, (size_t)(h - path));
+        if (!f)
+            return td_fail(err, TD_ENOMEM, path, "out of memory");
+        int s = sniff(f);
+        if (s == 1) {
+            *file = f;
+            if (!(*run = strdup(h + 1))) {
+                free(f);
+                *file = NULL;
+                return td_fail(err, TD_ENOMEM, path, "out of memory");
+            }
+            return 1;
+        }
+        if (s == 0 && has_suffix(f, ".tdsum")) {
+            int rc = td_fail(err, TD_ETRACE, f, "not a tracediff summary (no SQLite header)");
+            free(f);
+            return rc;
+        }
+        free(f);
+    }
+    return 0;
+}
+
+static int sql_fail(td_error *err, sqlite3 *db, const char *path, const char *what)
+{
+    const char *m = db ? sqlite3_errmsg(db) : "cannot open";
+    return td_fail(err, TD_ETRACE, path, "%s: %s", what, m);
+}
+
+/* Opens a summary read-only and checks its schema version. A run added by a
+ * process that was killed leaves a hot journal that only a writer can roll
+ * back: then the file is opened once for writing to do so. */
+int td_summary_open_ro(sqlite3 **out, const char *path, td_error *err);
+int td_summary_open_ro(sqlite3 **out, const char *path, td_error *err)
+{
+    *out = NULL;
+    sqlite3 *db = NULL;
+    if (td_summary_check_header(path, 1, err) < 0)
+        return TD_ETRACE;
+    for (int attempt = 0; attempt < 2; attempt++) {
+        if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+            int rc = sql_fail(err, db, path, "cannot open it");
+            sqlite3_close(db);
+            return rc;
+        }
+        sqlite3_busy_timeout(db, 10000);
+        sqlite3_stmt *q = NULL;
+        int v = -1, prc = sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &q, NULL);
+        int src = prc == SQLITE_OK ? sqlite3_step(q) : prc;
+        if (src == SQLITE_ROW)
+            v = sqlite3_column_int(q, 0);
+        sqlite3_finalize(q);
+        int ext = sqlite3_extended_errcode(db);
+        if (v < 0 && attempt == 0 && ext == SQLITE_READONLY_ROLLBACK) {
+            sqlite3_close(db);
+            sqlite3 *rw = NULL;
+            if (sqlite3_open_v2(path, &rw, SQLITE_OPEN_READWRITE, NULL) == SQLITE_OK)
+                sqlite3_exec(rw, "SELECT count(*) FROM sqlite_master", NULL, NULL, NULL);
+            sqlite3_close(rw);
+            continue;
+        }
+        if (v < 0) {
+            int rc = sql_fail(err, db, path, "not a readable summary");
+            sqlite3_close(db);
+            return rc;
+        }
+        if (v == 0 || v > TD_SUMMARY_SCHEMA) {
+            if (v == 0)
+                td_fail(err, TD_ETRACE, path, "an SQLite file, but not a tracediff summary");
+            else
+                td_fail(err, TD_ETRACE, path,
+                        "a summary of a newer schema (version %d; this tracediff reads up to "
+                        "%d): use a newer tracediff",
+                        v, TD_SUMMARY_SCHEMA);
+            sqlite3_close(db);
+            return TD_ETRACE;
+        }
+        *out = db;
+        return 0;
+    }
+    return td_fail(err, TD_ETRACE, path, "cannot open it");
+}
+
+/* "a, b, c" of the run names, for messages. */
+static void list_runs(sqlite3 *db, char *buf, size_t cap)
+{
+    sqlite3_stmt *q = NULL;
+    size_t n = 0;
+    buf[0] = '\0';
+    if (sqlite3_prepare_v2(db, "SELECT name FROM runs ORDER BY run_id", -1, &q, NULL) !=
+        SQLITE_OK)
+        return;
+    while (sqlite3_step(q) == SQLITE_ROW && n + 8 < cap) {
+        int k = snprintf(buf + n, cap - n, "%s%s", n ? ", " : "",
+                         (const char *)sqlite3_column_text(q, 0));
+        n = k < 0 ? n : n + (size_t)k >= cap ? cap - 1 : n + (size_t)k;
+    }
+    sqlite3_finalize(q);
+}
+
+static int parse_list(int64_t **out, size_t *n, const char *text)
+{
+    *out = NULL;
+    *n = 0;
+    size_t cap = 0;
+    const char *p = text;
+    while (p && *p) {
+        char *end;
+        long long v = strtoll(p, &end, 10);
+        if (end == p)
+            return -1;
+        int64_t *o = td_grow(*out, &cap, *n + 1, sizeof *o);
+        if (!o)
+            return -1;
+        *out = o;
+        o[(*n)++] = v;
+        p = *end == ',' ? end + 1 : end;
+    }
+    return 0;
+}
+
+int td_summary_open_set(td_set **out, const char *file, const char *run, td_error *err)
+{
+    *out = NULL;
+    sqlite3 *db = NULL;
+    sqlite3_stmt *q = NULL;
+    td_file **files = NULL;
+    size_t nfiles = 0, cap = 0;
+    char *where = NULL, *source = NULL, *ranks_s = NULL, *iters_s = NULL, *kept_i = NULL;
+    char *kept_r = NULL;
+    int device = TD_DEVICE_ALL;
+    int rc = td_summary_open_ro(&db, file, err);
+    if (rc < 0)
+        return rc;
+    char names[200];
+    list_runs(db, names, sizeof names);
+    if (sqlite3_prepare_v2(db,
+                           "SELECT run_id, name, source, ranks, iterations, kept_ranks, "
+                           "kept_iterations, kept_device FROM runs "
+                           "WHERE ?1 IS NULL OR name = ?1 ORDER BY run_id",
+                           -1, &q, NULL) != SQLITE_OK) {
+        rc = sql_fail(err, db, file, "reading runs");
+        goto done;
+    }
+    if (run)
+        sqlite3_bind_text(q, 1, run, -1, SQLITE_STATIC);
+    int64_t run_id = -1;
+    int nrun = 0;
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        if (nrun++ == 0) {
+            run_id = sqlite3_column_int64(q, 0);
+            const char *nm = (const char *)sqlite3_column_text(q, 1);
+            size_t wl = strlen(file) + strlen(nm) + 2;
+            where = malloc(wl);
+            source = strdup((const char *)sqlite3_column_text(q, 2));
+            ranks_s = strdup((const char *)sqlite3_column_text(q, 3));
+            iters_s = strdup((const char *)sqlite3_column_text(q, 4));
+            if (sqlite3_column_type(q, 5) != SQLITE_NULL)
+                kept_r = strdup((const char *)sqlite3_column_text(q, 5));
+            if (sqlite3_column_type(q, 6) != SQLITE_NULL)
+                kept_i = strdup((const char *)sqlite3_column_text(q, 6));
+            const char *dv = (const char *)sqlite3_column_text(q, 7);
+            device = dv && strcmp(dv, "cpu") == 0   ? TD_DEVICE_CPU
+                     : dv && strcmp(dv, "gpu") == 0 ? TD_DEVICE_GPU
+                                                    : TD_DEVICE_ALL;
+            if (!where || !source || !ranks_s || !iters_s) {
+                rc = td_fail(err, TD_ENOMEM, file, "out of memory");
+                goto done;
+            }
+            snprintf(where, wl, "%s#%s", file, nm);
+        }
+    }
+    if (rc != SQLITE_DONE) {
+        rc = sql_fail(err, db, file, "reading runs");
+        goto done;
+    }
+    sqlite3_finalize(q);
+    q = NULL;
+    if (nrun == 0 && run) {
+        rc = td_fail(err, TD_ETRACE, file, "no run named '%s' (runs: %s)", run,
+                     names[0] ? names : "none");
+        goto done;
+    }
+    if (nrun != 1) {
+        rc = td_fail(err, TD_ETRACE, file, nrun ? "holds %d runs: name one as FILE#RUN (runs: %s)"
+                                               : "holds %d runs%s",
+                     nrun, names);
+        goto done;
+    }
+    if (sqlite3_prepare_v2(db, "SELECT packed, sha256 FROM files WHERE run_id = ? ORDER BY rank",
+                           -1, &q, NULL) != SQLITE_OK) {
+        rc = sql_fail(err, db, file, "reading files");
+        goto done;
+    }
+    sqlite3_bind_int64(q, 1, run_id);
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        const unsigned char *p = sqlite3_column_blob(q, 0);
+        size_t n = (size_t)sqlite3_column_bytes(q, 0);
+        td_file **nf = td_grow(files, &cap, nfiles + 1, sizeof *nf);
+        if (!nf) {
+            rc = td_fail(err, TD_ENOMEM, file, "out of memory");
+            goto done;
+        }
+        files = nf;
+        if ((rc = td_file_unpack(&files[nfiles], p ? p : (const unsigned char *)"", n, where,
+                                 err)) < 0)
+            goto done;
+        const char *h = (const char *)sqlite3_column_text(q, 1);
+        if (h && strlen(h) == 64)
+            memcpy(files[nfiles]->sha256, h, 65);
+        nfiles++;
+    }
+    if (rc != SQLITE_DONE) {
+        rc = sql_fail(err, db, file, "reading files");
+        goto done;
+    }
+    if (nfiles == 0) {
+        rc = td_fail(err, TD_ETRACE, where, "this run holds no files");
+        goto done;
+    }
+    td_set *s = NULL;
+    rc = td_set_assemble(&s, source, files, nfiles, err);
+    files = NULL;
+    nfiles = 0;
+    if (rc < 0)
+        goto done;
+    /* The source set's ranks and iterations, whatever was kept. */
+    int64_t *v;
+    size_t nv;
+    if (parse_list(&v, &nv, ranks_s) < 0 || nv == 0) {
+        free(v);
+        td_set_free(s);
+        rc = td_fail(err, TD_ETRACE, where, "damaged summary: bad ranks");
+        goto done;
+    }
+    free(s->ranks);
+    s->ranks = v;
+    s->nranks = nv;
+    if (parse_list(&v, &nv, iters_s) < 0) {
+        free(v);
+        td_set_free(s);
+        rc = td_fail(err, TD_ETRACE, where, "damaged summary: bad iterations");
+        goto done;
+    }
+    free(s->iters);
+    s->iters = v;
+    s->niters = nv;
+    s->origin = where;
+    where = NULL;
+    s->have_device = device;
+    s->partial = kept_r || kept_i || device != TD_DEVICE_ALL;
+    if (kept_i && parse_list(&s->have_iters, &s->nhave_iters, kept_i) < 0) {
+        td_set_free(s);
+        rc = td_fail(err, TD_ETRACE, file, "damaged summary: bad kept iterations");
+        goto done;
+    }
+    *out = s;
+    rc = 0;
+done:
+    sqlite3_finalize(q);
+    sqlite3_close(db);
+    for (size_t i = 0; i < nfiles; i++)
+        td_file_free(files[i]);
+    free(files);
+    free(where);
+    free(source);
+    free(ranks_s);
+    free(iters_s);
+    free(kept_r);
+    free(kept_i);
+    return rc;
+}
+
+static char *col_dup(sqlite3_stmt *q, int i)
+{
+    const unsigned char *t = sqlite3_column_text(q, i);
+    return t ? strdup((const char *)t) : NULL;
+}
+
+long td_summary_runs(td_run_info **out, const char *path, td_error *err)
+{
+    *out = NULL;
+    sqlite3 *db = NULL;
+    sqlite3_stmt *q = NULL;
+    td_run_info *v = NULL;
+    size_t n = 0, cap = 0;
+    int rc = td_summary_open_ro(&db, path, err);
+    if (rc < 0)
+        return rc;
+    if (sqlite3_prepare_v2(
+            db,
+            "SELECT name, created, tool_version, source, kept_ranks, kept_iterations, "
+            "kept_device, (SELECT count(DISTINCT rank) FROM files f WHERE f.run_id = r.run_id), "
+            "(SELECT count(DISTINCT iteration) FROM iterations i WHERE i.run_id = r.run_id), "
+            "files, source_bytes, json_bytes, events, cpu_us, gpu_us FROM runs r ORDER BY run_id",
+            -1, &q, NULL) != SQLITE_OK) {
+        rc = sql_fail(err, db, path, "reading runs");
+        goto done;
+    }
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        td_run_info *nv = td_grow(v, &cap, n + 1, sizeof *nv);
+        if (!nv) {
+            rc = td_fail(err, TD_ENOMEM, path, "out of memory");
+            goto done;
+        }
+        v = nv;
+        td_run_info *r = &v[n++];
+        memset(r, 0, sizeof *r);
+        r->name = col_dup(q, 0);
+        r->created = col_dup(q, 1);
+        r->tool_version = col_dup(q, 2);
+        r->source = col_dup(q, 3);
+        r->kept_ranks = col_dup(q, 4);
+        r->kept_iterations = col_dup(q, 5);
+        r->kept_device = col_dup(q, 6);
+        r->nranks = (uint64_t)sqlite3_column_int64(q, 7);
+        r->niters = (uint64_t)sqlite3_column_int64(q, 8);
+        r->nfiles = (uint64_t)sqlite3_column_int64(q, 9);
+        r->source_bytes = (uint64_t)sqlite3_column_int64(q, 10);
+        r->json_bytes = (uint64_t)sqlite3_column_int64(q, 11);
+        r->events = (uint64_t)sqlite3_column_int64(q, 12);
+        r->cpu_us = sqlite3_column_double(q, 13);
+        r->gpu_us = sqlite3_column_double(q, 14);
+        if (!r->name || !r->created || !r->tool_version || !r->source || !r->kept_device) {
+            rc = td_fail(err, TD_ENOMEM, path, "out of memory");
+            goto done;
+        }
+    }
+    if (rc != SQLITE_DONE) {
+        rc = sql_fail(err, db, path, "reading runs");
+        goto done;
+    }
+    rc = 0;
+done:
+    sqlite3_finalize(q);
+    sqlite3_close(db);
+    if (rc < 0) {
+        td_run_infos_free(v, n);
+        return rc;
+    }
+    *out = v;
+    return (long)n;
+}
+
+void td_run_infos_free(td_run_info *runs, size_t n)
+{
+    for (size_t i = 0; runs && i < n; i++) {
+        td_run_info *r = &runs[i];
+        free(r->name);
+        free(r->created);
+        free(r->tool_version);
+        free(r->source);
+        free(r->kept_ranks);
+        free(r->kept_iterations);
+        free(r->kept_device);
+    }
+    free(runs);
+}

@@ -1,0 +1,236 @@
+#!/usr/bin/env python3
+"""Summary tests (docs/summaries.md).
+
+    summary_test.py TRACEDIFF
+
+- every case of tests/golden/cases.json through summaries: each set summarized
+  once, then compare --format csv and json and ops --format json from the
+  summaries must be byte-identical to the same commands on the traces
+  (--hta-strict cases too); info --format json of each set as well;
+- a file of three runs: runs lists them, H#a against H#b equals the original
+  sets, PRAGMA integrity_check says ok, trend writes valid SVG;
+- a summary of decimal durations (the raw encoding) answers exactly;
+- bad input: a newer schema, truncated and non-SQLite files named .tdsum, a
+  missing #RUN, selections a summary lacks: one line naming the file, exit 1,
+  nothing written;
+- a summarize killed while it appends leaves the earlier runs intact.
+"""
+import concurrent.futures, hashlib, json, os, shutil, signal, sqlite3, subprocess, sys
+import tempfile, time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+GOLD = os.path.join(ROOT, "tests", "golden")
+passed = failed = 0
+
+
+def check(name, ok, detail=""):
+    global passed, failed
+    if ok:
+        passed += 1
+    else:
+        failed += 1
+        print("FAIL summary %s%s" % (name, ": " + detail if detail else ""))
+
+
+def run(exe, *args):
+    p = subprocess.run([exe] + list(args), capture_output=True, timeout=600, cwd=ROOT)
+    return p.returncode, p.stdout, p.stderr.decode("utf-8", "replace")
+
+
+def selection(c):
+    out = []
+    for k in ("control_rank", "test_rank", "control_iteration", "test_iteration"):
+        v = c.get(k)
+        if v is not None:
+            out += ["--" + k.replace("_", "-"), ",".join(map(str, v)) if isinstance(v, list) else str(v)]
+    out += ["--device", c.get("device", "all")]
+    if c.get("short_names"):
+        out.append("--short-names")
+    if c.get("hta_strict"):
+        out.append("--hta-strict")
+    return out
+
+
+def golden(exe, tmp):
+    cases = json.load(open(os.path.join(GOLD, "cases.json")))
+    sets = sorted({os.path.join(GOLD, c[k]) for c in cases for k in ("control", "test")})
+    summ = {}
+    for i, s in enumerate(sets):
+        out = os.path.join(tmp, "set%d.tdsum" % i)
+        rc, _, err = run(exe, "summarize", s, "-o", out)
+        if rc == 0:
+            summ[s] = out
+            a, b = run(exe, "info", s, "--format", "json"), run(exe, "info", out, "--format", "json")
+            check("info %s" % os.path.relpath(s, GOLD), a[:2] == b[:2])
+        else:
+            summ[s] = s  # its error must then appear the same way
+
+    def one(c):
+        ct, tt = os.path.join(GOLD, c["control"]), os.path.join(GOLD, c["test"])
+        res = []
+        for cmd in (["compare", "--format", "csv"], ["compare", "--format", "json"],
+                    ["ops", "--format", "json"]):
+            sel = selection(c)
+            a = run(exe, cmd[0], ct, tt, *(cmd[1:] + sel + ["-q"]))
+            b = run(exe, cmd[0], summ[ct], summ[tt], *(cmd[1:] + sel + ["-q"]))
+            res.append(("%s %s %s" % (c["id"], cmd[0], cmd[-1]), a[0] == b[0] and a[1] == b[1],
+                        "rc %d/%d %s" % (a[0], b[0], b[2].strip()[:200])))
+        return res
+
+    with concurrent.futures.ThreadPoolExecutor(2) as ex:
+        for res in ex.map(one, cases):
+            for r in res:
+                check(*r)
+    return summ
+
+
+def three_runs(exe, tmp):
+    h = os.path.join(tmp, "h.tdsum")
+    c = os.path.join(GOLD, "traces/hta-trace_diff/control")
+    t = os.path.join(GOLD, "traces/hta-trace_diff/test")
+    two = os.path.join(GOLD, "traces/hta-two_ranks")
+    for name, s in (("a", c), ("b", t), ("c", two)):
+        rc, _, err = run(exe, "summarize", s, "-o", h, "--run", name)
+        check("append run %s" % name, rc == 0, err)
+    rc, out, _ = run(exe, "runs", h, "--format", "json")
+    runs = json.loads(out) if rc == 0 else []
+    check("runs lists 3", [r["name"] for r in runs] == ["a", "b", "c"], str(runs)[:200])
+    check("runs: source hash", sqlite3.connect(h).execute(
+        "SELECT sha256 FROM files JOIN runs USING (run_id) WHERE name = 'a'").fetchone()[0] ==
+        hashlib.sha256(open(os.path.join(c, "control.json.gz"), "rb").read()).hexdigest())
+    for fmt in ("csv", "json"):
+        a = run(exe, "compare", c, t, "--format", fmt, "--control-iteration", "all", "-q")
+        b = run(exe, "compare", h + "#a", h + "#b", "--format", fmt, "--control-iteration", "all", "-q")
+        check("H#a vs H#b %s" % fmt, a[:2] == b[:2])
+    rc, out, _ = run(exe, "ops", h + "#a", h + "#b", "--format", "json")
+    check("ops from H#a H#b", rc == 0 and out == run(exe, "ops", c, t, "--format", "json")[1])
+    ok = subprocess.run(["sqlite3", h, "PRAGMA integrity_check"], capture_output=True, text=True)
+    check("integrity_check", ok.stdout.strip() == "ok", ok.stdout + ok.stderr)
+    # The same name again: an error unless --replace.
+    rc, _, err = run(exe, "summarize", two, "-o", h, "--run", "c")
+    check("existing run refused", rc == 2 and "already holds a run named 'c'" in err, err)
+    rc, _, err = run(exe, "summarize", two, "-o", h, "--run", "c", "--replace")
+    rc2, out, _ = run(exe, "runs", h, "--format", "json")
+    check("--replace", rc == 0 and [r["name"] for r in json.loads(out)] == ["a", "b", "c"], err)
+    # Report from summaries: the same page.
+    ra = run(exe, "report", c, t, "-o", "-")
+    rb = run(exe, "report", h + "#a", h + "#b", "-o", "-")
+    check("report identical", ra[0] == 0 and ra[1] == rb[1])
+    # Trend.
+    rc, out, err = run(exe, "trend", h, "--format", "json", "--top", "5")
+    check("trend json", rc == 0 and len(json.loads(out)["names"]) == 5 if rc == 0 else False, err)
+    svg = os.path.join(tmp, "trend.svg")
+    rc, _, err = run(exe, "trend", h, "--runs", "a,b", "--top", "8", "-o", svg)
+    lint = subprocess.run(["xmllint", "--noout", svg], capture_output=True) if rc == 0 else None
+    check("trend svg", rc == 0 and lint is not None and lint.returncode == 0, err)
+    return h
+
+
+def partial_and_raw(exe, tmp):
+    two = os.path.join(GOLD, "traces/hta-two_ranks")
+    p = os.path.join(tmp, "part.tdsum")
+    rc, _, err = run(exe, "summarize", two, "-o", p, "--rank", "1", "--device", "gpu")
+    check("partial summarize", rc == 0, err)
+    a = run(exe, "compare", two, two, "--control-rank", "1", "--test-rank", "1", "--device", "gpu", "--format", "csv", "-q")
+    b = run(exe, "compare", p, p, "--control-rank", "1", "--test-rank", "1", "--device", "gpu", "--format", "csv", "-q")
+    check("partial answers what it keeps", a[:2] == b[:2])
+    dec = os.path.join(ROOT, "tests/data/summary_decimal.json")
+    d = os.path.join(tmp, "dec.tdsum")
+    run(exe, "summarize", dec, "-o", d)
+    enc = sqlite3.connect(d).execute("SELECT encoding FROM files").fetchone()[0]
+    check("decimal durations use the raw encoding", enc == "raw", enc)
+    for sel in ([], ["--short-names"], ["--short-names", "--control-iteration", "all", "--test-iteration", "all"],
+                ["--hta-strict", "--short-names", "--device", "gpu"]):
+        for fmt in ("csv", "json"):
+            a = run(exe, "compare", dec, dec, "--format", fmt, "-q", *sel)
+            b = run(exe, "compare", d, d, "--format", fmt, "-q", *sel)
+            check("raw encoding %s %s" % (fmt, " ".join(sel)), a[:2] == b[:2])
+    return p
+
+
+def bad_inputs(exe, tmp, h, part):
+    good = os.path.join(tmp, "h.tdsum")
+    newer = os.path.join(tmp, "newer.tdsum")
+    shutil.copy(good, newer)
+    con = sqlite3.connect(newer)
+    con.execute("PRAGMA user_version = 99")
+    con.commit()
+    con.close()
+    trunc = os.path.join(tmp, "trunc.tdsum")
+    open(trunc, "wb").write(open(good, "rb").read()[:3000])
+    short = os.path.join(tmp, "short.tdsum")
+    open(short, "wb").write(b"SQLite form")
+    notsql = os.path.join(tmp, "notsql.tdsum")
+    open(notsql, "wb").write(b'{"traceEvents": []}' * 10)
+    cases = [
+        ("newer schema", [newer + "#a", good + "#b"], newer),
+        ("truncated", [trunc, good + "#b"], trunc),
+        ("short", [short, good + "#b"], short),
+        ("not sqlite", [notsql, good + "#b"], notsql),
+        ("missing run", [good + "#nope", good + "#b"], good),
+        ("no run named", [good, good + "#b"], good),
+        ("iteration not kept", [part, part, "--control-rank", "1", "--test-rank", "1", "--device", "all"], part),
+        ("rank not kept", [part, part, "--device", "gpu"], part),
+    ]
+    for name, args, path in cases:
+        out = os.path.join(tmp, "out.csv")
+        rc, _, err = run(exe, "compare", *args, "-o", out, "-q")
+        lines = err.strip().splitlines()
+        check("bad %s" % name, rc == 1 and len(lines) == 1 and path in lines[0] and
+              not os.path.exists(out), "rc %d: %s" % (rc, err))
+    it = os.path.join(tmp, "iter.tdsum")
+    two = os.path.join(GOLD, "traces/hta-two_ranks")
+    run(exe, "summarize", two, "-o", it, "--iteration", "all")
+    rc, _, err = run(exe, "summarize", two, "-o", os.path.join(tmp, "it2.tdsum"), "--iteration", "9999")
+    check("summarize: unknown iteration", rc == 2 and not os.path.exists(os.path.join(tmp, "it2.tdsum")), err)
+    rc, out, _ = run(exe, "info", two, "--format", "json")
+    iters = json.loads(out)["iterations"]
+    one = os.path.join(tmp, "one.tdsum")
+    run(exe, "summarize", two, "-o", one, "--iteration", str(iters[-1]))
+    rc, _, err = run(exe, "compare", one, one, "-q")  # the default is the lowest: not kept
+    check("default iteration not kept", rc == 1 and ("iteration %d was not summarized" % iters[0]) in err, err)
+    rc, _, err = run(exe, "runs", notsql)
+    check("runs of a non-summary", rc == 1 and notsql in err, err)
+
+
+def killed(exe, tmp):
+    h = os.path.join(tmp, "k.tdsum")
+    big = os.path.join(GOLD, "traces/hta-trace_diff/control")
+    run(exe, "summarize", os.path.join(GOLD, "traces/hta-two_ranks"), "-o", h, "--run", "old")
+    t0 = time.time()
+    run(exe, "summarize", big, "-o", os.path.join(tmp, "timing.tdsum"))
+    full = time.time() - t0
+    seen_new = False
+    for frac in (0.3, 0.6, 0.8, 0.9, 0.95, 0.99):
+        p = subprocess.Popen([exe, "summarize", big, "-o", h, "--run", "new%d" % int(frac * 100)],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        time.sleep(full * frac)
+        p.send_signal(signal.SIGKILL)
+        p.wait()
+        ok = subprocess.run(["sqlite3", h, "PRAGMA integrity_check"], capture_output=True, text=True)
+        rc, out, err = run(exe, "runs", h, "--format", "json")
+        names = [r["name"] for r in json.loads(out)] if rc == 0 else []
+        check("killed at %.0f%%: intact" % (frac * 100), ok.stdout.strip() == "ok" and rc == 0 and
+              names[0] == "old", ok.stdout + err)
+        seen_new |= len(names) > 1
+    rc, _, _ = run(exe, "compare", h + "#old", h + "#old", "-q")
+    check("killed: old run still compares", rc == 0)
+
+
+def main():
+    exe = os.path.abspath(sys.argv[1])
+    tmp = tempfile.mkdtemp(prefix="td-summary-")
+    try:
+        golden(exe, tmp)
+        h = three_runs(exe, tmp)
+        part = partial_and_raw(exe, tmp)
+        bad_inputs(exe, tmp, h, part)
+        killed(exe, tmp)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    print("summary: %d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
