@@ -4,8 +4,8 @@
 set -e
 need=""
 for p in make gcc libc6-dev pkg-config zlib1g-dev libisal-dev libzstd-dev libcairo2-dev libpcre2-dev \
-         python3 python3-dev python3-pandas python3-venv python3-pip python3-setuptools \
-         valgrind libxml2-utils; do
+         libgsl-dev python3 python3-dev python3-pandas python3-venv python3-pip python3-setuptools \
+         python3-scipy valgrind libxml2-utils; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || need="$need $p"
 done
 [ -z "$need" ] && exit 0
