@@ -23,3 +23,7 @@ bench: deps
 	    --out $(BENCH_OUT) \
 	    --runs $(BENCH_RUNS) --cc $(CC) $(if $(filter-out 0,$(BENCH_QUICK)),--quick) \
 	    $(if $(BENCH_NICE),--nice $(BENCH_NICE))
+
+# The cost of compare --stats against a plain compare (target: at most 1.3x).
+bench-stats: $(BIN)
+	sh bench/stats_cost.sh $(BIN)

@@ -435,10 +435,9 @@ def bad_input(exe):
     check("--sort q without --stats: usage error", rc == 2 and "--stats" in err, err)
     rc, out, err = run(exe, "check", c, "/nonexistent/trace/set")
     check("check on a missing set: exit 1", rc == 1 and "/nonexistent" in err, (rc, err))
-    rc, out, err = run(exe, "check", c, t, "--device", "cpu", "--test-iteration", "1009",
-                       "--include", "x")
+    help_text = " ".join(run(exe, "check", "--help")[1].split())
     check("check --help documents the exit codes",
-          "3  at least one regression" in run(exe, "check", "--help")[1])
+          "3 at least one regression" in help_text and "0 no regression" in help_text)
 
 
 def main():
