@@ -19,12 +19,15 @@ CAIRO_CFLAGS := $(shell pkg-config --cflags cairo 2>/dev/null)
 CAIRO_LIBS   := $(shell pkg-config --libs cairo 2>/dev/null || echo -lcairo)
 PCRE2_CFLAGS := $(shell pkg-config --cflags libpcre2-8 2>/dev/null)
 PCRE2_LIBS   := $(shell pkg-config --libs libpcre2-8 2>/dev/null || echo -lpcre2-8)
-CFLAGS  += $(CSTD) $(WARN) $(OPT) -Iinclude -Isrc $(PCRE2_CFLAGS) -MMD -MP
+# GSL: the t and normal distributions of compare --stats (src/compare/stats_tests.c).
+GSL_CFLAGS   := $(shell pkg-config --cflags gsl 2>/dev/null)
+GSL_LIBS     := $(shell pkg-config --libs gsl 2>/dev/null || echo -lgsl -lgslcblas)
+CFLAGS  += $(CSTD) $(WARN) $(OPT) -Iinclude -Isrc $(PCRE2_CFLAGS) $(GSL_CFLAGS) -MMD -MP
 # libtracediff: util, read, model, store, compare. No drawing.
 SQLITE_CFLAGS := $(shell pkg-config --cflags sqlite3 2>/dev/null)
 SQLITE_LIBS   := $(shell pkg-config --libs sqlite3 2>/dev/null || echo -lsqlite3)
 CFLAGS  += $(SQLITE_CFLAGS)
-CORE_LIBS   := -lisal -lzstd -lz $(PCRE2_LIBS) $(SQLITE_LIBS) -lpthread -lm
+CORE_LIBS   := -lisal -lzstd -lz $(PCRE2_LIBS) $(SQLITE_LIBS) $(GSL_LIBS) -lpthread -lm
 # libtracediff-render: present/ (tables, text formats, charts, report): cairo.
 RENDER_LIBS := $(CAIRO_LIBS) -lm
 LDLIBS  += $(RENDER_LIBS) $(CORE_LIBS)

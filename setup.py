@@ -32,7 +32,7 @@ SOURCES = sorted(
     for f in glob.glob(f"src/{d}/*.c")
 ) + ["python/_tracediff.c"]
 
-cflags = pkg("--cflags", "cairo", "libpcre2-8", "sqlite3")
+cflags = pkg("--cflags", "cairo", "libpcre2-8", "sqlite3", "gsl")
 ext = Extension(
     "tracediff._tracediff",
     sources=SOURCES,
@@ -40,8 +40,8 @@ ext = Extension(
     define_macros=[("_POSIX_C_SOURCE", "200809L"), ("_DEFAULT_SOURCE", None)],
     extra_compile_args=["-std=c11", "-O2", "-fvisibility=hidden", "-Wall", "-Wextra",
                         "-Wno-missing-field-initializers"] + cflags,
-    libraries=["isal", "zstd", "z", "pcre2-8", "sqlite3", "cairo", "pthread", "m"],
-    extra_link_args=pkg("--libs-only-L", "cairo", "libpcre2-8", "sqlite3"),
+    libraries=["isal", "zstd", "z", "pcre2-8", "sqlite3", "gsl", "gslcblas", "cairo", "pthread", "m"],
+    extra_link_args=pkg("--libs-only-L", "cairo", "libpcre2-8", "sqlite3", "gsl"),
 )
 
 setup(version=version(), ext_modules=[ext])

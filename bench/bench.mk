@@ -28,3 +28,7 @@ bench: deps
 .PHONY: bench-summary
 bench-summary: all
 	sh bench/summary_bench.sh $(SUMMARY_SCALE)
+
+# The cost of compare --stats against a plain compare (target: at most 1.3x).
+bench-stats: $(BIN)
+	sh bench/stats_cost.sh $(BIN)

@@ -266,25 +266,118 @@ TD_API td_op_category td_row_op_category(const td_row *row);
 TD_API const char *td_op_category_name(td_op_category c); /* "added", ... */
 
 /* ------------------------------------------------------------------------ */
+/* Statistics: is a change real? (docs/stats.md)                            */
+
+typedef enum td_samples {
+    TD_SAMPLES_AUTO = 0,      /* iteration when both sides have >= 3 samples, else call */
+    TD_SAMPLES_ITERATION = 1, /* one sample per selected (rank, iteration): the name's total */
+    TD_SAMPLES_CALL = 2       /* one sample per call (event) of the name */
+} td_samples;
+
+typedef struct td_stats_opts {
+    td_samples samples;
+    double alpha;      /* false discovery rate for the q-values; 0 = 0.05 */
+    double min_change; /* percent; a smaller |change| is noise; used when has_min_change,
+                        * else 1 */
+    int has_min_change;
+} td_stats_opts;
+
+typedef enum td_verdict {
+    TD_VERDICT_NA = 0,   /* a side has fewer than 2 samples */
+    TD_VERDICT_NOISE,    /* q > alpha, or |change| < min_change */
+    TD_VERDICT_SLOWER,   /* q <= alpha and change >= min_change */
+    TD_VERDICT_FASTER,   /* q <= alpha and change <= -min_change */
+    TD_VERDICT_ADDED,    /* only the test side has the name */
+    TD_VERDICT_REMOVED   /* only the control side has the name */
+} td_verdict;
+
+TD_API const char *td_verdict_name(td_verdict v); /* "n/a", "noise", "slower", ... */
+TD_API const char *td_samples_name(td_samples s); /* "auto", "iteration", "call" */
+
+/* Statistics of one row (undefined numbers are NAN). */
+typedef struct td_row_stats {
+    uint64_t n[2];            /* samples per side */
+    double mean[2], stdev[2]; /* stdev: sample standard deviation (n - 1) */
+    double median[2], min[2], max[2];
+    double diff_mean;         /* test mean - control mean */
+    double change_pct;        /* 100 * diff_mean / control mean */
+    /* iteration: Welch's 1 - alpha interval for diff_mean; call: the
+     * distribution-free 1 - alpha interval of the Hodges-Lehmann shift */
+    double ci_low, ci_high;
+    double hl_shift;          /* call mode: the Hodges-Lehmann shift, else NAN */
+    double p, q;              /* two-sided p-value; Benjamini-Hochberg q-value */
+    td_verdict verdict;
+} td_row_stats;
+
+typedef struct td_stats td_stats;
+
+/* Statistics for every row of diff, which must have been computed from the
+ * same sets and opts: the samples come from exactly the events the diff
+ * counted. Deterministic: independent of thread count and file order. */
+TD_API int td_stats_compute(td_stats **out, const td_diff *diff, const td_set *control,
+                     const td_set *test, const td_compare_opts *opts,
+                     const td_stats_opts *sopts, td_error *err);
+TD_API void td_stats_free(td_stats *st);
+
+/* Parallel to td_diff_rows(). */
+TD_API const td_row_stats *td_stats_rows(const td_stats *st);
+TD_API td_samples td_stats_samples(const td_stats *st); /* the mode used (never AUTO) */
+TD_API double td_stats_alpha(const td_stats *st);
+TD_API double td_stats_min_change(const td_stats *st);
+/* (rank, iteration) samples of a side: iterations times ranks (ranks alone
+ * for a whole-trace side), whatever the mode. */
+TD_API size_t td_stats_side_samples(const td_stats *st, int side);
+/* Nonzero when iteration mode left some side with fewer than 2 samples
+ * (every row is then n/a): the caller should say how to select more. */
+TD_API int td_stats_too_few(const td_stats *st);
+
+/* Building blocks, exposed for tests and other front ends. NAN when
+ * undefined. */
+typedef struct td_test_result {
+    double p;
+    double stat;             /* Welch: t; Mann-Whitney: U of the second sample */
+    double df;               /* Welch only */
+    double ci_low, ci_high;  /* Welch: 1 - alpha interval for mean(b) - mean(a) */
+} td_test_result;
+/* Welch's unequal-variance t-test, two-sided, of b against a. */
+TD_API td_test_result td_welch(const double *a, size_t na, const double *b, size_t nb, double alpha);
+/* Mann-Whitney U, two-sided, normal approximation with tie and continuity
+ * corrections. a and b must be sorted ascending. */
+TD_API td_test_result td_mann_whitney(const double *a, size_t na, const double *b, size_t nb);
+/* Hodges-Lehmann shift of b against a (stat: the median of the na * nb
+ * differences b_j - a_i) and its distribution-free 1 - alpha interval (the
+ * C-th smallest and largest difference, C from the normal approximation of
+ * U). a and b must be sorted ascending. Needs no memory: O((na + nb) * 64). */
+TD_API td_test_result td_hodges_lehmann(const double *a, size_t na, const double *b, size_t nb,
+                                 double alpha);
+/* Benjamini-Hochberg q-values of n p-values (NAN p: NAN q, not counted).
+ * Returns 0 or TD_ENOMEM. */
+TD_API int td_bh_qvalues(double *q, const double *p, size_t n);
+
+/* ------------------------------------------------------------------------ */
 /* Views: sorting, filtering and cutting the rows for display.               */
 
 typedef enum td_column {
-           TD_COL_NAME = 0,
-           TD_COL_CONTROL_COUNTS,
-           TD_COL_CONTROL_DURATION,
-           TD_COL_TEST_COUNTS,
-           TD_COL_TEST_DURATION,
-           TD_COL_DIFF_COUNTS,
-           TD_COL_DIFF_DURATION,
-           TD_COL_CATEGORY,
-           TD_COL_ABS_DIFF_COUNTS,
-           TD_COL_ABS_DIFF_DURATION,
-           TD_NCOLUMNS
+    TD_COL_NAME = 0,
+    TD_COL_CONTROL_COUNTS,
+    TD_COL_CONTROL_DURATION,
+    TD_COL_TEST_COUNTS,
+    TD_COL_TEST_DURATION,
+    TD_COL_DIFF_COUNTS,
+    TD_COL_DIFF_DURATION,
+    TD_COL_CATEGORY,
+    TD_COL_ABS_DIFF_COUNTS,
+    TD_COL_ABS_DIFF_DURATION,
+    TD_NCOLUMNS,
+    /* Need statistics (td_view_opts.stats): */
+    TD_COL_Q = 100,  /* q-value; ascending by default, rows without one last */
+    TD_COL_CHANGE    /* change_pct; rows without one last */
 } td_column;
 
 /* Column by its spec name ("diff_duration"), with the side labels applied
  * ("control_counts" or "<label>_counts"); also "abs_diff_counts" and
- * "abs_diff_duration". Returns the column or TD_EUSAGE. */
+ * "abs_diff_duration"; "q" and "change" (TD_COL_Q, TD_COL_CHANGE). Returns the
+ * column or TD_EUSAGE. */
 TD_API int td_column_parse(const char *text, const char *control_label, const char *test_label);
 
 typedef struct td_view_opts {
@@ -295,6 +388,7 @@ typedef struct td_view_opts {
     const char *include; /* PCRE2 regex searched in the name, or NULL */
     const char *exclude;
     int exclude_steps;  /* drop ProfilerStep rows */
+    const td_stats *stats; /* for TD_COL_Q and TD_COL_CHANGE */
 } td_view_opts;
 
 /* Indices into td_diff_rows() after filter, sort and cut. *out is malloc'd:
@@ -318,6 +412,9 @@ typedef struct td_write_opts {
     int color;                 /* ANSI colours for +/- */
     int ascii;                 /* no Unicode: "..." and '#' bars */
     int rules;                 /* a rule under the header (for a terminal, not a pipe) */
+    /* Statistics of the diff (td_stats_compute), or NULL: the writers then
+     * add their columns (CSV, JSON, Markdown, the table's verdict). */
+    const td_stats *stats;
 } td_write_opts;
 
 TD_API int td_write_csv(FILE *f, const td_diff *diff, const td_write_opts *opts);

@@ -164,6 +164,10 @@ uint64_t td_reader_file_bytes(const td_reader *r);
 uint64_t td_reader_consumed(const td_reader *r);
 void td_reader_close(td_reader *r);
 
+/* diff.c: the row of a key (a full or short name, as the diff groups by),
+ * or -1 when no row has it. */
+long td_diff_find_row(const td_diff *d, const char *s, size_t len);
+
 /* pool.c: run n jobs on up to threads threads. */
 typedef int (*td_job_fn)(void *ud, size_t i);
 void td_pool_run(size_t n, int threads, td_job_fn fn, void *ud);

@@ -68,12 +68,16 @@ def golden(exe, tmp):
     def one(c):
         ct, tt = os.path.join(GOLD, c["control"]), os.path.join(GOLD, c["test"])
         res = []
-        for cmd in (["compare", "--format", "csv"], ["compare", "--format", "json"],
-                    ["ops", "--format", "json"]):
+        cmds = [["compare", "--format", "csv"], ["compare", "--format", "json"],
+                ["ops", "--format", "json"], ["compare", "--stats", "--format", "csv"]]
+        if c.get("control_iteration") == "all":  # several samples a side: both modes
+            cmds += [["compare", "--stats", "--samples", "iteration", "--format", "json"],
+                     ["compare", "--stats", "--samples", "call", "--format", "csv"]]
+        for cmd in cmds:
             sel = selection(c)
             a = run(exe, cmd[0], ct, tt, *(cmd[1:] + sel + ["-q"]))
             b = run(exe, cmd[0], summ[ct], summ[tt], *(cmd[1:] + sel + ["-q"]))
-            res.append(("%s %s %s" % (c["id"], cmd[0], cmd[-1]), a[0] == b[0] and a[1] == b[1],
+            res.append(("%s %s" % (c["id"], " ".join(cmd)), a[0] == b[0] and a[1] == b[1],
                         "rc %d/%d %s" % (a[0], b[0], b[2].strip()[:200])))
         return res
 

@@ -35,6 +35,11 @@ typedef struct cli_opts {
     const char *run_name;
     bool replace;
     const char *names, *runs;
+    bool stats;            /* --stats (check: always) */
+    td_stats_opts sopt;    /* --samples, --alpha, --min-change */
+    double max_regression; /* check: percent (default 5) */
+    double min_us;         /* check: ignore names whose control total is under this */
+    const char *junit;     /* check: JUnit XML file */
 } cli_opts;
 
 void cli_opts_free(cli_opts *o);
@@ -68,11 +73,13 @@ typedef struct cli_pair {
     cli_opts o;
     td_set *control, *test;
     td_diff *diff;
+    td_stats *stats; /* when o.stats */
     size_t *rows, nrows;
 } cli_pair;
 
-/* Loads both sides (o.control, o.test) and computes the diff and its view;
- * prints any error and the notes; returns 0 or an exit status. */
+/* Loads both sides (o.control, o.test) and computes the diff, with o.stats
+ * its statistics, and its view; prints any error, the notes and the
+ * statistics' warning; returns 0 or an exit status. */
 int cli_pair_run(cli_pair *p);
 void cli_pair_free(cli_pair *p);
 /* The side's label: --control-label / --test-label, else "control" / "test". */

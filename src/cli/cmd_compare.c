@@ -42,8 +42,15 @@ static int write_table(FILE *f, const cli_pair *p, td_write_opts *w)
     table_opts(w, f);
     print_side_header(f, o, p->diff, 0, o->control);
     print_side_header(f, o, p->diff, 1, o->test);
-    fprintf(f, "device   %s%s\n\n", device_name(o->cmp.device),
+    fprintf(f, "device   %s%s\n", device_name(o->cmp.device),
             o->cmp.short_names ? "  (short names)" : "");
+    if (p->stats)
+        fprintf(f, "stats    samples per %s (%zu control, %zu test (rank, iteration) samples)  "
+                   "alpha %g  min change %g%%\n",
+                td_samples_name(td_stats_samples(p->stats)), td_stats_side_samples(p->stats, 0),
+                td_stats_side_samples(p->stats, 1), td_stats_alpha(p->stats),
+                td_stats_min_change(p->stats));
+    fputc('\n', f);
     return td_write_table(f, p->diff, w);
 }
 
@@ -51,7 +58,7 @@ static int write_rows(FILE *f, const cli_pair *p, const char *fmt)
 {
     const cli_opts *o = &p->o;
     td_write_opts w = {.control_label = o->control_label, .test_label = o->test_label,
-                       .rows = p->rows, .nrows = p->nrows};
+                       .rows = p->rows, .nrows = p->nrows, .stats = p->stats};
     if (strcmp(fmt, "csv") == 0)
         return td_write_csv(f, p->diff, &w);
     if (strcmp(fmt, "json") == 0)

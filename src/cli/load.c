@@ -70,6 +70,10 @@ static int resolve_sort(cli_opts *o)
     if (!o->sort_text)
         return 0;
     int c = td_column_parse(o->sort_text, o->control_label, o->test_label);
+    if ((c == TD_COL_Q || c == TD_COL_CHANGE) && !o->stats) {
+        cli_error("--sort %s: needs --stats", o->sort_text);
+        return EXIT_USAGE;
+    }
     if (c < 0) {
         cli_error("--sort '%s': no such column (try name, diff_duration, diff_counts, "
                   "abs_diff_duration, %s_counts, ...)",
@@ -79,6 +83,22 @@ static int resolve_sort(cli_opts *o)
     o->view.sort = c;
     o->view.has_sort = 1;
     return 0;
+}
+
+/* Not an error: the rows say n/a. Shown even with -q. */
+static void stats_warning(const cli_opts *o, const td_stats *st)
+{
+    if (!td_stats_too_few(st))
+        return;
+    size_t c = td_stats_side_samples(st, 0), t = td_stats_side_samples(st, 1);
+    int side = c < 2 ? 0 : 1;
+    size_t k = side ? t : c;
+    const char *opt = side ? "test" : "control";
+    fprintf(stderr,
+            "%s: warning: --samples iteration: %s has %zu (rank, iteration) sample%s (need 2 a "
+            "side): every row is n/a; select more with --%s-iteration all (or N,M,...) or "
+            "--%s-rank all, or use --samples call\n",
+            g_prog, cli_side_label(o, side), k, k == 1 ? "" : "s", opt, opt);
 }
 
 static int diff_and_view(cli_pair *p)
@@ -93,6 +113,13 @@ static int diff_and_view(cli_pair *p)
     if (!o->quiet) {
         note_side(o, p->control, p->diff, 0);
         note_side(o, p->test, p->diff, 1);
+    }
+    if (o->stats) {
+        if (td_stats_compute(&p->stats, p->diff, p->control, p->test, &o->cmp, &o->sopt, &err) <
+            0)
+            return cli_td_error(&err);
+        o->view.stats = p->stats;
+        stats_warning(o, p->stats);
     }
     long n = td_view_make(&p->rows, p->diff, &o->view, &err);
     if (n < 0)
@@ -110,6 +137,7 @@ int cli_pair_run(cli_pair *p)
 void cli_pair_free(cli_pair *p)
 {
     free(p->rows);
+    td_stats_free(p->stats);
     td_diff_free(p->diff);
     td_set_free(p->control);
     td_set_free(p->test);

@@ -16,6 +16,7 @@ typedef enum cli_command_id {
     CMD_SUMMARIZE,
     CMD_RUNS,
     CMD_TREND,
+    CMD_CHECK,
     CMD_COMPLETION,
     CMD_MAN,
     CMD_COUNT
@@ -23,7 +24,7 @@ typedef enum cli_command_id {
 
 #define ON(c) (1u << (c))
 /* The commands that read two sets and compare them. */
-#define ON_PAIR (ON(CMD_COMPARE) | ON(CMD_OPS) | ON(CMD_PLOT) | ON(CMD_REPORT))
+#define ON_PAIR (ON(CMD_COMPARE) | ON(CMD_OPS) | ON(CMD_PLOT) | ON(CMD_REPORT) | ON(CMD_CHECK))
 
 typedef struct cli_command {
     cli_command_id id;
@@ -63,6 +64,7 @@ int cmd_report(const cli_command *cmd, int argc, char **argv);
 int cmd_summarize(const cli_command *cmd, int argc, char **argv);
 int cmd_runs(const cli_command *cmd, int argc, char **argv);
 int cmd_trend(const cli_command *cmd, int argc, char **argv);
+int cmd_check(const cli_command *cmd, int argc, char **argv);
 int cmd_completion(const cli_command *cmd, int argc, char **argv);
 int cmd_man(const cli_command *cmd, int argc, char **argv);
 

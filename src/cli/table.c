@@ -26,6 +26,9 @@
  */
 #include "options.h"
 
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define STR_(x) #x
@@ -115,6 +118,18 @@ const cli_command cli_commands[] = {
      {"tracediff trend history.tdsum --device gpu --top 5",
       "tracediff trend history.tdsum --names 'gemm|attn' -o trend.svg", NULL},
      cmd_trend},
+    {CMD_CHECK, "check", "CI gate: exit 3 when a name got significantly slower",
+     "CONTROL TEST", 2, "CONTROL and TEST", NULL, NULL,
+     "Compares both sides with statistics (as compare --stats; docs/stats.md) and\n"
+     "fails when some name is a regression: verdict 'slower' (q <= alpha and the\n"
+     "mean grew by at least --min-change) and a change of at least\n"
+     "--max-regression.\n\n"
+     "Exit status: 0 no regression, 1 bad data (an unreadable trace, an empty\n"
+     "selection), 2 bad usage, 3 at least one regression.",
+     {"tracediff check examples/control examples/test",
+      "tracediff check examples/control examples/test --format markdown --junit check.xml",
+      NULL},
+     cmd_check},
     {CMD_COMPLETION, "completion", "a shell completion script (bash or zsh) on stdout",
      "bash|zsh", 1, "bash or zsh", "bash|zsh", NULL,
      "Prints a script that completes commands, options, the values of options\n"
@@ -132,7 +147,7 @@ const cli_command cli_commands[] = {
     {CMD_COUNT, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, {NULL}, NULL},
 };
 
-const char *const cli_groups[] = {"selection", "rows", "output", NULL};
+const char *const cli_groups[] = {"selection", "statistics", "gate", "rows", "output", NULL};
 
 /* Setters: store a value, or say why it is bad. */
 
@@ -300,6 +315,68 @@ static int set_output(cli_opts *o, const char *v)
     return 0;
 }
 
+static int set_real(const char *opt, const char *v, bool percent, double lo, bool lo_open,
+                    double hi, const char *expect, double *out)
+{
+    char *end;
+    errno = 0;
+    double x = strtod(v, &end);
+    if (percent && end != v && *end == '%')
+        end++;
+    if (errno || end == v || *end || !isfinite(x) || x < lo || (lo_open && x == lo) || x >= hi) {
+        cli_error("%s '%s': expected %s", opt, v, expect);
+        return -1;
+    }
+    *out = x;
+    return 0;
+}
+
+static int set_stats(cli_opts *o, const char *v)
+{
+    (void)v;
+    o->stats = true;
+    return 0;
+}
+
+static int set_samples(cli_opts *o, const char *v)
+{
+    o->sopt.samples = strcmp(v, "iteration") == 0 ? TD_SAMPLES_ITERATION
+                      : strcmp(v, "call") == 0    ? TD_SAMPLES_CALL
+                                                  : TD_SAMPLES_AUTO;
+    return 0;
+}
+
+static int set_alpha(cli_opts *o, const char *v)
+{
+    return set_real("--alpha", v, false, 0, true, 1, "a number above 0 and below 1, e.g. 0.05",
+                    &o->sopt.alpha);
+}
+
+static int set_min_change(cli_opts *o, const char *v)
+{
+    o->sopt.has_min_change = 1;
+    return set_real("--min-change", v, true, 0, false, 1e9, "a percentage of 0 or more, e.g. 1%",
+                    &o->sopt.min_change);
+}
+
+static int set_max_regression(cli_opts *o, const char *v)
+{
+    return set_real("--max-regression", v, true, 0, false, 1e9,
+                    "a percentage of 0 or more, e.g. 5%", &o->max_regression);
+}
+
+static int set_min_us(cli_opts *o, const char *v)
+{
+    return set_real("--min-us", v, false, 0, false, 1e300, "microseconds, 0 or more",
+                    &o->min_us);
+}
+
+static int set_junit(cli_opts *o, const char *v)
+{
+    o->junit = v;
+    return 0;
+}
+
 #define ON_ROWS (ON(CMD_COMPARE) | ON(CMD_PLOT) | ON(CMD_REPORT))
 #define ON_READ (ON_PAIR | ON(CMD_INFO) | ON(CMD_SUMMARIZE))
 
@@ -343,11 +420,38 @@ const cli_option cli_options[] = {
     {"jobs", 'j', "N", NULL, "selection", ON_READ, "files read at once (default: one per core)",
      set_jobs},
     {"quiet", 'q', NULL, NULL, "selection", ON_READ, "no notes on stderr", set_quiet},
+    /* statistics */
+    {"stats", 0, NULL, NULL, "statistics", ON(CMD_COMPARE),
+     "add samples, p- and q-values and a verdict per name\n"
+     "(slower, faster, noise, added, removed, n/a; docs/stats.md)",
+     set_stats},
+    {"samples", 0, "MODE", "iteration|call|auto", "statistics",
+     ON(CMD_COMPARE) | ON(CMD_CHECK),
+     "iteration: one sample per selected (rank, iteration),\n"
+     "the name's total there (Welch's t-test); call: one per\n"
+     "call (Mann-Whitney U). auto (default): iteration when\n"
+     "both sides have at least 3 such samples, else call",
+     set_samples},
+    {"alpha", 0, "A", NULL, "statistics", ON(CMD_COMPARE) | ON(CMD_CHECK),
+     "false discovery rate for the q-values (default 0.05)", set_alpha},
+    {"min-change", 0, "P%", NULL, "statistics", ON(CMD_COMPARE) | ON(CMD_CHECK),
+     "a smaller change of the mean is noise (default 1%)", set_min_change},
+    /* gate */
+    {"max-regression", 0, "P%", NULL, "gate", ON(CMD_CHECK),
+     "the smallest slowdown that fails the check (default 5%)", set_max_regression},
+    {"min-us", 0, "U", NULL, "gate", ON(CMD_CHECK),
+     "ignore names whose control total in the selection is\nunder U us (default 0)",
+     set_min_us},
+    {"junit", 0, "FILE", NULL, "gate", ON(CMD_CHECK),
+     "JUnit XML: a testcase per compared name, a <failure>\nper regression (written whole or "
+     "not at all)",
+     set_junit},
     /* rows */
     {"sort", 0, "COLUMN", NULL, "rows", ON_ROWS,
      "name, diff_duration, diff_counts, abs_diff_duration,\n"
      "abs_diff_counts, control_counts, test_total_duration, ...\n"
-     "(numbers sort descending unless --ascending)",
+     "(numbers sort descending unless --ascending);\n"
+     "with --stats also q (smallest first) and change",
      set_sort},
     {"ascending", 0, NULL, NULL, "rows", ON_ROWS, "sort from the smallest number", set_ascending},
     {"top", 0, "N", NULL, "rows", ON_ROWS, "the first N rows after sorting", set_top},
@@ -370,6 +474,8 @@ const cli_option cli_options[] = {
      "refused: the format follows -o's extension", set_format},
     {"format", 0, "FORMAT", "table|csv|json", "output", ON(CMD_RUNS) | ON(CMD_TREND),
      "default: table on a terminal, else csv", set_format},
+    {"format", 0, "FORMAT", "table|markdown|json", "output", ON(CMD_CHECK),
+     "default: table; markdown is for a pull-request comment", set_format},
     {"format", 0, "FORMAT", "roff|usage|tsv", "output", ON(CMD_MAN),
      "roff: the man page (default); usage: README's option\nlist; tsv: the option table",
      set_format},
@@ -380,7 +486,7 @@ const cli_option cli_options[] = {
      "table, CSV or JSON ('-': stdout)",
      set_output},
     {"output", 'o', "FILE", NULL, "output",
-     ON(CMD_COMPARE) | ON(CMD_OPS) | ON(CMD_INFO) | ON(CMD_RUNS),
+     ON(CMD_COMPARE) | ON(CMD_OPS) | ON(CMD_INFO) | ON(CMD_RUNS) | ON(CMD_CHECK),
      "written whole or not at all ('-': stdout)", set_output},
     {"output", 'o', "FILE", NULL, "output", ON(CMD_PLOT),
      "required: .svg, .png or .pdf (from the extension); written\n"

@@ -21,6 +21,7 @@ struct td_diff {
     td_side_notes notes[2];
     int64_t *sel_ranks[2], *sel_iters[2];
     int short_names;
+    size_t *row_of_id; /* names id -> index in rows */
 };
 
 static void add_dur(acc *a, int side, double x)
@@ -78,43 +79,42 @@ static bool in_list(const int64_t *v, size_t n, int64_t x)
     return false;
 }
 
-static int add_file(builder *b, int side, const td_file *f, const td_side_notes *sn, int device,
-                    bool strict, td_error *err)
+typedef struct file_walk {
+    builder *b;
+    const td_file *f;
+    int side;
+    int64_t *map; /* file name id -> row id, -1 until seen */
+} file_walk;
+
+static int add_event(void *ud, const td_event *e, long iter_pos)
 {
-    int rc = TD_ENOMEM;
-    size_t nn = td_strtab_count(f->names);
-    int64_t *map = malloc((nn + 1) * sizeof *map);
-    bool *iter_on = malloc((f->niters + 1) * sizeof *iter_on);
-    if (!map || !iter_on)
-        goto done;
-    for (size_t i = 0; i < nn; i++)
-        map[i] = -1;
-    for (size_t i = 0; i < f->niters; i++)
-        iter_on[i] = in_list(sn->iters, sn->niters, f->iters[i]);
-    for (size_t i = 0; i < f->nev; i++) {
-        const td_event *e = &f->evb[i >> TD_BLOCK_SHIFT][i & (TD_BLOCK - 1)];
-        bool gpu = (e->name & TD_EV_GPU) != 0;
-        if ((device == TD_DEVICE_CPU && gpu) || (device == TD_DEVICE_GPU && !gpu))
-            continue;
-        if (!sn->whole_trace &&
-            (e->iter < 0 || !iter_on[e->iter] || (strict && (e->name & TD_EV_STREAM0))))
-            continue;
-        uint32_t name = TD_EV_NAME(e);
-        int64_t r = map[name];
-        if (r < 0) {
-            size_t len;
-            const char *s = td_strtab_get(f->names, name, &len);
-            if ((r = row_for(b, s, len)) < 0)
-                goto done;
-            map[name] = r;
-        }
-        b->acc[r].counts[side]++;
-        add_dur(&b->acc[r], side, e->dur);
+    (void)iter_pos;
+    file_walk *w = ud;
+    uint32_t name = TD_EV_NAME(e);
+    int64_t r = w->map[name];
+    if (r < 0) {
+        size_t len;
+        const char *s = td_strtab_get(w->f->names, name, &len);
+        if ((r = row_for(w->b, s, len)) < 0)
+            return TD_ENOMEM;
+        w->map[name] = r;
     }
-    rc = 0;
-done:
-    free(map);
-    free(iter_on);
+    w->b->acc[r].counts[w->side]++;
+    add_dur(&w->b->acc[r], w->side, e->dur);
+    return 0;
+}
+
+static int add_file(builder *b, int side, const td_file *f, const td_pick *pick, td_error *err)
+{
+    size_t nn = td_strtab_count(f->names);
+    file_walk w = {b, f, side, malloc((nn + 1) * sizeof *w.map)};
+    int rc = TD_ENOMEM;
+    if (w.map) {
+        for (size_t i = 0; i < nn; i++)
+            w.map[i] = -1;
+        rc = td_pick_walk(f, pick, add_event, &w);
+    }
+    free(w.map);
     if (rc < 0)
         return td_fail(err, rc, f->path, "out of memory");
     return 0;
@@ -156,6 +156,64 @@ static int resolve_side(td_diff *d, int side, const td_set *s, const td_list *ra
     return rc;
 }
 
+/* The selected files of one side into the builder, with the side's notes. */
+static int add_side(builder *b, td_diff *d, int side, const td_set *s, const td_compare_opts *opts,
+                    td_error *err)
+{
+    td_side_notes *sn = &d->notes[side];
+    for (size_t i = 0; i < s->nfiles; i++) {
+        const td_file *f = s->files[i];
+        if (!in_list(sn->ranks, sn->nranks, f->rank))
+            continue;
+        /* Device events are all on the gpu side: a cpu-only comparison
+         * would not have selected them anyway. */
+        if (!sn->whole_trace && opts->device != TD_DEVICE_CPU) {
+            sn->no_launch += f->events_no_launch;
+            if (opts->hta_strict) { /* every stream-0 event is dropped: say it once */
+                sn->no_launch -= f->events_no_launch0;
+                sn->strict_dropped += f->events_stream0;
+            }
+        }
+        td_pick pick = td_pick_of(sn, opts);
+        int rc = add_file(b, side, f, &pick, err);
+        if (rc < 0)
+            return rc;
+    }
+    return 0;
+}
+
+/* The rows of the diff, sorted by name, from the builder's sums; the names
+ * move to the diff. */
+static int make_rows(td_diff *d, builder *b)
+{
+    size_t n = td_strtab_count(b->names);
+    d->rows = calloc(n + 1, sizeof *d->rows);
+    if (!d->rows)
+        return -1;
+    for (size_t i = 0; i < n; i++) {
+        td_row *r = &d->rows[i];
+        const acc *a = &b->acc[i];
+        r->name = td_strtab_get(b->names, (uint32_t)i, &r->name_len);
+        for (int side = 0; side < 2; side++) {
+            r->counts[side] = a->counts[side];
+            r->duration[side] = a->sum[side] + a->comp[side];
+            d->notes[side].events += a->counts[side];
+        }
+        r->diff_counts = (int64_t)(r->counts[1] - r->counts[0]);
+        r->diff_duration = r->duration[1] - r->duration[0];
+        r->category = r->diff_counts > 0 ? '+' : r->diff_counts < 0 ? '-' : '=';
+    }
+    qsort(d->rows, n, sizeof *d->rows, cmp_row);
+    d->nrows = n;
+    d->names = b->names;
+    b->names = NULL;
+    if (!(d->row_of_id = malloc((n + 1) * sizeof *d->row_of_id)))
+        return -1;
+    for (size_t i = 0; i < n; i++)
+        d->row_of_id[td_strtab_find(d->names, d->rows[i].name, d->rows[i].name_len)] = i;
+    return 0;
+}
+
 int td_diff_compute(td_diff **out, const td_set *control, const td_set *test,
                     const td_compare_opts *opts, td_error *err)
 {
@@ -180,46 +238,11 @@ int td_diff_compute(td_diff **out, const td_set *control, const td_set *test,
                                          sn->niters, opts->device, err)) < 0)
             goto fail;
     }
-    for (int side = 0; side < 2; side++) {
-        td_side_notes *sn = &d->notes[side];
-        const td_set *s = sets[side];
-        for (size_t i = 0; i < s->nfiles; i++) {
-            const td_file *f = s->files[i];
-            if (!in_list(sn->ranks, sn->nranks, f->rank))
-                continue;
-            /* Device events are all on the gpu side: a cpu-only comparison
-             * would not have selected them anyway. */
-            if (!sn->whole_trace && opts->device != TD_DEVICE_CPU) {
-                sn->no_launch += f->events_no_launch;
-                if (opts->hta_strict) { /* every stream-0 event is dropped: say it once */
-                    sn->no_launch -= f->events_no_launch0;
-                    sn->strict_dropped += f->events_stream0;
-                }
-            }
-            if ((rc = add_file(&b, side, f, sn, opts->device, opts->hta_strict != 0, err)) < 0)
-                goto fail;
-        }
-    }
-    size_t n = td_strtab_count(b.names);
-    d->rows = calloc(n + 1, sizeof *d->rows);
-    if (!d->rows)
+    for (int side = 0; side < 2; side++)
+        if ((rc = add_side(&b, d, side, sets[side], opts, err)) < 0)
+            goto fail;
+    if (make_rows(d, &b) < 0)
         goto fail_nomem;
-    for (size_t i = 0; i < n; i++) {
-        td_row *r = &d->rows[i];
-        const acc *a = &b.acc[i];
-        r->name = td_strtab_get(b.names, (uint32_t)i, &r->name_len);
-        for (int side = 0; side < 2; side++) {
-            r->counts[side] = a->counts[side];
-            r->duration[side] = a->sum[side] + a->comp[side];
-            d->notes[side].events += a->counts[side];
-        }
-        r->diff_counts = (int64_t)(r->counts[1] - r->counts[0]);
-        r->diff_duration = r->duration[1] - r->duration[0];
-        r->category = r->diff_counts > 0 ? '+' : r->diff_counts < 0 ? '-' : '=';
-    }
-    qsort(d->rows, n, sizeof *d->rows, cmp_row);
-    d->nrows = n;
-    d->names = b.names;
     free(b.acc);
     *out = d;
     return 0;
@@ -239,11 +262,18 @@ void td_diff_free(td_diff *d)
     if (d->names)
         td_strtab_free(d->names);
     free(d->rows);
+    free(d->row_of_id);
     for (int s = 0; s < 2; s++) {
         free(d->sel_ranks[s]);
         free(d->sel_iters[s]);
     }
     free(d);
+}
+
+long td_diff_find_row(const td_diff *d, const char *s, size_t len)
+{
+    int64_t id = td_strtab_find(d->names, s, len);
+    return id < 0 ? -1 : (long)d->row_of_id[id];
 }
 
 size_t td_diff_nrows(const td_diff *d)

@@ -20,6 +20,10 @@ int td_column_parse(const char *text, const char *cl, const char *tl)
     tl = tl ? tl : "test";
     if (strcmp(text, "short_name") == 0)
         return TD_COL_NAME;
+    if (strcmp(text, "q") == 0 || strcmp(text, "q_value") == 0)
+        return TD_COL_Q;
+    if (strcmp(text, "change") == 0 || strcmp(text, "change_pct") == 0)
+        return TD_COL_CHANGE;
     for (int c = 0; c < TD_NCOLUMNS; c++) {
         const char *label = NULL;
         if (c == TD_COL_CONTROL_COUNTS || c == TD_COL_CONTROL_DURATION)
@@ -39,9 +43,11 @@ int td_column_parse(const char *text, const char *cl, const char *tl)
     return TD_EUSAGE;
 }
 
-static double col_value(const td_row *r, int col)
+static double col_value(const td_row *r, int col, const td_stats *st, size_t i)
 {
     switch (col) {
+    case TD_COL_Q: return st ? td_stats_rows(st)[i].q : NAN;
+    case TD_COL_CHANGE: return st ? td_stats_rows(st)[i].change_pct : NAN;
     case TD_COL_CONTROL_COUNTS: return (double)r->counts[0];
     case TD_COL_CONTROL_DURATION: return r->duration[0];
     case TD_COL_TEST_COUNTS: return (double)r->counts[1];
@@ -66,7 +72,7 @@ static int name_cmp(const td_row *x, const td_row *y)
 
 /* qsort has no context argument in C11: sort (key, row) pairs instead. */
 typedef struct keyed {
-    double key;
+    double key; /* NaN (no q, no change) sorts last whatever the direction */
     const td_row *row;
     size_t idx;
 } keyed;
@@ -74,7 +80,9 @@ typedef struct keyed {
 static int cmp_keyed(const void *a, const void *b)
 {
     const keyed *x = a, *y = b;
-    if (x->key != y->key)
+    if (isnan(x->key) != isnan(y->key))
+        return isnan(x->key) ? 1 : -1;
+    if (x->key != y->key && !isnan(x->key))
         return x->key < y->key ? -1 : 1;
     /* Ties by name, always ascending, so output is stable and readable. */
     int c = name_cmp(x->row, y->row);
@@ -232,8 +240,10 @@ long td_view_make(size_t **out, const td_diff *d, const td_view_opts *o, td_erro
         k[m].row = r;
         k[m].idx = i;
         /* Descending (the default for numbers) sorts the negated key. */
-        double v = o->has_sort ? col_value(r, o->sort) : 0;
-        k[m].key = o->ascending ? v : -v;
+        double v = o->has_sort ? col_value(r, o->sort, o->stats, i) : 0;
+        /* q sorts most significant first unless --ascending turns it. */
+        bool up = o->sort == TD_COL_Q ? !o->ascending : o->ascending;
+        k[m].key = up ? v : -v;
         m++;
     }
     if (o->has_sort) {

@@ -1,12 +1,71 @@
 #ifndef TD_SELECTION_H
 #define TD_SELECTION_H
 
-#include "tracediff.h"
+#include "internal.h"
+
+#include <stdlib.h>
 
 /* The values of want among have (sorted): all of them for "all", the lowest
  * for the default, else each listed value, which must be in have. *out is
  * malloc'd. what/side name them in the error ("iteration", "control"). */
 int td_resolve(int64_t **out, size_t *nout, const td_list *want, const int64_t *have,
                size_t nhave, const char *what, const char *side, td_error *err);
+
+/* Which events of one file a side of a comparison selects (spec §4): the
+ * resolved ranks and iterations of the side, the device, and --hta-strict.
+ * The diff and the statistics both walk events through td_pick_walk, so
+ * they count exactly the same events. */
+typedef struct td_pick {
+    const int64_t *iters; /* the side's selected iteration numbers */
+    size_t niters;
+    int whole_trace;      /* no ProfilerStep: every event, whatever its iteration */
+    td_device device;
+    bool strict;          /* --hta-strict: stream-0 device events left out */
+} td_pick;
+
+/* Called per selected event, in file order, with the position of the
+ * event's iteration in pick->iters (-1 for a whole-trace side). A negative
+ * return stops the walk and is returned. */
+typedef int (*td_pick_fn)(void *ud, const td_event *e, long iter_pos);
+
+/* Walks the selected events of f (whose rank the caller has selected).
+ * Inline so that each caller's callback is inlined into the loop. */
+static inline int td_pick_walk(const td_file *f, const td_pick *p, td_pick_fn fn, void *ud)
+{
+    long stack_pos[64];
+    long *pos = f->niters <= 64 ? stack_pos : malloc(f->niters * sizeof *pos);
+    if (!pos)
+        return TD_ENOMEM;
+    for (size_t i = 0; i < f->niters; i++) {
+        pos[i] = -1;
+        for (size_t k = 0; k < p->niters; k++)
+            if (p->iters[k] == f->iters[i])
+                pos[i] = (long)k;
+    }
+    int rc = 0;
+    for (size_t i = 0; i < f->nev; i++) {
+        const td_event *e = &f->evb[i >> TD_BLOCK_SHIFT][i & (TD_BLOCK - 1)];
+        bool gpu = (e->name & TD_EV_GPU) != 0;
+        if ((p->device == TD_DEVICE_CPU && gpu) || (p->device == TD_DEVICE_GPU && !gpu))
+            continue;
+        long ip = -1;
+        if (!p->whole_trace) {
+            if (e->iter < 0 || (ip = pos[e->iter]) < 0 || (p->strict && (e->name & TD_EV_STREAM0)))
+                continue;
+        }
+        if ((rc = fn(ud, e, ip)) < 0)
+            break;
+    }
+    if (pos != stack_pos)
+        free(pos);
+    return rc;
+}
+
+/* The pick of one side of a diff, from its resolved selection. */
+static inline td_pick td_pick_of(const td_side_notes *sn, const td_compare_opts *o)
+{
+    td_pick p = {sn->iters, sn->niters, sn->whole_trace, o->device, o->hta_strict != 0};
+    return p;
+}
 
 #endif

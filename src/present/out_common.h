@@ -16,4 +16,19 @@ void td_row_cells(char cells[TD_OUT_NCOLS - 1][40], const td_row *r);
 size_t td_view_count(const td_diff *d, const td_write_opts *o);
 const td_row *td_view_row(const td_diff *d, const td_write_opts *o, size_t i);
 
+size_t td_view_index(const td_diff *d, const td_write_opts *o, size_t i);
+
+/* The statistics columns (--stats), after the columns above. */
+#define TD_STATS_NCOLS 20
+void td_stats_column_names(const char *names[TD_STATS_NCOLS], char bufs[TD_STATS_NCOLS][160],
+                           const td_write_opts *o);
+/* Cells of row index r as text: numbers in full ("" when undefined), the
+ * samples mode and the verdict as words. */
+void td_stats_cells(char cells[TD_STATS_NCOLS][40], const td_stats *st, size_t r);
+/* Which cells are words rather than numbers. */
+int td_stats_cell_is_text(int c);
+/* "+12.3% [+8.1, +16.5]": the change and its interval relative to the
+ * control mean ("" when undefined). */
+void td_stats_change_text(char *buf, size_t cap, const td_row_stats *rs);
+
 #endif

@@ -86,6 +86,22 @@ static void put_bar(FILE *f, double frac, int ascii, int color)
         fputs(RESET, f);
 }
 
+/* The change with its interval, and the verdict: red for slower, green for
+ * faster, dim for noise. */
+static void put_verdict(FILE *f, const td_row_stats *rs, size_t chw, size_t vw, int color)
+{
+    char ch[64];
+    td_stats_change_text(ch, sizeof ch, rs);
+    td_verdict v = rs->verdict;
+    const char *tint = !color                   ? ""
+                       : v == TD_VERDICT_SLOWER ? RED BOLD
+                       : v == TD_VERDICT_FASTER ? GREEN BOLD
+                       : v == TD_VERDICT_NOISE  ? DIM
+                                                : "";
+    fprintf(f, "  %s%*s  %-*s%s", tint, (int)chw, ch, (int)vw, td_verdict_name(v),
+            *tint ? RESET : "");
+}
+
 int td_write_table(FILE *f, const td_diff *d, const td_write_opts *o)
 {
     td_write_opts zero = {0};
@@ -112,7 +128,15 @@ int td_write_table(FILE *f, const td_diff *d, const td_write_opts *o)
         if (tw > namew)
             namew = tw;
     }
-    size_t fixed = 0;
+    const td_stats *st = o->stats;
+    size_t chw = strlen("mean change [interval]"), vw = strlen("verdict");
+    for (size_t i = 0; st && i < n; i++) {
+        char ch[64];
+        td_stats_change_text(ch, sizeof ch, &td_stats_rows(st)[td_view_index(d, o, i)]);
+        if (strlen(ch) > chw)
+            chw = strlen(ch);
+    }
+    size_t fixed = st ? chw + 2 + vw + 2 : 0;
     for (int c = 0; c < TD_OUT_NCOLS - 1; c++)
         fixed += cw[c] + 2;
     fixed += 2 + 7 + 2 + BAR_W; /* the change column: "  ", ">+9999%", " ", a sign, the bar */
@@ -138,6 +162,10 @@ int td_write_table(FILE *f, const td_diff *d, const td_write_opts *o)
         fprintf(f, "  %*s%s", (int)(cw[c] - tw), "", hdr[c]);
         line += 2 + cw[c];
     }
+    if (st) {
+        fprintf(f, "  %*s  %-*s", (int)chw, "mean change [interval]", (int)vw, "verdict");
+        line += 2 + chw + 2 + vw;
+    }
     fprintf(f, "  %7s%s\n", "change", color ? RESET : "");
     line += 2 + 7 + 2 + BAR_W;
     if (o->rules) {
@@ -155,6 +183,8 @@ int td_write_table(FILE *f, const td_diff *d, const td_write_opts *o)
             bool tint = c >= 4 && *col;
             fprintf(f, "  %s%*s%s", tint ? col : "", (int)cw[c], cells[c], tint ? RESET : "");
         }
+        if (st)
+            put_verdict(f, &td_stats_rows(st)[td_view_index(d, o, i)], chw, vw, color);
         /* Relative to the control's time; a full bar is a change of 100%
          * or more. Rows only one side has say so instead of a percentage. */
         double rel = 0;

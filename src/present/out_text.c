@@ -77,6 +77,81 @@ const td_row *td_view_row(const td_diff *d, const td_write_opts *o, size_t i)
     return &td_diff_rows(d)[o && o->rows ? o->rows[i] : i];
 }
 
+size_t td_view_index(const td_diff *d, const td_write_opts *o, size_t i)
+{
+    (void)d;
+    return o && o->rows ? o->rows[i] : i;
+}
+
+void td_stats_column_names(const char *names[TD_STATS_NCOLS], char bufs[TD_STATS_NCOLS][160],
+                           const td_write_opts *o)
+{
+    /* Per side: n, mean, stdev, median, then min and max. */
+    static const char *const suffix[] = {"n", "mean", "stdev", "median"};
+    const char *lab[2] = {td_label(o ? o->control_label : NULL, 0),
+                          td_label(o ? o->test_label : NULL, 1)};
+    int c = 0;
+    names[c++] = "samples";
+    for (int k = 0; k < 4; k++)
+        for (int side = 0; side < 2; side++) {
+            snprintf(bufs[c], 160, "%s_%s", lab[side], suffix[k]);
+            names[c] = bufs[c];
+            c++;
+        }
+    for (int side = 0; side < 2; side++)
+        for (int k = 0; k < 2; k++) {
+            snprintf(bufs[c], 160, "%s_%s", lab[side], k ? "max" : "min");
+            names[c] = bufs[c];
+            c++;
+        }
+    static const char *const rest[] = {"diff_mean", "change_pct", "ci_low", "ci_high",
+                                       "p_value",   "q_value",    "verdict"};
+    for (int k = 0; k < 7; k++)
+        names[c++] = rest[k];
+}
+
+static void num_cell(char *buf, double x)
+{
+    if (isnan(x))
+        buf[0] = '\0';
+    else
+        td_fmt_num(buf, 40, x);
+}
+
+void td_stats_cells(char cells[TD_STATS_NCOLS][40], const td_stats *st, size_t r)
+{
+    const td_row_stats *rs = &td_stats_rows(st)[r];
+    int c = 0;
+    snprintf(cells[c++], 40, "%s", td_samples_name(td_stats_samples(st)));
+    snprintf(cells[c++], 40, "%llu", (unsigned long long)rs->n[0]);
+    snprintf(cells[c++], 40, "%llu", (unsigned long long)rs->n[1]);
+    const double v[] = {rs->mean[0], rs->mean[1], rs->stdev[0], rs->stdev[1], rs->median[0],
+                        rs->median[1], rs->min[0], rs->max[0], rs->min[1], rs->max[1],
+                        rs->diff_mean, rs->change_pct, rs->ci_low, rs->ci_high, rs->p, rs->q};
+    for (size_t k = 0; k < sizeof v / sizeof *v; k++)
+        num_cell(cells[c++], v[k]);
+    snprintf(cells[c++], 40, "%s", td_verdict_name(rs->verdict));
+}
+
+int td_stats_cell_is_text(int c)
+{
+    return c == 0 || c == TD_STATS_NCOLS - 1;
+}
+
+void td_stats_change_text(char *buf, size_t cap, const td_row_stats *rs)
+{
+    double m = rs->mean[0];
+    if (isnan(rs->change_pct) || !(m != 0)) {
+        snprintf(buf, cap, "%s", "");
+        return;
+    }
+    if (isnan(rs->ci_low))
+        snprintf(buf, cap, "%+.1f%%", rs->change_pct);
+    else
+        snprintf(buf, cap, "%+.1f%% [%+.1f, %+.1f]", rs->change_pct, 100 * rs->ci_low / m,
+                 100 * rs->ci_high / m);
+}
+
 static void csv_field(FILE *f, const char *s, size_t len)
 {
     bool quote = false;
@@ -105,6 +180,16 @@ int td_write_csv(FILE *f, const td_diff *d, const td_write_opts *o)
             fputc(',', f);
         csv_field(f, names[c], strlen(names[c]));
     }
+    const td_stats *st = o ? o->stats : NULL;
+    const char *snames[TD_STATS_NCOLS];
+    char sbufs[TD_STATS_NCOLS][160];
+    if (st) {
+        td_stats_column_names(snames, sbufs, o);
+        for (int c = 0; c < TD_STATS_NCOLS; c++) {
+            fputc(',', f);
+            csv_field(f, snames[c], strlen(snames[c]));
+        }
+    }
     fputc('\n', f);
     size_t n = td_view_count(d, o);
     for (size_t i = 0; i < n; i++) {
@@ -115,6 +200,14 @@ int td_write_csv(FILE *f, const td_diff *d, const td_write_opts *o)
         for (int c = 0; c < TD_OUT_NCOLS - 1; c++) {
             fputc(',', f);
             fputs(cells[c], f);
+        }
+        if (st) {
+            char sc[TD_STATS_NCOLS][40];
+            td_stats_cells(sc, st, td_view_index(d, o, i));
+            for (int c = 0; c < TD_STATS_NCOLS; c++) {
+                fputc(',', f);
+                fputs(sc[c], f);
+            }
         }
         fputc('\n', f);
     }
@@ -149,6 +242,27 @@ int td_write_json_string(FILE *f, const char *s, size_t len)
     return ferror(f) ? TD_EIO : 0;
 }
 
+static void json_stats(FILE *f, const td_write_opts *o, size_t r)
+{
+    const char *names[TD_STATS_NCOLS];
+    char bufs[TD_STATS_NCOLS][160], cells[TD_STATS_NCOLS][40];
+    td_stats_column_names(names, bufs, o);
+    td_stats_cells(cells, o->stats, r);
+    for (int c = 0; c < TD_STATS_NCOLS; c++) {
+        fputs(", \"", f);
+        td_write_json_string(f, names[c], strlen(names[c]));
+        const char *v = cells[c];
+        if (td_stats_cell_is_text(c))
+            fprintf(f, "\": \"%s\"", v);
+        else if (!v[0] || strcmp(v, "nan") == 0)
+            fputs("\": null", f);
+        else if (strcmp(v, "inf") == 0 || strcmp(v, "-inf") == 0)
+            fprintf(f, "\": %s", v[0] == '-' ? "-1e999" : "1e999");
+        else
+            fprintf(f, "\": %s", v);
+    }
+}
+
 int td_write_json(FILE *f, const td_diff *d, const td_write_opts *o)
 {
     const char *names[TD_OUT_NCOLS];
@@ -180,6 +294,8 @@ int td_write_json(FILE *f, const td_diff *d, const td_write_opts *o)
             else
                 fprintf(f, "\": %s", v);
         }
+        if (o && o->stats)
+            json_stats(f, o, td_view_index(d, o, i));
         fputc('}', f);
     }
     fputs(n ? "\n]\n" : "]\n", f);
@@ -209,12 +325,17 @@ int td_write_markdown(FILE *f, const td_diff *d, const td_write_opts *o)
     const char *names[TD_OUT_NCOLS];
     char bufs[4][160];
     td_column_names(names, bufs, d, o);
+    const td_stats *st = o ? o->stats : NULL;
     fputc('|', f);
     for (int c = 0; c < TD_OUT_NCOLS; c++)
         fprintf(f, " %s |", names[c]);
+    if (st)
+        fputs(" change (interval) | q | verdict |", f);
     fputs("\n|:---|", f);
     for (int c = 1; c < TD_OUT_NCOLS; c++)
         fputs(c == TD_OUT_NCOLS - 1 ? ":---:|" : "---:|", f);
+    if (st)
+        fputs("---:|---:|:---|", f);
     fputc('\n', f);
     size_t n = td_view_count(d, o);
     for (size_t i = 0; i < n; i++) {
@@ -225,6 +346,18 @@ int td_write_markdown(FILE *f, const td_diff *d, const td_write_opts *o)
         md_name(f, r->name, r->name_len);
         for (int c = 0; c < TD_OUT_NCOLS - 1; c++)
             fprintf(f, " | %s", cells[c]);
+        if (st) {
+            const td_row_stats *rs = &td_stats_rows(st)[td_view_index(d, o, i)];
+            char ch[64], q[32] = "";
+            td_stats_change_text(ch, sizeof ch, rs);
+            if (!isnan(rs->q))
+                snprintf(q, sizeof q, "%.2g", rs->q);
+            td_verdict v = rs->verdict;
+            fprintf(f, " | %s | %s | %s%s%s", ch, q,
+                    v == TD_VERDICT_SLOWER || v == TD_VERDICT_FASTER ? "**" : "",
+                    td_verdict_name(v),
+                    v == TD_VERDICT_SLOWER || v == TD_VERDICT_FASTER ? "**" : "");
+        }
         fputs(" |\n", f);
     }
     return ferror(f) ? TD_EIO : 0;

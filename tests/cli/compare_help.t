@@ -23,10 +23,21 @@ $ tracediff compare --help
 >   -j, --jobs N                      files read at once (default: one per core)
 >   -q, --quiet                       no notes on stderr
 >
+> statistics:
+>   --stats                           add samples, p- and q-values and a verdict per name
+>                                     (slower, faster, noise, added, removed, n/a; docs/stats.md)
+>   --samples iteration|call|auto     iteration: one sample per selected (rank, iteration),
+>                                     the name's total there (Welch's t-test); call: one per
+>                                     call (Mann-Whitney U). auto (default): iteration when
+>                                     both sides have at least 3 such samples, else call
+>   --alpha A                         false discovery rate for the q-values (default 0.05)
+>   --min-change P%                   a smaller change of the mean is noise (default 1%)
+>
 > rows:
 >   --sort COLUMN                     name, diff_duration, diff_counts, abs_diff_duration,
 >                                     abs_diff_counts, control_counts, test_total_duration, ...
->                                     (numbers sort descending unless --ascending)
+>                                     (numbers sort descending unless --ascending);
+>                                     with --stats also q (smallest first) and change
 >   --ascending                       sort from the smallest number
 >   --top N                           the first N rows after sorting
 >   --include REGEX                   keep the names REGEX matches (regex as in Python, PCRE2)

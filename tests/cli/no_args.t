@@ -17,6 +17,7 @@ $ tracediff
 !   summarize   keep a trace set's aggregates in a summary (SQLite)
 !   runs        the runs kept in a summary
 !   trend       each name's total duration across the runs of a summary
+!   check       CI gate: exit 3 when a name got significantly slower
 !   completion  a shell completion script (bash or zsh) on stdout
 !   man         this program's manual page (roff) on stdout
 !

@@ -31,7 +31,8 @@ $ tracediff plot --help
 > rows:
 >   --sort COLUMN           name, diff_duration, diff_counts, abs_diff_duration,
 >                           abs_diff_counts, control_counts, test_total_duration, ...
->                           (numbers sort descending unless --ascending)
+>                           (numbers sort descending unless --ascending);
+>                           with --stats also q (smallest first) and change
 >   --ascending             sort from the smallest number
 >   --top N                 the first N rows after sorting
 >   --include REGEX         keep the names REGEX matches (regex as in Python, PCRE2)

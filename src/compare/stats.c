@@ -1,0 +1,382 @@
+/*
+ * Statistics per row of a diff (docs/stats.md): gather samples from exactly
+ * the events the diff counted (td_pick_walk), then test each row and turn
+ * the p-values into q-values and verdicts.
+ *
+ * Samples are gathered in a fixed order (files by rank, events in file
+ * order) and sorted before medians and ranks, so the numbers do not depend
+ * on the thread count or on the order of files on disk.
+ */
+#include "internal.h"
+#include "model/selection.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct td_stats {
+    td_row_stats *rows;
+    size_t nrows;
+    td_samples mode;
+    double alpha, min_change;
+    size_t side_samples[2];
+    int too_few;
+};
+
+/* What one side collects. Iteration mode: per row, per (rank, iteration)
+ * sample, a compensated sum (as the diff sums). Call mode: per row, its
+ * calls' durations, rows laid end to end (off[row] is where a row starts). */
+typedef struct side_acc {
+    size_t nsamp;
+    double *sum, *comp; /* nrows * nsamp */
+    double *vals;
+    size_t *off, *fill;
+} side_acc;
+
+typedef struct walk {
+    const td_diff *diff;
+    const td_file *f;
+    int short_names;
+    td_samples mode;
+    side_acc *acc;
+    long *map;     /* file name id -> row, -1 unknown, -2 not looked up */
+    size_t base;   /* sample index of the file's rank (iteration mode) */
+    size_t niters; /* iterations per rank (1 for a whole-trace side) */
+} walk;
+
+static long row_of(walk *w, uint32_t name)
+{
+    long r = w->map[name];
+    if (r != -2)
+        return r;
+    size_t len;
+    const char *s = td_strtab_get(w->f->names, name, &len);
+    if (w->short_names) {
+        char *sh;
+        size_t sl;
+        if (td_short_name(&sh, &sl, s, len) < 0)
+            return -3;
+        r = td_diff_find_row(w->diff, sh, sl);
+        free(sh);
+    } else {
+        r = td_diff_find_row(w->diff, s, len);
+    }
+    return w->map[name] = r;
+}
+
+static int take_event(void *ud, const td_event *e, long iter_pos)
+{
+    walk *w = ud;
+    long r = row_of(w, TD_EV_NAME(e));
+    if (r == -3)
+        return TD_ENOMEM;
+    if (r < 0 || isnan(e->dur)) /* NaN: a missing value, skipped as the diff skips it */
+        return 0;
+    side_acc *a = w->acc;
+    if (w->mode == TD_SAMPLES_CALL) {
+        a->vals[a->off[r] + a->fill[r]++] = e->dur;
+        return 0;
+    }
+    size_t cell = (size_t)r * a->nsamp + w->base + (iter_pos < 0 ? 0 : (size_t)iter_pos);
+    double s = a->sum[cell], x = e->dur, t = s + x;
+    double c = fabs(s) >= fabs(x) ? (s - t) + x : (x - t) + s;
+    if (isfinite(c))
+        a->comp[cell] += c;
+    a->sum[cell] = t;
+    return 0;
+}
+
+static bool has_rank(const td_side_notes *sn, int64_t rank, size_t *pos)
+{
+    for (size_t i = 0; i < sn->nranks; i++)
+        if (sn->ranks[i] == rank) {
+            *pos = i;
+            return true;
+        }
+    return false;
+}
+
+static int collect_side(side_acc *a, const td_diff *d, const td_set *s, int side,
+                        const td_compare_opts *o, td_samples mode, td_error *err)
+{
+    const td_side_notes *sn = td_diff_notes(d, side);
+    const td_row *rows = td_diff_rows(d);
+    size_t nrows = td_diff_nrows(d);
+    size_t niters = sn->whole_trace ? 1 : sn->niters;
+    a->nsamp = sn->nranks * niters;
+    if (mode == TD_SAMPLES_CALL) {
+        size_t total = 0;
+        a->off = malloc((nrows + 1) * sizeof *a->off);
+        a->fill = calloc(nrows + 1, sizeof *a->fill);
+        if (!a->off || !a->fill)
+            return td_fail(err, TD_ENOMEM, "", "out of memory");
+        for (size_t r = 0; r < nrows; r++) {
+            a->off[r] = total;
+            total += rows[r].counts[side];
+        }
+        if (!(a->vals = malloc((total + 1) * sizeof *a->vals)))
+            return td_fail(err, TD_ENOMEM, "", "out of memory");
+    } else {
+        size_t cells = nrows * a->nsamp;
+        a->sum = calloc(cells + 1, sizeof *a->sum);
+        a->comp = calloc(cells + 1, sizeof *a->comp);
+        if (!a->sum || !a->comp)
+            return td_fail(err, TD_ENOMEM, "", "out of memory");
+    }
+    td_pick pick = td_pick_of(sn, o);
+    for (size_t i = 0; i < s->nfiles; i++) {
+        const td_file *f = s->files[i];
+        size_t rp;
+        if (!has_rank(sn, f->rank, &rp))
+            continue;
+        size_t nn = td_strtab_count(f->names);
+        walk w = {d, f, o->short_names, mode, a, malloc((nn + 1) * sizeof(long)), rp * niters,
+                  niters};
+        if (!w.map)
+            return td_fail(err, TD_ENOMEM, f->path, "out of memory");
+        for (size_t k = 0; k < nn; k++)
+            w.map[k] = -2;
+        int rc = td_pick_walk(f, &pick, take_event, &w);
+        free(w.map);
+        if (rc < 0)
+            return td_fail(err, rc, f->path, "out of memory");
+    }
+    return 0;
+}
+
+static void side_free(side_acc *a)
+{
+    free(a->sum);
+    free(a->comp);
+    free(a->vals);
+    free(a->off);
+    free(a->fill);
+}
+
+static int cmp_dbl(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return (a > b) - (a < b);
+}
+
+/* Descriptive numbers of one side of a row; x sorted ascending. */
+static void describe(td_row_stats *st, int side, const double *x, size_t n)
+{
+    st->n[side] = n;
+    st->mean[side] = st->stdev[side] = st->median[side] = st->min[side] = st->max[side] = NAN;
+    if (n == 0)
+        return;
+    double s = 0;
+    for (size_t i = 0; i < n; i++)
+        s += x[i];
+    st->mean[side] = x[0] == x[n - 1] ? x[0] : s / (double)n;
+    if (n >= 2) {
+        double ss = 0;
+        for (size_t i = 0; i < n; i++)
+            ss += (x[i] - st->mean[side]) * (x[i] - st->mean[side]);
+        st->stdev[side] = x[0] == x[n - 1] ? 0 : sqrt(ss / (double)(n - 1));
+    }
+    st->median[side] = n % 2 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2;
+    st->min[side] = x[0];
+    st->max[side] = x[n - 1];
+}
+
+/* The samples of row r on a side, into buf (sorted), or a pointer into the
+ * side's own array (sorted in place). */
+static const double *samples_of(side_acc *a, td_samples mode, size_t r, double *buf, size_t *n)
+{
+    if (mode == TD_SAMPLES_CALL) {
+        double *v = a->vals + a->off[r];
+        *n = a->fill[r];
+        qsort(v, *n, sizeof *v, cmp_dbl);
+        return v;
+    }
+    for (size_t k = 0; k < a->nsamp; k++)
+        buf[k] = a->sum[r * a->nsamp + k] + a->comp[r * a->nsamp + k];
+    *n = a->nsamp;
+    /* Welch needs no order, but the median does; sorting first also makes
+     * the sums independent of the order of ranks. */
+    qsort(buf, *n, sizeof *buf, cmp_dbl);
+    return buf;
+}
+
+static void test_row(td_row_stats *st, const td_row *row, const double *x0, size_t n0,
+                     const double *x1, size_t n1, td_samples mode, double alpha)
+{
+    describe(st, 0, x0, n0);
+    describe(st, 1, x1, n1);
+    st->diff_mean = st->mean[1] - st->mean[0];
+    st->change_pct = st->mean[0] != 0 ? 100 * st->diff_mean / st->mean[0] : NAN;
+    st->ci_low = st->ci_high = st->hl_shift = st->p = st->q = NAN;
+    if (row->counts[0] == 0 && row->counts[1] > 0)
+        st->verdict = TD_VERDICT_ADDED;
+    else if (row->counts[1] == 0 && row->counts[0] > 0)
+        st->verdict = TD_VERDICT_REMOVED;
+    else
+        st->verdict = TD_VERDICT_NA;
+    if (n0 < 2 || n1 < 2)
+        return;
+    td_test_result t;
+    if (mode == TD_SAMPLES_ITERATION) {
+        t = td_welch(x0, n0, x1, n1, alpha);
+    } else {
+        t = td_mann_whitney(x0, n0, x1, n1);
+        td_test_result hl = td_hodges_lehmann(x0, n0, x1, n1, alpha);
+        st->hl_shift = hl.stat;
+        t.ci_low = hl.ci_low;
+        t.ci_high = hl.ci_high;
+    }
+    st->p = t.p;
+    st->ci_low = t.ci_low;
+    st->ci_high = t.ci_high;
+}
+
+static void judge(td_row_stats *st, double alpha, double min_change)
+{
+    if (st->verdict == TD_VERDICT_ADDED || st->verdict == TD_VERDICT_REMOVED)
+        return;
+    if (isnan(st->p)) {
+        st->verdict = TD_VERDICT_NA;
+        return;
+    }
+    /* A control mean of 0 makes any change infinitely large. */
+    double ch = isnan(st->change_pct) ? (st->diff_mean > 0    ? INFINITY
+                                         : st->diff_mean < 0 ? -INFINITY
+                                                             : 0)
+                                      : st->change_pct;
+    if (st->q <= alpha && ch >= min_change && ch > 0)
+        st->verdict = TD_VERDICT_SLOWER;
+    else if (st->q <= alpha && ch <= -min_change && ch < 0)
+        st->verdict = TD_VERDICT_FASTER;
+    else
+        st->verdict = TD_VERDICT_NOISE;
+}
+
+static td_samples choose_mode(const td_stats_opts *so, const size_t side_samples[2])
+{
+    if (so->samples == TD_SAMPLES_ITERATION || so->samples == TD_SAMPLES_CALL)
+        return so->samples;
+    return side_samples[0] >= 3 && side_samples[1] >= 3 ? TD_SAMPLES_ITERATION : TD_SAMPLES_CALL;
+}
+
+int td_stats_compute(td_stats **out, const td_diff *d, const td_set *control, const td_set *test,
+                     const td_compare_opts *opts, const td_stats_opts *sopts, td_error *err)
+{
+    *out = NULL;
+    td_compare_opts zc = {0};
+    td_stats_opts zs = {0};
+    opts = opts ? opts : &zc;
+    sopts = sopts ? sopts : &zs;
+    if (sopts->alpha < 0 || sopts->alpha >= 1 || isnan(sopts->alpha))
+        return td_fail(err, TD_EUSAGE, "", "alpha %g: expected a number above 0 and below 1",
+                       sopts->alpha);
+    if (sopts->has_min_change && !(sopts->min_change >= 0))
+        return td_fail(err, TD_EUSAGE, "", "min-change %g%%: expected 0 or more",
+                       sopts->min_change);
+    td_stats *st = calloc(1, sizeof *st);
+    side_acc acc[2] = {{0}, {0}};
+    double *buf[2] = {NULL, NULL}, *p = NULL, *q = NULL;
+    int rc = TD_ENOMEM;
+    if (!st)
+        goto nomem;
+    st->alpha = sopts->alpha > 0 ? sopts->alpha : 0.05;
+    st->min_change = sopts->has_min_change ? sopts->min_change : 1.0;
+    for (int s = 0; s < 2; s++) {
+        const td_side_notes *sn = td_diff_notes(d, s);
+        st->side_samples[s] = sn->nranks * (sn->whole_trace ? 1 : sn->niters);
+    }
+    st->mode = choose_mode(sopts, st->side_samples);
+    st->too_few = st->mode == TD_SAMPLES_ITERATION &&
+                  (st->side_samples[0] < 2 || st->side_samples[1] < 2);
+    const td_set *sets[2] = {control, test};
+    for (int s = 0; s < 2; s++)
+        if ((rc = collect_side(&acc[s], d, sets[s], s, opts, st->mode, err)) < 0)
+            goto fail;
+    size_t n = st->nrows = td_diff_nrows(d);
+    const td_row *rows = td_diff_rows(d);
+    st->rows = calloc(n + 1, sizeof *st->rows);
+    buf[0] = malloc((acc[0].nsamp + 1) * sizeof(double));
+    buf[1] = malloc((acc[1].nsamp + 1) * sizeof(double));
+    p = malloc((n + 1) * sizeof *p);
+    q = malloc((n + 1) * sizeof *q);
+    if (!st->rows || !buf[0] || !buf[1] || !p || !q)
+        goto nomem;
+    for (size_t r = 0; r < n; r++) {
+        size_t n0, n1;
+        const double *x0 = samples_of(&acc[0], st->mode, r, buf[0], &n0);
+        const double *x1 = samples_of(&acc[1], st->mode, r, buf[1], &n1);
+        test_row(&st->rows[r], &rows[r], x0, n0, x1, n1, st->mode, st->alpha);
+        p[r] = st->rows[r].p;
+    }
+    if (td_bh_qvalues(q, p, n) < 0)
+        goto nomem;
+    for (size_t r = 0; r < n; r++) {
+        st->rows[r].q = q[r];
+        judge(&st->rows[r], st->alpha, st->min_change);
+    }
+    rc = 0;
+    *out = st;
+    st = NULL;
+    goto done;
+nomem:
+    rc = td_fail(err, TD_ENOMEM, "", "out of memory");
+fail:
+    td_stats_free(st);
+done:
+    side_free(&acc[0]);
+    side_free(&acc[1]);
+    free(buf[0]);
+    free(buf[1]);
+    free(p);
+    free(q);
+    return rc;
+}
+
+void td_stats_free(td_stats *st)
+{
+    if (!st)
+        return;
+    free(st->rows);
+    free(st);
+}
+
+const td_row_stats *td_stats_rows(const td_stats *st)
+{
+    return st->rows;
+}
+
+td_samples td_stats_samples(const td_stats *st)
+{
+    return st->mode;
+}
+
+double td_stats_alpha(const td_stats *st)
+{
+    return st->alpha;
+}
+
+double td_stats_min_change(const td_stats *st)
+{
+    return st->min_change;
+}
+
+size_t td_stats_side_samples(const td_stats *st, int side)
+{
+    return st->side_samples[side ? 1 : 0];
+}
+
+int td_stats_too_few(const td_stats *st)
+{
+    return st->too_few;
+}
+
+const char *td_verdict_name(td_verdict v)
+{
+    static const char *const names[] = {"n/a", "noise", "slower", "faster", "added", "removed"};
+    return v >= 0 && v <= TD_VERDICT_REMOVED ? names[v] : "n/a";
+}
+
+const char *td_samples_name(td_samples s)
+{
+    return s == TD_SAMPLES_ITERATION ? "iteration" : s == TD_SAMPLES_CALL ? "call" : "auto";
+}
