@@ -476,6 +476,9 @@ typedef struct td_report_input {
     const char *test_label;         /* NULL = "test" */
     /* Rows of each chart, by td_chart_kind; NULL = td_chart_default_view. */
     const td_view_opts *chart_view[2];
+    /* Statistics of diff (td_stats_compute), or NULL: the table then gains
+     * change, its interval, q and the verdict, and noise rows are muted. */
+    const td_stats *stats;
 } td_report_input;
 
 /* One self-contained HTML page (inline CSS, JS and SVG; nothing fetched):

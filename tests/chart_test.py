@@ -15,7 +15,7 @@ numbers equal to the CSV), loads nothing from the network, and survives names
 made to break out of HTML, SVG and <script>. xmllint missing is a failure:
 install libxml2-utils (scripts/deps.sh does).
 """
-import csv, gzip, io, json, os, re, shutil, struct, subprocess, sys, tempfile, zlib
+import csv, gzip, io, json, math, os, re, shutil, struct, subprocess, sys, tempfile, zlib
 import xml.etree.ElementTree as ET
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -301,6 +301,38 @@ def check_report(exe, tmp, name, a, b, args, expect_notes=()):
     return text
 
 
+def check_report_stats(exe, tmp):
+    """report --stats: the table's rows carry change, interval, q and verdict, equal to
+    compare --stats for the same selection."""
+    a = "tests/golden/traces/kineto-resnet50_workers0"
+    b = "tests/golden/traces/kineto-resnet50_workers4"
+    sel = ["--control-iteration", "all", "--test-iteration", "all", "--stats"]
+    out = os.path.join(tmp, "stats.html")
+    rc, _, err = run([exe, "report", a, b, "-q", "-o", out] + sel)
+    if not check("report --stats", rc == 0 and os.path.exists(out), err):
+        return
+    text = open(out, encoding="utf-8").read()
+    m = re.search(r'<script type="application/json" id="td-data">(.*?)</script>', text, re.S)
+    data = json.loads(m.group(1)) if m else {"columns": [], "rows": []}
+    cols = data["columns"]
+    check("report --stats: columns", cols[8:] == ["change_pct", "ci_low", "ci_high", "q_value",
+                                                  "verdict"], str(cols))
+    rc, csv_out, err = run([exe, "compare", a, b, "--format", "csv", "-q"] + sel)
+    rows = list(csv.DictReader(io.StringIO(csv_out.decode("utf-8"))))
+    want = {r["name"]: r for r in rows}
+    got = {r[0]: r for r in data["rows"]}
+    same = len(want) == len(got) and all(
+        got[k][12] == w["verdict"] and
+        ((w["q_value"] == "" and got[k][11] is None) or
+         (got[k][11] is not None and math.isclose(got[k][11], float(w["q_value"]),
+                                                  rel_tol=1e-9, abs_tol=1e-12)))
+        for k, w in want.items() if k in got)
+    check("report --stats: verdicts and q-values equal compare --stats", same)
+    check("report --stats: some rows are noise, some not",
+          {"noise", "slower"} <= {r[12] for r in data["rows"]})
+    check("report --stats: noise rows are styled", "'tr noise'" in text and ".tr.noise" in text)
+
+
 def check_gpu_headline(text, name, label, nonzero):
     """The headline's "Total GPU kernel time" of one side is (not) zero."""
     m = text and re.search(r"<h3>Total GPU kernel time</h3><table class=\"kv\">(.*?)</table>",
@@ -396,6 +428,7 @@ def main():
                             ["--control-label", "h100", "--test-label", "mi300", "--hta-strict"],
                             expect_notes=["--hta-strict: 61 GPU events on stream 0 left out"])
         check_gpu_headline(text, "bert-strict", "mi300", nonzero=False)
+        check_report_stats(exe, tmp)
         test_hostile_names(exe, os.path.join(tmp, "hostile"))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

@@ -19,8 +19,14 @@ static int check_output(const cli_opts *o)
 static int write_report(const cli_pair *p, const td_view_opts *const pick[2])
 {
     const cli_opts *o = &p->o;
-    td_report_input in = {p->control,       p->test,       &o->cmp,          p->diff,
-                          o->control_label, o->test_label, {pick[0], pick[1]}};
+    td_report_input in = {.control = p->control,
+                          .test = p->test,
+                          .opts = &o->cmp,
+                          .diff = p->diff,
+                          .control_label = o->control_label,
+                          .test_label = o->test_label,
+                          .chart_view = {pick[0], pick[1]},
+                          .stats = p->stats};
     out_file out = {0};
     int rc = out_open(&out, o->output);
     if (rc)

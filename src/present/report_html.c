@@ -71,6 +71,10 @@ static const char css[] =
     "#td-table{min-width:1000px;font-variant-numeric:tabular-nums}\n"
     ".tr{display:grid;grid-template-columns:minmax(260px,1fr) repeat(7,118px);"
     "align-items:baseline}\n"
+    "#td-table.stats .tr{grid-template-columns:minmax(220px,1fr) repeat(7,96px) "
+    "repeat(4,92px) 80px}#td-table.stats{min-width:1340px}\n"
+    ".tr.noise>div{color:#8A929B}.tr.noise>.v{font-style:italic}\n"
+    ".v-slower{color:var(--pos);font-weight:600}.v-faster{color:var(--neg);font-weight:600}\n"
     ".tr>div{padding:4px 10px;text-align:right;white-space:nowrap;overflow:hidden;"
     "border-bottom:1px solid #EEF0F2}\n"
     ".tr>div:first-child{text-align:left}\n"
@@ -108,18 +112,25 @@ static const char script[] =
     "var filter = document.getElementById('td-filter');\n"
     "var MAP = {'&': '&amp;', '<': '&lt;', '>': '&gt;', '\"': '&quot;', \"'\": '&#39;'};\n"
     "function esc(s) { return s.replace(/[&<>\"']/g, function (c) { return MAP[c]; }); }\n"
-    "function isText(k) { return k === 0 || k === 7; }\n"
+    "var VK = COLS.indexOf('verdict');\n"
+    "function isText(k) { return k === 0 || k === 7 || k === VK; }\n"
     "function cell(v, k) {\n"
     "  var s, cls = '';\n"
-    "  if (k === 7) {\n"
+    "  if (v === null) {\n"
+    "    s = '\\u2014';\n"
+    "  } else if (k === VK) {\n"
+    "    s = esc(v);\n"
+    "    cls = 'v v-' + v.replace('/', '');\n"
+    "  } else if (k === 7) {\n"
     "    s = esc(v);\n"
     "    cls = v === '+' ? 'pos' : v === '-' ? 'neg' : '';\n"
     "  } else {\n"
     "    s = NF.format(v);\n"
-    "    if (k >= 5 && v > 0) {\n"
+    "    var signed = k === 5 || k === 6 || k === 8;\n"
+    "    if (signed && v > 0) {\n"
     "      s = '+' + s;\n"
     "      cls = 'pos';\n"
-    "    } else if (k >= 5 && v < 0) {\n"
+    "    } else if (signed && v < 0) {\n"
     "      cls = 'neg';\n"
     "    }\n"
     "  }\n"
@@ -134,7 +145,8 @@ static const char script[] =
     "    if (shown % 200 === 0)\n"
     "      out.push((shown ? '<\\/div>' : '') + '<div class=\"chunk\" role=\"presentation\">');\n"
     "    var n = esc(r[0]);\n"
-    "    var h = '<div class=\"tr\" role=\"row\">' +\n"
+    "    var rc = VK >= 0 && r[VK] === 'noise' ? 'tr noise' : 'tr';\n"
+    "    var h = '<div class=\"' + rc + '\" role=\"row\">' +\n"
     "      '<div class=\"name\" role=\"cell\" title=\"' + n + '\">' + n + '<\\/div>';\n"
     "    for (var k = 1; k < r.length; k++) h += cell(r[k], k);\n"
     "    out.push(h + '<\\/div>');\n"
@@ -153,7 +165,8 @@ static const char script[] =
     "  var s = dir === 'asc' ? 1 : -1;\n"
     "  order.sort(function (a, b) {\n"
     "    var x = R[a][k], y = R[b][k];\n"
-    "    var c = isText(k) ? (x < y ? -1 : x > y ? 1 : 0) : x - y;\n"
+    "    var c = isText(k) ? (x < y ? -1 : x > y ? 1 : 0)\n"
+    "          : x === null ? (y === null ? 0 : -1) : y === null ? 1 : x - y;\n"
     "    return s * c || byName(a, b) || a - b;\n"
     "  });\n"
     "  state.col = col;\n"
@@ -590,6 +603,27 @@ static int charts(report *r, td_error *err)
     return 0;
 }
 
+/* The statistics columns of the table (JSON keys, as compare --stats). */
+#define NSTAT_COLS 5
+static const char *const stat_cols[NSTAT_COLS] = {"change_pct", "ci_low", "ci_high", "q_value",
+                                                  "verdict"};
+static const char *const stat_heads[NSTAT_COLS] = {"change_%", "ci_low", "ci_high", "q_value",
+                                                   "verdict"};
+
+static void column_head(FILE *f, const char *key, const char *h)
+{
+    fprintf(f, "<div role=\"columnheader\" tabindex=\"0\" data-col=\"%s\" "
+               "aria-sort=\"none\">",
+            key);
+    /* Long column names break after their underscores, not mid-word. */
+    for (const char *u; (u = strchr(h, '_')) != NULL; h = u + 1) {
+        html_text(f, h, (size_t)(u - h + 1));
+        fputs("<wbr>", f);
+    }
+    html_str(f, h);
+    fputs("</div>", f);
+}
+
 static void table(report *r)
 {
     FILE *f = r->f;
@@ -610,22 +644,13 @@ static void table(report *r)
      * the chunks of rows that are out of view (content-visibility), which a
      * table's rows do not allow. The roles keep it a table to assistive
      * technology. */
-    fputs("<div class=\"table-wrap\"><div id=\"td-table\" role=\"table\" "
-          "aria-label=\"All rows\"><div class=\"tr th\" role=\"row\">",
-          f);
-    for (int c = 0; c < TD_OUT_NCOLS; c++) {
-        fprintf(f, "<div role=\"columnheader\" tabindex=\"0\" data-col=\"%s\" "
-                   "aria-sort=\"none\">",
-                keys[c]);
-        /* Long column names break after their underscores, not mid-word. */
-        const char *h = c == 0 ? "name" : names[c];
-        for (const char *u; (u = strchr(h, '_')) != NULL; h = u + 1) {
-            html_text(f, h, (size_t)(u - h + 1));
-            fputs("<wbr>", f);
-        }
-        html_str(f, h);
-        fputs("</div>", f);
-    }
+    fprintf(f, "<div class=\"table-wrap\"><div id=\"td-table\" role=\"table\"%s "
+               "aria-label=\"All rows\"><div class=\"tr th\" role=\"row\">",
+            r->in->stats ? " class=\"stats\"" : "");
+    for (int c = 0; c < TD_OUT_NCOLS; c++)
+        column_head(f, keys[c], c == 0 ? "name" : names[c]);
+    for (size_t c = 0; r->in->stats && c < NSTAT_COLS; c++)
+        column_head(f, stat_cols[c], stat_heads[c]);
     fputs("</div><div id=\"td-tbody\" role=\"rowgroup\"></div></div></div>\n"
           "<noscript><p>The table needs JavaScript; the same rows are in "
           "'tracediff compare --format csv'.</p></noscript>\n",
@@ -659,16 +684,30 @@ static void ops_lists(report *r)
     fputs("</div>\n", f);
 }
 
+static void stat_cells(FILE *f, const td_row_stats *s)
+{
+    const double v[4] = {s->change_pct, s->ci_low, s->ci_high, s->q};
+    for (int k = 0; k < 4; k++) {
+        fputc(',', f);
+        js_num(f, v[k]); /* null when undefined */
+    }
+    fprintf(f, ",\"%s\"", td_verdict_name(s->verdict));
+}
+
 static void data_and_script(report *r)
 {
     FILE *f = r->f;
     const td_row *rows = td_diff_rows(r->in->diff);
     size_t n = td_diff_nrows(r->in->diff);
+    const td_row_stats *st = r->in->stats ? td_stats_rows(r->in->stats) : NULL;
     fputs("<script type=\"application/json\" id=\"td-data\">{\"columns\": [\"name\", "
           "\"control_counts\", \"control_total_duration\", \"test_counts\", "
           "\"test_total_duration\", \"diff_counts\", \"diff_duration\", "
-          "\"counts_change_categories\"],\n\"rows\": [\n",
+          "\"counts_change_categories\"",
           f);
+    for (size_t c = 0; st && c < NSTAT_COLS; c++)
+        fprintf(f, ", \"%s\"", stat_cols[c]);
+    fputs("],\n\"rows\": [\n", f);
     for (size_t i = 0; i < n; i++) {
         const td_row *w = &rows[i];
         fputc('[', f);
@@ -679,7 +718,10 @@ static void data_and_script(report *r)
         js_num(f, w->duration[1]);
         fprintf(f, ",%lld,", (long long)w->diff_counts);
         js_num(f, w->diff_duration);
-        fprintf(f, ",\"%c\"]%s\n", w->category, i + 1 < n ? "," : "");
+        fprintf(f, ",\"%c\"", w->category);
+        if (st)
+            stat_cells(f, &st[i]);
+        fprintf(f, "]%s\n", i + 1 < n ? "," : "");
     }
     fprintf(f, "]}</script>\n<script>\n%s</script>\n</main>\n</body>\n</html>\n", script);
 }

@@ -14,32 +14,42 @@ $ tracediff report --help
 > 'plot'. The table always holds every row.
 >
 > selection:
->   --control-rank R        control's ranks: N | N,M,... | all (default: the lowest rank)
->   --test-rank R           test's ranks: N | N,M,... | all (default: the lowest rank)
->   --control-iteration I   control's iterations: N | N,M,... | all (default: the lowest)
->   --test-iteration I      test's iterations: N | N,M,... | all (default: the lowest)
->   --device all|cpu|gpu    cpu: stream -1; gpu: every other stream (default: all)
->   --short-names           group by short names (no templates, arguments)
->   --hta-strict            HTA's own numbers: GPU events on stream 0 get no
->                           iteration (default: their launch's; docs/numbers.md)
->   --control-label NAME    control's label: headers, legends, column prefixes
->   --test-label NAME       test's label: headers, legends, column prefixes
->   -j, --jobs N            files read at once (default: one per core)
->   -q, --quiet             no notes on stderr
+>   --control-rank R                control's ranks: N | N,M,... | all (default: the lowest rank)
+>   --test-rank R                   test's ranks: N | N,M,... | all (default: the lowest rank)
+>   --control-iteration I           control's iterations: N | N,M,... | all (default: the lowest)
+>   --test-iteration I              test's iterations: N | N,M,... | all (default: the lowest)
+>   --device all|cpu|gpu            cpu: stream -1; gpu: every other stream (default: all)
+>   --short-names                   group by short names (no templates, arguments)
+>   --hta-strict                    HTA's own numbers: GPU events on stream 0 get no
+>                                   iteration (default: their launch's; docs/numbers.md)
+>   --control-label NAME            control's label: headers, legends, column prefixes
+>   --test-label NAME               test's label: headers, legends, column prefixes
+>   -j, --jobs N                    files read at once (default: one per core)
+>   -q, --quiet                     no notes on stderr
+>
+> statistics:
+>   --stats                         add samples, p- and q-values and a verdict per name
+>                                   (slower, faster, noise, added, removed, n/a; docs/stats.md)
+>   --samples iteration|call|auto   iteration: one sample per selected (rank, iteration),
+>                                   the name's total there (Welch's t-test); call: one per
+>                                   call (Mann-Whitney U). auto (default): iteration when
+>                                   both sides have at least 3 such samples, else call
+>   --alpha A                       false discovery rate for the q-values (default 0.05)
+>   --min-change P%                 a smaller change of the mean is noise (default 1%)
 >
 > rows:
->   --sort COLUMN           name, diff_duration, diff_counts, abs_diff_duration,
->                           abs_diff_counts, control_counts, test_total_duration, ...
->                           (numbers sort descending unless --ascending);
->                           with --stats also q (smallest first) and change
->   --ascending             sort from the smallest number
->   --top N                 the first N rows after sorting
->   --include REGEX         keep the names REGEX matches (regex as in Python, PCRE2)
->   --exclude REGEX         drop the names REGEX matches (regex as in Python, PCRE2)
+>   --sort COLUMN                   name, diff_duration, diff_counts, abs_diff_duration,
+>                                   abs_diff_counts, control_counts, test_total_duration, ...
+>                                   (numbers sort descending unless --ascending);
+>                                   with --stats also q (smallest first) and change
+>   --ascending                     sort from the smallest number
+>   --top N                         the first N rows after sorting
+>   --include REGEX                 keep the names REGEX matches (regex as in Python, PCRE2)
+>   --exclude REGEX                 drop the names REGEX matches (regex as in Python, PCRE2)
 >
 > output:
->   --format html           the only one (and the default)
->   -o, --output FILE       required; written whole or not at all ('-': stdout)
+>   --format html                   the only one (and the default)
+>   -o, --output FILE               required; written whole or not at all ('-': stdout)
 >
 > example:
 >   tracediff report examples/control examples/test -o report.html
