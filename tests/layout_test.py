@@ -1,15 +1,17 @@
 #!/usr/bin/env python3
 """Layout tests: the folders of src/ follow the data and depend one way.
 
-    layout_test.py [TRACEDIFF]    (the binary is not needed)
+    layout_test.py [TRACEDIFF]    (the build directory beside it holds the libraries)
 
 - every #include "folder/..." names the including file's own folder or one
   below it (util < read < model < store < compare < present);
 - src/cli/ includes only the public header and its own headers;
 - every folder of src/ has a README.md and a row in docs/architecture.md;
-- no .c or .h file is left at the top of src/ but internal.h.
+- no .c or .h file is left at the top of src/ but internal.h;
+- libtracediff.so links no cairo (no graphics stack for a program that never
+  draws); libtracediff-render.so does.
 """
-import os, re, sys
+import os, re, subprocess, sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ORDER = ["util", "read", "model", "store", "compare", "present"]
@@ -60,6 +62,16 @@ def main():
                 ok = target in ORDER and f in ORDER and ORDER.index(target) <= ORDER.index(f)
                 check("%s includes %s" % (rel, name), ok,
                       "%s/ may not depend on %s/ (it sits above)" % (f, target))
+    build = os.path.dirname(os.path.abspath(sys.argv[1])) if len(sys.argv) > 1 else \
+        os.path.join(ROOT, "build")
+    for lib, cairo in (("libtracediff.so", False), ("libtracediff-render.so", True)):
+        path = os.path.join(build, lib)
+        if not os.path.exists(path):
+            check("%s is built" % lib, False, path)
+            continue
+        deps = subprocess.run(["ldd", path], capture_output=True, text=True).stdout
+        check("%s %s cairo" % (lib, "links" if cairo else "does not link"),
+              ("libcairo" in deps) == cairo, deps.strip()[:300])
     print("layout: %d passed, %d failed" % (passed, failed))
     return 1 if failed else 0
 
