@@ -23,3 +23,7 @@ bench: deps
 	    --out $(BENCH_OUT) \
 	    --runs $(BENCH_RUNS) --cc $(CC) $(if $(filter-out 0,$(BENCH_QUICK)),--quick) \
 	    $(if $(BENCH_NICE),--nice $(BENCH_NICE))
+
+# make bench-attribution: compare --by op against a plain compare (bench/attribution.sh).
+bench-attribution: all
+	sh bench/attribution.sh $(BIN) $(or $(BENCH_RUNS),5)

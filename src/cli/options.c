@@ -152,4 +152,6 @@ void cli_opts_free(cli_opts *o)
     td_list_clear(&o->cmp.test_ranks);
     td_list_clear(&o->cmp.control_iters);
     td_list_clear(&o->cmp.test_iters);
+    td_classes_free(o->classes);
+    o->classes = NULL;
 }

@@ -13,6 +13,7 @@ typedef enum cli_command_id {
     CMD_INFO,
     CMD_PLOT,
     CMD_REPORT,
+    CMD_EXPLAIN,
     CMD_COMPLETION,
     CMD_MAN,
     CMD_COUNT
@@ -20,7 +21,7 @@ typedef enum cli_command_id {
 
 #define ON(c) (1u << (c))
 /* The commands that read two sets and compare them. */
-#define ON_PAIR (ON(CMD_COMPARE) | ON(CMD_OPS) | ON(CMD_PLOT) | ON(CMD_REPORT))
+#define ON_PAIR (ON(CMD_COMPARE) | ON(CMD_OPS) | ON(CMD_PLOT) | ON(CMD_REPORT) | ON(CMD_EXPLAIN))
 
 typedef struct cli_command {
     cli_command_id id;
@@ -57,6 +58,7 @@ int cmd_ops(const cli_command *cmd, int argc, char **argv);
 int cmd_info(const cli_command *cmd, int argc, char **argv);
 int cmd_plot(const cli_command *cmd, int argc, char **argv);
 int cmd_report(const cli_command *cmd, int argc, char **argv);
+int cmd_explain(const cli_command *cmd, int argc, char **argv);
 int cmd_completion(const cli_command *cmd, int argc, char **argv);
 int cmd_man(const cli_command *cmd, int argc, char **argv);
 

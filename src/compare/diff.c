@@ -3,16 +3,12 @@
  * short name, join the two sides, and categorise.
  */
 #include "internal.h"
+#include "compare/diff_build.h"
 #include "model/selection.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-typedef struct acc {
-    uint64_t counts[2];
-    double sum[2], comp[2]; /* Neumaier-compensated sums, as pandas does */
-} acc;
 
 struct td_diff {
     td_strtab *names;
@@ -21,9 +17,10 @@ struct td_diff {
     td_side_notes notes[2];
     int64_t *sel_ranks[2], *sel_iters[2];
     int short_names;
+    td_by by;
 };
 
-static void add_dur(acc *a, int side, double x)
+void td_acc_add_dur(acc *a, int side, double x)
 {
     if (isnan(x))
         return; /* a missing value, skipped as pandas' sum does */
@@ -37,17 +34,10 @@ static void add_dur(acc *a, int side, double x)
     a->sum[side] = t;
 }
 
-typedef struct builder {
-    td_strtab *names;
-    acc *acc;
-    size_t cap;
-    int short_names;
-} builder;
-
-static int64_t row_for(builder *b, const char *s, size_t len)
+int64_t td_builder_row(builder *b, const char *s, size_t len, bool whole)
 {
     int64_t id;
-    if (b->short_names) {
+    if (b->short_names && !whole) {
         char *sh;
         size_t sl;
         if (td_short_name(&sh, &sl, s, len) < 0)
@@ -70,7 +60,7 @@ static int64_t row_for(builder *b, const char *s, size_t len)
     return id;
 }
 
-static bool in_list(const int64_t *v, size_t n, int64_t x)
+bool td_in_list(const int64_t *v, size_t n, int64_t x)
 {
     for (size_t i = 0; i < n; i++)
         if (v[i] == x)
@@ -90,7 +80,7 @@ static int add_file(builder *b, int side, const td_file *f, const td_side_notes 
     for (size_t i = 0; i < nn; i++)
         map[i] = -1;
     for (size_t i = 0; i < f->niters; i++)
-        iter_on[i] = in_list(sn->iters, sn->niters, f->iters[i]);
+        iter_on[i] = td_in_list(sn->iters, sn->niters, f->iters[i]);
     for (size_t i = 0; i < f->nev; i++) {
         const td_event *e = &f->evb[i >> TD_BLOCK_SHIFT][i & (TD_BLOCK - 1)];
         bool gpu = (e->name & TD_EV_GPU) != 0;
@@ -104,12 +94,12 @@ static int add_file(builder *b, int side, const td_file *f, const td_side_notes 
         if (r < 0) {
             size_t len;
             const char *s = td_strtab_get(f->names, name, &len);
-            if ((r = row_for(b, s, len)) < 0)
+            if ((r = td_builder_row(b, s, len, false)) < 0)
                 goto done;
             map[name] = r;
         }
         b->acc[r].counts[side]++;
-        add_dur(&b->acc[r], side, e->dur);
+        td_acc_add_dur(&b->acc[r], side, e->dur);
     }
     rc = 0;
 done:
@@ -169,6 +159,10 @@ int td_diff_compute(td_diff **out, const td_set *control, const td_set *test,
     if (!d || !(b.names = td_strtab_new()))
         goto fail_nomem;
     d->short_names = b.short_names = opts->short_names;
+    d->by = opts->by;
+    bool attr = opts->by != TD_BY_KERNEL || opts->only;
+    if (attr && (rc = td_attr_check(&b, control, test, opts, err)) < 0)
+        goto fail;
     const td_set *sets[2] = {control, test};
     if ((rc = resolve_side(d, 0, control, &opts->control_ranks, &opts->control_iters, "control",
                            err)) < 0 ||
@@ -179,18 +173,23 @@ int td_diff_compute(td_diff **out, const td_set *control, const td_set *test,
         const td_set *s = sets[side];
         for (size_t i = 0; i < s->nfiles; i++) {
             const td_file *f = s->files[i];
-            if (!in_list(sn->ranks, sn->nranks, f->rank))
+            if (!td_in_list(sn->ranks, sn->nranks, f->rank))
                 continue;
+            td_device device = attr ? TD_DEVICE_GPU : opts->device;
             /* Device events are all on the gpu side: a cpu-only comparison
              * would not have selected them anyway. */
-            if (!sn->whole_trace && opts->device != TD_DEVICE_CPU) {
+            if (!sn->whole_trace && device != TD_DEVICE_CPU) {
                 sn->no_launch += f->events_no_launch;
                 if (opts->hta_strict) { /* every stream-0 event is dropped: say it once */
                     sn->no_launch -= f->events_no_launch0;
                     sn->strict_dropped += f->events_stream0;
                 }
             }
-            if ((rc = add_file(&b, side, f, sn, opts->device, opts->hta_strict != 0, err)) < 0)
+            if (attr)
+                rc = td_add_file_attr(&b, side, f, sn, opts, err);
+            else
+                rc = add_file(&b, side, f, sn, opts->device, opts->hta_strict != 0, err);
+            if (rc < 0)
                 goto fail;
         }
     }
@@ -215,6 +214,7 @@ int td_diff_compute(td_diff **out, const td_set *control, const td_set *test,
     d->nrows = n;
     d->names = b.names;
     free(b.acc);
+    td_classes_free(b.own_classes);
     *out = d;
     return 0;
 fail_nomem:
@@ -222,6 +222,7 @@ fail_nomem:
 fail:
     td_strtab_free(b.names);
     free(b.acc);
+    td_classes_free(b.own_classes);
     td_diff_free(d);
     return rc;
 }
@@ -258,6 +259,14 @@ const td_side_notes *td_diff_notes(const td_diff *d, int side)
 int td_diff_short_names(const td_diff *d)
 {
     return d->short_names;
+}
+
+const char *td_diff_key_name(const td_diff *d)
+{
+    static const char *const keys[] = {"name", "op", "top_op", "annotation", "class"};
+    if (d->by == TD_BY_KERNEL || d->by > TD_BY_CLASS)
+        return d->short_names ? "short_name" : "name";
+    return keys[d->by];
 }
 
 td_op_category td_row_op_category(const td_row *r)

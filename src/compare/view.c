@@ -18,7 +18,9 @@ int td_column_parse(const char *text, const char *cl, const char *tl)
         return TD_EUSAGE;
     cl = cl ? cl : "control";
     tl = tl ? tl : "test";
-    if (strcmp(text, "short_name") == 0)
+    if (strcmp(text, "short_name") == 0 || strcmp(text, "op") == 0 ||
+        strcmp(text, "top_op") == 0 || strcmp(text, "annotation") == 0 ||
+        strcmp(text, "class") == 0)
         return TD_COL_NAME;
     for (int c = 0; c < TD_NCOLUMNS; c++) {
         const char *label = NULL;

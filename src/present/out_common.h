@@ -16,4 +16,12 @@ void td_row_cells(char cells[TD_OUT_NCOLS - 1][40], const td_row *r);
 size_t td_view_count(const td_diff *d, const td_write_opts *o);
 const td_row *td_view_row(const td_diff *d, const td_write_opts *o, size_t i);
 
+/* report_html.c: HTML text (escaped), "1,234 us", and a coloured change. */
+void td_html_text(FILE *f, const char *s, size_t len);
+void td_html_us(FILE *f, double v);
+void td_html_change(FILE *f, double c, double t);
+/* report_attr.c: "Where the GPU time moved" (nothing when the sets were
+ * opened without attribution). */
+int td_report_attr_section(FILE *f, const td_report_input *in, td_error *err);
+
 #endif

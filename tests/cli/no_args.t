@@ -14,6 +14,7 @@ $ tracediff
 !   info        ranks, iterations, files and event counts of one trace set
 !   plot        a grouped bar chart of counts or durations (.svg, .png, .pdf)
 !   report      one self-contained HTML report
+!   explain     the kernels one op launched on each side, and its CPU time
 !   completion  a shell completion script (bash or zsh) on stdout
 !   man         this program's manual page (roff) on stdout
 !
