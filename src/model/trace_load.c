@@ -198,6 +198,8 @@ READER_INLINE int read_time(loader *L, event_fields *ev, int kind)
 static int read_thread_id(loader *L, int64_t *out)
 {
     td_json *j = &L->j;
+    if (td_json_small_int(j, out))
+        return 0;
     int c = td_json_peek(j);
     if (c == '-' || (c >= '0' && c <= '9')) {
         td_json_num n;
