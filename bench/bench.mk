@@ -32,3 +32,7 @@ bench-summary: all
 # The cost of compare --stats against a plain compare (target: at most 1.3x).
 bench-stats: $(BIN)
 	sh bench/stats_cost.sh $(BIN)
+
+# make bench-attribution: compare --by op against a plain compare (bench/attribution.sh).
+bench-attribution: all
+	sh bench/attribution.sh $(BIN) $(or $(BENCH_RUNS),5)

@@ -85,6 +85,11 @@ typedef struct td_open_opts {
      * bytes of input read so far and the total size of the input files. */
     void (*progress)(void *ud, uint64_t done, uint64_t total);
     void *progress_ud;
+    /* Link each gpu-side event to the operator that launched it (docs/
+     * attribution.md): needed by compare_opts.by != TD_BY_KERNEL, explain
+     * and td_set_attr_stats. Costs a little time and 12 bytes per gpu
+     * event; off by default. */
+    int want_attribution;
 } td_open_opts;
 
 typedef struct td_set td_set;
@@ -201,6 +206,52 @@ TD_API int td_trend_chart_write(const char *path, const td_trend *t, td_error *e
 /* ------------------------------------------------------------------------ */
 /* The comparison (spec §4-§7).                                              */
 
+/* What a row is (docs/attribution.md). Every value but TD_BY_KERNEL groups
+ * the gpu side only (device is taken as TD_DEVICE_GPU) and needs the sets
+ * opened with want_attribution. GPU events with no key are counted in the
+ * row TD_UNATTRIBUTED, so the rows add up to the gpu total. */
+typedef enum td_by {
+    TD_BY_KERNEL = 0,     /* the event's own name: today's comparison */
+    TD_BY_OP = 1,         /* the innermost cpu_op around the launch */
+    TD_BY_TOP_OP = 2,     /* the outermost cpu_op around the launch */
+    TD_BY_ANNOTATION = 3, /* the innermost user_annotation (not a ProfilerStep) */
+    TD_BY_CLASS = 4       /* the kernel class of the event's name */
+} td_by;
+
+#define TD_UNATTRIBUTED "(unattributed)"
+
+/* Kernel classes: an ordered table of (class, regex) rules, first match
+ * wins; a name no rule matches is "other". */
+typedef struct td_classes td_classes;
+/* The built-in table (docs/attribution.md). */
+TD_API int td_classes_default(td_classes **out, td_error *err);
+/* A rules file: one "class<TAB>regex" per line; blank lines and lines
+ * starting with '#' are skipped. Regexes are PCRE2, caseless. Errors name
+ * the file and line. */
+TD_API int td_classes_load(td_classes **out, const char *path, td_error *err);
+TD_API void td_classes_free(td_classes *c);
+TD_API size_t td_classes_count(const td_classes *c);
+/* Rule i: its class and pattern. */
+TD_API void td_classes_rule(const td_classes *c, size_t i, const char **cls, const char **pattern);
+/* The class of a name ("other" when no rule matches). */
+TD_API const char *td_classes_match(const td_classes *c, const char *name, size_t len);
+
+/* Why a gpu event is unattributed: TD_ATTR_NREASONS reasons. */
+#define TD_ATTR_NREASONS 4
+TD_API const char *td_attr_reason_name(int reason);
+
+typedef struct td_attr_stats {
+    int available;            /* the set was opened with want_attribution */
+    uint64_t gpu_events;      /* gpu-side events of all files */
+    double gpu_time;          /* their total duration, us */
+    uint64_t attributed;
+    double attributed_time;
+    uint64_t count[TD_ATTR_NREASONS]; /* unattributed, per reason */
+    double time[TD_ATTR_NREASONS];
+} td_attr_stats;
+
+/* Attribution over every file and event of the set (no selection). */
+TD_API int td_set_attr_stats(const td_set *set, td_attr_stats *out);
 
 typedef struct td_compare_opts {
     td_list control_ranks, test_ranks; /* default: lowest rank of the set */
@@ -208,6 +259,13 @@ typedef struct td_compare_opts {
     td_device device;
     int short_names;
     int hta_strict; /* HTA's own rule: stream-0 device events get no iteration */
+    td_by by;       /* rows by kernel (default), op, top op, annotation, class */
+    const td_classes *classes; /* TD_BY_CLASS: NULL = the built-in table */
+    /* explain: only gpu events whose op (only_by TD_BY_OP, TD_BY_TOP_OP or
+     * TD_BY_ANNOTATION) is named only; the notes then carry the CPU time of
+     * the host events of that name. NULL = no filter. */
+    const char *only;
+    td_by only_by;
 } td_compare_opts;
 
 enum { TD_CONTROL = 0, TD_TEST = 1 };
@@ -227,6 +285,11 @@ typedef struct td_side_notes {
     uint64_t no_launch;      /* selected ranks' device events with no launch found */
     uint64_t strict_dropped; /* --hta-strict: stream-0 device events left out */
     uint64_t events;         /* events selected */
+    uint64_t unattributed;   /* by != kernel: selected gpu events with no key */
+    double unattributed_time;
+    uint64_t only_cpu_count; /* opts.only: host events of that name selected */
+    double only_cpu_time;    /* ... their total duration, us */
+    double only_gpu_time;    /* opts.only: the gpu time attributed to it */
     size_t nranks, niters;   /* the resolved selection */
     const int64_t *ranks;
     const int64_t *iters;
@@ -250,6 +313,9 @@ TD_API int td_diff_short_names(const td_diff *diff);
  * keep the given order. The notes are empty. */
 TD_API int td_diff_from_rows(td_diff **out, const td_row *rows, size_t n, int short_names,
                              td_error *err);
+/* The key column's title: "name", "short_name", "op", "top_op",
+ * "annotation" or "class". */
+TD_API const char *td_diff_key_name(const td_diff *diff);
 
 /* ops_diff (spec §7) of one row: which of the five lists it belongs to. */
 typedef enum td_op_category {

@@ -71,7 +71,23 @@ typedef struct td_file {
     uint64_t events_no_launch; /* device events whose launch was not found */
     uint64_t events_no_launch0; /* ... of them on stream 0 */
     char sha256[65]; /* of the source file when known (read from a summary), else "" */
+    /* Attribution (docs/attribution.md), computed at load when asked
+     * (td_open_opts.want_attribution). Plain arrays so that a summary can
+     * store and rebuild them: one entry per gpu-side event (TD_EV_GPU), the
+     * k-th entry for the k-th such event in file order. attr_op holds the
+     * names id of the innermost enclosing cpu_op of the launch, or
+     * TD_ATTR_REASON(r) when unattributed; attr_top the outermost cpu_op
+     * (or the same reason); attr_ann the innermost user_annotation that is
+     * not a ProfilerStep, or TD_ATTR_NONE. */
+    int has_attr;
+    size_t nattr; /* == events_gpu when has_attr */
+    uint32_t *attr_op, *attr_top, *attr_ann;
 } td_file;
+
+#define TD_ATTR_NONE 0xFFFFFFFFu
+#define TD_ATTR_REASON_BASE 0xFFFFFF00u
+#define TD_ATTR_REASON(r) (TD_ATTR_REASON_BASE | (uint32_t)(r))
+#define TD_ATTR_IS_REASON(v) ((v) >= TD_ATTR_REASON_BASE && (v) != TD_ATTR_NONE)
 
 void td_file_free(td_file *f);
 
@@ -80,7 +96,24 @@ typedef struct td_load_progress {
     void (*fn)(void *ud, uint64_t delta);
     void *ud;
 } td_load_progress;
-int td_file_load(td_file **out, const char *path, const td_load_progress *prog, td_error *err);
+int td_file_load(td_file **out, const char *path, const td_load_progress *prog, int want_attr,
+                 td_error *err);
+
+/* The events attribution needs, kept beside the raw events only while a
+ * file loads (when attribution is asked for): cpu ops, user annotations,
+ * host sides of a correlation (launches) and gpu-side events. */
+enum { TD_LINK_OP = 1, TD_LINK_ANN = 2, TD_LINK_LAUNCH = 4, TD_LINK_GPU = 8,
+       TD_LINK_HOST = 16 /* a gpu-side event that is a host event (spec §3.1) */ };
+typedef struct td_link {
+    double ts, dur;
+    int64_t pid, tid, corr;
+    uint32_t name; /* names id */
+    uint32_t kind; /* TD_LINK_... bits */
+} td_link;
+
+/* attribution.c: fills f->attr_* from the n link records (file order);
+ * round_ts as for the raw events (spec §2). */
+int td_attribute(td_file *f, td_link *links, size_t n, int round_ts, td_error *err);
 
 /* The raw per-event record kept while one file loads (before iterations).
  * 24 bytes: it is most of a file's peak memory. */

@@ -40,6 +40,9 @@ typedef struct cli_opts {
     double max_regression; /* check: percent (default 5) */
     double min_us;         /* check: ignore names whose control total is under this */
     const char *junit;     /* check: JUnit XML file */
+    bool want_attr;           /* load with attribution (explain, report, info) */
+    const char *classes_path; /* --classes FILE */
+    td_classes *classes;      /* loaded from classes_path */
 } cli_opts;
 
 void cli_opts_free(cli_opts *o);
@@ -84,6 +87,8 @@ int cli_pair_run(cli_pair *p);
 void cli_pair_free(cli_pair *p);
 /* The side's label: --control-label / --test-label, else "control" / "test". */
 const char *cli_side_label(const cli_opts *o, int side);
+/* The --by value of by: "kernel", "op", "top-op", "annotation", "class". */
+const char *cli_by_name(td_by by);
 
 /* outfile.c: output files appear whole or not at all: written to a temporary
  * file beside the target and renamed into place. Devices and FIFOs are

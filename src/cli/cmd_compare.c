@@ -42,7 +42,9 @@ static int write_table(FILE *f, const cli_pair *p, td_write_opts *w)
     table_opts(w, f);
     print_side_header(f, o, p->diff, 0, o->control);
     print_side_header(f, o, p->diff, 1, o->test);
-    fprintf(f, "device   %s%s\n", device_name(o->cmp.device),
+    bool by = o->cmp.by != TD_BY_KERNEL; /* --by implies the gpu side */
+    fprintf(f, "device   %s%s%s%s\n", device_name(by ? TD_DEVICE_GPU : o->cmp.device),
+            by ? "  by " : "", by ? td_diff_key_name(p->diff) : "",
             o->cmp.short_names ? "  (short names)" : "");
     if (p->stats)
         fprintf(f, "stats    samples per %s (%zu control, %zu test (rank, iteration) samples)  "

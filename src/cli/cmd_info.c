@@ -35,6 +35,47 @@ static void print_list(FILE *f, const int64_t *v, size_t n)
         fprintf(f, "%s%lld", i ? ", " : "", (long long)v[i]);
 }
 
+/* GPU time attribution (docs/attribution.md): how much has no op, and why. */
+static void attr_json(FILE *f, const td_set *s)
+{
+    td_attr_stats a;
+    td_set_attr_stats(s, &a);
+    char t[40];
+    td_format_number(t, sizeof t, a.gpu_time);
+    fprintf(f, ", \"attribution\": {\"gpu_events\": %llu, \"gpu_time\": %s, ",
+            (unsigned long long)a.gpu_events, t);
+    td_format_number(t, sizeof t, a.attributed_time);
+    fprintf(f, "\"attributed\": %llu, \"attributed_time\": %s, \"unattributed\": {",
+            (unsigned long long)a.attributed, t);
+    for (int r = 0; r < TD_ATTR_NREASONS; r++) {
+        td_format_number(t, sizeof t, a.time[r]);
+        fprintf(f, "%s\"%s\": {\"count\": %llu, \"time\": %s}", r ? ", " : "",
+                td_attr_reason_name(r), (unsigned long long)a.count[r], t);
+    }
+    fputs("}}", f);
+}
+
+static void attr_table(FILE *f, const td_set *s)
+{
+    td_attr_stats a;
+    td_set_attr_stats(s, &a);
+    fprintf(f, "\nGPU time by launching op (all events; docs/attribution.md)\n");
+    char t[40];
+    td_format_number(t, sizeof t, a.gpu_time);
+    fprintf(f, "  %-40s %12llu %14s us\n", "gpu events", (unsigned long long)a.gpu_events, t);
+    td_format_number(t, sizeof t, a.attributed_time);
+    fprintf(f, "  %-40s %12llu %14s us\n", "attributed to an op",
+            (unsigned long long)a.attributed, t);
+    for (int r = 0; r < TD_ATTR_NREASONS; r++) {
+        if (!a.count[r])
+            continue;
+        char what[64];
+        snprintf(what, sizeof what, "unattributed: %s", td_attr_reason_name(r));
+        td_format_number(t, sizeof t, a.time[r]);
+        fprintf(f, "  %-40s %12llu %14s us\n", what, (unsigned long long)a.count[r], t);
+    }
+}
+
 static void info_json(FILE *f, const td_set *s, const int64_t *iters, size_t ni)
 {
     fputs("{\"path\": \"", f);
@@ -71,7 +112,9 @@ static void info_json(FILE *f, const td_set *s, const int64_t *iters, size_t ni)
     fputs("\n], \"categories\": {", f);
     cat_ctx cc = {f, 1, 0};
     td_set_categories(s, print_cat, &cc);
-    fputs("}}\n", f);
+    fputs("}", f);
+    attr_json(f, s);
+    fputs("}\n", f);
 }
 
 static void info_table(FILE *f, const td_set *s, const int64_t *iters, size_t ni)
@@ -113,6 +156,7 @@ static void info_table(FILE *f, const td_set *s, const int64_t *iters, size_t ni
     fputs("\ncounted events by category\n", f);
     cat_ctx cc = {f, 0, 0};
     td_set_categories(s, print_cat, &cc);
+    attr_table(f, s);
 }
 
 static int info_write(const cli_opts *o, const td_set *s, const char *fmt)
@@ -143,6 +187,7 @@ static int info_run(const cli_opts *o, const char *path)
     td_set *s = NULL;
     td_open_opts oo = {0};
     oo.threads = o->threads;
+    oo.want_attribution = 1; /* unattributed GPU time, and why */
     td_error err = {0};
     if (td_set_open(&s, path, &oo, &err) < 0)
         return cli_td_error(&err);

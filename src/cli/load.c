@@ -4,6 +4,12 @@
 
 #include <stdlib.h>
 
+const char *cli_by_name(td_by by)
+{
+    static const char *const names[] = {"kernel", "op", "top-op", "annotation", "class"};
+    return by >= TD_BY_KERNEL && by <= TD_BY_CLASS ? names[by] : "?";
+}
+
 const char *cli_side_label(const cli_opts *o, int side)
 {
     return side ? (o->test_label ? o->test_label : "test")
@@ -17,6 +23,13 @@ static int load_pair(cli_opts *o, td_set **control, td_set **test)
     cli_progress pr;
     td_open_opts oo = {0};
     oo.threads = o->threads;
+    oo.want_attribution = o->want_attr || o->cmp.by != TD_BY_KERNEL;
+    if (o->classes_path && !o->classes) {
+        td_error cerr = {0};
+        if (td_classes_load(&o->classes, o->classes_path, &cerr) < 0)
+            return cli_td_error(&cerr);
+        o->cmp.classes = o->classes;
+    }
     cli_progress_attach(&pr, &oo, o->quiet);
     td_error err = {0};
     int rc = td_sets_open(sets, paths, 2, &oo, &err);
@@ -52,6 +65,11 @@ static void note_side(const cli_opts *o, const td_set *s, const td_diff *d, int 
     if (n->whole_trace)
         cli_note("%s (%s) has no ProfilerStep: comparing the whole trace", label,
                  td_set_path(s));
+    if (n->unattributed)
+        cli_note("%s: %llu GPU %s (%.6g us) not attributed to an op: row %s; see 'tracediff "
+                 "info' for why",
+                 label, (unsigned long long)n->unattributed,
+                 n->unattributed == 1 ? "event" : "events", n->unattributed_time, TD_UNATTRIBUTED);
     if (n->no_launch)
         cli_note("%s: %llu GPU %s with no launch found (no iteration) left out; "
                  "see docs/numbers.md",
@@ -108,6 +126,12 @@ static int diff_and_view(cli_pair *p)
     int rc = resolve_sort(o);
     if (rc)
         return rc;
+    if (o->cmp.by != TD_BY_KERNEL && o->cmp.device == TD_DEVICE_CPU) {
+        cli_error("--by %s groups GPU events by what launched them: --device cpu does not "
+                  "apply (leave it out)",
+                  cli_by_name(o->cmp.by));
+        return EXIT_USAGE;
+    }
     if (td_diff_compute(&p->diff, p->control, p->test, &o->cmp, &err) < 0)
         return cli_td_error(&err);
     if (!o->quiet) {

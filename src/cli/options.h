@@ -17,6 +17,7 @@ typedef enum cli_command_id {
     CMD_RUNS,
     CMD_TREND,
     CMD_CHECK,
+    CMD_EXPLAIN,
     CMD_COMPLETION,
     CMD_MAN,
     CMD_COUNT
@@ -24,7 +25,8 @@ typedef enum cli_command_id {
 
 #define ON(c) (1u << (c))
 /* The commands that read two sets and compare them. */
-#define ON_PAIR (ON(CMD_COMPARE) | ON(CMD_OPS) | ON(CMD_PLOT) | ON(CMD_REPORT) | ON(CMD_CHECK))
+#define ON_PAIR \
+    (ON(CMD_COMPARE) | ON(CMD_OPS) | ON(CMD_PLOT) | ON(CMD_REPORT) | ON(CMD_CHECK) | ON(CMD_EXPLAIN))
 
 typedef struct cli_command {
     cli_command_id id;
@@ -65,6 +67,7 @@ int cmd_summarize(const cli_command *cmd, int argc, char **argv);
 int cmd_runs(const cli_command *cmd, int argc, char **argv);
 int cmd_trend(const cli_command *cmd, int argc, char **argv);
 int cmd_check(const cli_command *cmd, int argc, char **argv);
+int cmd_explain(const cli_command *cmd, int argc, char **argv);
 int cmd_completion(const cli_command *cmd, int argc, char **argv);
 int cmd_man(const cli_command *cmd, int argc, char **argv);
 

@@ -130,6 +130,17 @@ const cli_command cli_commands[] = {
       "tracediff check examples/control examples/test --format markdown --junit check.xml",
       NULL},
      cmd_check},
+    {CMD_EXPLAIN, "explain", "the kernels one op launched on each side, and its CPU time",
+     "CONTROL TEST NAME", 3, "CONTROL, TEST and NAME", NULL, NULL,
+     "The GPU events one op launched (NAME: a cpu_op name such as aten::mm), per\n"
+     "kernel name on each side, with counts, total GPU time (us) and the diff; and\n"
+     "the op's own CPU time (its events' total duration in the selection) beside\n"
+     "its GPU time. The GPU side only. --by top-op or annotation: NAME is an\n"
+     "outermost op or a user annotation. csv: a last row (CPU time). See\n"
+     "docs/attribution.md.\n\n" TRACE_SET_NOTE,
+     {"tracediff explain examples/control examples/test aten::mm --sort abs_diff_duration",
+      "tracediff explain examples/control examples/test aten::mm --format json", NULL},
+     cmd_explain},
     {CMD_COMPLETION, "completion", "a shell completion script (bash or zsh) on stdout",
      "bash|zsh", 1, "bash or zsh", "bash|zsh", NULL,
      "Prints a script that completes commands, options, the values of options\n"
@@ -269,6 +280,21 @@ static int set_runs(cli_opts *o, const char *v)
     return 0;
 }
 
+static int set_by(cli_opts *o, const char *v)
+{
+    /* The parser has checked v against the choices. */
+    for (int k = TD_BY_KERNEL; k <= TD_BY_CLASS; k++)
+        if (strcmp(v, cli_by_name((td_by)k)) == 0)
+            o->cmp.by = (td_by)k;
+    return 0;
+}
+
+static int set_classes(cli_opts *o, const char *v)
+{
+    o->classes_path = v; /* read when the sets are (load.c) */
+    return 0;
+}
+
 static int set_sort(cli_opts *o, const char *v)
 {
     o->sort_text = v; /* a column name once the labels are known (load.c) */
@@ -377,7 +403,8 @@ static int set_junit(cli_opts *o, const char *v)
     return 0;
 }
 
-#define ON_ROWS (ON(CMD_COMPARE) | ON(CMD_PLOT) | ON(CMD_REPORT))
+#define ON_ROWS (ON(CMD_COMPARE) | ON(CMD_PLOT) | ON(CMD_REPORT) | ON(CMD_EXPLAIN))
+#define ON_BY (ON(CMD_COMPARE) | ON(CMD_OPS) | ON(CMD_PLOT))
 #define ON_READ (ON_PAIR | ON(CMD_INFO) | ON(CMD_SUMMARIZE))
 
 const cli_option cli_options[] = {
@@ -454,6 +481,18 @@ const cli_option cli_options[] = {
      "(numbers sort descending unless --ascending);\n"
      "with --stats also q (smallest first) and change",
      set_sort},
+    {"by", 0, "KEY", "kernel|op|top-op|annotation|class", "rows", ON_BY,
+     "rows by the GPU event's own name (kernel, the default),\n"
+     "the cpu op that launched it (innermost or outermost),\n"
+     "its user annotation, or its kernel class. Implies the\n"
+     "GPU side (--device gpu); GPU time with no op is the row\n"
+     "(unattributed). See docs/attribution.md",
+     set_by},
+    {"by", 0, "KEY", "op|top-op|annotation", "rows", ON(CMD_EXPLAIN),
+     "NAME is an innermost op (default), an outermost op,\nor a user annotation", set_by},
+    {"classes", 0, "FILE", NULL, "rows", ON_BY,
+     "--by class rules: class<TAB>regex lines, first match\nwins (default: docs/attribution.md)",
+     set_classes},
     {"ascending", 0, NULL, NULL, "rows", ON_ROWS, "sort from the smallest number", set_ascending},
     {"top", 0, "N", NULL, "rows", ON_ROWS, "the first N rows after sorting", set_top},
     {"top", 0, "N", NULL, "rows", ON(CMD_TREND),
@@ -468,6 +507,8 @@ const cli_option cli_options[] = {
     {"format", 0, "FORMAT", "table|json", "output", ON(CMD_OPS),
      "default: table on a terminal, else json", set_format},
     {"format", 0, "FORMAT", "table|json", "output", ON(CMD_INFO), "default: table", set_format},
+    {"format", 0, "FORMAT", "table|csv|json", "output", ON(CMD_EXPLAIN),
+     "default: table on a terminal, else csv", set_format},
     /* No choices: a report's own message says why another format is refused. */
     {"format", 0, "html", NULL, "output", ON(CMD_REPORT), "the only one (and the default)",
      set_format},
@@ -487,7 +528,7 @@ const cli_option cli_options[] = {
      "table, CSV or JSON ('-': stdout)",
      set_output},
     {"output", 'o', "FILE", NULL, "output",
-     ON(CMD_COMPARE) | ON(CMD_OPS) | ON(CMD_INFO) | ON(CMD_RUNS) | ON(CMD_CHECK),
+     ON(CMD_COMPARE) | ON(CMD_OPS) | ON(CMD_INFO) | ON(CMD_RUNS) | ON(CMD_CHECK) | ON(CMD_EXPLAIN),
      "written whole or not at all ('-': stdout)", set_output},
     {"output", 'o', "FILE", NULL, "output", ON(CMD_PLOT),
      "required: .svg, .png or .pdf (from the extension); written\n"

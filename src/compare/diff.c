@@ -3,16 +3,12 @@
  * short name, join the two sides, and categorise.
  */
 #include "internal.h"
+#include "compare/diff_build.h"
 #include "model/selection.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-typedef struct acc {
-    uint64_t counts[2];
-    double sum[2], comp[2]; /* Neumaier-compensated sums, as pandas does */
-} acc;
 
 struct td_diff {
     td_strtab *names;
@@ -22,9 +18,10 @@ struct td_diff {
     int64_t *sel_ranks[2], *sel_iters[2];
     int short_names;
     size_t *row_of_id; /* names id -> index in rows */
+    td_by by;
 };
 
-static void add_dur(acc *a, int side, double x)
+void td_acc_add_dur(acc *a, int side, double x)
 {
     if (isnan(x))
         return; /* a missing value, skipped as pandas' sum does */
@@ -38,17 +35,10 @@ static void add_dur(acc *a, int side, double x)
     a->sum[side] = t;
 }
 
-typedef struct builder {
-    td_strtab *names;
-    acc *acc;
-    size_t cap;
-    int short_names;
-} builder;
-
-static int64_t row_for(builder *b, const char *s, size_t len)
+int64_t td_builder_row(builder *b, const char *s, size_t len, bool whole)
 {
     int64_t id;
-    if (b->short_names) {
+    if (b->short_names && !whole) {
         char *sh;
         size_t sl;
         if (td_short_name(&sh, &sl, s, len) < 0)
@@ -71,7 +61,7 @@ static int64_t row_for(builder *b, const char *s, size_t len)
     return id;
 }
 
-static bool in_list(const int64_t *v, size_t n, int64_t x)
+bool td_in_list(const int64_t *v, size_t n, int64_t x)
 {
     for (size_t i = 0; i < n; i++)
         if (v[i] == x)
@@ -95,12 +85,12 @@ static int add_event(void *ud, const td_event *e, long iter_pos)
     if (r < 0) {
         size_t len;
         const char *s = td_strtab_get(w->f->names, name, &len);
-        if ((r = row_for(w->b, s, len)) < 0)
+        if ((r = td_builder_row(w->b, s, len, false)) < 0)
             return TD_ENOMEM;
         w->map[name] = r;
     }
     w->b->acc[r].counts[w->side]++;
-    add_dur(&w->b->acc[r], w->side, e->dur);
+    td_acc_add_dur(&w->b->acc[r], w->side, e->dur);
     return 0;
 }
 
@@ -158,16 +148,17 @@ static int resolve_side(td_diff *d, int side, const td_set *s, const td_list *ra
 
 /* The selected files of one side into the builder, with the side's notes. */
 static int add_side(builder *b, td_diff *d, int side, const td_set *s, const td_compare_opts *opts,
-                    td_error *err)
+                    bool attr, td_error *err)
 {
     td_side_notes *sn = &d->notes[side];
+    td_device device = attr ? TD_DEVICE_GPU : opts->device;
     for (size_t i = 0; i < s->nfiles; i++) {
         const td_file *f = s->files[i];
-        if (!in_list(sn->ranks, sn->nranks, f->rank))
+        if (!td_in_list(sn->ranks, sn->nranks, f->rank))
             continue;
         /* Device events are all on the gpu side: a cpu-only comparison
          * would not have selected them anyway. */
-        if (!sn->whole_trace && opts->device != TD_DEVICE_CPU) {
+        if (!sn->whole_trace && device != TD_DEVICE_CPU) {
             sn->no_launch += f->events_no_launch;
             if (opts->hta_strict) { /* every stream-0 event is dropped: say it once */
                 sn->no_launch -= f->events_no_launch0;
@@ -175,7 +166,8 @@ static int add_side(builder *b, td_diff *d, int side, const td_set *s, const td_
             }
         }
         td_pick pick = td_pick_of(sn, opts);
-        int rc = add_file(b, side, f, &pick, err);
+        int rc = attr ? td_add_file_attr(b, side, f, sn, opts, err)
+                      : add_file(b, side, f, &pick, err);
         if (rc < 0)
             return rc;
     }
@@ -227,6 +219,10 @@ int td_diff_compute(td_diff **out, const td_set *control, const td_set *test,
     if (!d || !(b.names = td_strtab_new()))
         goto fail_nomem;
     d->short_names = b.short_names = opts->short_names;
+    d->by = opts->by;
+    bool attr = opts->by != TD_BY_KERNEL || opts->only;
+    if (attr && (rc = td_attr_check(&b, control, test, opts, err)) < 0)
+        goto fail;
     const td_set *sets[2] = {control, test};
     if ((rc = resolve_side(d, 0, control, &opts->control_ranks, &opts->control_iters, "control",
                            err)) < 0 ||
@@ -239,11 +235,12 @@ int td_diff_compute(td_diff **out, const td_set *control, const td_set *test,
             goto fail;
     }
     for (int side = 0; side < 2; side++)
-        if ((rc = add_side(&b, d, side, sets[side], opts, err)) < 0)
+        if ((rc = add_side(&b, d, side, sets[side], opts, attr, err)) < 0)
             goto fail;
     if (make_rows(d, &b) < 0)
         goto fail_nomem;
     free(b.acc);
+    td_classes_free(b.own_classes);
     *out = d;
     return 0;
 fail_nomem:
@@ -251,6 +248,7 @@ fail_nomem:
 fail:
     td_strtab_free(b.names);
     free(b.acc);
+    td_classes_free(b.own_classes);
     td_diff_free(d);
     return rc;
 }
@@ -294,6 +292,14 @@ const td_side_notes *td_diff_notes(const td_diff *d, int side)
 int td_diff_short_names(const td_diff *d)
 {
     return d->short_names;
+}
+
+const char *td_diff_key_name(const td_diff *d)
+{
+    static const char *const keys[] = {"name", "op", "top_op", "annotation", "class"};
+    if (d->by == TD_BY_KERNEL || d->by > TD_BY_CLASS)
+        return d->short_names ? "short_name" : "name";
+    return keys[d->by];
 }
 
 td_op_category td_row_op_category(const td_row *r)

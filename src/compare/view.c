@@ -18,7 +18,9 @@ int td_column_parse(const char *text, const char *cl, const char *tl)
         return TD_EUSAGE;
     cl = cl ? cl : "control";
     tl = tl ? tl : "test";
-    if (strcmp(text, "short_name") == 0)
+    if (strcmp(text, "short_name") == 0 || strcmp(text, "op") == 0 ||
+        strcmp(text, "top_op") == 0 || strcmp(text, "annotation") == 0 ||
+        strcmp(text, "class") == 0)
         return TD_COL_NAME;
     if (strcmp(text, "q") == 0 || strcmp(text, "q_value") == 0)
         return TD_COL_Q;

@@ -11,6 +11,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The per-event functions are inlined into the loop over traceEvents, which
+ * is compiled twice (event_loop_plain, event_loop_attr): forced, because the
+ * compiler's own limits stop inlining once there are two copies, and a call
+ * per member costs more than all of attribution's work on the default path. */
+#define READER_INLINE static inline __attribute__((always_inline))
+
 typedef struct loader {
     td_json j;
     td_reader *r;
@@ -21,6 +27,10 @@ typedef struct loader {
     size_t nraw, nblk, blkcap;
     td_wide_corr *wide;
     size_t nwide, widecap;
+    td_link *links; /* only when want_attr: see td_link */
+    size_t nlinks, linkcap;
+    int want_attr;
+    int64_t pid, tid; /* of the event being read, when want_attr */
     int round_ts;
     int seen_events;
     uint64_t index;
@@ -56,7 +66,7 @@ static int64_t int_or_minus1(const td_json_num *n)
     return -1;
 }
 
-static int read_args(loader *L, int64_t *stream, int64_t *corr)
+READER_INLINE int read_args(loader *L, int64_t *stream, int64_t *corr)
 {
     td_json *j = &L->j;
     int rc = td_json_obj_begin(j);
@@ -96,6 +106,7 @@ typedef struct event_fields {
     int64_t name_id, cat_id;
     int have, bad; /* F_ bits: present; present with the wrong type */
     bool trace_cat, cpu_op, sync, ts_decimal;
+    bool op_cat, ann_cat; /* cpu_op (or Kineto's old "Operator"); user_annotation */
 } event_fields;
 
 /* The member kind of key k, or 0 for one that is skipped. */
@@ -121,13 +132,13 @@ static inline int skip_bad_member(loader *L, event_fields *ev, int kind)
     ev->have |= kind;
     ev->bad |= kind;
     if (kind == F_CAT)
-        ev->trace_cat = ev->cpu_op = false;
+        ev->trace_cat = ev->cpu_op = ev->op_cat = ev->ann_cat = false;
     return td_json_skip(&L->j);
 }
 
 /* "name" or "cat": interned; the few names and cats the rules test are
  * recognised here, while the string is at hand. */
-static inline int read_name_or_cat(loader *L, event_fields *ev, int kind)
+READER_INLINE int read_name_or_cat(loader *L, event_fields *ev, int kind, bool attr)
 {
     td_json *j = &L->j;
     td_file *f = L->f;
@@ -148,6 +159,10 @@ static inline int read_name_or_cat(loader *L, event_fields *ev, int kind)
     } else {
         ev->trace_cat = key_is(s, sl, "Trace");
         ev->cpu_op = key_is(s, sl, "cpu_op");
+        if (attr) { /* only attribution needs these */
+            ev->op_cat = ev->cpu_op || key_is(s, sl, "Operator");
+            ev->ann_cat = key_is(s, sl, "user_annotation");
+        }
         ev->cat_id = td_strtab_intern(f->cats, s, sl);
         if (ev->cat_id < 0)
             return td_fail(j->err, TD_ENOMEM, f->path, "out of memory");
@@ -156,7 +171,7 @@ static inline int read_name_or_cat(loader *L, event_fields *ev, int kind)
 }
 
 /* "ts" or "dur": a number, or a member of the wrong type. */
-static inline int read_time(loader *L, event_fields *ev, int kind)
+READER_INLINE int read_time(loader *L, event_fields *ev, int kind)
 {
     td_json *j = &L->j;
     int c = td_json_peek(j);
@@ -178,8 +193,33 @@ static inline int read_time(loader *L, event_fields *ev, int kind)
     return 0;
 }
 
+/* "pid" or "tid" (attribution only): a number, or a string (Kineto writes
+ * some as text) kept as its hash; anything else is -1. */
+static int read_thread_id(loader *L, int64_t *out)
+{
+    td_json *j = &L->j;
+    if (td_json_small_int(j, out))
+        return 0;
+    int c = td_json_peek(j);
+    if (c == '-' || (c >= '0' && c <= '9')) {
+        td_json_num n;
+        int rc = td_json_number(j, &n);
+        *out = rc < 0 ? -1 : n.is_int ? n.i : (int64_t)td_hash_bytes((const char *)&n.d, 8);
+        return rc;
+    }
+    if (c == '"') {
+        const char *s;
+        size_t sl;
+        int rc = td_json_string(j, &s, &sl);
+        *out = rc < 0 ? -1 : (int64_t)(td_hash_bytes(s, sl) | ((uint64_t)1 << 62));
+        return rc;
+    }
+    *out = -1;
+    return td_json_skip(j);
+}
+
 /* The members of one event object, into ev. */
-static inline int read_event_members(loader *L, event_fields *ev)
+READER_INLINE int read_event_members(loader *L, event_fields *ev, bool attr)
 {
     td_json *j = &L->j;
     int rc = td_json_obj_begin(j);
@@ -191,12 +231,15 @@ static inline int read_event_members(loader *L, event_fields *ev)
     while ((rc = td_json_obj_next(j, &first, &k, &kl)) > 0) {
         int kind = member_kind(k, kl);
         if (kind == F_NAME || kind == F_CAT) {
-            rc = read_name_or_cat(L, ev, kind);
+            rc = read_name_or_cat(L, ev, kind, attr);
         } else if (kind == F_TS || kind == F_DUR) {
             rc = read_time(L, ev, kind);
         } else if (kind == F_ARGS && td_json_peek(j) == '{') {
             ev->stream = ev->corr = -1;
             rc = read_args(L, &ev->stream, &ev->corr);
+        } else if (attr && kl == 3 && (k[0] == 'p' || k[0] == 't') &&
+                   (key_is(k, kl, "pid") || key_is(k, kl, "tid"))) {
+            rc = read_thread_id(L, k[0] == 'p' ? &L->pid : &L->tid);
         } else {
             rc = td_json_skip(j);
         }
@@ -208,7 +251,7 @@ static inline int read_event_members(loader *L, event_fields *ev)
 
 /* The correlation id in the raw record; ids beyond 32 bits go to the side
  * table by event index. */
-static int store_correlation(loader *L, event_fields *ev)
+READER_INLINE int store_correlation(loader *L, event_fields *ev)
 {
     if (ev->corr >= INT32_MIN + 1 && ev->corr <= INT32_MAX) {
         ev->e.corr = (int32_t)ev->corr;
@@ -263,7 +306,7 @@ static inline int append_raw(loader *L, const td_raw_event *e)
     return 0;
 }
 
-static int count_category(loader *L, int64_t cat_id)
+READER_INLINE int count_category(loader *L, int64_t cat_id)
 {
     td_file *f = L->f;
     size_t cid = (size_t)cat_id;
@@ -280,8 +323,37 @@ static int count_category(loader *L, int64_t cat_id)
     return 0;
 }
 
+/* The link record of an event attribution needs (see td_link). */
+static int keep_link(loader *L, const event_fields *ev)
+{
+    uint32_t kind = 0;
+    if (ev->op_cat && !(ev->e.flags & TD_RAW_GPU))
+        kind |= TD_LINK_OP;
+    if (ev->ann_cat && !(ev->e.flags & TD_RAW_GPU))
+        kind |= TD_LINK_ANN;
+    if (ev->e.flags & TD_RAW_CORR_HOST)
+        kind |= TD_LINK_LAUNCH;
+    if (ev->e.flags & TD_RAW_GPU)
+        kind |= TD_LINK_GPU | ((ev->e.flags & TD_RAW_HOST) ? TD_LINK_HOST : 0);
+    if (!kind)
+        return 0;
+    td_link *nl = td_grow(L->links, &L->linkcap, L->nlinks + 1, sizeof *nl);
+    if (!nl)
+        return td_fail(L->j.err, TD_ENOMEM, L->f->path, "out of memory");
+    L->links = nl;
+    td_link *k = &nl[L->nlinks++];
+    k->ts = (ev->e.flags & TD_RAW_HAS_TS) ? ev->e.u.ts : NAN;
+    k->dur = ev->e.dur;
+    k->pid = L->pid;
+    k->tid = L->tid;
+    k->corr = ev->corr;
+    k->name = ev->e.name;
+    k->kind = kind;
+    return 0;
+}
+
 /* A counted event (spec §2) with usable fields: classified and kept. */
-static int keep_event(loader *L, event_fields *ev, uint64_t index)
+READER_INLINE int keep_event(loader *L, event_fields *ev, uint64_t index, bool attr)
 {
     if (ev->name_id >= ((int64_t)1 << TD_NAME_BITS))
         return td_fail(L->j.err, TD_ETRACE, L->f->path, "more than %lld distinct names in one file",
@@ -291,13 +363,15 @@ static int keep_event(loader *L, event_fields *ev, uint64_t index)
     if (rc < 0)
         return rc;
     classify(ev, index);
+    if (attr && (rc = keep_link(L, ev)) < 0)
+        return rc;
     if ((rc = append_raw(L, &ev->e)) < 0)
         return rc;
     return count_category(L, ev->cat_id);
 }
 
 /* One entry of traceEvents: read, then kept when it counts (spec §2). */
-static int read_event(loader *L)
+READER_INLINE int read_event(loader *L, bool attr)
 {
     uint64_t index = L->index++;
     if (td_json_peek(&L->j) != '{') {
@@ -305,7 +379,9 @@ static int read_event(loader *L)
         return td_json_skip(&L->j);
     }
     event_fields ev = {.stream = -1, .corr = -1, .name_id = -1, .cat_id = -1};
-    int rc = read_event_members(L, &ev);
+    if (attr)
+        L->pid = L->tid = -1;
+    int rc = read_event_members(L, &ev, attr);
     if (rc < 0)
         return rc;
     if (!(ev.have & F_TS) || ev.ts_decimal)
@@ -319,7 +395,29 @@ static int read_event(loader *L)
         L->f->events_skipped++;
         return 0;
     }
-    return keep_event(L, &ev, index);
+    return keep_event(L, &ev, index, attr);
+}
+
+/* The loop over traceEvents, compiled twice: with attr a constant, the
+ * default reader (attr false) does no work at all for attribution. */
+READER_INLINE int event_loop(loader *L, bool attr)
+{
+    td_json *j = &L->j;
+    int rc = td_json_arr_begin(j);
+    bool first = true;
+    while (rc >= 0 && (rc = td_json_arr_next(j, &first)) > 0)
+        rc = read_event(L, attr);
+    return rc;
+}
+
+static __attribute__((noinline)) int event_loop_plain(loader *L)
+{
+    return event_loop(L, false);
+}
+
+static __attribute__((noinline)) int event_loop_attr(loader *L)
+{
+    return event_loop(L, true);
 }
 
 static int read_events(loader *L)
@@ -338,6 +436,7 @@ static int read_events(loader *L)
         L->nblk = 0;
         L->nraw = 0;
         L->nwide = 0;
+        L->nlinks = 0;
         L->index = 0;
         L->f->events_skipped = 0;
         L->round_ts = 0;
@@ -347,10 +446,7 @@ static int read_events(loader *L)
     L->seen_events = 1;
     const char *saved = j->ctx;
     j->ctx = "traceEvents";
-    int rc = td_json_arr_begin(j);
-    bool first = true;
-    while (rc >= 0 && (rc = td_json_arr_next(j, &first)) > 0)
-        rc = read_event(L);
+    int rc = L->want_attr ? event_loop_attr(L) : event_loop_plain(L);
     j->ctx = saved;
     L->f->events_total = L->index;
     return rc;
@@ -495,15 +591,20 @@ void td_file_free(td_file *f)
         free(f->evb[b]);
     free(f->evb);
     free(f->iters);
+    free(f->attr_op);
+    free(f->attr_top);
+    free(f->attr_ann);
     free(f);
 }
 
-int td_file_load(td_file **out, const char *path, const td_load_progress *prog, td_error *err)
+int td_file_load(td_file **out, const char *path, const td_load_progress *prog, int want_attr,
+                 td_error *err)
 {
     *out = NULL;
     loader L;
     memset(&L, 0, sizeof L);
     L.prog = prog;
+    L.want_attr = want_attr;
     int rc;
     td_file *f = calloc(1, sizeof *f);
     if (!f || !(f->path = strdup(path)) || !(f->names = td_strtab_new()) ||
@@ -529,6 +630,8 @@ int td_file_load(td_file **out, const char *path, const td_load_progress *prog, 
     L.r = NULL;
     rc = td_assign_iterations(f, L.blk, L.nraw, L.wide, L.nwide, L.round_ts, err);
     L.nblk = 0; /* taken over (compacted or freed) by td_assign_iterations */
+    if (rc == 0 && want_attr)
+        rc = td_attribute(f, L.links, L.nlinks, L.round_ts, err);
 done:
     td_json_free(&L.j);
     td_reader_close(L.r);
@@ -536,6 +639,7 @@ done:
         free(L.blk[b]);
     free(L.blk);
     free(L.wide);
+    free(L.links);
     if (rc < 0) {
         td_file_free(f);
         return rc;

@@ -123,7 +123,8 @@ static int load_one(void *ud, size_t i)
     loadctx *c = ud;
     td_load_progress prog = {on_progress, c};
     job *jb = &c->jobs[i];
-    jb->rc = td_file_load(&jb->file, jb->path, &prog, &jb->err);
+    jb->rc = td_file_load(&jb->file, jb->path, &prog,
+                          c->opts ? c->opts->want_attribution : 0, &jb->err);
     return jb->rc;
 }
 

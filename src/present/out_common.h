@@ -30,5 +30,12 @@ int td_stats_cell_is_text(int c);
 /* "+12.3% [+8.1, +16.5]": the change and its interval relative to the
  * control mean ("" when undefined). */
 void td_stats_change_text(char *buf, size_t cap, const td_row_stats *rs);
+/* report_html.c: HTML text (escaped), "1,234 us", and a coloured change. */
+void td_html_text(FILE *f, const char *s, size_t len);
+void td_html_us(FILE *f, double v);
+void td_html_change(FILE *f, double c, double t);
+/* report_attr.c: "Where the GPU time moved" (nothing when the sets were
+ * opened without attribution). */
+int td_report_attr_section(FILE *f, const td_report_input *in, td_error *err);
 
 #endif

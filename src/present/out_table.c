@@ -154,8 +154,7 @@ int td_write_table(FILE *f, const td_diff *d, const td_write_opts *o)
     }
     fprintf(f, "%s\n", color ? RESET : "");
     fprintf(f, "%s", color ? BOLD : "");
-    put_name(f, td_diff_short_names(d) ? "short_name" : "name",
-             td_diff_short_names(d) ? 10 : 4, namew, ascii);
+    put_name(f, td_diff_key_name(d), strlen(td_diff_key_name(d)), namew, ascii);
     size_t line = namew;
     for (int c = 0; c < TD_OUT_NCOLS - 1; c++) {
         size_t tw = text_width(hdr[c], strlen(hdr[c]));

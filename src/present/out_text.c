@@ -46,7 +46,7 @@ void td_column_names(const char *names[TD_OUT_NCOLS], char bufs[4][160], const t
     snprintf(bufs[1], 160, "%s_total_duration", cl);
     snprintf(bufs[2], 160, "%s_counts", tl);
     snprintf(bufs[3], 160, "%s_total_duration", tl);
-    names[0] = td_diff_short_names(d) ? "short_name" : "name";
+    names[0] = td_diff_key_name(d);
     names[1] = bufs[0];
     names[2] = bufs[1];
     names[3] = bufs[2];

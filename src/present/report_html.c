@@ -93,7 +93,15 @@ static const char css[] =
     "details{background:#fff;border:1px solid var(--line);border-radius:8px;"
     "padding:8px 14px;margin-bottom:8px}summary{cursor:pointer;font-weight:600}\n"
     "details ul{margin:8px 0;padding-left:20px;font-family:ui-monospace,'DejaVu Sans Mono',"
-    "Menlo,monospace;font-size:12px;overflow-wrap:anywhere}\n";
+    "Menlo,monospace;font-size:12px;overflow-wrap:anywhere}\n"
+    ".moved{border-collapse:collapse;background:#fff;width:100%;margin-bottom:14px;"
+    "font-variant-numeric:tabular-nums}.moved>thead th{text-align:right;padding:5px 8px;"
+    "background:#EEF1F4}.moved>thead th:first-child{text-align:left}"
+    ".moved td{border-top:1px solid var(--line);padding:4px 8px;vertical-align:top}"
+    ".moved td.num{text-align:right;white-space:nowrap}.moved td.name{font-family:"
+    "ui-monospace,'DejaVu Sans Mono',Menlo,monospace;font-size:12px;overflow-wrap:anywhere}"
+    ".moved details{border:0;padding:0;margin:0}.kernels{width:100%;margin-top:6px;"
+    "border-collapse:collapse}.kernels td{font-size:12px}\n";
 
 /* The table: sort on header click or from "#sort=COL&dir=asc|desc" (both
  * call sortBy), filter by substring (typed, or "#q=TEXT"), rows drawn as one
@@ -314,6 +322,22 @@ static void put_change(FILE *f, double c, double t)
     else if (t != 0)
         fputs(" (new)", f);
     fputs("</span>", f);
+}
+
+/* For report_attr.c, which writes one section of the page. */
+void td_html_text(FILE *f, const char *s, size_t len)
+{
+    html_text(f, s, len);
+}
+
+void td_html_us(FILE *f, double v)
+{
+    put_us(f, v);
+}
+
+void td_html_change(FILE *f, double c, double t)
+{
+    put_change(f, c, t);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -732,6 +756,8 @@ static int prepare(report *r, td_error *err)
 {
     const td_report_input *in = r->in;
     td_compare_opts o = *in->opts; /* shallow: the lists stay the caller's */
+    o.by = TD_BY_KERNEL;
+    o.only = NULL;
     int rc;
     r->gpu = r->cpu = r->ops = in->diff;
     if (in->opts->device != TD_DEVICE_GPU) {
@@ -787,6 +813,8 @@ int td_report_write_html(FILE *f, const td_report_input *in, td_error *err)
     fputs("</div>\n", f);
     notes(&r);
     if ((rc = charts(&r, err)) < 0)
+        goto done;
+    if ((rc = td_report_attr_section(f, in, err)) < 0)
         goto done;
     table(&r);
     ops_lists(&r);

@@ -127,6 +127,30 @@ static inline int td_json_string(td_json *j, const char **s, size_t *len)
 /* Reads a number. */
 int td_json_number(td_json *j, td_json_num *out);
 
+/* A plain integer (0 or up to 18 digits, no sign) followed by what may
+ * follow a value, read inline: returns 1 with *out set. Anything else, or
+ * too near the end of the buffer: returns 0 having consumed nothing (read it
+ * with td_json_number). For ids read by the million (pid, tid). */
+static inline int td_json_small_int(td_json *j, int64_t *out)
+{
+    const unsigned char *b = (const unsigned char *)j->buf;
+    size_t p = j->pos;
+    if (j->end - p < 24)
+        return 0;
+    if (b[p] == ' ')
+        p++;
+    size_t q = p;
+    int64_t v = 0;
+    while (q < p + 18 && b[q] >= '0' && b[q] <= '9')
+        v = v * 10 + (b[q++] - '0');
+    if (q == p || (b[p] == '0' && q > p + 1) ||
+        !(b[q] == ',' || b[q] == '}' || b[q] == ']' || td_json_ws(b[q])))
+        return 0;
+    j->pos = q;
+    *out = v;
+    return 1;
+}
+
 /* Skips one value of any type, validating it. A short string or a plain
  * integer (most skipped values) is skipped inline. */
 int td_json_skip_slow(td_json *j);

@@ -38,6 +38,14 @@ $ tracediff compare --help
 >                                     abs_diff_counts, control_counts, test_total_duration, ...
 >                                     (numbers sort descending unless --ascending);
 >                                     with --stats also q (smallest first) and change
+>   --by kernel|op|top-op|annotation|class
+>                                     rows by the GPU event's own name (kernel, the default),
+>                                     the cpu op that launched it (innermost or outermost),
+>                                     its user annotation, or its kernel class. Implies the
+>                                     GPU side (--device gpu); GPU time with no op is the row
+>                                     (unattributed). See docs/attribution.md
+>   --classes FILE                    --by class rules: class<TAB>regex lines, first match
+>                                     wins (default: docs/attribution.md)
 >   --ascending                       sort from the smallest number
 >   --top N                           the first N rows after sorting
 >   --include REGEX                   keep the names REGEX matches (regex as in Python, PCRE2)

@@ -16,3 +16,9 @@ $ tracediff info tests/data/amd_stream0.json
 >   gpu_memcpy                              1
 >   kernel                                  2
 >   user_annotation                         2
+>
+> GPU time by launching op (all events; docs/attribution.md)
+>   gpu events                                          3             45 us
+>   attributed to an op                                 1             40 us
+>   unattributed: no launch found                       1              2 us
+>   unattributed: launch outside any op                 1              3 us

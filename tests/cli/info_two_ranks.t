@@ -16,3 +16,8 @@ $ tracediff info tests/golden/traces/hta-two_ranks
 >   gpu_memset                             20
 >   kernel                               2258
 >   user_annotation                       138
+>
+> GPU time by launching op (all events; docs/attribution.md)
+>   gpu events                                       2358        1275374 us
+>   attributed to an op                              2326        1274103 us
+>   unattributed: launch outside any op                32           1271 us

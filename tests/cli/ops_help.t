@@ -7,22 +7,32 @@ $ tracediff ops --help
 > unchanged (each sorted by name). --short-names does not apply here.
 >
 > selection:
->   --control-rank R        control's ranks: N | N,M,... | all (default: the lowest rank)
->   --test-rank R           test's ranks: N | N,M,... | all (default: the lowest rank)
->   --control-iteration I   control's iterations: N | N,M,... | all (default: the lowest)
->   --test-iteration I      test's iterations: N | N,M,... | all (default: the lowest)
->   --device all|cpu|gpu    cpu: stream -1; gpu: every other stream (default: all)
->   --short-names           group by short names (no templates, arguments)
->   --hta-strict            HTA's own numbers: GPU events on stream 0 get no
->                           iteration (default: their launch's; docs/numbers.md)
->   --control-label NAME    control's label: headers, legends, column prefixes
->   --test-label NAME       test's label: headers, legends, column prefixes
->   -j, --jobs N            files read at once (default: one per core)
->   -q, --quiet             no notes on stderr
+>   --control-rank R                  control's ranks: N | N,M,... | all (default: the lowest rank)
+>   --test-rank R                     test's ranks: N | N,M,... | all (default: the lowest rank)
+>   --control-iteration I             control's iterations: N | N,M,... | all (default: the lowest)
+>   --test-iteration I                test's iterations: N | N,M,... | all (default: the lowest)
+>   --device all|cpu|gpu              cpu: stream -1; gpu: every other stream (default: all)
+>   --short-names                     group by short names (no templates, arguments)
+>   --hta-strict                      HTA's own numbers: GPU events on stream 0 get no
+>                                     iteration (default: their launch's; docs/numbers.md)
+>   --control-label NAME              control's label: headers, legends, column prefixes
+>   --test-label NAME                 test's label: headers, legends, column prefixes
+>   -j, --jobs N                      files read at once (default: one per core)
+>   -q, --quiet                       no notes on stderr
+>
+> rows:
+>   --by kernel|op|top-op|annotation|class
+>                                     rows by the GPU event's own name (kernel, the default),
+>                                     the cpu op that launched it (innermost or outermost),
+>                                     its user annotation, or its kernel class. Implies the
+>                                     GPU side (--device gpu); GPU time with no op is the row
+>                                     (unattributed). See docs/attribution.md
+>   --classes FILE                    --by class rules: class<TAB>regex lines, first match
+>                                     wins (default: docs/attribution.md)
 >
 > output:
->   --format table|json     default: table on a terminal, else json
->   -o, --output FILE       written whole or not at all ('-': stdout)
+>   --format table|json               default: table on a terminal, else json
+>   -o, --output FILE                 written whole or not at all ('-': stdout)
 >
 > examples:
 >   tracediff ops examples/control examples/test

@@ -15,33 +15,41 @@ $ tracediff plot --help
 > for. At most 1000 rows in one chart.
 >
 > selection:
->   --control-rank R        control's ranks: N | N,M,... | all (default: the lowest rank)
->   --test-rank R           test's ranks: N | N,M,... | all (default: the lowest rank)
->   --control-iteration I   control's iterations: N | N,M,... | all (default: the lowest)
->   --test-iteration I      test's iterations: N | N,M,... | all (default: the lowest)
->   --device all|cpu|gpu    cpu: stream -1; gpu: every other stream (default: all)
->   --short-names           group by short names (no templates, arguments)
->   --hta-strict            HTA's own numbers: GPU events on stream 0 get no
->                           iteration (default: their launch's; docs/numbers.md)
->   --control-label NAME    control's label: headers, legends, column prefixes
->   --test-label NAME       test's label: headers, legends, column prefixes
->   -j, --jobs N            files read at once (default: one per core)
->   -q, --quiet             no notes on stderr
+>   --control-rank R                  control's ranks: N | N,M,... | all (default: the lowest rank)
+>   --test-rank R                     test's ranks: N | N,M,... | all (default: the lowest rank)
+>   --control-iteration I             control's iterations: N | N,M,... | all (default: the lowest)
+>   --test-iteration I                test's iterations: N | N,M,... | all (default: the lowest)
+>   --device all|cpu|gpu              cpu: stream -1; gpu: every other stream (default: all)
+>   --short-names                     group by short names (no templates, arguments)
+>   --hta-strict                      HTA's own numbers: GPU events on stream 0 get no
+>                                     iteration (default: their launch's; docs/numbers.md)
+>   --control-label NAME              control's label: headers, legends, column prefixes
+>   --test-label NAME                 test's label: headers, legends, column prefixes
+>   -j, --jobs N                      files read at once (default: one per core)
+>   -q, --quiet                       no notes on stderr
 >
 > rows:
->   --sort COLUMN           name, diff_duration, diff_counts, abs_diff_duration,
->                           abs_diff_counts, control_counts, test_total_duration, ...
->                           (numbers sort descending unless --ascending);
->                           with --stats also q (smallest first) and change
->   --ascending             sort from the smallest number
->   --top N                 the first N rows after sorting
->   --include REGEX         keep the names REGEX matches (regex as in Python, PCRE2)
->   --exclude REGEX         drop the names REGEX matches (regex as in Python, PCRE2)
+>   --sort COLUMN                     name, diff_duration, diff_counts, abs_diff_duration,
+>                                     abs_diff_counts, control_counts, test_total_duration, ...
+>                                     (numbers sort descending unless --ascending);
+>                                     with --stats also q (smallest first) and change
+>   --by kernel|op|top-op|annotation|class
+>                                     rows by the GPU event's own name (kernel, the default),
+>                                     the cpu op that launched it (innermost or outermost),
+>                                     its user annotation, or its kernel class. Implies the
+>                                     GPU side (--device gpu); GPU time with no op is the row
+>                                     (unattributed). See docs/attribution.md
+>   --classes FILE                    --by class rules: class<TAB>regex lines, first match
+>                                     wins (default: docs/attribution.md)
+>   --ascending                       sort from the smallest number
+>   --top N                           the first N rows after sorting
+>   --include REGEX                   keep the names REGEX matches (regex as in Python, PCRE2)
+>   --exclude REGEX                   drop the names REGEX matches (regex as in Python, PCRE2)
 >
 > output:
->   --format FORMAT         refused: the format follows -o's extension
->   -o, --output FILE       required: .svg, .png or .pdf (from the extension); written
->                           whole or not at all. '-o -' writes SVG to stdout
+>   --format FORMAT                   refused: the format follows -o's extension
+>   -o, --output FILE                 required: .svg, .png or .pdf (from the extension); written
+>                                     whole or not at all. '-o -' writes SVG to stdout
 >
 > examples:
 >   tracediff plot duration examples/control examples/test -o duration.svg

@@ -1,0 +1,143 @@
+/* tracediff explain CONTROL TEST NAME: the kernels one op launched on each
+ * side, diffed, beside the op's own CPU time (docs/attribution.md). */
+#include "options.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static void fmt_num(char *b, size_t cap, double x)
+{
+    td_format_number(b, cap, x);
+}
+
+/* The key: "op", "top_op" or "annotation". */
+static const char *key_name(const cli_pair *p)
+{
+    td_by by = p->o.cmp.only_by;
+    return by == TD_BY_ANNOTATION ? "annotation" : by == TD_BY_TOP_OP ? "top_op" : "op";
+}
+
+/* One line of the CPU/GPU time block; label is ASCII but for "µs". */
+static void time_line(FILE *f, const char *what, double c, double t)
+{
+    char a[40], b[40], d[40];
+    fmt_num(a, sizeof a, c);
+    fmt_num(b, sizeof b, t);
+    fmt_num(d, sizeof d, t - c);
+    fprintf(f, "%s µs   %14s %14s %14s\n", what, a, b, d);
+}
+
+static void explain_table(FILE *f, const cli_pair *p, const char *name, td_write_opts *w)
+{
+    const td_side_notes *c = td_diff_notes(p->diff, 0), *t = td_diff_notes(p->diff, 1);
+    const char *cl = p->o.control_label ? p->o.control_label : "control";
+    const char *tl = p->o.test_label ? p->o.test_label : "test";
+    fprintf(f, "%s %s\n\n", key_name(p), name);
+    fprintf(f, "%-14s %14s %14s %14s\n", "", cl, tl, "diff");
+    time_line(f, "CPU time", c->only_cpu_time, t->only_cpu_time);
+    time_line(f, "GPU time", c->only_gpu_time, t->only_gpu_time);
+    fprintf(f, "%-14s %14llu %14llu\n\n", "calls", (unsigned long long)c->only_cpu_count,
+            (unsigned long long)t->only_cpu_count);
+    td_write_table(f, p->diff, w);
+}
+
+/* The CSV rows, then one row "(CPU time)": the op's own events. */
+static void explain_csv(FILE *f, const cli_pair *p, td_write_opts *w)
+{
+    const td_side_notes *c = td_diff_notes(p->diff, 0), *t = td_diff_notes(p->diff, 1);
+    td_write_csv(f, p->diff, w);
+    char a[40], b[40], d[40];
+    fmt_num(a, sizeof a, c->only_cpu_time);
+    fmt_num(b, sizeof b, t->only_cpu_time);
+    fmt_num(d, sizeof d, t->only_cpu_time - c->only_cpu_time);
+    long long dc = (long long)t->only_cpu_count - (long long)c->only_cpu_count;
+    fprintf(f, "(CPU time),%llu,%s,%llu,%s,%lld,%s,%c\n", (unsigned long long)c->only_cpu_count, a,
+            (unsigned long long)t->only_cpu_count, b, dc, d,
+            dc > 0   ? '+'
+            : dc < 0 ? '-'
+                     : '=');
+}
+
+static void explain_json(FILE *f, const cli_pair *p, const char *name, td_write_opts *w)
+{
+    const td_side_notes *n[2] = {td_diff_notes(p->diff, 0), td_diff_notes(p->diff, 1)};
+    fprintf(f, "{\"%s\": \"", key_name(p));
+    td_write_json_string(f, name, strlen(name));
+    fputs("\"", f);
+    static const char *const side[2] = {"control", "test"};
+    for (int s = 0; s < 2; s++) {
+        char a[40], b[40];
+        fmt_num(a, sizeof a, n[s]->only_cpu_time);
+        fmt_num(b, sizeof b, n[s]->only_gpu_time);
+        fprintf(f, ", \"%s\": {\"calls\": %llu, \"cpu_time\": %s, \"gpu_time\": %s}", side[s],
+                (unsigned long long)n[s]->only_cpu_count, a, b);
+    }
+    fputs(", \"kernels\": ", f);
+    td_write_json(f, p->diff, w);
+    fputs("}\n", f);
+}
+
+static int explain_write(cli_pair *p, const char *fmt, const char *name)
+{
+    out_file out = {0};
+    int rc = out_open(&out, p->o.output);
+    if (rc != 0)
+        return rc;
+    td_write_opts w = {.control_label = p->o.control_label,
+                       .test_label = p->o.test_label,
+                       .rows = p->rows,
+                       .nrows = p->nrows};
+    if (strcmp(fmt, "csv") == 0)
+        explain_csv(out.f, p, &w);
+    else if (strcmp(fmt, "json") == 0)
+        explain_json(out.f, p, name, &w);
+    else {
+        bool tty = out.f == stdout && isatty(STDOUT_FILENO);
+        w.width = cli_term_width(tty);
+        w.color = out.f == stdout && cli_color_ok(stdout);
+        w.ascii = !cli_unicode_ok();
+        w.rules = tty;
+        explain_table(out.f, p, name, &w);
+    }
+    return out_commit(&out);
+}
+
+static int explain_run(cli_pair *p, const char *name)
+{
+    cli_opts *o = &p->o;
+    /* --format was checked by the parser; the extension may name another. */
+    const char *fmt = cli_default_format(o, "table", "csv");
+    if (strcmp(fmt, "table") && strcmp(fmt, "csv") && strcmp(fmt, "json")) {
+        cli_error("--format '%s': expected table, csv or json", fmt);
+        return EXIT_USAGE;
+    }
+    o->want_attr = true;
+    o->cmp.only = name;
+    o->cmp.only_by = o->cmp.by == TD_BY_KERNEL ? TD_BY_OP : o->cmp.by;
+    o->cmp.by = TD_BY_KERNEL;
+    int rc = cli_pair_run(p);
+    if (rc)
+        return rc;
+    const td_side_notes *c = td_diff_notes(p->diff, 0), *t = td_diff_notes(p->diff, 1);
+    if (!o->quiet && td_diff_nrows(p->diff) == 0 && c->only_cpu_count == 0 &&
+        t->only_cpu_count == 0)
+        cli_note("explain: nothing named '%s' in either selection (an op's name, as in "
+                 "'compare --by %s')",
+                 name, cli_by_name(o->cmp.only_by));
+    return explain_write(p, fmt, name);
+}
+
+int cmd_explain(const cli_command *cmd, int argc, char **argv)
+{
+    cli_pair p = {0};
+    const char *pos[3];
+    int rc = cli_parse(cmd, &p.o, pos, argc, argv);
+    if (rc == CLI_RUN) {
+        p.o.control = pos[0];
+        p.o.test = pos[1];
+        rc = explain_run(&p, pos[2]);
+    }
+    cli_pair_free(&p);
+    return rc;
+}

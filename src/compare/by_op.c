@@ -1,0 +1,168 @@
+/*
+ * Rows by op, top op, annotation or kernel class (docs/attribution.md): the
+ * gpu-side events of the selection, keyed through the file's attribution
+ * arrays. An event with no key goes to the row TD_UNATTRIBUTED, so the rows
+ * add up to the gpu total of the same selection. With opts->only (explain),
+ * only the gpu events of one op are kept, keyed by kernel name, and the
+ * host events of that name give the op's own CPU time.
+ */
+#include "internal.h"
+#include "compare/diff_build.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+int td_attr_check(builder *b, const td_set *control, const td_set *test,
+                  const td_compare_opts *opts, td_error *err)
+{
+    const td_set *sets[2] = {control, test};
+    for (int s = 0; s < 2; s++)
+        for (size_t i = 0; i < sets[s]->nfiles; i++)
+            if (!sets[s]->files[i]->has_attr)
+                return td_fail(err, TD_EUSAGE, sets[s]->files[i]->path,
+                               "opened without attribution (td_open_opts.want_attribution)");
+    if (opts->only && opts->only_by != TD_BY_OP && opts->only_by != TD_BY_TOP_OP &&
+        opts->only_by != TD_BY_ANNOTATION)
+        return td_fail(err, TD_EUSAGE, "", "explain works by op, top-op or annotation");
+    b->classes = opts->classes;
+    if (opts->by == TD_BY_CLASS && !b->classes) {
+        int rc = td_classes_default(&b->own_classes, err);
+        if (rc < 0)
+            return rc;
+        b->classes = b->own_classes;
+    }
+    return 0;
+}
+
+/* The attribution of gpu event k by how (TD_BY_OP, _TOP_OP, _ANNOTATION):
+ * a names id, or TD_ATTR_NONE / a reason. */
+static uint32_t attr_of(const td_file *f, size_t k, td_by how)
+{
+    if (k >= f->nattr)
+        return TD_ATTR_NONE;
+    return how == TD_BY_OP ? f->attr_op[k] : how == TD_BY_TOP_OP ? f->attr_top[k] : f->attr_ann[k];
+}
+
+typedef struct file_ctx {
+    builder *b;
+    const td_file *f;
+    const td_compare_opts *o;
+    int64_t *row;     /* names id -> row (by kernel, op... or class of it) */
+    int8_t *only_hit; /* names id -> is opts->only: -1 not yet known */
+    int64_t unattr;   /* the TD_UNATTRIBUTED row, or -1 */
+} file_ctx;
+
+static bool only_match(file_ctx *c, uint32_t id)
+{
+    if (c->only_hit[id] < 0) {
+        size_t len;
+        const char *s = td_strtab_get(c->f->names, id, &len);
+        char *sh = NULL;
+        size_t sl = len;
+        if (c->b->short_names && td_short_name(&sh, &sl, s, len) == 0)
+            s = sh;
+        c->only_hit[id] = sl == strlen(c->o->only) && memcmp(s, c->o->only, sl) == 0;
+        free(sh);
+    }
+    return c->only_hit[id] == 1;
+}
+
+/* The row of a gpu event with names id name and attribution key (a names
+ * id, TD_ATTR_NONE or a reason); -1 when out of memory. */
+static int64_t row_of(file_ctx *c, uint32_t name, uint32_t key, bool *unattr)
+{
+    td_by by = c->o->only ? TD_BY_KERNEL : c->o->by;
+    uint32_t id = by == TD_BY_KERNEL || by == TD_BY_CLASS ? name : key;
+    *unattr = id >= TD_ATTR_REASON_BASE;
+    if (*unattr) {
+        if (c->unattr < 0)
+            c->unattr = td_builder_row(c->b, TD_UNATTRIBUTED, strlen(TD_UNATTRIBUTED), true);
+        return c->unattr;
+    }
+    if (c->row[id] >= 0)
+        return c->row[id];
+    size_t len;
+    const char *s = td_strtab_get(c->f->names, id, &len);
+    if (by == TD_BY_CLASS) {
+        const char *cls = td_classes_match(c->b->classes, s, len);
+        c->row[id] = td_builder_row(c->b, cls, strlen(cls), true);
+    } else {
+        c->row[id] = td_builder_row(c->b, s, len, false);
+    }
+    return c->row[id];
+}
+
+static bool selected(const td_event *e, const td_side_notes *sn, const bool *iter_on, bool strict)
+{
+    return sn->whole_trace ||
+           !(e->iter < 0 || !iter_on[e->iter] || (strict && (e->name & TD_EV_STREAM0)));
+}
+
+/* One event of the file; k counts the gpu-side events before it. */
+static int add_event(file_ctx *c, int side, const td_event *e, size_t k, td_side_notes *sn)
+{
+    const td_compare_opts *o = c->o;
+    uint32_t name = TD_EV_NAME(e);
+    if (!(e->name & TD_EV_GPU)) {
+        if (o->only && only_match(c, name) && !isnan(e->dur)) {
+            sn->only_cpu_count++;
+            sn->only_cpu_time += e->dur;
+        }
+        return 0;
+    }
+    if (o->only) {
+        uint32_t a = attr_of(c->f, k, o->only_by);
+        if (a >= TD_ATTR_REASON_BASE || !only_match(c, a))
+            return 0;
+    }
+    bool unattr;
+    uint32_t key = o->by == TD_BY_KERNEL || o->by == TD_BY_CLASS ? 0 : attr_of(c->f, k, o->by);
+    int64_t r = row_of(c, name, key, &unattr);
+    if (r < 0)
+        return TD_ENOMEM;
+    if (unattr && !isnan(e->dur)) {
+        sn->unattributed++;
+        sn->unattributed_time += e->dur;
+    }
+    if (o->only && !isnan(e->dur))
+        sn->only_gpu_time += e->dur;
+    c->b->acc[r].counts[side]++;
+    td_acc_add_dur(&c->b->acc[r], side, e->dur);
+    return 0;
+}
+
+int td_add_file_attr(builder *b, int side, const td_file *f, td_side_notes *sn,
+                     const td_compare_opts *opts, td_error *err)
+{
+    int rc = TD_ENOMEM;
+    size_t nn = td_strtab_count(f->names);
+    file_ctx c = {b, f, opts, malloc((nn + 1) * sizeof *c.row), malloc(nn + 1), -1};
+    bool *iter_on = malloc((f->niters + 1) * sizeof *iter_on);
+    if (!c.row || !c.only_hit || !iter_on)
+        goto done;
+    for (size_t i = 0; i < nn; i++) {
+        c.row[i] = -1;
+        c.only_hit[i] = -1;
+    }
+    for (size_t i = 0; i < f->niters; i++)
+        iter_on[i] = td_in_list(sn->iters, sn->niters, f->iters[i]);
+    bool strict = opts->hta_strict != 0;
+    size_t k = 0;
+    for (size_t i = 0; i < f->nev; i++) {
+        const td_event *e = &f->evb[i >> TD_BLOCK_SHIFT][i & (TD_BLOCK - 1)];
+        size_t gk = (e->name & TD_EV_GPU) ? k++ : 0;
+        if (!selected(e, sn, iter_on, strict))
+            continue;
+        if ((rc = add_event(&c, side, e, gk, sn)) < 0)
+            goto done;
+    }
+    rc = 0;
+done:
+    free(c.row);
+    free(c.only_hit);
+    free(iter_on);
+    if (rc < 0)
+        return td_fail(err, rc, f->path, "out of memory");
+    return 0;
+}

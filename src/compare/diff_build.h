@@ -1,0 +1,35 @@
+/* The diff's row builder, shared by diff.c (rows by kernel name) and by_op.c
+ * (rows by op, top op, annotation or kernel class). */
+#ifndef TD_DIFF_BUILD_H
+#define TD_DIFF_BUILD_H
+
+#include "internal.h"
+
+typedef struct acc {
+    uint64_t counts[2];
+    double sum[2], comp[2]; /* Neumaier-compensated sums, as pandas does */
+} acc;
+
+typedef struct builder {
+    td_strtab *names;
+    acc *acc;
+    size_t cap;
+    int short_names;
+    const td_classes *classes; /* TD_BY_CLASS */
+    td_classes *own_classes;   /* the built-in table, when opts gave none */
+} builder;
+
+void td_acc_add_dur(acc *a, int side, double x);
+/* The row of name s (short-named unless whole, or short names are off);
+ * -1 when out of memory. */
+int64_t td_builder_row(builder *b, const char *s, size_t len, bool whole);
+bool td_in_list(const int64_t *v, size_t n, int64_t x);
+
+/* by_op.c: checks that attribution is there, readies the class table. */
+int td_attr_check(builder *b, const td_set *control, const td_set *test,
+                  const td_compare_opts *opts, td_error *err);
+/* The gpu events of one file, keyed by op, top op, annotation or class. */
+int td_add_file_attr(builder *b, int side, const td_file *f, td_side_notes *sn,
+                     const td_compare_opts *opts, td_error *err);
+
+#endif

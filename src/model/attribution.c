@@ -1,0 +1,282 @@
+/*
+ * Attribution (docs/attribution.md): each gpu-side event is linked to its
+ * launch (the host side of its correlation id, as for iterations, spec §3.2)
+ * and the launch to the cpu ops and user annotation around it on its thread.
+ *
+ * The ops, annotations and launches of a thread are swept in time order with
+ * a stack of ops whose start is behind the sweep; an op that ended before the
+ * sweep position is dropped from the top. Innermost is the latest start
+ * (ties: shorter, then later in the file): the first op from the top that
+ * covers the launch. Outermost is the first from the bottom.
+ */
+#include "internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { R_HOST_EVENT = 0, R_NO_CORR, R_NO_LAUNCH, R_NO_OP, R_COUNT };
+
+typedef struct sweep_rec {
+    int64_t pid, tid;
+    double ts, end;
+    uint32_t idx;  /* link index */
+    uint32_t kind; /* TD_LINK_OP / ANN / LAUNCH */
+} sweep_rec;
+
+static int cmp_sweep(const void *a, const void *b)
+{
+    const sweep_rec *x = a, *y = b;
+    if (x->pid != y->pid)
+        return x->pid < y->pid ? -1 : 1;
+    if (x->tid != y->tid)
+        return x->tid < y->tid ? -1 : 1;
+    if (x->ts != y->ts)
+        return x->ts < y->ts ? -1 : 1;
+    /* At one start: ops and annotations before launches, longer first. */
+    int xl = (x->kind & (TD_LINK_OP | TD_LINK_ANN)) == 0,
+        yl = (y->kind & (TD_LINK_OP | TD_LINK_ANN)) == 0;
+    if (xl != yl)
+        return xl - yl;
+    double dx = x->end - x->ts, dy = y->end - y->ts;
+    if (dx != dy)
+        return dx > dy ? -1 : 1;
+    return (x->idx > y->idx) - (x->idx < y->idx);
+}
+
+typedef struct stack {
+    const sweep_rec **v;
+    size_t n;
+} stack;
+
+/* Drops ended entries from the top, then pushes r. */
+static void stack_push(stack *s, const sweep_rec *r)
+{
+    while (s->n > 0 && s->v[s->n - 1]->end < r->ts)
+        s->n--;
+    s->v[s->n++] = r;
+}
+
+/* Innermost (from the top) or outermost (from the bottom) entry covering
+ * [ts, end]; NULL if none. */
+static const sweep_rec *stack_find(const stack *s, double ts, double end, int outer)
+{
+    for (size_t k = 0; k < s->n; k++) {
+        const sweep_rec *o = s->v[outer ? k : s->n - 1 - k];
+        if (o->ts <= ts && o->end >= end)
+            return o;
+    }
+    return NULL;
+}
+
+static bool is_step_name(const td_file *f, uint32_t name)
+{
+    size_t len;
+    const char *s = td_strtab_get(f->names, name, &len);
+    return len >= 12 && memcmp(s, "ProfilerStep", 12) == 0;
+}
+
+/* Per launch (link index): op, top op, annotation; reason when no op. */
+typedef struct launch_res {
+    uint32_t op, top, ann;
+} launch_res;
+
+static void sweep(const td_file *f, const td_link *links, sweep_rec *rec, size_t nrec,
+                  const sweep_rec **ops_v, const sweep_rec **ann_v, launch_res *res)
+{
+    stack ops = {ops_v, 0}, ann = {ann_v, 0};
+    for (size_t i = 0; i < nrec; i++) {
+        const sweep_rec *r = &rec[i];
+        if (i == 0 || r->pid != rec[i - 1].pid || r->tid != rec[i - 1].tid)
+            ops.n = ann.n = 0;
+        if (r->kind & TD_LINK_OP)
+            stack_push(&ops, r);
+        if ((r->kind & TD_LINK_ANN) && !is_step_name(f, links[r->idx].name))
+            stack_push(&ann, r);
+        if (!(r->kind & TD_LINK_LAUNCH))
+            continue;
+        launch_res *lr = &res[r->idx];
+        const sweep_rec *in = stack_find(&ops, r->ts, r->end, 0);
+        const sweep_rec *out = stack_find(&ops, r->ts, r->end, 1);
+        const sweep_rec *an = stack_find(&ann, r->ts, r->end, 0);
+        lr->op = in ? links[in->idx].name : TD_ATTR_REASON(R_NO_OP);
+        lr->top = out ? links[out->idx].name : TD_ATTR_REASON(R_NO_OP);
+        lr->ann = an ? links[an->idx].name : TD_ATTR_NONE;
+    }
+}
+
+/* Correlation id -> link index of its launch (the last in the file). */
+typedef struct cmap {
+    int64_t *key;
+    uint32_t *val;
+    size_t cap;
+} cmap;
+
+#define CMAP_EMPTY INT64_MIN
+
+static size_t cmap_slot(const cmap *m, int64_t k)
+{
+    uint64_t h = (uint64_t)k * 0x9E3779B97F4A7C15ull;
+    h ^= h >> 29;
+    size_t i = h & (m->cap - 1);
+    while (m->key[i] != CMAP_EMPTY && m->key[i] != k)
+        i = (i + 1) & (m->cap - 1);
+    return i;
+}
+
+static int cmap_build(cmap *m, const td_link *links, size_t n, size_t nlaunch)
+{
+    m->cap = 16;
+    while (m->cap < nlaunch + nlaunch / 3 + 1)
+        m->cap *= 2;
+    m->key = malloc(m->cap * sizeof *m->key);
+    m->val = malloc(m->cap * sizeof *m->val);
+    if (!m->key || !m->val)
+        return -1;
+    for (size_t i = 0; i < m->cap; i++)
+        m->key[i] = CMAP_EMPTY;
+    for (size_t i = 0; i < n; i++) {
+        if (!(links[i].kind & TD_LINK_LAUNCH) || links[i].corr == CMAP_EMPTY)
+            continue;
+        size_t s = cmap_slot(m, links[i].corr);
+        m->key[s] = links[i].corr;
+        m->val[s] = (uint32_t)i;
+    }
+    return 0;
+}
+
+/* Attribution of every gpu-side event, in file order. */
+static void attribute_gpu(td_file *f, const td_link *links, size_t n, const cmap *m,
+                          const launch_res *res)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        const td_link *l = &links[i];
+        if (!(l->kind & TD_LINK_GPU))
+            continue;
+        uint32_t reason = TD_ATTR_NONE;
+        if (l->kind & TD_LINK_HOST)
+            reason = TD_ATTR_REASON(R_HOST_EVENT);
+        else if (l->corr == -1)
+            reason = TD_ATTR_REASON(R_NO_CORR);
+        size_t s = 0;
+        if (reason == TD_ATTR_NONE) {
+            s = l->corr == CMAP_EMPTY ? 0 : cmap_slot(m, l->corr);
+            if (l->corr == CMAP_EMPTY || m->key[s] != l->corr)
+                reason = TD_ATTR_REASON(R_NO_LAUNCH);
+        }
+        if (reason != TD_ATTR_NONE) {
+            f->attr_op[k] = f->attr_top[k] = reason;
+            f->attr_ann[k] = TD_ATTR_NONE;
+        } else {
+            const launch_res *lr = &res[m->val[s]];
+            f->attr_op[k] = lr->op;
+            f->attr_top[k] = lr->top;
+            f->attr_ann[k] = lr->ann;
+        }
+        k++;
+    }
+}
+
+/* The sweep records: ops, annotations and launches with usable times. */
+static size_t sweep_records(sweep_rec *rec, const td_link *links, size_t n, size_t *nlaunch)
+{
+    size_t m = 0;
+    *nlaunch = 0;
+    for (size_t i = 0; i < n; i++) {
+        const td_link *l = &links[i];
+        uint32_t kind = l->kind & (TD_LINK_OP | TD_LINK_ANN | TD_LINK_LAUNCH);
+        *nlaunch += (kind & TD_LINK_LAUNCH) != 0;
+        if (!kind || isnan(l->ts) || isnan(l->dur))
+            continue; /* a launch without a time stays outside every op */
+        rec[m] = (sweep_rec){l->pid, l->tid, l->ts, l->ts + l->dur, (uint32_t)i, kind};
+        m++;
+    }
+    return m;
+}
+
+static void round_links(td_link *links, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        double end = floor(links[i].ts + links[i].dur);
+        links[i].ts = ceil(links[i].ts);
+        links[i].dur = end - links[i].ts;
+    }
+}
+
+int td_attribute(td_file *f, td_link *links, size_t n, int round_ts, td_error *err)
+{
+    int rc = -1;
+    size_t ng = f->events_gpu, nlaunch, nrec;
+    cmap m = {0};
+    if (n > UINT32_MAX)
+        return td_fail(err, TD_ETRACE, f->path, "too many events for attribution");
+    sweep_rec *rec = malloc((n + 1) * sizeof *rec);
+    const sweep_rec **sv = malloc((2 * n + 2) * sizeof *sv);
+    launch_res *res = malloc((n + 1) * sizeof *res);
+    f->attr_op = malloc((ng + 1) * sizeof *f->attr_op);
+    f->attr_top = malloc((ng + 1) * sizeof *f->attr_top);
+    f->attr_ann = malloc((ng + 1) * sizeof *f->attr_ann);
+    if (!rec || !sv || !res || !f->attr_op || !f->attr_top || !f->attr_ann)
+        goto done;
+    if (round_ts)
+        round_links(links, n);
+    nrec = sweep_records(rec, links, n, &nlaunch);
+    qsort(rec, nrec, sizeof *rec, cmp_sweep);
+    for (size_t i = 0; i < n; i++)
+        res[i] = (launch_res){TD_ATTR_REASON(R_NO_OP), TD_ATTR_REASON(R_NO_OP), TD_ATTR_NONE};
+    sweep(f, links, rec, nrec, sv, sv + n + 1, res);
+    if (cmap_build(&m, links, n, nlaunch) < 0)
+        goto done;
+    attribute_gpu(f, links, n, &m, res);
+    f->nattr = ng;
+    f->has_attr = 1;
+    rc = 0;
+done:
+    free(rec);
+    free(sv);
+    free(res);
+    free(m.key);
+    free(m.val);
+    return rc < 0 ? td_fail(err, TD_ENOMEM, f->path, "out of memory") : 0;
+}
+
+const char *td_attr_reason_name(int reason)
+{
+    static const char *const names[R_COUNT] = {"host event on a gpu stream", "no correlation id",
+                                               "no launch found", "launch outside any op"};
+    return reason >= 0 && reason < R_COUNT ? names[reason] : "unknown";
+}
+
+int td_set_attr_stats(const td_set *set, td_attr_stats *out)
+{
+    memset(out, 0, sizeof *out);
+    out->available = set->nfiles > 0;
+    for (size_t i = 0; i < set->nfiles; i++) {
+        const td_file *f = set->files[i];
+        if (!f->has_attr) {
+            out->available = 0;
+            continue;
+        }
+        size_t k = 0;
+        for (size_t j = 0; j < f->nev; j++) {
+            const td_event *e = &f->evb[j >> TD_BLOCK_SHIFT][j & (TD_BLOCK - 1)];
+            if (!(e->name & TD_EV_GPU))
+                continue;
+            uint32_t op = k < f->nattr ? f->attr_op[k] : TD_ATTR_NONE;
+            k++;
+            double d = isnan(e->dur) ? 0 : e->dur;
+            out->gpu_events++;
+            out->gpu_time += d;
+            if (op >= TD_ATTR_REASON_BASE) {
+                int r = op == TD_ATTR_NONE ? R_NO_OP : (int)(op & 0xFF);
+                out->count[r]++;
+                out->time[r] += d;
+            } else {
+                out->attributed++;
+                out->attributed_time += d;
+            }
+        }
+    }
+    return 0;
+}
