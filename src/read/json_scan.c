@@ -856,6 +856,37 @@ static inline int skip_open(td_json *j, int c)
     return 0;
 }
 
+/* The end of the number at b + p when it is one by the JSON grammar and
+ * what follows (before e) cannot continue a number token; else NOPOS, and
+ * the general path decides. */
+static inline size_t number_end(const unsigned char *b, size_t p, const unsigned char *e)
+{
+    const unsigned char *d = b + p;
+    if (*d == '-')
+        d++;
+    size_t nd = digit_run(d, e);
+    if (nd == 0 || (*d == '0' && nd > 1))
+        return NOPOS;
+    d += nd;
+    if (d < e && *d == '.') {
+        d++;
+        if ((nd = digit_run(d, e)) == 0)
+            return NOPOS;
+        d += nd;
+    }
+    if (d < e && (*d == 'e' || *d == 'E')) {
+        d++;
+        if (d < e && (*d == '+' || *d == '-'))
+            d++;
+        if ((nd = digit_run(d, e)) == 0)
+            return NOPOS;
+        d += nd;
+    }
+    if (d >= e || num_char[*d])
+        return NOPOS;
+    return (size_t)(d - b);
+}
+
 /* Where td_json_skip_slow is between tokens: a value is due; a value has
  * ended; '{' or '[' was just consumed; ',' was; a key was (':' is due). */
 enum { S_DONE, S_VALUE, S_AFTER, S_OPEN_OBJ, S_OPEN_ARR, S_COMMA, S_COLON };
@@ -952,8 +983,9 @@ static int skip_fast(td_json *j, int base, int st)
     const unsigned char *b = (const unsigned char *)j->buf;
     const unsigned char *e = b + j->end;
     size_t p = j->pos, q, lim = j->end - 64;
+    unsigned m16;
     int depth = j->depth, c;
-    bool obj;
+    bool obj = depth > 0 && ((j->stack[(depth - 1) >> 3] >> ((depth - 1) & 7)) & 1);
     /* Moves p to the next token; stops in state s at the window's edge. */
 #define WS(s)                                                                                      \
     do {                                                                                           \
@@ -974,7 +1006,20 @@ static int skip_fast(td_json *j, int base, int st)
             }                                                                                      \
         }                                                                                          \
     } while (0)
-#define TOP_IS_OBJECT() ((j->stack[(depth - 1) >> 3] >> ((depth - 1) & 7)) & 1)
+#define POP()                                                                                      \
+    do {                                                                                           \
+        depth--;                                                                                   \
+        obj = depth > 0 && ((j->stack[(depth - 1) >> 3] >> ((depth - 1) & 7)) & 1);                \
+    } while (0)
+    /* The end of the string whose quote is at p: a quote within 16 bytes,
+     * else through the index; NOPOS when it is not a plain one. */
+#ifdef __SSE2__
+#define STRING_END()                                                                               \
+    (((m16 = td_json_stop16(b + p + 1)) != 0) ? p + 1 + (size_t)__builtin_ctz(m16)                \
+                                              : index_next(j, j->iqs, p + 17))
+#else
+#define STRING_END() ((void)m16, index_next(j, j->iqs, p + 1))
+#endif
     switch (st) {
     case S_AFTER: goto after;
     case S_OPEN_OBJ: goto open_obj;
@@ -987,7 +1032,7 @@ value:
     WS(S_VALUE);
     c = b[p];
     if (c == '"') {
-        q = index_next(j, j->iqs, p + 1);
+        q = STRING_END();
         if (q == NOPOS || b[q] != '"') {
             st = S_VALUE;
             goto out;
@@ -995,15 +1040,14 @@ value:
         p = q + 1;
         goto after;
     }
-    if (c >= '0' && c <= '9') {
-        const unsigned char *d = b + p;
-        size_t nd = digit_run(d, e);
-        if (d + nd < e && !num_char[d[nd]] && !(*d == '0' && nd > 1)) {
-            p += nd;
-            goto after;
+    if ((c >= '0' && c <= '9') || c == '-') {
+        q = number_end(b, p, e);
+        if (q == NOPOS) {
+            st = S_VALUE;
+            goto out;
         }
-        st = S_VALUE;
-        goto out;
+        p = q;
+        goto after;
     }
     if (c == '{' || c == '[') {
         if (depth >= TD_JSON_MAX_DEPTH) {
@@ -1016,6 +1060,7 @@ value:
         else
             j->stack[depth >> 3] &= (uint8_t)~bit;
         depth++;
+        obj = c == '{';
         p++;
         if (c == '[')
             goto open_arr;
@@ -1038,21 +1083,20 @@ after:
     }
     WS(S_AFTER);
     c = b[p];
-    obj = TOP_IS_OBJECT();
     if (c == ',') {
         p++;
         goto comma;
     }
     if (c == (obj ? '}' : ']')) {
         p++;
-        depth--;
+        POP();
         goto after;
     }
     st = S_AFTER;
     goto out;
 comma:
     WS(S_COMMA);
-    if (!TOP_IS_OBJECT()) {
+    if (!obj) {
         if (b[p] == ']') {
             st = S_COMMA; /* trailing comma */
             goto out;
@@ -1063,7 +1107,7 @@ comma:
         st = S_COMMA;
         goto out;
     }
-    q = index_next(j, j->iqs, p + 1);
+    q = STRING_END();
     if (q == NOPOS || b[q] != '"') {
         st = S_COMMA;
         goto out;
@@ -1081,7 +1125,7 @@ open_obj:
     WS(S_OPEN_OBJ);
     if (b[p] == '}') {
         p++;
-        depth--;
+        POP();
         goto after;
     }
     if (b[p] == '"')
@@ -1089,7 +1133,7 @@ open_obj:
     st = S_OPEN_OBJ;
     goto out;
 key_after_open:
-    q = index_next(j, j->iqs, p + 1);
+    q = STRING_END();
     if (q == NOPOS || b[q] != '"') {
         st = S_OPEN_OBJ;
         goto out;
@@ -1101,7 +1145,7 @@ open_arr:
     c = b[p];
     if (c == ']') {
         p++;
-        depth--;
+        POP();
         goto after;
     }
     if (c == '}' || c == ',') {
@@ -1114,7 +1158,8 @@ out:
     j->depth = depth;
     return st;
 #undef WS
-#undef TOP_IS_OBJECT
+#undef POP
+#undef STRING_END
 }
 
 /* Validates and skips one value: the hot loop above for the usual tokens,
