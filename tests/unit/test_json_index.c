@@ -104,7 +104,11 @@ static void put(text *t, const void *s, size_t n)
     t->n += n;
     t->p[t->n] = '\0';
 }
-#define PUTS(t, s) put((t), (s), strlen(s))
+static void puts_(text *t, const char *s)
+{
+    put(t, s, strlen(s));
+}
+#define PUTS(t, s) puts_((t), (s))
 
 /* A string literal that is mostly plain, with escapes, backslash runs and
  * UTF-8 where the generator likes. */
