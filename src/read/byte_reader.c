@@ -25,7 +25,7 @@
 #include <zstd.h>
 
 #define INBUF (256u << 10)
-#define CHUNK (512u << 10)
+#define CHUNK (256u << 10)
 #define RING 4
 
 /* The decompressing thread and the ring it fills. produced and taken count

@@ -169,15 +169,18 @@ int td_json_skip_bom(td_json *j)
 
 #define NOPOS SIZE_MAX
 
-/* Indexes the blocks from pos on (up to TD_JSON_IBLOCKS of them); false
- * when fewer than 64 bytes are left in the window. */
+/* Indexes the blocks from pos on: TD_JSON_IBLOCKS of them where the index
+ * just ended (a walk going on through the window), one elsewhere (a caller
+ * that mostly reads inline and wants a few bytes); false when fewer than 64
+ * bytes are left in the window. */
 static inline bool index_from(td_json *j, size_t pos)
 {
     size_t nb = (j->end - pos) / 64;
     if (nb == 0)
         return false;
-    if (nb > TD_JSON_IBLOCKS)
-        nb = TD_JSON_IBLOCKS;
+    size_t most = pos == j->ib + j->ilen ? TD_JSON_IBLOCKS : 1;
+    if (nb > most)
+        nb = most;
     j->index((const unsigned char *)j->buf + pos, nb, j->inw, j->iqs);
     j->ib = pos;
     j->ilen = nb * 64;
@@ -986,7 +989,14 @@ static int skip_fast(td_json *j, int base, int st)
     unsigned m16;
     int depth = j->depth, c;
     bool obj = depth > 0 && ((j->stack[(depth - 1) >> 3] >> ((depth - 1) & 7)) & 1);
-    /* Moves p to the next token; stops in state s at the window's edge. */
+    /* Moves p to the next token (one space, a run of up to 15 bytes such as
+     * an indentation, or through the index); stops in state s at the
+     * window's edge. */
+#ifdef __SSE2__
+#define WS16(x) td_json_ws16(x)
+#else
+#define WS16(x) 16u
+#endif
 #define WS(s)                                                                                      \
     do {                                                                                           \
         if (p >= lim) {                                                                            \
@@ -996,8 +1006,10 @@ static int skip_fast(td_json *j, int base, int st)
         if (b[p] <= ' ') {                                                                         \
             if (b[p] == ' ' && b[p + 1] > ' ') {                                                   \
                 p++;                                                                               \
+            } else if ((m16 = WS16(b + p)) < 16) {                                                 \
+                p += m16;                                                                          \
             } else {                                                                               \
-                q = index_next(j, j->inw, p);                                                      \
+                q = index_next(j, j->inw, p + 16);                                                 \
                 if (q >= lim) {                                                                    \
                     st = (s);                                                                      \
                     goto out;                                                                      \
@@ -1158,6 +1170,7 @@ out:
     j->depth = depth;
     return st;
 #undef WS
+#undef WS16
 #undef POP
 #undef STRING_END
 }
