@@ -45,7 +45,7 @@ SMALL = os.path.join(TRACES, "hta-trace_compare", "test")
 GEN = os.path.join(HERE, "gen_trace.py")
 
 # HTA TraceDiff (load both sides + compare_traces) on a 2-core 24 GiB machine,
-# from /work/shared/bench/REFERENCE.md: (wall s, peak RSS MB).
+# from the shared REFERENCE.md: (wall s, peak RSS MB).
 HTA = {"real": (3.95, 271), "x4": (18.7, 901), "x16": (130.6, 3220)}
 
 MB = 1e6
