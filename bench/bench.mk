@@ -7,22 +7,40 @@
 
 SCAN_FLOOR := $(BUILD)/scan_floor
 RUNSTAT    := $(BUILD)/runstat
+SIMDJSON_WALK := $(BUILD)/simdjson_walk
+CXX        ?= g++
 BENCH_OUT  ?= bench/out
 BENCH_RUNS ?= 3
 
 $(SCAN_FLOOR): bench/scan_floor.c $(LIB)
 	$(CC) -O2 $(CSTD) -Iinclude -Isrc -o $@ bench/scan_floor.c $(LIB) $(CORE_LIBS)
 
+# The anchor: simdjson on-demand (bench only; bench/deps.sh installs it).
+$(SIMDJSON_WALK): bench/simdjson_walk.cpp
+	@mkdir -p $(dir $@)
+	$(CXX) -O2 -std=c++17 -Wall -Wextra -Werror -o $@ bench/simdjson_walk.cpp -lsimdjson
+
+# Which inflater to link: isa-l, zlib, libdeflate (bench only).
+INFLATE_BENCH := $(BUILD)/inflate_bench
+$(INFLATE_BENCH): bench/inflate_bench.c
+	@mkdir -p $(dir $@)
+	$(CC) -O2 $(CSTD) $(WARN) -o $@ bench/inflate_bench.c -lisal -lz -ldeflate
+
 $(RUNSTAT): bench/runstat.c
 	@mkdir -p $(dir $@)
 	$(CC) -O2 $(CSTD) $(WARN) -o $@ bench/runstat.c
 
-bench: deps
-	@$(MAKE) --no-print-directory all $(SCAN_FLOOR) $(RUNSTAT)
+bench-deps: deps
+	@sh bench/deps.sh
+
+bench: bench-deps
+	@$(MAKE) --no-print-directory all $(SCAN_FLOOR) $(RUNSTAT) $(SIMDJSON_WALK) $(INFLATE_BENCH)
 	python3 bench/run_bench.py --bin $(BIN) --floor $(SCAN_FLOOR) --runstat $(RUNSTAT) \
+	    --simdjson $(SIMDJSON_WALK) --inflate $(INFLATE_BENCH) \
 	    --out $(BENCH_OUT) \
 	    --runs $(BENCH_RUNS) --cc $(CC) $(if $(filter-out 0,$(BENCH_QUICK)),--quick) \
 	    $(if $(BENCH_NICE),--nice $(BENCH_NICE))
+.PHONY: bench-deps
 
 # Summaries against traces: size share and compare speed-up (bench/summary_bench.sh).
 .PHONY: bench-summary

@@ -2,6 +2,7 @@
 """make bench: time tracediff on large traces against its floors and HTA.
 
     run_bench.py --bin build/tracediff --floor build/scan_floor --runstat build/runstat
+                 [--simdjson build/simdjson_walk]
                  [--out bench/out] [--quick] [--runs 3] [--cc cc] [--nice N]
 
 Generates its inputs into OUT/inputs/ with bench/gen_trace.py from the real
@@ -9,7 +10,9 @@ traces in tests/golden/traces/ (kept between runs, remade when the generator,
 its arguments or the source trace change), then makes RUNS rounds over all
 inputs, running for each: the floors (bench/scan_floor read|count|skip on
 every file) and `tracediff compare CONTROL TEST -q --format csv` (stdout to
-/dev/null) with -j 1 and -j 2.  Reports medians: wall time, MB/s of
+/dev/null) with -j 1 and -j 2; and, on the 4x plain control trace, the
+anchor: simdjson on-demand's warm walk (bench/simdjson_walk.cpp), the
+scanner alone at every SIMD level and a one-side compare.  Reports medians: wall time, MB/s of
 uncompressed JSON, peak RSS (wait4's rusage, taken by bench/runstat.c), RSS
 as a share of the JSON, the floors and the ratios.  Writes OUT/results.md (and a copy named for
 the mode, results-full.md or results-quick.md, with results-MODE.json holding
@@ -42,18 +45,19 @@ SMALL = os.path.join(TRACES, "hta-trace_compare", "test")
 GEN = os.path.join(HERE, "gen_trace.py")
 
 # HTA TraceDiff (load both sides + compare_traces) on a 2-core 24 GiB machine,
-# from /work/shared/bench/REFERENCE.md: (wall s, peak RSS MB).
+# from the shared REFERENCE.md: (wall s, peak RSS MB).
 HTA = {"real": (3.95, 271), "x4": (18.7, 901), "x16": (130.6, 3220)}
 
 MB = 1e6
 
 # Goals of the performance issue.
-GOAL_MBS_CORE = 1000.0      # plain JSON, MB/s per core, whole compare
-GOAL_GZ_RATIO = 1.3         # .json.gz total / decompression floor
+GOAL_SKIP_GBS = 2.0         # scan_floor skip, GB/s per core, 4x plain trace
+GOAL_VS_SIMDJSON = 1.3      # one-side compare / simdjson on-demand warm walk
+GOAL_GZ_OVERLAP = 1.2       # 4x gzip pair / max(inflate alone, plain pair compare)
 GOAL_RSS_PCT = 10.0         # peak RSS / uncompressed JSON, one large trace
 GOAL_SWEEP_SPREAD = 20.0    # time per GB, max/min - 1, 100 MB .. 2 GB
-GOAL_J2_SPEEDUP = 1.7       # two ranks, -j 2 vs -j 1
-GOAL_VS_HTA = 100.0         # 2 x 120 MB pair vs HTA's 18.7 s
+GOAL_VS_HTA = 250.0         # 2 x 120 MB pair, -j 2, vs HTA's 18.7 s
+LEVELS = ("scalar", "sse2", "avx2", "avx512")
 
 
 # ----------------------------------------------------------------- inputs
@@ -183,9 +187,10 @@ def run_child(runstat, cmd):
     return wall, rss, cpu, max(0.0, busy - cpu) / wall
 
 
-def floor_run(floor_bin, mode, path):
+def floor_run(floor_bin, mode, path, level=None):
     """scan_floor MODE FILE -> (bytes, seconds measured inside the tool)."""
-    r = subprocess.run([floor_bin, mode, path], stdout=subprocess.PIPE, check=True)
+    env = dict(os.environ, TD_SIMD=level) if level else None
+    r = subprocess.run([floor_bin, mode, path], stdout=subprocess.PIPE, check=True, env=env)
     f = r.stdout.split()
     return int(f[1]), float(f[2])
 
@@ -279,6 +284,43 @@ class Case:
                 "runs": [list(x) for x in t[j]],
             }
         return r
+
+
+class Anchor:
+    """One plain trace: simdjson on-demand's warm walk, the scanner alone at
+    each SIMD level, and a one-side compare (against the tiny test trace)."""
+
+    def __init__(self, path, small):
+        self.path, self.small = path, small
+        self.t = {k: [] for k in ("simdjson", "compare") + LEVELS}
+        self.bytes = os.path.getsize(path)
+
+    def run_once(self, tdbin, floor_bin, runstat, walker):
+        warm([self.path])
+        if walker:
+            r = subprocess.run([walker, self.path], stdout=subprocess.PIPE, check=True)
+            self.t["simdjson"].append(float(r.stdout.split()[2]))
+        for lv in LEVELS:
+            self.t[lv].append(floor_run(floor_bin, "skip", self.path, lv)[1])
+        cmd = [tdbin, "compare", self.path, self.small, "-q", "--format", "csv", "-j", "1"]
+        self.t["compare"].append(run_child(runstat, cmd)[0])
+
+    def median(self, k):
+        return statistics.median(self.t[k]) if self.t[k] else None
+
+    def rows(self):
+        sj = self.median("simdjson")
+        rows = []
+        for k in ("simdjson",) + LEVELS + ("compare",):
+            v = self.median(k)
+            if v is None:
+                continue
+            what = {"simdjson": "simdjson on-demand walk (warm, in memory)",
+                    "compare": "tracediff compare, one side (-j 1, whole process)"}.get(
+                        k, "scan_floor skip, TD_SIMD=%s" % k)
+            rows.append([what, f3(v), "%.2f" % (self.bytes / 1e9 / v),
+                         ("%.2f" % (v / sj)) if sj else "—"])
+        return table(["what", "s", "GB/s", "/ simdjson"], rows)
 
 
 # -------------------------------------------------------------- reporting
@@ -377,60 +419,57 @@ def info_events(tdbin, path):
             sum(f["events_counted"] for f in d["files"]))
 
 
-def goals(by, sweep):
+def goals(by, sweep, anchor):
     """(goal, measured, met) lines, computed from the run."""
     out = []
 
     def add(goal, text, met):
         out.append((goal, text, "met" if met else "**not met**"))
 
-    plain = [c for c in by.values() if c.group in ("pairs", "ranks") and not c.gz]
-    if plain:
-        v = [(c.label, c.res["json_bytes_read"] / MB / c.res["j1"]["wall"],
-              c.res["json_bytes_read"] / MB / c.res["j1"]["cpu"]) for c in plain]
-        add("plain JSON ≥ %.0f MB/s per core, whole compare (-j 1)" % GOAL_MBS_CORE,
-            ", ".join("%s %.0f MB/s (%.0f per CPU second)" % x for x in v),
-            all(x[1] >= GOAL_MBS_CORE for x in v))
-        v2 = [(c.label, c.res["json_bytes_read"] / MB / c.res["j2"]["wall"] / 2) for c in plain]
-        add("same, -j 2 per core (2 cores)", ", ".join("%s %.0f MB/s" % x for x in v2),
-            all(x[1] >= GOAL_MBS_CORE for x in v2))
-    gz = [c for c in by.values() if c.group in ("pairs", "ranks") and c.gz]
-    if gz:
-        v = [(c.label, c.res["j1"]["wall"] / c.res["floor_read"]) for c in gz]
-        add(".json.gz total ≤ %.1f × decompression floor (-j 1, one core)" % GOAL_GZ_RATIO,
-            ", ".join("%s %.2f×" % x for x in v), all(x[1] <= GOAL_GZ_RATIO for x in v))
-    if sweep:
-        big = sweep[-1]
-        p = 100.0 * big.res["j1"]["rss"] / big.res["json_bytes"]
-        add("peak RSS ≤ %.0f%% of the JSON, one large trace" % GOAL_RSS_PCT,
-            "%s: %s MB RSS = %.2f%% of %s MB" % (big.label, mb(big.res["j1"]["rss"]), p,
-                                               mb(big.res["json_bytes"])),
-            p <= GOAL_RSS_PCT)
-        spg = [c.res["j1"]["wall"] / (c.res["json_bytes"] / 1e9) for c in sweep]
-        spread = 100.0 * (max(spg) / min(spg) - 1)
-        cpg = [c.res["j1"]["cpu"] / (c.res["json_bytes"] / 1e9) for c in sweep]
-        add("time per GB constant within %.0f%%, %s to %s" % (GOAL_SWEEP_SPREAD, sweep[0].label,
-                                                              sweep[-1].label),
-            "%.3f–%.3f s/GB, max/min − 1 = %.1f%% (CPU time: %.3f–%.3f s/GB, %.1f%%)"
-            % (min(spg), max(spg), spread, min(cpg), max(cpg), 100.0 * (max(cpg) / min(cpg) - 1)),
-            spread <= GOAL_SWEEP_SPREAD)
-    for key in ("x4 plain", "x4 gzip"):
-        c = by.get(key)
-        if c:
-            s = c.res["j1"]["wall"] / c.res["j2"]["wall"]
-            add("two ranks (one ~120 MB file per side, %s): -j 2 ≥ %.1f× faster than -j 1"
-                % (key.split()[1], GOAL_J2_SPEEDUP),
-                "%.3f s → %.3f s = %.2f×" % (c.res["j1"]["wall"], c.res["j2"]["wall"], s),
-                s >= GOAL_J2_SPEEDUP)
+    if anchor:
+        best = max(LEVELS, key=lambda lv: -anchor.median(lv))
+        gbs = anchor.bytes / 1e9 / anchor.median(best)
+        add("scanner alone (scan_floor skip) ≥ %.0f GB/s per core, 4x plain trace" % GOAL_SKIP_GBS,
+            ", ".join("%s %.2f GB/s" % (lv, anchor.bytes / 1e9 / anchor.median(lv))
+                      for lv in LEVELS), gbs >= GOAL_SKIP_GBS)
+        sj = anchor.median("simdjson")
+        if sj:
+            x = anchor.median("compare") / sj
+            add("one-side compare ≤ %.1f× simdjson on-demand's warm walk" % GOAL_VS_SIMDJSON,
+                "%.3f s / %.3f s = %.2f×" % (anchor.median("compare"), sj, x),
+                x <= GOAL_VS_SIMDJSON)
     c = by.get("x4 plain")
     if c:
-        best = min(c.res["j1"]["wall"], c.res["j2"]["wall"])
-        add("2 × 120 MB pair (plain) ≥ %.0f× faster than HTA's %.1f s (i.e. ≤ %.3f s)"
+        x = HTA["x4"][0] / c.res["j2"]["wall"]
+        add("4x plain pair, -j 2, ≥ %.0f× faster than HTA's %.1f s (≤ %.3f s)"
             % (GOAL_VS_HTA, HTA["x4"][0], HTA["x4"][0] / GOAL_VS_HTA),
-            "-j 2 %.3f s = %.0f×, -j 1 %.3f s = %.0f×"
-            % (c.res["j2"]["wall"], HTA["x4"][0] / c.res["j2"]["wall"],
-               c.res["j1"]["wall"], HTA["x4"][0] / c.res["j1"]["wall"]),
-            HTA["x4"][0] / best >= GOAL_VS_HTA)
+            "%.3f s = %.0f× (-j 1: %.3f s = %.0f×)" % (
+                c.res["j2"]["wall"], x, c.res["j1"]["wall"], HTA["x4"][0] / c.res["j1"]["wall"]),
+            x >= GOAL_VS_HTA)
+    g, p = by.get("x4 gzip"), by.get("x4 plain")
+    if g and p:
+        for j in (1, 2):
+            ref = max(g.res["floor_read"] if j == 1 else g.res["floor2_read"],
+                      p.res["j%d" % j]["wall"])
+            x = g.res["j%d" % j]["wall"] / ref
+            add("4x gzip pair ≤ %.1f× max(inflating alone, comparing the plain pair), -j %d"
+                % (GOAL_GZ_OVERLAP, j),
+                "%.3f s / max(%.3f, %.3f) s = %.2f×" % (
+                    g.res["j%d" % j]["wall"], g.res["floor_read"] if j == 1 else
+                    g.res["floor2_read"], p.res["j%d" % j]["wall"], x), x <= GOAL_GZ_OVERLAP)
+    if sweep:
+        big = sweep[-1]
+        pc = 100.0 * big.res["j1"]["rss"] / big.res["json_bytes"]
+        add("peak RSS ≤ %.0f%% of the JSON, one large trace" % GOAL_RSS_PCT,
+            "%s: %s MB RSS = %.2f%% of %s MB" % (big.label, mb(big.res["j1"]["rss"]), pc,
+                                               mb(big.res["json_bytes"])),
+            pc <= GOAL_RSS_PCT)
+        spg = [c.res["j1"]["wall"] / (c.res["json_bytes"] / 1e9) for c in sweep]
+        spread = 100.0 * (max(spg) / min(spg) - 1)
+        add("time per GB constant within %.0f%%, %s to %s" % (GOAL_SWEEP_SPREAD, sweep[0].label,
+                                                              sweep[-1].label),
+            "%.3f–%.3f s/GB, max/min − 1 = %.1f%%" % (min(spg), max(spg), spread),
+            spread <= GOAL_SWEEP_SPREAD)
     return out
 
 
@@ -515,6 +554,8 @@ def main():
     ap.add_argument("--bin", required=True)
     ap.add_argument("--floor", required=True)
     ap.add_argument("--runstat", required=True)
+    ap.add_argument("--simdjson", help="bench/simdjson_walk.cpp built (optional)")
+    ap.add_argument("--inflate", help="bench/inflate_bench.c built (optional)")
     ap.add_argument("--out", default=os.path.join(HERE, "out"))
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--runs", type=int, default=3)
@@ -533,6 +574,10 @@ def main():
     tdbin = shutil.copy2(a.bin, os.path.join(bindir, "tracediff"))
     floor_bin = shutil.copy2(a.floor, os.path.join(bindir, "scan_floor"))
     runstat = shutil.copy2(a.runstat, os.path.join(bindir, "runstat"))
+    inflater = shutil.copy2(a.inflate, os.path.join(bindir, "inflate_bench")) \
+        if a.inflate and os.path.exists(a.inflate) else None
+    walker = shutil.copy2(a.simdjson, os.path.join(bindir, "simdjson_walk")) \
+        if a.simdjson and os.path.exists(a.simdjson) else None
     bin_sha = sha256(tdbin)[:12]
     bin_built = time.strftime("%H:%M:%S", time.gmtime(os.path.getmtime(tdbin)))
     m = machine(a.cc)       # now: the tree may change while this runs
@@ -566,8 +611,10 @@ def main():
         ranks.append(Case("ranks", "64 ranks gzip", I("ranks64-15MB-gz"), I("ranks64-15MB-gz"),
                           extra=all_ranks))
     cases = pairs + sweep + ranks
+    anchor = Anchor(I("control-x4.json"), SMALL)
 
     events = {}
+    inflate_t = {}
     t0 = time.time()
     # Rounds over all inputs rather than runs in a row: a burst of load from
     # other processes then spoils one run of several inputs, not the median
@@ -576,6 +623,14 @@ def main():
         for c in cases:
             say("round %d/%d: %s" % (r + 1, a.runs, c.label))
             c.run_once(tdbin, floor_bin, runstat)
+        say("round %d/%d: anchor" % (r + 1, a.runs))
+        anchor.run_once(tdbin, floor_bin, runstat, walker)
+        if inflater:
+            r_ = subprocess.run([inflater, I("control-x4.json.gz")], stdout=subprocess.PIPE,
+                                check=True)
+            for line in r_.stdout.decode().splitlines():
+                lib, nbytes, sec = line.split()
+                inflate_t.setdefault(lib, []).append((int(nbytes), float(sec)))
     for c in cases:
         c.summarize()
         if c.group == "sweep":
@@ -609,6 +664,13 @@ def main():
           "runs, median; this machine has %d." % (a.runs, os.cpu_count()), "",
           "Priority: %s. Other processes using CPU: before the run: %s; after: %s." % (
               prio, "; ".join(hogs_before) or "none", "; ".join(hogs_after) or "none"), "",
+          "## The scanner against simdjson: 4x control trace (%s MB), medians" % mb(anchor.bytes),
+          "", anchor.rows(), "",
+          "## Inflaters on control-x4.json.gz (in memory, medians)", "",
+          table(["library", "s", "GB/s of output"],
+                [[lib, f3(statistics.median(x[1] for x in v)),
+                  "%.2f" % (v[0][0] / 1e9 / statistics.median(x[1] for x in v))]
+                 for lib, v in inflate_t.items()]) if inflate_t else "(not run)", "",
           "## Pairs: the HTA trace_diff pair, scaled", "", time_rows(pairs), "",
           floor_rows(pairs), "",
           "## Size sweep: one control trace against a tiny test trace (-j 1)", "",
@@ -619,7 +681,7 @@ def main():
         md += ["## Where the time goes: `perf report --no-children --stdio --sort symbol` of "
                "x4 plain, -j 1 (3 runs)", "",
                perf[0], "", "```"] + perf[1] + ["```", ""]
-    md += ["## Goals", "", table(["goal", "measured", "verdict"], goals(by, sweep)), "",
+    md += ["## Goals", "", table(["goal", "measured", "verdict"], goals(by, sweep, anchor)), "",
            "Generation %.0f s (0 when cached), timing %.0f s, total %.0f s." % (
                t_gen, t_time, time.time() - t_start), ""]
     text = "\n".join(md)
@@ -633,6 +695,7 @@ def main():
                    "hogs": [hogs_before, hogs_after],
                    "cases": [{"group": c.group, "label": c.label, "control": c.control,
                               "test": c.test, "hta": c.hta, "res": c.res} for c in cases],
+                   "anchor": {"path": anchor.path, "bytes": anchor.bytes, "runs": anchor.t},
                    "events": events, "perf": perf}, f, indent=1)
     print(text)
     say("wrote %s (and results-%s.md, .json)" % (

@@ -3,13 +3,20 @@
  * bytes of the file, never by its name. It knows nothing of JSON.
  *
  * gzip goes through isa-l's inflater: on this project's traces it inflates
- * 3 to 4 times faster than zlib (bench/README.md); libdeflate is faster
- * still but needs the whole file and its whole output in memory.
+ * 3 to 4 times faster than zlib (BENCHMARKS.md); libdeflate is no faster
+ * and needs the whole file and its whole output in memory.
+ *
+ * Compressed input is decompressed by a thread of its own, a few chunks
+ * ahead of the reader (a ring of RING chunks of CHUNK bytes), so that
+ * decompressing and scanning overlap: a .json.gz costs about the longer of
+ * the two rather than their sum. Errors reach the reader in order, after
+ * every byte decompressed before them.
  */
 #include "internal.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -18,6 +25,24 @@
 #include <zstd.h>
 
 #define INBUF (256u << 10)
+#define CHUNK (256u << 10)
+#define RING 4
+
+/* The decompressing thread and the ring it fills. produced and taken count
+ * chunks; chunk k is in slot k % RING. */
+typedef struct ring {
+    pthread_t thread;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    char *slot[RING];
+    size_t len[RING];
+    uint64_t consumed_at[RING]; /* compressed bytes read once it was made */
+    uint64_t produced, taken;
+    size_t rpos;       /* reader's position in chunk taken */
+    int done, stop, rc; /* done: no more chunks; rc: 0 at the end, or the error */
+    td_error err;
+    uint64_t consumed; /* compressed bytes behind what the reader has taken */
+} ring;
 
 struct td_reader {
     const char *path;
@@ -31,6 +56,8 @@ struct td_reader {
     int z_done;
     ZSTD_DStream *zs;
     int zs_frame_open;
+    ring *ring; /* compressed input, once reading has begun */
+    int ring_failed;
 };
 
 static long read_raw(td_reader *r, td_error *err)
@@ -194,17 +221,137 @@ static long read_zstd(td_reader *r, char *buf, size_t cap, td_error *err)
     return (long)o.pos;
 }
 
+static long read_decoded(td_reader *r, char *buf, size_t cap, td_error *err)
+{
+    return r->comp == TD_COMP_GZIP ? read_gzip(r, buf, cap, err) : read_zstd(r, buf, cap, err);
+}
+
+/* The decompressing thread: fills free slots with whole chunks (the last
+ * one short), then records the end or the error. */
+static void *ring_main(void *arg)
+{
+    td_reader *r = arg;
+    ring *g = r->ring;
+    for (;;) {
+        pthread_mutex_lock(&g->mu);
+        while (g->produced - g->taken == RING && !g->stop)
+            pthread_cond_wait(&g->cv, &g->mu);
+        int stop = g->stop;
+        pthread_mutex_unlock(&g->mu);
+        if (stop)
+            return NULL;
+        char *out = g->slot[g->produced % RING];
+        size_t len = 0;
+        long n = 1;
+        while (len < CHUNK && (n = read_decoded(r, out + len, CHUNK - len, &g->err)) > 0)
+            len += (size_t)n;
+        pthread_mutex_lock(&g->mu);
+        if (len > 0) {
+            g->len[g->produced % RING] = len;
+            g->consumed_at[g->produced % RING] = r->consumed;
+            g->produced++;
+        }
+        if (n <= 0) {
+            g->done = 1;
+            g->rc = (int)n;
+        }
+        pthread_cond_broadcast(&g->cv);
+        pthread_mutex_unlock(&g->mu);
+        if (n <= 0)
+            return NULL;
+    }
+}
+
+static void ring_free(ring *g)
+{
+    for (int k = 0; k < RING; k++)
+        free(g->slot[k]);
+    free(g);
+}
+
+static int ring_start(td_reader *r, td_error *err)
+{
+    ring *g = calloc(1, sizeof *g);
+    for (int k = 0; g && k < RING; k++)
+        if (!(g->slot[k] = malloc(CHUNK))) {
+            ring_free(g);
+            g = NULL;
+        }
+    if (!g)
+        return td_fail(err, TD_ENOMEM, r->path, "out of memory");
+    pthread_mutex_init(&g->mu, NULL);
+    pthread_cond_init(&g->cv, NULL);
+    r->ring = g;
+    if (pthread_create(&g->thread, NULL, ring_main, r) != 0) {
+        pthread_mutex_destroy(&g->mu);
+        pthread_cond_destroy(&g->cv);
+        r->ring = NULL;
+        ring_free(g);
+        r->ring_failed = 1; /* decompress in the reader's thread instead */
+    }
+    return 0;
+}
+
+static void ring_stop(td_reader *r)
+{
+    ring *g = r->ring;
+    if (!g)
+        return;
+    pthread_mutex_lock(&g->mu);
+    g->stop = 1;
+    pthread_cond_broadcast(&g->cv);
+    pthread_mutex_unlock(&g->mu);
+    pthread_join(g->thread, NULL);
+    pthread_mutex_destroy(&g->mu);
+    pthread_cond_destroy(&g->cv);
+    ring_free(g);
+    r->ring = NULL;
+}
+
+/* Up to cap bytes of the chunk at the head of the ring, waiting for it. */
+static long ring_read(td_reader *r, char *buf, size_t cap, td_error *err)
+{
+    ring *g = r->ring;
+    pthread_mutex_lock(&g->mu);
+    while (g->produced == g->taken && !g->done)
+        pthread_cond_wait(&g->cv, &g->mu);
+    if (g->produced == g->taken) {
+        int rc = g->rc;
+        pthread_mutex_unlock(&g->mu);
+        if (rc < 0 && err)
+            *err = g->err;
+        return rc;
+    }
+    pthread_mutex_unlock(&g->mu);
+    /* Chunk taken is the reader's until it lets go of it below. */
+    unsigned k = (unsigned)(g->taken % RING);
+    size_t n = g->len[k] - g->rpos;
+    if (n > cap)
+        n = cap;
+    memcpy(buf, g->slot[k] + g->rpos, n);
+    g->rpos += n;
+    g->consumed = g->consumed_at[k];
+    if (g->rpos == g->len[k]) {
+        g->rpos = 0;
+        pthread_mutex_lock(&g->mu);
+        g->taken++;
+        pthread_cond_broadcast(&g->cv);
+        pthread_mutex_unlock(&g->mu);
+    }
+    return (long)n;
+}
+
 long td_reader_read(td_reader *r, char *buf, size_t cap, td_error *err)
 {
     if (cap > ((size_t)1 << 30))
         cap = (size_t)1 << 30;
-    switch (r->comp) {
-    case TD_COMP_GZIP:
-        return read_gzip(r, buf, cap, err);
-    case TD_COMP_ZSTD:
-        return read_zstd(r, buf, cap, err);
-    default:
-        break;
+    if (r->comp == TD_COMP_GZIP || r->comp == TD_COMP_ZSTD) {
+        if (!r->ring && !r->ring_failed) {
+            int rc = ring_start(r, err);
+            if (rc < 0)
+                return rc;
+        }
+        return r->ring ? ring_read(r, buf, cap, err) : read_decoded(r, buf, cap, err);
     }
     if (r->in_pos >= r->in_len && !r->in_eof) {
         /* Plain input: read straight into the caller's buffer, no copy. */
@@ -240,13 +387,14 @@ uint64_t td_reader_file_bytes(const td_reader *r)
 
 uint64_t td_reader_consumed(const td_reader *r)
 {
-    return r->consumed;
+    return r->ring ? r->ring->consumed : r->consumed;
 }
 
 void td_reader_close(td_reader *r)
 {
     if (!r)
         return;
+    ring_stop(r);
     free(r->z);
     ZSTD_freeDStream(r->zs);
     if (r->fd >= 0)

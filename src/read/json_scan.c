@@ -8,8 +8,10 @@
 #include "read/json_scan.h"
 
 #include "internal.h"
+#include "read/json_index.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdarg.h>
 #ifdef __SSE2__
 #include <emmintrin.h>
@@ -35,22 +37,20 @@ static unsigned char num_char[256];
 
 static void tables_init(void)
 {
-    static int done;
-    if (done)
-        return;
     for (int c = 0; c < 256; c++) {
         str_stop[c] = (c < 0x20 || c == '"' || c == '\\' || c >= 0x80);
         is_ws[c] = (c == ' ' || c == '\t' || c == '\n' || c == '\r');
         num_char[c] = ((c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' ||
                        c == 'E');
     }
-    done = 1;
 }
 
 int td_json_init(td_json *j, td_json_read_fn read, void *ud, const char *path, td_error *err)
 {
-    tables_init();
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, tables_init);
     memset(j, 0, sizeof *j);
+    j->index = td_json_index_kernel(td_json_simd_level());
     j->read = read;
     j->ud = ud;
     j->err = err;
@@ -123,6 +123,7 @@ static long fill(td_json *j, size_t need)
     while (j->end - j->pos < need && !j->eof) {
         size_t from = (j->keep != NO_KEEP && j->keep < j->pos) ? j->keep : j->pos;
         if (from > 0) {
+            j->ilen = 0; /* the index is of bytes that move */
             memmove(j->buf, j->buf + from, j->end - from);
             j->base += from;
             j->pos -= from;
@@ -164,6 +165,45 @@ int td_json_skip_bom(td_json *j)
         return 1;
     }
     return 0;
+}
+
+#define NOPOS SIZE_MAX
+
+/* Indexes the blocks from pos on: TD_JSON_IBLOCKS of them where the index
+ * just ended (a walk going on through the window), one elsewhere (a caller
+ * that mostly reads inline and wants a few bytes); false when fewer than 64
+ * bytes are left in the window. */
+static inline bool index_from(td_json *j, size_t pos)
+{
+    size_t nb = (j->end - pos) / 64;
+    if (nb == 0)
+        return false;
+    size_t most = pos == j->ib + j->ilen ? TD_JSON_IBLOCKS : 1;
+    if (nb > most)
+        nb = most;
+    j->index((const unsigned char *)j->buf + pos, nb, j->inw, j->iqs);
+    j->ib = pos;
+    j->ilen = nb * 64;
+    return true;
+}
+
+/* The first position from pos on whose bit is set in the mask array m of the
+ * index (j->inw or j->iqs), indexing further as needed; NOPOS when the window
+ * ends (fewer than 64 bytes unindexed) before one. */
+static inline size_t index_next(td_json *j, const uint64_t *m, size_t pos)
+{
+    for (;;) {
+        size_t off = pos - j->ib; /* wraps when pos < ib: then indexed afresh */
+        if (off >= j->ilen) {
+            if (!index_from(j, pos))
+                return NOPOS;
+            off = 0;
+        }
+        uint64_t bits = m[off >> 6] >> (off & 63);
+        if (bits)
+            return pos + (size_t)__builtin_ctzll(bits);
+        pos += 64 - (off & 63);
+    }
 }
 
 /* First non-white-space byte in [p, e), or e. Indentation runs of pretty
@@ -212,6 +252,11 @@ static inline const unsigned char *skip_plain(const unsigned char *p, const unsi
 
 int td_json_peek_slow(td_json *j)
 {
+    size_t q = index_next(j, j->inw, j->pos);
+    if (q != NOPOS) {
+        j->pos = q;
+        return (unsigned char)j->buf[q];
+    }
     for (;;) {
         const unsigned char *p = (const unsigned char *)j->buf + j->pos;
         const unsigned char *e = (const unsigned char *)j->buf + j->end;
@@ -412,32 +457,13 @@ static inline uint64_t parse8(const unsigned char *p)
  * the opening quote. Kept small so that it inlines into its callers. */
 static inline int string_fast(td_json *j, const char **s, size_t *len)
 {
-#ifdef __SSE2__
-    const unsigned char *b = (const unsigned char *)j->buf;
-    const unsigned char *p = b + j->pos + 1, *e = b + j->end;
-    while (e - p >= 16) {
-        __m128i v = _mm_loadu_si128((const __m128i *)p);
-        __m128i stop = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')),
-                                                 _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))),
-                                    _mm_cmplt_epi8(v, _mm_set1_epi8(0x20)));
-        unsigned m = (unsigned)_mm_movemask_epi8(stop);
-        if (m) {
-            p += __builtin_ctz(m);
-            if (*p != '"')
-                return 0;
-            *s = j->buf + j->pos + 1;
-            *len = (size_t)(p - b) - j->pos - 1;
-            j->pos = (size_t)(p - b) + 1;
-            return 1;
-        }
-        p += 16;
-    }
-#else
-    (void)j;
-    (void)s;
-    (void)len;
-#endif
-    return 0;
+    size_t q = index_next(j, j->iqs, j->pos + 1);
+    if (q == NOPOS || j->buf[q] != '"')
+        return 0;
+    *s = j->buf + j->pos + 1;
+    *len = q - j->pos - 1;
+    j->pos = q + 1;
+    return 1;
 }
 
 static int scan_string(td_json *j, bool decode, const char **s, size_t *len)
@@ -746,112 +772,424 @@ static bool top_is_object(const td_json *j)
     return (j->stack[d >> 3] >> (d & 7)) & 1;
 }
 
-static int after_comma_in_object(td_json *j)
+/* td_json_peek through the index: the next non-white-space byte (j->pos
+ * moved there), -1 at the end, < -1 on a read error. */
+static inline int next_token(td_json *j)
 {
-    int c = td_json_peek(j);
-    if (c == '}')
-        return td_json_error(j, "trailing comma");
-    int rc = scan_string(j, false, NULL, NULL);
+    const unsigned char *b = (const unsigned char *)j->buf;
+    size_t p = j->pos;
+    if (p < j->end && b[p] > ' ')
+        return b[p];
+    if (p + 1 < j->end && b[p] == ' ' && b[p + 1] > ' ') {
+        j->pos = p + 1;
+        return b[p + 1];
+    }
+    p = index_next(j, j->inw, p);
+    if (p != NOPOS) {
+        j->pos = p;
+        return b[p];
+    }
+    return td_json_peek_slow(j);
+}
+
+/* Skips the string whose quote is at j->pos: through the index when it is
+ * plain ASCII and ends in the window, else by the general (validating) path. */
+static inline int skip_string(td_json *j)
+{
+    size_t q = index_next(j, j->iqs, j->pos + 1);
+    if (q != NOPOS && j->buf[q] == '"') {
+        j->pos = q + 1;
+        return 0;
+    }
+    return scan_string(j, false, NULL, NULL);
+}
+
+/* "key": with the next token, c, at j->pos; the errors of the general path. */
+static inline int skip_key(td_json *j, int c)
+{
+    int rc = c == '"' ? skip_string(j) : scan_string(j, false, NULL, NULL);
     if (rc < 0)
         return c == '\'' ? td_json_error(j, "single quotes are not JSON") : rc;
+    if (next_token(j) == ':') {
+        j->pos++;
+        return 0;
+    }
     return expect_byte(j, ':', "':'");
 }
 
-int td_json_skip_slow(td_json *j)
+/* A number, c its first byte, at j->pos. */
+static inline int skip_number(td_json *j, int c)
 {
-    /* Most skipped values are one string or one integer. */
-    int c0 = td_json_peek(j);
-    if (c0 == '"') {
-        const char *ds;
-        size_t dl;
-        if (string_fast(j, &ds, &dl))
-            return 0;
+    /* Plain integers, wholly in the window: no second pass. */
+    const unsigned char *d = (const unsigned char *)j->buf + j->pos + (c == '-');
+    const unsigned char *e = (const unsigned char *)j->buf + j->end;
+    size_t nd = digit_run(d, e);
+    const unsigned char *p = d + nd;
+    if (nd > 0 && p < e && !num_char[*p] && !(*d == '0' && nd > 1)) {
+        j->pos = (size_t)((const char *)p - j->buf);
+        return 0;
     }
-    int base = j->depth;
-    for (;;) {
-        /* A value. */
-        int c = td_json_peek(j);
-        int rc = 0;
-        if (c < -1)
-            return TD_EIO;
-        if (c == -1)
-            return td_json_error(j, "unexpected end of input, expected a value");
-        if (c == '{' || c == '[') {
-            if ((rc = push(j, c == '{')) < 0)
-                return rc;
-            j->pos++;
-            int d = td_json_peek(j);
-            if (d == (c == '{' ? '}' : ']')) {
-                j->pos++;
-                j->depth--;
-            } else if (c == '{') {
-                if (d == '\'')
-                    return td_json_error(j, "single quotes are not JSON");
-                if ((rc = scan_string(j, false, NULL, NULL)) < 0)
-                    return rc;
-                if ((rc = expect_byte(j, ':', "':'")) < 0)
-                    return rc;
-                continue;
-            } else {
-                if (d == ']' || d == '}' || d == ',')
-                    return td_json_error(j, "expected a value");
-                continue;
-            }
-        } else if (c == '"') {
-            rc = scan_string(j, false, NULL, NULL);
-        } else if (c == '-' || (c >= '0' && c <= '9')) {
-            /* Plain integers, wholly in the window: no second pass. */
-            const unsigned char *d = (const unsigned char *)j->buf + j->pos + (c == '-');
-            const unsigned char *e = (const unsigned char *)j->buf + j->end;
-            size_t nd = digit_run(d, e);
-            const unsigned char *p = d + nd;
-            if (nd > 0 && p < e && !num_char[*p] && !(*d == '0' && nd > 1)) {
-                j->pos = (size_t)((const char *)p - j->buf);
-                goto after_value;
-            }
-            long n = number_token(j);
-            if (n < 0)
-                return (int)n;
-            bool decimal;
-            if (!number_valid(j->buf + j->pos, (size_t)n, &decimal))
-                return bad_number(j);
-            j->pos += (size_t)n;
-        } else {
-            rc = literal(j);
-        }
+    long n = number_token(j);
+    if (n < 0)
+        return (int)n;
+    bool decimal;
+    if (!number_valid(j->buf + j->pos, (size_t)n, &decimal))
+        return bad_number(j);
+    j->pos += (size_t)n;
+    return 0;
+}
+
+/* After '{' or '[' (pushed, consumed): 1 if it closed at once, 0 with the
+ * first key (and ':') or nothing consumed before the first value, < 0. */
+static inline int skip_open(td_json *j, int c)
+{
+    int d = next_token(j);
+    if (d == (c == '{' ? '}' : ']')) {
+        j->pos++;
+        j->depth--;
+        return 1;
+    }
+    if (c == '{') {
+        if (d == '\'')
+            return td_json_error(j, "single quotes are not JSON");
+        return skip_key(j, d);
+    }
+    if (d == ']' || d == '}' || d == ',')
+        return td_json_error(j, "expected a value");
+    return 0;
+}
+
+/* The end of the number at b + p when it is one by the JSON grammar and
+ * what follows (before e) cannot continue a number token; else NOPOS, and
+ * the general path decides. */
+static inline size_t number_end(const unsigned char *b, size_t p, const unsigned char *e)
+{
+    const unsigned char *d = b + p;
+    if (*d == '-')
+        d++;
+    size_t nd = digit_run(d, e);
+    if (nd == 0 || (*d == '0' && nd > 1))
+        return NOPOS;
+    d += nd;
+    if (d < e && *d == '.') {
+        d++;
+        if ((nd = digit_run(d, e)) == 0)
+            return NOPOS;
+        d += nd;
+    }
+    if (d < e && (*d == 'e' || *d == 'E')) {
+        d++;
+        if (d < e && (*d == '+' || *d == '-'))
+            d++;
+        if ((nd = digit_run(d, e)) == 0)
+            return NOPOS;
+        d += nd;
+    }
+    if (d >= e || num_char[*d])
+        return NOPOS;
+    return (size_t)(d - b);
+}
+
+/* Where td_json_skip_slow is between tokens: a value is due; a value has
+ * ended; '{' or '[' was just consumed; ',' was; a key was (':' is due). */
+enum { S_DONE, S_VALUE, S_AFTER, S_OPEN_OBJ, S_OPEN_ARR, S_COMMA, S_COLON };
+
+/* After ',' inside a container: S_VALUE with the next value due (and any
+ * key consumed), or < 0. */
+static int skip_comma(td_json *j)
+{
+    bool obj = top_is_object(j);
+    int e = next_token(j);
+    if (e == (obj ? '}' : ']'))
+        return td_json_error(j, "trailing comma");
+    if (obj) {
+        int rc = skip_key(j, e);
         if (rc < 0)
             return rc;
-    after_value:
-        /* After a value: close containers or move to the next member. */
-        for (;;) {
-            if (j->depth == base)
-                return 0;
-            int d = td_json_peek(j);
-            bool obj = top_is_object(j);
-            if (d == ',') {
-                j->pos++;
-                if (obj) {
-                    if ((rc = after_comma_in_object(j)) < 0)
-                        return rc;
-                } else {
-                    int e = td_json_peek(j);
-                    if (e == ']')
-                        return td_json_error(j, "trailing comma");
-                }
-                break;
-            }
-            if (d == (obj ? '}' : ']')) {
-                j->pos++;
-                j->depth--;
-                continue;
-            }
-            if (d < -1)
-                return TD_EIO;
-            if (d == -1)
-                return td_json_error(j, obj ? "unexpected end of input, expected ',' or '}'"
-                                            : "unexpected end of input, expected ',' or ']'");
-            return td_json_error(j, obj ? "expected ',' or '}'" : "expected ',' or ']'");
+    }
+    return S_VALUE;
+}
+
+/* After a value: S_VALUE with the next value due, S_DONE when the value
+ * begun at depth base has ended, or < 0. */
+static int skip_after(td_json *j, int base)
+{
+    for (;;) {
+        if (j->depth == base)
+            return S_DONE;
+        int d = next_token(j);
+        bool obj = top_is_object(j);
+        if (d == ',') {
+            j->pos++;
+            return skip_comma(j);
         }
+        if (d == (obj ? '}' : ']')) {
+            j->pos++;
+            j->depth--;
+            continue;
+        }
+        if (d < -1)
+            return TD_EIO;
+        if (d == -1)
+            return td_json_error(j, obj ? "unexpected end of input, expected ',' or '}'"
+                                        : "unexpected end of input, expected ',' or ']'");
+        return td_json_error(j, obj ? "expected ',' or '}'" : "expected ',' or ']'");
+    }
+}
+
+/* One step of the general path from state st: the next state or < 0. */
+static int skip_step(td_json *j, int base, int st)
+{
+    int c, rc;
+    switch (st) {
+    case S_OPEN_OBJ:
+    case S_OPEN_ARR:
+        rc = skip_open(j, st == S_OPEN_OBJ ? '{' : '[');
+        return rc < 0 ? rc : rc ? S_AFTER : S_VALUE;
+    case S_AFTER:
+        return skip_after(j, base);
+    case S_COMMA:
+        return skip_comma(j);
+    case S_COLON:
+        if ((rc = expect_byte(j, ':', "':'")) < 0)
+            return rc;
+        return S_VALUE;
+    default:
+        break;
+    }
+    c = next_token(j);
+    if (c == '"') {
+        rc = skip_string(j);
+    } else if (c == '{' || c == '[') {
+        if ((rc = push(j, c == '{')) < 0)
+            return rc;
+        j->pos++;
+        return c == '{' ? S_OPEN_OBJ : S_OPEN_ARR;
+    } else if (c == '-' || (c >= '0' && c <= '9')) {
+        rc = skip_number(j, c);
+    } else if (c < -1) {
+        return TD_EIO;
+    } else if (c == -1) {
+        return td_json_error(j, "unexpected end of input, expected a value");
+    } else {
+        rc = literal(j);
+    }
+    return rc < 0 ? rc : S_AFTER;
+}
+
+/* The hot loop of td_json_skip_slow: the usual tokens, with the position
+ * and depth in registers and white space and strings found through the
+ * block index, while at least 64 bytes of window are left. Anything else
+ * (errors included) stops it in a state the general path takes up. */
+static int skip_fast(td_json *j, int base, int st)
+{
+    const unsigned char *b = (const unsigned char *)j->buf;
+    const unsigned char *e = b + j->end;
+    size_t p = j->pos, q, lim = j->end - 64;
+    unsigned m16;
+    int depth = j->depth, c;
+    bool obj = depth > 0 && ((j->stack[(depth - 1) >> 3] >> ((depth - 1) & 7)) & 1);
+    /* Moves p to the next token (one space, a run of up to 15 bytes such as
+     * an indentation, or through the index); stops in state s at the
+     * window's edge. */
+#ifdef __SSE2__
+#define WS16(x) td_json_ws16(x)
+#else
+#define WS16(x) 16u
+#endif
+#define WS(s)                                                                                      \
+    do {                                                                                           \
+        if (p >= lim) {                                                                            \
+            st = (s);                                                                              \
+            goto out;                                                                              \
+        }                                                                                          \
+        if (b[p] <= ' ') {                                                                         \
+            if (b[p] == ' ' && b[p + 1] > ' ') {                                                   \
+                p++;                                                                               \
+            } else if ((m16 = WS16(b + p)) < 16) {                                                 \
+                p += m16;                                                                          \
+            } else {                                                                               \
+                q = index_next(j, j->inw, p + 16);                                                 \
+                if (q >= lim) {                                                                    \
+                    st = (s);                                                                      \
+                    goto out;                                                                      \
+                }                                                                                  \
+                p = q;                                                                             \
+            }                                                                                      \
+        }                                                                                          \
+    } while (0)
+#define POP()                                                                                      \
+    do {                                                                                           \
+        depth--;                                                                                   \
+        obj = depth > 0 && ((j->stack[(depth - 1) >> 3] >> ((depth - 1) & 7)) & 1);                \
+    } while (0)
+    /* The end of the string whose quote is at p: a quote within 16 bytes,
+     * else through the index; NOPOS when it is not a plain one. */
+#ifdef __SSE2__
+#define STRING_END()                                                                               \
+    (((m16 = td_json_stop16(b + p + 1)) != 0) ? p + 1 + (size_t)__builtin_ctz(m16)                \
+                                              : index_next(j, j->iqs, p + 17))
+#else
+#define STRING_END() ((void)m16, index_next(j, j->iqs, p + 1))
+#endif
+    switch (st) {
+    case S_AFTER: goto after;
+    case S_OPEN_OBJ: goto open_obj;
+    case S_OPEN_ARR: goto open_arr;
+    case S_COMMA: goto comma;
+    case S_COLON: goto colon;
+    default: break;
+    }
+value:
+    WS(S_VALUE);
+    c = b[p];
+    if (c == '"') {
+        q = STRING_END();
+        if (q == NOPOS || b[q] != '"') {
+            st = S_VALUE;
+            goto out;
+        }
+        p = q + 1;
+        goto after;
+    }
+    if ((c >= '0' && c <= '9') || c == '-') {
+        q = number_end(b, p, e);
+        if (q == NOPOS) {
+            st = S_VALUE;
+            goto out;
+        }
+        p = q;
+        goto after;
+    }
+    if (c == '{' || c == '[') {
+        if (depth >= TD_JSON_MAX_DEPTH) {
+            st = S_VALUE;
+            goto out;
+        }
+        uint8_t bit = (uint8_t)(1u << (depth & 7));
+        if (c == '{')
+            j->stack[depth >> 3] |= bit;
+        else
+            j->stack[depth >> 3] &= (uint8_t)~bit;
+        depth++;
+        obj = c == '{';
+        p++;
+        if (c == '[')
+            goto open_arr;
+        goto open_obj;
+    }
+    if ((c == 't' && memcmp(b + p, "true", 4) == 0) || (c == 'n' && memcmp(b + p, "null", 4) == 0)) {
+        p += 4;
+        goto after;
+    }
+    if (c == 'f' && memcmp(b + p, "false", 5) == 0) {
+        p += 5;
+        goto after;
+    }
+    st = S_VALUE; /* '-', decimals, errors */
+    goto out;
+after:
+    if (depth == base) {
+        st = S_DONE;
+        goto out;
+    }
+    WS(S_AFTER);
+    c = b[p];
+    if (c == ',') {
+        p++;
+        goto comma;
+    }
+    if (c == (obj ? '}' : ']')) {
+        p++;
+        POP();
+        goto after;
+    }
+    st = S_AFTER;
+    goto out;
+comma:
+    WS(S_COMMA);
+    if (!obj) {
+        if (b[p] == ']') {
+            st = S_COMMA; /* trailing comma */
+            goto out;
+        }
+        goto value;
+    }
+    if (b[p] != '"') {
+        st = S_COMMA;
+        goto out;
+    }
+    q = STRING_END();
+    if (q == NOPOS || b[q] != '"') {
+        st = S_COMMA;
+        goto out;
+    }
+    p = q + 1;
+colon:
+    WS(S_COLON);
+    if (b[p] != ':') {
+        st = S_COLON;
+        goto out;
+    }
+    p++;
+    goto value;
+open_obj:
+    WS(S_OPEN_OBJ);
+    if (b[p] == '}') {
+        p++;
+        POP();
+        goto after;
+    }
+    if (b[p] == '"')
+        goto key_after_open;
+    st = S_OPEN_OBJ;
+    goto out;
+key_after_open:
+    q = STRING_END();
+    if (q == NOPOS || b[q] != '"') {
+        st = S_OPEN_OBJ;
+        goto out;
+    }
+    p = q + 1;
+    goto colon;
+open_arr:
+    WS(S_OPEN_ARR);
+    c = b[p];
+    if (c == ']') {
+        p++;
+        POP();
+        goto after;
+    }
+    if (c == '}' || c == ',') {
+        st = S_OPEN_ARR;
+        goto out;
+    }
+    goto value;
+out:
+    j->pos = p;
+    j->depth = depth;
+    return st;
+#undef WS
+#undef WS16
+#undef POP
+#undef STRING_END
+}
+
+/* Validates and skips one value: the hot loop above for the usual tokens,
+ * the general path (one step at a time, the same errors and offsets as
+ * always) for the rest and at the window's edge. */
+int td_json_skip_slow(td_json *j)
+{
+    int base = j->depth, st = S_VALUE;
+    for (;;) {
+        if (j->end - j->pos > 128) {
+            st = skip_fast(j, base, st);
+            if (st == S_DONE)
+                return 0;
+        }
+        st = skip_step(j, base, st);
+        if (st <= 0)
+            return st;
     }
 }
 

@@ -24,6 +24,8 @@
 typedef long (*td_json_read_fn)(void *ud, char *buf, size_t cap, td_error *err);
 
 #define TD_JSON_MAX_DEPTH 4096
+/* Blocks of 64 bytes indexed at a time (json_index.h). */
+#define TD_JSON_IBLOCKS 8
 
 typedef struct td_json {
     td_json_read_fn read;
@@ -44,6 +46,12 @@ typedef struct td_json {
     int depth;
     uint8_t stack[TD_JSON_MAX_DEPTH / 8]; /* bit per level: 1 = object */
     int failed;
+
+    /* The block index of buf[ib, ib + ilen): bit k of inw[b] / iqs[b] for
+     * byte ib + 64 * b + k is "not white space" / "stops a plain string". */
+    size_t ib, ilen;
+    void (*index)(const unsigned char *p, size_t nb, uint64_t *nw, uint64_t *qs);
+    uint64_t inw[TD_JSON_IBLOCKS], iqs[TD_JSON_IBLOCKS];
 } td_json;
 
 typedef struct td_json_num {

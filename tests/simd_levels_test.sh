@@ -1,0 +1,26 @@
+#!/bin/sh
+# Runs the JSON scanner's unit tests and the golden cases once per SIMD
+# level of the scanner's block index (TD_SIMD=scalar|sse2|avx2|avx512; a
+# level this CPU lacks falls back to the best one below it), against the
+# build in $1 (default: build).
+#
+# Prints "simd-levels: N passed, N failed" (N counts level-suite runs).
+B=${1:-build}
+cd "$(dirname "$0")/.." || exit 1
+passed=0
+failed=0
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
+for level in scalar sse2 avx2 avx512; do
+    TD_SIMD=$level "$B/unit_tests" json_ >"$out" 2>&1
+    rc=$?
+    if [ $rc -eq 0 ]; then passed=$((passed + 1)); else failed=$((failed + 1)); grep FAIL "$out" | head -n 20; fi
+    echo "$level: $(tail -n 1 "$out")"
+    TD_SIMD=$level python3 tests/golden_test.py "$B/tracediff" tests/golden/cases.json \
+        --parallel 2 >"$out" 2>&1
+    rc=$?
+    if [ $rc -eq 0 ]; then passed=$((passed + 1)); else failed=$((failed + 1)); grep FAIL "$out" | head -n 20; fi
+    echo "$level: $(tail -n 1 "$out")"
+done
+echo "simd-levels: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
