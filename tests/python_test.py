@@ -66,7 +66,9 @@ if "asan" in os.path.basename(BUILD):
         lib = subprocess.run([cc, "-print-file-name=libasan.so"], capture_output=True,
                              text=True).stdout.strip()
         os.environ["LD_PRELOAD"] = lib
-        os.environ["ASAN_OPTIONS"] = "detect_leaks=0:" + os.environ.get("ASAN_OPTIONS", "")
+        # Python keeps its objects to the end by design: leak checks off,
+        # after whatever the caller set (the last setting wins).
+        os.environ["ASAN_OPTIONS"] = os.environ.get("ASAN_OPTIONS", "") + ":detect_leaks=0"
         os.execvp(sys.executable, [sys.executable] + sys.argv)
 
 
@@ -78,7 +80,8 @@ def ensure_built():
         san = "-fsanitize=address,undefined"
         cmd += [f"OPT=-O1 -g {san} -fno-omit-frame-pointer -fno-sanitize-recover=all",
                 f"LDFLAGS={san}"]
-    r = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
+    env = {k: v for k, v in os.environ.items() if k != "LD_PRELOAD"}  # not for the compiler
+    r = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, env=env)
     if r.returncode != 0:
         print("python: make python failed:\n" + r.stdout + r.stderr)
         print("python: 0 passed, 1 failed")
