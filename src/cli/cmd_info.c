@@ -144,7 +144,7 @@ static int info_run(const cli_opts *o, const char *path)
     td_open_opts oo = {0};
     oo.threads = o->threads;
     td_error err = {0};
-    if (td_set_open(&s, path, &oo, &err) < 0)
+    if (cli_sets_open(&s, &path, 1, &oo, &err) < 0)
         return cli_td_error(&err);
     int rc = info_write(o, s, fmt);
     td_set_free(s);
