@@ -28,3 +28,8 @@ bench: deps
 .PHONY: bench-summary
 bench-summary: all
 	sh bench/summary_bench.sh $(SUMMARY_SCALE)
+
+# tracediff-mpi against the CLI on 64 ranks per side (bench/mpi_bench.py).
+.PHONY: bench-mpi
+bench-mpi: all
+	python3 bench/mpi_bench.py --bin $(BIN) --out $(BENCH_OUT) --runs $(BENCH_RUNS)
