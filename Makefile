@@ -54,7 +54,7 @@ MAN         := $(BUILD)/tracediff.1
 # A program that uses the whole library, statically linked.
 LIBS_ALL    := $(RLIB) $(LIB)
 
-.PHONY: all mpi-skipped deps demo test unit golden clitest sanitize valgrind bench clean lint format check-format
+.PHONY: all mpi-skipped valgrind-mpi deps demo test unit golden clitest sanitize valgrind bench clean lint format check-format
 
 all: $(BIN) $(SO) $(RSO) $(MAN)
 
@@ -158,6 +158,10 @@ sanitize: deps
 valgrind: deps all
 	TRACEDIFF_WRAP="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=all --suppressions=tests/valgrind.supp" \
 	    python3 tests/golden_test.py $(BIN) tests/golden/cases.json --parallel 2
+
+# tracediff-mpi's ranks under valgrind (Open MPI's own start-up leaks left out).
+valgrind-mpi: all
+	python3 scripts/mpi_valgrind.py $(BUILD)
 
 C_FILES = $(shell git ls-files '*.c' '*.h' 2>/dev/null)
 

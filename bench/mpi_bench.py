@@ -11,7 +11,7 @@ the time mpirun takes to start and stop processes that do nothing
 (`tracediff-mpi --version`). Every output is checked byte-identical to the CLI's.
 Prints a Markdown table.
 """
-import argparse, gzip, os, statistics, subprocess, sys, time
+import argparse, gzip, os, resource, statistics, subprocess, sys, time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TRACES = os.path.join(ROOT, "tests", "golden", "traces")
@@ -41,21 +41,28 @@ def make_sets(out, n=64):
         for r in range(n):
             body = bodies[sources[r % len(sources)]]
             body = body[:-1] + b', "distributedInfo": {"backend": "nccl", "rank": %d}}' % r
-            with gzip.open(os.path.join(folder, "rank-%02d.json.gz" % r), "wb", 6) as f:
+            with gzip.open(os.path.join(folder, "rank-%02d.json.gz" % r), "wb", 1) as f:
                 f.write(body)
     return os.path.join(top, "control"), os.path.join(top, "test")
 
 
+def cpu():
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
 def timed(cmd, runs):
-    times, out = [], None
+    """Median wall time and median CPU time (every process, mpirun's too)."""
+    times, cpus, out = [], [], None
     for _ in range(runs):
-        t = time.perf_counter()
+        t, c = time.perf_counter(), cpu()
         p = subprocess.run(cmd, capture_output=True)
         times.append(time.perf_counter() - t)
+        cpus.append(cpu() - c)
         if p.returncode != 0:
             sys.exit("failed: %s\n%s" % (" ".join(cmd), p.stderr.decode()))
         out = p.stdout
-    return statistics.median(times), out
+    return (statistics.median(times), statistics.median(cpus)), out
 
 
 def size_of(folder):
@@ -73,18 +80,18 @@ def main():
     args = ["compare", ctl, tst, "--control-rank", "all", "--test-rank", "all", "--format", "csv"]
     print("64 + 64 ranks, %.1f + %.1f MB gzip; median of %d runs; %d cores\n"
           % (size_of(ctl) / 1e6, size_of(tst) / 1e6, a.runs, os.cpu_count()))
-    print("| run | wall s |\n|---|---|")
+    print("load average before: %.2f\n" % os.getloadavg()[0])
+    print("| run | wall s | CPU s | mpirun start/stop alone, wall s |\n|---|---|---|---|")
     ref = None
     for j in (1, 2):
-        t, out = timed([a.bin, "-j", str(j)] + args, a.runs)
+        t, out = timed([a.bin] + args + ["-j", str(j)], a.runs)
         ref = ref or out
-        print("| tracediff -j %d | %.3f |" % (j, t))
+        print("| tracediff -j %d | %.3f | %.3f | |" % (j, t[0], t[1]))
     for n in (1, 2, 4):
         t0, _ = timed(MPIRUN + ["-n", str(n), mpi, "--version"], a.runs)
         t, out = timed(MPIRUN + ["-n", str(n), mpi] + args, a.runs)
         same = "" if out == ref else " (OUTPUT DIFFERS)"
-        print("| mpirun -n %d tracediff-mpi | %.3f (mpirun start/stop alone: %.3f)%s |"
-              % (n, t, t0, same))
+        print("| mpirun -n %d tracediff-mpi | %.3f%s | %.3f | %.3f |" % (n, t[0], same, t[1], t0[0]))
 
 
 if __name__ == "__main__":
