@@ -25,7 +25,9 @@
 
 enum { TAG_ABORT = 71, TAG_ERROR = 72 };
 #define NO_FAIL INT64_MAX
-#define ROUND_BYTES ((size_t)64 << 20) /* gathered per round, over all processes */
+#ifndef ROUND_BYTES /* gathered per round, over all processes (tests build it small) */
+#define ROUND_BYTES ((size_t)64 << 20)
+#endif
 
 typedef struct plan {
     size_t nfiles;
