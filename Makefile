@@ -57,7 +57,7 @@ MAN         := $(BUILD)/tracediff.1
 # A program that uses the whole library, statically linked.
 LIBS_ALL    := $(RLIB) $(LIB)
 
-.PHONY: all deps demo test unit golden clitest sanitize valgrind bench clean lint format check-format
+.PHONY: all mpi-skipped valgrind-mpi deps demo test unit golden clitest sanitize valgrind bench clean lint format check-format
 
 all: $(BIN) $(SO) $(RSO) $(MAN)
 
@@ -97,6 +97,30 @@ $(BIN): $(CLI_OBJ) $(LIBS_ALL)
 
 $(MAN): $(BIN)
 	$(BIN) man > $@.tmp && mv $@.tmp $@
+
+# tracediff-mpi (mpi/): the same commands over MPI, built when Open MPI's
+# mpicc is there; it links the CLI's objects but its main().
+MPICC       ?= $(shell command -v mpicc 2>/dev/null)
+MPI_SRC     := $(wildcard mpi/*.c)
+MPI_OBJ     := $(MPI_SRC:%.c=$(BUILD)/%.o)
+MPI_BIN     := $(BUILD)/tracediff-mpi
+CLI_SHARED_OBJ := $(filter-out $(BUILD)/src/cli/main.o,$(CLI_OBJ))
+
+ifneq ($(MPICC),)
+all: $(MPI_BIN)
+
+$(MPI_OBJ): $(BUILD)/%.o: %.c Makefile
+	@mkdir -p $(dir $@)
+	$(MPICC) $(CFLAGS) -c -o $@ $<
+
+$(MPI_BIN): $(MPI_OBJ) $(CLI_SHARED_OBJ) $(LIBS_ALL)
+	$(MPICC) $(CFLAGS) $(LDFLAGS) -o $@ $(MPI_OBJ) $(CLI_SHARED_OBJ) $(LIBS_ALL) $(LDLIBS)
+else
+all: mpi-skipped
+
+mpi-skipped:
+	@echo "tracediff-mpi: not built (no mpicc; install libopenmpi-dev openmpi-bin)"
+endif
 
 # Debian packages the build and tests need; installed only when missing.
 deps:
@@ -138,12 +162,16 @@ valgrind: deps all
 	TRACEDIFF_WRAP="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=all --suppressions=tests/valgrind.supp" \
 	    python3 tests/golden_test.py $(BIN) tests/golden/cases.json --parallel 2
 
+# tracediff-mpi's ranks under valgrind (Open MPI's own start-up leaks left out).
+valgrind-mpi: all
+	python3 scripts/mpi_valgrind.py $(BUILD)
+
 C_FILES = $(shell git ls-files '*.c' '*.h' 2>/dev/null)
 
 # New functions stay under 80 lines (scripts/lint-allow.txt lists the
 # exceptions); cppcheck when it is installed.
 lint:
-	python3 scripts/func_lengths.py --max 80 $(foreach a,$(shell grep -v '^\#' scripts/lint-allow.txt),--allow $(a)) src
+	python3 scripts/func_lengths.py --max 80 $(foreach a,$(shell grep -v '^\#' scripts/lint-allow.txt),--allow $(a)) src mpi
 	@if command -v cppcheck >/dev/null; then \
 	    cppcheck -q --error-exitcode=1 --std=c11 --inline-suppr -Iinclude -Isrc src; fi
 
@@ -160,4 +188,4 @@ clean:
 # the Python module, make install.
 -include fuzz/fuzz.mk tests/browser/browser.mk bench/bench.mk python/python.mk scripts/install.mk
 
--include $(LIB_OBJ:.o=.d) $(RENDER_OBJ:.o=.d) $(CLI_OBJ:.o=.d)
+-include $(LIB_OBJ:.o=.d) $(RENDER_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(MPI_OBJ:.o=.d)

@@ -54,3 +54,8 @@ bench-stats: $(BIN)
 # make bench-attribution: compare --by op against a plain compare (bench/attribution.sh).
 bench-attribution: all
 	sh bench/attribution.sh $(BIN) $(or $(BENCH_RUNS),5)
+
+# tracediff-mpi against the CLI on 64 ranks per side (bench/mpi_bench.py).
+.PHONY: bench-mpi
+bench-mpi: all
+	python3 bench/mpi_bench.py --bin $(BIN) --out $(BENCH_OUT) --runs $(BENCH_RUNS)

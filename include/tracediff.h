@@ -204,6 +204,33 @@ TD_API uint64_t td_trend_count(const td_trend *t, size_t name, size_t run);
 TD_API int td_trend_chart_write(const char *path, const td_trend *t, td_error *err);
 
 /* ------------------------------------------------------------------------ */
+/* Sets built from files read elsewhere (tracediff-mpi: every process reads
+ * some files, one process compares). A file travels as its aggregates, the
+ * packed file of docs/summaries.md; the set built from them gives the same
+ * numbers as td_sets_open on the files.                                    */
+
+/* The trace files td_sets_open reads for path, in the order it reads them:
+ * *out is a malloc'd array of *n malloc'd paths (the caller frees each and
+ * the array with free()). Returns 0, or 1 when path is a summary (nothing
+ * listed: td_set_open reads it whole), or < 0 with err filled as td_sets_open
+ * fills it. */
+TD_API int td_set_list_files(char ***out, size_t *n, const char *path, td_error *err);
+
+#define TD_PACK_SHA256 1 /* also hash the file's bytes (what td_summary_write records) */
+
+/* Loads one trace file and packs its aggregates into *out (malloc'd, *n
+ * bytes; the caller frees it with free()). Only one file's events are in
+ * memory at a time. flags: 0 or TD_PACK_SHA256. Errors are td_sets_open's. */
+TD_API int td_set_pack_file(unsigned char **out, size_t *n, const char *path, unsigned flags,
+                            td_error *err);
+
+/* The set td_sets_open would make of path from its files, given as the bytes
+ * td_set_pack_file made of each (n of them, any order; bufs and lens stay
+ * the caller's). Freed with td_set_free. */
+TD_API int td_set_from_packed(td_set **out, const char *path, const unsigned char *const *bufs,
+                              const size_t *lens, size_t n, td_error *err);
+
+/* ------------------------------------------------------------------------ */
 /* The comparison (spec §4-§7).                                              */
 
 /* What a row is (docs/attribution.md). Every value but TD_BY_KERNEL groups

@@ -6,7 +6,8 @@ set -e
 PKGS="make gcc libc6-dev pkg-config zlib1g-dev libisal-dev libzstd-dev libcairo2-dev libpcre2-dev
       libsqlite3-dev sqlite3 libgsl-dev
       python3 python3-dev python3-pandas python3-venv python3-pip python3-setuptools python3-scipy
-      valgrind libxml2-utils"
+      valgrind libxml2-utils
+      libopenmpi-dev openmpi-bin"
 if [ "${1:-}" = --list ]; then
     echo $PKGS
     exit 0

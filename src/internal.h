@@ -178,6 +178,9 @@ struct td_set {
 /* trace_set.c: opens sets of trace files (no summaries: see store/). */
 int td_trace_sets_open(td_set **out, const char *const *paths, size_t n,
                        const td_open_opts *opts, td_error *err);
+/* The trace files of one trace set (a directory, sorted by name, or one
+ * file): malloc'd paths appended to *list (*n of them, *cap allocated). */
+int td_trace_set_list(const char *path, char ***list, size_t *n, size_t *cap, td_error *err);
 /* Makes a set of files (taking them, freed on failure too): sorted by rank,
  * ranks and iterations filled in. */
 int td_set_assemble(td_set **out, const char *path, td_file **files, size_t n, td_error *err);

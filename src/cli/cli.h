@@ -54,7 +54,12 @@ void cli_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Prints a library error as one line; returns the exit status for it. */
 int cli_td_error(const td_error *err);
 
-/* term.c: what stdout and the locale allow. */
+/* term.c: what stdout and the locale allow. cli_isatty is isatty unless a
+ * front end set cli_tty_off: under mpirun a process's stdout is a
+ * pseudo-terminal whatever mpirun's own is, so tracediff-mpi writes as the
+ * CLI writes to a pipe. */
+extern bool cli_tty_off;
+bool cli_isatty(int fd);
 bool cli_color_ok(FILE *f); /* a terminal, NO_COLOR unset, TERM not dumb */
 bool cli_unicode_ok(void);
 /* The terminal's width when tty, else COLUMNS when set, else 120 (tty) or 160. */
@@ -69,6 +74,13 @@ typedef struct cli_progress {
 void cli_progress_attach(cli_progress *p, td_open_opts *oo, bool quiet);
 /* Erases the line, if one was shown. */
 void cli_progress_clear(cli_progress *p);
+
+/* load.c: how every command opens its sets: td_sets_open, unless a front
+ * end put its own in place (tracediff-mpi hands over the sets it built from
+ * files read by many processes). Same contract as td_sets_open. */
+typedef int (*cli_open_fn)(td_set **out, const char *const *paths, size_t n,
+                           const td_open_opts *opts, td_error *err);
+extern cli_open_fn cli_sets_open;
 
 /* load.c: what a comparing command holds: its options, both sets, the diff
  * and the rows picked for display. */

@@ -7,7 +7,7 @@
 
 static void table_opts(td_write_opts *w, FILE *f)
 {
-    bool tty = f == stdout && isatty(STDOUT_FILENO);
+    bool tty = f == stdout && cli_isatty(STDOUT_FILENO);
     w->width = cli_term_width(tty);
     w->color = f == stdout && cli_color_ok(stdout);
     w->ascii = !cli_unicode_ok();

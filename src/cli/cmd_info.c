@@ -189,7 +189,7 @@ static int info_run(const cli_opts *o, const char *path)
     oo.threads = o->threads;
     oo.want_attribution = 1; /* unattributed GPU time, and why */
     td_error err = {0};
-    if (td_set_open(&s, path, &oo, &err) < 0)
+    if (cli_sets_open(&s, &path, 1, &oo, &err) < 0)
         return cli_td_error(&err);
     int rc = info_write(o, s, fmt);
     td_set_free(s);

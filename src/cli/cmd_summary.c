@@ -28,7 +28,7 @@ static int summarize_run(const cli_opts *o, const char *set_path)
     cli_progress pr = {0};
     cli_progress_attach(&pr, &oo, o->quiet);
     td_error err = {0};
-    int rc = td_set_open(&s, set_path, &oo, &err);
+    int rc = cli_sets_open(&s, &set_path, 1, &oo, &err);
     cli_progress_clear(&pr);
     if (rc < 0)
         return cli_td_error(&err);
@@ -134,7 +134,7 @@ static void write_runs(FILE *f, const char *fmt, const td_run_info *r, size_t n)
 
 static int runs_run(const cli_opts *o, const char *path)
 {
-    const char *fmt = o->format ? o->format : isatty(STDOUT_FILENO) ? "table" : "csv";
+    const char *fmt = o->format ? o->format : cli_isatty(STDOUT_FILENO) ? "table" : "csv";
     td_error err = {0};
     td_run_info *runs = NULL;
     long n = td_summary_runs(&runs, path, &err);
@@ -259,7 +259,7 @@ static int trend_out(const cli_opts *o, const td_trend *t, bool chart)
     td_error err = {0};
     if (chart)
         return td_trend_chart_write(o->output, t, &err) < 0 ? cli_td_error(&err) : EXIT_OK;
-    const char *fmt = o->format ? o->format : isatty(STDOUT_FILENO) ? "table" : "csv";
+    const char *fmt = o->format ? o->format : cli_isatty(STDOUT_FILENO) ? "table" : "csv";
     out_file out;
     int rc = out_open(&out, o->output);
     if (rc == 0) {

@@ -10,6 +10,8 @@ const char *cli_by_name(td_by by)
     return by >= TD_BY_KERNEL && by <= TD_BY_CLASS ? names[by] : "?";
 }
 
+cli_open_fn cli_sets_open = td_sets_open;
+
 const char *cli_side_label(const cli_opts *o, int side)
 {
     return side ? (o->test_label ? o->test_label : "test")
@@ -32,7 +34,7 @@ static int load_pair(cli_opts *o, td_set **control, td_set **test)
     }
     cli_progress_attach(&pr, &oo, o->quiet);
     td_error err = {0};
-    int rc = td_sets_open(sets, paths, 2, &oo, &err);
+    int rc = cli_sets_open(sets, paths, 2, &oo, &err);
     cli_progress_clear(&pr);
     if (rc < 0)
         return cli_td_error(&err);

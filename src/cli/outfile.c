@@ -29,7 +29,7 @@ const char *cli_default_format(const cli_opts *o, const char *tty_fmt, const cha
             return "markdown";
         return pipe_fmt;
     }
-    return isatty(STDOUT_FILENO) ? tty_fmt : pipe_fmt;
+    return cli_isatty(STDOUT_FILENO) ? tty_fmt : pipe_fmt;
 }
 
 static int open_in_place(out_file *o, const char *path, const struct stat *st)

@@ -32,7 +32,7 @@ void cli_progress_attach(cli_progress *p, td_open_opts *oo, bool quiet)
 {
     p->last = now();
     p->shown = false;
-    if (quiet || !isatty(STDERR_FILENO))
+    if (quiet || !cli_isatty(STDERR_FILENO))
         return;
     oo->progress = on_progress;
     oo->progress_ud = p;

@@ -8,6 +8,13 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+bool cli_tty_off = false;
+
+bool cli_isatty(int fd)
+{
+    return !cli_tty_off && isatty(fd);
+}
+
 bool cli_color_ok(FILE *f)
 {
     const char *nc = getenv("NO_COLOR");
@@ -16,7 +23,7 @@ bool cli_color_ok(FILE *f)
     const char *term = getenv("TERM");
     if (term && strcmp(term, "dumb") == 0)
         return false;
-    return isatty(fileno(f));
+    return cli_isatty(fileno(f));
 }
 
 bool cli_unicode_ok(void)

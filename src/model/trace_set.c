@@ -43,7 +43,7 @@ static char *join(const char *dir, const char *name)
 }
 
 /* The trace files of one set: paths (malloc'd) appended to *list. */
-static int list_files(const char *path, char ***list, size_t *n, size_t *cap, td_error *err)
+int td_trace_set_list(const char *path, char ***list, size_t *n, size_t *cap, td_error *err)
 {
     struct stat st;
     if (stat(path, &st) < 0) {
@@ -208,7 +208,7 @@ int td_trace_sets_open(td_set **out, const char *const *paths, size_t nsets,
         return td_fail(err, TD_ENOMEM, "", "out of memory");
     for (size_t s = 0; s < nsets && rc == 0; s++) {
         bounds[s] = n;
-        rc = list_files(paths[s], &list, &n, &cap, err);
+        rc = td_trace_set_list(paths[s], &list, &n, &cap, err);
     }
     bounds[nsets] = n;
     if (rc < 0)

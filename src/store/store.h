@@ -52,6 +52,9 @@ int td_file_pack(td_buf *out, const td_file *f, const td_groups *g, td_error *er
 int td_file_unpack(td_file **out, const unsigned char *p, size_t n, const char *where,
                    td_error *err);
 
+/* summary_write.c: SHA-256 of a file's bytes on disk, lowercase hex. */
+int td_file_sha256(char out[65], const char *path, td_error *err);
+
 /* summary_read.c: "FILE#RUN" or "FILE" when FILE is a summary. Returns 1 and
  * fills *file (malloc'd) and *run (malloc'd or NULL) when path names a
  * summary, 0 when not, < 0 on error. */

@@ -163,7 +163,7 @@ static char *default_run(const td_set *s)
     return name;
 }
 
-static int file_sha256(char out[65], const char *path, td_error *err)
+int td_file_sha256(char out[65], const char *path, td_error *err)
 {
     int fd = open(path, O_RDONLY);
     if (fd < 0)
@@ -202,7 +202,7 @@ static int hash_one(void *ud, size_t i)
         memcpy(j->hex, j->f->sha256, 65);
         return 0;
     }
-    return j->rc = file_sha256(j->hex, j->f->path, &j->err);
+    return j->rc = td_file_sha256(j->hex, j->f->path, &j->err);
 }
 
 static bool in_list(const int64_t *v, size_t n, int64_t x)

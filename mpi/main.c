@@ -1,0 +1,183 @@
+/*
+ * tracediff-mpi: the tracediff commands that read trace sets, run by every
+ * process of an MPI job. Every process parses the command line with the
+ * CLI's own tables, reads its share of the files (mpi_sets.c), and rank 0
+ * runs the command's ordinary handler on the sets gathered to it. Only rank
+ * 0 prints; the others' stdout and stderr go to /dev/null. With --batch FILE
+ * one job runs many command lines, paying MPI's start-up once.
+ */
+#include "cli/options.h"
+#include "mpi_sets.h"
+
+#include <errno.h>
+#include <locale.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The commands run here: those that read trace sets. One line each. */
+static const struct {
+    cli_command_id id;
+    unsigned flags; /* for td_set_pack_file */
+} commands[] = {
+    {CMD_COMPARE, 0}, {CMD_OPS, 0},
+    {CMD_INFO, 0},    {CMD_PLOT, 0},
+    {CMD_REPORT, 0},  {CMD_SUMMARIZE, TD_PACK_SHA256}, /* a summary records each file's hash */
+};
+
+static mpi_sets g_sets;
+
+/* cli_sets_open on rank 0: the sets built by all, else as the CLI opens them. */
+static int open_built(td_set **out, const char *const *paths, size_t n, const td_open_opts *opts,
+                      td_error *err)
+{
+    int rc = mpi_sets_take(&g_sets, out, paths, n, err);
+    return rc == 1 ? td_sets_open(out, paths, n, opts, err) : rc;
+}
+
+static int find(const cli_command *cmd)
+{
+    for (size_t i = 0; cmd && i < sizeof commands / sizeof *commands; i++)
+        if (commands[i].id == cmd->id)
+            return (int)i;
+    return -1;
+}
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: mpirun [-n N] %s COMMAND ARGS... [options]\n"
+            "       mpirun [-n N] %s --batch FILE    (one command line per line)\n\ncommands:",
+            g_prog, g_prog);
+    for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
+        fprintf(f, " %s", cli_command_by_id(commands[i].id)->name);
+    fprintf(f, "\n\nThe commands and options are tracediff's (see 'tracediff COMMAND --help');\n"
+               "the files of the sets are divided among the processes. See docs/cluster.md.\n");
+}
+
+/* Parses argv as tracediff would; returns CLI_RUN with the command found, or
+ * the exit status (the same on every process). */
+static int parse(int argc, char **argv, const cli_command **cmd, cli_opts *o, const char **pos)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return EXIT_USAGE;
+    }
+    const char *name = argv[1];
+    if (!strcmp(name, "--help") || !strcmp(name, "-h") || !strcmp(name, "help")) {
+        usage(stdout);
+        return EXIT_OK;
+    }
+    if (!strcmp(name, "--version") || !strcmp(name, "-V")) {
+        printf("%s %s\n", g_prog, TD_VERSION);
+        return EXIT_OK;
+    }
+    *cmd = cli_command_find(name);
+    if (find(*cmd) < 0) {
+        cli_error("'%s' is not a command of %s (see '%s --help')", name, g_prog, g_prog);
+        return EXIT_USAGE;
+    }
+    return cli_parse(*cmd, o, pos, argc - 1, argv + 1);
+}
+
+static int run(int argc, char **argv, int me)
+{
+    const cli_command *cmd = NULL;
+    cli_opts o = {0};
+    const char *pos[4] = {0};
+    int rc = parse(argc, argv, &cmd, &o, pos);
+    if (rc == CLI_RUN) {
+        /* The sets are the positionals after the choice (plot's counts|duration). */
+        int first = cmd->choices ? 1 : 0;
+        mpi_sets_build(&g_sets, pos + first, (size_t)(cmd->npositional - first),
+                       commands[find(cmd)].flags, MPI_COMM_WORLD);
+        rc = EXIT_OK;
+        if (me == 0) {
+            cli_sets_open = open_built;
+            rc = cmd->run(cmd, argc - 1, argv + 1);
+        }
+        mpi_sets_free(&g_sets);
+    }
+    cli_opts_free(&o);
+    return rc;
+}
+
+/* --batch FILE: rank 0 reads it and sends it to every process. NULL (on
+ * every process) when it cannot be read. */
+static char *batch_text(const char *path, int me)
+{
+    enum { MAX_BATCH = 16 << 20 };
+    int64_t n = -1;
+    char *text = NULL;
+    FILE *f = me == 0 ? fopen(path, "rb") : NULL;
+    if (me == 0 && !f)
+        cli_error("%s: %s", path, strerror(errno));
+    if (f && (text = malloc(MAX_BATCH + 1)) != NULL) {
+        size_t k = fread(text, 1, MAX_BATCH + 1, f);
+        if (ferror(f) || k > MAX_BATCH)
+            cli_error("%s: %s", path, ferror(f) ? "read failed" : "more than 16 MB of commands");
+        else
+            n = (int64_t)k;
+    }
+    if (f)
+        fclose(f);
+    MPI_Bcast(&n, 1, MPI_INT64_T, 0, MPI_COMM_WORLD);
+    if (n >= 0 && me != 0 && !(text = malloc((size_t)n + 1)))
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    if (n >= 0) {
+        MPI_Bcast(text, (int)n, MPI_BYTE, 0, MPI_COMM_WORLD);
+        text[n] = '\0';
+    } else {
+        free(text);
+        text = NULL;
+    }
+    return text;
+}
+
+/* Runs every line of a batch as a command line (words split at spaces and
+ * tabs, no quoting; empty lines and lines starting with # skipped), all of
+ * them whatever fails. Returns the first failing line's status, else 0. */
+static int run_batch(const char *path, int me)
+{
+    enum { MAX_WORDS = 126 };
+    char *text = batch_text(path, me), *lines, *words;
+    if (!text)
+        return EXIT_DATA;
+    int status = EXIT_OK;
+    for (char *l = strtok_r(text, "\n", &lines); l; l = strtok_r(NULL, "\n", &lines)) {
+        char *argv[MAX_WORDS + 2] = {(char *)g_prog};
+        int argc = 1, rc;
+        for (char *w = strtok_r(l, " \t\r", &words); w; w = strtok_r(NULL, " \t\r", &words))
+            argv[argc < MAX_WORDS ? argc++ : argc] = w;
+        if (argc == 1 || argv[1][0] == '#')
+            continue;
+        if (argc == MAX_WORDS) {
+            cli_error("%s: a line of more than %d words", path, MAX_WORDS - 2);
+            rc = EXIT_USAGE;
+        } else {
+            rc = run(argc, argv, me);
+        }
+        fflush(stdout);
+        if (rc && !status)
+            status = rc;
+    }
+    free(text);
+    return status;
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    int me;
+    MPI_Comm_rank(MPI_COMM_WORLD, &me);
+    if (me != 0 && (!freopen("/dev/null", "w", stdout) || !freopen("/dev/null", "w", stderr)))
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    setlocale(LC_CTYPE, "");
+    g_prog = "tracediff-mpi";
+    cli_tty_off = true; /* mpirun gives rank 0 a pseudo-terminal: not the user's */
+    int rc = argc == 3 && strcmp(argv[1], "--batch") == 0 ? run_batch(argv[2], me)
+                                                           : run(argc, argv, me);
+    /* Every process ends with rank 0's status. */
+    MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    MPI_Finalize();
+    return rc;
+}

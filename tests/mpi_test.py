@@ -1,0 +1,283 @@
+#!/usr/bin/env python3
+"""tracediff-mpi tests (docs/cluster.md).
+
+    mpi_test.py TRACEDIFF      (tracediff-mpi is looked for beside it)
+
+- two generated sets of 64 ranks each (the bundled traces, distributedInfo.rank
+  renumbered, written to a temporary folder): compare (several rank, iteration
+  and device selections, --short-names, --hta-strict, every format), ops,
+  info, plot and report through `mpirun -n 4` give the bytes the
+  single-process CLI gives; a summary made by `mpirun -n 4 ... summarize`
+  holds the same rows, hashes and run as the CLI's, and compares the same;
+- -n 1, and more processes than files, give the same bytes too;
+- a corrupt gzip file among the 64: exit 1 within seconds, one message on
+  stderr naming the file; a missing set and usage errors: the CLI's message;
+- every reference case of tests/golden/cases.json: compare --format csv through
+  `mpirun -n 2 tracediff-mpi --batch` is byte-identical to the CLI (one mpirun
+  per pair of sets, 4 at once; ops --format json for one case of each pair);
+- --batch runs every line and exits with the first failing line's status.
+
+Without mpirun or tracediff-mpi the suite is skipped with a message; in CI
+(CI set in the environment) that counts as a failure.
+"""
+import concurrent.futures, gzip, json, os, re, shutil, sqlite3, subprocess, sys, tempfile, time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+GOLD = os.path.join(ROOT, "tests", "golden")
+TRACES = os.path.join(GOLD, "traces")
+# -q: no banner of mpirun's own when a process exits non-zero.
+MPIRUN = ["mpirun", "--allow-run-as-root", "--oversubscribe", "-q"]
+passed = failed = 0
+
+# Sources of the generated ranks, cycled; sizes differ, so the division by
+# bytes is exercised.
+CONTROL_SRC = ["hta-two_ranks/sampled_rank-0.json.gz", "tracelens-bert_h100", "hta-amd",
+               "hta-triton", "hta-two_ranks/sampled_rank-1.json.gz", "hta-cpu_only",
+               "hta-no_steps", "tracelens-falconsai_h100"]
+TEST_SRC = ["hta-two_ranks/sampled_rank-1.json.gz", "tracelens-bert_mi300", "hta-triton",
+            "hta-amd", "hta-no_rank", "hta-two_ranks/sampled_rank-0.json.gz", "hta-cpu_only",
+            "tracelens-falconsai_mi300"]
+
+
+def check(name, ok, detail=""):
+    global passed, failed
+    if ok:
+        passed += 1
+    else:
+        failed += 1
+        print("FAIL mpi %s%s" % (name, ": " + detail if detail else ""))
+
+
+def run(cmd, timeout=600):
+    t = time.time()
+    p = subprocess.run(cmd, capture_output=True, timeout=timeout, cwd=ROOT)
+    return p.returncode, p.stdout, p.stderr.decode("utf-8", "replace"), time.time() - t
+
+
+def source_json(src):
+    path = os.path.join(TRACES, src)
+    if os.path.isdir(path):
+        path = os.path.join(path, sorted(os.listdir(path))[0])
+    with open(path, "rb") as f:
+        data = f.read()
+    return gzip.decompress(data) if path.endswith(".gz") else data
+
+
+def make_set(folder, sources, n):
+    """n ranks, each a source with distributedInfo.rank set: the last
+    distributedInfo of a file is the one read, so one is added at the end."""
+    os.makedirs(folder)
+    cache = {}
+    for r in range(n):
+        src = sources[r % len(sources)]
+        if src not in cache:
+            cache[src] = source_json(src).rstrip()
+        body = cache[src]
+        assert body.endswith(b"}")
+        body = body[:-1] + b', "distributedInfo": {"backend": "nccl", "rank": %d}}' % r
+        with gzip.open(os.path.join(folder, "rank-%02d.json.gz" % r), "wb", 6) as f:
+            f.write(body)
+
+
+JOBS = []
+
+
+def same(name, cli_cmd, mpi_cmd, files=()):
+    JOBS.append((name, cli_cmd, mpi_cmd, files))
+
+
+def run_same():
+    """Runs the jobs same() queued, 4 at once (mpirun mostly waits)."""
+    with concurrent.futures.ThreadPoolExecutor(4) as pool:
+        for r in pool.map(lambda j: same_now(*j), JOBS):
+            check(*r)
+    JOBS.clear()
+
+
+def same_now(name, cli_cmd, mpi_cmd, files=()):
+    """The CLI's and tracediff-mpi's stdout (and output files) are the same bytes."""
+    a = run(cli_cmd)
+    b = run(mpi_cmd)
+    if a[0] != b[0]:
+        return name, False, "exit %d vs %d: %s" % (a[0], b[0], b[2][-300:])
+    if a[1] != b[1]:
+        return name, False, "stdout differs (%d vs %d bytes)" % (len(a[1]), len(b[1]))
+    for ca, cb in files:
+        if open(ca, "rb").read() != open(cb, "rb").read():
+            return name, False, "%s and %s differ" % (ca, cb)
+    return name, True, ""
+
+
+def pair_cases(exe, mpi, ctl, tst, tmp):
+    sels = [[], ["--control-rank", "all", "--test-rank", "all"],
+            ["--control-rank", "3,17,40", "--test-rank", "63", "--device", "gpu"],
+            ["--control-rank", "all", "--test-rank", "0,1,2,3", "--short-names"],
+            ["--control-rank", "all", "--test-rank", "all", "--hta-strict"],
+            ["--control-rank", "8", "--test-rank", "5", "--control-iteration", "all",
+             "--test-iteration", "all", "--device", "cpu"],
+            ["--control-rank", "all", "--test-rank", "all", "--short-names", "--hta-strict",
+             "--device", "gpu"]]
+    n4 = MPIRUN + ["-n", "4", mpi]
+    for i, sel in enumerate(sels):
+        for fmt in ("csv", "json", "table", "markdown"):
+            if fmt != "csv" and i % 3:
+                continue
+            args = ["compare", ctl, tst, "--format", fmt] + sel
+            same("compare %d %s" % (i, fmt), [exe] + args, n4 + args)
+        args = ["ops", ctl, tst, "--format", "json"] + sel
+        same("ops %d" % i, [exe] + args, n4 + args)
+    args = ["compare", ctl, tst, "--sort", "abs_diff_duration", "--top", "20", "--format", "csv",
+            "--control-rank", "all", "--test-rank", "all"]
+    same("compare -n 1", [exe] + args, MPIRUN + ["-n", "1", mpi] + args)
+    for what in (ctl, tst):
+        for fmt in ("table", "json"):
+            same("info %s %s" % (os.path.basename(what), fmt), [exe, "info", what, "--format", fmt],
+                 n4 + ["info", what, "--format", fmt])
+    one = os.path.join(ctl, "rank-07.json.gz")
+    same("info one file, -n 4", [exe, "info", one], n4 + ["info", one])
+    ra, rb = os.path.join(tmp, "cli.html"), os.path.join(tmp, "mpi.html")
+    sel = ["--control-rank", "all", "--test-rank", "all"]
+    same("report", [exe, "report", ctl, tst, "-o", ra] + sel, n4 + ["report", ctl, tst, "-o", rb] + sel,
+         [(ra, rb)])
+    pa, pb = os.path.join(tmp, "cli.svg"), os.path.join(tmp, "mpi.svg")
+    same("plot", [exe, "plot", "duration", ctl, tst, "-o", pa] + sel,
+         n4 + ["plot", "duration", ctl, tst, "-o", pb] + sel, [(pa, pb)])
+
+
+def summary_rows(path):
+    con = sqlite3.connect("file:%s?mode=ro" % path, uri=True)
+    q = ["SELECT name, source, ranks, iterations, files, source_bytes, json_bytes, events, "
+         "cpu_us, gpu_us FROM runs",
+         "SELECT rank, path, file_bytes, json_bytes, compression, sha256, events_total, "
+         "events_counted, encoding, packed FROM files ORDER BY rank",
+         "SELECT * FROM ops_named ORDER BY 1, 2, 3, 4, 5, 6"]
+    rows = [con.execute(x).fetchall() for x in q]
+    con.close()
+    return rows
+
+
+def summary_cases(exe, mpi, ctl, tst, tmp):
+    sa, sb = os.path.join(tmp, "cli.tdsum"), os.path.join(tmp, "mpi.tdsum")
+    a = run([exe, "summarize", tst, "-o", sa, "--run", "t"])
+    b = run(MPIRUN + ["-n", "4", mpi, "summarize", tst, "-o", sb, "--run", "t"])
+    check("summarize runs", a[0] == 0 and b[0] == 0, a[2] + b[2])
+    if a[0] or b[0]:
+        return
+    check("summarize: same runs, files (hashes, packed) and ops", summary_rows(sa) == summary_rows(sb))
+    sel = ["--control-rank", "all", "--test-rank", "all", "--format", "csv"]
+    check(*same_now("compare from the summary", [exe, "compare", ctl, tst] + sel,
+                    MPIRUN + ["-n", "4", mpi, "compare", ctl, sb + "#t"] + sel))
+
+
+def error_cases(exe, mpi, ctl, tst, tmp):
+    bad = os.path.join(tmp, "bad")
+    shutil.copytree(ctl, bad)
+    victim = os.path.join(bad, "rank-41.json.gz")
+    data = bytearray(open(victim, "rb").read())
+    for k in range(len(data) // 2, len(data) // 2 + 64):
+        data[k] ^= 0x5A
+    open(victim, "wb").write(bytes(data))
+    rc, out, err, secs = run(MPIRUN + ["-n", "4", mpi, "compare", bad, tst, "--format", "csv",
+                                       "--control-rank", "all"], timeout=120)
+    lines = [l for l in err.splitlines() if l.startswith("tracediff-mpi:")]
+    check("corrupt gzip: exit 1", rc == 1, "exit %d" % rc)
+    check("corrupt gzip: within seconds", secs < 30, "%.1f s" % secs)
+    check("corrupt gzip: one message naming the file",
+          len(lines) == 1 and "rank-41.json.gz" in lines[0] and out == b"", err[-500:])
+    a = run([exe, "compare", bad, tst, "--format", "csv", "--control-rank", "all"])
+    check("corrupt gzip: the CLI's message",
+          lines and a[2].replace("tracediff:", "tracediff-mpi:", 1).strip() == lines[0], a[2] + err)
+    for name, args in [("missing set", ["compare", os.path.join(tmp, "nope"), tst]),
+                       ("bad option", ["compare", ctl, tst, "--bogus"]),
+                       ("no such rank", ["compare", ctl, tst, "--control-rank", "99"]),
+                       ("summarize without -o", ["summarize", tst])]:
+        a = run([exe] + args)
+        b = run(MPIRUN + ["-n", "3", mpi] + args, timeout=120)
+        check(name, a[0] == b[0] != 0 and
+              re.sub(r"\btracediff\b(?![-/])", "tracediff-mpi", a[2]) == b[2], "%d %d\n%s\n%s" % (a[0], b[0], a[2], b[2]))
+
+
+def case_args(c, ops):
+    ctl, tst = os.path.join(GOLD, c["control"]), os.path.join(GOLD, c["test"])
+    sel = []
+    for k in ("control_rank", "test_rank", "control_iteration", "test_iteration"):
+        v = c.get(k)
+        if v is not None:
+            sel += ["--" + k.replace("_", "-"), ",".join(map(str, v)) if isinstance(v, list) else str(v)]
+    sel += ["--device", c.get("device", "all")]
+    sel += ["--short-names"] if c.get("short_names") else []
+    sel += ["--hta-strict"] if c.get("hta_strict") else []
+    if ops:
+        return ["ops", ctl, tst, "--format", "json"] + sel
+    return ["compare", ctl, tst, "--format", "csv"] + sel
+
+
+def golden_pair(exe, mpi, tmp, k, jobs):
+    """One mpirun -n 2 --batch for the cases of one pair of sets; each output
+    file must hold the CLI's stdout, or be absent where the CLI fails."""
+    lines, bad = [], []
+    for i, (c, ops) in enumerate(jobs):
+        out = os.path.join(tmp, "g%d-%d.out" % (k, i))
+        lines.append(" ".join(case_args(c, ops) + ["-o", out]))
+    batch = os.path.join(tmp, "g%d.batch" % k)
+    open(batch, "w").write("\n".join(lines) + "\n")
+    rc = run(MPIRUN + ["-n", "2", mpi, "--batch", batch])[0]
+    failing = 0
+    for i, (c, ops) in enumerate(jobs):
+        a = run([exe] + case_args(c, ops))
+        out = os.path.join(tmp, "g%d-%d.out" % (k, i))
+        got = open(out, "rb").read() if os.path.exists(out) else None
+        failing += a[0] != 0
+        if (a[0] == 0 and got != a[1]) or (a[0] != 0 and got is not None):
+            bad.append(c["id"] + (" ops" if ops else ""))
+    if (rc != 0) != (failing != 0):
+        bad.append("batch exit %d with %d failing cases" % (rc, failing))
+    return bad
+
+
+def golden_cases(exe, mpi, tmp):
+    cases = json.load(open(os.path.join(GOLD, "cases.json")))
+    t0 = time.time()
+    pairs = {}
+    for c in cases:
+        key = (c["control"], c["test"])
+        if key not in pairs:
+            pairs[key] = [(c, True)]  # ops --format json once per pair
+        pairs[key].append((c, False))
+    with concurrent.futures.ThreadPoolExecutor(4) as pool:
+        results = list(pool.map(lambda kj: golden_pair(exe, mpi, tmp, *kj), enumerate(pairs.values())))
+    bad = [b for r in results for b in r]
+    n = sum(len(j) for j in pairs.values())
+    check("reference cases through mpirun -n 2 --batch (%d runs, %d jobs)" % (n, len(pairs)),
+          not bad, "differ: %s" % bad[:5])
+    print("mpi: %d reference runs in %d mpirun jobs, %.0f s" % (n, len(pairs), time.time() - t0))
+
+
+def main():
+    exe = os.path.abspath(sys.argv[1])
+    mpi = os.path.join(os.path.dirname(exe), "tracediff-mpi")
+    if not shutil.which("mpirun") or not os.path.exists(mpi):
+        why = "no mpirun" if not shutil.which("mpirun") else "no %s (no mpicc at build time)" % mpi
+        in_ci = bool(os.environ.get("CI"))
+        print("mpi: skipped: %s%s" % (why, " (CI installs Open MPI: a failure)" if in_ci else ""))
+        print("mpi: 0 passed, %d failed" % (1 if in_ci else 0))
+        return 1 if in_ci else 0
+    tmp = tempfile.mkdtemp(prefix="tracediff-mpi-")
+    try:
+        ctl, tst = os.path.join(tmp, "control"), os.path.join(tmp, "test")
+        make_set(ctl, CONTROL_SRC, 64)
+        make_set(tst, TEST_SRC, 64)
+        pair_cases(exe, mpi, ctl, tst, tmp)
+        run_same()
+        summary_cases(exe, mpi, ctl, tst, tmp)
+        error_cases(exe, mpi, ctl, tst, tmp)
+        if "--quick" not in sys.argv:
+            golden_cases(exe, mpi, tmp)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    print("mpi: %d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
