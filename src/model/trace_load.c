@@ -495,6 +495,8 @@ void td_file_free(td_file *f)
         free(f->evb[b]);
     free(f->evb);
     free(f->iters);
+    free(f->groups);
+    free(f->lazy);
     free(f);
 }
 
