@@ -8,7 +8,7 @@
   summaries must be byte-identical to the same commands on the traces
   (--hta-strict cases too); info --format json of each set as well;
 - a file of three runs: runs lists them, H#a against H#b equals the original
-  sets, PRAGMA integrity_check says ok, trend writes valid SVG;
+  sets, PRAGMA integrity_check says ok, trend writes valid SVG, PNG and PDF;
 - a summary of decimal durations (the raw encoding) answers exactly;
 - bad input: a newer schema, truncated and non-SQLite files named .tdsum, a
   missing #RUN, selections a summary lacks: one line naming the file, exit 1,
@@ -128,6 +128,16 @@ def three_runs(exe, tmp):
     rc, _, err = run(exe, "trend", h, "--runs", "a,b", "--top", "8", "-o", svg)
     lint = subprocess.run(["xmllint", "--noout", svg], capture_output=True) if rc == 0 else None
     check("trend svg", rc == 0 and lint is not None and lint.returncode == 0, err)
+    # The same chart through cairo: a PNG of the SVG's size, a PDF.
+    png, pdf = os.path.join(tmp, "trend.png"), os.path.join(tmp, "trend.pdf")
+    rc, _, err = run(exe, "trend", h, "--runs", "a,b", "--top", "8", "-o", png)
+    b = open(png, "rb").read() if rc == 0 else b""
+    check("trend png", rc == 0 and b[:8] == b"\x89PNG\r\n\x1a\n" and b[12:16] == b"IHDR" and
+          (int.from_bytes(b[16:20], "big"), int.from_bytes(b[20:24], "big")) == (960, 540), err)
+    rc, _, err = run(exe, "trend", h, "--top", "8", "--device", "gpu", "-o", pdf)
+    check("trend pdf", rc == 0 and open(pdf, "rb").read(5) == b"%PDF-", err)
+    leftovers = [f for f in os.listdir(tmp) if ".tmp" in f]
+    check("trend charts leave no temporary file", not leftovers, repr(leftovers))
     return h
 
 
