@@ -199,8 +199,9 @@ TD_API const char *td_trend_name(const td_trend *t, size_t name);
 TD_API double td_trend_total(const td_trend *t, size_t name, size_t run); /* 0 when absent */
 TD_API uint64_t td_trend_count(const td_trend *t, size_t name, size_t run);
 
-/* A line chart of a trend (one line per name, runs along x) as SVG; the file
- * appears whole or not at all. Only .svg. */
+/* A line chart of a trend (one line per name, runs along x): SVG, PNG or PDF
+ * by the name's extension (.svg, .png, .pdf); the file appears whole or not
+ * at all. */
 TD_API int td_trend_chart_write(const char *path, const td_trend *t, td_error *err);
 
 /* ------------------------------------------------------------------------ */

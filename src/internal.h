@@ -48,6 +48,18 @@ typedef struct td_event {
 
 #define TD_ITER_NONE (-1) /* host or device event that falls in no step */
 
+/* The events of one (iteration, flags, name) of a file, when every one of
+ * them is a whole number: a diff needs only their count and their total, which
+ * is exact (docs/summaries.md, "Exactness"). A file read from a summary in the
+ * sorted-int encoding has these, and its events are decoded only when a walk
+ * asks for them (td_file_events). */
+typedef struct td_event_group {
+    uint64_t count;
+    double total;  /* exact: a whole number below 2^53 */
+    uint32_t name; /* as td_event.name, flag bits included */
+    int32_t iter;  /* as td_event.iter */
+} td_event_group;
+
 typedef struct td_file {
     char *path;
     int64_t rank;
@@ -82,6 +94,10 @@ typedef struct td_file {
     int has_attr;
     size_t nattr; /* == events_gpu when has_attr */
     uint32_t *attr_op, *attr_top, *attr_ann;
+    td_event_group *groups; /* NULL unless read from a sorted-int summary */
+    size_t ngroups;
+    unsigned char *lazy; /* the packed durations while evb is not decoded yet */
+    size_t nlazy;
 } td_file;
 
 #define TD_ATTR_NONE 0xFFFFFFFFu
@@ -90,6 +106,9 @@ typedef struct td_file {
 #define TD_ATTR_IS_REASON(v) ((v) >= TD_ATTR_REASON_BASE && (v) != TD_ATTR_NONE)
 
 void td_file_free(td_file *f);
+/* store/file_pack.c: makes f->evb hold f's nev events (decoding them from
+ * f->lazy the first time; safe to call from several threads). 0 or TD_ENOMEM. */
+int td_file_events(const td_file *f);
 
 /* trace_load.c: read and parse one trace file. */
 typedef struct td_load_progress {

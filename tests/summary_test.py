@@ -8,12 +8,13 @@
   summaries must be byte-identical to the same commands on the traces
   (--hta-strict cases too); info --format json of each set as well;
 - a file of three runs: runs lists them, H#a against H#b equals the original
-  sets, PRAGMA integrity_check says ok, trend writes valid SVG;
+  sets, PRAGMA integrity_check says ok, trend writes valid SVG, PNG and PDF;
 - a summary of decimal durations (the raw encoding) answers exactly;
 - bad input: a newer schema, truncated and non-SQLite files named .tdsum, a
   missing #RUN, selections a summary lacks: one line naming the file, exit 1,
   nothing written;
-- a summarize killed while it appends leaves the earlier runs intact.
+- a summarize killed inside its append transaction (a test hook pauses it
+  there) leaves the earlier runs intact and byte for byte as they were.
 """
 import concurrent.futures, hashlib, json, os, shutil, signal, sqlite3, subprocess, sys
 import tempfile, time
@@ -127,6 +128,16 @@ def three_runs(exe, tmp):
     rc, _, err = run(exe, "trend", h, "--runs", "a,b", "--top", "8", "-o", svg)
     lint = subprocess.run(["xmllint", "--noout", svg], capture_output=True) if rc == 0 else None
     check("trend svg", rc == 0 and lint is not None and lint.returncode == 0, err)
+    # The same chart through cairo: a PNG of the SVG's size, a PDF.
+    png, pdf = os.path.join(tmp, "trend.png"), os.path.join(tmp, "trend.pdf")
+    rc, _, err = run(exe, "trend", h, "--runs", "a,b", "--top", "8", "-o", png)
+    b = open(png, "rb").read() if rc == 0 else b""
+    check("trend png", rc == 0 and b[:8] == b"\x89PNG\r\n\x1a\n" and b[12:16] == b"IHDR" and
+          (int.from_bytes(b[16:20], "big"), int.from_bytes(b[20:24], "big")) == (960, 540), err)
+    rc, _, err = run(exe, "trend", h, "--top", "8", "--device", "gpu", "-o", pdf)
+    check("trend pdf", rc == 0 and open(pdf, "rb").read(5) == b"%PDF-", err)
+    leftovers = [f for f in os.listdir(tmp) if ".tmp" in f]
+    check("trend charts leave no temporary file", not leftovers, repr(leftovers))
     return h
 
 
@@ -197,28 +208,59 @@ def bad_inputs(exe, tmp, h, part):
     check("runs of a non-summary", rc == 1 and notsql in err, err)
 
 
+def run_names(exe, h):
+    rc, out, err = run(exe, "runs", h, "--format", "json")
+    return [r["name"] for r in json.loads(out)] if rc == 0 else None, err
+
+
 def killed(exe, tmp):
+    """SIGKILL inside the append transaction: TD_TEST_PAUSE_IN_APPEND makes
+    summarize write its uncommitted pages into the summary, create a file and
+    wait. The rollback journal beside the summary (and the changed bytes)
+    prove the kill landed inside the transaction; the earlier runs must survive, the new one must
+    not. Without the kill, removing the file lets the same append commit."""
     h = os.path.join(tmp, "k.tdsum")
+    flag = os.path.join(tmp, "k.pause")
+    journal = h + "-journal"
     big = os.path.join(GOLD, "traces/hta-trace_diff/control")
     run(exe, "summarize", os.path.join(GOLD, "traces/hta-two_ranks"), "-o", h, "--run", "old")
-    t0 = time.time()
-    run(exe, "summarize", big, "-o", os.path.join(tmp, "timing.tdsum"))
-    full = time.time() - t0
-    seen_new = False
-    for frac in (0.3, 0.6, 0.8, 0.9, 0.95, 0.99):
-        p = subprocess.Popen([exe, "summarize", big, "-o", h, "--run", "new%d" % int(frac * 100)],
+    run(exe, "summarize", os.path.join(GOLD, "traces/hta-two_ranks"), "-o", h, "--run", "older2")
+    before = open(h, "rb").read()
+
+    def paused(name):
+        env = dict(os.environ, TD_TEST_PAUSE_IN_APPEND=flag)
+        p = subprocess.Popen([exe, "summarize", big, "-o", h, "--run", name], env=env,
                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        time.sleep(full * frac)
-        p.send_signal(signal.SIGKILL)
-        p.wait()
-        ok = subprocess.run(["sqlite3", h, "PRAGMA integrity_check"], capture_output=True, text=True)
-        rc, out, err = run(exe, "runs", h, "--format", "json")
-        names = [r["name"] for r in json.loads(out)] if rc == 0 else []
-        check("killed at %.0f%%: intact" % (frac * 100), ok.stdout.strip() == "ok" and rc == 0 and
-              names[0] == "old", ok.stdout + err)
-        seen_new |= len(names) > 1
-    rc, _, _ = run(exe, "compare", h + "#old", h + "#old", "-q")
-    check("killed: old run still compares", rc == 0)
+        t0 = time.time()
+        while not os.path.exists(flag) and p.poll() is None and time.time() - t0 < 300:
+            time.sleep(0.01)
+        return p
+
+    p = paused("new")
+    inside = os.path.exists(flag) and p.poll() is None and os.path.exists(journal)
+    check("killed: the writer paused inside its transaction (journal present)", inside)
+    p.send_signal(signal.SIGKILL)
+    p.wait()
+    os.unlink(flag) if os.path.exists(flag) else None
+    check("killed: SIGKILL ended it", p.returncode == -signal.SIGKILL, str(p.returncode))
+    check("killed: a hot journal was left", os.path.exists(journal))
+    check("killed: the summary holds uncommitted pages", open(h, "rb").read() != before)
+    names, err = run_names(exe, h)
+    check("killed: the earlier runs survive, the new one is gone", names == ["old", "older2"],
+          "%r %s" % (names, err))
+    check("killed: the journal was rolled back", not os.path.exists(journal))
+    ok = subprocess.run(["sqlite3", h, "PRAGMA integrity_check"], capture_output=True, text=True)
+    check("killed: integrity_check ok", ok.stdout.strip() == "ok", ok.stdout + ok.stderr)
+    check("killed: the file's bytes are as before", open(h, "rb").read() == before)
+    rc, _, _ = run(exe, "compare", h + "#old", h + "#older2", "-q")
+    check("killed: the old runs still compare", rc == 0)
+    # The same append, let go: it commits (the pause was before COMMIT).
+    p = paused("new")
+    os.unlink(flag) if os.path.exists(flag) else None
+    p.wait()
+    names, err = run_names(exe, h)
+    check("killed: let go, the append commits", p.returncode == 0 and
+          names == ["old", "older2", "new"], "%r %s" % (names, err))
 
 
 def main():

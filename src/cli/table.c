@@ -114,7 +114,7 @@ const cli_command cli_commands[] = {
      "were added (or as --runs lists them), with the change from the first run. Names\n"
      "are ordered by their change from the first run to the last, largest first.\n"
      "Totals cover every kept event of a run (all ranks, iterations and streams).\n"
-     "-o FILE.svg draws a line chart (one line per name; default --top 10).",
+     "-o FILE.svg, .png or .pdf draws a line chart (one line per name; default --top 10).",
      {"tracediff trend history.tdsum --device gpu --top 5",
       "tracediff trend history.tdsum --names 'gemm|attn' -o trend.svg", NULL},
      cmd_trend},
@@ -524,8 +524,8 @@ const cli_option cli_options[] = {
     {"output", 'o', "FILE", NULL, "output", ON(CMD_SUMMARIZE),
      "required: the summary (created, or a run added to it)", set_output},
     {"output", 'o', "FILE", NULL, "output", ON(CMD_TREND),
-     "FILE.svg draws a line chart; any other name gets the\n"
-     "table, CSV or JSON ('-': stdout)",
+     "FILE.svg, .png or .pdf draws a line chart; any other name gets\n"
+     "the table, CSV or JSON ('-': stdout)",
      set_output},
     {"output", 'o', "FILE", NULL, "output",
      ON(CMD_COMPARE) | ON(CMD_OPS) | ON(CMD_INFO) | ON(CMD_RUNS) | ON(CMD_CHECK) | ON(CMD_EXPLAIN),

@@ -28,32 +28,73 @@ typedef struct td_pick {
  * return stops the walk and is returned. */
 typedef int (*td_pick_fn)(void *ud, const td_event *e, long iter_pos);
 
-/* Walks the selected events of f (whose rank the caller has selected).
- * Inline so that each caller's callback is inlined into the loop. */
-static inline int td_pick_walk(const td_file *f, const td_pick *p, td_pick_fn fn, void *ud)
+/* Per iteration index of f: its position in p->iters, or -1. pos holds
+ * f->niters; *pos is stack when they fit, else malloc'd (NULL: no memory). */
+static inline long *td_pick_positions(const td_file *f, const td_pick *p, long stack[64])
 {
-    long stack_pos[64];
-    long *pos = f->niters <= 64 ? stack_pos : malloc(f->niters * sizeof *pos);
-    if (!pos)
-        return TD_ENOMEM;
-    for (size_t i = 0; i < f->niters; i++) {
+    long *pos = f->niters <= 64 ? stack : malloc(f->niters * sizeof *pos);
+    for (size_t i = 0; pos && i < f->niters; i++) {
         pos[i] = -1;
         for (size_t k = 0; k < p->niters; k++)
             if (p->iters[k] == f->iters[i])
                 pos[i] = (long)k;
     }
+    return pos;
+}
+
+/* Whether the pick selects an event of this name (flag bits included) and
+ * iteration; *ip: the iteration's position in p->iters (-1: whole trace). */
+static inline bool td_pick_takes(const td_pick *p, const long *pos, uint32_t name, int32_t iter,
+                                 long *ip)
+{
+    bool gpu = (name & TD_EV_GPU) != 0;
+    *ip = -1;
+    if ((p->device == TD_DEVICE_CPU && gpu) || (p->device == TD_DEVICE_GPU && !gpu))
+        return false;
+    if (p->whole_trace)
+        return true;
+    return !(iter < 0 || (*ip = pos[iter]) < 0 || (p->strict && (name & TD_EV_STREAM0)));
+}
+
+/* Walks the selected events of f (whose rank the caller has selected).
+ * Inline so that each caller's callback is inlined into the loop. */
+static inline int td_pick_walk(const td_file *f, const td_pick *p, td_pick_fn fn, void *ud)
+{
+    long stack_pos[64];
+    if (td_file_events(f) < 0)
+        return TD_ENOMEM;
+    long *pos = td_pick_positions(f, p, stack_pos);
+    if (!pos)
+        return TD_ENOMEM;
     int rc = 0;
     for (size_t i = 0; i < f->nev; i++) {
         const td_event *e = &f->evb[i >> TD_BLOCK_SHIFT][i & (TD_BLOCK - 1)];
-        bool gpu = (e->name & TD_EV_GPU) != 0;
-        if ((p->device == TD_DEVICE_CPU && gpu) || (p->device == TD_DEVICE_GPU && !gpu))
-            continue;
-        long ip = -1;
-        if (!p->whole_trace) {
-            if (e->iter < 0 || (ip = pos[e->iter]) < 0 || (p->strict && (e->name & TD_EV_STREAM0)))
-                continue;
-        }
-        if ((rc = fn(ud, e, ip)) < 0)
+        long ip;
+        if (td_pick_takes(p, pos, e->name, e->iter, &ip) && (rc = fn(ud, e, ip)) < 0)
+            break;
+    }
+    if (pos != stack_pos)
+        free(pos);
+    return rc;
+}
+
+/* Called per selected group of a file that has them (f->groups). */
+typedef int (*td_pick_group_fn)(void *ud, const td_event_group *g, long iter_pos);
+
+/* Walks the selected groups of f: the same events as td_pick_walk, a group
+ * at a time. Only for a file with groups, whose totals are exact. */
+static inline int td_pick_walk_groups(const td_file *f, const td_pick *p, td_pick_group_fn fn,
+                                      void *ud)
+{
+    long stack_pos[64];
+    long *pos = td_pick_positions(f, p, stack_pos);
+    if (!pos)
+        return TD_ENOMEM;
+    int rc = 0;
+    for (size_t i = 0; i < f->ngroups; i++) {
+        const td_event_group *g = &f->groups[i];
+        long ip;
+        if (td_pick_takes(p, pos, g->name, g->iter, &ip) && (rc = fn(ud, g, ip)) < 0)
             break;
     }
     if (pos != stack_pos)

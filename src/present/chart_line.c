@@ -1,8 +1,11 @@
-/* The trend line chart: one line per name, runs along x, as SVG in the look
- * of the bar charts (their font and palette). */
+/* The trend line chart: one line per name, runs along x, in the look of the
+ * bar charts (their font and palette). One drawing, two pens: SVG written as
+ * text, or cairo for PNG and PDF, so every format shows the same chart. */
 #include "internal.h"
 #include "present/chart_draw.h"
+#include "util/utf8_text.h"
 
+#include <cairo-pdf.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -28,104 +31,289 @@ static void xml_text(FILE *f, const char *s)
 static const char *const palette[] = {"#4C72B0", "#DD8452", "#55A868", "#C44E52", "#8172B3",
                                       "#937860", "#DA8BC3", "#8C8C8C", "#CCB974", "#64B5CD"};
 
-static void write_svg(FILE *f, const td_trend *t)
+/* Where the drawing goes: an SVG stream (cr NULL) or a cairo context. */
+typedef struct pen {
+    FILE *f;
+    cairo_t *cr;
+} pen;
+
+static void cairo_color(cairo_t *cr, const char *hex)
 {
-    size_t nr = td_trend_nruns(t), nn = td_trend_nnames(t);
-    const double W = 960, H = 540, L = 90, R = 300, T = 50, B = 70;
-    double lo = 0, hi = 0;
-    for (size_t j = 0; j < nn; j++)
-        for (size_t r = 0; r < nr; r++) {
+    unsigned long v = strtoul(hex + 1, NULL, 16);
+    cairo_set_source_rgb(cr, ((v >> 16) & 0xFF) / 255.0, ((v >> 8) & 0xFF) / 255.0,
+                         (v & 0xFF) / 255.0);
+}
+
+/* s as text cairo accepts: valid UTF-8, no control characters. */
+static void safe_text(char *out, size_t cap, const char *s)
+{
+    size_t len = strlen(s), i = 0, n = 0;
+    while (i < len && n + 5 <= cap)
+        n += td_utf8_encode(out + n, td_text_next(s, len, &i));
+    out[n] = '\0';
+}
+
+/* Text at (x, y): anchor 0 start, 1 middle, 2 end; vertical turns it a
+ * quarter counterclockwise about (x, y). */
+static void pen_text(pen *p, double x, double y, double size, int anchor, int bold,
+                     int vertical, const char *s)
+{
+    char buf[512];
+    cairo_text_extents_t e;
+    cairo_t *cr = p->cr;
+    safe_text(buf, sizeof buf, s);
+    cairo_color(cr, "#000000");
+    td_chart_set_font(cr, size, bold);
+    cairo_text_extents(cr, buf, &e);
+    cairo_save(cr);
+    cairo_translate(cr, x, y);
+    if (vertical)
+        cairo_rotate(cr, -M_PI / 2);
+    cairo_move_to(cr, anchor == 1 ? -e.x_advance / 2 : anchor == 2 ? -e.x_advance : 0, 0);
+    cairo_show_text(cr, buf);
+    cairo_restore(cr);
+}
+
+static void pen_line(pen *p, double x1, double y1, double x2, double y2, const char *col,
+                     double width)
+{
+    cairo_color(p->cr, col);
+    cairo_set_line_width(p->cr, width);
+    cairo_move_to(p->cr, x1, y1);
+    cairo_line_to(p->cr, x2, y2);
+    cairo_stroke(p->cr);
+}
+
+static void pen_rect(pen *p, double x, double y, double w, double h, const char *col)
+{
+    cairo_color(p->cr, col);
+    cairo_rectangle(p->cr, x, y, w, h);
+    cairo_fill(p->cr);
+}
+
+/* The plot's frame: where values and runs fall. */
+typedef struct frame {
+    double W, H, L, R, T, B, pw, ph, lo, hi;
+    size_t nr, nn;
+} frame;
+
+static frame frame_of(const td_trend *t)
+{
+    frame fr = {960, 540, 90, 300, 50, 70, 0, 0, 0, 0, td_trend_nruns(t), td_trend_nnames(t)};
+    for (size_t j = 0; j < fr.nn; j++)
+        for (size_t r = 0; r < fr.nr; r++) {
             double v = td_trend_total(t, j, r);
             if (isfinite(v)) {
-                lo = v < lo ? v : lo;
-                hi = v > hi ? v : hi;
+                fr.lo = v < fr.lo ? v : fr.lo;
+                fr.hi = v > fr.hi ? v : fr.hi;
             }
         }
-    if (hi <= lo)
-        hi = lo + 1;
-    double pw = W - L - R, ph = H - T - B;
-    fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
-               "viewBox=\"0 0 %.0f %.0f\" font-family=\"%s\" role=\"img\" "
-               "aria-label=\"Total duration per run\">\n",
-            W, H, W, H, TD_CHART_FONT_SVG);
-    fprintf(f, "<rect width=\"100%%\" height=\"100%%\" fill=\"#ffffff\"/>\n");
-    fprintf(f, "<text x=\"%.0f\" y=\"28\" font-size=\"18\" font-weight=\"bold\" "
-               "text-anchor=\"middle\">Total Duration per Run</text>\n", W / 2);
+    if (fr.hi <= fr.lo)
+        fr.hi = fr.lo + 1;
+    fr.pw = fr.W - fr.L - fr.R;
+    fr.ph = fr.H - fr.T - fr.B;
+    return fr;
+}
+
+static double run_x(const frame *fr, size_t r)
+{
+    return fr->nr > 1 ? fr->L + fr->pw * (double)r / (double)(fr->nr - 1) : fr->L + fr->pw / 2;
+}
+
+static double value_y(const frame *fr, double v)
+{
+    return fr->T + fr->ph - fr->ph * (v - fr->lo) / (fr->hi - fr->lo);
+}
+
+/* Background, title, the value axis' grid and labels, the runs' labels. */
+static void draw_axes(pen *p, const frame *fr, const td_trend *t)
+{
+    FILE *f = p->f;
+    if (!p->cr) {
+        fprintf(f, "<rect width=\"100%%\" height=\"100%%\" fill=\"#ffffff\"/>\n");
+        fprintf(f, "<text x=\"%.0f\" y=\"28\" font-size=\"18\" font-weight=\"bold\" "
+                   "text-anchor=\"middle\">Total Duration per Run</text>\n", fr->W / 2);
+    } else {
+        pen_rect(p, 0, 0, fr->W, fr->H, "#ffffff");
+        pen_text(p, fr->W / 2, 28, 18, 1, 1, 0, "Total Duration per Run");
+    }
     for (int k = 0; k <= 5; k++) {
-        double v = lo + (hi - lo) * k / 5, y = T + ph - ph * k / 5;
+        double v = fr->lo + (fr->hi - fr->lo) * k / 5, y = fr->T + fr->ph - fr->ph * k / 5;
         char num[40];
         td_format_number(num, sizeof num, round(v));
+        if (p->cr) {
+            pen_line(p, fr->L, y, fr->L + fr->pw, y, "#dddddd", 1);
+            pen_text(p, fr->L - 6, y + 4, 11, 2, 0, 0, num);
+            continue;
+        }
         fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#dddddd\"/>\n",
-                L, y, L + pw, y);
+                fr->L, y, fr->L + fr->pw, y);
         fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" text-anchor=\"end\">%s</text>\n",
-                L - 6, y + 4, num);
+                fr->L - 6, y + 4, num);
     }
-    fprintf(f, "<text x=\"18\" y=\"%.1f\" font-size=\"12\" transform=\"rotate(-90 18 %.1f)\" "
-               "text-anchor=\"middle\">total duration (us)</text>\n", T + ph / 2, T + ph / 2);
-    for (size_t r = 0; r < nr; r++) {
-        double x = nr > 1 ? L + pw * (double)r / (double)(nr - 1) : L + pw / 2;
-        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" text-anchor=\"middle\">", x,
-                T + ph + 18);
+    double my = fr->T + fr->ph / 2;
+    if (p->cr)
+        pen_text(p, 18, my, 12, 1, 0, 1, "total duration (us)");
+    else
+        fprintf(f, "<text x=\"18\" y=\"%.1f\" font-size=\"12\" transform=\"rotate(-90 18 %.1f)\" "
+                   "text-anchor=\"middle\">total duration (us)</text>\n", my, my);
+    for (size_t r = 0; r < fr->nr; r++) {
+        if (p->cr) {
+            pen_text(p, run_x(fr, r), fr->T + fr->ph + 18, 11, 1, 0, 0, td_trend_run(t, r));
+            continue;
+        }
+        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" text-anchor=\"middle\">",
+                run_x(fr, r), fr->T + fr->ph + 18);
         xml_text(f, td_trend_run(t, r));
         fputs("</text>\n", f);
     }
-    for (size_t j = 0; j < nn; j++) {
-        const char *col = palette[j % 10];
-        fputs("<g class=\"line\"><title>", f);
-        xml_text(f, td_trend_name(t, j));
-        fprintf(f, "</title>\n<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" points=\"",
-                col);
-        for (size_t r = 0; r < nr; r++) {
-            double x = nr > 1 ? L + pw * (double)r / (double)(nr - 1) : L + pw / 2;
-            double y = T + ph - ph * (td_trend_total(t, j, r) - lo) / (hi - lo);
-            fprintf(f, "%s%.1f,%.1f", r ? " " : "", x, y);
+}
+
+/* Name j's line and its points. */
+static void draw_line(pen *p, const frame *fr, const td_trend *t, size_t j, const char *col)
+{
+    FILE *f = p->f;
+    if (p->cr) {
+        cairo_t *cr = p->cr;
+        cairo_color(cr, col);
+        cairo_set_line_width(cr, 2);
+        cairo_new_path(cr); /* text leaves a current point: start afresh */
+        for (size_t r = 0; r < fr->nr; r++)
+            cairo_line_to(cr, run_x(fr, r), value_y(fr, td_trend_total(t, j, r)));
+        cairo_stroke(cr);
+        for (size_t r = 0; r < fr->nr; r++) {
+            cairo_new_sub_path(cr);
+            cairo_arc(cr, run_x(fr, r), value_y(fr, td_trend_total(t, j, r)), 3, 0, 2 * M_PI);
         }
-        fputs("\"/>\n", f);
-        for (size_t r = 0; r < nr; r++) {
-            double x = nr > 1 ? L + pw * (double)r / (double)(nr - 1) : L + pw / 2;
-            double y = T + ph - ph * (td_trend_total(t, j, r) - lo) / (hi - lo);
-            fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"/>\n", x, y, col);
-        }
-        fputs("</g>\n", f);
-        double ly = T + 10 + 18.0 * (double)j;
-        fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"12\" height=\"12\" fill=\"%s\"/>\n",
-                W - R + 20, ly - 10, col);
-        char label[64];
-        const char *nm = td_trend_name(t, j);
-        snprintf(label, sizeof label, "%s%s", nm, strlen(nm) > 40 ? "" : "");
-        if (strlen(nm) > 40)
-            memcpy(label + 37, "...", 4);
-        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\">", W - R + 38, ly);
-        xml_text(f, label);
-        fputs("</text>\n", f);
+        cairo_fill(cr);
+        return;
     }
-    fputs("</svg>\n", f);
+    fputs("<g class=\"line\"><title>", f);
+    xml_text(f, td_trend_name(t, j));
+    fprintf(f, "</title>\n<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" points=\"",
+            col);
+    for (size_t r = 0; r < fr->nr; r++)
+        fprintf(f, "%s%.1f,%.1f", r ? " " : "", run_x(fr, r),
+                value_y(fr, td_trend_total(t, j, r)));
+    fputs("\"/>\n", f);
+    for (size_t r = 0; r < fr->nr; r++)
+        fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"/>\n", run_x(fr, r),
+                value_y(fr, td_trend_total(t, j, r)), col);
+    fputs("</g>\n", f);
+}
+
+/* Name j's entry in the legend, its name cut to 40 bytes. */
+static void draw_legend_entry(pen *p, const frame *fr, const td_trend *t, size_t j,
+                              const char *col)
+{
+    double ly = fr->T + 10 + 18.0 * (double)j;
+    char label[64];
+    const char *nm = td_trend_name(t, j);
+    snprintf(label, sizeof label, "%s", nm);
+    if (strlen(nm) > 40)
+        memcpy(label + 37, "...", 4);
+    if (p->cr) {
+        pen_rect(p, fr->W - fr->R + 20, ly - 10, 12, 12, col);
+        pen_text(p, fr->W - fr->R + 38, ly, 11, 0, 0, 0, label);
+        return;
+    }
+    fprintf(p->f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"12\" height=\"12\" fill=\"%s\"/>\n",
+            fr->W - fr->R + 20, ly - 10, col);
+    fprintf(p->f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\">", fr->W - fr->R + 38, ly);
+    xml_text(p->f, label);
+    fputs("</text>\n", p->f);
+}
+
+static void draw_chart(pen *p, const td_trend *t)
+{
+    frame fr = frame_of(t);
+    if (!p->cr)
+        fprintf(p->f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
+                      "viewBox=\"0 0 %.0f %.0f\" font-family=\"%s\" role=\"img\" "
+                      "aria-label=\"Total duration per run\">\n",
+                fr.W, fr.H, fr.W, fr.H, TD_CHART_FONT_SVG);
+    draw_axes(p, &fr, t);
+    for (size_t j = 0; j < fr.nn; j++) {
+        draw_line(p, &fr, t, j, palette[j % 10]);
+        draw_legend_entry(p, &fr, t, j, palette[j % 10]);
+    }
+    if (!p->cr)
+        fputs("</svg>\n", p->f);
+}
+
+static cairo_status_t to_file(void *ud, const unsigned char *data, unsigned int len)
+{
+    return fwrite(data, 1, len, ud) == len ? CAIRO_STATUS_SUCCESS : CAIRO_STATUS_WRITE_ERROR;
+}
+
+/* The chart as PNG (pdf = 0) or PDF to f. */
+static int write_cairo(FILE *f, const td_trend *t, int pdf, const char *path, td_error *err)
+{
+    frame fr = frame_of(t);
+    cairo_surface_t *s =
+        pdf ? cairo_pdf_surface_create_for_stream(to_file, f, fr.W, fr.H)
+            : cairo_image_surface_create(CAIRO_FORMAT_RGB24, (int)fr.W, (int)fr.H);
+    cairo_t *cr = cairo_create(s);
+    if (pdf) {
+        cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_TITLE, "Total Duration per Run");
+        cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_CREATOR, "tracediff " TD_VERSION);
+    }
+    pen p = {f, cr};
+    if (cairo_status(cr) == CAIRO_STATUS_SUCCESS)
+        draw_chart(&p, t);
+    cairo_status_t st = cairo_status(cr);
+    cairo_destroy(cr);
+    if (st == CAIRO_STATUS_SUCCESS) {
+        if (pdf)
+            cairo_surface_finish(s);
+        else
+            st = cairo_surface_write_to_png_stream(s, to_file, f);
+    }
+    if (st == CAIRO_STATUS_SUCCESS)
+        st = cairo_surface_status(s);
+    cairo_surface_destroy(s);
+    if (st != CAIRO_STATUS_SUCCESS)
+        return td_fail(err, st == CAIRO_STATUS_WRITE_ERROR ? TD_EIO : TD_ENOMEM, path,
+                       "cannot draw the chart: %s", cairo_status_to_string(st));
+    return 0;
+}
+
+static bool ends_with(const char *s, size_t n, const char *ext)
+{
+    return n >= 4 && strcmp(s + n - 4, ext) == 0;
 }
 
 int td_trend_chart_write(const char *path, const td_trend *t, td_error *err)
 {
     size_t n = strlen(path);
-    if (n < 4 || strcmp(path + n - 4, ".svg") != 0)
-        return td_fail(err, TD_EUSAGE, path, "a trend chart is SVG: name it .svg");
+    int kind = ends_with(path, n, ".svg") ? 0 : ends_with(path, n, ".png") ? 1
+               : ends_with(path, n, ".pdf") ? 2 : -1;
+    if (kind < 0)
+        return td_fail(err, TD_EUSAGE, path, "a trend chart is .svg, .png or .pdf");
     char *tmp = malloc(n + 32);
     if (!tmp)
         return td_fail(err, TD_ENOMEM, path, "out of memory");
     snprintf(tmp, n + 32, "%s.tmp%ld", path, (long)getpid());
-    FILE *f = fopen(tmp, "w");
+    FILE *f = fopen(tmp, kind ? "wb" : "w");
     if (!f) {
         int rc = td_fail(err, TD_EIO, path, "cannot write: %s", strerror(errno));
         free(tmp);
         return rc;
     }
-    fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f);
-    write_svg(f, t);
+    int rc = 0;
+    if (kind == 0) {
+        pen p = {f, NULL};
+        fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f);
+        draw_chart(&p, t);
+    } else {
+        rc = write_cairo(f, t, kind == 2, path, err);
+    }
     int bad = ferror(f);
     bad |= fclose(f) != 0;
-    if (bad || rename(tmp, path) < 0) {
+    if (rc == 0 && (bad || rename(tmp, path) < 0))
+        rc = td_fail(err, TD_EIO, path, "write failed");
+    if (rc < 0)
         unlink(tmp);
-        free(tmp);
-        return td_fail(err, TD_EIO, path, "write failed");
-    }
     free(tmp);
-    return 0;
+    return rc;
 }

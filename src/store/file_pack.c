@@ -8,6 +8,7 @@
 #include "store.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -105,21 +106,26 @@ void td_groups_free(td_groups *g)
     memset(g, 0, sizeof *g);
 }
 
-int td_file_groups(td_groups *out, const td_file *f, const td_keep *keep, td_error *err)
+/* Per iteration of f: kept by keep? */
+static bool *kept_iterations(const td_file *f, const td_keep *keep)
 {
-    memset(out, 0, sizeof *out);
-    bool *iter_on = malloc((f->niters + 1) * sizeof *iter_on);
-    keyed *k = malloc((f->nev + 1) * sizeof *k);
-    if (!iter_on || !k)
-        goto nomem;
-    for (size_t i = 0; i < f->niters; i++) {
-        iter_on[i] = keep == NULL || keep->iters == NULL;
-        for (size_t j = 0; !iter_on[i] && j < keep->niters; j++)
-            iter_on[i] = keep->iters[j] == f->iters[i];
+    bool *on = malloc((f->niters + 1) * sizeof *on);
+    for (size_t i = 0; on && i < f->niters; i++) {
+        on[i] = keep == NULL || keep->iters == NULL;
+        for (size_t j = 0; !on[i] && j < keep->niters; j++)
+            on[i] = keep->iters[j] == f->iters[i];
     }
+    return on;
+}
+
+/* The kept events of f into k (file order); returns their count and sets
+ * *integral when every duration is whole and their absolute sum small. */
+static size_t collect_kept(keyed *k, const td_file *f, const td_keep *keep, const bool *iter_on,
+                           int *integral)
+{
     size_t n = 0;
     int device = keep ? keep->device : TD_DEVICE_ALL;
-    bool integral = true;
+    bool whole_all = true;
     double abs_sum = 0;
     for (size_t i = 0; i < f->nev; i++) {
         const td_event *e = &f->evb[i >> TD_BLOCK_SHIFT][i & (TD_BLOCK - 1)];
@@ -131,26 +137,30 @@ int td_file_groups(td_groups *out, const td_file *f, const td_keep *keep, td_err
         k[n].key = (uint64_t)(uint32_t)(e->iter + 1) << 32 | e->name;
         k[n].dur = e->dur;
         k[n].pos = i;
-        if (integral && whole(e->dur))
+        if (whole_all && whole(e->dur))
             abs_sum += fabs(e->dur);
         else
-            integral = false;
+            whole_all = false;
         n++;
     }
     /* Sums of whole numbers are exact in any order while they stay below
      * 2^53; 2^43 per file leaves room for 1024 files in one row. */
-    out->integral = integral && abs_sum < 8796093022208.0;
-    qsort(k, n, sizeof *k, cmp_keyed);
-    out->durs = malloc((n + 1) * sizeof *out->durs);
+    *integral = whole_all && abs_sum < 8796093022208.0;
+    return n;
+}
+
+/* k (sorted by key, then duration) into out's groups and durations. */
+static int make_groups(td_groups *out, keyed *k, size_t n)
+{
     size_t ng = 0, cap = 0;
-    if (!out->durs)
-        goto nomem;
+    if (!(out->durs = malloc((n + 1) * sizeof *out->durs)))
+        return -1;
     for (size_t i = 0; i < n; i++) {
         out->durs[i] = k[i].dur;
         if (i == 0 || k[i].key != k[i - 1].key) {
             td_group *g = td_grow(out->g, &cap, ng + 1, sizeof *g);
             if (!g)
-                goto nomem;
+                return -1;
             out->g = g;
             g = &out->g[ng++];
             memset(g, 0, sizeof *g);
@@ -165,7 +175,13 @@ int td_file_groups(td_groups *out, const td_file *f, const td_keep *keep, td_err
         k[i].group = ng - 1;
     }
     out->n = ng;
-    for (size_t i = 0; i < ng; i++) { /* Neumaier, as compare sums */
+    return 0;
+}
+
+/* Each group's total, compensated as compare sums. */
+static void sum_groups(td_groups *out)
+{
+    for (size_t i = 0; i < out->n; i++) {
         td_group *g = &out->g[i];
         double s = 0, c = 0;
         for (size_t j = 0; j < g->count; j++) {
@@ -179,27 +195,48 @@ int td_file_groups(td_groups *out, const td_file *f, const td_keep *keep, td_err
         }
         g->total = s + c;
     }
-    if (!out->integral) {
-        /* The raw encoding keeps file order: each event's group and dur. */
-        qsort(k, n, sizeof *k, cmp_pos);
-        out->seq = malloc((n + 1) * sizeof *out->seq);
-        out->seq_durs = malloc((n + 1) * sizeof *out->seq_durs);
-        if (!out->seq || !out->seq_durs)
-            goto nomem;
-        for (size_t i = 0; i < n; i++) {
-            out->seq[i] = k[i].group;
-            out->seq_durs[i] = k[i].dur;
+}
+
+/* The raw encoding keeps file order: each event's group and duration. */
+static int keep_file_order(td_groups *out, keyed *k, size_t n)
+{
+    qsort(k, n, sizeof *k, cmp_pos);
+    out->seq = malloc((n + 1) * sizeof *out->seq);
+    out->seq_durs = malloc((n + 1) * sizeof *out->seq_durs);
+    if (!out->seq || !out->seq_durs)
+        return -1;
+    for (size_t i = 0; i < n; i++) {
+        out->seq[i] = k[i].group;
+        out->seq_durs[i] = k[i].dur;
+    }
+    out->nseq = n;
+    return 0;
+}
+
+int td_file_groups(td_groups *out, const td_file *f, const td_keep *keep, td_error *err)
+{
+    memset(out, 0, sizeof *out);
+    if (td_file_events(f) < 0)
+        return td_fail(err, TD_ENOMEM, f->path, "out of memory");
+    bool *iter_on = kept_iterations(f, keep);
+    keyed *k = malloc((f->nev + 1) * sizeof *k);
+    int rc = -1;
+    if (iter_on && k) {
+        size_t n = collect_kept(k, f, keep, iter_on, &out->integral);
+        qsort(k, n, sizeof *k, cmp_keyed);
+        if ((rc = make_groups(out, k, n)) == 0) {
+            sum_groups(out);
+            if (!out->integral)
+                rc = keep_file_order(out, k, n);
         }
-        out->nseq = n;
     }
     free(k);
     free(iter_on);
+    if (rc < 0) {
+        td_groups_free(out);
+        return td_fail(err, TD_ENOMEM, f->path, "out of memory");
+    }
     return 0;
-nomem:
-    free(k);
-    free(iter_on);
-    td_groups_free(out);
-    return td_fail(err, TD_ENOMEM, f->path, "out of memory");
 }
 
 /* ---- packing ---- */
@@ -307,7 +344,9 @@ typedef struct rd {
     int bad;
 } rd;
 
-static uint64_t get_u(rd *r)
+enum { UNPACK_BAD = -1, UNPACK_NOMEM = -2 };
+
+static uint64_t get_u_slow(rd *r)
 {
     uint64_t v = 0;
     for (int sh = 0; sh < 64; sh += 7) {
@@ -322,6 +361,14 @@ static uint64_t get_u(rd *r)
     }
     r->bad = 1;
     return 0;
+}
+
+/* Most varints of a summary are one byte: sorted durations differ little. */
+static inline uint64_t get_u(rd *r)
+{
+    if (r->p < r->end && *r->p < 0x80)
+        return *r->p++;
+    return get_u_slow(r);
 }
 
 static const char *get_s(rd *r, size_t *len)
@@ -348,23 +395,91 @@ static char *dup_n(const char *s, size_t n)
     return d;
 }
 
-static int add_event(td_file *f, double dur, uint32_t name, int32_t iter)
+/* The path, the device name and the counters (pack_head's order). */
+static int unpack_meta(rd *r, td_file *f)
 {
-    if ((f->nev & (TD_BLOCK - 1)) == 0) {
-        td_event **nb = realloc(f->evb, (f->nevb + 1) * sizeof *nb);
-        if (!nb)
-            return -1;
-        f->evb = nb;
-        if (!(f->evb[f->nevb] = malloc(TD_BLOCK * sizeof **f->evb)))
-            return -1;
-        f->nevb++;
+    size_t len;
+    const char *s = get_s(r, &len);
+    if (!(f->path = dup_n(s, len)))
+        return UNPACK_NOMEM;
+    if (get_u(r)) {
+        s = get_s(r, &len);
+        if (!(f->device_name = dup_n(s, len)))
+            return UNPACK_NOMEM;
     }
-    td_event *e = &f->evb[f->nev >> TD_BLOCK_SHIFT][f->nev & (TD_BLOCK - 1)];
-    e->dur = dur;
-    e->name = name;
-    e->iter = iter;
-    f->nev++;
-    return 0;
+    f->rank = unzz(get_u(r));
+    f->has_rank = (int)get_u(r);
+    f->compression = (td_compression)get_u(r);
+    f->file_bytes = get_u(r);
+    f->json_bytes = get_u(r);
+    f->events_total = get_u(r);
+    f->events_skipped = get_u(r);
+    f->rounded = (int)get_u(r);
+    f->bom = (int)get_u(r);
+    f->steps = get_u(r);
+    f->events_cpu = get_u(r);
+    f->events_gpu = get_u(r);
+    f->events_stream0 = get_u(r);
+    f->events_no_launch = get_u(r);
+    f->events_no_launch0 = get_u(r);
+    return r->bad ? UNPACK_BAD : 0;
+}
+
+/* A count of things that take at least a byte each: no more than remain. */
+static bool plausible(const rd *r, uint64_t count)
+{
+    return !r->bad && count <= (uint64_t)(r->end - r->p);
+}
+
+static int unpack_cats(rd *r, td_file *f)
+{
+    uint64_t nc = get_u(r);
+    if (!plausible(r, nc))
+        return UNPACK_BAD;
+    if (!(f->cat_counts = calloc(nc + 1, sizeof *f->cat_counts)))
+        return UNPACK_NOMEM;
+    f->ncat_counts = nc;
+    for (uint64_t i = 0; i < nc && !r->bad; i++) {
+        size_t len;
+        const char *s = get_s(r, &len);
+        int64_t id = td_strtab_intern(f->cats, s, len);
+        if (id < 0)
+            return UNPACK_NOMEM;
+        if (id != (int64_t)i)
+            return UNPACK_BAD;
+        f->cat_counts[i] = get_u(r);
+    }
+    return r->bad ? UNPACK_BAD : 0;
+}
+
+static int unpack_iters(rd *r, td_file *f)
+{
+    uint64_t ni = get_u(r);
+    if (!plausible(r, ni))
+        return UNPACK_BAD;
+    if (!(f->iters = malloc((ni + 1) * sizeof *f->iters)))
+        return UNPACK_NOMEM;
+    for (uint64_t i = 0; i < ni; i++)
+        f->iters[i] = (i ? f->iters[i - 1] : 0) + unzz(get_u(r));
+    f->niters = ni;
+    return r->bad ? UNPACK_BAD : 0;
+}
+
+static int unpack_names(rd *r, td_file *f)
+{
+    uint64_t nn = get_u(r);
+    if (!plausible(r, nn) || nn > ((uint64_t)1 << TD_NAME_BITS))
+        return UNPACK_BAD;
+    for (uint64_t i = 0; i < nn && !r->bad; i++) {
+        size_t len;
+        const char *s = get_s(r, &len);
+        int64_t id = td_strtab_intern(f->names, s, len);
+        if (id < 0)
+            return UNPACK_NOMEM;
+        if (id != (int64_t)i)
+            return UNPACK_BAD;
+    }
+    return r->bad ? UNPACK_BAD : 0;
 }
 
 static uint32_t ev_name(uint64_t name, uint64_t flags)
@@ -373,129 +488,248 @@ static uint32_t ev_name(uint64_t name, uint64_t flags)
            (flags & TD_GROUP_STREAM0 ? TD_EV_STREAM0 : 0);
 }
 
+/* A group's head (pack_group_head) into g, checked against the file. */
+static int get_group_head(rd *r, td_event_group *g, const td_file *f)
+{
+    uint64_t iter = get_u(r), flags = get_u(r), name = get_u(r), count = get_u(r);
+    if (!plausible(r, count) || iter > f->niters || flags > 3 ||
+        name >= td_strtab_count(f->names))
+        return UNPACK_BAD;
+    g->iter = (int32_t)iter - 1;
+    g->name = ev_name(name, flags);
+    g->count = count;
+    g->total = 0;
+    return 0;
+}
+
+/* Room for n events in f->evb, the blocks allocated at once. */
+static int alloc_events(td_file *f, size_t n)
+{
+    size_t nb = (n + TD_BLOCK - 1) >> TD_BLOCK_SHIFT;
+    if (!(f->evb = calloc(nb + 1, sizeof *f->evb)))
+        return UNPACK_NOMEM;
+    for (size_t b = 0; b < nb; b++) {
+        size_t k = n - (b << TD_BLOCK_SHIFT) < TD_BLOCK ? n - (b << TD_BLOCK_SHIFT) : TD_BLOCK;
+        if (!(f->evb[b] = malloc(k * sizeof **f->evb)))
+            return UNPACK_NOMEM;
+        f->nevb = b + 1;
+    }
+    return 0;
+}
+
+/* One varint at p (advanced), for the loops over durations: one- and
+ * two-byte values inline, longer ones (and the end of the bytes) through r.
+ * The cursor is a local: stores through r could alias the bytes read. */
+#define TAKE_U(r, p, end, out)                                                                   \
+    do {                                                                                         \
+        if ((end) - (p) >= 2 && (p)[0] < 0x80) {                                                 \
+            (out) = *(p)++;                                                                      \
+        } else if ((end) - (p) >= 2 && (p)[1] < 0x80) {                                          \
+            (out) = ((uint64_t)(p)[0] & 0x7f) | (uint64_t)(p)[1] << 7;                           \
+            (p) += 2;                                                                            \
+        } else {                                                                                 \
+            (r)->p = (p);                                                                        \
+            (out) = get_u_slow(r);                                                               \
+            (p) = (r)->p;                                                                        \
+        }                                                                                        \
+    } while (0)
+
+/* A varint at *pp with at least 10 bytes behind it: no bound to check. */
+static inline uint64_t take_u_unchecked(const unsigned char **pp)
+{
+    const unsigned char *p = *pp;
+    uint64_t c = *p++, v = c & 0x7f;
+    for (int sh = 7; c >= 0x80 && sh < 70; sh += 7) {
+        c = *p++;
+        v |= (c & 0x7f) << sh;
+    }
+    *pp = p;
+    return v;
+}
+
+/* The sum of a group's count durations (sorted: the first zigzag-coded, the
+ * others deltas), decoded and dropped. Unsigned arithmetic: damaged bytes
+ * give wrong numbers, never undefined behaviour. Most groups lie 10 bytes an
+ * event before the end of the bytes, and decode without bound checks. */
+static uint64_t sum_sorted(rd *r, uint64_t count)
+{
+    if (count == 0)
+        return 0;
+    const unsigned char *p = r->p, *end = r->end;
+    uint64_t d, v, sum;
+    TAKE_U(r, p, end, v);
+    sum = d = (uint64_t)unzz(v);
+    uint64_t j = 1;
+    if ((uint64_t)(end - p) / 10 >= count)
+        for (; j < count; j++) {
+            d += take_u_unchecked(&p);
+            sum += d;
+        }
+    for (; j < count; j++) {
+        TAKE_U(r, p, end, v);
+        d += v;
+        sum += d;
+    }
+    r->p = p;
+    return sum;
+}
+
+/* Sorted whole durations: each group's count and exact total now; the
+ * durations themselves stay packed in f->lazy until a walk needs them. */
+static int unpack_sorted_int(rd *r, td_file *f, uint64_t ng)
+{
+    const unsigned char *body = r->p;
+    if (!(f->groups = malloc((ng + 1) * sizeof *f->groups)))
+        return UNPACK_NOMEM;
+    uint64_t nev = 0;
+    for (uint64_t i = 0; i < ng; i++) {
+        td_event_group *g = &f->groups[i];
+        if (get_group_head(r, g, f) < 0)
+            return UNPACK_BAD;
+        uint64_t sum = sum_sorted(r, g->count);
+        if (r->bad)
+            return UNPACK_BAD;
+        g->total = (double)(int64_t)sum; /* below 2^53: exact */
+        nev += g->count;
+    }
+    f->ngroups = ng;
+    f->nev = nev;
+    f->nlazy = (size_t)(r->p - body);
+    if (!(f->lazy = malloc(f->nlazy + 1)))
+        return UNPACK_NOMEM;
+    memcpy(f->lazy, body, f->nlazy);
+    return 0;
+}
+
+/* f->lazy into f->evb: the groups in order, each one's durations ascending. */
+static int decode_lazy(td_file *f)
+{
+    if (alloc_events(f, f->nev) < 0)
+        return TD_ENOMEM;
+    rd r = {f->lazy, f->lazy + f->nlazy, 0};
+    size_t k = 0;
+    for (size_t i = 0; i < f->ngroups; i++) {
+        const td_event_group *g = &f->groups[i];
+        for (int h = 0; h < 4; h++) /* the head, known from groups[] */
+            get_u(&r);
+        const unsigned char *p = r.p, *end = r.end;
+        uint64_t d = 0, v;
+        for (uint64_t j = 0; j < g->count; j++, k++) {
+            td_event *e = &f->evb[k >> TD_BLOCK_SHIFT][k & (TD_BLOCK - 1)];
+            TAKE_U(&r, p, end, v);
+            d = j ? d + v : (uint64_t)unzz(v);
+            e->dur = (double)(int64_t)d;
+            e->name = g->name;
+            e->iter = g->iter;
+        }
+        r.p = p;
+    }
+    free(f->lazy);
+    f->lazy = NULL;
+    f->nlazy = 0;
+    return 0;
+}
+
+static pthread_mutex_t lazy_lock = PTHREAD_MUTEX_INITIALIZER;
+
+int td_file_events(const td_file *cf)
+{
+    /* Decoding fills in what f already means: the object is not const (every
+     * td_file is malloc'd), only the callers' view of it. */
+    td_file *f = (td_file *)cf;
+    if (!f->groups) /* fixed once unpacked: no lock needed to read it */
+        return 0;
+    pthread_mutex_lock(&lazy_lock);
+    int rc = f->lazy ? decode_lazy(f) : 0;
+    pthread_mutex_unlock(&lazy_lock);
+    return rc;
+}
+
+static uint64_t get_le64(rd *r)
+{
+    if (r->end - r->p < 8) {
+        r->bad = 1;
+        return 0;
+    }
+    uint64_t w = 0;
+    for (int j = 0; j < 8; j++)
+        w |= (uint64_t)r->p[j] << (8 * j);
+    r->p += 8;
+    return w;
+}
+
+/* Any durations: the group heads, then every event in file order. The file
+ * keeps no groups: its sums must be made event by event, in this order. */
+static int unpack_raw(rd *r, td_file *f, uint64_t ng)
+{
+    td_event_group *heads = malloc((ng + 1) * sizeof *heads);
+    uint64_t nev = 0;
+    int rc = heads ? 0 : UNPACK_NOMEM;
+    for (uint64_t i = 0; i < ng && rc == 0; i++) {
+        rc = get_group_head(r, &heads[i], f);
+        nev += heads[i].count;
+    }
+    /* 9 bytes at least per event */
+    if (rc == 0 && !plausible(r, nev))
+        rc = UNPACK_BAD;
+    if (rc == 0)
+        rc = alloc_events(f, (size_t)nev);
+    for (uint64_t k = 0; k < nev && rc == 0; k++) {
+        uint64_t gi = get_u(r), w = get_le64(r);
+        if (r->bad || gi >= ng) {
+            rc = UNPACK_BAD;
+            break;
+        }
+        td_event *e = &f->evb[k >> TD_BLOCK_SHIFT][k & (TD_BLOCK - 1)];
+        memcpy(&e->dur, &w, 8);
+        e->name = heads[gi].name;
+        e->iter = heads[gi].iter;
+    }
+    if (rc == 0)
+        f->nev = (size_t)nev;
+    free(heads);
+    return rc;
+}
+
+static int unpack_events(rd *r, td_file *f)
+{
+    uint64_t enc = get_u(r), ng = get_u(r);
+    if (!plausible(r, ng))
+        return UNPACK_BAD;
+    if (enc == ENC_SORTED_INT)
+        return unpack_sorted_int(r, f, ng);
+    if (enc == ENC_RAW)
+        return unpack_raw(r, f, ng);
+    return UNPACK_BAD;
+}
+
 int td_file_unpack(td_file **out, const unsigned char *p, size_t n, const char *where,
                    td_error *err)
 {
     *out = NULL;
-    rd r = {p, p + n, 0};
-    uint64_t *gv = NULL; /* per group: iter + 1, flags, name, count */
-    int nomem = 0;
     if (n < 4 || memcmp(p, PACK_MAGIC, 4) != 0)
         return td_fail(err, TD_ETRACE, where, "not a packed trace file (bad magic)");
-    r.p += 4;
+    rd r = {p + 4, p + n, 0};
     td_file *f = calloc(1, sizeof *f);
-    if (!f || !(f->names = td_strtab_new()) || !(f->cats = td_strtab_new()))
-        goto nomem;
-    size_t len;
-    const char *s = get_s(&r, &len);
-    if (!(f->path = dup_n(s, len)))
-        goto nomem;
-    if (get_u(&r)) {
-        s = get_s(&r, &len);
-        if (!(f->device_name = dup_n(s, len)))
-            goto nomem;
+    int rc = UNPACK_NOMEM;
+    if (f && (f->names = td_strtab_new()) && (f->cats = td_strtab_new()))
+        rc = unpack_meta(&r, f);
+    if (rc == 0)
+        rc = unpack_cats(&r, f);
+    if (rc == 0)
+        rc = unpack_iters(&r, f);
+    if (rc == 0)
+        rc = unpack_names(&r, f);
+    if (rc == 0)
+        rc = unpack_events(&r, f);
+    if (rc == 0 && r.p != r.end)
+        rc = UNPACK_BAD;
+    if (rc == 0) {
+        *out = f;
+        return 0;
     }
-    f->rank = unzz(get_u(&r));
-    f->has_rank = (int)get_u(&r);
-    f->compression = (td_compression)get_u(&r);
-    f->file_bytes = get_u(&r);
-    f->json_bytes = get_u(&r);
-    f->events_total = get_u(&r);
-    f->events_skipped = get_u(&r);
-    f->rounded = (int)get_u(&r);
-    f->bom = (int)get_u(&r);
-    f->steps = get_u(&r);
-    f->events_cpu = get_u(&r);
-    f->events_gpu = get_u(&r);
-    f->events_stream0 = get_u(&r);
-    f->events_no_launch = get_u(&r);
-    f->events_no_launch0 = get_u(&r);
-    uint64_t nc = get_u(&r);
-    if (r.bad || nc > n)
-        goto bad;
-    f->cat_counts = calloc(nc + 1, sizeof *f->cat_counts);
-    if (!f->cat_counts)
-        goto nomem;
-    f->ncat_counts = nc;
-    for (uint64_t i = 0; i < nc && !r.bad; i++) {
-        s = get_s(&r, &len);
-        if (td_strtab_intern(f->cats, s, len) != (int64_t)i)
-            goto bad;
-        f->cat_counts[i] = get_u(&r);
-    }
-    uint64_t ni = get_u(&r);
-    if (r.bad || ni > n)
-        goto bad;
-    if (!(f->iters = malloc((ni + 1) * sizeof *f->iters)))
-        goto nomem;
-    for (uint64_t i = 0; i < ni; i++)
-        f->iters[i] = (i ? f->iters[i - 1] : 0) + unzz(get_u(&r));
-    f->niters = ni;
-    uint64_t nn = get_u(&r);
-    if (r.bad || nn > n)
-        goto bad;
-    for (uint64_t i = 0; i < nn && !r.bad; i++) {
-        s = get_s(&r, &len);
-        int64_t id = td_strtab_intern(f->names, s, len);
-        if (id < 0)
-            goto nomem;
-        if (id != (int64_t)i)
-            goto bad;
-    }
-    uint64_t enc = get_u(&r), ng = get_u(&r);
-    if (r.bad || (enc != ENC_SORTED_INT && enc != ENC_RAW) || ng > n)
-        goto bad;
-    if (!(gv = malloc((ng + 1) * 4 * sizeof *gv)))
-        goto nomem;
-    for (uint64_t i = 0; i < ng && !r.bad; i++) {
-        uint64_t *v = &gv[4 * i];
-        v[0] = get_u(&r);
-        v[1] = get_u(&r);
-        v[2] = get_u(&r);
-        v[3] = get_u(&r);
-        if (v[0] > ni || v[2] >= nn || v[1] > 3 || v[3] > n)
-            goto bad;
-        if (enc == ENC_RAW)
-            continue;
-        int64_t d = 0;
-        for (uint64_t j = 0; j < v[3] && !r.bad; j++) {
-            d = j ? d + (int64_t)get_u(&r) : unzz(get_u(&r));
-            if (add_event(f, (double)d, ev_name(v[2], v[1]), (int32_t)v[0] - 1) < 0)
-                goto nomem;
-        }
-    }
-    if (enc == ENC_RAW) {
-        uint64_t total = 0;
-        for (uint64_t i = 0; i < ng; i++)
-            total += gv[4 * i + 3];
-        for (uint64_t k = 0; k < total && !r.bad; k++) {
-            uint64_t gi = get_u(&r);
-            if (gi >= ng || r.end - r.p < 8)
-                goto bad;
-            uint64_t w = 0;
-            for (int j = 0; j < 8; j++)
-                w |= (uint64_t)r.p[j] << (8 * j);
-            r.p += 8;
-            double d;
-            memcpy(&d, &w, 8);
-            const uint64_t *v = &gv[4 * gi];
-            if (add_event(f, d, ev_name(v[2], v[1]), (int32_t)v[0] - 1) < 0)
-                goto nomem;
-        }
-    }
-    if (r.bad || r.p != r.end)
-        goto bad;
-    free(gv);
-    *out = f;
-    return 0;
-bad:
-    free(gv);
     td_file_free(f);
+    if (rc == UNPACK_NOMEM)
+        return td_fail(err, TD_ENOMEM, where, "out of memory");
     return td_fail(err, TD_ETRACE, where, "damaged summary: a packed file does not decode");
-nomem:
-    nomem = 1;
-    free(gv);
-    td_file_free(f);
-    (void)nomem;
-    return td_fail(err, TD_ENOMEM, where, "out of memory");
 }

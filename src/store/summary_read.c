@@ -182,155 +182,179 @@ static int parse_list(int64_t **out, size_t *n, const char *text)
     return 0;
 }
 
-int td_summary_open_set(td_set **out, const char *file, const char *run, td_error *err)
+/* A run's row of the runs table, as open_set needs it. */
+typedef struct run_row {
+    int64_t id;
+    char *where; /* "FILE#RUN", for messages */
+    char *source, *ranks, *iters, *kept_ranks, *kept_iters;
+    int device;
+} run_row;
+
+static void run_row_free(run_row *r)
 {
-    *out = NULL;
-    sqlite3 *db = NULL;
-    sqlite3_stmt *q = NULL;
-    td_file **files = NULL;
-    size_t nfiles = 0, cap = 0;
-    char *where = NULL, *source = NULL, *ranks_s = NULL, *iters_s = NULL, *kept_i = NULL;
-    char *kept_r = NULL;
-    int device = TD_DEVICE_ALL;
-    int rc = td_summary_open_ro(&db, file, err);
-    if (rc < 0)
-        return rc;
+    free(r->where);
+    free(r->source);
+    free(r->ranks);
+    free(r->iters);
+    free(r->kept_ranks);
+    free(r->kept_iters);
+}
+
+static char *text_dup(sqlite3_stmt *q, int i)
+{
+    const unsigned char *t = sqlite3_column_text(q, i);
+    return t ? strdup((const char *)t) : NULL;
+}
+
+/* The row of q's current run into r. */
+static int take_run_row(run_row *r, sqlite3_stmt *q, const char *file, td_error *err)
+{
+    r->id = sqlite3_column_int64(q, 0);
+    const char *nm = (const char *)sqlite3_column_text(q, 1);
+    size_t wl = strlen(file) + strlen(nm ? nm : "") + 2;
+    r->where = malloc(wl);
+    r->source = text_dup(q, 2);
+    r->ranks = text_dup(q, 3);
+    r->iters = text_dup(q, 4);
+    r->kept_ranks = text_dup(q, 5);
+    r->kept_iters = text_dup(q, 6);
+    const char *dv = (const char *)sqlite3_column_text(q, 7);
+    r->device = dv && strcmp(dv, "cpu") == 0   ? TD_DEVICE_CPU
+                : dv && strcmp(dv, "gpu") == 0 ? TD_DEVICE_GPU
+                                               : TD_DEVICE_ALL;
+    if (!r->where || !r->source || !r->ranks || !r->iters)
+        return td_fail(err, TD_ENOMEM, file, "out of memory");
+    snprintf(r->where, wl, "%s#%s", file, nm ? nm : "");
+    return 0;
+}
+
+/* The run named run, or the file's only run when run is NULL. */
+static int find_run(run_row *r, sqlite3 *db, const char *file, const char *run, td_error *err)
+{
     char names[200];
     list_runs(db, names, sizeof names);
+    sqlite3_stmt *q = NULL;
     if (sqlite3_prepare_v2(db,
                            "SELECT run_id, name, source, ranks, iterations, kept_ranks, "
                            "kept_iterations, kept_device FROM runs "
                            "WHERE ?1 IS NULL OR name = ?1 ORDER BY run_id",
-                           -1, &q, NULL) != SQLITE_OK) {
-        rc = sql_fail(err, db, file, "reading runs");
-        goto done;
-    }
+                           -1, &q, NULL) != SQLITE_OK)
+        return sql_fail(err, db, file, "reading runs");
     if (run)
         sqlite3_bind_text(q, 1, run, -1, SQLITE_STATIC);
-    int64_t run_id = -1;
-    int nrun = 0;
-    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-        if (nrun++ == 0) {
-            run_id = sqlite3_column_int64(q, 0);
-            const char *nm = (const char *)sqlite3_column_text(q, 1);
-            size_t wl = strlen(file) + strlen(nm) + 2;
-            where = malloc(wl);
-            source = strdup((const char *)sqlite3_column_text(q, 2));
-            ranks_s = strdup((const char *)sqlite3_column_text(q, 3));
-            iters_s = strdup((const char *)sqlite3_column_text(q, 4));
-            if (sqlite3_column_type(q, 5) != SQLITE_NULL)
-                kept_r = strdup((const char *)sqlite3_column_text(q, 5));
-            if (sqlite3_column_type(q, 6) != SQLITE_NULL)
-                kept_i = strdup((const char *)sqlite3_column_text(q, 6));
-            const char *dv = (const char *)sqlite3_column_text(q, 7);
-            device = dv && strcmp(dv, "cpu") == 0   ? TD_DEVICE_CPU
-                     : dv && strcmp(dv, "gpu") == 0 ? TD_DEVICE_GPU
-                                                    : TD_DEVICE_ALL;
-            if (!where || !source || !ranks_s || !iters_s) {
-                rc = td_fail(err, TD_ENOMEM, file, "out of memory");
-                goto done;
-            }
-            snprintf(where, wl, "%s#%s", file, nm);
+    int nrun = 0, rc;
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW)
+        if (nrun++ == 0 && take_run_row(r, q, file, err) < 0) {
+            sqlite3_finalize(q);
+            return TD_ENOMEM;
         }
-    }
-    if (rc != SQLITE_DONE) {
-        rc = sql_fail(err, db, file, "reading runs");
-        goto done;
-    }
     sqlite3_finalize(q);
-    q = NULL;
-    if (nrun == 0 && run) {
-        rc = td_fail(err, TD_ETRACE, file, "no run named '%s' (runs: %s)", run,
-                     names[0] ? names : "none");
-        goto done;
-    }
-    if (nrun != 1) {
-        rc = td_fail(err, TD_ETRACE, file, nrun ? "holds %d runs: name one as FILE#RUN (runs: %s)"
-                                               : "holds %d runs%s",
-                     nrun, names);
-        goto done;
-    }
+    if (rc != SQLITE_DONE)
+        return sql_fail(err, db, file, "reading runs");
+    if (nrun == 0 && run)
+        return td_fail(err, TD_ETRACE, file, "no run named '%s' (runs: %s)", run,
+                       names[0] ? names : "none");
+    if (nrun != 1)
+        return td_fail(err, TD_ETRACE, file,
+                       nrun ? "holds %d runs: name one as FILE#RUN (runs: %s)" : "holds %d runs%s",
+                       nrun, names);
+    return 0;
+}
+
+/* The run's files, unpacked, in rank order: *files malloc'd, *n of them. */
+static int read_files(td_file ***files, size_t *n, sqlite3 *db, const char *file,
+                      const run_row *r, td_error *err)
+{
+    sqlite3_stmt *q = NULL;
+    size_t cap = 0;
+    int rc;
     if (sqlite3_prepare_v2(db, "SELECT packed, sha256 FROM files WHERE run_id = ? ORDER BY rank",
-                           -1, &q, NULL) != SQLITE_OK) {
-        rc = sql_fail(err, db, file, "reading files");
-        goto done;
-    }
-    sqlite3_bind_int64(q, 1, run_id);
+                           -1, &q, NULL) != SQLITE_OK)
+        return sql_fail(err, db, file, "reading files");
+    sqlite3_bind_int64(q, 1, r->id);
     while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
         const unsigned char *p = sqlite3_column_blob(q, 0);
-        size_t n = (size_t)sqlite3_column_bytes(q, 0);
-        td_file **nf = td_grow(files, &cap, nfiles + 1, sizeof *nf);
+        size_t len = (size_t)sqlite3_column_bytes(q, 0);
+        td_file **nf = td_grow(*files, &cap, *n + 1, sizeof *nf);
         if (!nf) {
             rc = td_fail(err, TD_ENOMEM, file, "out of memory");
-            goto done;
+            break;
         }
-        files = nf;
-        if ((rc = td_file_unpack(&files[nfiles], p ? p : (const unsigned char *)"", n, where,
+        *files = nf;
+        if ((rc = td_file_unpack(&nf[*n], p ? p : (const unsigned char *)"", len, r->where,
                                  err)) < 0)
-            goto done;
+            break;
         const char *h = (const char *)sqlite3_column_text(q, 1);
         if (h && strlen(h) == 64)
-            memcpy(files[nfiles]->sha256, h, 65);
-        nfiles++;
+            memcpy(nf[*n]->sha256, h, 65);
+        (*n)++;
     }
-    if (rc != SQLITE_DONE) {
-        rc = sql_fail(err, db, file, "reading files");
-        goto done;
-    }
-    if (nfiles == 0) {
-        rc = td_fail(err, TD_ETRACE, where, "this run holds no files");
-        goto done;
-    }
-    td_set *s = NULL;
-    rc = td_set_assemble(&s, source, files, nfiles, err);
-    files = NULL;
-    nfiles = 0;
+    sqlite3_finalize(q);
     if (rc < 0)
-        goto done;
-    /* The source set's ranks and iterations, whatever was kept. */
+        return rc;
+    if (rc != SQLITE_DONE)
+        return sql_fail(err, db, file, "reading files");
+    if (*n == 0)
+        return td_fail(err, TD_ETRACE, r->where, "this run holds no files");
+    return 0;
+}
+
+/* What the set knows of its source (every rank and iteration, whatever was
+ * kept) and what it holds. */
+static int describe_source(td_set *s, run_row *r, td_error *err)
+{
     int64_t *v;
     size_t nv;
-    if (parse_list(&v, &nv, ranks_s) < 0 || nv == 0) {
+    if (parse_list(&v, &nv, r->ranks) < 0 || nv == 0) {
         free(v);
-        td_set_free(s);
-        rc = td_fail(err, TD_ETRACE, where, "damaged summary: bad ranks");
-        goto done;
+        return td_fail(err, TD_ETRACE, r->where, "damaged summary: bad ranks");
     }
     free(s->ranks);
     s->ranks = v;
     s->nranks = nv;
-    if (parse_list(&v, &nv, iters_s) < 0) {
+    if (parse_list(&v, &nv, r->iters) < 0) {
         free(v);
-        td_set_free(s);
-        rc = td_fail(err, TD_ETRACE, where, "damaged summary: bad iterations");
-        goto done;
+        return td_fail(err, TD_ETRACE, r->where, "damaged summary: bad iterations");
     }
     free(s->iters);
     s->iters = v;
     s->niters = nv;
-    s->origin = where;
-    where = NULL;
-    s->have_device = device;
-    s->partial = kept_r || kept_i || device != TD_DEVICE_ALL;
-    if (kept_i && parse_list(&s->have_iters, &s->nhave_iters, kept_i) < 0) {
+    s->have_device = r->device;
+    s->partial = r->kept_ranks || r->kept_iters || r->device != TD_DEVICE_ALL;
+    if (r->kept_iters && parse_list(&s->have_iters, &s->nhave_iters, r->kept_iters) < 0)
+        return td_fail(err, TD_ETRACE, r->where, "damaged summary: bad kept iterations");
+    s->origin = r->where;
+    r->where = NULL;
+    return 0;
+}
+
+int td_summary_open_set(td_set **out, const char *file, const char *run, td_error *err)
+{
+    *out = NULL;
+    sqlite3 *db = NULL;
+    td_file **files = NULL;
+    size_t nfiles = 0;
+    run_row r = {0};
+    td_set *s = NULL;
+    int rc = td_summary_open_ro(&db, file, err);
+    if (rc < 0)
+        return rc;
+    if ((rc = find_run(&r, db, file, run, err)) == 0 &&
+        (rc = read_files(&files, &nfiles, db, file, &r, err)) == 0) {
+        rc = td_set_assemble(&s, r.source, files, nfiles, err); /* takes the files */
+        files = NULL;
+        nfiles = 0;
+    }
+    if (rc == 0 && (rc = describe_source(s, &r, err)) < 0) {
         td_set_free(s);
-        rc = td_fail(err, TD_ETRACE, file, "damaged summary: bad kept iterations");
-        goto done;
+        s = NULL;
     }
     *out = s;
-    rc = 0;
-done:
-    sqlite3_finalize(q);
     sqlite3_close(db);
     for (size_t i = 0; i < nfiles; i++)
         td_file_free(files[i]);
     free(files);
-    free(where);
-    free(source);
-    free(ranks_s);
-    free(iters_s);
-    free(kept_r);
-    free(kept_i);
+    run_row_free(&r);
     return rc;
 }
 

@@ -260,26 +260,23 @@ static void neumaier(double *acc, double x)
     acc[0] = t;
 }
 
-static int write_file(writer *w, sqlite3_stmt *const *st, const td_file *f, const td_keep *keep,
-                      const char *sha, run_totals *tot)
+/* The run's counted events and CPU / GPU totals, from a file's groups. */
+static uint64_t add_totals(run_totals *tot, const td_groups *g)
 {
-    td_groups g;
-    td_buf b = {0};
-    int rc = td_file_groups(&g, f, keep, w->err);
-    if (rc < 0)
-        return rc;
-    if ((rc = td_file_pack(&b, f, &g, w->err)) < 0)
-        goto done;
     uint64_t kept = 0;
-    for (size_t i = 0; i < g.n; i++)
-        kept += g.g[i].count;
-    for (size_t i = 0; i < g.n; i++)
-        for (size_t j = 0; j < g.g[i].count; j++)
-            neumaier(g.g[i].flags & TD_GROUP_GPU ? tot->gpu : tot->cpu,
-                     g.durs[g.g[i].first + j]);
+    for (size_t i = 0; i < g->n; i++) {
+        kept += g->g[i].count;
+        for (size_t j = 0; j < g->g[i].count; j++)
+            neumaier(g->g[i].flags & TD_GROUP_GPU ? tot->gpu : tot->cpu,
+                     g->durs[g->g[i].first + j]);
+    }
     tot->events += kept;
-    /* files */
-    sqlite3_stmt *s = st[0];
+    return kept;
+}
+
+static int insert_file_row(writer *w, sqlite3_stmt *s, const td_file *f, const char *sha,
+                           uint64_t kept, const td_groups *g, const td_buf *b)
+{
     sqlite3_bind_int64(s, 1, w->run_id);
     sqlite3_bind_int64(s, 2, f->rank);
     bind_text(s, 3, f->path);
@@ -294,39 +291,55 @@ static int write_file(writer *w, sqlite3_stmt *const *st, const td_file *f, cons
     sqlite3_bind_int64(s, 12, (sqlite3_int64)f->events_skipped);
     sqlite3_bind_int64(s, 13, (sqlite3_int64)f->steps);
     bind_text(s, 14, f->device_name);
-    bind_text(s, 15, g.integral ? "sorted-int" : "raw");
-    sqlite3_bind_blob64(s, 16, b.p, b.n, SQLITE_STATIC);
-    if ((rc = step_done(w, s, "writing files")) < 0)
-        goto done;
-    /* iterations */
+    bind_text(s, 15, g->integral ? "sorted-int" : "raw");
+    sqlite3_bind_blob64(s, 16, b->p, b->n, SQLITE_STATIC);
+    return step_done(w, s, "writing files");
+}
+
+static int insert_iterations(writer *w, sqlite3_stmt *s, const td_file *f, const td_keep *keep)
+{
     for (size_t i = 0; i < f->niters; i++) {
         if (keep->iters && !in_list(keep->iters, keep->niters, f->iters[i]))
             continue;
-        sqlite3_bind_int64(st[1], 1, w->run_id);
-        sqlite3_bind_int64(st[1], 2, f->rank);
-        sqlite3_bind_int64(st[1], 3, f->iters[i]);
-        if ((rc = step_done(w, st[1], "writing iterations")) < 0)
-            goto done;
+        sqlite3_bind_int64(s, 1, w->run_id);
+        sqlite3_bind_int64(s, 2, f->rank);
+        sqlite3_bind_int64(s, 3, f->iters[i]);
+        int rc = step_done(w, s, "writing iterations");
+        if (rc < 0)
+            return rc;
     }
-    /* names and ops */
-    for (size_t i = 0; i < g.n; i++) {
-        const td_group *x = &g.g[i];
+    return 0;
+}
+
+/* The run-wide id of a name, inserting it into names when it is new. */
+static int64_t run_name_id(writer *w, sqlite3_stmt *s, const char *nm, size_t len)
+{
+    int64_t id = td_strtab_intern(w->names, nm, len);
+    if (id < 0)
+        return td_fail(w->err, TD_ENOMEM, w->path, "out of memory");
+    if ((size_t)id < w->names_written)
+        return id;
+    sqlite3_bind_int64(s, 1, w->run_id);
+    sqlite3_bind_int64(s, 2, id);
+    sqlite3_bind_text64(s, 3, nm, len, SQLITE_STATIC, SQLITE_UTF8);
+    int rc = step_done(w, s, "writing names");
+    if (rc < 0)
+        return rc;
+    w->names_written++;
+    return id;
+}
+
+/* One ops row per group (and the names the groups bring). */
+static int insert_ops(writer *w, sqlite3_stmt *name_st, sqlite3_stmt *s, const td_file *f,
+                      const td_groups *g)
+{
+    for (size_t i = 0; i < g->n; i++) {
+        const td_group *x = &g->g[i];
         size_t len;
         const char *nm = td_strtab_get(f->names, x->name, &len);
-        int64_t id = td_strtab_intern(w->names, nm, len);
-        if (id < 0) {
-            rc = td_fail(w->err, TD_ENOMEM, w->path, "out of memory");
-            goto done;
-        }
-        if ((size_t)id == w->names_written) {
-            sqlite3_bind_int64(st[2], 1, w->run_id);
-            sqlite3_bind_int64(st[2], 2, id);
-            sqlite3_bind_text64(st[2], 3, nm, len, SQLITE_STATIC, SQLITE_UTF8);
-            if ((rc = step_done(w, st[2], "writing names")) < 0)
-                goto done;
-            w->names_written++;
-        }
-        s = st[3];
+        int64_t id = run_name_id(w, name_st, nm, len);
+        if (id < 0)
+            return (int)id;
         sqlite3_bind_int64(s, 1, w->run_id);
         sqlite3_bind_int64(s, 2, f->rank);
         if (x->iter >= 0)
@@ -338,10 +351,31 @@ static int write_file(writer *w, sqlite3_stmt *const *st, const td_file *f, cons
         sqlite3_bind_int64(s, 6, id);
         sqlite3_bind_int64(s, 7, (sqlite3_int64)x->count);
         sqlite3_bind_double(s, 8, x->total);
-        if ((rc = step_done(w, s, "writing ops")) < 0)
-            goto done;
+        int rc = step_done(w, s, "writing ops");
+        if (rc < 0)
+            return rc;
     }
-done:
+    return 0;
+}
+
+/* One file of the run: its row with the packed aggregates, its iterations,
+ * names and ops. st: the statements of insert_sql. */
+static int write_file(writer *w, sqlite3_stmt *const *st, const td_file *f, const td_keep *keep,
+                      const char *sha, run_totals *tot)
+{
+    td_groups g;
+    td_buf b = {0};
+    int rc = td_file_groups(&g, f, keep, w->err);
+    if (rc < 0)
+        return rc;
+    if ((rc = td_file_pack(&b, f, &g, w->err)) == 0) {
+        uint64_t kept = add_totals(tot, &g);
+        rc = insert_file_row(w, st[0], f, sha, kept, &g, &b);
+    }
+    if (rc == 0)
+        rc = insert_iterations(w, st[1], f, keep);
+    if (rc == 0)
+        rc = insert_ops(w, st[2], st[3], f, &g);
     td_buf_free(&b);
     td_groups_free(&g);
     return rc;
@@ -354,107 +388,130 @@ static const char *const insert_sql[] = {
     "INSERT INTO ops VALUES (?,?,?,?,?,?,?,?)",
 };
 
-/* The run, inside the caller's transaction. */
-static int write_run(writer *w, const td_set *set, const char *run, const td_summary_opts *o,
-                     const int64_t *ranks, size_t nranks, const int64_t *iters, size_t niters,
-                     char (*hashes)[65])
+/* What a run keeps: the ranks and iterations (NULL: all) and the device. */
+typedef struct run_keep {
+    const int64_t *ranks, *iters;
+    size_t nranks, niters;
+} run_keep;
+
+static void created_now(char out[32], const td_summary_opts *o)
 {
-    td_error *err = w->err;
-    sqlite3_stmt *st[4] = {0};
+    if (o->created) {
+        snprintf(out, 32, "%s", o->created);
+        return;
+    }
+    time_t now = time(NULL);
+    struct tm tmv;
+    gmtime_r(&now, &tmv);
+    strftime(out, 32, "%Y-%m-%dT%H:%M:%SZ", &tmv);
+}
+
+/* The runs row (events and totals 0 until the files are in); sets w->run_id. */
+static int insert_run_row(writer *w, const td_set *set, const char *run, const td_summary_opts *o,
+                          const run_keep *k)
+{
     char *all_ranks = join_list(set->ranks, set->nranks);
     char *all_iters = join_list(set->iters, set->niters);
-    char *kr = ranks ? join_list(ranks, nranks) : NULL;
-    char *ki = iters ? join_list(iters, niters) : NULL;
-    int rc = 0;
-    if (!all_ranks || !all_iters || (ranks && !kr) || (iters && !ki) ||
-        !(w->names = td_strtab_new())) {
-        rc = td_fail(err, TD_ENOMEM, w->path, "out of memory");
-        goto done;
-    }
-    char created[32];
-    if (o->created) {
-        snprintf(created, sizeof created, "%s", o->created);
-    } else {
-        time_t now = time(NULL);
-        struct tm tmv;
-        gmtime_r(&now, &tmv);
-        strftime(created, sizeof created, "%Y-%m-%dT%H:%M:%SZ", &tmv);
-    }
-    uint64_t sbytes = 0, jbytes = 0;
-    size_t nfiles = 0;
-    for (size_t i = 0; i < set->nfiles; i++) {
-        if (ranks && !in_list(ranks, nranks, set->files[i]->rank))
-            continue;
-        sbytes += set->files[i]->file_bytes;
-        jbytes += set->files[i]->json_bytes;
-        nfiles++;
-    }
+    char *kr = k->ranks ? join_list(k->ranks, k->nranks) : NULL;
+    char *ki = k->iters ? join_list(k->iters, k->niters) : NULL;
     sqlite3_stmt *rs = NULL;
-    if (sqlite3_prepare_v2(w->db,
-                           "INSERT INTO runs (name, created, tool_version, source, ranks, "
-                           "iterations, kept_ranks, kept_iterations, kept_device, files, "
-                           "source_bytes, json_bytes, events, cpu_us, gpu_us) "
-                           "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,0,0,0)",
-                           -1, &rs, NULL) != SQLITE_OK) {
-        rc = sql_fail(err, w->db, w->path, "writing runs");
-        goto done;
-    }
-    static const char *const dev[] = {"all", "cpu", "gpu"};
-    bind_text(rs, 1, run);
-    bind_text(rs, 2, created);
-    bind_text(rs, 3, TD_VERSION);
-    bind_text(rs, 4, set->path);
-    bind_text(rs, 5, all_ranks);
-    bind_text(rs, 6, all_iters);
-    bind_text(rs, 7, kr);
-    bind_text(rs, 8, ki);
-    bind_text(rs, 9, dev[o->device >= 0 && o->device <= 2 ? o->device : 0]);
-    sqlite3_bind_int64(rs, 10, (sqlite3_int64)nfiles);
-    sqlite3_bind_int64(rs, 11, (sqlite3_int64)sbytes);
-    sqlite3_bind_int64(rs, 12, (sqlite3_int64)jbytes);
-    rc = step_done(w, rs, "writing runs");
-    sqlite3_finalize(rs);
-    if (rc < 0)
-        goto done;
-    w->run_id = sqlite3_last_insert_rowid(w->db);
-    for (size_t i = 0; i < 4; i++)
-        if (sqlite3_prepare_v2(w->db, insert_sql[i], -1, &st[i], NULL) != SQLITE_OK) {
-            rc = sql_fail(err, w->db, w->path, "preparing");
-            goto done;
+    int rc;
+    if (!all_ranks || !all_iters || (k->ranks && !kr) || (k->iters && !ki)) {
+        rc = td_fail(w->err, TD_ENOMEM, w->path, "out of memory");
+    } else if (sqlite3_prepare_v2(w->db,
+                                  "INSERT INTO runs (name, created, tool_version, source, ranks, "
+                                  "iterations, kept_ranks, kept_iterations, kept_device, files, "
+                                  "source_bytes, json_bytes, events, cpu_us, gpu_us) "
+                                  "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,0,0,0)",
+                                  -1, &rs, NULL) != SQLITE_OK) {
+        rc = sql_fail(w->err, w->db, w->path, "writing runs");
+    } else {
+        static const char *const dev[] = {"all", "cpu", "gpu"};
+        uint64_t sbytes = 0, jbytes = 0, nfiles = 0;
+        for (size_t i = 0; i < set->nfiles; i++) {
+            if (k->ranks && !in_list(k->ranks, k->nranks, set->files[i]->rank))
+                continue;
+            sbytes += set->files[i]->file_bytes;
+            jbytes += set->files[i]->json_bytes;
+            nfiles++;
         }
-    td_keep keep = {iters, niters, o->device};
-    run_totals tot = {0};
-    for (size_t i = 0; i < set->nfiles; i++) {
-        const td_file *f = set->files[i];
-        if (ranks && !in_list(ranks, nranks, f->rank))
-            continue;
-        if ((rc = write_file(w, st, f, &keep, hashes[i], &tot)) < 0)
-            goto done;
+        char created[32];
+        created_now(created, o);
+        bind_text(rs, 1, run);
+        bind_text(rs, 2, created);
+        bind_text(rs, 3, TD_VERSION);
+        bind_text(rs, 4, set->path);
+        bind_text(rs, 5, all_ranks);
+        bind_text(rs, 6, all_iters);
+        bind_text(rs, 7, kr);
+        bind_text(rs, 8, ki);
+        bind_text(rs, 9, dev[o->device >= 0 && o->device <= 2 ? o->device : 0]);
+        sqlite3_bind_int64(rs, 10, (sqlite3_int64)nfiles);
+        sqlite3_bind_int64(rs, 11, (sqlite3_int64)sbytes);
+        sqlite3_bind_int64(rs, 12, (sqlite3_int64)jbytes);
+        rc = step_done(w, rs, "writing runs");
+        w->run_id = sqlite3_last_insert_rowid(w->db);
     }
-    char sql[200];
-    snprintf(sql, sizeof sql, "UPDATE runs SET events = %llu WHERE run_id = %lld",
-             (unsigned long long)tot.events, (long long)w->run_id);
-    if ((rc = exec(w->db, sql, w->path, err)) < 0)
-        goto done;
-    if (sqlite3_prepare_v2(w->db, "UPDATE runs SET cpu_us = ?, gpu_us = ? WHERE run_id = ?", -1,
-                           &rs, NULL) != SQLITE_OK) {
-        rc = sql_fail(err, w->db, w->path, "writing runs");
-        goto done;
-    }
-    sqlite3_bind_double(rs, 1, tot.cpu[0] + tot.cpu[1]);
-    sqlite3_bind_double(rs, 2, tot.gpu[0] + tot.gpu[1]);
-    sqlite3_bind_int64(rs, 3, w->run_id);
-    rc = step_done(w, rs, "writing runs");
     sqlite3_finalize(rs);
-done:
-    for (size_t i = 0; i < 4; i++)
-        sqlite3_finalize(st[i]);
-    td_strtab_free(w->names);
-    w->names = NULL;
     free(all_ranks);
     free(all_iters);
     free(kr);
     free(ki);
+    return rc;
+}
+
+/* The run's events and CPU / GPU totals, once its files are in. */
+static int update_run_totals(writer *w, const run_totals *tot)
+{
+    sqlite3_stmt *rs = NULL;
+    if (sqlite3_prepare_v2(w->db,
+                           "UPDATE runs SET events = ?, cpu_us = ?, gpu_us = ? WHERE run_id = ?",
+                           -1, &rs, NULL) != SQLITE_OK)
+        return sql_fail(w->err, w->db, w->path, "writing runs");
+    sqlite3_bind_int64(rs, 1, (sqlite3_int64)tot->events);
+    sqlite3_bind_double(rs, 2, tot->cpu[0] + tot->cpu[1]);
+    sqlite3_bind_double(rs, 3, tot->gpu[0] + tot->gpu[1]);
+    sqlite3_bind_int64(rs, 4, w->run_id);
+    int rc = step_done(w, rs, "writing runs");
+    sqlite3_finalize(rs);
+    return rc;
+}
+
+/* Every kept file of the set into the run. */
+static int write_files(writer *w, const td_set *set, const td_summary_opts *o, const run_keep *k,
+                       char (*hashes)[65], run_totals *tot)
+{
+    sqlite3_stmt *st[4] = {0};
+    int rc = 0;
+    for (size_t i = 0; i < 4 && rc == 0; i++)
+        if (sqlite3_prepare_v2(w->db, insert_sql[i], -1, &st[i], NULL) != SQLITE_OK)
+            rc = sql_fail(w->err, w->db, w->path, "preparing");
+    td_keep keep = {k->iters, k->niters, o->device};
+    for (size_t i = 0; i < set->nfiles && rc == 0; i++) {
+        const td_file *f = set->files[i];
+        if (!k->ranks || in_list(k->ranks, k->nranks, f->rank))
+            rc = write_file(w, st, f, &keep, hashes[i], tot);
+    }
+    for (size_t i = 0; i < 4; i++)
+        sqlite3_finalize(st[i]);
+    return rc;
+}
+
+/* The run, inside the caller's transaction. */
+static int write_run(writer *w, const td_set *set, const char *run, const td_summary_opts *o,
+                     const run_keep *k, char (*hashes)[65])
+{
+    run_totals tot = {0};
+    if (!(w->names = td_strtab_new()))
+        return td_fail(w->err, TD_ENOMEM, w->path, "out of memory");
+    w->names_written = 0;
+    int rc = insert_run_row(w, set, run, o, k);
+    if (rc == 0)
+        rc = write_files(w, set, o, k, hashes, &tot);
+    if (rc == 0)
+        rc = update_run_totals(w, &tot);
+    td_strtab_free(w->names);
+    w->names = NULL;
     return rc;
 }
 
@@ -480,6 +537,168 @@ static int create_schema(sqlite3 *db, const char *path, td_error *err)
 /* Fails unless db's schema is one this version writes into. */
 static int check_schema(sqlite3 *db, const char *path, td_error *err);
 
+/* The values of want, each of which must be among the set's have; *out NULL
+ * when want is empty (keep all). what: "rank" or "iteration". */
+static int resolve_kept(int64_t **out, size_t *n, const td_list *want, const int64_t *have,
+                        size_t nhave, const char *what, const td_set *set, const char *path,
+                        td_error *err)
+{
+    *out = NULL;
+    *n = 0;
+    if (!want->n)
+        return 0;
+    if (!(*out = malloc(want->n * sizeof **out)))
+        return td_fail(err, TD_ENOMEM, path, "out of memory");
+    for (size_t i = 0; i < want->n; i++) {
+        if (!in_list(have, nhave, want->v[i]))
+            return td_fail(err, TD_EUSAGE, set->path, "no %s %lld in this set", what,
+                           (long long)want->v[i]);
+        (*out)[(*n)++] = want->v[i];
+    }
+    return 0;
+}
+
+/* The run's name: given or the default, checked. */
+static int name_run(char **run, const td_set *set, const td_summary_opts *o, const char *path,
+                    td_error *err)
+{
+    if (!(*run = o->run ? strdup(o->run) : default_run(set)))
+        return td_fail(err, TD_ENOMEM, path, "out of memory");
+    if (!(*run)[0] || strchr(*run, '#'))
+        return td_fail(err, TD_EUSAGE, path,
+                       "run name '%s': expected a non-empty name without '#'", *run);
+    return 0;
+}
+
+/* The source files' SHA-256, hashed concurrently (before anything is
+ * written); *hashes is malloc'd, one per file of the set. */
+static int hash_sources(char (**hashes)[65], const td_set *set, const char *path, td_error *err)
+{
+    *hashes = calloc(set->nfiles + 1, sizeof **hashes);
+    hash_job *jobs = calloc(set->nfiles + 1, sizeof *jobs);
+    int rc = 0;
+    if (!*hashes || !jobs)
+        rc = td_fail(err, TD_ENOMEM, path, "out of memory");
+    for (size_t i = 0; rc == 0 && i < set->nfiles; i++)
+        jobs[i].f = set->files[i];
+    if (rc == 0)
+        td_pool_run(set->nfiles, 0, hash_one, jobs);
+    for (size_t i = 0; rc == 0 && i < set->nfiles; i++) {
+        if (jobs[i].rc < 0) {
+            if (err)
+                *err = jobs[i].err;
+            rc = jobs[i].rc;
+        } else {
+            memcpy((*hashes)[i], jobs[i].hex, 65);
+        }
+    }
+    free(jobs);
+    return rc;
+}
+
+/* A new summary: built under a temporary name beside path (*tmp, removed by
+ * the caller on failure), then renamed into place. */
+static int write_new_file(writer *w, char **tmp, const td_set *set, const char *run,
+                          const td_summary_opts *o, const run_keep *k, char (*hashes)[65])
+{
+    const char *path = w->path;
+    size_t n = strlen(path);
+    if (!(*tmp = malloc(n + 32)))
+        return td_fail(w->err, TD_ENOMEM, path, "out of memory");
+    snprintf(*tmp, n + 32, "%s.tmp%ld", path, (long)getpid());
+    unlink(*tmp);
+    if (sqlite3_open_v2(*tmp, &w->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) !=
+        SQLITE_OK)
+        return sql_fail(w->err, w->db, path, "cannot create it");
+    int rc;
+    if ((rc = exec(w->db, "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF", path, w->err)) <
+            0 ||
+        (rc = exec(w->db, "BEGIN", path, w->err)) < 0 ||
+        (rc = create_schema(w->db, path, w->err)) < 0 ||
+        (rc = write_run(w, set, run, o, k, hashes)) < 0 ||
+        (rc = exec(w->db, "COMMIT", path, w->err)) < 0)
+        return rc;
+    if (sqlite3_close(w->db) != SQLITE_OK)
+        return sql_fail(w->err, w->db, path, "closing");
+    w->db = NULL;
+    int fd = open(*tmp, O_RDONLY);
+    if (fd >= 0) {
+        fsync(fd);
+        close(fd);
+    }
+    if (rename(*tmp, path) < 0)
+        return td_fail(w->err, TD_EIO, path, "cannot rename the new file into place: %s",
+                       strerror(errno));
+    free(*tmp);
+    *tmp = NULL;
+    return 0;
+}
+
+/* The run named run in the open transaction: -1 when there is none, else its
+ * id, deleted when o->replace says so. */
+static int drop_same_name(writer *w, const char *run, const td_summary_opts *o)
+{
+    sqlite3_stmt *q = NULL;
+    if (sqlite3_prepare_v2(w->db, "SELECT run_id FROM runs WHERE name = ?", -1, &q, NULL) !=
+        SQLITE_OK)
+        return sql_fail(w->err, w->db, w->path, "reading runs");
+    bind_text(q, 1, run);
+    int64_t old = sqlite3_step(q) == SQLITE_ROW ? sqlite3_column_int64(q, 0) : -1;
+    sqlite3_finalize(q);
+    if (old < 0)
+        return 0;
+    if (!o->replace)
+        return td_fail(w->err, TD_EUSAGE, w->path,
+                       "it already holds a run named '%s' (--replace replaces it, --run NAME "
+                       "names another)",
+                       run);
+    char sql[400];
+    snprintf(sql, sizeof sql,
+             "DELETE FROM files WHERE run_id = %lld; DELETE FROM iterations WHERE "
+             "run_id = %lld; DELETE FROM names WHERE run_id = %lld; DELETE FROM ops "
+             "WHERE run_id = %lld; DELETE FROM runs WHERE run_id = %lld;",
+             (long long)old, (long long)old, (long long)old, (long long)old, (long long)old);
+    return exec(w->db, sql, w->path, w->err);
+}
+
+/* A test hook: TD_TEST_PAUSE_IN_APPEND=FILE makes an append, once its run is
+ * written but not committed, write its changed pages into the summary (the
+ * worst moment for a crash: only the journal holds the old pages), create
+ * FILE and wait until FILE is removed. tests/summary_test.py kills it there. */
+static void test_pause_in_append(sqlite3 *db)
+{
+    const char *f = getenv("TD_TEST_PAUSE_IN_APPEND");
+    if (!f || !*f)
+        return;
+    sqlite3_db_cacheflush(db);
+    int fd = open(f, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fd < 0)
+        return;
+    close(fd);
+    struct stat st;
+    for (int i = 0; i < 6000 && stat(f, &st) == 0; i++) /* at most a minute */
+        usleep(10000);
+}
+
+/* A run added to an existing summary, in one transaction. */
+static int append_to_file(writer *w, const td_set *set, const char *run, const td_summary_opts *o,
+                          const run_keep *k, char (*hashes)[65])
+{
+    const char *path = w->path;
+    int rc;
+    if ((rc = td_summary_check_header(path, 1, w->err)) < 0)
+        return rc;
+    if (sqlite3_open_v2(path, &w->db, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK)
+        return sql_fail(w->err, w->db, path, "cannot open it for writing");
+    sqlite3_busy_timeout(w->db, 10000);
+    if ((rc = exec(w->db, "BEGIN IMMEDIATE", path, w->err)) < 0 ||
+        (rc = check_schema(w->db, path, w->err)) < 0 || (rc = drop_same_name(w, run, o)) < 0 ||
+        (rc = write_run(w, set, run, o, k, hashes)) < 0)
+        return rc;
+    test_pause_in_append(w->db);
+    return exec(w->db, "COMMIT", path, w->err);
+}
+
 int td_summary_write(const char *path, const td_set *set, const td_summary_opts *opts,
                      td_error *err)
 {
@@ -489,165 +708,35 @@ int td_summary_write(const char *path, const td_set *set, const td_summary_opts 
     size_t nranks = 0, niters = 0;
     char *run = NULL, *tmp = NULL;
     char (*hashes)[65] = NULL;
-    hash_job *jobs = NULL;
-    sqlite3 *db = NULL;
-    int rc = 0;
-    /* What to keep. */
-    if (o->ranks.n) {
-        if (!(ranks = malloc(o->ranks.n * sizeof *ranks)))
-            return td_fail(err, TD_ENOMEM, path, "out of memory");
-        for (size_t i = 0; i < o->ranks.n; i++) {
-            if (!in_list(set->ranks, set->nranks, o->ranks.v[i])) {
-                rc = td_fail(err, TD_EUSAGE, set->path, "no rank %lld in this set",
-                             (long long)o->ranks.v[i]);
-                goto done;
-            }
-            ranks[nranks++] = o->ranks.v[i];
-        }
-    }
-    if (o->iters.n) {
-        if (set->niters == 0) {
-            rc = td_fail(err, TD_EUSAGE, set->path,
-                         "no ProfilerStep in this set: leave the iterations out");
-            goto done;
-        }
-        if (!(iters = malloc(o->iters.n * sizeof *iters))) {
-            rc = td_fail(err, TD_ENOMEM, path, "out of memory");
-            goto done;
-        }
-        for (size_t i = 0; i < o->iters.n; i++) {
-            if (!in_list(set->iters, set->niters, o->iters.v[i])) {
-                rc = td_fail(err, TD_EUSAGE, set->path, "no iteration %lld in this set",
-                             (long long)o->iters.v[i]);
-                goto done;
-            }
-            iters[niters++] = o->iters.v[i];
-        }
-    }
-    if (!(run = o->run ? strdup(o->run) : default_run(set))) {
-        rc = td_fail(err, TD_ENOMEM, path, "out of memory");
-        goto done;
-    }
-    if (!run[0] || strchr(run, '#')) {
-        rc = td_fail(err, TD_EUSAGE, path, "run name '%s': expected a non-empty name without '#'",
-                     run);
-        goto done;
-    }
-    /* The source files' hashes (before anything is written). */
-    hashes = calloc(set->nfiles + 1, sizeof *hashes);
-    jobs = calloc(set->nfiles + 1, sizeof *jobs);
-    if (!hashes || !jobs) {
-        rc = td_fail(err, TD_ENOMEM, path, "out of memory");
-        goto done;
-    }
-    for (size_t i = 0; i < set->nfiles; i++)
-        jobs[i].f = set->files[i];
-    td_pool_run(set->nfiles, 0, hash_one, jobs);
-    for (size_t i = 0; i < set->nfiles; i++) {
-        if (jobs[i].rc < 0) {
-            if (err)
-                *err = jobs[i].err;
-            rc = jobs[i].rc;
-            goto done;
-        }
-        memcpy(hashes[i], jobs[i].hex, 65);
-    }
-    struct stat st;
-    bool exists = stat(path, &st) == 0;
     writer w = {0};
     w.path = path;
     w.err = err;
-    if (!exists) {
-        size_t n = strlen(path);
-        if (!(tmp = malloc(n + 32))) {
-            rc = td_fail(err, TD_ENOMEM, path, "out of memory");
-            goto done;
-        }
-        snprintf(tmp, n + 32, "%s.tmp%ld", path, (long)getpid());
-        unlink(tmp);
-        if (sqlite3_open_v2(tmp, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) !=
-            SQLITE_OK) {
-            rc = sql_fail(err, db, path, "cannot create it");
-            goto done;
-        }
-        w.db = db;
-        if ((rc = exec(db, "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF", path, err)) <
-                0 ||
-            (rc = exec(db, "BEGIN", path, err)) < 0 || (rc = create_schema(db, path, err)) < 0 ||
-            (rc = write_run(&w, set, run, o, ranks, nranks, iters, niters, hashes)) < 0 ||
-            (rc = exec(db, "COMMIT", path, err)) < 0)
-            goto done;
-        if (sqlite3_close(db) != SQLITE_OK) {
-            rc = sql_fail(err, db, path, "closing");
-            goto done;
-        }
-        db = NULL;
-        int fd = open(tmp, O_RDONLY);
-        if (fd >= 0) {
-            fsync(fd);
-            close(fd);
-        }
-        if (rename(tmp, path) < 0) {
-            rc = td_fail(err, TD_EIO, path, "cannot rename the new file into place: %s",
-                         strerror(errno));
-            goto done;
-        }
-        free(tmp);
-        tmp = NULL;
-    } else {
-        if ((rc = td_summary_check_header(path, 1, err)) < 0)
-            goto done;
-        if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK) {
-            rc = sql_fail(err, db, path, "cannot open it for writing");
-            goto done;
-        }
-        w.db = db;
-        sqlite3_busy_timeout(db, 10000);
-        if ((rc = exec(db, "BEGIN IMMEDIATE", path, err)) < 0 ||
-            (rc = check_schema(db, path, err)) < 0)
-            goto done;
-        sqlite3_stmt *q = NULL;
-        if (sqlite3_prepare_v2(db, "SELECT run_id FROM runs WHERE name = ?", -1, &q, NULL) !=
-            SQLITE_OK) {
-            rc = sql_fail(err, db, path, "reading runs");
-            goto done;
-        }
-        bind_text(q, 1, run);
-        int64_t old = sqlite3_step(q) == SQLITE_ROW ? sqlite3_column_int64(q, 0) : -1;
-        sqlite3_finalize(q);
-        if (old >= 0 && !o->replace) {
-            rc = td_fail(err, TD_EUSAGE, path,
-                         "it already holds a run named '%s' (--replace replaces it, --run NAME "
-                         "names another)",
-                         run);
-            goto done;
-        }
-        if (old >= 0) {
-            char sql[400];
-            snprintf(sql, sizeof sql,
-                     "DELETE FROM files WHERE run_id = %lld; DELETE FROM iterations WHERE "
-                     "run_id = %lld; DELETE FROM names WHERE run_id = %lld; DELETE FROM ops "
-                     "WHERE run_id = %lld; DELETE FROM runs WHERE run_id = %lld;",
-                     (long long)old, (long long)old, (long long)old, (long long)old,
-                     (long long)old);
-            if ((rc = exec(db, sql, path, err)) < 0)
-                goto done;
-        }
-        if ((rc = write_run(&w, set, run, o, ranks, nranks, iters, niters, hashes)) < 0 ||
-            (rc = exec(db, "COMMIT", path, err)) < 0)
-            goto done;
-    }
-done:
-    if (db) {
+    int rc = resolve_kept(&ranks, &nranks, &o->ranks, set->ranks, set->nranks, "rank", set, path,
+                          err);
+    if (rc == 0 && o->iters.n && set->niters == 0)
+        rc = td_fail(err, TD_EUSAGE, set->path,
+                     "no ProfilerStep in this set: leave the iterations out");
+    if (rc == 0)
+        rc = resolve_kept(&iters, &niters, &o->iters, set->iters, set->niters, "iteration", set,
+                          path, err);
+    if (rc == 0)
+        rc = name_run(&run, set, o, path, err);
+    if (rc == 0)
+        rc = hash_sources(&hashes, set, path, err);
+    run_keep k = {ranks, iters, nranks, niters};
+    struct stat st;
+    if (rc == 0)
+        rc = stat(path, &st) != 0 ? write_new_file(&w, &tmp, set, run, o, &k, hashes)
+                                  : append_to_file(&w, set, run, o, &k, hashes);
+    if (w.db) {
         if (rc < 0)
-            sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
-        sqlite3_close(db);
+            sqlite3_exec(w.db, "ROLLBACK", NULL, NULL, NULL);
+        sqlite3_close(w.db);
     }
     if (tmp) {
         unlink(tmp);
         free(tmp);
     }
-    free(jobs);
     free(hashes);
     free(run);
     free(ranks);
