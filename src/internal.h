@@ -58,6 +58,7 @@ typedef struct td_event_group {
     double total;  /* exact: a whole number below 2^53 */
     uint32_t name; /* as td_event.name, flag bits included */
     int32_t iter;  /* as td_event.iter */
+    uint32_t attr[3]; /* a gpu group's op, top op, annotation (has_attr) */
 } td_event_group;
 
 typedef struct td_file {

@@ -71,6 +71,9 @@ def golden(exe, tmp):
         res = []
         cmds = [["compare", "--format", "csv"], ["compare", "--format", "json"],
                 ["ops", "--format", "json"], ["compare", "--stats", "--format", "csv"]]
+        if c.get("device") == "gpu" and not c.get("short_names"):  # attribution kept
+            cmds += [["compare", "--by", "op", "--format", "csv"],
+                     ["compare", "--by", "class", "--format", "json"]]
         if c.get("control_iteration") == "all":  # several samples a side: both modes
             cmds += [["compare", "--stats", "--samples", "iteration", "--format", "json"],
                      ["compare", "--stats", "--samples", "call", "--format", "csv"]]

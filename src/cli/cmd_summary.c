@@ -25,6 +25,7 @@ static int summarize_run(const cli_opts *o, const char *set_path)
     td_set *s = NULL;
     td_open_opts oo = {0};
     oo.threads = o->threads;
+    oo.want_attribution = 1; /* kept, so that --by, explain, info and report work from it */
     cli_progress pr = {0};
     cli_progress_attach(&pr, &oo, o->quiet);
     td_error err = {0};

@@ -136,6 +136,8 @@ int td_add_file_attr(builder *b, int side, const td_file *f, td_side_notes *sn,
                      const td_compare_opts *opts, td_error *err)
 {
     int rc = TD_ENOMEM;
+    if (td_file_events(f) < 0) /* a summary's events, decoded when first needed */
+        return td_fail(err, TD_ENOMEM, f->path, "out of memory");
     size_t nn = td_strtab_count(f->names);
     file_ctx c = {b, f, opts, malloc((nn + 1) * sizeof *c.row), malloc(nn + 1), -1};
     bool *iter_on = malloc((f->niters + 1) * sizeof *iter_on);

@@ -254,7 +254,7 @@ int td_set_attr_stats(const td_set *set, td_attr_stats *out)
     out->available = set->nfiles > 0;
     for (size_t i = 0; i < set->nfiles; i++) {
         const td_file *f = set->files[i];
-        if (!f->has_attr) {
+        if (!f->has_attr || td_file_events(f) < 0) {
             out->available = 0;
             continue;
         }

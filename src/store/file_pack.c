@@ -12,7 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define PACK_MAGIC "TDF1"
+#define PACK_MAGIC "TDF2"     /* with the attribution flag and per-group links */
+#define PACK_MAGIC_OLD "TDF1" /* without: read as a file with no attribution */
 #define ENC_SORTED_INT 0 /* groups of sorted whole-number durations */
 #define ENC_RAW 1        /* every event in file order, 8-byte doubles */
 
@@ -71,6 +72,7 @@ static int put_s(td_buf *b, const char *s, size_t len)
 
 typedef struct keyed {
     uint64_t key; /* (iter + 1) << 32 | name with its flag bits */
+    uint32_t attr[3]; /* a gpu event's op, top op, annotation (0 otherwise) */
     double dur;
     size_t pos;   /* file order, to keep ties stable */
     size_t group; /* once grouped */
@@ -87,6 +89,9 @@ static int cmp_keyed(const void *a, const void *b)
     const keyed *x = a, *y = b;
     if (x->key != y->key)
         return x->key < y->key ? -1 : 1;
+    int c = memcmp(x->attr, y->attr, sizeof x->attr);
+    if (c)
+        return c;
     if (x->dur != y->dur)
         return x->dur < y->dur ? -1 : 1;
     return (x->pos > y->pos) - (x->pos < y->pos);
@@ -127,13 +132,21 @@ static size_t collect_kept(keyed *k, const td_file *f, const td_keep *keep, cons
     int device = keep ? keep->device : TD_DEVICE_ALL;
     bool whole_all = true;
     double abs_sum = 0;
+    size_t gi = 0; /* gpu events so far: the index of their attribution */
     for (size_t i = 0; i < f->nev; i++) {
         const td_event *e = &f->evb[i >> TD_BLOCK_SHIFT][i & (TD_BLOCK - 1)];
         bool gpu = (e->name & TD_EV_GPU) != 0;
+        size_t a = gpu ? gi++ : 0;
         if ((device == TD_DEVICE_CPU && gpu) || (device == TD_DEVICE_GPU && !gpu))
             continue;
         if (keep && keep->iters && (e->iter < 0 || !iter_on[e->iter]))
             continue;
+        memset(k[n].attr, 0, sizeof k[n].attr);
+        if (gpu && f->has_attr && a < f->nattr) {
+            k[n].attr[0] = f->attr_op[a];
+            k[n].attr[1] = f->attr_top[a];
+            k[n].attr[2] = f->attr_ann[a];
+        }
         k[n].key = (uint64_t)(uint32_t)(e->iter + 1) << 32 | e->name;
         k[n].dur = e->dur;
         k[n].pos = i;
@@ -157,7 +170,8 @@ static int make_groups(td_groups *out, keyed *k, size_t n)
         return -1;
     for (size_t i = 0; i < n; i++) {
         out->durs[i] = k[i].dur;
-        if (i == 0 || k[i].key != k[i - 1].key) {
+        if (i == 0 || k[i].key != k[i - 1].key ||
+            memcmp(k[i].attr, k[i - 1].attr, sizeof k[i].attr) != 0) {
             td_group *g = td_grow(out->g, &cap, ng + 1, sizeof *g);
             if (!g)
                 return -1;
@@ -170,6 +184,7 @@ static int make_groups(td_groups *out, keyed *k, size_t n)
             g->flags = (nm & TD_EV_GPU ? TD_GROUP_GPU : 0) |
                        (nm & TD_EV_STREAM0 ? TD_GROUP_STREAM0 : 0);
             g->first = i;
+            memcpy(g->attr, k[i].attr, sizeof g->attr);
         }
         out->g[ng - 1].count++;
         k[i].group = ng - 1;
@@ -216,6 +231,7 @@ static int keep_file_order(td_groups *out, keyed *k, size_t n)
 int td_file_groups(td_groups *out, const td_file *f, const td_keep *keep, td_error *err)
 {
     memset(out, 0, sizeof *out);
+    out->has_attr = f->has_attr;
     if (td_file_events(f) < 0)
         return td_fail(err, TD_ENOMEM, f->path, "out of memory");
     bool *iter_on = kept_iterations(f, keep);
@@ -281,12 +297,15 @@ static int pack_head(td_buf *b, const td_file *f)
     return bad;
 }
 
-static int pack_group_head(td_buf *b, const td_group *x)
+static int pack_group_head(td_buf *b, const td_group *x, int has_attr)
 {
     int bad = put_u(b, (uint64_t)(x->iter + 1));
     bad |= put_u(b, x->flags);
     bad |= put_u(b, x->name);
     bad |= put_u(b, x->count);
+    if (has_attr && (x->flags & TD_GROUP_GPU))
+        for (int k = 0; k < 3; k++)
+            bad |= put_u(b, x->attr[k]);
     return bad;
 }
 
@@ -297,7 +316,7 @@ static int pack_sorted_int(td_buf *b, const td_groups *g)
     bad |= put_u(b, g->n);
     for (size_t i = 0; i < g->n && !bad; i++) {
         const td_group *x = &g->g[i];
-        bad |= pack_group_head(b, x);
+        bad |= pack_group_head(b, x, g->has_attr);
         int64_t prev = 0;
         for (size_t j = 0; j < x->count; j++) {
             int64_t d = (int64_t)g->durs[x->first + j];
@@ -315,7 +334,7 @@ static int pack_raw(td_buf *b, const td_groups *g)
     int bad = put_u(b, ENC_RAW);
     bad |= put_u(b, g->n);
     for (size_t i = 0; i < g->n; i++)
-        bad |= pack_group_head(b, &g->g[i]);
+        bad |= pack_group_head(b, &g->g[i], g->has_attr);
     for (size_t i = 0; i < g->nseq && !bad; i++) {
         uint64_t w;
         memcpy(&w, &g->seq_durs[i], 8);
@@ -331,6 +350,7 @@ static int pack_raw(td_buf *b, const td_groups *g)
 int td_file_pack(td_buf *b, const td_file *f, const td_groups *g, td_error *err)
 {
     int bad = pack_head(b, f);
+    bad |= put_u(b, (uint64_t)(g->has_attr != 0));
     bad |= g->integral ? pack_sorted_int(b, g) : pack_raw(b, g);
     if (bad)
         return td_fail(err, TD_ENOMEM, f->path, "out of memory");
@@ -499,6 +519,47 @@ static int get_group_head(rd *r, td_event_group *g, const td_file *f)
     g->name = ev_name(name, flags);
     g->count = count;
     g->total = 0;
+    memset(g->attr, 0, sizeof g->attr);
+    if (f->has_attr && (flags & TD_GROUP_GPU))
+        for (int k = 0; k < 3; k++) {
+            uint64_t v = get_u(r);
+            if (v > UINT32_MAX)
+                return UNPACK_BAD;
+            g->attr[k] = (uint32_t)v;
+        }
+    return 0;
+}
+
+/* Room for the attribution of n gpu events. */
+static int alloc_attr(td_file *f, size_t n)
+{
+    f->attr_op = malloc((n + 1) * sizeof *f->attr_op);
+    f->attr_top = malloc((n + 1) * sizeof *f->attr_top);
+    f->attr_ann = malloc((n + 1) * sizeof *f->attr_ann);
+    f->nattr = 0;
+    return f->attr_op && f->attr_top && f->attr_ann ? 0 : UNPACK_NOMEM;
+}
+
+static void push_attr(td_file *f, const td_event_group *g)
+{
+    f->attr_op[f->nattr] = g->attr[0];
+    f->attr_top[f->nattr] = g->attr[1];
+    f->attr_ann[f->nattr] = g->attr[2];
+    f->nattr++;
+}
+
+/* The attribution of sorted groups: events come out group by group. */
+static int attr_of_groups(td_file *f)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < f->ngroups; i++)
+        n += (f->groups[i].name & TD_EV_GPU) ? f->groups[i].count : 0;
+    if (alloc_attr(f, n) < 0)
+        return UNPACK_NOMEM;
+    for (size_t i = 0; i < f->ngroups; i++)
+        if (f->groups[i].name & TD_EV_GPU)
+            for (uint64_t j = 0; j < f->groups[i].count; j++)
+                push_attr(f, &f->groups[i]);
     return 0;
 }
 
@@ -594,6 +655,8 @@ static int unpack_sorted_int(rd *r, td_file *f, uint64_t ng)
     }
     f->ngroups = ng;
     f->nev = nev;
+    if (f->has_attr && attr_of_groups(f) < 0)
+        return UNPACK_NOMEM;
     f->nlazy = (size_t)(r->p - body);
     if (!(f->lazy = malloc(f->nlazy + 1)))
         return UNPACK_NOMEM;
@@ -610,7 +673,8 @@ static int decode_lazy(td_file *f)
     size_t k = 0;
     for (size_t i = 0; i < f->ngroups; i++) {
         const td_event_group *g = &f->groups[i];
-        for (int h = 0; h < 4; h++) /* the head, known from groups[] */
+        int head = 4 + (f->has_attr && (g->name & TD_EV_GPU) ? 3 : 0);
+        for (int h = 0; h < head; h++) /* the head, known from groups[] */
             get_u(&r);
         const unsigned char *p = r.p, *end = r.end;
         uint64_t d = 0, v;
@@ -674,6 +738,8 @@ static int unpack_raw(rd *r, td_file *f, uint64_t ng)
         rc = UNPACK_BAD;
     if (rc == 0)
         rc = alloc_events(f, (size_t)nev);
+    if (rc == 0 && f->has_attr)
+        rc = alloc_attr(f, (size_t)nev);
     for (uint64_t k = 0; k < nev && rc == 0; k++) {
         uint64_t gi = get_u(r), w = get_le64(r);
         if (r->bad || gi >= ng) {
@@ -684,6 +750,8 @@ static int unpack_raw(rd *r, td_file *f, uint64_t ng)
         memcpy(&e->dur, &w, 8);
         e->name = heads[gi].name;
         e->iter = heads[gi].iter;
+        if (f->has_attr && (e->name & TD_EV_GPU))
+            push_attr(f, &heads[gi]);
     }
     if (rc == 0)
         f->nev = (size_t)nev;
@@ -707,7 +775,8 @@ int td_file_unpack(td_file **out, const unsigned char *p, size_t n, const char *
                    td_error *err)
 {
     *out = NULL;
-    if (n < 4 || memcmp(p, PACK_MAGIC, 4) != 0)
+    bool old = n >= 4 && memcmp(p, PACK_MAGIC_OLD, 4) == 0;
+    if (n < 4 || (memcmp(p, PACK_MAGIC, 4) != 0 && !old))
         return td_fail(err, TD_ETRACE, where, "not a packed trace file (bad magic)");
     rd r = {p + 4, p + n, 0};
     td_file *f = calloc(1, sizeof *f);
@@ -720,6 +789,11 @@ int td_file_unpack(td_file **out, const unsigned char *p, size_t n, const char *
         rc = unpack_iters(&r, f);
     if (rc == 0)
         rc = unpack_names(&r, f);
+    if (rc == 0 && !old) {
+        uint64_t a = get_u(&r);
+        f->has_attr = a == 1;
+        rc = r.bad || a > 1 ? UNPACK_BAD : 0;
+    }
     if (rc == 0)
         rc = unpack_events(&r, f);
     if (rc == 0 && r.p != r.end)

@@ -28,6 +28,7 @@ typedef struct td_group {
     uint64_t count;
     double total;   /* compensated sum of its durations */
     size_t first;   /* its durations: durs[first .. first + count), ascending */
+    uint32_t attr[3]; /* gpu groups of a file with attribution: op, top op, annotation */
 } td_group;
 
 typedef struct td_groups {
@@ -35,6 +36,7 @@ typedef struct td_groups {
     size_t n;
     double *durs;
     int integral; /* every duration a whole number: the compact encoding applies */
+    int has_attr; /* the file's attribution is kept: gpu groups are split by it */
     /* When not integral: the kept events in file order, group and dur. */
     size_t *seq;
     double *seq_durs;

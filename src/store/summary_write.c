@@ -329,12 +329,25 @@ static int64_t run_name_id(writer *w, sqlite3_stmt *s, const char *nm, size_t le
     return id;
 }
 
-/* One ops row per group (and the names the groups bring). */
+static bool same_op_key(const td_group *a, const td_group *b)
+{
+    return a->iter == b->iter && a->flags == b->flags && a->name == b->name;
+}
+
+/* One ops row per (iteration, device, stream 0, name): groups that differ
+ * only by their attribution are adjacent and add up (and the names the
+ * groups bring). */
 static int insert_ops(writer *w, sqlite3_stmt *name_st, sqlite3_stmt *s, const td_file *f,
                       const td_groups *g)
 {
     for (size_t i = 0; i < g->n; i++) {
-        const td_group *x = &g->g[i];
+        td_group merged = g->g[i];
+        while (i + 1 < g->n && same_op_key(&g->g[i + 1], &merged)) {
+            merged.count += g->g[i + 1].count;
+            merged.total += g->g[i + 1].total;
+            i++;
+        }
+        const td_group *x = &merged;
         size_t len;
         const char *nm = td_strtab_get(f->names, x->name, &len);
         int64_t id = run_name_id(w, name_st, nm, len);
