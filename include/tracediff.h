@@ -58,10 +58,12 @@ typedef struct td_error {
 TD_API const char *td_strerror(int code);
 
 /* ------------------------------------------------------------------------ */
-/* Lists of ranks or iterations: "N", "N,M,...", or "all".                   */
+/* Lists of ranks or iterations: "N", "N,M,...", "all", or (iterations)
+ * "steady": every iteration but the lowest (the warm-up).                    */
 
 typedef struct td_list {
     int all;    /* "all" */
+    int steady; /* "steady": all but the lowest; only iterations take it */
     size_t n;   /* 0 and !all: the default (the lowest) */
     int64_t *v; /* n values, owned; freed by td_list_clear */
 } td_list;
@@ -208,6 +210,13 @@ typedef struct td_compare_opts {
     td_device device;
     int short_names;
     int hta_strict; /* HTA's own rule: stream-0 device events get no iteration */
+    /* Group names that differ only by noise (td_normalize_name, TD_NORM_ALL)
+     * into one row; with short_names, normalized first, then shortened. */
+    int normalize_names;
+    /* Divide each side's counts and durations by its number of selected
+     * (rank, iteration) samples (td_diff_divisor), so that sides with
+     * different numbers of iterations compare fairly. */
+    int per_iteration;
 } td_compare_opts;
 
 enum { TD_CONTROL = 0, TD_TEST = 1 };
@@ -243,6 +252,32 @@ TD_API size_t td_diff_nrows(const td_diff *diff);
 TD_API const td_row *td_diff_rows(const td_diff *diff);
 TD_API const td_side_notes *td_diff_notes(const td_diff *diff, int side);
 TD_API int td_diff_short_names(const td_diff *diff);
+/* Rows of a diff computed without normalize_names whose names differ from
+ * another row's only by addresses or Python line numbers (step numbers are
+ * not counted): the rows --normalize-names would fold together. */
+TD_API size_t td_diff_noisy_names(const td_diff *diff);
+/* What a side's numbers were divided by: its (rank, iteration) samples with
+ * per_iteration (ranks alone for a whole-trace side), else 1. The rows'
+ * durations are divided already; counts stay whole (the writers divide them
+ * and print decimals), diff_counts is their whole difference, and category
+ * follows the divided counts. */
+TD_API double td_diff_divisor(const td_diff *diff, int side);
+/* A row's count of a side divided by td_diff_divisor, and the difference
+ * of the divided counts (test - control). */
+TD_API double td_row_count(const td_diff *diff, const td_row *row, int side);
+TD_API double td_row_diff_count(const td_diff *diff, const td_row *row);
+
+/* What td_normalize_name folds (docs/numbers.md, "Normalized names"). */
+enum {
+    TD_NORM_ADDRESSES = 1, /* "0x" + 6 or more hex digits -> "0x…" */
+    TD_NORM_LINES = 2,     /* ".py(" digits ")" -> ".py(…)" */
+    TD_NORM_STEPS = 4,     /* a ProfilerStep#N name -> "ProfilerStep#…" */
+    TD_NORM_ALL = 7
+};
+/* The name with the noise of what (0 = TD_NORM_ALL) replaced by an ellipsis
+ * (U+2026). Writes a malloc'd buffer to *out (caller frees). */
+TD_API int td_normalize_name(char **out, size_t *out_len, const char *name, size_t len,
+                             unsigned what);
 
 /* A diff made from rows the caller already has (a table edited elsewhere, a
  * DataFrame), for the writers and charts. The names are copied; diff_counts,

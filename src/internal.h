@@ -168,6 +168,12 @@ void td_reader_close(td_reader *r);
  * or -1 when no row has it. */
 long td_diff_find_row(const td_diff *d, const char *s, size_t len);
 
+/* name_fold.c: the key a diff groups a name under (normalized, then
+ * shortened, as asked). *out is NULL when the key is the name itself, else
+ * malloc'd (caller frees); *out_len is the key's length either way. */
+int td_name_key(char **out, size_t *out_len, const char *s, size_t len, int short_names,
+                int normalize);
+
 /* pool.c: run n jobs on up to threads threads. */
 typedef int (*td_job_fn)(void *ud, size_t i);
 void td_pool_run(size_t n, int threads, td_job_fn fn, void *ud);

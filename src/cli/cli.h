@@ -40,6 +40,11 @@ typedef struct cli_opts {
     double max_regression; /* check: percent (default 5) */
     double min_us;         /* check: ignore names whose control total is under this */
     const char *junit;     /* check: JUnit XML file */
+    bool explain_names;    /* compare: print what --normalize-names folds */
+    bool by_abs_default;   /* compare: no --sort, rows by |diff_duration| (table, markdown) */
+    bool table_out;        /* the output is the terminal table (it shows the notes itself) */
+    bool default_output;   /* report: no -o, written to tracediff-report.html */
+    bool per_iteration_ok; /* the command takes --per-iteration (for the hint) */
 } cli_opts;
 
 void cli_opts_free(cli_opts *o);

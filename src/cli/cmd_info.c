@@ -78,8 +78,12 @@ static void info_table(FILE *f, const td_set *s, const int64_t *iters, size_t ni
 {
     fprintf(f, "set         %s\n", td_set_path(s));
     fprintf(f, "files       %zu\n", td_set_nfiles(s));
-    fprintf(f, "iterations  ");
-    if (ni)
+    fprintf(f, "steps       ");
+    bool run = ni > 1 && iters[ni - 1] - iters[0] == (int64_t)ni - 1;
+    if (run) /* consecutive: the range and how many */
+        fprintf(f, "%lld\xE2\x80\x93%lld (%zu)", (long long)iters[0], (long long)iters[ni - 1],
+                ni);
+    else if (ni)
         print_list(f, iters, ni);
     else
         fputs("none (no ProfilerStep: compared as whole traces)", f);

@@ -21,6 +21,8 @@ struct td_diff {
     td_side_notes notes[2];
     int64_t *sel_ranks[2], *sel_iters[2];
     int short_names;
+    size_t noisy; /* td_diff_noisy_names */
+    double per[2]; /* td_diff_divisor; 0 means 1 (td_diff_from_rows) */
     size_t *row_of_id; /* names id -> index in rows */
 };
 
@@ -43,21 +45,17 @@ typedef struct builder {
     acc *acc;
     size_t cap;
     int short_names;
+    int normalize;
 } builder;
 
 static int64_t row_for(builder *b, const char *s, size_t len)
 {
-    int64_t id;
-    if (b->short_names) {
-        char *sh;
-        size_t sl;
-        if (td_short_name(&sh, &sl, s, len) < 0)
-            return -1;
-        id = td_strtab_intern(b->names, sh, sl);
-        free(sh);
-    } else {
-        id = td_strtab_intern(b->names, s, len);
-    }
+    char *key;
+    size_t kl;
+    if (td_name_key(&key, &kl, s, len, b->short_names, b->normalize) < 0)
+        return -1;
+    int64_t id = td_strtab_intern(b->names, key ? key : s, kl);
+    free(key);
     if (id < 0)
         return -1;
     if ((size_t)id >= b->cap) {
@@ -141,6 +139,8 @@ static int resolve_side(td_diff *d, int side, const td_set *s, const td_list *ra
     sn->ranks = d->sel_ranks[side];
     if (s->niters == 0) {
         /* Spec §9: no ProfilerStep anywhere: compare the whole traces. */
+        if (iters->steady)
+            return td_fail(err, TD_EUSAGE, "", "steady: %s has no ProfilerStep", label);
         if (iters->n > 0) {
             return td_fail(err, TD_EUSAGE, "",
                            "no such iteration %lld: %s has no ProfilerStep (leave the "
@@ -196,12 +196,13 @@ static int make_rows(td_diff *d, builder *b)
         r->name = td_strtab_get(b->names, (uint32_t)i, &r->name_len);
         for (int side = 0; side < 2; side++) {
             r->counts[side] = a->counts[side];
-            r->duration[side] = a->sum[side] + a->comp[side];
+            r->duration[side] = (a->sum[side] + a->comp[side]) / d->per[side];
             d->notes[side].events += a->counts[side];
         }
         r->diff_counts = (int64_t)(r->counts[1] - r->counts[0]);
         r->diff_duration = r->duration[1] - r->duration[0];
-        r->category = r->diff_counts > 0 ? '+' : r->diff_counts < 0 ? '-' : '=';
+        double dc = td_row_diff_count(d, r);
+        r->category = dc > 0 ? '+' : dc < 0 ? '-' : '=';
     }
     qsort(d->rows, n, sizeof *d->rows, cmp_row);
     d->nrows = n;
@@ -212,6 +213,33 @@ static int make_rows(td_diff *d, builder *b)
     for (size_t i = 0; i < n; i++)
         d->row_of_id[td_strtab_find(d->names, d->rows[i].name, d->rows[i].name_len)] = i;
     return 0;
+}
+
+/* How many rows share their address- and line-folded name with another row. */
+static int count_noisy(td_diff *d)
+{
+    td_strtab *keys = td_strtab_new();
+    int64_t *key_of = malloc((d->nrows + 1) * sizeof *key_of);
+    size_t *seen = calloc(d->nrows + 1, sizeof *seen);
+    int rc = keys && key_of && seen ? 0 : -1;
+    for (size_t i = 0; rc == 0 && i < d->nrows; i++) {
+        char *k;
+        size_t kl;
+        if (td_normalize_name(&k, &kl, d->rows[i].name, d->rows[i].name_len,
+                              TD_NORM_ADDRESSES | TD_NORM_LINES) < 0 ||
+            (key_of[i] = td_strtab_intern(keys, k, kl)) < 0)
+            rc = -1;
+        else
+            seen[key_of[i]]++;
+        free(k);
+    }
+    for (size_t i = 0; rc == 0 && i < d->nrows; i++)
+        d->noisy += seen[key_of[i]] > 1;
+    if (keys)
+        td_strtab_free(keys);
+    free(key_of);
+    free(seen);
+    return rc;
 }
 
 int td_diff_compute(td_diff **out, const td_set *control, const td_set *test,
@@ -227,6 +255,7 @@ int td_diff_compute(td_diff **out, const td_set *control, const td_set *test,
     if (!d || !(b.names = td_strtab_new()))
         goto fail_nomem;
     d->short_names = b.short_names = opts->short_names;
+    b.normalize = opts->normalize_names;
     const td_set *sets[2] = {control, test};
     if ((rc = resolve_side(d, 0, control, &opts->control_ranks, &opts->control_iters, "control",
                            err)) < 0 ||
@@ -238,10 +267,15 @@ int td_diff_compute(td_diff **out, const td_set *control, const td_set *test,
                                          sn->niters, opts->device, err)) < 0)
             goto fail;
     }
-    for (int side = 0; side < 2; side++)
+    for (int side = 0; side < 2; side++) {
+        const td_side_notes *sn = &d->notes[side];
+        d->per[side] = opts->per_iteration && sn->nranks
+                           ? (double)(sn->nranks * (sn->whole_trace ? 1 : sn->niters))
+                           : 1;
         if ((rc = add_side(&b, d, side, sets[side], opts, err)) < 0)
             goto fail;
-    if (make_rows(d, &b) < 0)
+    }
+    if (make_rows(d, &b) < 0 || (!b.normalize && count_noisy(d) < 0))
         goto fail_nomem;
     free(b.acc);
     *out = d;
@@ -294,6 +328,30 @@ const td_side_notes *td_diff_notes(const td_diff *d, int side)
 int td_diff_short_names(const td_diff *d)
 {
     return d->short_names;
+}
+
+size_t td_diff_noisy_names(const td_diff *d)
+{
+    return d->noisy;
+}
+
+double td_diff_divisor(const td_diff *d, int side)
+{
+    double p = d->per[side ? 1 : 0];
+    return p > 0 ? p : 1;
+}
+
+double td_row_count(const td_diff *d, const td_row *r, int side)
+{
+    side = side ? 1 : 0;
+    return (double)r->counts[side] / td_diff_divisor(d, side);
+}
+
+double td_row_diff_count(const td_diff *d, const td_row *r)
+{
+    if (td_diff_divisor(d, 0) == 1 && td_diff_divisor(d, 1) == 1)
+        return (double)r->diff_counts;
+    return td_row_count(d, r, 1) - td_row_count(d, r, 0);
 }
 
 td_op_category td_row_op_category(const td_row *r)

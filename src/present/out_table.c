@@ -28,30 +28,55 @@ static size_t text_width(const char *s, size_t len)
     return w;
 }
 
-/* Writes at most w columns of the name, padded to w, with an ellipsis when
- * cut; control characters become '?'. */
-static void put_name(FILE *f, const char *s, size_t len, size_t w, int ascii)
+static const char *find_bytes(const char *s, size_t len, const char *pat, size_t pl)
 {
-    size_t tw = text_width(s, len);
-    size_t ell = ascii ? 3 : 1;
-    size_t room = tw > w ? (w > ell ? w - ell : 0) : w;
+    for (size_t i = 0; i + pl <= len; i++)
+        if (memcmp(s + i, pat, pl) == 0)
+            return s + i;
+    return NULL;
+}
+
+/* Writes the code points [from, to) of s; control characters become '?'. */
+static void put_span(FILE *f, const char *s, size_t len, size_t from, size_t to)
+{
     size_t cols = 0, i = 0;
-    while (i < len && cols < room) {
+    while (i < len && cols < to) {
         size_t l = 1;
         unsigned char c = (unsigned char)s[i];
         if (c >= 0x80)
             while (i + l < len && ((unsigned char)s[i + l] & 0xC0) == 0x80)
                 l++;
-        if (c < 0x20 || c == 0x7F)
-            fputc('?', f);
-        else
-            fwrite(s + i, 1, l, f);
+        if (cols >= from) {
+            if (c < 0x20 || c == 0x7F)
+                fputc('?', f);
+            else
+                fwrite(s + i, 1, l, f);
+        }
         i += l;
         cols++;
     }
-    if (tw > w) {
+}
+
+/* Writes at most w columns of the name, padded to w; a long name keeps its
+ * start and its end (a kernel's arguments, an address, a file's line) around
+ * an ellipsis. */
+static void put_name(FILE *f, const char *s, size_t len, size_t w, int ascii)
+{
+    size_t tw = text_width(s, len);
+    size_t ell = ascii ? 3 : 1;
+    size_t cols = tw;
+    if (tw <= w) {
+        put_span(f, s, len, 0, tw);
+    } else {
+        size_t room = w > ell ? w - ell : 0;
+        size_t head = room - room / 3, tail = room - head;
+        /* A Python frame ("dir/file.py(1520): fn"): the path's start goes. */
+        if (find_bytes(s, len, ".py(", 4))
+            head = 0, tail = room;
+        put_span(f, s, len, 0, head);
         fputs(ascii ? "..." : "\xE2\x80\xA6", f);
-        cols += ell;
+        put_span(f, s, len, tw - tail, tw);
+        cols = head + ell + tail;
     }
     for (; cols < w; cols++)
         fputc(' ', f);
@@ -120,7 +145,7 @@ int td_write_table(FILE *f, const td_diff *d, const td_write_opts *o)
     for (size_t i = 0; i < n; i++) {
         const td_row *r = td_view_row(d, o, i);
         char cells[TD_OUT_NCOLS - 1][40];
-        td_row_cells(cells, r);
+        td_row_cells(cells, d, r);
         for (int c = 0; c < TD_OUT_NCOLS - 1; c++)
             if (strlen(cells[c]) > cw[c])
                 cw[c] = strlen(cells[c]);
@@ -176,7 +201,7 @@ int td_write_table(FILE *f, const td_diff *d, const td_write_opts *o)
     for (size_t i = 0; i < n; i++) {
         const td_row *r = td_view_row(d, o, i);
         char cells[TD_OUT_NCOLS - 1][40];
-        td_row_cells(cells, r);
+        td_row_cells(cells, d, r);
         put_name(f, r->name, r->name_len, namew, ascii);
         const char *col = !color ? "" : r->category == '+' ? RED : r->category == '-' ? GREEN : "";
         for (int c = 0; c < TD_OUT_NCOLS - 1; c++) {

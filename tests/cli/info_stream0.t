@@ -3,7 +3,7 @@ $ tracediff info tests/data/amd_stream0.json
 ? 0
 > set         tests/data/amd_stream0.json
 > files       1
-> iterations  3, 4
+> steps       3–4 (2)
 >
 >   rank  comp      file_MB      json_MB      events     counted        cpu        gpu   steps  file / device
 >      0  plain        0.00         0.00           8           8          5          3       2  tests/data/amd_stream0.json

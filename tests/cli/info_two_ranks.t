@@ -3,7 +3,7 @@ $ tracediff info tests/golden/traces/hta-two_ranks
 ? 0
 > set         tests/golden/traces/hta-two_ranks
 > files       2
-> iterations  551, 552
+> steps       551–552 (2)
 >
 >   rank  comp      file_MB      json_MB      events     counted        cpu        gpu   steps  file / device
 >      0  gzip         0.12         1.76        4855        4810       3606       1204       2  tests/golden/traces/hta-two_ranks/sampled_rank-0.json.gz
