@@ -135,6 +135,12 @@ TD_API size_t td_set_iterations(const td_set *set, int64_t *out, size_t cap);
 TD_API void td_set_categories(const td_set *set, void (*fn)(void *ud, const char *cat, uint64_t n),
                               void *ud);
 
+/* The same with each category's summed duration (us) over all files; dur is
+ * NAN when unknown (a set read from an older summary). */
+TD_API void td_set_category_times(const td_set *set,
+                                  void (*fn)(void *ud, const char *cat, uint64_t n, double dur),
+                                  void *ud);
+
 /* ------------------------------------------------------------------------ */
 /* Summaries (docs/summaries.md): a trace set's aggregates in SQLite. One
  * file holds many runs. td_set_open and td_sets_open take "FILE.tdsum" (its
@@ -217,6 +223,12 @@ typedef struct td_compare_opts {
      * (rank, iteration) samples (td_diff_divisor), so that sides with
      * different numbers of iterations compare fairly. */
     int per_iteration;
+    /* Only events of these categories ("cpu_op,kernel"; NULL = all), or with
+     * exclude_categories every category but these. The filter goes by name:
+     * a name seen under a kept category keeps all its events
+     * (td_side_notes.cat_mixed counts such names). */
+    const char *categories;
+    int exclude_categories;
 } td_compare_opts;
 
 enum { TD_CONTROL = 0, TD_TEST = 1 };
@@ -236,6 +248,7 @@ typedef struct td_side_notes {
     uint64_t no_launch;      /* selected ranks' device events with no launch found */
     uint64_t strict_dropped; /* --hta-strict: stream-0 device events left out */
     uint64_t events;         /* events selected */
+    uint64_t cat_mixed;      /* names under both kept and left-out categories (kept whole) */
     size_t nranks, niters;   /* the resolved selection */
     const int64_t *ranks;
     const int64_t *iters;

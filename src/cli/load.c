@@ -61,6 +61,10 @@ static void note_side(const cli_opts *o, const td_set *s, const td_diff *d, int 
                  "gives them their launch's iteration); see docs/numbers.md",
                  label, (unsigned long long)n->strict_dropped,
                  n->strict_dropped == 1 ? "event" : "events");
+    if (n->cat_mixed)
+        cli_note("%s: %llu %s under both kept and left-out categories: kept whole (--cat goes "
+                 "by name)",
+                 label, (unsigned long long)n->cat_mixed, n->cat_mixed == 1 ? "name" : "names");
     note_files(s);
 }
 

@@ -211,6 +211,30 @@ static int set_per_iteration(cli_opts *o, const char *v)
     return 0;
 }
 
+static int set_cat(cli_opts *o, const char *v)
+{
+    if (!*v || strspn(v, ",") == strlen(v) || o->cmp.exclude_categories) {
+        cli_error("--cat '%s': expected categories, e.g. cpu_op,kernel (see 'tracediff info'; "
+                  "not with --no-python)",
+                  v);
+        return -1;
+    }
+    o->cmp.categories = v;
+    return 0;
+}
+
+static int set_no_python(cli_opts *o, const char *v)
+{
+    (void)v;
+    if (o->cmp.categories && !o->cmp.exclude_categories) {
+        cli_error("--no-python: not with --cat (list the categories to keep instead)");
+        return -1;
+    }
+    o->cmp.categories = "python_function";
+    o->cmp.exclude_categories = 1;
+    return 0;
+}
+
 static int set_normalize_names(cli_opts *o, const char *v)
 {
     (void)v;
@@ -456,6 +480,12 @@ const cli_option cli_options[] = {
      "cpu: stream -1; gpu: every other stream (default: all)", set_device},
     {"short-names", 0, NULL, NULL, "selection", ON_PAIR & ~ON(CMD_OPS),
      "group by short names (no templates, arguments)", set_short_names},
+    {"cat", 0, "LIST", NULL, "selection", ON_PAIR,
+     "only events of these categories: cpu_op,kernel,...\n"
+     "('tracediff info SET' lists them with counts and time)",
+     set_cat},
+    {"no-python", 0, NULL, NULL, "selection", ON_PAIR,
+     "every category but python_function", set_no_python},
     {"normalize-names", 0, NULL, NULL, "selection", ON_PAIR,
      "one row for names that differ only by addresses (0x and\n"
      "6+ hex digits), Python line numbers (file.py(N)) or step\n"

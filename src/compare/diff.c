@@ -90,6 +90,8 @@ static int add_event(void *ud, const td_event *e, long iter_pos)
     file_walk *w = ud;
     uint32_t name = TD_EV_NAME(e);
     int64_t r = w->map[name];
+    if (r == -2)
+        return 0; /* a category left out */
     if (r < 0) {
         size_t len;
         const char *s = td_strtab_get(w->f->names, name, &len);
@@ -102,14 +104,19 @@ static int add_event(void *ud, const td_event *e, long iter_pos)
     return 0;
 }
 
-static int add_file(builder *b, int side, const td_file *f, const td_pick *pick, td_error *err)
+static int add_file(builder *b, td_side_notes *sn, int side, const td_file *f,
+                    const td_pick *pick, const td_compare_opts *o, td_error *err)
 {
     size_t nn = td_strtab_count(f->names);
     file_walk w = {b, f, side, malloc((nn + 1) * sizeof *w.map)};
     int rc = TD_ENOMEM;
+    uint64_t mask = td_cat_mask(f, o);
     if (w.map) {
-        for (size_t i = 0; i < nn; i++)
-            w.map[i] = -1;
+        for (size_t i = 0; i < nn; i++) {
+            bool mixed = false;
+            w.map[i] = td_name_kept(f, mask, (uint32_t)i, &mixed) ? -1 : -2;
+            sn->cat_mixed += mixed;
+        }
         rc = td_pick_walk(f, pick, add_event, &w);
     }
     free(w.map);
@@ -175,7 +182,11 @@ static int add_side(builder *b, td_diff *d, int side, const td_set *s, const td_
             }
         }
         td_pick pick = td_pick_of(sn, opts);
-        int rc = add_file(b, side, f, &pick, err);
+        if (opts->categories && !f->name_cats)
+            return td_fail(err, TD_EUSAGE, f->path,
+                           "a summary keeps no categories per name: --cat and --no-python "
+                           "need the trace files");
+        int rc = add_file(b, sn, side, f, &pick, opts, err);
         if (rc < 0)
             return rc;
     }

@@ -131,8 +131,11 @@ static int collect_side(side_acc *a, const td_diff *d, const td_set *s, int side
                   malloc((nn + 1) * sizeof(long)), rp * niters, niters};
         if (!w.map)
             return td_fail(err, TD_ENOMEM, f->path, "out of memory");
-        for (size_t k = 0; k < nn; k++)
-            w.map[k] = -2;
+        uint64_t mask = td_cat_mask(f, o);
+        for (size_t k = 0; k < nn; k++) {
+            bool mixed;
+            w.map[k] = td_name_kept(f, mask, (uint32_t)k, &mixed) ? -2 : -1;
+        }
         int rc = td_pick_walk(f, &pick, take_event, &w);
         free(w.map);
         if (rc < 0)

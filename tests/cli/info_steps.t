@@ -9,9 +9,10 @@ $ tracediff info tests/data/noisy/control
 >      0  plain        0.01         0.01          51          51         45          6       6  tests/data/noisy/control/trace.json
 >                                                                                               NVIDIA H100
 >
-> counted events by category
->   cpu_op                                 15
->   cuda_runtime                            6
->   kernel                                  6
->   python_function                        12
->   user_annotation                        12
+> counted events by category (compare --cat LIST keeps some)
+>   category                           events         total us
+>   cpu_op                                 15             4650
+>   cuda_runtime                            6               72
+>   kernel                                  6              900
+>   python_function                        12            18300
+>   user_annotation                        12            54240

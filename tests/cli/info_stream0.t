@@ -10,9 +10,10 @@ $ tracediff info tests/data/amd_stream0.json
 >                                                                                               (3 GPU events on stream 0: their launch's iteration; none with --hta-strict)
 >                                                                                               (1 GPU event with no launch found: no iteration)
 >
-> counted events by category
->   cpu_op                                  1
->   cuda_runtime                            2
->   gpu_memcpy                              1
->   kernel                                  2
->   user_annotation                         2
+> counted events by category (compare --cat LIST keeps some)
+>   category                           events         total us
+>   cpu_op                                  1               15
+>   cuda_runtime                            2                9
+>   gpu_memcpy                              1                3
+>   kernel                                  2               42
+>   user_annotation                         2              200

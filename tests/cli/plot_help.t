@@ -23,6 +23,9 @@ $ tracediff plot --help
 >                           the lowest: no warm-up) (default: the lowest)
 >   --device all|cpu|gpu    cpu: stream -1; gpu: every other stream (default: all)
 >   --short-names           group by short names (no templates, arguments)
+>   --cat LIST              only events of these categories: cpu_op,kernel,...
+>                           ('tracediff info SET' lists them with counts and time)
+>   --no-python             every category but python_function
 >   --normalize-names       one row for names that differ only by addresses (0x and
 >                           6+ hex digits), Python line numbers (file.py(N)) or step
 >                           numbers (ProfilerStep#N), each shown as an ellipsis;
