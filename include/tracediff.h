@@ -516,6 +516,24 @@ TD_API int td_chart_svg(FILE *f, td_chart_kind kind, const td_diff *diff, const 
                         size_t nrows, const char *control_label, const char *test_label,
                         td_error *err);
 
+/* The same charts with more said: a subtitle line under the title (what is
+ * compared: labels, ranks, iterations, device) and a size in pixels. A size
+ * larger than the chart needs grows the plot area; a smaller one keeps the
+ * room the labels need. */
+typedef struct td_chart_opts {
+    const char *control_label; /* NULL = "control" */
+    const char *test_label;    /* NULL = "test" */
+    const char *subtitle;      /* NULL or "" = none */
+    int width, height;         /* px; 0 = fit the labels */
+} td_chart_opts;
+
+TD_API int td_chart_write_opts(const char *path, td_chart_kind kind, const td_diff *diff,
+                               const size_t *rows, size_t nrows, const td_chart_opts *opts,
+                               td_error *err);
+TD_API int td_chart_svg_opts(FILE *f, td_chart_kind kind, const td_diff *diff,
+                             const size_t *rows, size_t nrows, const td_chart_opts *opts,
+                             td_error *err);
+
 typedef struct td_report_input {
     const td_set *control, *test;
     const td_compare_opts *opts;    /* the selection diff was computed with */

@@ -433,6 +433,24 @@ static int set_min_us(cli_opts *o, const char *v)
                     &o->min_us);
 }
 
+static int set_width(cli_opts *o, const char *v)
+{
+    long x;
+    if (cli_value_count("--width", v, 100, 20000, &x) < 0)
+        return -1;
+    o->chart_width = (int)x;
+    return 0;
+}
+
+static int set_height(cli_opts *o, const char *v)
+{
+    long x;
+    if (cli_value_count("--height", v, 100, 20000, &x) < 0)
+        return -1;
+    o->chart_height = (int)x;
+    return 0;
+}
+
 static int set_junit(cli_opts *o, const char *v)
 {
     o->junit = v;
@@ -566,6 +584,15 @@ const cli_option cli_options[] = {
     {"format", 0, "FORMAT", "roff|usage|tsv", "output", ON(CMD_MAN),
      "roff: the man page (default); usage: README's option\nlist; tsv: the option table",
      set_format},
+    {"width", 0, "PX", NULL, "output", ON(CMD_PLOT),
+     "the chart's width in pixels (default: what the labels\n"
+     "need; a larger width widens the bars, a smaller one is\n"
+     "raised to what the labels need)",
+     set_width},
+    {"height", 0, "PX", NULL, "output", ON(CMD_PLOT),
+     "the chart's height in pixels (default: fit; larger\n"
+     "heightens the plot area)",
+     set_height},
     {"output", 'o', "FILE", NULL, "output", ON(CMD_SUMMARIZE),
      "required: the summary (created, or a run added to it)", set_output},
     {"output", 'o', "FILE", NULL, "output", ON(CMD_TREND),

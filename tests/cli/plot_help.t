@@ -49,6 +49,11 @@ $ tracediff plot --help
 >
 > output:
 >   --format FORMAT         refused: the format follows -o's extension
+>   --width PX              the chart's width in pixels (default: what the labels
+>                           need; a larger width widens the bars, a smaller one is
+>                           raised to what the labels need)
+>   --height PX             the chart's height in pixels (default: fit; larger
+>                           heightens the plot area)
 >   -o, --output FILE       required: .svg, .png or .pdf (from the extension); written
 >                           whole or not at all. '-o -' writes SVG to stdout
 >
