@@ -35,25 +35,32 @@ static void put_bytes(FILE *f, const char *s, size_t len)
     }
 }
 
-/* A name in at most width columns: a long one keeps its start and its end
- * (a kernel's arguments, a file's line) around an ellipsis. */
+/* A name in at most width columns, cut as the compare table cuts it: at the
+ * start for a Python frame or a name ending in an address (file, line and
+ * address stay), else at the end (a kernel's template arguments stay). */
 static void print_name(FILE *f, const td_row *r, size_t width)
 {
     fputs("  ", f);
     size_t cols = text_cols(r->name, r->name_len);
     if (width < 12 || cols <= width) {
         put_bytes(f, r->name, r->name_len);
-    } else {
-        size_t head = (width - 1) * 2 / 3, tail = width - 1 - head;
-        /* A Python frame ("dir/file.py(1520): fn"): the path's start goes. */
-        for (size_t i = 0; i + 4 <= r->name_len; i++)
-            if (memcmp(r->name + i, ".py(", 4) == 0)
-                head = 0, tail = width - 1;
-        size_t hb = cols_bytes(r->name, r->name_len, head, false);
-        size_t tb = cols_bytes(r->name, r->name_len, tail, true);
-        put_bytes(f, r->name, hb);
-        fputs(cli_unicode_ok() ? "\xE2\x80\xA6" : "...", f);
+        fputc('\n', f);
+        return;
+    }
+    bool tail = false;
+    for (size_t i = 0; i + 4 <= r->name_len && !tail; i++)
+        tail = memcmp(r->name + i, ".py(", 4) == 0;
+    for (size_t i = r->name_len > 24 ? r->name_len - 24 : 0; i + 2 <= r->name_len && !tail; i++)
+        tail = memcmp(r->name + i, "0x", 2) == 0;
+    const char *ell = cli_unicode_ok() ? "\xE2\x80\xA6" : "...";
+    size_t keep = width - (cli_unicode_ok() ? 1 : 3);
+    if (tail) {
+        size_t tb = cols_bytes(r->name, r->name_len, keep, true);
+        fputs(ell, f);
         put_bytes(f, r->name + r->name_len - tb, tb);
+    } else {
+        put_bytes(f, r->name, cols_bytes(r->name, r->name_len, keep, false));
+        fputs(ell, f);
     }
     fputc('\n', f);
 }

@@ -54,8 +54,8 @@ const cli_command cli_commands[] = {
      "CONTROL TEST", 2, "CONTROL and TEST", NULL, NULL,
      "The five ops_diff lists by full name: added, deleted, increased, decreased,\n"
      "unchanged (each sorted by name). --short-names does not apply here.\n\n"
-     "On a terminal, a list per category fitted to its width (long names shortened\n"
-     "in the middle); piped, CSV with one line per name (category,name; full\n"
+     "On a terminal, a list per category fitted to its width (long names cut as\n"
+     "compare's table cuts them); piped, CSV with one line per name (category,name; full\n"
      "names); --format json, HTA's ops_diff as an object of five arrays.",
      {"tracediff ops examples/control examples/test",
       "tracediff ops examples/control examples/test --device cpu --format json", NULL},

@@ -57,9 +57,17 @@ static void put_span(FILE *f, const char *s, size_t len, size_t from, size_t to)
     }
 }
 
-/* Writes at most w columns of the name, padded to w; a long name keeps its
- * start and its end (a kernel's arguments, an address, a file's line) around
- * an ellipsis. */
+/* Where the name's telling part is at its end (a Python frame's file and
+ * line, an address): those lose their start when cut, other names their end
+ * (a kernel's template arguments come first). */
+static bool tail_matters(const char *s, size_t len)
+{
+    size_t from = len > 24 ? len - 24 : 0;
+    return find_bytes(s, len, ".py(", 4) || find_bytes(s + from, len - from, "0x", 2);
+}
+
+/* Writes at most w columns of the name, padded to w, with an ellipsis where
+ * it was cut. */
 static void put_name(FILE *f, const char *s, size_t len, size_t w, int ascii)
 {
     size_t tw = text_width(s, len);
@@ -69,14 +77,14 @@ static void put_name(FILE *f, const char *s, size_t len, size_t w, int ascii)
         put_span(f, s, len, 0, tw);
     } else {
         size_t room = w > ell ? w - ell : 0;
-        size_t head = room - room / 3, tail = room - head;
-        /* A Python frame ("dir/file.py(1520): fn"): the path's start goes. */
-        if (find_bytes(s, len, ".py(", 4))
-            head = 0, tail = room;
-        put_span(f, s, len, 0, head);
-        fputs(ascii ? "..." : "\xE2\x80\xA6", f);
-        put_span(f, s, len, tw - tail, tw);
-        cols = head + ell + tail;
+        if (tail_matters(s, len)) {
+            fputs(ascii ? "..." : "\xE2\x80\xA6", f);
+            put_span(f, s, len, tw - room, tw);
+        } else {
+            put_span(f, s, len, 0, room);
+            fputs(ascii ? "..." : "\xE2\x80\xA6", f);
+        }
+        cols = room + ell;
     }
     for (; cols < w; cols++)
         fputc(' ', f);

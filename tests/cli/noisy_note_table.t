@@ -14,9 +14,9 @@ $ tracediff compare tests/data/noisy/control tests/data/noisy/test --format tabl
 > …rch/nn/modules/module.py(1520): _call_impl      1      3000      0         0     -1     -3000    -     gone −██████████
 > …rch/nn/modules/module.py(1527): _call_impl      0         0      1      3000      1      3000    +      new +██████████
 > torch/optim/adam.py(1530): step                  0         0      1       400      1       400    +      new +██████████
-> <built-in method to of Tenso…x7f11aa00ffe0>      0         0      1        50      1        50    +      new +██████████
-> <built-in method to of Tenso…x7f3a2c01b2e0>      1        50      0         0     -1       -50    -     gone −██████████
-> void at::native::vectorized_…ray<char*, 3>)      1       150      1       180      0        30    =     +20% +██
+> …hod to of Tensor object at 0x7f11aa00ffe0>      0         0      1        50      1        50    +      new +██████████
+> …hod to of Tensor object at 0x7f3a2c01b2e0>      1        50      0         0     -1       -50    -     gone −██████████
+> void at::native::vectorized_elementwise_ke…      1       150      1       180      0        30    =     +20% +██
 > aten::copy_                                      2       100      2       100      0         0    =      +0%
 > aten::mm                                         1       700      1       700      0         0    =      +0%
 > cudaLaunchKernel                                 1        12      1        12      0         0    =      +0%

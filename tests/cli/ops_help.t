@@ -6,8 +6,8 @@ $ tracediff ops --help
 > The five ops_diff lists by full name: added, deleted, increased, decreased,
 > unchanged (each sorted by name). --short-names does not apply here.
 >
-> On a terminal, a list per category fitted to its width (long names shortened
-> in the middle); piped, CSV with one line per name (category,name; full
+> On a terminal, a list per category fitted to its width (long names cut as
+> compare's table cuts them); piped, CSV with one line per name (category,name; full
 > names); --format json, HTA's ops_diff as an object of five arrays.
 >
 > selection:

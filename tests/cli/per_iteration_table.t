@@ -10,8 +10,8 @@ $ tracediff compare tests/data/noisy/control tests/data/noisy/test --control-ite
 >                                                      control             test             diff
 > name                                         count  total µs  count  total µs  count  total µs  +/-   change
 > torch/optim/adam.py(…): step                     0         0      1       400      1       400    +      new +██████████
-> void at::native::vectorized_…ray<char*, 3>)      1       150      1       180      0        30    =     +20% +██
-> <built-in method to of Tenso…object at 0x…>      1        50      1        50      0         0    =      +0%
+> void at::native::vectorized_elementwise_ke…      1       150      1       180      0        30    =     +20% +██
+> …uilt-in method to of Tensor object at 0x…>      1        50      1        50      0         0    =      +0%
 > ProfilerStep#…                                   1      9000      1      9000      0         0    =      +0%
 > aten::copy_                                      2       100      2       100      0         0    =      +0%
 > aten::mm                                         1       700      1       700      0         0    =      +0%
