@@ -58,10 +58,12 @@ typedef struct td_error {
 TD_API const char *td_strerror(int code);
 
 /* ------------------------------------------------------------------------ */
-/* Lists of ranks or iterations: "N", "N,M,...", or "all".                   */
+/* Lists of ranks or iterations: "N", "N,M,...", "all", or (iterations)
+ * "steady": every iteration but the lowest (the warm-up).                    */
 
 typedef struct td_list {
     int all;    /* "all" */
+    int steady; /* "steady": all but the lowest; only iterations take it */
     size_t n;   /* 0 and !all: the default (the lowest) */
     int64_t *v; /* n values, owned; freed by td_list_clear */
 } td_list;
@@ -137,6 +139,12 @@ TD_API size_t td_set_iterations(const td_set *set, int64_t *out, size_t cap);
  * calls fn once per category, in name order. */
 TD_API void td_set_categories(const td_set *set, void (*fn)(void *ud, const char *cat, uint64_t n),
                               void *ud);
+
+/* The same with each category's summed duration (us) over all files; dur is
+ * NAN when unknown (a set read from an older summary). */
+TD_API void td_set_category_times(const td_set *set,
+                                  void (*fn)(void *ud, const char *cat, uint64_t n, double dur),
+                                  void *ud);
 
 /* ------------------------------------------------------------------------ */
 /* Summaries (docs/summaries.md): a trace set's aggregates in SQLite. One
@@ -294,6 +302,19 @@ typedef struct td_compare_opts {
      * the host events of that name. NULL = no filter. */
     const char *only;
     td_by only_by;
+    /* Group names that differ only by noise (td_normalize_name, TD_NORM_ALL)
+     * into one row; with short_names, normalized first, then shortened. */
+    int normalize_names;
+    /* Divide each side's counts and durations by its number of selected
+     * (rank, iteration) samples (td_diff_divisor), so that sides with
+     * different numbers of iterations compare fairly. */
+    int per_iteration;
+    /* Only events of these categories ("cpu_op,kernel"; NULL = all), or with
+     * exclude_categories every category but these. The filter goes by name:
+     * a name seen under a kept category keeps all its events
+     * (td_side_notes.cat_mixed counts such names). */
+    const char *categories;
+    int exclude_categories;
 } td_compare_opts;
 
 enum { TD_CONTROL = 0, TD_TEST = 1 };
@@ -318,6 +339,7 @@ typedef struct td_side_notes {
     uint64_t only_cpu_count; /* opts.only: host events of that name selected */
     double only_cpu_time;    /* ... their total duration, us */
     double only_gpu_time;    /* opts.only: the gpu time attributed to it */
+    uint64_t cat_mixed;      /* names under both kept and left-out categories (kept whole) */
     size_t nranks, niters;   /* the resolved selection */
     const int64_t *ranks;
     const int64_t *iters;
@@ -334,6 +356,32 @@ TD_API size_t td_diff_nrows(const td_diff *diff);
 TD_API const td_row *td_diff_rows(const td_diff *diff);
 TD_API const td_side_notes *td_diff_notes(const td_diff *diff, int side);
 TD_API int td_diff_short_names(const td_diff *diff);
+/* Rows of a diff computed without normalize_names whose names differ from
+ * another row's only by addresses or Python line numbers (step numbers are
+ * not counted): the rows --normalize-names would fold together. */
+TD_API size_t td_diff_noisy_names(const td_diff *diff);
+/* What a side's numbers were divided by: its (rank, iteration) samples with
+ * per_iteration (ranks alone for a whole-trace side), else 1. The rows'
+ * durations are divided already; counts stay whole (the writers divide them
+ * and print decimals), diff_counts is their whole difference, and category
+ * follows the divided counts. */
+TD_API double td_diff_divisor(const td_diff *diff, int side);
+/* A row's count of a side divided by td_diff_divisor, and the difference
+ * of the divided counts (test - control). */
+TD_API double td_row_count(const td_diff *diff, const td_row *row, int side);
+TD_API double td_row_diff_count(const td_diff *diff, const td_row *row);
+
+/* What td_normalize_name folds (docs/numbers.md, "Normalized names"). */
+enum {
+    TD_NORM_ADDRESSES = 1, /* "0x" + 6 or more hex digits -> "0x…" */
+    TD_NORM_LINES = 2,     /* ".py(" digits ")" -> ".py(…)" */
+    TD_NORM_STEPS = 4,     /* a ProfilerStep#N name -> "ProfilerStep#…" */
+    TD_NORM_ALL = 7
+};
+/* The name with the noise of what (0 = TD_NORM_ALL) replaced by an ellipsis
+ * (U+2026). Writes a malloc'd buffer to *out (caller frees). */
+TD_API int td_normalize_name(char **out, size_t *out_len, const char *name, size_t len,
+                             unsigned what);
 
 /* A diff made from rows the caller already has (a table edited elsewhere, a
  * DataFrame), for the writers and charts. The names are copied; diff_counts,
@@ -561,6 +609,24 @@ TD_API int td_chart_write(const char *path, td_chart_kind kind, const td_diff *d
 TD_API int td_chart_svg(FILE *f, td_chart_kind kind, const td_diff *diff, const size_t *rows,
                         size_t nrows, const char *control_label, const char *test_label,
                         td_error *err);
+
+/* The same charts with more said: a subtitle line under the title (what is
+ * compared: labels, ranks, iterations, device) and a size in pixels. A size
+ * larger than the chart needs grows the plot area; a smaller one keeps the
+ * room the labels need. */
+typedef struct td_chart_opts {
+    const char *control_label; /* NULL = "control" */
+    const char *test_label;    /* NULL = "test" */
+    const char *subtitle;      /* NULL or "" = none */
+    int width, height;         /* px; 0 = fit the labels */
+} td_chart_opts;
+
+TD_API int td_chart_write_opts(const char *path, td_chart_kind kind, const td_diff *diff,
+                               const size_t *rows, size_t nrows, const td_chart_opts *opts,
+                               td_error *err);
+TD_API int td_chart_svg_opts(FILE *f, td_chart_kind kind, const td_diff *diff,
+                             const size_t *rows, size_t nrows, const td_chart_opts *opts,
+                             td_error *err);
 
 typedef struct td_report_input {
     const td_set *control, *test;

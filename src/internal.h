@@ -75,6 +75,12 @@ typedef struct td_file {
     td_strtab *cats;
     uint64_t *cat_counts; /* per cats id */
     size_t ncat_counts;
+    double *cat_dur;      /* per cats id: summed dur of its counted events, us (0 if unknown) */
+    /* Per names id: the categories the name appears under, bit c for cats
+     * id c (ids >= 63 share bit 63). NULL when unknown (an old summary).
+     * 8 bytes per distinct name and nothing per event: --cat filters by name. */
+    uint64_t *name_cats;
+    size_t nname_cats;
     td_event **evb; /* blocks of TD_BLOCK events; the last may be shorter */
     size_t nev, nevb;
     int64_t *iters; /* sorted distinct step numbers of this file */
@@ -223,6 +229,26 @@ void td_reader_close(td_reader *r);
 /* diff.c: the row of a key (a full or short name, as the diff groups by),
  * or -1 when no row has it. */
 long td_diff_find_row(const td_diff *d, const char *s, size_t len);
+
+/* name_fold.c: the key a diff groups a name under (normalized, then
+ * shortened, as asked). *out is NULL when the key is the name itself, else
+ * malloc'd (caller frees); *out_len is the key's length either way. */
+int td_name_key(char **out, size_t *out_len, const char *s, size_t len, int short_names,
+                int normalize);
+
+/* name_fold.c: the category filter of a comparison (td_compare_opts.categories)
+ * for one file: the bits of f->name_cats it keeps (every bit: no filter). */
+uint64_t td_cat_mask(const td_file *f, const td_compare_opts *o);
+/* Whether a name of f passes mask; *mixed set when it is also under a
+ * category left out. */
+static inline bool td_name_kept(const td_file *f, uint64_t mask, uint32_t name, bool *mixed)
+{
+    if (mask == UINT64_MAX || !f->name_cats || name >= f->nname_cats)
+        return true;
+    uint64_t c = f->name_cats[name];
+    *mixed = (c & mask) && (c & ~mask);
+    return (c & mask) != 0;
+}
 
 /* pool.c: run n jobs on up to threads threads. */
 typedef int (*td_job_fn)(void *ud, size_t i);

@@ -218,6 +218,30 @@ def test_selections(exe, tmp):
     if check("plot with labels", rc == 0, err):
         texts = [t.text for t in ET.parse(out).getroot().iter(SVG + "text")]
         check("labels in the legend", "A100 <base>" in texts and "V100 & new" in texts)
+        sub = "A100 <base> (rank 3, iteration 1009) vs V100 & new (rank 1, iteration 1009) \u00b7 cpu and gpu"
+        check("subtitle names both sides, their ranks and iterations, and the device",
+              sub in texts, str(texts[:3]))
+    # The subtitle follows the selection; --width and --height set the size.
+    out = os.path.join(tmp, "sized.svg")
+    rc, _, err = run([exe, "plot", "duration", a, b, "-q", "-o", out, "--device", "gpu",
+                      "--control-iteration", "all", "--width", "1500", "--height", "900"])
+    if check("plot --width --height", rc == 0, err):
+        root = ET.parse(out).getroot()
+        check("--width 1500 --height 900 give that size",
+              (root.get("width"), root.get("height")) == ("1500", "900"),
+              "%sx%s" % (root.get("width"), root.get("height")))
+        texts = [t.text for t in root.iter(SVG + "text")]
+        check("subtitle with a range of iterations and the device",
+              "control (rank 3, iterations 1009\u20131014) vs test (rank 1, iteration 1009) "
+              "\u00b7 gpu" in texts, str(texts[:3]))
+        rows, err = csv_rows(exe, a, b, ["--device", "gpu", "--control-iteration", "all",
+                                         "--sort", "abs_diff_duration", "--top", "10",
+                                         "--exclude", "^ProfilerStep"])
+        if rows is not None:
+            check_svg("plot --width --height", out, rows, "duration")
+    rc, _, err = run([exe, "plot", "duration", a, b, "-q", "-o", out, "--width", "50"])
+    check("--width 50 refused with the option and the value",
+          rc == 2 and "--width '50'" in err, err)
 
 
 def test_failures(exe, tmp):

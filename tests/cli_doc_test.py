@@ -153,7 +153,7 @@ def check_completion(exe, table):
              ("tracediff compare a b --dev", ["--device"]),
              ("tracediff compare a b --device ", ["all", "cpu", "gpu"]),
              ("tracediff compare a b --format m", ["markdown"]),
-             ("tracediff ops a b --format ", ["json", "table"]),
+             ("tracediff ops a b --format ", ["csv", "json", "table"]),
              ("tracediff plot ", ["counts", "duration"]),
              ("tracediff completion ", ["bash", "zsh"]),
              ("tracediff info examples/c", ["examples/control"]),

@@ -98,6 +98,23 @@ def atomic_output_checks(exe):
     return problems
 
 
+def report_default_checks(exe):
+    """report without -o: tracediff-report.html in the current folder, said on stderr."""
+    problems = []
+    with tempfile.TemporaryDirectory() as d:
+        p = subprocess.run([exe, "report", os.path.join(ROOT, "tests/data/noisy/control"),
+                            os.path.join(ROOT, "tests/data/noisy/test"), "-q"], cwd=d,
+                           capture_output=True)
+        if p.returncode != 0 or os.listdir(d) != ["tracediff-report.html"]:
+            problems.append(f"report without -o: exit {p.returncode}, files {os.listdir(d)}")
+        elif p.stderr != b"tracediff: wrote tracediff-report.html\n":
+            problems.append(f"report without -o: stderr {p.stderr!r}")
+        elif b"--normalize-names</code> folds them" not in open(
+                os.path.join(d, "tracediff-report.html"), "rb").read():
+            problems.append("report: no note about names that differ only by noise")
+    return problems
+
+
 def main():
     exe = os.path.abspath(sys.argv[1])
     regen = "--regen" in sys.argv
@@ -130,7 +147,7 @@ def main():
         else:
             passed += 1
     if not regen:
-        for p in atomic_output_checks(exe):
+        for p in atomic_output_checks(exe) + report_default_checks(exe):
             failed += 1
             print(f"FAIL cli atomic-output: {p}")
         else:

@@ -63,6 +63,10 @@ def golden(exe, tmp):
             summ[s] = out
             a, b = run(exe, "info", s, "--format", "json"), run(exe, "info", out, "--format", "json")
             check("info %s" % os.path.relpath(s, GOLD), a[:2] == b[:2])
+            a, b = run(exe, "info", s), run(exe, "info", out)
+            check("info table %s" % os.path.relpath(s, GOLD),
+                  a[0] == b[0] and a[1].replace(s.encode(), b"") ==
+                  b[1].replace(out.encode(), b"").replace(s.encode(), b""))
         else:
             summ[s] = s  # its error must then appear the same way
 
@@ -71,6 +75,8 @@ def golden(exe, tmp):
         res = []
         cmds = [["compare", "--format", "csv"], ["compare", "--format", "json"],
                 ["ops", "--format", "json"], ["compare", "--stats", "--format", "csv"]]
+        if c.get("device") == "all" and not c.get("short_names"):  # categories kept
+            cmds += [["compare", "--no-python", "--format", "csv"]]
         if c.get("device") == "gpu" and not c.get("short_names"):  # attribution kept
             cmds += [["compare", "--by", "op", "--format", "csv"],
                      ["compare", "--by", "class", "--format", "json"]]

@@ -43,6 +43,12 @@ typedef struct cli_opts {
     bool want_attr;           /* load with attribution (explain, report, info) */
     const char *classes_path; /* --classes FILE */
     td_classes *classes;      /* loaded from classes_path */
+    bool explain_names;    /* compare: print what --normalize-names folds */
+    bool by_abs_default;   /* compare: no --sort, rows by |diff_duration| (table, markdown) */
+    bool table_out;        /* the output is the terminal table (it shows the notes itself) */
+    bool default_output;   /* report: no -o, written to tracediff-report.html */
+    bool per_iteration_ok; /* the command takes --per-iteration (for the hint) */
+    int chart_width, chart_height; /* plot --width, --height (0: fit) */
 } cli_opts;
 
 void cli_opts_free(cli_opts *o);

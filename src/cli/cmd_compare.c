@@ -2,6 +2,7 @@
  * both sides and their differences, as a table, CSV, JSON or Markdown. */
 #include "options.h"
 
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -43,9 +44,21 @@ static int write_table(FILE *f, const cli_pair *p, td_write_opts *w)
     print_side_header(f, o, p->diff, 0, o->control);
     print_side_header(f, o, p->diff, 1, o->test);
     bool by = o->cmp.by != TD_BY_KERNEL; /* --by implies the gpu side */
-    fprintf(f, "device   %s%s%s%s\n", device_name(by ? TD_DEVICE_GPU : o->cmp.device),
+    fprintf(f, "device   %s%s%s%s%s\n", device_name(by ? TD_DEVICE_GPU : o->cmp.device),
             by ? "  by " : "", by ? td_diff_key_name(p->diff) : "",
-            o->cmp.short_names ? "  (short names)" : "");
+            o->cmp.short_names ? "  (short names)" : "",
+            o->cmp.normalize_names ? "  (normalized names)" : "");
+    if (o->cmp.per_iteration)
+        fprintf(f, "per      (rank, iteration) sample: counts and durations divided by %g "
+                   "(control) and %g (test)\n",
+                td_diff_divisor(p->diff, 0), td_diff_divisor(p->diff, 1));
+    if (o->by_abs_default)
+        fputs("rows     by |diff_duration|, largest first (--sort to change)\n", f);
+    size_t noisy = td_diff_noisy_names(p->diff);
+    if (noisy)
+        fprintf(f, "note     %zu names differ only by addresses or line numbers; "
+                   "--normalize-names folds them\n",
+                noisy);
     if (p->stats)
         fprintf(f, "stats    samples per %s (%zu control, %zu test (rank, iteration) samples)  "
                    "alpha %g  min change %g%%\n",
@@ -65,9 +78,89 @@ static int write_rows(FILE *f, const cli_pair *p, const char *fmt)
         return td_write_csv(f, p->diff, &w);
     if (strcmp(fmt, "json") == 0)
         return td_write_json(f, p->diff, &w);
-    if (strcmp(fmt, "markdown") == 0)
+    if (strcmp(fmt, "markdown") == 0) {
+        if (o->by_abs_default)
+            fputs("Rows by |diff_duration|, largest first.\n\n", f);
         return td_write_markdown(f, p->diff, &w);
+    }
     return write_table(f, p, &w);
+}
+
+/* A folded name and the names it holds, with their counts per side. */
+typedef struct fold {
+    char *key;
+    size_t len;
+    size_t row;
+} fold;
+
+static int cmp_fold(const void *a, const void *b)
+{
+    const fold *x = a, *y = b;
+    size_t n = x->len < y->len ? x->len : y->len;
+    int c = memcmp(x->key, y->key, n);
+    if (!c)
+        c = (x->len > y->len) - (x->len < y->len);
+    return c ? c : (x->row > y->row) - (x->row < y->row);
+}
+
+static void put_text(FILE *f, const char *s, size_t len)
+{
+    for (size_t i = 0; i < len; i++)
+        fputc((unsigned char)s[i] < 0x20 ? '?' : s[i], f);
+}
+
+/* --explain-names: the rows of a diff by full name, grouped as
+ * --normalize-names would group them; only groups of two or more. */
+static int explain_names(FILE *f, const cli_pair *p)
+{
+    const td_row *rows = td_diff_rows(p->diff);
+    size_t n = td_diff_nrows(p->diff), groups = 0, held = 0;
+    fold *fo = calloc(n + 1, sizeof *fo);
+    int rc = fo ? 0 : -1;
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        fo[i].row = i;
+        rc = td_normalize_name(&fo[i].key, &fo[i].len, rows[i].name, rows[i].name_len, 0);
+    }
+    if (rc == 0)
+        qsort(fo, n, sizeof *fo, cmp_fold);
+    for (size_t i = 0, j; rc == 0 && i < n; i = j) {
+        for (j = i + 1; j < n && fo[j].len == fo[i].len && !memcmp(fo[j].key, fo[i].key, fo[i].len);)
+            j++;
+        if (j - i < 2)
+            continue;
+        groups++;
+        held += j - i;
+        put_text(f, fo[i].key, fo[i].len);
+        fprintf(f, "  (%zu names)\n", j - i);
+        for (size_t k = i; k < j; k++) {
+            const td_row *r = &rows[fo[k].row];
+            fprintf(f, "  \xE2\x86\x90 ");
+            put_text(f, r->name, r->name_len);
+            fprintf(f, "  (%s %llu, %s %llu)\n", cli_side_label(&p->o, 0),
+                    (unsigned long long)r->counts[0], cli_side_label(&p->o, 1),
+                    (unsigned long long)r->counts[1]);
+        }
+    }
+    if (rc == 0)
+        fprintf(f, "%zu folded %s hold %zu of %zu names\n", groups, groups == 1 ? "name" : "names",
+                held, n);
+    for (size_t i = 0; fo && i < n; i++)
+        free(fo[i].key);
+    free(fo);
+    return rc;
+}
+
+static void default_order(cli_opts *o, const char *fmt)
+{
+    /* The table and markdown are read by people: largest change first.
+     * CSV and JSON keep HTA's order (by name) for scripts. */
+    if (o->sort_text || o->explain_names)
+        return;
+    if (strcmp(fmt, "table") && strcmp(fmt, "markdown"))
+        return;
+    o->view.sort = TD_COL_ABS_DIFF_DURATION;
+    o->view.has_sort = 1;
+    o->by_abs_default = true;
 }
 
 static int compare_run(cli_pair *p)
@@ -75,13 +168,18 @@ static int compare_run(cli_pair *p)
     cli_opts *o = &p->o;
     /* --format was checked by the parser; the extension gives only known ones. */
     const char *fmt = cli_default_format(o, "table", "csv");
+    default_order(o, fmt);
+    o->table_out = strcmp(fmt, "table") == 0;
+    o->per_iteration_ok = true;
+    if (o->explain_names)
+        o->cmp.normalize_names = 0;
     out_file out = {0};
     int rc = cli_pair_run(p);
     if (rc == 0)
         rc = out_open(&out, o->output);
     if (rc)
         return rc;
-    if (write_rows(out.f, p, fmt) < 0) {
+    if (o->explain_names ? explain_names(out.f, p) < 0 : write_rows(out.f, p, fmt) < 0) {
         out_abort(&out);
         cli_error("%s: write failed", o->output ? o->output : "stdout");
         return EXIT_DATA;

@@ -2,6 +2,7 @@
 #include "options.h"
 
 #include <stdlib.h>
+#include <math.h>
 #include <string.h>
 
 static const char *comp_name(td_compression c)
@@ -27,6 +28,16 @@ static void print_cat(void *ud, const char *cat, uint64_t n)
     } else {
         fprintf(c->f, "  %-28s %12llu\n", cat, (unsigned long long)n);
     }
+}
+
+static void print_cat_time(void *ud, const char *cat, uint64_t n, double dur)
+{
+    if (n == 0)
+        return;
+    char d[40] = "?";
+    if (!isnan(dur))
+        snprintf(d, sizeof d, "%.0f", dur);
+    fprintf(ud, "  %-28s %12llu %16s\n", cat, (unsigned long long)n, d);
 }
 
 static void print_list(FILE *f, const int64_t *v, size_t n)
@@ -121,8 +132,12 @@ static void info_table(FILE *f, const td_set *s, const int64_t *iters, size_t ni
 {
     fprintf(f, "set         %s\n", td_set_path(s));
     fprintf(f, "files       %zu\n", td_set_nfiles(s));
-    fprintf(f, "iterations  ");
-    if (ni)
+    fprintf(f, "steps       ");
+    bool run = ni > 1 && iters[ni - 1] - iters[0] == (int64_t)ni - 1;
+    if (run) /* consecutive: the range and how many */
+        fprintf(f, "%lld\xE2\x80\x93%lld (%zu)", (long long)iters[0], (long long)iters[ni - 1],
+                ni);
+    else if (ni)
         print_list(f, iters, ni);
     else
         fputs("none (no ProfilerStep: compared as whole traces)", f);
@@ -153,9 +168,9 @@ static void info_table(FILE *f, const td_set *s, const int64_t *iters, size_t ni
             fprintf(f, "%*s(%llu unusable entries skipped)\n", 94, "",
                     (unsigned long long)fi.events_skipped);
     }
-    fputs("\ncounted events by category\n", f);
-    cat_ctx cc = {f, 0, 0};
-    td_set_categories(s, print_cat, &cc);
+    fputs("\ncounted events by category (compare --cat LIST keeps some)\n", f);
+    fprintf(f, "  %-28s %12s %16s\n", "category", "events", "total us");
+    td_set_category_times(s, print_cat_time, f);
     attr_table(f, s);
 }
 

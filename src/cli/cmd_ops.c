@@ -3,18 +3,92 @@
 #include "options.h"
 
 #include <string.h>
+#include <unistd.h>
 
-static void print_name(FILE *f, const td_row *r)
+/* Code points of UTF-8 text. */
+static size_t text_cols(const char *s, size_t len)
+{
+    size_t w = 0;
+    for (size_t i = 0; i < len; i++)
+        w += ((unsigned char)s[i] & 0xC0) != 0x80;
+    return w;
+}
+
+/* Bytes of the first (from_end: last) cols code points of s. */
+static size_t cols_bytes(const char *s, size_t len, size_t cols, bool from_end)
+{
+    size_t b = 0, c = 0;
+    while (b < len && c <= cols) {
+        unsigned char ch = (unsigned char)s[from_end ? len - 1 - b : b];
+        if ((ch & 0xC0) != 0x80 && c++ == cols)
+            break;
+        b++;
+    }
+    return b;
+}
+
+static void put_bytes(FILE *f, const char *s, size_t len)
+{
+    for (size_t b = 0; b < len; b++) {
+        unsigned char ch = (unsigned char)s[b];
+        fputc(ch < 0x20 ? '?' : ch, f);
+    }
+}
+
+/* A name in at most width columns, cut as the compare table cuts it: at the
+ * start for a Python frame or a name ending in an address (file, line and
+ * address stay), else at the end (a kernel's template arguments stay). */
+static void print_name(FILE *f, const td_row *r, size_t width)
 {
     fputs("  ", f);
-    for (size_t b = 0; b < r->name_len; b++) {
-        unsigned char ch = (unsigned char)r->name[b];
-        fputc(ch < 0x20 ? '?' : ch, f);
+    size_t cols = text_cols(r->name, r->name_len);
+    if (width < 12 || cols <= width) {
+        put_bytes(f, r->name, r->name_len);
+        fputc('\n', f);
+        return;
+    }
+    bool tail = false;
+    for (size_t i = 0; i + 4 <= r->name_len && !tail; i++)
+        tail = memcmp(r->name + i, ".py(", 4) == 0;
+    for (size_t i = r->name_len > 24 ? r->name_len - 24 : 0; i + 2 <= r->name_len && !tail; i++)
+        tail = memcmp(r->name + i, "0x", 2) == 0;
+    const char *ell = cli_unicode_ok() ? "\xE2\x80\xA6" : "...";
+    size_t keep = width - (cli_unicode_ok() ? 1 : 3);
+    if (tail) {
+        size_t tb = cols_bytes(r->name, r->name_len, keep, true);
+        fputs(ell, f);
+        put_bytes(f, r->name + r->name_len - tb, tb);
+    } else {
+        put_bytes(f, r->name, cols_bytes(r->name, r->name_len, keep, false));
+        fputs(ell, f);
     }
     fputc('\n', f);
 }
 
-static void ops_table(FILE *f, const td_diff *d, bool color)
+/* One line per name: category,name (RFC 4180 quoting), lists in order. */
+static void ops_csv(FILE *f, const td_diff *d)
+{
+    const td_row *rows = td_diff_rows(d);
+    size_t n = td_diff_nrows(d);
+    fputs("category,name\n", f);
+    for (int c = 0; c < TD_OP_NCATEGORIES; c++)
+        for (size_t i = 0; i < n; i++) {
+            if (td_row_op_category(&rows[i]) != (td_op_category)c)
+                continue;
+            const td_row *r = &rows[i];
+            bool quote = memchr(r->name, ',', r->name_len) || memchr(r->name, '"', r->name_len) ||
+                         memchr(r->name, '\n', r->name_len) || memchr(r->name, '\r', r->name_len);
+            fprintf(f, "%s,%s", td_op_category_name((td_op_category)c), quote ? "\"" : "");
+            for (size_t b = 0; b < r->name_len; b++) {
+                if (r->name[b] == '"')
+                    fputc('"', f);
+                fputc(r->name[b], f);
+            }
+            fputs(quote ? "\"\n" : "\n", f);
+        }
+}
+
+static void ops_table(FILE *f, const td_diff *d, bool color, size_t width)
 {
     const td_row *rows = td_diff_rows(d);
     size_t n = td_diff_nrows(d);
@@ -27,7 +101,7 @@ static void ops_table(FILE *f, const td_diff *d, bool color)
                 k, color && *tint[c] ? "\033[0m" : "");
         for (size_t i = 0; i < n; i++)
             if (td_row_op_category(&rows[i]) == (td_op_category)c)
-                print_name(f, &rows[i]);
+                print_name(f, &rows[i], width - 2);
     }
 }
 
@@ -35,10 +109,10 @@ static int ops_run(cli_pair *p)
 {
     cli_opts *o = &p->o;
     o->cmp.short_names = 0; /* spec §7: always by full name */
-    /* -o x.csv or x.md names a format ops does not write. */
-    const char *fmt = cli_default_format(o, "table", "json");
-    if (strcmp(fmt, "table") && strcmp(fmt, "json")) {
-        cli_error("--format '%s': expected table or json", fmt);
+    /* -o x.md names a format ops does not write. */
+    const char *fmt = cli_default_format(o, "table", "csv");
+    if (strcmp(fmt, "table") && strcmp(fmt, "json") && strcmp(fmt, "csv")) {
+        cli_error("--format '%s': expected table, csv or json", fmt);
         return EXIT_USAGE;
     }
     out_file out = {0};
@@ -47,10 +121,14 @@ static int ops_run(cli_pair *p)
         rc = out_open(&out, o->output);
     if (rc)
         return rc;
+    bool tty = out.f == stdout && isatty(STDOUT_FILENO);
     if (strcmp(fmt, "json") == 0)
         td_write_ops_json(out.f, p->diff);
+    else if (strcmp(fmt, "csv") == 0)
+        ops_csv(out.f, p->diff);
     else
-        ops_table(out.f, p->diff, out.f == stdout && cli_color_ok(stdout));
+        ops_table(out.f, p->diff, out.f == stdout && cli_color_ok(stdout),
+                  (size_t)cli_term_width(tty));
     return out_commit(&out);
 }
 

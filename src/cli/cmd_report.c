@@ -3,11 +3,11 @@
 
 #include <string.h>
 
-static int check_output(const cli_opts *o)
+static int check_output(cli_opts *o)
 {
     if (!o->output) {
-        cli_error("report: -o FILE is required (e.g. -o report.html)");
-        return EXIT_USAGE;
+        o->output = "tracediff-report.html";
+        o->default_output = true;
     }
     if (o->format && strcmp(o->format, "html") != 0) {
         cli_error("--format '%s': a report is html", o->format);
@@ -59,7 +59,9 @@ static int report_run(cli_pair *p)
             views[k].ascending = o->view.ascending;
             pick[k] = &views[k];
         }
-    return write_report(p, pick);
+    if ((rc = write_report(p, pick)) == 0 && o->default_output)
+        fprintf(stderr, "%s: wrote %s\n", g_prog, o->output);
+    return rc;
 }
 
 int cmd_report(const cli_command *cmd, int argc, char **argv)

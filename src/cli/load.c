@@ -81,6 +81,10 @@ static void note_side(const cli_opts *o, const td_set *s, const td_diff *d, int 
                  "gives them their launch's iteration); see docs/numbers.md",
                  label, (unsigned long long)n->strict_dropped,
                  n->strict_dropped == 1 ? "event" : "events");
+    if (n->cat_mixed)
+        cli_note("%s: %llu %s under both kept and left-out categories: kept whole (--cat goes "
+                 "by name)",
+                 label, (unsigned long long)n->cat_mixed, n->cat_mixed == 1 ? "name" : "names");
     note_files(s);
 }
 
@@ -121,6 +125,21 @@ static void stats_warning(const cli_opts *o, const td_stats *st)
             g_prog, cli_side_label(o, side), k, k == 1 ? "" : "s", opt, opt);
 }
 
+/* Totals of 6 iterations against 1 are not comparable: say how to fix it. */
+static void samples_hint(const cli_opts *o, const td_diff *d)
+{
+    size_t n[2];
+    for (int side = 0; side < 2; side++) {
+        const td_side_notes *sn = td_diff_notes(d, side);
+        n[side] = sn->nranks * (sn->whole_trace ? 1 : sn->niters);
+    }
+    if (n[0] == n[1] || o->cmp.per_iteration)
+        return;
+    cli_note("%s selects %zu (rank, iteration) sample%s and %s %zu: totals are not comparable%s",
+             cli_side_label(o, 0), n[0], n[0] == 1 ? "" : "s", cli_side_label(o, 1), n[1],
+             o->per_iteration_ok ? "; --per-iteration divides by them" : "");
+}
+
 static int diff_and_view(cli_pair *p)
 {
     cli_opts *o = &p->o;
@@ -139,6 +158,12 @@ static int diff_and_view(cli_pair *p)
     if (!o->quiet) {
         note_side(o, p->control, p->diff, 0);
         note_side(o, p->test, p->diff, 1);
+        samples_hint(o, p->diff);
+        size_t noisy = td_diff_noisy_names(p->diff);
+        if (noisy && !o->table_out && !o->explain_names)
+            cli_note("%zu names differ only by addresses or line numbers; --normalize-names "
+                     "folds them (--explain-names shows how)",
+                     noisy);
     }
     if (o->stats) {
         if (td_stats_compute(&p->stats, p->diff, p->control, p->test, &o->cmp, &o->sopt, &err) <

@@ -3,7 +3,9 @@
  * takes no value. "-" alone is a positional argument (stdout, stdin). */
 #include "options.h"
 
+#include <ctype.h>
 #include <errno.h>
+#include <strings.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -30,12 +32,13 @@ int cli_value_list(td_list *l, const char *opt, const char *v)
     return 0;
 }
 
+/* Choices are lower case words; a value matches one in any case ("GPU"). */
 static bool is_choice(const char *choices, const char *v)
 {
     size_t n = strlen(v);
     for (const char *c = choices; *c;) {
         size_t k = strcspn(c, "|");
-        if (k == n && strncmp(c, v, n) == 0)
+        if (k == n && strncasecmp(c, v, n) == 0)
             return true;
         c += k + (c[k] == '|');
     }
@@ -80,11 +83,17 @@ static const cli_option *match(const cli_command *cmd, const char *a, const char
 
 static int store(const cli_option *opt, cli_opts *o, const char *v)
 {
-    if (opt->choices && !is_choice(opt->choices, v)) {
-        char words[256];
-        cli_choices_words(words, sizeof words, opt->choices);
-        cli_error("--%s '%s': expected %s", opt->name, v, words);
-        return -1;
+    if (opt->choices) {
+        if (!is_choice(opt->choices, v)) {
+            char words[256];
+            cli_choices_words(words, sizeof words, opt->choices);
+            cli_error("--%s '%s': expected %s", opt->name, v, words);
+            return -1;
+        }
+        /* v is in argv, which C lets a program change: fold it to the
+         * table's spelling, so setters and later strcmp()s see one form. */
+        for (char *p = (char *)v; *p; p++)
+            *p = (char)tolower((unsigned char)*p);
     }
     return opt->set(o, v) < 0 ? -1 : 1;
 }
@@ -109,6 +118,22 @@ int cli_option_parse(const cli_command *cmd, cli_opts *o, int argc, char **argv,
     return store(opt, o, v);
 }
 
+/* "--short-names" (or "--name=...") is only some other command's option. */
+static bool other_commands_take(const cli_command *cmd, const char *a)
+{
+    if (a[1] != '-')
+        return false;
+    size_t len = strcspn(a + 2, "=");
+    for (const cli_option *opt = cli_options; opt->name; opt++)
+        if (strlen(opt->name) == len && strncmp(opt->name, a + 2, len) == 0 &&
+            cli_option_takes(opt, cmd))
+            return false;
+    for (const cli_option *opt = cli_options; opt->name; opt++)
+        if (strlen(opt->name) == len && strncmp(opt->name, a + 2, len) == 0)
+            return true;
+    return false;
+}
+
 static bool is_help(const char *a)
 {
     return strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0;
@@ -125,7 +150,10 @@ int cli_parse(const cli_command *cmd, cli_opts *o, const char **pos, int argc, c
         }
         if (a[0] == '-' && a[1] != '\0') {
             int r = cli_option_parse(cmd, o, argc, argv, &i);
-            if (r == 0)
+            if (r == 0 && other_commands_take(cmd, a))
+                cli_error("%s: %s does not apply to %s (see '%s %s --help')", cmd->name, a,
+                          cmd->name, g_prog, cmd->name);
+            else if (r == 0)
                 cli_error("%s: unknown option '%s' (see '%s %s --help')", cmd->name, a, g_prog,
                           cmd->name);
             if (r <= 0)

@@ -42,7 +42,9 @@ const cli_command cli_commands[] = {
     {CMD_COMPARE, "compare", "per-name counts and total durations of both sides, and the diff",
      "CONTROL TEST", 2, "CONTROL and TEST", NULL, NULL,
      "Per name (or short name): counts and total durations (us) of each side,\n"
-     "their differences, and +/-/= by count. Rows are sorted by name unless --sort.\n\n"
+     "their differences, and +/-/= by count. Rows: the table and markdown by the\n"
+     "absolute change in duration, largest first; CSV and JSON by name (HTA's\n"
+     "order); --sort sets the order of every format.\n\n"
      TRACE_SET_NOTE,
      {"tracediff compare examples/control examples/test --sort abs_diff_duration --top 10",
       "tracediff compare examples/control examples/test --device gpu --short-names -o diff.csv",
@@ -51,7 +53,10 @@ const cli_command cli_commands[] = {
     {CMD_OPS, "ops", "the names added, deleted, increased, decreased, unchanged",
      "CONTROL TEST", 2, "CONTROL and TEST", NULL, NULL,
      "The five ops_diff lists by full name: added, deleted, increased, decreased,\n"
-     "unchanged (each sorted by name). --short-names does not apply here.",
+     "unchanged (each sorted by name). --short-names does not apply here.\n\n"
+     "On a terminal, a list per category fitted to its width (long names cut as\n"
+     "compare's table cuts them); piped, CSV with one line per name (category,name; full\n"
+     "names); --format json, HTA's ops_diff as an object of five arrays.",
      {"tracediff ops examples/control examples/test",
       "tracediff ops examples/control examples/test --device cpu --format json", NULL},
      cmd_ops},
@@ -162,14 +167,26 @@ const char *const cli_groups[] = {"selection", "statistics", "gate", "rows", "ou
 
 /* Setters: store a value, or say why it is bad. */
 
+/* "steady" (all but the lowest) is for iterations only. */
+static int rank_list(td_list *l, const char *opt, const char *v)
+{
+    if (cli_value_list(l, opt, v) < 0)
+        return -1;
+    if (l->steady) {
+        cli_error("%s '%s': expected N, N,M,... or all (steady is for iterations)", opt, v);
+        return -1;
+    }
+    return 0;
+}
+
 static int set_control_rank(cli_opts *o, const char *v)
 {
-    return cli_value_list(&o->cmp.control_ranks, "--control-rank", v);
+    return rank_list(&o->cmp.control_ranks, "--control-rank", v);
 }
 
 static int set_test_rank(cli_opts *o, const char *v)
 {
-    return cli_value_list(&o->cmp.test_ranks, "--test-rank", v);
+    return rank_list(&o->cmp.test_ranks, "--test-rank", v);
 }
 
 static int set_control_iteration(cli_opts *o, const char *v)
@@ -195,6 +212,51 @@ static int set_short_names(cli_opts *o, const char *v)
 {
     (void)v;
     o->cmp.short_names = 1;
+    return 0;
+}
+
+static int set_per_iteration(cli_opts *o, const char *v)
+{
+    (void)v;
+    o->cmp.per_iteration = 1;
+    return 0;
+}
+
+static int set_cat(cli_opts *o, const char *v)
+{
+    if (!*v || strspn(v, ",") == strlen(v) || o->cmp.exclude_categories) {
+        cli_error("--cat '%s': expected categories, e.g. cpu_op,kernel (see 'tracediff info'; "
+                  "not with --no-python)",
+                  v);
+        return -1;
+    }
+    o->cmp.categories = v;
+    return 0;
+}
+
+static int set_no_python(cli_opts *o, const char *v)
+{
+    (void)v;
+    if (o->cmp.categories && !o->cmp.exclude_categories) {
+        cli_error("--no-python: not with --cat (list the categories to keep instead)");
+        return -1;
+    }
+    o->cmp.categories = "python_function";
+    o->cmp.exclude_categories = 1;
+    return 0;
+}
+
+static int set_normalize_names(cli_opts *o, const char *v)
+{
+    (void)v;
+    o->cmp.normalize_names = 1;
+    return 0;
+}
+
+static int set_explain_names(cli_opts *o, const char *v)
+{
+    (void)v;
+    o->explain_names = true;
     return 0;
 }
 
@@ -236,7 +298,7 @@ static int set_quiet(cli_opts *o, const char *v)
 /* "all" keeps everything, as when left out. */
 static int set_one_list(td_list *l, const char *opt, const char *v)
 {
-    if (cli_value_list(l, opt, v) < 0)
+    if (rank_list(l, opt, v) < 0)
         return -1;
     if (l->all) {
         td_list_clear(l);
@@ -397,6 +459,24 @@ static int set_min_us(cli_opts *o, const char *v)
                     &o->min_us);
 }
 
+static int set_width(cli_opts *o, const char *v)
+{
+    long x;
+    if (cli_value_count("--width", v, 100, 20000, &x) < 0)
+        return -1;
+    o->chart_width = (int)x;
+    return 0;
+}
+
+static int set_height(cli_opts *o, const char *v)
+{
+    long x;
+    if (cli_value_count("--height", v, 100, 20000, &x) < 0)
+        return -1;
+    o->chart_height = (int)x;
+    return 0;
+}
+
 static int set_junit(cli_opts *o, const char *v)
 {
     o->junit = v;
@@ -414,9 +494,18 @@ const cli_option cli_options[] = {
     {"test-rank", 0, "R", NULL, "selection", ON_PAIR,
      "test's ranks: N | N,M,... | all (default: the lowest rank)", set_test_rank},
     {"control-iteration", 0, "I", NULL, "selection", ON_PAIR,
-     "control's iterations: N | N,M,... | all (default: the lowest)", set_control_iteration},
+     "control's iterations: N | N,M,... | all | steady (all\n"
+     "but the lowest: no warm-up) (default: the lowest)",
+     set_control_iteration},
     {"test-iteration", 0, "I", NULL, "selection", ON_PAIR,
-     "test's iterations: N | N,M,... | all (default: the lowest)", set_test_iteration},
+     "test's iterations: N | N,M,... | all | steady (all but\n"
+     "the lowest: no warm-up) (default: the lowest)",
+     set_test_iteration},
+    {"per-iteration", 0, NULL, NULL, "selection", ON(CMD_COMPARE),
+     "divide each side's counts and durations by its selected\n"
+     "(rank, iteration) samples: 6 iterations against 1 compare\n"
+     "fairly (counts then print with decimals)",
+     set_per_iteration},
     {"rank", 0, "R", NULL, "selection", ON(CMD_SUMMARIZE),
      "the ranks to keep: N | N,M,... | all (default: all)", set_rank},
     {"iteration", 0, "I", NULL, "selection", ON(CMD_SUMMARIZE),
@@ -434,8 +523,24 @@ const cli_option cli_options[] = {
     {"device", 0, "DEVICE", "all|cpu|gpu", "selection",
      ON_PAIR | ON(CMD_SUMMARIZE) | ON(CMD_TREND),
      "cpu: stream -1; gpu: every other stream (default: all)", set_device},
-    {"short-names", 0, NULL, NULL, "selection", ON_PAIR,
+    {"short-names", 0, NULL, NULL, "selection", ON_PAIR & ~ON(CMD_OPS),
      "group by short names (no templates, arguments)", set_short_names},
+    {"cat", 0, "LIST", NULL, "selection", ON_PAIR,
+     "only events of these categories: cpu_op,kernel,...\n"
+     "('tracediff info SET' lists them with counts and time)",
+     set_cat},
+    {"no-python", 0, NULL, NULL, "selection", ON_PAIR,
+     "every category but python_function", set_no_python},
+    {"normalize-names", 0, NULL, NULL, "selection", ON_PAIR,
+     "one row for names that differ only by addresses (0x and\n"
+     "6+ hex digits), Python line numbers (file.py(N)) or step\n"
+     "numbers (ProfilerStep#N), each shown as an ellipsis;\n"
+     "applied before --short-names (docs/numbers.md)",
+     set_normalize_names},
+    {"explain-names", 0, NULL, NULL, "selection", ON(CMD_COMPARE),
+     "print what --normalize-names folds (each folded name and\n"
+     "the names it holds, with counts) instead of the rows",
+     set_explain_names},
     {"hta-strict", 0, NULL, NULL, "selection", ON_PAIR,
      "HTA's own numbers: GPU events on stream 0 get no\n"
      "iteration (default: their launch's; docs/numbers.md)",
@@ -504,8 +609,8 @@ const cli_option cli_options[] = {
     /* output */
     {"format", 0, "FORMAT", "table|csv|json|markdown", "output", ON(CMD_COMPARE),
      "default: table on a terminal, else csv;\nwith -o, from the file's extension", set_format},
-    {"format", 0, "FORMAT", "table|json", "output", ON(CMD_OPS),
-     "default: table on a terminal, else json", set_format},
+    {"format", 0, "FORMAT", "table|csv|json", "output", ON(CMD_OPS),
+     "default: table on a terminal, else csv (category,name)", set_format},
     {"format", 0, "FORMAT", "table|json", "output", ON(CMD_INFO), "default: table", set_format},
     {"format", 0, "FORMAT", "table|csv|json", "output", ON(CMD_EXPLAIN),
      "default: table on a terminal, else csv", set_format},
@@ -521,6 +626,15 @@ const cli_option cli_options[] = {
     {"format", 0, "FORMAT", "roff|usage|tsv", "output", ON(CMD_MAN),
      "roff: the man page (default); usage: README's option\nlist; tsv: the option table",
      set_format},
+    {"width", 0, "PX", NULL, "output", ON(CMD_PLOT),
+     "the chart's width in pixels (default: what the labels\n"
+     "need; a larger width widens the bars, a smaller one is\n"
+     "raised to what the labels need)",
+     set_width},
+    {"height", 0, "PX", NULL, "output", ON(CMD_PLOT),
+     "the chart's height in pixels (default: fit; larger\n"
+     "heightens the plot area)",
+     set_height},
     {"output", 'o', "FILE", NULL, "output", ON(CMD_SUMMARIZE),
      "required: the summary (created, or a run added to it)", set_output},
     {"output", 'o', "FILE", NULL, "output", ON(CMD_TREND),

@@ -17,6 +17,8 @@ struct td_diff {
     td_side_notes notes[2];
     int64_t *sel_ranks[2], *sel_iters[2];
     int short_names;
+    size_t noisy; /* td_diff_noisy_names */
+    double per[2]; /* td_diff_divisor; 0 means 1 (td_diff_from_rows) */
     size_t *row_of_id; /* names id -> index in rows */
     td_by by;
 };
@@ -37,17 +39,12 @@ void td_acc_add_dur(acc *a, int side, double x)
 
 int64_t td_builder_row(builder *b, const char *s, size_t len, bool whole)
 {
-    int64_t id;
-    if (b->short_names && !whole) {
-        char *sh;
-        size_t sl;
-        if (td_short_name(&sh, &sl, s, len) < 0)
-            return -1;
-        id = td_strtab_intern(b->names, sh, sl);
-        free(sh);
-    } else {
-        id = td_strtab_intern(b->names, s, len);
-    }
+    char *key = NULL;
+    size_t kl = len;
+    if (!whole && td_name_key(&key, &kl, s, len, b->short_names, b->normalize) < 0)
+        return -1;
+    int64_t id = td_strtab_intern(b->names, key ? key : s, kl);
+    free(key);
     if (id < 0)
         return -1;
     if ((size_t)id >= b->cap) {
@@ -76,10 +73,15 @@ typedef struct file_walk {
     int64_t *map; /* file name id -> row id, -1 until seen */
 } file_walk;
 
-/* The row of a file's name id, made on first sight; -1 when out of memory. */
+#define ROW_LEFT_OUT (-2) /* a name of a category left out (--cat) */
+
+/* The row of a file's name id, made on first sight; ROW_LEFT_OUT, or < 0
+ * (TD_ENOMEM) when out of memory. */
 static int64_t row_of(file_walk *w, uint32_t name)
 {
     int64_t r = w->map[name];
+    if (r == ROW_LEFT_OUT)
+        return r;
     if (r < 0) {
         size_t len;
         const char *s = td_strtab_get(w->f->names, name, &len);
@@ -95,6 +97,8 @@ static int add_event(void *ud, const td_event *e, long iter_pos)
     (void)iter_pos;
     file_walk *w = ud;
     int64_t r = row_of(w, TD_EV_NAME(e));
+    if (r == ROW_LEFT_OUT)
+        return 0;
     if (r < 0)
         return TD_ENOMEM;
     w->b->acc[r].counts[w->side]++;
@@ -110,6 +114,8 @@ static int add_group(void *ud, const td_event_group *g, long iter_pos)
     (void)iter_pos;
     file_walk *w = ud;
     int64_t r = row_of(w, g->name & ~(TD_EV_GPU | TD_EV_STREAM0));
+    if (r == ROW_LEFT_OUT)
+        return 0;
     if (r < 0)
         return TD_ENOMEM;
     w->b->acc[r].counts[w->side] += g->count;
@@ -117,14 +123,19 @@ static int add_group(void *ud, const td_event_group *g, long iter_pos)
     return 0;
 }
 
-static int add_file(builder *b, int side, const td_file *f, const td_pick *pick, td_error *err)
+static int add_file(builder *b, td_side_notes *sn, int side, const td_file *f,
+                    const td_pick *pick, const td_compare_opts *o, td_error *err)
 {
     size_t nn = td_strtab_count(f->names);
     file_walk w = {b, f, side, malloc((nn + 1) * sizeof *w.map)};
     int rc = TD_ENOMEM;
+    uint64_t mask = td_cat_mask(f, o);
     if (w.map) {
-        for (size_t i = 0; i < nn; i++)
-            w.map[i] = -1;
+        for (size_t i = 0; i < nn; i++) {
+            bool mixed = false;
+            w.map[i] = td_name_kept(f, mask, (uint32_t)i, &mixed) ? -1 : -2;
+            sn->cat_mixed += mixed;
+        }
         rc = f->groups ? td_pick_walk_groups(f, pick, add_group, &w)
                        : td_pick_walk(f, pick, add_event, &w);
     }
@@ -155,6 +166,8 @@ static int resolve_side(td_diff *d, int side, const td_set *s, const td_list *ra
     sn->ranks = d->sel_ranks[side];
     if (s->niters == 0) {
         /* Spec §9: no ProfilerStep anywhere: compare the whole traces. */
+        if (iters->steady)
+            return td_fail(err, TD_EUSAGE, "", "steady: %s has no ProfilerStep", label);
         if (iters->n > 0) {
             return td_fail(err, TD_EUSAGE, "",
                            "no such iteration %lld: %s has no ProfilerStep (leave the "
@@ -190,8 +203,12 @@ static int add_side(builder *b, td_diff *d, int side, const td_set *s, const td_
             }
         }
         td_pick pick = td_pick_of(sn, opts);
+        if (opts->categories && !f->name_cats)
+            return td_fail(err, TD_EUSAGE, f->path,
+                           "a summary keeps no categories per name: --cat and --no-python "
+                           "need the trace files");
         int rc = attr ? td_add_file_attr(b, side, f, sn, opts, err)
-                      : add_file(b, side, f, &pick, err);
+                      : add_file(b, sn, side, f, &pick, opts, err);
         if (rc < 0)
             return rc;
     }
@@ -212,12 +229,13 @@ static int make_rows(td_diff *d, builder *b)
         r->name = td_strtab_get(b->names, (uint32_t)i, &r->name_len);
         for (int side = 0; side < 2; side++) {
             r->counts[side] = a->counts[side];
-            r->duration[side] = a->sum[side] + a->comp[side];
+            r->duration[side] = (a->sum[side] + a->comp[side]) / d->per[side];
             d->notes[side].events += a->counts[side];
         }
         r->diff_counts = (int64_t)(r->counts[1] - r->counts[0]);
         r->diff_duration = r->duration[1] - r->duration[0];
-        r->category = r->diff_counts > 0 ? '+' : r->diff_counts < 0 ? '-' : '=';
+        double dc = td_row_diff_count(d, r);
+        r->category = dc > 0 ? '+' : dc < 0 ? '-' : '=';
     }
     qsort(d->rows, n, sizeof *d->rows, cmp_row);
     d->nrows = n;
@@ -228,6 +246,33 @@ static int make_rows(td_diff *d, builder *b)
     for (size_t i = 0; i < n; i++)
         d->row_of_id[td_strtab_find(d->names, d->rows[i].name, d->rows[i].name_len)] = i;
     return 0;
+}
+
+/* How many rows share their address- and line-folded name with another row. */
+static int count_noisy(td_diff *d)
+{
+    td_strtab *keys = td_strtab_new();
+    int64_t *key_of = malloc((d->nrows + 1) * sizeof *key_of);
+    size_t *seen = calloc(d->nrows + 1, sizeof *seen);
+    int rc = keys && key_of && seen ? 0 : -1;
+    for (size_t i = 0; rc == 0 && i < d->nrows; i++) {
+        char *k;
+        size_t kl;
+        if (td_normalize_name(&k, &kl, d->rows[i].name, d->rows[i].name_len,
+                              TD_NORM_ADDRESSES | TD_NORM_LINES) < 0 ||
+            (key_of[i] = td_strtab_intern(keys, k, kl)) < 0)
+            rc = -1;
+        else
+            seen[key_of[i]]++;
+        free(k);
+    }
+    for (size_t i = 0; rc == 0 && i < d->nrows; i++)
+        d->noisy += seen[key_of[i]] > 1;
+    if (keys)
+        td_strtab_free(keys);
+    free(key_of);
+    free(seen);
+    return rc;
 }
 
 int td_diff_compute(td_diff **out, const td_set *control, const td_set *test,
@@ -247,6 +292,7 @@ int td_diff_compute(td_diff **out, const td_set *control, const td_set *test,
     bool attr = opts->by != TD_BY_KERNEL || opts->only;
     if (attr && (rc = td_attr_check(&b, control, test, opts, err)) < 0)
         goto fail;
+    b.normalize = opts->normalize_names;
     const td_set *sets[2] = {control, test};
     if ((rc = resolve_side(d, 0, control, &opts->control_ranks, &opts->control_iters, "control",
                            err)) < 0 ||
@@ -258,10 +304,15 @@ int td_diff_compute(td_diff **out, const td_set *control, const td_set *test,
                                          sn->niters, opts->device, err)) < 0)
             goto fail;
     }
-    for (int side = 0; side < 2; side++)
+    for (int side = 0; side < 2; side++) {
+        const td_side_notes *sn = &d->notes[side];
+        d->per[side] = opts->per_iteration && sn->nranks
+                           ? (double)(sn->nranks * (sn->whole_trace ? 1 : sn->niters))
+                           : 1;
         if ((rc = add_side(&b, d, side, sets[side], opts, attr, err)) < 0)
             goto fail;
-    if (make_rows(d, &b) < 0)
+    }
+    if (make_rows(d, &b) < 0 || (!b.normalize && count_noisy(d) < 0))
         goto fail_nomem;
     free(b.acc);
     td_classes_free(b.own_classes);
@@ -324,6 +375,30 @@ const char *td_diff_key_name(const td_diff *d)
     if (d->by == TD_BY_KERNEL || d->by > TD_BY_CLASS)
         return d->short_names ? "short_name" : "name";
     return keys[d->by];
+}
+
+size_t td_diff_noisy_names(const td_diff *d)
+{
+    return d->noisy;
+}
+
+double td_diff_divisor(const td_diff *d, int side)
+{
+    double p = d->per[side ? 1 : 0];
+    return p > 0 ? p : 1;
+}
+
+double td_row_count(const td_diff *d, const td_row *r, int side)
+{
+    side = side ? 1 : 0;
+    return (double)r->counts[side] / td_diff_divisor(d, side);
+}
+
+double td_row_diff_count(const td_diff *d, const td_row *r)
+{
+    if (td_diff_divisor(d, 0) == 1 && td_diff_divisor(d, 1) == 1)
+        return (double)r->diff_counts;
+    return td_row_count(d, r, 1) - td_row_count(d, r, 0);
 }
 
 td_op_category td_row_op_category(const td_row *r)

@@ -37,6 +37,7 @@ typedef struct walk {
     const td_diff *diff;
     const td_file *f;
     int short_names;
+    int normalize;
     td_samples mode;
     side_acc *acc;
     long *map;     /* file name id -> row, -1 unknown, -2 not looked up */
@@ -51,16 +52,12 @@ static long row_of(walk *w, uint32_t name)
         return r;
     size_t len;
     const char *s = td_strtab_get(w->f->names, name, &len);
-    if (w->short_names) {
-        char *sh;
-        size_t sl;
-        if (td_short_name(&sh, &sl, s, len) < 0)
-            return -3;
-        r = td_diff_find_row(w->diff, sh, sl);
-        free(sh);
-    } else {
-        r = td_diff_find_row(w->diff, s, len);
-    }
+    char *key;
+    size_t kl;
+    if (td_name_key(&key, &kl, s, len, w->short_names, w->normalize) < 0)
+        return -3;
+    r = td_diff_find_row(w->diff, key ? key : s, kl);
+    free(key);
     return w->map[name] = r;
 }
 
@@ -130,12 +127,15 @@ static int collect_side(side_acc *a, const td_diff *d, const td_set *s, int side
         if (!has_rank(sn, f->rank, &rp))
             continue;
         size_t nn = td_strtab_count(f->names);
-        walk w = {d, f, o->short_names, mode, a, malloc((nn + 1) * sizeof(long)), rp * niters,
-                  niters};
+        walk w = {d, f, o->short_names, o->normalize_names, mode, a,
+                  malloc((nn + 1) * sizeof(long)), rp * niters, niters};
         if (!w.map)
             return td_fail(err, TD_ENOMEM, f->path, "out of memory");
-        for (size_t k = 0; k < nn; k++)
-            w.map[k] = -2;
+        uint64_t mask = td_cat_mask(f, o);
+        for (size_t k = 0; k < nn; k++) {
+            bool mixed;
+            w.map[k] = td_name_kept(f, mask, (uint32_t)k, &mixed) ? -2 : -1;
+        }
         int rc = td_pick_walk(f, &pick, take_event, &w);
         free(w.map);
         if (rc < 0)

@@ -45,19 +45,20 @@ int td_column_parse(const char *text, const char *cl, const char *tl)
     return TD_EUSAGE;
 }
 
-static double col_value(const td_row *r, int col, const td_stats *st, size_t i)
+static double col_value(const td_diff *d, const td_row *r, int col, const td_stats *st,
+                        size_t i)
 {
     switch (col) {
     case TD_COL_Q: return st ? td_stats_rows(st)[i].q : NAN;
     case TD_COL_CHANGE: return st ? td_stats_rows(st)[i].change_pct : NAN;
-    case TD_COL_CONTROL_COUNTS: return (double)r->counts[0];
+    case TD_COL_CONTROL_COUNTS: return td_row_count(d, r, 0);
     case TD_COL_CONTROL_DURATION: return r->duration[0];
-    case TD_COL_TEST_COUNTS: return (double)r->counts[1];
+    case TD_COL_TEST_COUNTS: return td_row_count(d, r, 1);
     case TD_COL_TEST_DURATION: return r->duration[1];
-    case TD_COL_DIFF_COUNTS: return (double)r->diff_counts;
+    case TD_COL_DIFF_COUNTS: return td_row_diff_count(d, r);
     case TD_COL_DIFF_DURATION: return r->diff_duration;
     case TD_COL_CATEGORY: return r->category == '+' ? 1 : r->category == '-' ? -1 : 0;
-    case TD_COL_ABS_DIFF_COUNTS: return fabs((double)r->diff_counts);
+    case TD_COL_ABS_DIFF_COUNTS: return fabs(td_row_diff_count(d, r));
     case TD_COL_ABS_DIFF_DURATION: return fabs(r->diff_duration);
     default: return 0;
     }
@@ -242,7 +243,7 @@ long td_view_make(size_t **out, const td_diff *d, const td_view_opts *o, td_erro
         k[m].row = r;
         k[m].idx = i;
         /* Descending (the default for numbers) sorts the negated key. */
-        double v = o->has_sort ? col_value(r, o->sort, o->stats, i) : 0;
+        double v = o->has_sort ? col_value(d, r, o->sort, o->stats, i) : 0;
         /* q sorts most significant first unless --ascending turns it. */
         bool up = o->sort == TD_COL_Q ? !o->ascending : o->ascending;
         k[m].key = up ? v : -v;

@@ -25,6 +25,10 @@ int td_list_parse(td_list *out, const char *text, td_error *err)
         out->all = 1;
         return 0;
     }
+    if (strcmp(text, "steady") == 0) {
+        out->steady = 1;
+        return 0;
+    }
     size_t cap = 0;
     const char *p = text;
     for (;;) {
@@ -89,11 +93,16 @@ int td_resolve(int64_t **out, size_t *nout, const td_list *want, const int64_t *
 {
     *out = NULL;
     *nout = 0;
-    size_t n = want->all ? nhave : want->n ? want->n : (nhave ? 1 : 0);
+    if (want->steady && nhave < 2)
+        return td_fail(err, TD_EUSAGE, "", "steady: %s has %zu %s%s (needs 2 or more: all but the lowest)",
+                       side, nhave, what, nhave == 1 ? "" : "s");
+    size_t n = want->all ? nhave : want->steady ? nhave - 1 : want->n ? want->n : (nhave ? 1 : 0);
     int64_t *v = malloc((n + 1) * sizeof *v);
     if (!v)
         return td_fail(err, TD_ENOMEM, "", "out of memory");
-    if (want->all || want->n == 0) {
+    if (want->steady) {
+        memcpy(v, have + 1, n * sizeof *v); /* have is sorted: drop the lowest */
+    } else if (want->all || want->n == 0) {
         memcpy(v, have, n * sizeof *v);
     } else {
         for (size_t i = 0; i < n; i++) {

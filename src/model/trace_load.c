@@ -306,20 +306,36 @@ static inline int append_raw(loader *L, const td_raw_event *e)
     return 0;
 }
 
-READER_INLINE int count_category(loader *L, int64_t cat_id)
+READER_INLINE int count_category(loader *L, int64_t cat_id, int64_t name_id, double dur)
 {
     td_file *f = L->f;
-    size_t cid = (size_t)cat_id;
+    size_t cid = (size_t)cat_id, nid = (size_t)name_id;
     if (cid >= f->ncat_counts) {
-        size_t cap = f->ncat_counts;
+        size_t cap = f->ncat_counts, cap2 = f->ncat_counts;
         uint64_t *cc = td_grow(f->cat_counts, &cap, cid + 1, sizeof *cc);
-        if (!cc)
+        if (cc)
+            f->cat_counts = cc;
+        double *cd = cc ? td_grow(f->cat_dur, &cap2, cap, sizeof *cd) : NULL;
+        if (!cd)
             return td_fail(L->j.err, TD_ENOMEM, f->path, "out of memory");
+        f->cat_dur = cd;
         memset(cc + f->ncat_counts, 0, (cap - f->ncat_counts) * sizeof *cc);
-        f->cat_counts = cc;
+        memset(cd + f->ncat_counts, 0, (cap - f->ncat_counts) * sizeof *cd);
         f->ncat_counts = cap;
     }
+    if (nid >= f->nname_cats) {
+        size_t cap = f->nname_cats;
+        uint64_t *nc = td_grow(f->name_cats, &cap, nid + 1, sizeof *nc);
+        if (!nc)
+            return td_fail(L->j.err, TD_ENOMEM, f->path, "out of memory");
+        memset(nc + f->nname_cats, 0, (cap - f->nname_cats) * sizeof *nc);
+        f->name_cats = nc;
+        f->nname_cats = cap;
+    }
     f->cat_counts[cid]++;
+    if (!isnan(dur))
+        f->cat_dur[cid] += dur;
+    f->name_cats[nid] |= (uint64_t)1 << (cid < 63 ? cid : 63);
     return 0;
 }
 
@@ -367,7 +383,7 @@ READER_INLINE int keep_event(loader *L, event_fields *ev, uint64_t index, bool a
         return rc;
     if ((rc = append_raw(L, &ev->e)) < 0)
         return rc;
-    return count_category(L, ev->cat_id);
+    return count_category(L, ev->cat_id, ev->name_id, ev->e.dur);
 }
 
 /* One entry of traceEvents: read, then kept when it counts (spec §2). */
@@ -442,6 +458,10 @@ static int read_events(loader *L)
         L->round_ts = 0;
         if (L->f->cat_counts)
             memset(L->f->cat_counts, 0, L->f->ncat_counts * sizeof *L->f->cat_counts);
+        if (L->f->cat_dur)
+            memset(L->f->cat_dur, 0, L->f->ncat_counts * sizeof *L->f->cat_dur);
+        if (L->f->name_cats)
+            memset(L->f->name_cats, 0, L->f->nname_cats * sizeof *L->f->name_cats);
     }
     L->seen_events = 1;
     const char *saved = j->ctx;
@@ -587,6 +607,8 @@ void td_file_free(td_file *f)
     td_strtab_free(f->names);
     td_strtab_free(f->cats);
     free(f->cat_counts);
+    free(f->cat_dur);
+    free(f->name_cats);
     for (size_t b = 0; b < f->nevb; b++)
         free(f->evb[b]);
     free(f->evb);

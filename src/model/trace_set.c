@@ -7,6 +7,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <pthread.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -329,11 +330,43 @@ size_t td_set_iterations(const td_set *s, int64_t *out, size_t cap)
     return s->niters;
 }
 
-void td_set_categories(const td_set *s, void (*fn)(void *ud, const char *cat, uint64_t n),
-                       void *ud)
+typedef struct cat_sum {
+    uint64_t n;
+    double dur; /* NAN once some file does not know it */
+} cat_sum;
+
+/* Calls fn for the categories of all in name order. */
+static void cat_emit(td_strtab *all, const cat_sum *sum,
+                     void (*fn)(void *ud, const char *cat, uint64_t n, double dur), void *ud)
+{
+    size_t n = td_strtab_count(all);
+    const char **names = malloc((n + 1) * sizeof *names);
+    size_t *ord = malloc((n + 1) * sizeof *ord);
+    if (names && ord) {
+        for (size_t c = 0; c < n; c++) {
+            names[c] = td_strtab_get(all, (uint32_t)c, NULL);
+            ord[c] = c;
+        }
+        for (size_t a = 1; a < n; a++) {
+            size_t v = ord[a], b = a;
+            while (b > 0 && strcmp(names[ord[b - 1]], names[v]) > 0) {
+                ord[b] = ord[b - 1];
+                b--;
+            }
+            ord[b] = v;
+        }
+        for (size_t c = 0; c < n; c++)
+            fn(ud, names[ord[c]], sum[ord[c]].n, sum[ord[c]].dur);
+    }
+    free(ord);
+    free(names);
+}
+
+void td_set_category_times(const td_set *s,
+                           void (*fn)(void *ud, const char *cat, uint64_t n, double dur), void *ud)
 {
     td_strtab *all = td_strtab_new();
-    uint64_t *cnt = NULL;
+    cat_sum *sum = NULL;
     size_t cap = 0;
     if (!all)
         return;
@@ -346,41 +379,38 @@ void td_set_categories(const td_set *s, void (*fn)(void *ud, const char *cat, ui
             if (id < 0)
                 goto done;
             size_t old = cap;
-            uint64_t *nc = td_grow(cnt, &cap, (size_t)id + 1, sizeof *nc);
-            if (!nc)
+            cat_sum *ns = td_grow(sum, &cap, (size_t)id + 1, sizeof *ns);
+            if (!ns)
                 goto done;
-            memset(nc + old, 0, (cap - old) * sizeof *nc);
-            cnt = nc;
-            cnt[id] += f->cat_counts[c];
+            memset(ns + old, 0, (cap - old) * sizeof *ns);
+            sum = ns;
+            sum[id].n += f->cat_counts[c];
+            sum[id].dur += f->cat_dur ? f->cat_dur[c] : NAN;
         }
     }
-    size_t n = td_strtab_count(all);
-    const char **names = malloc((n + 1) * sizeof *names);
-    if (!names)
-        goto done;
-    for (size_t c = 0; c < n; c++)
-        names[c] = td_strtab_get(all, (uint32_t)c, NULL);
-    /* In name order: sort ids by their strings. */
-    size_t *ord = malloc((n + 1) * sizeof *ord);
-    if (ord) {
-        for (size_t c = 0; c < n; c++)
-            ord[c] = c;
-        for (size_t a = 1; a < n; a++) {
-            size_t v = ord[a], b = a;
-            while (b > 0 && strcmp(names[ord[b - 1]], names[v]) > 0) {
-                ord[b] = ord[b - 1];
-                b--;
-            }
-            ord[b] = v;
-        }
-        for (size_t c = 0; c < n; c++)
-            fn(ud, names[ord[c]], cnt[ord[c]]);
-        free(ord);
-    }
-    free(names);
+    cat_emit(all, sum, fn, ud);
 done:
-    free(cnt);
+    free(sum);
     td_strtab_free(all);
+}
+
+typedef struct cat_count_fn {
+    void (*fn)(void *ud, const char *cat, uint64_t n);
+    void *ud;
+} cat_count_fn;
+
+static void cat_count_only(void *ud, const char *cat, uint64_t n, double dur)
+{
+    (void)dur;
+    cat_count_fn *c = ud;
+    c->fn(c->ud, cat, n);
+}
+
+void td_set_categories(const td_set *s, void (*fn)(void *ud, const char *cat, uint64_t n),
+                       void *ud)
+{
+    cat_count_fn c = {fn, ud};
+    td_set_category_times(s, cat_count_only, &c);
 }
 
 int td_set_check_selection(const td_set *s, const int64_t *ranks, size_t nranks,

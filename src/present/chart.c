@@ -48,6 +48,8 @@ typedef struct chart_in {
     const size_t *rows;
     size_t nrows;
     const char *label[2];
+    const char *subtitle; /* or NULL */
+    int width, height;    /* asked for; 0 = fit */
 } chart_in;
 
 /* ------------------------------------------------------------------------ */
@@ -522,6 +524,33 @@ static void emit_groups(chart *c, const chart_in *in, const geom *g, const label
     }
 }
 
+/* --width and --height larger than the chart needs: the plot area grows
+ * (wider bar groups, a taller y axis); smaller ones keep what the labels need. */
+static void fit_size(chart *c, const chart_in *in, geom *g, double *plot_w)
+{
+    if (in->width > c->width && in->nrows) {
+        *plot_w += in->width - c->width;
+        g->gw = *plot_w / (double)in->nrows;
+        c->width = in->width;
+    }
+    if (in->height > c->height) {
+        g->bottom += in->height - c->height;
+        c->height = in->height;
+    }
+}
+
+/* The title, the subtitle (what is compared) and the legend. */
+static void emit_head(chart *c, const chart_in *in, double sub)
+{
+    size_t len, s = pool_str(c, c->title, &len);
+    add_text(c, c->width / 2, 34, s, len, FS_TITLE, 1, 0, 1, RGB_TEXT);
+    if (in->subtitle) {
+        s = pool_str(c, in->subtitle, &len);
+        add_text(c, c->width / 2, 56, s, len, FS_LEGEND, 1, 0, 0, RGB_MUTED);
+    }
+    emit_legend(c, in, c->width / 2, 60 + sub);
+}
+
 static int chart_layout(chart *c, const chart_in *in, td_error *err)
 {
     label *lab = calloc(in->nrows + 1, sizeof *lab);
@@ -571,20 +600,20 @@ static int chart_layout(chart *c, const chart_in *in, td_error *err)
         max_lw = fmax(max_lw, lab[i].w);
     }
     g.left = ceil(left);
-    g.top = PLOT_TOP;
-    g.bottom = PLOT_TOP + PLOT_H;
+    double sub = in->subtitle ? 20 : 0;
+    g.top = PLOT_TOP + sub;
+    g.bottom = g.top + PLOT_H;
     size_t tlen;
-    const char *title = c->title;
-    double title_w = measure(c, title, FS_TITLE, 1);
-    double legend_w = legend_width(c, in);
-    c->width = ceil(fmax(g.left + plot_w + MARGIN, fmax(title_w, legend_w) + 2 * MARGIN));
+    double head_w = fmax(measure(c, c->title, FS_TITLE, 1), legend_width(c, in));
+    if (in->subtitle)
+        head_w = fmax(head_w, measure(c, in->subtitle, FS_LEGEND, 0));
+    c->width = ceil(fmax(g.left + plot_w + MARGIN, head_w + 2 * MARGIN));
     c->height = ceil(g.bottom + 10 + max_lw * sn + FS_LABEL * cs + 14);
+    fit_size(c, in, &g, &plot_w);
 
     /* Drawn back to front. */
     add_rect(c, 0, 0, c->width, c->height, RGB_BACK);
-    size_t ts = pool_str(c, title, &tlen);
-    add_text(c, c->width / 2, 34, ts, tlen, FS_TITLE, 1, 0, 1, RGB_TEXT);
-    emit_legend(c, in, c->width / 2, 60);
+    emit_head(c, in, sub);
     for (long t = 0; t < g.ax.nticks; t++) {
         double y = crisp(y_of(&g, g.ax.lo + (double)t * g.ax.step));
         add_line(c, g.left, y, g.left + plot_w, y, RGB_GRID);
@@ -682,12 +711,30 @@ static void chart_in_set(chart_in *in, td_chart_kind kind, const td_diff *diff,
     in->label[1] = tl ? tl : "test";
 }
 
+static void chart_in_opts(chart_in *in, const td_chart_opts *o)
+{
+    if (!o)
+        return;
+    in->subtitle = o->subtitle && *o->subtitle ? o->subtitle : NULL;
+    in->width = o->width;
+    in->height = o->height;
+}
+
 int td_chart_svg(FILE *f, td_chart_kind kind, const td_diff *diff, const size_t *rows,
                  size_t nrows, const char *control_label, const char *test_label, td_error *err)
 {
+    td_chart_opts o = {control_label, test_label, NULL, 0, 0};
+    return td_chart_svg_opts(f, kind, diff, rows, nrows, &o, err);
+}
+
+int td_chart_svg_opts(FILE *f, td_chart_kind kind, const td_diff *diff, const size_t *rows,
+                      size_t nrows, const td_chart_opts *o, td_error *err)
+{
     chart c;
-    chart_in in;
-    chart_in_set(&in, kind, diff, rows, nrows, control_label, test_label);
+    chart_in in = {0};
+    chart_in_set(&in, kind, diff, rows, nrows, o ? o->control_label : NULL,
+                 o ? o->test_label : NULL);
+    chart_in_opts(&in, o);
     int rc = chart_build(&c, &in, err);
     if (rc == 0 && (rc = td_chart_svg_write(f, &c, kind)) < 0)
         td_fail(err, rc, "", "cannot write the chart: %s", strerror(errno));
@@ -705,13 +752,22 @@ int td_chart_write(const char *path, td_chart_kind kind, const td_diff *diff,
                    const size_t *rows, size_t nrows, const char *control_label,
                    const char *test_label, td_error *err)
 {
+    td_chart_opts o = {control_label, test_label, NULL, 0, 0};
+    return td_chart_write_opts(path, kind, diff, rows, nrows, &o, err);
+}
+
+int td_chart_write_opts(const char *path, td_chart_kind kind, const td_diff *diff,
+                        const size_t *rows, size_t nrows, const td_chart_opts *o, td_error *err)
+{
     int fmt = ends_with(path, ".svg") ? 0 : ends_with(path, ".png") ? 1
               : ends_with(path, ".pdf") ? 2 : -1;
     if (fmt < 0)
         return td_fail(err, TD_EUSAGE, path, "unknown chart format: name it .svg, .png or .pdf");
     chart c;
-    chart_in in;
-    chart_in_set(&in, kind, diff, rows, nrows, control_label, test_label);
+    chart_in in = {0};
+    chart_in_set(&in, kind, diff, rows, nrows, o ? o->control_label : NULL,
+                 o ? o->test_label : NULL);
+    chart_in_opts(&in, o);
     FILE *f = NULL;
     size_t n = strlen(path) + 16;
     char *tmp = malloc(n);

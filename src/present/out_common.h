@@ -11,8 +11,9 @@ const char *td_label(const char *label, int side);
 /* Column header names with the side labels applied. */
 void td_column_names(const char *names[TD_OUT_NCOLS], char bufs[4][160], const td_diff *d,
                      const td_write_opts *o);
-/* The seven value cells of a row, as text. */
-void td_row_cells(char cells[TD_OUT_NCOLS - 1][40], const td_row *r);
+/* The seven value cells of a row, as text (counts divided by
+ * td_diff_divisor, with decimals, when that is not 1). */
+void td_row_cells(char cells[TD_OUT_NCOLS - 1][40], const td_diff *d, const td_row *r);
 size_t td_view_count(const td_diff *d, const td_write_opts *o);
 const td_row *td_view_row(const td_diff *d, const td_write_opts *o, size_t i);
 

@@ -28,30 +28,63 @@ static size_t text_width(const char *s, size_t len)
     return w;
 }
 
-/* Writes at most w columns of the name, padded to w, with an ellipsis when
- * cut; control characters become '?'. */
-static void put_name(FILE *f, const char *s, size_t len, size_t w, int ascii)
+static const char *find_bytes(const char *s, size_t len, const char *pat, size_t pl)
 {
-    size_t tw = text_width(s, len);
-    size_t ell = ascii ? 3 : 1;
-    size_t room = tw > w ? (w > ell ? w - ell : 0) : w;
+    for (size_t i = 0; i + pl <= len; i++)
+        if (memcmp(s + i, pat, pl) == 0)
+            return s + i;
+    return NULL;
+}
+
+/* Writes the code points [from, to) of s; control characters become '?'. */
+static void put_span(FILE *f, const char *s, size_t len, size_t from, size_t to)
+{
     size_t cols = 0, i = 0;
-    while (i < len && cols < room) {
+    while (i < len && cols < to) {
         size_t l = 1;
         unsigned char c = (unsigned char)s[i];
         if (c >= 0x80)
             while (i + l < len && ((unsigned char)s[i + l] & 0xC0) == 0x80)
                 l++;
-        if (c < 0x20 || c == 0x7F)
-            fputc('?', f);
-        else
-            fwrite(s + i, 1, l, f);
+        if (cols >= from) {
+            if (c < 0x20 || c == 0x7F)
+                fputc('?', f);
+            else
+                fwrite(s + i, 1, l, f);
+        }
         i += l;
         cols++;
     }
-    if (tw > w) {
-        fputs(ascii ? "..." : "\xE2\x80\xA6", f);
-        cols += ell;
+}
+
+/* Where the name's telling part is at its end (a Python frame's file and
+ * line, an address): those lose their start when cut, other names their end
+ * (a kernel's template arguments come first). */
+static bool tail_matters(const char *s, size_t len)
+{
+    size_t from = len > 24 ? len - 24 : 0;
+    return find_bytes(s, len, ".py(", 4) || find_bytes(s + from, len - from, "0x", 2);
+}
+
+/* Writes at most w columns of the name, padded to w, with an ellipsis where
+ * it was cut. */
+static void put_name(FILE *f, const char *s, size_t len, size_t w, int ascii)
+{
+    size_t tw = text_width(s, len);
+    size_t ell = ascii ? 3 : 1;
+    size_t cols = tw;
+    if (tw <= w) {
+        put_span(f, s, len, 0, tw);
+    } else {
+        size_t room = w > ell ? w - ell : 0;
+        if (tail_matters(s, len)) {
+            fputs(ascii ? "..." : "\xE2\x80\xA6", f);
+            put_span(f, s, len, tw - room, tw);
+        } else {
+            put_span(f, s, len, 0, room);
+            fputs(ascii ? "..." : "\xE2\x80\xA6", f);
+        }
+        cols = room + ell;
     }
     for (; cols < w; cols++)
         fputc(' ', f);
@@ -120,7 +153,7 @@ int td_write_table(FILE *f, const td_diff *d, const td_write_opts *o)
     for (size_t i = 0; i < n; i++) {
         const td_row *r = td_view_row(d, o, i);
         char cells[TD_OUT_NCOLS - 1][40];
-        td_row_cells(cells, r);
+        td_row_cells(cells, d, r);
         for (int c = 0; c < TD_OUT_NCOLS - 1; c++)
             if (strlen(cells[c]) > cw[c])
                 cw[c] = strlen(cells[c]);
@@ -175,7 +208,7 @@ int td_write_table(FILE *f, const td_diff *d, const td_write_opts *o)
     for (size_t i = 0; i < n; i++) {
         const td_row *r = td_view_row(d, o, i);
         char cells[TD_OUT_NCOLS - 1][40];
-        td_row_cells(cells, r);
+        td_row_cells(cells, d, r);
         put_name(f, r->name, r->name_len, namew, ascii);
         const char *col = !color ? "" : r->category == '+' ? RED : r->category == '-' ? GREEN : "";
         for (int c = 0; c < TD_OUT_NCOLS - 1; c++) {

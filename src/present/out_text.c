@@ -56,13 +56,19 @@ void td_column_names(const char *names[TD_OUT_NCOLS], char bufs[4][160], const t
     names[7] = "counts_change_categories";
 }
 
-void td_row_cells(char cells[TD_OUT_NCOLS - 1][40], const td_row *r)
+void td_row_cells(char cells[TD_OUT_NCOLS - 1][40], const td_diff *d, const td_row *r)
 {
-    snprintf(cells[0], 40, "%llu", (unsigned long long)r->counts[0]);
+    if (td_diff_divisor(d, 0) == 1 && td_diff_divisor(d, 1) == 1) {
+        snprintf(cells[0], 40, "%llu", (unsigned long long)r->counts[0]);
+        snprintf(cells[2], 40, "%llu", (unsigned long long)r->counts[1]);
+        snprintf(cells[4], 40, "%lld", (long long)r->diff_counts);
+    } else { /* --per-iteration: counts per sample, with decimals */
+        td_fmt_num(cells[0], 40, td_row_count(d, r, 0));
+        td_fmt_num(cells[2], 40, td_row_count(d, r, 1));
+        td_fmt_num(cells[4], 40, td_row_diff_count(d, r));
+    }
     td_fmt_num(cells[1], 40, r->duration[0]);
-    snprintf(cells[2], 40, "%llu", (unsigned long long)r->counts[1]);
     td_fmt_num(cells[3], 40, r->duration[1]);
-    snprintf(cells[4], 40, "%lld", (long long)r->diff_counts);
     td_fmt_num(cells[5], 40, r->diff_duration);
     snprintf(cells[6], 40, "%c", r->category);
 }
@@ -195,7 +201,7 @@ int td_write_csv(FILE *f, const td_diff *d, const td_write_opts *o)
     for (size_t i = 0; i < n; i++) {
         const td_row *r = td_view_row(d, o, i);
         char cells[TD_OUT_NCOLS - 1][40];
-        td_row_cells(cells, r);
+        td_row_cells(cells, d, r);
         csv_field(f, r->name, r->name_len);
         for (int c = 0; c < TD_OUT_NCOLS - 1; c++) {
             fputc(',', f);
@@ -273,7 +279,7 @@ int td_write_json(FILE *f, const td_diff *d, const td_write_opts *o)
     for (size_t i = 0; i < n; i++) {
         const td_row *r = td_view_row(d, o, i);
         char cells[TD_OUT_NCOLS - 1][40];
-        td_row_cells(cells, r);
+        td_row_cells(cells, d, r);
         fputs(i ? ",\n {\"" : "\n {\"", f);
         td_write_json_string(f, names[0], strlen(names[0]));
         fputs("\": \"", f);
@@ -341,7 +347,7 @@ int td_write_markdown(FILE *f, const td_diff *d, const td_write_opts *o)
     for (size_t i = 0; i < n; i++) {
         const td_row *r = td_view_row(d, o, i);
         char cells[TD_OUT_NCOLS - 1][40];
-        td_row_cells(cells, r);
+        td_row_cells(cells, d, r);
         fputs("| ", f);
         md_name(f, r->name, r->name_len);
         for (int c = 0; c < TD_OUT_NCOLS - 1; c++)

@@ -574,6 +574,13 @@ static void notes(report *r)
             }
         }
     }
+    size_t noisy = td_diff_noisy_names(r->in->diff);
+    if (noisy && !started++)
+        fputs("<h2>Notes</h2>\n<ul class=\"notes\" id=\"notes\">\n", f);
+    if (noisy)
+        fprintf(f, "<li>%zu names differ only by addresses or line numbers; "
+                   "<code>--normalize-names</code> folds them</li>\n",
+                noisy);
     if (started)
         fputs("</ul>\n", f);
 }

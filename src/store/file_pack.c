@@ -347,9 +347,34 @@ static int pack_raw(td_buf *b, const td_groups *g)
     return bad;
 }
 
+static int put_le64(td_buf *b, double d)
+{
+    uint64_t w;
+    memcpy(&w, &d, 8);
+    unsigned char le[8];
+    for (int j = 0; j < 8; j++)
+        le[j] = (unsigned char)(w >> (8 * j));
+    return put(b, le, 8);
+}
+
+/* Per category its total duration, per name the categories it appears under
+ * (info's time per category, the --cat filter). */
+static int pack_categories(td_buf *b, const td_file *f)
+{
+    size_t nc = td_strtab_count(f->cats), nn = td_strtab_count(f->names);
+    int bad = put_u(b, f->cat_dur != NULL);
+    for (size_t i = 0; f->cat_dur && i < nc; i++)
+        bad |= put_le64(b, i < f->ncat_counts ? f->cat_dur[i] : 0);
+    bad |= put_u(b, f->name_cats != NULL);
+    for (size_t i = 0; f->name_cats && i < nn; i++)
+        bad |= put_u(b, i < f->nname_cats ? f->name_cats[i] : 0);
+    return bad;
+}
+
 int td_file_pack(td_buf *b, const td_file *f, const td_groups *g, td_error *err)
 {
     int bad = pack_head(b, f);
+    bad |= pack_categories(b, f);
     bad |= put_u(b, (uint64_t)(g->has_attr != 0));
     bad |= g->integral ? pack_sorted_int(b, g) : pack_raw(b, g);
     if (bad)
@@ -468,6 +493,29 @@ static int unpack_cats(rd *r, td_file *f)
         if (id != (int64_t)i)
             return UNPACK_BAD;
         f->cat_counts[i] = get_u(r);
+    }
+    return r->bad ? UNPACK_BAD : 0;
+}
+
+static uint64_t get_le64(rd *r);
+
+static int unpack_categories(rd *r, td_file *f)
+{
+    size_t nc = td_strtab_count(f->cats), nn = td_strtab_count(f->names);
+    if (get_u(r) == 1) {
+        if (!(f->cat_dur = calloc(f->ncat_counts + 1, sizeof *f->cat_dur)))
+            return UNPACK_NOMEM;
+        for (size_t i = 0; i < nc && !r->bad; i++) {
+            uint64_t w = get_le64(r);
+            memcpy(&f->cat_dur[i], &w, 8);
+        }
+    }
+    if (get_u(r) == 1) {
+        if (!plausible(r, nn) || !(f->name_cats = calloc(nn + 1, sizeof *f->name_cats)))
+            return r->bad ? UNPACK_BAD : UNPACK_NOMEM;
+        f->nname_cats = nn;
+        for (size_t i = 0; i < nn && !r->bad; i++)
+            f->name_cats[i] = get_u(r);
     }
     return r->bad ? UNPACK_BAD : 0;
 }
@@ -789,6 +837,8 @@ int td_file_unpack(td_file **out, const unsigned char *p, size_t n, const char *
         rc = unpack_iters(&r, f);
     if (rc == 0)
         rc = unpack_names(&r, f);
+    if (rc == 0 && !old)
+        rc = unpack_categories(&r, f);
     if (rc == 0 && !old) {
         uint64_t a = get_u(&r);
         f->has_attr = a == 1;

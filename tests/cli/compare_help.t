@@ -4,7 +4,9 @@ $ tracediff compare --help
 > usage: tracediff compare CONTROL TEST [options]
 >
 > Per name (or short name): counts and total durations (us) of each side,
-> their differences, and +/-/= by count. Rows are sorted by name unless --sort.
+> their differences, and +/-/= by count. Rows: the table and markdown by the
+> absolute change in duration, largest first; CSV and JSON by name (HTA's
+> order); --sort sets the order of every format.
 >
 > A trace set is a directory of trace files (one per rank: .json, .json.gz,
 > .json.zst) or one trace file.
@@ -12,10 +14,24 @@ $ tracediff compare --help
 > selection:
 >   --control-rank R                  control's ranks: N | N,M,... | all (default: the lowest rank)
 >   --test-rank R                     test's ranks: N | N,M,... | all (default: the lowest rank)
->   --control-iteration I             control's iterations: N | N,M,... | all (default: the lowest)
->   --test-iteration I                test's iterations: N | N,M,... | all (default: the lowest)
+>   --control-iteration I             control's iterations: N | N,M,... | all | steady (all
+>                                     but the lowest: no warm-up) (default: the lowest)
+>   --test-iteration I                test's iterations: N | N,M,... | all | steady (all but
+>                                     the lowest: no warm-up) (default: the lowest)
+>   --per-iteration                   divide each side's counts and durations by its selected
+>                                     (rank, iteration) samples: 6 iterations against 1 compare
+>                                     fairly (counts then print with decimals)
 >   --device all|cpu|gpu              cpu: stream -1; gpu: every other stream (default: all)
 >   --short-names                     group by short names (no templates, arguments)
+>   --cat LIST                        only events of these categories: cpu_op,kernel,...
+>                                     ('tracediff info SET' lists them with counts and time)
+>   --no-python                       every category but python_function
+>   --normalize-names                 one row for names that differ only by addresses (0x and
+>                                     6+ hex digits), Python line numbers (file.py(N)) or step
+>                                     numbers (ProfilerStep#N), each shown as an ellipsis;
+>                                     applied before --short-names (docs/numbers.md)
+>   --explain-names                   print what --normalize-names folds (each folded name and
+>                                     the names it holds, with counts) instead of the rows
 >   --hta-strict                      HTA's own numbers: GPU events on stream 0 get no
 >                                     iteration (default: their launch's; docs/numbers.md)
 >   --control-label NAME              control's label: headers, legends, column prefixes

@@ -1,6 +1,8 @@
 # markdown: names in code spans, pipes escaped
 $ tracediff compare tests/golden/traces/hta-trace_compare/base tests/golden/traces/hta-trace_compare/test --format markdown --device cpu
 ? 0
+> Rows by |diff_duration|, largest first.
+>
 > | name | control_counts | control_total_duration | test_counts | test_total_duration | diff_counts | diff_duration | counts_change_categories |
 > |:---|---:|---:|---:|---:|---:|---:|:---:|
 > | `ProfilerStep#1009` | 1 | 100298 | 1 | 100298 | 0 | 0 | = |

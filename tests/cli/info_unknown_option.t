@@ -1,4 +1,4 @@
 # info takes no selection options
 $ tracediff info examples/control --device gpu
 ? 2
-! tracediff: info: unknown option '--device' (see 'tracediff info --help')
+! tracediff: info: --device does not apply to info (see 'tracediff info --help')

@@ -6,13 +6,25 @@ $ tracediff ops --help
 > The five ops_diff lists by full name: added, deleted, increased, decreased,
 > unchanged (each sorted by name). --short-names does not apply here.
 >
+> On a terminal, a list per category fitted to its width (long names cut as
+> compare's table cuts them); piped, CSV with one line per name (category,name; full
+> names); --format json, HTA's ops_diff as an object of five arrays.
+>
 > selection:
 >   --control-rank R                  control's ranks: N | N,M,... | all (default: the lowest rank)
 >   --test-rank R                     test's ranks: N | N,M,... | all (default: the lowest rank)
->   --control-iteration I             control's iterations: N | N,M,... | all (default: the lowest)
->   --test-iteration I                test's iterations: N | N,M,... | all (default: the lowest)
+>   --control-iteration I             control's iterations: N | N,M,... | all | steady (all
+>                                     but the lowest: no warm-up) (default: the lowest)
+>   --test-iteration I                test's iterations: N | N,M,... | all | steady (all but
+>                                     the lowest: no warm-up) (default: the lowest)
 >   --device all|cpu|gpu              cpu: stream -1; gpu: every other stream (default: all)
->   --short-names                     group by short names (no templates, arguments)
+>   --cat LIST                        only events of these categories: cpu_op,kernel,...
+>                                     ('tracediff info SET' lists them with counts and time)
+>   --no-python                       every category but python_function
+>   --normalize-names                 one row for names that differ only by addresses (0x and
+>                                     6+ hex digits), Python line numbers (file.py(N)) or step
+>                                     numbers (ProfilerStep#N), each shown as an ellipsis;
+>                                     applied before --short-names (docs/numbers.md)
 >   --hta-strict                      HTA's own numbers: GPU events on stream 0 get no
 >                                     iteration (default: their launch's; docs/numbers.md)
 >   --control-label NAME              control's label: headers, legends, column prefixes
@@ -31,7 +43,7 @@ $ tracediff ops --help
 >                                     wins (default: docs/attribution.md)
 >
 > output:
->   --format table|json               default: table on a terminal, else json
+>   --format table|csv|json           default: table on a terminal, else csv (category,name)
 >   -o, --output FILE                 written whole or not at all ('-': stdout)
 >
 > examples:

@@ -17,10 +17,19 @@ $ tracediff plot --help
 > selection:
 >   --control-rank R                  control's ranks: N | N,M,... | all (default: the lowest rank)
 >   --test-rank R                     test's ranks: N | N,M,... | all (default: the lowest rank)
->   --control-iteration I             control's iterations: N | N,M,... | all (default: the lowest)
->   --test-iteration I                test's iterations: N | N,M,... | all (default: the lowest)
+>   --control-iteration I             control's iterations: N | N,M,... | all | steady (all
+>                                     but the lowest: no warm-up) (default: the lowest)
+>   --test-iteration I                test's iterations: N | N,M,... | all | steady (all but
+>                                     the lowest: no warm-up) (default: the lowest)
 >   --device all|cpu|gpu              cpu: stream -1; gpu: every other stream (default: all)
 >   --short-names                     group by short names (no templates, arguments)
+>   --cat LIST                        only events of these categories: cpu_op,kernel,...
+>                                     ('tracediff info SET' lists them with counts and time)
+>   --no-python                       every category but python_function
+>   --normalize-names                 one row for names that differ only by addresses (0x and
+>                                     6+ hex digits), Python line numbers (file.py(N)) or step
+>                                     numbers (ProfilerStep#N), each shown as an ellipsis;
+>                                     applied before --short-names (docs/numbers.md)
 >   --hta-strict                      HTA's own numbers: GPU events on stream 0 get no
 >                                     iteration (default: their launch's; docs/numbers.md)
 >   --control-label NAME              control's label: headers, legends, column prefixes
@@ -48,6 +57,11 @@ $ tracediff plot --help
 >
 > output:
 >   --format FORMAT                   refused: the format follows -o's extension
+>   --width PX                        the chart's width in pixels (default: what the labels
+>                                     need; a larger width widens the bars, a smaller one is
+>                                     raised to what the labels need)
+>   --height PX                       the chart's height in pixels (default: fit; larger
+>                                     heightens the plot area)
 >   -o, --output FILE                 required: .svg, .png or .pdf (from the extension); written
 >                                     whole or not at all. '-o -' writes SVG to stdout
 >

@@ -1,0 +1,135 @@
+/*
+ * Names that differ only by noise (docs/numbers.md, "Normalized names"):
+ * memory addresses, Python source line numbers and step numbers are folded
+ * so that such names group into one row. The diff and the statistics both
+ * group by td_name_key, so they count the same events under the same row.
+ */
+#include "internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define ELLIPSIS "\xE2\x80\xA6"
+
+static bool is_hex(char c)
+{
+    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
+static bool is_digit(char c)
+{
+    return c >= '0' && c <= '9';
+}
+
+/* Length of the noise at s[i] (what to replace by "…", after the kept
+ * prefix of keep bytes), or 0 when none starts there. */
+static size_t noise_at(const char *s, size_t len, size_t i, unsigned what, size_t *keep)
+{
+    /* 0x + at least 6 hex digits: an address ("at 0x7f3a2c01b2e0"). */
+    if ((what & TD_NORM_ADDRESSES) && s[i] == '0' && i + 1 < len &&
+        (s[i + 1] == 'x' || s[i + 1] == 'X') &&
+        (i == 0 || !is_hex(s[i - 1]))) {
+        size_t k = i + 2;
+        while (k < len && is_hex(s[k]))
+            k++;
+        if (k - (i + 2) >= 6) {
+            *keep = 2;
+            return k - i;
+        }
+    }
+    /* ".py(" + digits + ")": a source line in a python_function name. */
+    if ((what & TD_NORM_LINES) && s[i] == '.' && i + 4 < len && memcmp(s + i, ".py(", 4) == 0) {
+        size_t k = i + 4;
+        while (k < len && is_digit(s[k]))
+            k++;
+        if (k > i + 4 && k < len && s[k] == ')') {
+            *keep = 4;
+            return k - i; /* the ')' stays */
+        }
+    }
+    return 0;
+}
+
+int td_normalize_name(char **out, size_t *out_len, const char *s, size_t len, unsigned what)
+{
+    *out = NULL;
+    *out_len = 0;
+    if (!what)
+        what = TD_NORM_ALL;
+    /* Noise of k >= 5 bytes becomes at most k + 2: 2 * len + 8 bounds the result. */
+    char *b = malloc(2 * len + 8);
+    if (!b)
+        return TD_ENOMEM;
+    size_t n = 0;
+    int64_t step;
+    if ((what & TD_NORM_STEPS) && td_step_number(s, len, &step)) {
+        memcpy(b, "ProfilerStep#" ELLIPSIS, 16);
+        *out = b;
+        *out_len = 16;
+        return 0;
+    }
+    for (size_t i = 0; i < len;) {
+        size_t keep = 0, k = noise_at(s, len, i, what, &keep);
+        if (k) {
+            memcpy(b + n, s + i, keep);
+            n += keep;
+            memcpy(b + n, ELLIPSIS, 3);
+            n += 3;
+            i += k;
+        } else {
+            b[n++] = s[i++];
+        }
+    }
+    *out = b;
+    *out_len = n;
+    return 0;
+}
+
+int td_name_key(char **out, size_t *out_len, const char *s, size_t len, int short_names,
+                int normalize)
+{
+    *out = NULL;
+    *out_len = len;
+    char *norm = NULL;
+    size_t nl = len;
+    if (normalize) {
+        if (td_normalize_name(&norm, &nl, s, len, TD_NORM_ALL) < 0)
+            return TD_ENOMEM;
+        s = norm;
+        len = nl;
+    }
+    if (!short_names) {
+        *out = norm;
+        *out_len = nl;
+        return 0;
+    }
+    int rc = td_short_name(out, out_len, s, len);
+    free(norm);
+    return rc;
+}
+
+/* Whether the comma-separated list holds the word s. */
+static bool in_words(const char *list, const char *s, size_t len)
+{
+    for (const char *w = list; *w;) {
+        size_t k = strcspn(w, ",");
+        if (k == len && memcmp(w, s, len) == 0)
+            return true;
+        w += k + (w[k] == ',');
+    }
+    return false;
+}
+
+uint64_t td_cat_mask(const td_file *f, const td_compare_opts *o)
+{
+    if (!o->categories)
+        return UINT64_MAX;
+    uint64_t mask = 0;
+    for (size_t c = 0; c < td_strtab_count(f->cats); c++) {
+        size_t len;
+        const char *s = td_strtab_get(f->cats, (uint32_t)c, &len);
+        if (in_words(o->categories, s, len) != (o->exclude_categories != 0))
+            mask |= (uint64_t)1 << (c < 63 ? c : 63);
+    }
+    return mask;
+}

@@ -1,0 +1,5 @@
+# --device takes any case (GPU, Cpu)
+$ tracediff compare tests/data/noisy/control tests/data/noisy/test --device GPU --format csv -q
+? 0
+> name,control_counts,control_total_duration,test_counts,test_total_duration,diff_counts,diff_duration,counts_change_categories
+> "void at::native::vectorized_elementwise_kernel<4, at::native::CUDAFunctor_add<float>, at::detail::Array<char*, 3> >(int, at::native::CUDAFunctor_add<float>, at::detail::Array<char*, 3>)",1,150,1,180,0,30,=

@@ -1,0 +1,16 @@
+# noisy names: CSV unchanged (HTA order, full names), the note on stderr
+$ tracediff compare tests/data/noisy/control tests/data/noisy/test --format csv
+? 0
+> name,control_counts,control_total_duration,test_counts,test_total_duration,diff_counts,diff_duration,counts_change_categories
+> <built-in method to of Tensor object at 0x7f11aa00ffe0>,0,0,1,50,1,50,+
+> <built-in method to of Tensor object at 0x7f3a2c01b2e0>,1,50,0,0,-1,-50,-
+> ProfilerStep#5,1,9000,0,0,-1,-9000,-
+> ProfilerStep#7,0,0,1,9000,1,9000,+
+> aten::copy_,2,100,2,100,0,0,=
+> aten::mm,1,700,1,700,0,0,=
+> cudaLaunchKernel,1,12,1,12,0,0,=
+> torch/nn/modules/module.py(1520): _call_impl,1,3000,0,0,-1,-3000,-
+> torch/nn/modules/module.py(1527): _call_impl,0,0,1,3000,1,3000,+
+> torch/optim/adam.py(1530): step,0,0,1,400,1,400,+
+> "void at::native::vectorized_elementwise_kernel<4, at::native::CUDAFunctor_add<float>, at::detail::Array<char*, 3> >(int, at::native::CUDAFunctor_add<float>, at::detail::Array<char*, 3>)",1,150,1,180,0,30,=
+! tracediff: note: 4 names differ only by addresses or line numbers; --normalize-names folds them (--explain-names shows how)

@@ -1,0 +1,15 @@
+# ops piped: CSV, one line per name (category,name), full names quoted as RFC 4180
+$ tracediff ops tests/data/noisy/control tests/data/noisy/test -q
+? 0
+> category,name
+> added,<built-in method to of Tensor object at 0x7f11aa00ffe0>
+> added,ProfilerStep#7
+> added,torch/nn/modules/module.py(1527): _call_impl
+> added,torch/optim/adam.py(1530): step
+> deleted,<built-in method to of Tensor object at 0x7f3a2c01b2e0>
+> deleted,ProfilerStep#5
+> deleted,torch/nn/modules/module.py(1520): _call_impl
+> unchanged,aten::copy_
+> unchanged,aten::mm
+> unchanged,cudaLaunchKernel
+> unchanged,"void at::native::vectorized_elementwise_kernel<4, at::native::CUDAFunctor_add<float>, at::detail::Array<char*, 3> >(int, at::native::CUDAFunctor_add<float>, at::detail::Array<char*, 3>)"
