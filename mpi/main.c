@@ -21,7 +21,8 @@ static const struct {
 } commands[] = {
     {CMD_COMPARE, 0}, {CMD_OPS, 0},
     {CMD_INFO, 0},    {CMD_PLOT, 0},
-    {CMD_REPORT, 0},  {CMD_SUMMARIZE, TD_PACK_SHA256}, /* a summary records each file's hash */
+    {CMD_REPORT, 0},  {CMD_CHECK, 0}, {CMD_EXPLAIN, 0},
+    {CMD_SUMMARIZE, TD_PACK_SHA256}, /* a summary records each file's hash */
 };
 
 static mpi_sets g_sets;

@@ -139,6 +139,15 @@ def pair_cases(exe, mpi, ctl, tst, tmp):
     sel = ["--control-rank", "all", "--test-rank", "all"]
     same("report", [exe, "report", ctl, tst, "-o", ra] + sel, n4 + ["report", ctl, tst, "-o", rb] + sel,
          [(ra, rb)])
+    for fmt in ("json", "markdown"):
+        args = ["check", ctl, tst, "--format", fmt, "--control-iteration", "all",
+                "--test-iteration", "all"] + sel
+        same("check %s" % fmt, [exe] + args, n4 + args)
+    args = ["compare", ctl, tst, "--stats", "--format", "csv", "--control-iteration", "all",
+            "--test-iteration", "all"] + sel
+    same("compare --stats", [exe] + args, n4 + args)
+    args = ["compare", ctl, tst, "--by", "op", "--format", "csv"] + sel
+    same("compare --by op", [exe] + args, n4 + args)
     pa, pb = os.path.join(tmp, "cli.svg"), os.path.join(tmp, "mpi.svg")
     same("plot", [exe, "plot", "duration", ctl, tst, "-o", pa] + sel,
          n4 + ["plot", "duration", ctl, tst, "-o", pb] + sel, [(pa, pb)])
