@@ -37,7 +37,12 @@ for cxx in g++ clang++; do
         -o "$tmp/use_cpp.o" >"$tmp/log" 2>&1; then ok; else bad "$cxx -std=c++11 -pedantic"; fi
 done
 libs=$(make -s --no-print-directory fuzz-ldlibs 2>/dev/null)
-if g++ -o "$tmp/use_cpp" "$tmp/use_cpp.o" "$B/libtracediff.a" $libs >"$tmp/log" 2>&1 &&
+san=
+if nm "$B/libtracediff.a" 2>/dev/null | grep -q ' U __asan_'; then
+    san="-fsanitize=address,undefined"
+fi
+# shellcheck disable=SC2086
+if g++ $san -o "$tmp/use_cpp" "$tmp/use_cpp.o" "$B/libtracediff.a" $libs >"$tmp/log" 2>&1 &&
     "$tmp/use_cpp" >"$tmp/log" 2>&1; then ok; else bad "a C++ program links and runs"; fi
 echo "header: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
