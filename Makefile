@@ -16,7 +16,6 @@ WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototyp
            -Wno-missing-field-initializers
 OPT     ?= -O2 -g
 CAIRO_CFLAGS := $(shell pkg-config --cflags cairo 2>/dev/null)
-CAIRO_LIBS   := $(shell pkg-config --libs cairo 2>/dev/null || echo -lcairo)
 PCRE2_CFLAGS := $(shell pkg-config --cflags libpcre2-8 2>/dev/null)
 PCRE2_LIBS   := $(shell pkg-config --libs libpcre2-8 2>/dev/null || echo -lpcre2-8)
 # GSL: the t and normal distributions of compare --stats (src/compare/stats_tests.c).
@@ -28,8 +27,9 @@ SQLITE_CFLAGS := $(shell pkg-config --cflags sqlite3 2>/dev/null)
 SQLITE_LIBS   := $(shell pkg-config --libs sqlite3 2>/dev/null || echo -lsqlite3)
 CFLAGS  += $(SQLITE_CFLAGS)
 CORE_LIBS   := -lisal -lzstd -lz $(PCRE2_LIBS) $(SQLITE_LIBS) $(GSL_LIBS) -lpthread -lm
-# libtracediff-render: present/ (tables, text formats, charts, report): cairo.
-RENDER_LIBS := $(CAIRO_LIBS) -lm
+# libtracediff-render: present/ (tables, text formats, charts, report). Cairo
+# is loaded when the first chart is drawn (src/present/cairo_dl.h), not linked.
+RENDER_LIBS := -ldl -lm
 LDLIBS  += $(RENDER_LIBS) $(CORE_LIBS)
 
 CORE_DIRS   := src/util src/read src/model src/store src/compare

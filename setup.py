@@ -40,7 +40,7 @@ ext = Extension(
     define_macros=[("_POSIX_C_SOURCE", "200809L"), ("_DEFAULT_SOURCE", None)],
     extra_compile_args=["-std=c11", "-O2", "-fvisibility=hidden", "-Wall", "-Wextra",
                         "-Wno-missing-field-initializers"] + cflags,
-    libraries=["isal", "zstd", "z", "pcre2-8", "sqlite3", "gsl", "gslcblas", "cairo", "pthread", "m"],
+    libraries=["isal", "zstd", "z", "pcre2-8", "sqlite3", "gsl", "gslcblas", "dl", "pthread", "m"],
     extra_link_args=pkg("--libs-only-L", "cairo", "libpcre2-8", "sqlite3", "gsl"),
 )
 

@@ -16,6 +16,11 @@ int td_fail_at(td_error *err, int code, const char *path, uint64_t offset, const
 /* Growable arrays of plain data. */
 void *td_grow(void *ptr, size_t *cap, size_t need, size_t elem);
 
+/* bigmem.c: a buffer that will be written at once (its pages are mapped up
+ * front when it is large); free it with td_big_free, never free(). */
+void *td_big_alloc(size_t n);
+void td_big_free(void *p);
+
 /* strtab.c: an interner mapping byte strings to dense ids. */
 typedef struct td_strtab td_strtab;
 td_strtab *td_strtab_new(void);
@@ -97,14 +102,16 @@ typedef struct td_file {
      * names id of the innermost enclosing cpu_op of the launch, or
      * TD_ATTR_REASON(r) when unattributed; attr_top the outermost cpu_op
      * (or the same reason); attr_ann the innermost user_annotation that is
-     * not a ProfilerStep, or TD_ATTR_NONE. */
+     * not a ProfilerStep, or TD_ATTR_NONE. A summary's arrays are built
+     * with its events (td_file_events). */
     int has_attr;
     size_t nattr; /* == events_gpu when has_attr */
     uint32_t *attr_op, *attr_top, *attr_ann;
     td_event_group *groups; /* NULL unless read from a sorted-int summary */
     size_t ngroups;
-    unsigned char *lazy; /* the packed durations while evb is not decoded yet */
+    const unsigned char *lazy; /* the packed durations while evb is not decoded yet */
     size_t nlazy;
+    unsigned char *lazy_mem; /* the allocation lazy points into */
 } td_file;
 
 #define TD_ATTR_NONE 0xFFFFFFFFu

@@ -8,8 +8,10 @@
 - src/cli/ includes only the public header and its own headers;
 - every folder of src/ has a README.md and a row in docs/architecture.md;
 - no .c or .h file is left at the top of src/ but internal.h;
-- libtracediff.so links no cairo (no graphics stack for a program that never
-  draws); libtracediff-render.so does.
+- neither library nor the tracediff binary links cairo: libtracediff-render
+  loads it when the first chart is drawn (src/present/cairo_dl.h), so a
+  command that draws nothing never maps cairo's libraries, and one that
+  draws does.
 """
 import os, re, subprocess, sys
 
@@ -64,14 +66,30 @@ def main():
                       "%s/ may not depend on %s/ (it sits above)" % (f, target))
     build = os.path.dirname(os.path.abspath(sys.argv[1])) if len(sys.argv) > 1 else \
         os.path.join(ROOT, "build")
-    for lib, cairo in (("libtracediff.so", False), ("libtracediff-render.so", True)):
-        path = os.path.join(build, lib)
+    for name in ("libtracediff.so", "libtracediff-render.so", "tracediff"):
+        path = os.path.join(build, name)
         if not os.path.exists(path):
-            check("%s is built" % lib, False, path)
+            check("%s is built" % name, False, path)
             continue
         deps = subprocess.run(["ldd", path], capture_output=True, text=True).stdout
-        check("%s %s cairo" % (lib, "links" if cairo else "does not link"),
-              ("libcairo" in deps) == cairo, deps.strip()[:300])
+        check("%s does not link cairo" % name, "libcairo" not in deps, deps.strip()[:300])
+    exe = os.path.join(build, "tracediff")
+    pair = os.path.join(ROOT, "tests", "golden", "traces", "hta-trace_diff")
+    out = os.path.join(build, "layout_test.png")
+    for argv, want in ((["compare", "--format", "csv"], False), (["plot", "counts"], True)):
+        cmd = [exe] + argv + [os.path.join(pair, "control"), os.path.join(pair, "test"), "-q"]
+        if want:
+            cmd += ["-o", out]
+        env = dict(os.environ, LD_DEBUG="files")
+        r = subprocess.run(cmd, capture_output=True, text=True, env=env)
+        loaded = "libcairo.so" in r.stderr
+        check("%s %s cairo" % (argv[0], "loads" if want else "does not load"),
+              r.returncode == 0 and loaded == want,
+              "exit %d, cairo loaded: %s" % (r.returncode, loaded))
+    if os.path.exists(out):
+        with open(out, "rb") as f:
+            check("plot drew a PNG", f.read(8) == b"\x89PNG\r\n\x1a\n")
+        os.unlink(out)
     print("layout: %d passed, %d failed" % (passed, failed))
     return 1 if failed else 0
 

@@ -616,8 +616,8 @@ void td_file_free(td_file *f)
     free(f->attr_op);
     free(f->attr_top);
     free(f->attr_ann);
-    free(f->groups);
-    free(f->lazy);
+    td_big_free(f->groups);
+    td_big_free(f->lazy_mem);
     free(f);
 }
 

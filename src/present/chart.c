@@ -680,6 +680,9 @@ static int chart_build(chart *c, chart_in *in, td_error *err)
             return td_fail(err, TD_EUSAGE, "", "chart row %zu is not a row of the diff",
                            in->rows[i]);
     c->title = in->kind == TD_CHART_COUNTS ? "Ops Count Comparison" : "Ops Duration Comparison";
+    int rc = td_cairo_load(err);
+    if (rc < 0)
+        return rc;
     c->msurf = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 1, 1);
     c->mcr = cairo_create(c->msurf);
     if (cairo_status(c->mcr) != CAIRO_STATUS_SUCCESS)

@@ -4,9 +4,9 @@
 #ifndef TD_CHART_DRAW_H
 #define TD_CHART_DRAW_H
 
+#include "present/cairo_dl.h"
 #include "tracediff.h"
 
-#include <cairo.h>
 #include <stdint.h>
 #include <stdio.h>
 

@@ -249,6 +249,9 @@ static cairo_status_t to_file(void *ud, const unsigned char *data, unsigned int 
 /* The chart as PNG (pdf = 0) or PDF to f. */
 static int write_cairo(FILE *f, const td_trend *t, int pdf, const char *path, td_error *err)
 {
+    int rc = td_cairo_load(err);
+    if (rc < 0)
+        return rc;
     frame fr = frame_of(t);
     cairo_surface_t *s =
         pdf ? cairo_pdf_surface_create_for_stream(to_file, f, fr.W, fr.H)

@@ -387,6 +387,7 @@ int td_file_pack(td_buf *b, const td_file *f, const td_groups *g, td_error *err)
 typedef struct rd {
     const unsigned char *p, *end;
     int bad;
+    unsigned char *owned; /* the malloc'd bytes p points into, or NULL */
 } rd;
 
 enum { UNPACK_BAD = -1, UNPACK_NOMEM = -2 };
@@ -688,7 +689,7 @@ static uint64_t sum_sorted(rd *r, uint64_t count)
 static int unpack_sorted_int(rd *r, td_file *f, uint64_t ng)
 {
     const unsigned char *body = r->p;
-    if (!(f->groups = malloc((ng + 1) * sizeof *f->groups)))
+    if (!(f->groups = td_big_alloc((ng + 1) * sizeof *f->groups)))
         return UNPACK_NOMEM;
     uint64_t nev = 0;
     for (uint64_t i = 0; i < ng; i++) {
@@ -703,21 +704,27 @@ static int unpack_sorted_int(rd *r, td_file *f, uint64_t ng)
     }
     f->ngroups = ng;
     f->nev = nev;
-    if (f->has_attr && attr_of_groups(f) < 0)
-        return UNPACK_NOMEM;
     f->nlazy = (size_t)(r->p - body);
-    if (!(f->lazy = malloc(f->nlazy + 1)))
+    if (r->owned) { /* kept where it lies */
+        f->lazy_mem = r->owned;
+        r->owned = NULL;
+        f->lazy = body;
+        return 0;
+    }
+    if (!(f->lazy_mem = td_big_alloc(f->nlazy + 1)))
         return UNPACK_NOMEM;
-    memcpy(f->lazy, body, f->nlazy);
+    memcpy(f->lazy_mem, body, f->nlazy);
+    f->lazy = f->lazy_mem;
     return 0;
 }
 
-/* f->lazy into f->evb: the groups in order, each one's durations ascending. */
+/* f->lazy into f->evb: the groups in order, each one's durations ascending;
+ * the gpu events' attribution beside them. */
 static int decode_lazy(td_file *f)
 {
-    if (alloc_events(f, f->nev) < 0)
+    if (alloc_events(f, f->nev) < 0 || (f->has_attr && attr_of_groups(f) < 0))
         return TD_ENOMEM;
-    rd r = {f->lazy, f->lazy + f->nlazy, 0};
+    rd r = {f->lazy, f->lazy + f->nlazy, 0, NULL};
     size_t k = 0;
     for (size_t i = 0; i < f->ngroups; i++) {
         const td_event_group *g = &f->groups[i];
@@ -736,7 +743,8 @@ static int decode_lazy(td_file *f)
         }
         r.p = p;
     }
-    free(f->lazy);
+    td_big_free(f->lazy_mem);
+    f->lazy_mem = NULL;
     f->lazy = NULL;
     f->nlazy = 0;
     return 0;
@@ -819,14 +827,16 @@ static int unpack_events(rd *r, td_file *f)
     return UNPACK_BAD;
 }
 
-int td_file_unpack(td_file **out, const unsigned char *p, size_t n, const char *where,
-                   td_error *err)
+static int unpack(td_file **out, const unsigned char *p, size_t n, unsigned char *owned,
+                  const char *where, td_error *err)
 {
     *out = NULL;
     bool old = n >= 4 && memcmp(p, PACK_MAGIC_OLD, 4) == 0;
-    if (n < 4 || (memcmp(p, PACK_MAGIC, 4) != 0 && !old))
+    if (n < 4 || (memcmp(p, PACK_MAGIC, 4) != 0 && !old)) {
+        td_big_free(owned);
         return td_fail(err, TD_ETRACE, where, "not a packed trace file (bad magic)");
-    rd r = {p + 4, p + n, 0};
+    }
+    rd r = {p + 4, p + n, 0, owned};
     td_file *f = calloc(1, sizeof *f);
     int rc = UNPACK_NOMEM;
     if (f && (f->names = td_strtab_new()) && (f->cats = td_strtab_new()))
@@ -848,6 +858,7 @@ int td_file_unpack(td_file **out, const unsigned char *p, size_t n, const char *
         rc = unpack_events(&r, f);
     if (rc == 0 && r.p != r.end)
         rc = UNPACK_BAD;
+    td_big_free(r.owned); /* NULL when the file kept it */
     if (rc == 0) {
         *out = f;
         return 0;
@@ -856,4 +867,16 @@ int td_file_unpack(td_file **out, const unsigned char *p, size_t n, const char *
     if (rc == UNPACK_NOMEM)
         return td_fail(err, TD_ENOMEM, where, "out of memory");
     return td_fail(err, TD_ETRACE, where, "damaged summary: a packed file does not decode");
+}
+
+int td_file_unpack(td_file **out, const unsigned char *p, size_t n, const char *where,
+                   td_error *err)
+{
+    return unpack(out, p, n, NULL, where, err);
+}
+
+int td_file_unpack_owned(td_file **out, unsigned char *p, size_t n, const char *where,
+                         td_error *err)
+{
+    return unpack(out, p, n, p, where, err);
 }

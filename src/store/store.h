@@ -53,6 +53,10 @@ int td_file_pack(td_buf *out, const td_file *f, const td_groups *g, td_error *er
 /* where names the source of the bytes in errors. */
 int td_file_unpack(td_file **out, const unsigned char *p, size_t n, const char *where,
                    td_error *err);
+/* The same from td_big_alloc bytes that the file takes over (freed on failure
+ * too): a summary's durations then stay where they were read, uncopied. */
+int td_file_unpack_owned(td_file **out, unsigned char *p, size_t n, const char *where,
+                         td_error *err);
 
 /* summary_write.c: SHA-256 of a file's bytes on disk, lowercase hex. */
 int td_file_sha256(char out[65], const char *path, td_error *err);

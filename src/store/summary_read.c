@@ -138,6 +138,9 @@ int td_summary_open_ro(sqlite3 **out, const char *path, td_error *err)
             sqlite3_close(db);
             return TD_ETRACE;
         }
+        /* Pages read through a mapping of the file: no copy into SQLite's
+         * page cache on the way to the packed bytes. */
+        sqlite3_exec(db, "PRAGMA mmap_size = 1073741824", NULL, NULL, NULL);
         *out = db;
         return 0;
     }
@@ -261,6 +264,33 @@ static int find_run(run_row *r, sqlite3 *db, const char *file, const char *run, 
     return 0;
 }
 
+/* The packed bytes of files row id, read once into a buffer of their own. */
+static int read_packed(unsigned char **out, size_t *len, sqlite3 *db, sqlite3_int64 id,
+                       const char *file, td_error *err)
+{
+    sqlite3_blob *b = NULL;
+    *out = NULL;
+    if (sqlite3_blob_open(db, "main", "files", "packed", id, 0, &b) != SQLITE_OK) {
+        sqlite3_blob_close(b);
+        return sql_fail(err, db, file, "reading files");
+    }
+    int n = sqlite3_blob_bytes(b);
+    unsigned char *p = td_big_alloc((size_t)n + 1);
+    if (!p) {
+        sqlite3_blob_close(b);
+        return td_fail(err, TD_ENOMEM, file, "out of memory");
+    }
+    if (sqlite3_blob_read(b, p, n, 0) != SQLITE_OK) {
+        td_big_free(p);
+        sqlite3_blob_close(b);
+        return sql_fail(err, db, file, "reading files");
+    }
+    sqlite3_blob_close(b);
+    *out = p;
+    *len = (size_t)n;
+    return 0;
+}
+
 /* The run's files, unpacked, in rank order: *files malloc'd, *n of them. */
 static int read_files(td_file ***files, size_t *n, sqlite3 *db, const char *file,
                       const run_row *r, td_error *err)
@@ -268,21 +298,21 @@ static int read_files(td_file ***files, size_t *n, sqlite3 *db, const char *file
     sqlite3_stmt *q = NULL;
     size_t cap = 0;
     int rc;
-    if (sqlite3_prepare_v2(db, "SELECT packed, sha256 FROM files WHERE run_id = ? ORDER BY rank",
+    if (sqlite3_prepare_v2(db, "SELECT rowid, sha256 FROM files WHERE run_id = ? ORDER BY rank",
                            -1, &q, NULL) != SQLITE_OK)
         return sql_fail(err, db, file, "reading files");
     sqlite3_bind_int64(q, 1, r->id);
     while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-        const unsigned char *p = sqlite3_column_blob(q, 0);
-        size_t len = (size_t)sqlite3_column_bytes(q, 0);
+        unsigned char *p = NULL;
+        size_t len = 0;
         td_file **nf = td_grow(*files, &cap, *n + 1, sizeof *nf);
         if (!nf) {
             rc = td_fail(err, TD_ENOMEM, file, "out of memory");
             break;
         }
         *files = nf;
-        if ((rc = td_file_unpack(&nf[*n], p ? p : (const unsigned char *)"", len, r->where,
-                                 err)) < 0)
+        if ((rc = read_packed(&p, &len, db, sqlite3_column_int64(q, 0), file, err)) < 0 ||
+            (rc = td_file_unpack_owned(&nf[*n], p, len, r->where, err)) < 0)
             break;
         const char *h = (const char *)sqlite3_column_text(q, 1);
         if (h && strlen(h) == 64)
