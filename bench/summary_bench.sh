@@ -5,7 +5,7 @@
 #
 # For the bundled HTA trace_diff pair and that pair scaled SCALE times by
 # gen_trace.py (plain JSON): summarizes each side, prints the summaries' size
-# as a share of the JSON bytes, and the median of 3 wall times of
+# as a share of the JSON bytes, the median of 11 wall times of
 # `compare --format csv` on the traces and on the summaries, then the median
 # of 3 CPU times (user + system) of the same. On a busy machine wall time
 # mostly measures the wait for a core; CPU time less so. With BENCH_INSNS=1
@@ -20,11 +20,15 @@ if [ ! -s "$OUT/control_x$SCALE.json" ]; then
     python3 bench/gen_trace.py --input $T/control/control.json.gz --scale "$SCALE" --out "$OUT/control_x$SCALE.json" >/dev/null
     python3 bench/gen_trace.py --input $T/test/test.json.gz --scale "$SCALE" --out "$OUT/test_x$SCALE.json" >/dev/null
 fi
-median3() { # command...: median wall seconds of 3 runs
-    for i in 1 2 3; do
-        s=$(date +%s.%N); "$@" >/dev/null 2>&1; e=$(date +%s.%N)
-        echo "$e - $s" | bc
-    done | sort -n | sed -n 2p
+median3() { # command...: median wall seconds of 11 runs, timed in-process
+    # (a shell's date + bc around each run would add milliseconds of their own)
+    python3 -c 'import subprocess, sys, time
+v = []
+for i in range(11):
+    s = time.perf_counter()
+    subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    v.append(time.perf_counter() - s)
+print("%.4f" % sorted(v)[5])' "$@"
 }
 cpu3() { # command...: median CPU seconds (user + system) of 3 runs
     python3 -c 'import os, subprocess, sys
