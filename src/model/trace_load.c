@@ -610,7 +610,10 @@ void td_file_free(td_file *f)
     free(f->cat_dur);
     free(f->name_cats);
     for (size_t b = 0; b < f->nevb; b++)
-        free(f->evb[b]);
+        if (f->evb_big)
+            td_big_free(f->evb[b]);
+        else
+            free(f->evb[b]);
     free(f->evb);
     free(f->iters);
     free(f->attr_op);

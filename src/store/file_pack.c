@@ -618,9 +618,10 @@ static int alloc_events(td_file *f, size_t n)
     size_t nb = (n + TD_BLOCK - 1) >> TD_BLOCK_SHIFT;
     if (!(f->evb = calloc(nb + 1, sizeof *f->evb)))
         return UNPACK_NOMEM;
+    f->evb_big = true; /* written at once: pages mapped up front */
     for (size_t b = 0; b < nb; b++) {
         size_t k = n - (b << TD_BLOCK_SHIFT) < TD_BLOCK ? n - (b << TD_BLOCK_SHIFT) : TD_BLOCK;
-        if (!(f->evb[b] = malloc(k * sizeof **f->evb)))
+        if (!(f->evb[b] = td_big_alloc(k * sizeof **f->evb)))
             return UNPACK_NOMEM;
         f->nevb = b + 1;
     }
