@@ -15,13 +15,26 @@
 #define HEAD 64
 #define BIG_MIN (256u << 10)
 
+/* Under AddressSanitizer every block comes from malloc, so that overruns of
+ * these buffers are still caught. */
+#if defined(__SANITIZE_ADDRESS__)
+#define TD_BIG_MMAP 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define TD_BIG_MMAP 0
+#endif
+#endif
+#if !defined(TD_BIG_MMAP) && defined(MAP_POPULATE)
+#define TD_BIG_MMAP 1
+#endif
+
 void *td_big_alloc(size_t n)
 {
     if (n > SIZE_MAX - HEAD)
         return NULL;
     size_t total = n + HEAD;
     unsigned char *p = NULL;
-#ifdef MAP_POPULATE
+#if TD_BIG_MMAP
     if (total >= BIG_MIN) {
         void *m = mmap(NULL, total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE,
                        -1, 0);
