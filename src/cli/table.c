@@ -69,8 +69,9 @@ const cli_command cli_commands[] = {
     {CMD_PLOT, "plot", "a grouped bar chart of counts or durations (.svg, .png, .pdf)",
      "counts|duration CONTROL TEST", 3, "counts or duration, CONTROL and TEST",
      "counts|duration", "-o FILE",
-     "A grouped bar chart, per name: control, test and their difference (test -\n"
-     "control, drawn below the zero line when negative). 'counts' draws the counts\n"
+     "A grouped bar chart, per name: control and test, and below them, on an axis\n"
+     "of its own so that small changes stay visible, their difference (test -\n"
+     "control, below that zero line when negative). 'counts' draws the counts\n"
      "(\"Ops Count Comparison\"), 'duration' the total durations (\"Ops Duration\n"
      "Comparison\", us). Names are shown short when that is unambiguous; in SVG\n"
      "each group's tooltip holds the full name.\n"

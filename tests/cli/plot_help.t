@@ -3,8 +3,9 @@ $ tracediff plot --help
 ? 0
 > usage: tracediff plot counts|duration CONTROL TEST [options] -o FILE
 >
-> A grouped bar chart, per name: control, test and their difference (test -
-> control, drawn below the zero line when negative). 'counts' draws the counts
+> A grouped bar chart, per name: control and test, and below them, on an axis
+> of its own so that small changes stay visible, their difference (test -
+> control, below that zero line when negative). 'counts' draws the counts
 > ("Ops Count Comparison"), 'duration' the total durations ("Ops Duration
 > Comparison", us). Names are shown short when that is unambiguous; in SVG
 > each group's tooltip holds the full name.
