@@ -143,7 +143,7 @@ def three_runs(exe, tmp):
     ra = run(exe, "compare", c, t, "--cat", "kernal")
     rb = run(exe, "compare", h + "#a", h + "#b", "--cat", "kernal")
     check("unknown --cat: the same usage error from summaries",
-          ra[0] == 2 and ra == rb and b"category kernal (they have: " in ra[2], rb[2][:200])
+          ra[0] == 2 and ra == rb and "category kernal (they have: " in ra[2], rb[2][:200])
     # Trend.
     rc, out, err = run(exe, "trend", h, "--format", "json", "--top", "5")
     check("trend json", rc == 0 and len(json.loads(out)["names"]) == 5 if rc == 0 else False, err)
