@@ -628,6 +628,15 @@ TD_API int td_chart_svg_opts(FILE *f, td_chart_kind kind, const td_diff *diff,
                              const size_t *rows, size_t nrows, const td_chart_opts *opts,
                              td_error *err);
 
+/* The subtitle plot and the report give their charts: "control (rank 0,
+ * iterations 5–10) vs test (rank 0, iteration 5) · gpu", then ", by op",
+ * ", short names", ", normalized names", ", per (rank, iteration)" as opts
+ * (the options diff was computed with; NULL = defaults) say. Written to buf
+ * (NUL-terminated, cut to cap); returns its length. */
+TD_API size_t td_chart_subtitle(char *buf, size_t cap, const td_diff *diff,
+                                const td_compare_opts *opts, const char *control_label,
+                                const char *test_label);
+
 typedef struct td_report_input {
     const td_set *control, *test;
     const td_compare_opts *opts;    /* the selection diff was computed with */
@@ -639,6 +648,9 @@ typedef struct td_report_input {
     /* Statistics of diff (td_stats_compute), or NULL: the table then gains
      * change, its interval, q and the verdict, and noise rows are muted. */
     const td_stats *stats;
+    /* Each chart's size in pixels, as td_chart_opts; 0 = fit the labels. The
+     * charts carry td_chart_subtitle's line under their titles. */
+    int chart_width, chart_height;
 } td_report_input;
 
 /* One self-contained HTML page (inline CSS, JS and SVG; nothing fetched):

@@ -155,7 +155,9 @@ def test_pair(exe, tmp, name, a, b, sel):
         out = os.path.join(tmp, "%s.%s.svg" % (name, kind))
         rc, _, err = run([exe, "plot", kind, a, b, "-q", "-o", out] + sel)
         if check("%s: plot %s" % (name, kind), rc == 0 and os.path.exists(out), err):
-            check_svg("%s: %s.svg" % (name, kind), out, rows, kind)
+            root = check_svg("%s: %s.svg" % (name, kind), out, rows, kind)
+            if root is not None:
+                check_diff_panel("%s: %s.svg" % (name, kind), root, kind)
 
 
 def test_formats(exe, tmp):
@@ -242,6 +244,100 @@ def test_selections(exe, tmp):
     rc, _, err = run([exe, "plot", "duration", a, b, "-q", "-o", out, "--width", "50"])
     check("--width 50 refused with the option and the value",
           rc == 2 and "--width '50'" in err, err)
+
+
+def rect_box(r):
+    y, h = float(r.get("y")), float(r.get("height"))
+    return y, y + h
+
+
+def check_diff_panel(name, root, kind):
+    """The difference bars sit in a panel of their own below the control and
+    test bars, with its own axis title and scale: the largest difference
+    fills a good part of that panel however large the totals are."""
+    texts = [t.text for t in root.iter(SVG + "text")]
+    title = "Difference" if kind == "counts" else "Difference (us)"
+    check(name + ": difference axis title", title in texts, str(texts[:6]))
+    groups = [g for g in root.iter(SVG + "g") if g.get("class") == "bar-group"]
+    top_low, diff_high, biggest = 0.0, 1e9, (0.0, None)
+    for g in groups:
+        rects = g.findall(SVG + "rect")
+        if len(rects) != 3:
+            check(name + ": three bars a group", False, str(len(rects)))
+            return
+        for r in rects[:2]:
+            top_low = max(top_low, rect_box(r)[1])
+        diff_high = min(diff_high, rect_box(rects[2])[0])
+        d = abs(float(g.get("data-diff")))
+        if d > biggest[0]:
+            biggest = (d, float(rects[2].get("height")))
+    check(name + ": difference bars below every control and test bar",
+          not groups or diff_high > top_low, "%s <= %s" % (diff_high, top_low))
+    if biggest[1] is not None:
+        check(name + ": the largest difference is drawn to its own scale",
+              biggest[1] >= 50, "height %s" % biggest[1])
+
+
+def test_diff_axis(exe, tmp):
+    """A change of 0.02% next to totals of a second: invisible on the totals'
+    axis, tall on its own."""
+    for side, extra in (("c", 0), ("t", 20)):
+        os.makedirs(os.path.join(tmp, "small", side))
+        ev = [{"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#1", "ts": 0,
+               "dur": 2000000, "pid": 1, "tid": 1},
+              {"ph": "X", "cat": "cpu_op", "name": "big_op", "ts": 10, "dur": 100000 + extra,
+               "pid": 1, "tid": 1},
+              {"ph": "X", "cat": "cpu_op", "name": "other_op", "ts": 200000,
+               "dur": 90000 - extra // 2, "pid": 1, "tid": 1}]
+        with open(os.path.join(tmp, "small", side, "rank0.json"), "w") as f:
+            json.dump({"traceEvents": ev}, f)
+    a, b = (os.path.join(tmp, "small", s) for s in ("c", "t"))
+    out = os.path.join(tmp, "small.svg")
+    rc, _, err = run([exe, "plot", "duration", a, b, "-q", "-o", out, "--control-label", "base",
+                      "--test-label", "new"])
+    if check("small difference: plot", rc == 0, err):
+        root = ET.parse(out).getroot()
+        check_diff_panel("small difference", root, "duration")
+        texts = [t.text for t in root.iter(SVG + "text")]
+        check("small difference: the legend names the difference by the sides' labels",
+              "difference (new \u2212 base)" in texts, str(texts[:6]))
+    # Counts too, and every format draws the same panels (PNG at the SVG's size).
+    for kind in ("counts", "duration"):
+        out = os.path.join(tmp, "panel.%s.svg" % kind)
+        rc, _, err = run([exe, "plot", kind, "examples/control", "examples/test", "-q", "-o", out])
+        if check("panels: plot %s" % kind, rc == 0, err):
+            check_diff_panel("panels " + kind, ET.parse(out).getroot(), kind)
+
+
+def check_report_subtitle(exe, tmp):
+    """The report's charts carry plot's subtitle, take --width and --height, and keep
+    their size (no shrinking below what the labels need)."""
+    a, b = "examples/control", "examples/test"
+    out = os.path.join(tmp, "sub.html")
+    rc, _, err = run([exe, "report", a, b, "-q", "-o", out, "--device", "gpu",
+                      "--control-iteration", "all", "--width", "1300"])
+    if not check("report --width", rc == 0, err):
+        return
+    text = open(out, encoding="utf-8").read()
+    sub = ("control (rank 3, iterations 1009\u20131014) vs test (rank 1, iteration 1009) "
+           "\u00b7 gpu")
+    check("report: both charts carry the subtitle", text.count(">%s</text>" % sub) == 2)
+    check("report: both charts at --width", len(re.findall(r'class="td-chart" data-kind="\w+" '
+                                                          r'width="1300"', text)) == 2)
+    check("report: charts keep their size", "max-width:100%;height:auto" not in text)
+    plot = os.path.join(tmp, "sub.svg")
+    rc, _, err = run([exe, "plot", "duration", a, b, "-q", "-o", plot, "--device", "gpu",
+                      "--control-iteration", "all", "--width", "1300"])
+    if check("plot for the report's chart", rc == 0, err):
+        svg = open(plot, encoding="utf-8").read()
+        check("report: its duration chart is plot's, byte for byte", svg in text)
+    rc, _, err = run([exe, "report", a, b, "-q", "-o", out, "--per-iteration",
+                      "--control-iteration", "all"])
+    if check("report --per-iteration", rc == 0, err):
+        text = open(out, encoding="utf-8").read()
+        check("report --per-iteration: subtitle and headline say so",
+              text.count(", per (rank, iteration)</text>") == 2 and
+              "iterations, per (rank, iteration)</p>" in text)
 
 
 def test_failures(exe, tmp):
@@ -437,6 +533,8 @@ def main():
         test_formats(exe, tmp)
         test_selections(exe, tmp)
         test_failures(exe, tmp)
+        test_diff_axis(exe, tmp)
+        check_report_subtitle(exe, tmp)
         check_report(exe, tmp, "examples", "examples/control", "examples/test", [])
         check_report(exe, tmp, "trace_diff-short", "tests/golden/traces/hta-trace_diff/control",
                      "tests/golden/traces/hta-trace_diff/test", ["--short-names"])

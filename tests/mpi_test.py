@@ -151,6 +151,15 @@ def pair_cases(exe, mpi, ctl, tst, tmp):
     pa, pb = os.path.join(tmp, "cli.svg"), os.path.join(tmp, "mpi.svg")
     same("plot", [exe, "plot", "duration", ctl, tst, "-o", pa] + sel,
          n4 + ["plot", "duration", ctl, tst, "-o", pb] + sel, [(pa, pb)])
+    per = ["--control-iteration", "all", "--per-iteration"] + sel
+    args = ["ops", ctl, tst, "--format", "json"] + per
+    same("ops --per-iteration", [exe] + args, n4 + args)
+    pa, pb = os.path.join(tmp, "cli-per.svg"), os.path.join(tmp, "mpi-per.svg")
+    same("plot --per-iteration", [exe, "plot", "counts", ctl, tst, "-o", pa] + per,
+         n4 + ["plot", "counts", ctl, tst, "-o", pb] + per, [(pa, pb)])
+    ra, rb = os.path.join(tmp, "cli-per.html"), os.path.join(tmp, "mpi-per.html")
+    same("report --per-iteration", [exe, "report", ctl, tst, "-o", ra] + per,
+         n4 + ["report", ctl, tst, "-o", rb] + per, [(ra, rb)])
 
 
 def summary_rows(path):
@@ -199,6 +208,8 @@ def error_cases(exe, mpi, ctl, tst, tmp):
     for name, args in [("missing set", ["compare", os.path.join(tmp, "nope"), tst]),
                        ("bad option", ["compare", ctl, tst, "--bogus"]),
                        ("no such rank", ["compare", ctl, tst, "--control-rank", "99"]),
+                       ("unknown --cat", ["compare", ctl, tst, "--cat", "kernal"]),
+                       ("check --per-iteration", ["check", ctl, tst, "--per-iteration"]),
                        ("summarize without -o", ["summarize", tst])]:
         a = run([exe] + args)
         b = run(MPIRUN + ["-n", "3", mpi] + args, timeout=120)

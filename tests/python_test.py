@@ -12,7 +12,7 @@ Every case of tests/golden/cases.json goes through TraceDiff.compare_traces
 and TraceDiff.ops_diff and is matched with HTA's output: the same columns in
 the same order, the same index (name, order) and the same values.
 """
-import gc, json, math, os, subprocess, sys, tempfile, threading, time, warnings
+import gc, json, math, os, re, subprocess, sys, tempfile, threading, time, warnings
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -307,6 +307,9 @@ def t_visualize_files():
             assert open(p, "rb").read(5).startswith(magic), ext
         svg = open(os.path.join(tmp, "d.svg"), encoding="utf-8").read()
         assert "Ops Duration Comparison" in svg and "Total Duration (us)" in svg
+        # The same drawing as the CLI's: the difference on its own axis.
+        assert ">Difference (us)</text>" in svg, "no axis of its own for the difference"
+        assert re.search("difference \\([^<]+ \u2212 [^<]+\\)</text>", svg), "legend"
         try:
             TraceDiff.visualize_counts_diff(top, False, os.path.join(tmp, "x.bmp"))
         except tracediff.TraceError:

@@ -75,8 +75,11 @@ def golden(exe, tmp):
         res = []
         cmds = [["compare", "--format", "csv"], ["compare", "--format", "json"],
                 ["ops", "--format", "json"], ["compare", "--stats", "--format", "csv"]]
+        cmds += [["compare", "--per-iteration", "--format", "csv"],
+                 ["ops", "--per-iteration", "--format", "json"]]
         if c.get("device") == "all" and not c.get("short_names"):  # categories kept
-            cmds += [["compare", "--no-python", "--format", "csv"]]
+            cmds += [["compare", "--no-python", "--format", "csv"],
+                     ["compare", "--cat", "kernel,no_such_category", "--format", "csv"]]
         if c.get("device") == "gpu" and not c.get("short_names"):  # attribution kept
             cmds += [["compare", "--by", "op", "--format", "csv"],
                      ["compare", "--by", "class", "--format", "json"]]
@@ -130,6 +133,17 @@ def three_runs(exe, tmp):
     ra = run(exe, "report", c, t, "-o", "-")
     rb = run(exe, "report", h + "#a", h + "#b", "-o", "-")
     check("report identical", ra[0] == 0 and ra[1] == rb[1])
+    sel = ["--control-iteration", "all", "--per-iteration", "-q"]
+    ra = run(exe, "report", c, t, "-o", "-", *sel)
+    rb = run(exe, "report", h + "#a", h + "#b", "-o", "-", *sel)
+    check("report --per-iteration identical", ra[0] == 0 and ra[1] == rb[1], rb[2][:200])
+    ra = run(exe, "plot", "counts", c, t, "-o", "-", *sel)
+    rb = run(exe, "plot", "counts", h + "#a", h + "#b", "-o", "-", *sel)
+    check("plot --per-iteration identical", ra[0] == 0 and ra[1] == rb[1], rb[2][:200])
+    ra = run(exe, "compare", c, t, "--cat", "kernal")
+    rb = run(exe, "compare", h + "#a", h + "#b", "--cat", "kernal")
+    check("unknown --cat: the same usage error from summaries",
+          ra[0] == 2 and ra == rb and "category kernal (they have: " in ra[2], rb[2][:200])
     # Trend.
     rc, out, err = run(exe, "trend", h, "--format", "json", "--top", "5")
     check("trend json", rc == 0 and len(json.loads(out)["names"]) == 5 if rc == 0 else False, err)

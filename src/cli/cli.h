@@ -47,8 +47,8 @@ typedef struct cli_opts {
     bool by_abs_default;   /* compare: no --sort, rows by |diff_duration| (table, markdown) */
     bool table_out;        /* the output is the terminal table (it shows the notes itself) */
     bool default_output;   /* report: no -o, written to tracediff-report.html */
-    bool per_iteration_ok; /* the command takes --per-iteration (for the hint) */
-    int chart_width, chart_height; /* plot --width, --height (0: fit) */
+    bool per_iteration_ok; /* the table gives the command --per-iteration (for the hint) */
+    int chart_width, chart_height; /* plot, report --width, --height (0: fit) */
 } cli_opts;
 
 void cli_opts_free(cli_opts *o);

@@ -170,7 +170,6 @@ static int compare_run(cli_pair *p)
     const char *fmt = cli_default_format(o, "table", "csv");
     default_order(o, fmt);
     o->table_out = strcmp(fmt, "table") == 0;
-    o->per_iteration_ok = true;
     if (o->explain_names)
         o->cmp.normalize_names = 0;
     out_file out = {0};

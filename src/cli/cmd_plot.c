@@ -42,48 +42,9 @@ static int parse_kind(const char *word, td_chart_kind *kind)
     return 0;
 }
 
-/* "control (rank 0, iteration 5)": a side as the subtitle names it. */
-static size_t side_text(char *buf, size_t cap, const cli_pair *p, int side)
-{
-    const td_side_notes *n = td_diff_notes(p->diff, side);
-    size_t k = (size_t)snprintf(buf, cap, "%s (rank%s ", cli_side_label(&p->o, side),
-                                n->nranks == 1 ? "" : "s");
-    for (size_t i = 0; i < n->nranks && k < cap; i++)
-        k += (size_t)snprintf(buf + k, cap - k, "%s%lld", i ? "," : "", (long long)n->ranks[i]);
-    if (k < cap && n->whole_trace)
-        k += (size_t)snprintf(buf + k, cap - k, ", whole trace)");
-    else if (k < cap && n->niters > 2 &&
-             n->iters[n->niters - 1] - n->iters[0] == (int64_t)n->niters - 1)
-        k += (size_t)snprintf(buf + k, cap - k, ", iterations %lld\xE2\x80\x93%lld)",
-                              (long long)n->iters[0], (long long)n->iters[n->niters - 1]);
-    else if (k < cap) {
-        k += (size_t)snprintf(buf + k, cap - k, ", iteration%s ", n->niters == 1 ? "" : "s");
-        for (size_t i = 0; i < n->niters && k < cap; i++)
-            k += (size_t)snprintf(buf + k, cap - k, "%s%lld", i ? "," : "",
-                                  (long long)n->iters[i]);
-        if (k < cap)
-            k += (size_t)snprintf(buf + k, cap - k, ")");
-    }
-    return k < cap ? k : cap - 1;
-}
-
-/* "h100 (rank 0, iteration 6) vs mi300 (rank 0, iteration 6) · gpu" */
-static void subtitle(char *buf, size_t cap, const cli_pair *p)
-{
-    size_t k = side_text(buf, cap, p, 0);
-    k += (size_t)snprintf(buf + k, cap - k, " vs ");
-    if (k < cap)
-        k += side_text(buf + k, cap - k, p, 1);
-    td_device d = p->o.cmp.device;
-    if (k < cap)
-        snprintf(buf + k, cap - k, " \xC2\xB7 %s%s",
-                 d == TD_DEVICE_CPU ? "cpu" : d == TD_DEVICE_GPU ? "gpu" : "cpu and gpu",
-                 p->o.cmp.short_names ? ", short names" : "");
-}
-
 static void chart_opts(td_chart_opts *co, char *sub, size_t cap, const cli_pair *p)
 {
-    subtitle(sub, cap, p);
+    td_chart_subtitle(sub, cap, p->diff, &p->o.cmp, p->o.control_label, p->o.test_label);
     co->control_label = p->o.control_label;
     co->test_label = p->o.test_label;
     co->subtitle = sub;

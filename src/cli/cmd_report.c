@@ -26,7 +26,9 @@ static int write_report(const cli_pair *p, const td_view_opts *const pick[2])
                           .control_label = o->control_label,
                           .test_label = o->test_label,
                           .chart_view = {pick[0], pick[1]},
-                          .stats = p->stats};
+                          .stats = p->stats,
+                          .chart_width = o->chart_width,
+                          .chart_height = o->chart_height};
     out_file out = {0};
     int rc = out_open(&out, o->output);
     if (rc)

@@ -139,9 +139,19 @@ static bool is_help(const char *a)
     return strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0;
 }
 
+/* Whether the option table gives cmd the option called name. */
+static bool command_takes(const cli_command *cmd, const char *name)
+{
+    for (const cli_option *opt = cli_options; opt->name; opt++)
+        if (strcmp(opt->name, name) == 0 && cli_option_takes(opt, cmd))
+            return true;
+    return false;
+}
+
 int cli_parse(const cli_command *cmd, cli_opts *o, const char **pos, int argc, char **argv)
 {
     int got = 0;
+    o->per_iteration_ok = command_takes(cmd, "per-iteration");
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (is_help(a)) {

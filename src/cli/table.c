@@ -69,8 +69,9 @@ const cli_command cli_commands[] = {
     {CMD_PLOT, "plot", "a grouped bar chart of counts or durations (.svg, .png, .pdf)",
      "counts|duration CONTROL TEST", 3, "counts or duration, CONTROL and TEST",
      "counts|duration", "-o FILE",
-     "A grouped bar chart, per name: control, test and their difference (test -\n"
-     "control, drawn below the zero line when negative). 'counts' draws the counts\n"
+     "A grouped bar chart, per name: control and test, and below them, on an axis\n"
+     "of its own so that small changes stay visible, their difference (test -\n"
+     "control, below that zero line when negative). 'counts' draws the counts\n"
      "(\"Ops Count Comparison\"), 'duration' the total durations (\"Ops Duration\n"
      "Comparison\", us). Names are shown short when that is unambiguous; in SVG\n"
      "each group's tooltip holds the full name.\n"
@@ -501,7 +502,8 @@ const cli_option cli_options[] = {
      "test's iterations: N | N,M,... | all | steady (all but\n"
      "the lowest: no warm-up) (default: the lowest)",
      set_test_iteration},
-    {"per-iteration", 0, NULL, NULL, "selection", ON(CMD_COMPARE),
+    {"per-iteration", 0, NULL, NULL, "selection",
+     ON(CMD_COMPARE) | ON(CMD_OPS) | ON(CMD_PLOT) | ON(CMD_REPORT),
      "divide each side's counts and durations by its selected\n"
      "(rank, iteration) samples: 6 iterations against 1 compare\n"
      "fairly (counts then print with decimals)",
@@ -626,14 +628,14 @@ const cli_option cli_options[] = {
     {"format", 0, "FORMAT", "roff|usage|tsv", "output", ON(CMD_MAN),
      "roff: the man page (default); usage: README's option\nlist; tsv: the option table",
      set_format},
-    {"width", 0, "PX", NULL, "output", ON(CMD_PLOT),
-     "the chart's width in pixels (default: what the labels\n"
+    {"width", 0, "PX", NULL, "output", ON(CMD_PLOT) | ON(CMD_REPORT),
+     "a chart's width in pixels (default: what the labels\n"
      "need; a larger width widens the bars, a smaller one is\n"
      "raised to what the labels need)",
      set_width},
-    {"height", 0, "PX", NULL, "output", ON(CMD_PLOT),
-     "the chart's height in pixels (default: fit; larger\n"
-     "heightens the plot area)",
+    {"height", 0, "PX", NULL, "output", ON(CMD_PLOT) | ON(CMD_REPORT),
+     "a chart's height in pixels (default: fit; larger\n"
+     "heightens both panels)",
      set_height},
     {"output", 'o', "FILE", NULL, "output", ON(CMD_SUMMARIZE),
      "required: the summary (created, or a run added to it)", set_output},

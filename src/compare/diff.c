@@ -155,6 +155,73 @@ static int cmp_row(const void *a, const void *b)
     return (x->name_len > y->name_len) - (x->name_len < y->name_len);
 }
 
+/* --cat: whether some counted event of either set has category word. */
+static bool known_category(const td_set *const sets[2], const char *w, size_t len)
+{
+    for (int side = 0; side < 2; side++)
+        for (size_t i = 0; i < sets[side]->nfiles; i++) {
+            const td_file *f = sets[side]->files[i];
+            for (size_t c = 0; c < td_strtab_count(f->cats) && c < f->ncat_counts; c++) {
+                size_t n;
+                const char *s = td_strtab_get(f->cats, (uint32_t)c, &n);
+                if (f->cat_counts[c] && n == len && memcmp(s, w, len) == 0)
+                    return true;
+            }
+        }
+    return false;
+}
+
+typedef struct cat_text {
+    char buf[1024];
+    size_t len;
+    int n;
+} cat_text;
+
+static void cat_append(cat_text *t, const char *s, size_t len)
+{
+    int k = snprintf(t->buf + t->len, sizeof t->buf - t->len, "%s%.*s", t->n++ ? ", " : "",
+                     (int)len, s);
+    if (k > 0)
+        t->len = t->len + (size_t)k < sizeof t->buf ? t->len + (size_t)k : sizeof t->buf - 1;
+}
+
+/* The categories of both sets, each once, in name order (as info lists them). */
+static void cat_known(void *ud, const char *cat, uint64_t n)
+{
+    cat_text *t = ud;
+    size_t len = strlen(cat);
+    if (!n)
+        return;
+    /* Both sets' lists come sorted: skip what the first one gave. */
+    for (const char *p = t->buf; (p = strstr(p, cat)) != NULL; p += len)
+        if ((p == t->buf || p[-1] == ' ') && (p[len] == ',' || p[len] == '\0'))
+            return;
+    cat_append(t, cat, len);
+}
+
+/* A --cat word that no event of either side has is a typo, not an empty
+ * selection: say so, with the categories there are. */
+static int check_categories(const td_set *const sets[2], const td_compare_opts *o,
+                            td_error *err)
+{
+    if (!o->categories || o->exclude_categories)
+        return 0;
+    cat_text bad = {{0}, 0, 0}, known = {{0}, 0, 0};
+    for (const char *w = o->categories; *w;) {
+        size_t k = strcspn(w, ",");
+        if (k && !known_category(sets, w, k))
+            cat_append(&bad, w, k);
+        w += k + (w[k] == ',');
+    }
+    if (!bad.n)
+        return 0;
+    td_set_categories(sets[0], cat_known, &known);
+    td_set_categories(sets[1], cat_known, &known);
+    return td_fail(err, TD_EUSAGE, "", "--cat: no event of either side has the categor%s %s "
+                   "(they have: %s)",
+                   bad.n == 1 ? "y" : "ies", bad.buf, known.n ? known.buf : "none");
+}
+
 static int resolve_side(td_diff *d, int side, const td_set *s, const td_list *ranks,
                         const td_list *iters, const char *label, td_error *err)
 {
@@ -298,6 +365,8 @@ int td_diff_compute(td_diff **out, const td_set *control, const td_set *test,
                            err)) < 0 ||
         (rc = resolve_side(d, 1, test, &opts->test_ranks, &opts->test_iters, "test", err)) < 0)
         goto fail;
+    if ((rc = check_categories(sets, opts, err)) < 0)
+        goto fail;
     for (int side = 0; side < 2; side++) {
         const td_side_notes *sn = &d->notes[side];
         if ((rc = td_set_check_selection(side ? test : control, sn->ranks, sn->nranks, sn->iters,
@@ -408,11 +477,13 @@ td_op_category td_row_op_category(const td_row *r)
         return TD_OP_ADDED;
     if (c > 0 && t == 0)
         return TD_OP_DELETED;
-    if (c > 0 && r->diff_counts > 0)
+    /* category follows the counts as divided (--per-iteration), and is the
+     * sign of diff_counts otherwise. */
+    if (c > 0 && r->category == '+')
         return TD_OP_INCREASED;
-    if (t > 0 && r->diff_counts < 0)
+    if (t > 0 && r->category == '-')
         return TD_OP_DECREASED;
-    if (t > 0 && r->diff_counts == 0)
+    if (t > 0 && r->category == '=')
         return TD_OP_UNCHANGED;
     return TD_OP_NONE;
 }

@@ -28,7 +28,9 @@
 #define FS_LABEL 12.0
 #define LABEL_ROOM 280.0 /* longest x label, px: about 40 characters */
 #define LABEL_ANGLE (-45.0)
-#define PLOT_H 340.0
+#define PLOT_H 300.0     /* control and test */
+#define DIFF_H 150.0     /* the difference, on its own axis */
+#define PANEL_GAP 22.0
 #define PLOT_TOP 84.0
 #define MIN_PLOT_W 360.0
 #define MARGIN 24.0
@@ -357,10 +359,12 @@ static void axis_label(char *buf, size_t cap, const axis *a, double v)
 /* ------------------------------------------------------------------------ */
 /* Layout.                                                                    */
 
-static double row_value(const td_row *r, td_chart_kind kind, int which)
+/* With per_iteration, counts divided by each side's samples, as the CSV
+ * prints them (durations are divided already). */
+static double row_value(const td_diff *d, const td_row *r, td_chart_kind kind, int which)
 {
     if (kind == TD_CHART_COUNTS)
-        return which == 2 ? (double)r->diff_counts : (double)r->counts[which];
+        return which == 2 ? td_row_diff_count(d, r) : td_row_count(d, r, which);
     return which == 2 ? r->diff_duration : r->duration[which];
 }
 
@@ -435,28 +439,51 @@ done:
     return rc;
 }
 
-typedef struct geom {
-    double left, top, bottom, gw;
+/* The chart has two panels over the same bar groups, each with its own y
+ * axis: control and test on top, their difference below, so that a small
+ * difference next to large totals is still drawn to a readable scale. */
+typedef struct panel {
+    double top, bottom;
     axis ax;
+    char (*ticks)[48];
+} panel;
+
+typedef struct geom {
+    double left, gw, plot_w, tick_w;
+    panel p[2]; /* [0] control and test, [1] the difference */
 } geom;
 
-static double y_of(const geom *g, double v)
+static double y_of(const panel *p, double v)
 {
-    return g->bottom - (v - g->ax.lo) / (g->ax.hi - g->ax.lo) * (g->bottom - g->top);
+    return p->bottom - (v - p->ax.lo) / (p->ax.hi - p->ax.lo) * (p->bottom - p->top);
 }
 
-static void emit_legend(chart *c, const chart_in *in, double cx, double y)
+/* "difference (test − control)", with the side labels. */
+static void diff_legend_text(char *buf, size_t cap, const chart_in *in)
 {
-    size_t str[3], len[3];
-    double w[3], total = 0;
+    snprintf(buf, cap, "difference (%s \xE2\x88\x92 %s)", in->label[1], in->label[0]);
+}
+
+/* Lays out (draw = 1) or only measures (draw = 0) the legend; its width. */
+static double legend(chart *c, const chart_in *in, double cx, double y, int draw)
+{
     static const double sw = 12, gap = 6, sep = 22;
+    char dl[600];
+    diff_legend_text(dl, sizeof dl, in);
+    const char *texts[3] = {in->label[0], in->label[1], dl};
+    size_t str[3], len[3], mark = c->plen;
+    double w[3], total = 0;
     for (int k = 0; k < 3; k++) {
-        const char *s = k < 2 ? in->label[k] : "difference";
-        str[k] = pool_fit(c, s, strlen(s), FS_LEGEND, 220, NO_FOCUS, &len[k], &w[k]);
+        str[k] = pool_fit(c, texts[k], strlen(texts[k]), FS_LEGEND, k < 2 ? 220 : 460, NO_FOCUS,
+                          &len[k], &w[k]);
         if (c->oom)
-            return;
+            return 0;
         /* pool_fit measured at the regular weight, and so is the legend. */
         total += sw + gap + w[k] + (k < 2 ? sep : 0);
+    }
+    if (!draw) {
+        c->plen = mark; /* measured only */
+        return total;
     }
     double x = cx - total / 2;
     for (int k = 0; k < 3; k++) {
@@ -464,28 +491,45 @@ static void emit_legend(chart *c, const chart_in *in, double cx, double y)
         add_text(c, x + sw + gap, y, str[k], len[k], FS_LEGEND, 0, 0, 0, RGB_TEXT);
         x += sw + gap + w[k] + sep;
     }
+    return total;
 }
 
-static double legend_width(chart *c, const chart_in *in)
+/* One bar: from zero to v on panel p, a hairline when too small to see. */
+static void add_bar(chart *c, const panel *p, double x, double w, double v, uint32_t rgb)
 {
-    double total = 0;
-    size_t len;
-    double w;
-    const char *texts[3] = {in->label[0], in->label[1], "difference"};
-    size_t mark = c->plen;
-    for (int k = 0; k < 3; k++) {
-        pool_fit(c, texts[k], strlen(texts[k]), FS_LEGEND, 220, NO_FOCUS, &len, &w);
-        total += 12 + 6 + w + (k < 2 ? 22 : 0);
+    double y0 = y_of(p, 0), yv = y_of(p, v);
+    double top = fmin(y0, yv), h = fabs(yv - y0);
+    if (v != 0 && h < 1) {
+        h = 1;
+        top = v > 0 ? y0 - 1 : y0;
     }
-    c->plen = mark; /* measured only */
-    return total;
+    add_rect(c, x, top, w, h, rgb);
+}
+
+static void emit_group(chart *c, const chart_in *in, const geom *g, const td_row *r, double gx)
+{
+    const char *unit = in->kind == TD_CHART_DURATION ? " us" : "";
+    double inner = g->gw * 0.78, bw = inner / 2;
+    for (int k = 0; k < 3; k++) {
+        double v = row_value(in->diff, r, in->kind, k);
+        char num[48], tip[300];
+        td_fmt_num(num, sizeof num, v);
+        snprintf(tip, sizeof tip, "%s: %s%s%s", k < 2 ? in->label[k] : "difference",
+                 k == 2 && v > 0 ? "+" : "", num, unit);
+        size_t len, str = pool_str(c, tip, &len);
+        /* Control and test side by side on top; the difference centred below. */
+        double x = k < 2 ? gx + (g->gw - inner) / 2 + k * bw : gx + (g->gw - bw) / 2;
+        add_bar(c, &g->p[k < 2 ? 0 : 1], x, bw, v, bar_rgb[k]);
+        if (c->oom)
+            return;
+        c->ops[c->nops - 1].str = str;
+        c->ops[c->nops - 1].len = len;
+    }
 }
 
 static void emit_groups(chart *c, const chart_in *in, const geom *g, const label *lab)
 {
     const td_row *rows = td_diff_rows(in->diff);
-    const char *unit = in->kind == TD_CHART_DURATION ? " us" : "";
-    double inner = g->gw * 0.78, bw = inner / 3, y0 = y_of(g, 0);
     for (size_t i = 0; i < in->nrows && !c->oom; i++) {
         const td_row *r = &rows[in->rows[i]];
         double gx = g->left + (double)i * g->gw;
@@ -493,48 +537,34 @@ static void emit_groups(chart *c, const chart_in *in, const geom *g, const label
         if (!o)
             return;
         for (int k = 0; k < 3; k++)
-            o->v[k] = row_value(r, in->kind, k);
+            o->v[k] = row_value(in->diff, r, in->kind, k);
         size_t len, str = pool_text(c, r->name, r->name_len, &len);
         o->str = str;
         o->len = len;
-        for (int k = 0; k < 3; k++) {
-            double v = row_value(r, in->kind, k), yv = y_of(g, v);
-            double top = fmin(y0, yv), h = fabs(yv - y0);
-            /* A value too small to see still shows as a hairline. */
-            if (v != 0 && h < 1) {
-                h = 1;
-                top = v > 0 ? y0 - 1 : y0;
-            }
-            char num[48], tip[300];
-            td_fmt_num(num, sizeof num, v);
-            snprintf(tip, sizeof tip, "%s: %s%s%s", k < 2 ? in->label[k] : "difference",
-                     k == 2 && v > 0 ? "+" : "", num, unit);
-            str = pool_str(c, tip, &len);
-            add_rect(c, gx + (g->gw - inner) / 2 + k * bw, top, bw, h, bar_rgb[k]);
-            if (c->oom)
-                return;
-            c->ops[c->nops - 1].str = str;
-            c->ops[c->nops - 1].len = len;
-        }
+        emit_group(c, in, g, r, gx);
         /* End-anchored and turned, each label hangs down-left from its bars;
          * the shift centres the glyphs (not the baseline) under the group. */
-        double lx = gx + g->gw / 2 + FS_LABEL * 0.3, ly = g->bottom + 10;
+        double lx = gx + g->gw / 2 + FS_LABEL * 0.3, ly = g->p[1].bottom + 10;
         add_text(c, lx, ly, lab[i].str, lab[i].len, FS_LABEL, 2, LABEL_ANGLE, 0, RGB_TEXT);
         op_add(c, OP_GROUP_END);
     }
 }
 
 /* --width and --height larger than the chart needs: the plot area grows
- * (wider bar groups, a taller y axis); smaller ones keep what the labels need. */
-static void fit_size(chart *c, const chart_in *in, geom *g, double *plot_w)
+ * (wider bar groups, taller panels, each by its share); smaller ones keep
+ * what the labels need. */
+static void fit_size(chart *c, const chart_in *in, geom *g)
 {
     if (in->width > c->width && in->nrows) {
-        *plot_w += in->width - c->width;
-        g->gw = *plot_w / (double)in->nrows;
+        g->plot_w += in->width - c->width;
+        g->gw = g->plot_w / (double)in->nrows;
         c->width = in->width;
     }
     if (in->height > c->height) {
-        g->bottom += in->height - c->height;
+        double more = in->height - c->height, share = PLOT_H / (PLOT_H + DIFF_H);
+        g->p[0].bottom += more * share;
+        g->p[1].top += more * share;
+        g->p[1].bottom += more;
         c->height = in->height;
     }
 }
@@ -548,15 +578,98 @@ static void emit_head(chart *c, const chart_in *in, double sub)
         s = pool_str(c, in->subtitle, &len);
         add_text(c, c->width / 2, 56, s, len, FS_LEGEND, 1, 0, 0, RGB_MUTED);
     }
-    emit_legend(c, in, c->width / 2, 60 + sub);
+    legend(c, in, c->width / 2, 60 + sub, 1);
+}
+
+/* A panel's axis from its values (which: the bars it holds) and its tick
+ * labels; the widest of them widens g->tick_w. */
+static int panel_axis(chart *c, const chart_in *in, geom *g, int which)
+{
+    panel *p = &g->p[which];
+    const td_row *rows = td_diff_rows(in->diff);
+    double lo = 0, hi = 0;
+    for (size_t i = 0; i < in->nrows; i++)
+        for (int k = which ? 2 : 0; k < (which ? 3 : 2); k++) {
+            double v = row_value(in->diff, &rows[in->rows[i]], in->kind, k);
+            lo = fmin(lo, v);
+            hi = fmax(hi, v);
+        }
+    /* Counts divided per iteration have fractions. */
+    int whole = in->kind == TD_CHART_COUNTS && td_diff_divisor(in->diff, 0) == 1 &&
+                td_diff_divisor(in->diff, 1) == 1;
+    axis_make(&p->ax, lo, hi, whole);
+    if (!(p->ticks = calloc((size_t)p->ax.nticks, sizeof *p->ticks)))
+        return -1;
+    for (long t = 0; t < p->ax.nticks; t++) {
+        axis_label(p->ticks[t], sizeof p->ticks[t], &p->ax, p->ax.lo + (double)t * p->ax.step);
+        g->tick_w = fmax(g->tick_w, measure(c, p->ticks[t], FS_TICK, 0));
+    }
+    return 0;
+}
+
+/* A panel's grid, ticks, tick labels and title, its zero line and y axis. */
+static void emit_panel(chart *c, const geom *g, const panel *p, const char *title)
+{
+    size_t s, l;
+    for (long t = 0; t < p->ax.nticks; t++) {
+        double y = crisp(y_of(p, p->ax.lo + (double)t * p->ax.step));
+        add_line(c, g->left, y, g->left + g->plot_w, y, RGB_GRID);
+        add_line(c, g->left - 5, y, g->left, y, RGB_AXIS);
+        s = pool_str(c, p->ticks[t], &l);
+        add_text(c, g->left - 8, y + FS_TICK * 0.35, s, l, FS_TICK, 2, 0, 0, RGB_TEXT);
+    }
+    /* Turned a quarter left, the glyphs rise leftwards from the baseline: it
+     * sits just left of the widest tick label. */
+    s = pool_str(c, title, &l);
+    add_text(c, g->left - 8 - g->tick_w - 8, (p->top + p->bottom) / 2, s, l, FS_AXIS, 1, -90, 0,
+             RGB_TEXT);
+}
+
+static void emit_axes(chart *c, const geom *g)
+{
+    for (int k = 0; k < 2; k++) {
+        const panel *p = &g->p[k];
+        double y0 = crisp(y_of(p, 0));
+        add_line(c, g->left, y0, g->left + g->plot_w, y0, RGB_AXIS);
+        add_line(c, crisp(g->left), p->top, crisp(g->left), p->bottom, RGB_AXIS);
+    }
+}
+
+/* Width and height: room for the axis titles and tick labels, for the first
+ * labels, which hang left of their bars, and for the title and legend. */
+static void place(chart *c, const chart_in *in, geom *g, const label *lab, double sub)
+{
+    size_t n = in->nrows;
+    g->gw = n ? fmin(96, fmax(26, 520.0 / (double)n)) : 0;
+    if (n && g->gw * (double)n < MIN_PLOT_W)
+        g->gw = fmin(120, MIN_PLOT_W / (double)n);
+    g->plot_w = n ? g->gw * (double)n : MIN_PLOT_W;
+    double cs = cos(LABEL_ANGLE * M_PI / 180), sn = -sin(LABEL_ANGLE * M_PI / 180);
+    double left = 8 + FS_AXIS + 10 + g->tick_w + 9, max_lw = 0;
+    for (size_t i = 0; i < n; i++) {
+        double reach = lab[i].w * cs - ((double)i + 0.5) * g->gw - FS_LABEL * 0.3 + 8;
+        left = fmax(left, reach);
+        max_lw = fmax(max_lw, lab[i].w);
+    }
+    g->left = ceil(left);
+    g->p[0].top = PLOT_TOP + sub;
+    g->p[0].bottom = g->p[0].top + PLOT_H;
+    g->p[1].top = g->p[0].bottom + PANEL_GAP;
+    g->p[1].bottom = g->p[1].top + DIFF_H;
+    double head_w = fmax(measure(c, c->title, FS_TITLE, 1), legend(c, in, 0, 0, 0));
+    if (in->subtitle)
+        head_w = fmax(head_w, measure(c, in->subtitle, FS_LEGEND, 0));
+    c->width = ceil(fmax(g->left + g->plot_w + MARGIN, head_w + 2 * MARGIN));
+    c->height = ceil(g->p[1].bottom + 10 + max_lw * sn + FS_LABEL * cs + 14);
+    fit_size(c, in, g);
 }
 
 static int chart_layout(chart *c, const chart_in *in, td_error *err)
 {
     label *lab = calloc(in->nrows + 1, sizeof *lab);
-    char (*ticks)[48] = NULL;
+    geom g = {0};
     int rc = 0;
-    if (!lab) {
+    if (!lab || panel_axis(c, in, &g, 0) < 0 || panel_axis(c, in, &g, 1) < 0) {
         rc = td_fail(err, TD_ENOMEM, "", "out of memory");
         goto done;
     }
@@ -564,84 +677,28 @@ static int chart_layout(chart *c, const chart_in *in, td_error *err)
         td_fail(err, rc, "", "out of memory");
         goto done;
     }
-    const td_row *rows = td_diff_rows(in->diff);
-    double lo = 0, hi = 0;
-    for (size_t i = 0; i < in->nrows; i++)
-        for (int k = 0; k < 3; k++) {
-            double v = row_value(&rows[in->rows[i]], in->kind, k);
-            lo = fmin(lo, v);
-            hi = fmax(hi, v);
-        }
-    geom g;
-    axis_make(&g.ax, lo, hi, in->kind == TD_CHART_COUNTS);
-    ticks = calloc((size_t)g.ax.nticks, sizeof *ticks);
-    if (!ticks) {
-        rc = td_fail(err, TD_ENOMEM, "", "out of memory");
-        goto done;
-    }
-    double tick_w = 0;
-    for (long t = 0; t < g.ax.nticks; t++) {
-        axis_label(ticks[t], sizeof ticks[t], &g.ax, g.ax.lo + (double)t * g.ax.step);
-        tick_w = fmax(tick_w, measure(c, ticks[t], FS_TICK, 0));
-    }
-
-    /* Horizontal: room for the axis title and tick labels, and for the first
-     * labels, which hang left of their bars. */
-    size_t n = in->nrows;
-    g.gw = n ? fmin(96, fmax(26, 520.0 / (double)n)) : 0;
-    if (n && g.gw * (double)n < MIN_PLOT_W)
-        g.gw = fmin(120, MIN_PLOT_W / (double)n);
-    double plot_w = n ? g.gw * (double)n : MIN_PLOT_W;
-    double cs = cos(LABEL_ANGLE * M_PI / 180), sn = -sin(LABEL_ANGLE * M_PI / 180);
-    double left = 8 + FS_AXIS + 10 + tick_w + 9, max_lw = 0;
-    for (size_t i = 0; i < n; i++) {
-        double reach = lab[i].w * cs - ((double)i + 0.5) * g.gw - FS_LABEL * 0.3 + 8;
-        left = fmax(left, reach);
-        max_lw = fmax(max_lw, lab[i].w);
-    }
-    g.left = ceil(left);
     double sub = in->subtitle ? 20 : 0;
-    g.top = PLOT_TOP + sub;
-    g.bottom = g.top + PLOT_H;
-    size_t tlen;
-    double head_w = fmax(measure(c, c->title, FS_TITLE, 1), legend_width(c, in));
-    if (in->subtitle)
-        head_w = fmax(head_w, measure(c, in->subtitle, FS_LEGEND, 0));
-    c->width = ceil(fmax(g.left + plot_w + MARGIN, head_w + 2 * MARGIN));
-    c->height = ceil(g.bottom + 10 + max_lw * sn + FS_LABEL * cs + 14);
-    fit_size(c, in, &g, &plot_w);
+    place(c, in, &g, lab, sub);
 
     /* Drawn back to front. */
     add_rect(c, 0, 0, c->width, c->height, RGB_BACK);
     emit_head(c, in, sub);
-    for (long t = 0; t < g.ax.nticks; t++) {
-        double y = crisp(y_of(&g, g.ax.lo + (double)t * g.ax.step));
-        add_line(c, g.left, y, g.left + plot_w, y, RGB_GRID);
-        add_line(c, g.left - 5, y, g.left, y, RGB_AXIS);
-        size_t s, l;
-        s = pool_str(c, ticks[t], &l);
-        add_text(c, g.left - 8, y + FS_TICK * 0.35, s, l, FS_TICK, 2, 0, 0, RGB_TEXT);
-    }
-    const char *yt = in->kind == TD_CHART_COUNTS ? "Count" : "Total Duration (us)";
-    size_t ys = pool_str(c, yt, &tlen);
-    /* Turned a quarter left, the glyphs rise leftwards from the baseline: it
-     * sits just left of the widest tick label. */
-    add_text(c, g.left - 8 - tick_w - 8, (g.top + g.bottom) / 2, ys, tlen, FS_AXIS, 1, -90, 0,
-             RGB_TEXT);
+    int counts = in->kind == TD_CHART_COUNTS;
+    emit_panel(c, &g, &g.p[0], counts ? "Count" : "Total Duration (us)");
+    emit_panel(c, &g, &g.p[1], counts ? "Difference" : "Difference (us)");
     emit_groups(c, in, &g, lab);
-    double y0 = crisp(y_of(&g, 0));
-    add_line(c, g.left, y0, g.left + plot_w, y0, RGB_AXIS);
-    add_line(c, crisp(g.left), g.top, crisp(g.left), g.bottom, RGB_AXIS);
-    if (n == 0) {
-        size_t s = pool_str(c, "no rows to show", &tlen);
-        add_text(c, g.left + plot_w / 2, (g.top + g.bottom) / 2, s, tlen, FS_AXIS, 1, 0, 0,
-                 RGB_MUTED);
+    emit_axes(c, &g);
+    if (in->nrows == 0) {
+        size_t tlen, s = pool_str(c, "no rows to show", &tlen);
+        add_text(c, g.left + g.plot_w / 2, (g.p[0].top + g.p[0].bottom) / 2, s, tlen, FS_AXIS,
+                 1, 0, 0, RGB_MUTED);
     }
     if (c->oom)
         rc = td_fail(err, TD_ENOMEM, "", "out of memory");
 done:
     free(lab);
-    free(ticks);
+    free(g.p[0].ticks);
+    free(g.p[1].ticks);
     return rc;
 }
 

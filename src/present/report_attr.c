@@ -42,16 +42,19 @@ static long biggest(size_t **rows, const td_diff *d, size_t top, td_error *err)
     return td_view_make(rows, d, &v, err);
 }
 
-static void row_cells(FILE *f, const td_row *r)
+/* Counts divided as the diff's writers divide them (--per-iteration). */
+static void row_cells(FILE *f, const td_diff *d, const td_row *r)
 {
+    char a[48], b[48];
     fputs("</td><td class=\"num\">", f);
     td_html_us(f, r->duration[0]);
     fputs("</td><td class=\"num\">", f);
     td_html_us(f, r->duration[1]);
     fputs("</td><td class=\"num\">", f);
     td_html_change(f, r->duration[0], r->duration[1]);
-    fprintf(f, "</td><td class=\"num\">%llu &rarr; %llu</td></tr>\n",
-            (unsigned long long)r->counts[0], (unsigned long long)r->counts[1]);
+    td_fmt_num(a, sizeof a, td_row_count(d, r, 0));
+    td_fmt_num(b, sizeof b, td_row_count(d, r, 1));
+    fprintf(f, "</td><td class=\"num\">%s &rarr; %s</td></tr>\n", a, b);
 }
 
 /* The kernels of one op, the largest changes first. */
@@ -69,7 +72,7 @@ static int kernels_of(FILE *f, const td_report_input *in, const td_row *op, td_e
             const td_row *k = &td_diff_rows(d)[rows[i]];
             fputs("<tr><td class=\"name\">", f);
             td_html_text(f, k->name, k->name_len);
-            row_cells(f, k);
+            row_cells(f, d, k);
         }
         if ((size_t)n < td_diff_nrows(d))
             fprintf(f, "<tr><td colspan=\"5\">and %zu more kernels</td></tr>\n",
@@ -108,7 +111,7 @@ static int top_ops(FILE *f, const td_report_input *in, const char *const label[2
         if (strcmp(r->name, TD_UNATTRIBUTED) != 0)
             rc = kernels_of(f, in, r, err);
         fputs("</details>", f);
-        row_cells(f, r);
+        row_cells(f, d, r);
     }
     fputs("</tbody></table>\n", f);
     free(rows);
@@ -132,7 +135,7 @@ static int by_class(FILE *f, const td_report_input *in, const char *const label[
         const td_row *r = &td_diff_rows(d)[rows[i]];
         fputs("<tr><td class=\"name\">", f);
         td_html_text(f, r->name, r->name_len);
-        row_cells(f, r);
+        row_cells(f, d, r);
     }
     fputs("</tbody></table>\n", f);
     free(rows);

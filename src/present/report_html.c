@@ -60,8 +60,8 @@ static const char css[] =
     "#charts{display:flex;flex-wrap:wrap;gap:14px}\n"
     "figure{flex:1 1 auto;margin:0;background:#fff;border:1px solid var(--line);"
     "border-radius:8px;padding:10px;overflow-x:auto}\n"
-    "figure svg{display:block;max-width:100%;height:auto;margin:0 auto}\n"
-    "figure.wide{flex-basis:100%}figure.wide svg{max-width:none}\n"
+    "figure svg{display:block;max-width:none;height:auto;margin:0 auto}\n"
+    "figure.wide{flex-basis:100%}\n"
     "figcaption{color:var(--muted);font-size:13px;margin-top:4px;width:0;min-width:100%}\n"
     ".controls{display:flex;gap:12px;align-items:center;margin-bottom:8px}"
     "#td-filter{font:inherit;padding:6px 10px;width:380px;max-width:100%;"
@@ -416,9 +416,11 @@ static void headline(report *r)
     }
     fputs("</table><div class=\"big\">", f);
     put_change(f, gpu[0], gpu[1]);
-    fputs("</div><p class=\"sub\">every event on a GPU stream (kernels, memcpy, memset) of "
-          "the selected ranks and iterations</p></div>\n",
-          f);
+    /* --per-iteration: every time below is per selected (rank, iteration). */
+    const char *per = r->in->opts->per_iteration ? ", per (rank, iteration)" : "";
+    fprintf(f, "</div><p class=\"sub\">every event on a GPU stream (kernels, memcpy, memset) of "
+               "the selected ranks and iterations%s</p></div>\n",
+            per);
 
     fputs("<div class=\"card\"><h3>Step time</h3><table class=\"kv\">", f);
     int whole = 0;
@@ -441,9 +443,9 @@ static void headline(report *r)
         fputs("&mdash;", f);
     else
         put_change(f, step[0], step[1]);
-    fputs("</div><p class=\"sub\">total duration of the ProfilerStep rows (CPU) of the selected "
-          "iterations</p></div>\n",
-          f);
+    fprintf(f, "</div><p class=\"sub\">total duration of the ProfilerStep rows (CPU) of the "
+               "selected iterations%s</p></div>\n",
+            per);
 
     size_t k[TD_OP_NCATEGORIES] = {0};
     const td_row *orows = td_diff_rows(r->ops);
@@ -615,13 +617,16 @@ static void caption(FILE *f, const td_view_opts *v, size_t n)
 static int charts(report *r, td_error *err)
 {
     FILE *f = r->f;
+    char sub[1024];
+    td_chart_subtitle(sub, sizeof sub, r->in->diff, r->in->opts, r->label[0], r->label[1]);
+    td_chart_opts co = {r->label[0], r->label[1], sub, r->in->chart_width, r->in->chart_height};
     fputs("<h2>Charts</h2>\n<div id=\"charts\">\n", f);
     for (int k = 1; k >= 0; k--) {
         /* A chart of many rows gets the full width and scrolls rather than
          * shrinking its labels out of reach. */
         fputs(r->chart_n[k] > 16 ? "<figure class=\"wide\">\n" : "<figure>\n", f);
-        int rc = td_chart_svg(f, (td_chart_kind)k, r->in->diff, r->chart_rows[k], r->chart_n[k],
-                              r->label[0], r->label[1], err);
+        int rc = td_chart_svg_opts(f, (td_chart_kind)k, r->in->diff, r->chart_rows[k],
+                                   r->chart_n[k], &co, err);
         if (rc < 0)
             return rc;
         fputs("<figcaption>", f);
@@ -728,8 +733,9 @@ static void stat_cells(FILE *f, const td_row_stats *s)
 static void data_and_script(report *r)
 {
     FILE *f = r->f;
-    const td_row *rows = td_diff_rows(r->in->diff);
-    size_t n = td_diff_nrows(r->in->diff);
+    const td_diff *d = r->in->diff;
+    const td_row *rows = td_diff_rows(d);
+    size_t n = td_diff_nrows(d);
     const td_row_stats *st = r->in->stats ? td_stats_rows(r->in->stats) : NULL;
     fputs("<script type=\"application/json\" id=\"td-data\">{\"columns\": [\"name\", "
           "\"control_counts\", \"control_total_duration\", \"test_counts\", "
@@ -743,12 +749,13 @@ static void data_and_script(report *r)
         const td_row *w = &rows[i];
         fputc('[', f);
         js_string(f, w->name, w->name_len);
-        fprintf(f, ",%llu,", (unsigned long long)w->counts[0]);
-        js_num(f, w->duration[0]);
-        fprintf(f, ",%llu,", (unsigned long long)w->counts[1]);
-        js_num(f, w->duration[1]);
-        fprintf(f, ",%lld,", (long long)w->diff_counts);
-        js_num(f, w->diff_duration);
+        /* Counts as the CSV writer prints them: divided with --per-iteration. */
+        const double v[6] = {td_row_count(d, w, 0), w->duration[0], td_row_count(d, w, 1),
+                             w->duration[1], td_row_diff_count(d, w), w->diff_duration};
+        for (int k = 0; k < 6; k++) {
+            fputc(',', f);
+            js_num(f, v[k]);
+        }
         fprintf(f, ",\"%c\"", w->category);
         if (st)
             stat_cells(f, &st[i]);

@@ -17,6 +17,9 @@ $ tracediff ops --help
 >                                     but the lowest: no warm-up) (default: the lowest)
 >   --test-iteration I                test's iterations: N | N,M,... | all | steady (all but
 >                                     the lowest: no warm-up) (default: the lowest)
+>   --per-iteration                   divide each side's counts and durations by its selected
+>                                     (rank, iteration) samples: 6 iterations against 1 compare
+>                                     fairly (counts then print with decimals)
 >   --device all|cpu|gpu              cpu: stream -1; gpu: every other stream (default: all)
 >   --cat LIST                        only events of these categories: cpu_op,kernel,...
 >                                     ('tracediff info SET' lists them with counts and time)

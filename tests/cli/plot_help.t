@@ -3,8 +3,9 @@ $ tracediff plot --help
 ? 0
 > usage: tracediff plot counts|duration CONTROL TEST [options] -o FILE
 >
-> A grouped bar chart, per name: control, test and their difference (test -
-> control, drawn below the zero line when negative). 'counts' draws the counts
+> A grouped bar chart, per name: control and test, and below them, on an axis
+> of its own so that small changes stay visible, their difference (test -
+> control, below that zero line when negative). 'counts' draws the counts
 > ("Ops Count Comparison"), 'duration' the total durations ("Ops Duration
 > Comparison", us). Names are shown short when that is unambiguous; in SVG
 > each group's tooltip holds the full name.
@@ -21,6 +22,9 @@ $ tracediff plot --help
 >                                     but the lowest: no warm-up) (default: the lowest)
 >   --test-iteration I                test's iterations: N | N,M,... | all | steady (all but
 >                                     the lowest: no warm-up) (default: the lowest)
+>   --per-iteration                   divide each side's counts and durations by its selected
+>                                     (rank, iteration) samples: 6 iterations against 1 compare
+>                                     fairly (counts then print with decimals)
 >   --device all|cpu|gpu              cpu: stream -1; gpu: every other stream (default: all)
 >   --short-names                     group by short names (no templates, arguments)
 >   --cat LIST                        only events of these categories: cpu_op,kernel,...
@@ -57,11 +61,11 @@ $ tracediff plot --help
 >
 > output:
 >   --format FORMAT                   refused: the format follows -o's extension
->   --width PX                        the chart's width in pixels (default: what the labels
+>   --width PX                        a chart's width in pixels (default: what the labels
 >                                     need; a larger width widens the bars, a smaller one is
 >                                     raised to what the labels need)
->   --height PX                       the chart's height in pixels (default: fit; larger
->                                     heightens the plot area)
+>   --height PX                       a chart's height in pixels (default: fit; larger
+>                                     heightens both panels)
 >   -o, --output FILE                 required: .svg, .png or .pdf (from the extension); written
 >                                     whole or not at all. '-o -' writes SVG to stdout
 >

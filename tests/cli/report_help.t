@@ -20,6 +20,9 @@ $ tracediff report --help
 >                                   but the lowest: no warm-up) (default: the lowest)
 >   --test-iteration I              test's iterations: N | N,M,... | all | steady (all but
 >                                   the lowest: no warm-up) (default: the lowest)
+>   --per-iteration                 divide each side's counts and durations by its selected
+>                                   (rank, iteration) samples: 6 iterations against 1 compare
+>                                   fairly (counts then print with decimals)
 >   --device all|cpu|gpu            cpu: stream -1; gpu: every other stream (default: all)
 >   --short-names                   group by short names (no templates, arguments)
 >   --cat LIST                      only events of these categories: cpu_op,kernel,...
@@ -58,6 +61,11 @@ $ tracediff report --help
 >
 > output:
 >   --format html                   the only one (and the default)
+>   --width PX                      a chart's width in pixels (default: what the labels
+>                                   need; a larger width widens the bars, a smaller one is
+>                                   raised to what the labels need)
+>   --height PX                     a chart's height in pixels (default: fit; larger
+>                                   heightens both panels)
 >   -o, --output FILE               required; written whole or not at all ('-': stdout)
 >
 > example:
