@@ -109,6 +109,10 @@ def _samples_code(samples) -> int:
 
 def _stats_kwargs(samples, alpha, min_change) -> dict:
     """The statistics options of the C core, checked as the CLI checks them."""
+    if alpha is not None and (isinstance(alpha, bool) or not isinstance(alpha, (int, float))
+                              or not 0 < alpha < 1):
+        raise UsageError(f"Invalid argument alpha={alpha!r} (a number above 0 and below 1, "
+                         "e.g. 0.05).")
     return dict(samples=_samples_code(samples), alpha=0.0 if alpha is None else float(alpha),
                 min_change=None if min_change is None else float(min_change))
 
