@@ -14,7 +14,7 @@ struct td_check {
     double max_regression, min_us;
     size_t *names; /* rows compared (control total >= min_us), by name */
     size_t nnames;
-    size_t *regs;  /* regressions among them, most significant first */
+    size_t *regs; /* regressions among them, most significant first */
     size_t nregs;
     size_t nfaster;
 };

@@ -42,8 +42,9 @@ static void fmt(char *buf, size_t cap, double x)
 
 static void summary_line(FILE *f, const gate *g)
 {
-    fprintf(f, "%s: %zu regression%s among %zu names (slower by >= %g%%, q <= %g); %zu faster; "
-               "samples per %s (%zu control, %zu test)\n",
+    fprintf(f,
+            "%s: %zu regression%s among %zu names (slower by >= %g%%, q <= %g); %zu faster; "
+            "samples per %s (%zu control, %zu test)\n",
             g->nregs ? "FAIL" : "ok", g->nregs, g->nregs == 1 ? "" : "s", g->nnames,
             g->max_regression, td_stats_alpha(g->st), g->nfaster,
             td_samples_name(td_stats_samples(g->st)), td_stats_side_samples(g->st, 0),
@@ -63,8 +64,8 @@ static void write_table(FILE *f, const gate *g)
         char ch[64], q[32], cm[32], tm[32];
         double m = rs->mean[0];
         if (!isnan(rs->ci_low) && m != 0)
-            snprintf(ch, sizeof ch, "%+.1f%% [%+.1f, %+.1f]", rs->change_pct,
-                     100 * rs->ci_low / m, 100 * rs->ci_high / m);
+            snprintf(ch, sizeof ch, "%+.1f%% [%+.1f, %+.1f]", rs->change_pct, 100 * rs->ci_low / m,
+                     100 * rs->ci_high / m);
         else
             snprintf(ch, sizeof ch, "%+.1f%%", rs->change_pct);
         fmt(q, sizeof q, rs->q);
@@ -93,13 +94,13 @@ static void md_cell_name(FILE *f, const td_row *r)
 
 static void write_markdown(FILE *f, const gate *g)
 {
-    fprintf(f, "### tracediff check: %s\n\n",
-            g->nregs ? "regressions found" : "no regression");
-    fprintf(f, "%zu regression%s among %zu names (slower by at least %g%%, q <= %g), %zu "
-               "faster. Samples per %s: %zu control, %zu test.\n",
-            g->nregs, g->nregs == 1 ? "" : "s", g->nnames, g->max_regression,
-            td_stats_alpha(g->st), g->nfaster, td_samples_name(td_stats_samples(g->st)),
-            td_stats_side_samples(g->st, 0), td_stats_side_samples(g->st, 1));
+    fprintf(f, "### tracediff check: %s\n\n", g->nregs ? "regressions found" : "no regression");
+    fprintf(f,
+            "%zu regression%s among %zu names (slower by at least %g%%, q <= %g), %zu "
+            "faster. Samples per %s: %zu control, %zu test.\n",
+            g->nregs, g->nregs == 1 ? "" : "s", g->nnames, g->max_regression, td_stats_alpha(g->st),
+            g->nfaster, td_samples_name(td_stats_samples(g->st)), td_stats_side_samples(g->st, 0),
+            td_stats_side_samples(g->st, 1));
     if (!g->nregs)
         return;
     fputs("\n| name | change | interval | q | control mean (us) | test mean (us) |\n"
@@ -199,9 +200,10 @@ static int write_junit(FILE *f, const gate *g)
         reg[g->regs[k]] = true;
     const td_row *rows = td_diff_rows(g->d);
     const td_row_stats *rs = td_stats_rows(g->st);
-    fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-               "<testsuites tests=\"%zu\" failures=\"%zu\">\n"
-               "<testsuite name=\"tracediff check\" tests=\"%zu\" failures=\"%zu\" errors=\"0\">\n",
+    fprintf(f,
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+            "<testsuites tests=\"%zu\" failures=\"%zu\">\n"
+            "<testsuite name=\"tracediff check\" tests=\"%zu\" failures=\"%zu\" errors=\"0\">\n",
             g->nnames, g->nregs, g->nnames, g->nregs);
     for (size_t i = 0; i < g->nnames; i++) {
         size_t r = g->names[i];
@@ -216,9 +218,10 @@ static int write_junit(FILE *f, const gate *g)
         fmt(q, sizeof q, rs[r].q);
         fmt(cm, sizeof cm, rs[r].mean[0]);
         fmt(tm, sizeof tm, rs[r].mean[1]);
-        fprintf(f, ">\n    <failure message=\"slower by %.1f%% (q = %s)\" type=\"regression\">"
-                   "mean %s us -&gt; %s us, %s samples (%llu control, %llu test)</failure>\n"
-                   "  </testcase>\n",
+        fprintf(f,
+                ">\n    <failure message=\"slower by %.1f%% (q = %s)\" type=\"regression\">"
+                "mean %s us -&gt; %s us, %s samples (%llu control, %llu test)</failure>\n"
+                "  </testcase>\n",
                 rs[r].change_pct, q, cm, tm, td_samples_name(td_stats_samples(g->st)),
                 (unsigned long long)rs[r].n[0], (unsigned long long)rs[r].n[1]);
     }
@@ -227,11 +230,13 @@ static int write_junit(FILE *f, const gate *g)
     return 0;
 }
 
-
 int td_check_write(FILE *f, const td_check *c, td_check_format format, td_error *err)
 {
-    gate g = {.d = td_check_diff(c), .st = td_check_stats(c), .nfaster = td_check_nfaster(c),
-              .max_regression = td_check_max_regression(c), .min_us = td_check_min_us(c)};
+    gate g = {.d = td_check_diff(c),
+              .st = td_check_stats(c),
+              .nfaster = td_check_nfaster(c),
+              .max_regression = td_check_max_regression(c),
+              .min_us = td_check_min_us(c)};
     g.nnames = td_check_compared(c, &g.names);
     g.nregs = td_check_regressions(c, &g.regs);
     int rc = 0;

@@ -18,11 +18,11 @@ static char *trace_of(const char *const *names, const int *base, size_t n)
                             "\"name\":\"ProfilerStep#1\",\"ts\":0,\"dur\":1000000}");
     for (size_t k = 0; k < n; k++)
         for (int i = 0; i < 20; i++)
-            len += (size_t)snprintf(t + len, cap - len,
-                                    ",{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"%s\","
-                                    "\"ts\":%d,\"dur\":%d}",
-                                    names[k], (int)(k * 20000 + (size_t)i * 500 + 1),
-                                    base[k] + i % 3);
+            len +=
+                (size_t)snprintf(t + len, cap - len,
+                                 ",{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"%s\","
+                                 "\"ts\":%d,\"dur\":%d}",
+                                 names[k], (int)(k * 20000 + (size_t)i * 500 + 1), base[k] + i % 3);
     snprintf(t + len, cap - len, "]}");
     return t;
 }
