@@ -12,6 +12,8 @@ Beyond HTA (keyword-only, so HTA calls are unaffected):
   no iteration and drop out; the default gives them their launch's iteration,
   as HTA documents). See docs/numbers.md.
 - ``threads=N``: files read at once (default: one per core).
+- ``stats=True`` (with ``samples=``, ``alpha=``, ``min_change=``): the
+  statistics columns of ``tracediff compare --stats`` (docs/stats.md).
 - Paths may name one trace file as well as a directory; a set with no
   ``ProfilerStep`` at all is compared whole (HTA refuses), with a warning.
 - Anything left out of a comparison (device events with no launch found,
