@@ -351,6 +351,41 @@ def t_no_leaks_on_repeated_calls():
     assert grown < 8 << 20, f"RSS grew {grown >> 10} KiB over 400 rounds"
 
 
+def t_no_leaks_in_stats_check_and_summaries():
+    def rss():
+        with open("/proc/self/statm") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    a, b = LabeledTrace(label="a", trace_dir=BASE), LabeledTrace(label="b", trace_dir=TEST)
+    with tempfile.TemporaryDirectory() as tmp, warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        summary = os.path.join(tmp, "s.tdsum")
+        tracediff.summarize(BASE, summary)
+        tracediff.summarize(TEST, summary)
+
+        def round_():
+            TraceDiff.compare_traces(a, b, stats=True, samples="call")
+            res = tracediff.check(a, b, samples="call")
+            res.junit(os.path.join(tmp, "j.xml"))
+            res.markdown()
+            tracediff.runs(summary)
+            tracediff.trend(summary, runs=["test", "base"])
+            for bad in (lambda: tracediff.check(a, b, control_rank=7),
+                        lambda: tracediff.trend(summary, names="(")):
+                try:
+                    bad()
+                except ValueError:
+                    pass
+        for _ in range(30):
+            round_()
+        gc.collect()
+        before = rss()
+        for _ in range(200):
+            round_()
+        gc.collect()
+        grown = rss() - before
+    assert grown < 8 << 20, f"RSS grew {grown >> 10} KiB over 200 rounds"
+
+
 def t_gil_released_while_loading():
     # A Python thread keeps running while the C library reads traces: count
     # its ticks that fall strictly inside the C call.
