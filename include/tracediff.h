@@ -497,6 +497,48 @@ TD_API td_test_result td_hodges_lehmann(const double *a, size_t na, const double
 TD_API int td_bh_qvalues(double *q, const double *p, size_t n);
 
 /* ------------------------------------------------------------------------ */
+/* The CI gate (tracediff check; docs/stats.md): the names that got
+ * significantly slower. Shared by the CLI and the Python module, so that
+ * both report the same regressions.                                        */
+
+typedef struct td_check_opts {
+    double max_regression; /* percent: the smallest slowdown that fails; used when
+                            * has_max_regression, else 5 */
+    int has_max_regression;
+    double min_us;         /* names whose control total is under this are not compared */
+} td_check_opts;
+
+typedef struct td_check td_check;
+
+/* The gate over a diff and its statistics (td_stats_compute), which must
+ * outlive the check. A regression: verdict slower and a change of at least
+ * max_regression (or an infinite one: control mean 0). */
+TD_API int td_check_compute(td_check **out, const td_diff *diff, const td_stats *stats,
+                            const td_check_opts *opts, td_error *err);
+TD_API void td_check_free(td_check *check);
+TD_API int td_check_passed(const td_check *check); /* no regression */
+TD_API const td_diff *td_check_diff(const td_check *check);
+TD_API const td_stats *td_check_stats(const td_check *check);
+TD_API double td_check_max_regression(const td_check *check);
+TD_API double td_check_min_us(const td_check *check);
+/* The rows compared (control total >= min_us), by name, and the regressions
+ * among them, most significant first (q, then the larger change): indices
+ * into td_diff_rows(), through *rows (may be NULL). Return how many. */
+TD_API size_t td_check_compared(const td_check *check, const size_t **rows);
+TD_API size_t td_check_regressions(const td_check *check, const size_t **rows);
+TD_API size_t td_check_nfaster(const td_check *check); /* compared rows that got faster */
+
+typedef enum td_check_format {
+    TD_CHECK_TEXT = 0,     /* a summary line, then a table of the regressions */
+    TD_CHECK_MARKDOWN = 1, /* for a pull-request comment */
+    TD_CHECK_JSON = 2,     /* the summary and the regressions' numbers */
+    TD_CHECK_JUNIT = 3     /* JUnit XML: a testcase per compared name, a failure per regression */
+} td_check_format;
+
+/* The check's report to a FILE* the caller opened (libtracediff-render). */
+TD_API int td_check_write(FILE *f, const td_check *check, td_check_format format, td_error *err);
+
+/* ------------------------------------------------------------------------ */
 /* Views: sorting, filtering and cutting the rows for display.               */
 
 typedef enum td_column {

@@ -1,10 +1,11 @@
 /*
  * tracediff._tracediff: the CPython extension over the public C API.
  *
- * Small on purpose: it opens trace sets, computes a comparison and hands the
- * rows back as Python lists (the pure-Python package builds the DataFrame),
- * and draws charts from rows the caller gives. Loading and comparing run with
- * the GIL released; the Python objects passed in stay referenced by the
+ * Small on purpose: it opens trace sets, computes a comparison (with its
+ * statistics) or the CI gate and hands the rows back as Python lists (the
+ * pure-Python package builds the DataFrames), writes and reads summaries,
+ * and draws charts from rows the caller gives. Loading, comparing and the
+ * summaries run with the GIL released; the Python objects passed in stay referenced by the
  * caller for the whole call, so nothing they own can go away meanwhile.
  */
 #define PY_SSIZE_T_CLEAN
@@ -45,6 +46,7 @@ static PyObject *raise_td(const td_error *e)
     PyObject *code = PyUnicode_FromString(td_strerror(e->code));
     if (offset && path && message && code && PyObject_SetAttrString(exc, "offset", offset) == 0 &&
         PyObject_SetAttrString(exc, "path", path) == 0 &&
+        PyObject_SetAttrString(exc, "file", path) == 0 &&
         PyObject_SetAttrString(exc, "message", message) == 0 &&
         PyObject_SetAttrString(exc, "code", code) == 0)
         PyErr_SetObject(type, exc);
@@ -227,6 +229,11 @@ static int to_list(PyObject *o, td_list *out, const char *what)
             out->all = 1;
             return 0;
         }
+        /* Iterations only: all but the lowest (the warm-up). */
+        if (strstr(what, "iteration") && PyUnicode_CompareWithASCIIString(o, "steady") == 0) {
+            out->steady = 1;
+            return 0;
+        }
     } else if (PyLong_Check(o) && !PyBool_Check(o)) {
         long long v = PyLong_AsLongLong(o);
         if (v == -1 && PyErr_Occurred())
@@ -322,45 +329,495 @@ done:
     return result;
 }
 
-static PyObject *compare(PyObject *Py_UNUSED(mod), PyObject *args, PyObject *kw)
-{
-    static char *kwlist[] = {"control",        "test",   "control_rank", "test_rank",
-                             "control_iteration", "test_iteration", "device",
-                             "short_names",    "hta_strict", NULL};
+/* The selection and statistics arguments shared by compare() and check(). */
+typedef struct cmp_args {
     SetObject *ctl, *tst;
-    PyObject *cr = Py_None, *tr = Py_None, *ci = Py_None, *ti = Py_None;
-    int device = TD_DEVICE_ALL, short_names = 0, hta_strict = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O!O!|OOOOipp:compare", kwlist, &SetType, &ctl,
-                                     &SetType, &tst, &cr, &tr, &ci, &ti, &device, &short_names,
-                                     &hta_strict))
-        return NULL;
-    if (device < TD_DEVICE_ALL || device > TD_DEVICE_GPU)
-        return PyErr_Format(UsageError, "device must be 0 (all), 1 (cpu) or 2 (gpu)");
-    td_compare_opts o = {.device = (td_device)device,
-                         .short_names = short_names,
-                         .hta_strict = hta_strict};
-    PyObject *result = NULL;
-    if (to_list(cr, &o.control_ranks, "control_rank") < 0 ||
-        to_list(tr, &o.test_ranks, "test_rank") < 0 ||
-        to_list(ci, &o.control_iters, "control_iteration") < 0 ||
-        to_list(ti, &o.test_iters, "test_iteration") < 0)
-        goto done;
-    td_diff *d = NULL;
+    td_compare_opts o;
+    td_stats_opts so;
+    int stats;
+} cmp_args;
+
+static void cmp_args_clear(cmp_args *a)
+{
+    td_list_clear(&a->o.control_ranks);
+    td_list_clear(&a->o.test_ranks);
+    td_list_clear(&a->o.control_iters);
+    td_list_clear(&a->o.test_iters);
+}
+
+/* Fills a from the parsed arguments: the four selections, device (0-2),
+ * samples (0 auto, 1 iteration, 2 call), alpha (0: the default) and
+ * min_change (None: the default). */
+static int cmp_args_fill(cmp_args *a, PyObject *sel[4], int device, int samples, double alpha,
+                         PyObject *min_change)
+{
+    if (device < TD_DEVICE_ALL || device > TD_DEVICE_GPU) {
+        PyErr_Format(UsageError, "device must be 0 (all), 1 (cpu) or 2 (gpu)");
+        return -1;
+    }
+    if (samples < TD_SAMPLES_AUTO || samples > TD_SAMPLES_CALL) {
+        PyErr_Format(UsageError, "samples must be 0 (auto), 1 (iteration) or 2 (call)");
+        return -1;
+    }
+    if (!(alpha == 0 || (alpha > 0 && alpha < 1))) {
+        char buf[64];
+        snprintf(buf, sizeof buf, "%g", alpha);
+        PyErr_Format(UsageError, "Invalid argument alpha=%s (a number above 0 and below 1, "
+                     "e.g. 0.05).", buf);
+        return -1;
+    }
+    a->o.device = (td_device)device;
+    a->so.samples = (td_samples)samples;
+    a->so.alpha = alpha;
+    if (min_change != Py_None) {
+        double m = PyFloat_AsDouble(min_change);
+        if (m == -1.0 && PyErr_Occurred())
+            return -1;
+        if (!(m >= 0 && m <= 1e9)) {
+            PyErr_Format(UsageError, "Invalid argument min_change=%R (a percentage of 0 or "
+                         "more, e.g. 1).", min_change);
+            return -1;
+        }
+        a->so.min_change = m;
+        a->so.has_min_change = 1;
+    }
+    if (to_list(sel[0], &a->o.control_ranks, "control_rank") < 0 ||
+        to_list(sel[1], &a->o.test_ranks, "test_rank") < 0 ||
+        to_list(sel[2], &a->o.control_iters, "control_iteration") < 0 ||
+        to_list(sel[3], &a->o.test_iters, "test_iteration") < 0)
+        return -1;
+    return 0;
+}
+
+/* The diff and, when asked, its statistics, with the GIL released. */
+static int cmp_compute(const cmp_args *a, td_diff **d, td_stats **st)
+{
     td_error err = {0};
     int rc;
+    *d = NULL;
+    *st = NULL;
     Py_BEGIN_ALLOW_THREADS
-    rc = td_diff_compute(&d, ctl->set, tst->set, &o, &err);
+    rc = td_diff_compute(d, a->ctl->set, a->tst->set, &a->o, &err);
+    if (rc == 0 && a->stats)
+        rc = td_stats_compute(st, *d, a->ctl->set, a->tst->set, &a->o, &a->so, &err);
     Py_END_ALLOW_THREADS
-    if (rc < 0)
+    if (rc < 0) {
+        td_stats_free(*st);
+        td_diff_free(*d);
+        *st = NULL;
+        *d = NULL;
         raise_td(&err);
-    else
-        result = diff_result(d);
+        return -1;
+    }
+    return 0;
+}
+
+/* Sets l[i] to v (stolen); nonzero when v is NULL. */
+static int put(PyObject *l, size_t i, PyObject *v)
+{
+    if (!v)
+        return 1;
+    PyList_SET_ITEM(l, (Py_ssize_t)i, v);
+    return 0;
+}
+
+/* The statistics columns (n per side, then 16 numbers, then the verdict, as
+ * td_row_stats holds them; undefined numbers are NaN) and what was used. */
+#define STATS_NUMS 16
+static PyObject *stats_result(const td_stats *st, size_t n)
+{
+    const td_row_stats *rs = td_stats_rows(st);
+    PyObject *cols[STATS_NUMS + 3] = {NULL}, *result = NULL;
+    int bad = 0;
+    for (int c = 0; c < STATS_NUMS + 3; c++)
+        bad |= !(cols[c] = PyList_New((Py_ssize_t)n));
+    for (size_t i = 0; !bad && i < n; i++) {
+        const td_row_stats *r = &rs[i];
+        const double v[STATS_NUMS] = {r->mean[0], r->mean[1], r->stdev[0], r->stdev[1],
+                                      r->median[0], r->median[1], r->min[0], r->max[0],
+                                      r->min[1], r->max[1], r->diff_mean, r->change_pct,
+                                      r->ci_low, r->ci_high, r->p, r->q};
+        bad |= put(cols[0], i, PyLong_FromUnsignedLongLong(r->n[0]));
+        bad |= put(cols[1], i, PyLong_FromUnsignedLongLong(r->n[1]));
+        for (int k = 0; k < STATS_NUMS; k++)
+            bad |= put(cols[2 + k], i, PyFloat_FromDouble(v[k]));
+        bad |= put(cols[STATS_NUMS + 2], i, PyUnicode_FromString(td_verdict_name(r->verdict)));
+    }
+    PyObject *list = bad ? NULL : PyList_New(STATS_NUMS + 3);
+    for (int c = 0; c < STATS_NUMS + 3; c++) {
+        if (list)
+            PyList_SET_ITEM(list, c, cols[c]);
+        else
+            Py_XDECREF(cols[c]);
+    }
+    if (list)
+        result = Py_BuildValue("{s:s,s:d,s:d,s:n,s:n,s:O,s:N}", "samples",
+                               td_samples_name(td_stats_samples(st)), "alpha",
+                               td_stats_alpha(st), "min_change", td_stats_min_change(st),
+                               "control_samples", (Py_ssize_t)td_stats_side_samples(st, 0),
+                               "test_samples", (Py_ssize_t)td_stats_side_samples(st, 1),
+                               "too_few", td_stats_too_few(st) ? Py_True : Py_False,
+                               "columns", list);
+    return result;
+}
+
+#define CMP_KWLIST                                                                             \
+    "control", "test", "control_rank", "test_rank", "control_iteration", "test_iteration",     \
+        "device", "short_names", "hta_strict", "categories", "exclude_categories",            \
+        "normalize_names", "samples", "alpha", "min_change"
+#define CMP_FORMAT "O!O!|OOOOippzppidO"
+
+static PyObject *compare(PyObject *Py_UNUSED(mod), PyObject *args, PyObject *kw)
+{
+    static char *kwlist[] = {CMP_KWLIST, "stats", NULL};
+    cmp_args a = {0};
+    PyObject *sel[4] = {Py_None, Py_None, Py_None, Py_None}, *min_change = Py_None;
+    int device = TD_DEVICE_ALL, samples = 0;
+    double alpha = 0;
+    if (!PyArg_ParseTupleAndKeywords(
+            args, kw, CMP_FORMAT "p:compare", kwlist, &SetType, &a.ctl, &SetType, &a.tst,
+            &sel[0], &sel[1], &sel[2], &sel[3], &device, &a.o.short_names, &a.o.hta_strict,
+            &a.o.categories, &a.o.exclude_categories, &a.o.normalize_names, &samples, &alpha,
+            &min_change, &a.stats))
+        return NULL;
+    PyObject *result = NULL;
+    td_diff *d = NULL;
+    td_stats *st = NULL;
+    if (cmp_args_fill(&a, sel, device, samples, alpha, min_change) == 0 &&
+        cmp_compute(&a, &d, &st) == 0) {
+        PyObject *rows = diff_result(d);
+        PyObject *sr = rows && st ? stats_result(st, td_diff_nrows(d)) : Py_NewRef(Py_None);
+        PyObject *tail = rows && sr ? PyTuple_Pack(1, sr) : NULL;
+        if (tail)
+            result = PySequence_Concat(rows, tail);
+        Py_XDECREF(tail);
+        Py_XDECREF(rows);
+        Py_XDECREF(sr);
+    }
+    td_stats_free(st);
     td_diff_free(d);
+    cmp_args_clear(&a);
+    return result;
+}
+
+/* ------------------------------------------------------------------------ */
+/* check(): the CI gate (td_check_*)                                         */
+
+typedef struct {
+    PyObject_HEAD
+    PyObject *ctl, *tst; /* the sets, kept while the diff is: its names may live there */
+    td_diff *d;
+    td_stats *st;
+    td_check *c;
+} CheckObject;
+
+static void Check_dealloc(CheckObject *self)
+{
+    td_check_free(self->c);
+    td_stats_free(self->st);
+    td_diff_free(self->d);
+    Py_XDECREF(self->ctl);
+    Py_XDECREF(self->tst);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyObject *Check_summary(CheckObject *self, PyObject *Py_UNUSED(ignored))
+{
+    const td_stats *st = self->st;
+    return Py_BuildValue("{s:O,s:n,s:n,s:n,s:s,s:d,s:d,s:d,s:d,s:n,s:n}", "passed",
+                         td_check_passed(self->c) ? Py_True : Py_False, "compared",
+                         (Py_ssize_t)td_check_compared(self->c, NULL), "regressions",
+                         (Py_ssize_t)td_check_regressions(self->c, NULL), "faster",
+                         (Py_ssize_t)td_check_nfaster(self->c), "samples",
+                         td_samples_name(td_stats_samples(st)), "alpha", td_stats_alpha(st),
+                         "min_change", td_stats_min_change(st), "max_regression",
+                         td_check_max_regression(self->c), "min_us", td_check_min_us(self->c),
+                         "control_samples", (Py_ssize_t)td_stats_side_samples(st, 0),
+                         "test_samples", (Py_ssize_t)td_stats_side_samples(st, 1));
+}
+
+/* The regressions, most significant first: (name, control_n, test_n,
+ * control_mean, test_mean, change_pct, ci_low, ci_high, p_value, q_value). */
+static PyObject *Check_regressions(CheckObject *self, PyObject *Py_UNUSED(ignored))
+{
+    const size_t *regs;
+    size_t n = td_check_regressions(self->c, &regs);
+    const td_row *rows = td_diff_rows(self->d);
+    const td_row_stats *rs = td_stats_rows(self->st);
+    PyObject *l = PyList_New((Py_ssize_t)n);
+    for (size_t k = 0; l && k < n; k++) {
+        const td_row_stats *r = &rs[regs[k]];
+        PyObject *t = Py_BuildValue("(NKKddddddd)", name_str(&rows[regs[k]]),
+                                    (unsigned long long)r->n[0], (unsigned long long)r->n[1],
+                                    r->mean[0], r->mean[1], r->change_pct, r->ci_low, r->ci_high,
+                                    r->p, r->q);
+        if (put(l, k, t))
+            Py_CLEAR(l);
+    }
+    return l;
+}
+
+/* report(format) -> bytes: 0 text, 1 markdown, 2 JSON, 3 JUnit XML. */
+static PyObject *Check_report(CheckObject *self, PyObject *arg)
+{
+    long format = PyLong_AsLong(arg);
+    if (format == -1 && PyErr_Occurred())
+        return NULL;
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f)
+        return PyErr_NoMemory();
+    td_error err = {0};
+    int rc = td_check_write(f, self->c, (td_check_format)format, &err);
+    if (fclose(f) != 0 && rc == 0)
+        rc = -1, err.code = TD_ENOMEM;
+    PyObject *r = rc < 0 ? raise_td(&err) : PyBytes_FromStringAndSize(buf, (Py_ssize_t)len);
+    free(buf);
+    return r;
+}
+
+static PyMethodDef Check_methods[] = {
+    {"summary", (PyCFunction)Check_summary, METH_NOARGS, "The gate's numbers, as a dict."},
+    {"regressions", (PyCFunction)Check_regressions, METH_NOARGS,
+     "The regressions, most significant first, as tuples."},
+    {"report", (PyCFunction)Check_report, METH_O,
+     "report(format) -> bytes: 0 text, 1 markdown, 2 JSON, 3 JUnit XML."},
+    {NULL, NULL, 0, NULL}};
+
+static PyTypeObject CheckType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "tracediff._tracediff.Check",
+    .tp_basicsize = sizeof(CheckObject),
+    .tp_dealloc = (destructor)Check_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "The CI gate over two sets (made by check()).",
+    .tp_methods = Check_methods,
+};
+
+/* As tracediff check: a side whose selection has no events is an error. */
+static int check_sides(const cmp_args *a, const td_diff *d)
+{
+    static const char *const opt[2] = {"control", "test"};
+    for (int s = 0; s < 2; s++)
+        if (td_diff_notes(d, s)->events == 0) {
+            td_error err = {.code = TD_ETRACE};
+            snprintf(err.path, sizeof err.path, "%s", td_set_path((s ? a->tst : a->ctl)->set));
+            snprintf(err.msg, sizeof err.msg,
+                     "the selection has no events (check %s_rank, %s_iteration, device)", opt[s],
+                     opt[s]);
+            raise_td(&err);
+            return -1;
+        }
+    return 0;
+}
+
+static PyObject *check(PyObject *Py_UNUSED(mod), PyObject *args, PyObject *kw)
+{
+    static char *kwlist[] = {CMP_KWLIST, "max_regression", "min_us", NULL};
+    cmp_args a = {.stats = 1};
+    PyObject *sel[4] = {Py_None, Py_None, Py_None, Py_None}, *min_change = Py_None;
+    int device = TD_DEVICE_ALL, samples = 0;
+    double alpha = 0;
+    td_check_opts co = {.max_regression = 5, .has_max_regression = 1};
+    if (!PyArg_ParseTupleAndKeywords(
+            args, kw, CMP_FORMAT "dd:check", kwlist, &SetType, &a.ctl, &SetType, &a.tst,
+            &sel[0], &sel[1], &sel[2], &sel[3], &device, &a.o.short_names, &a.o.hta_strict,
+            &a.o.categories, &a.o.exclude_categories, &a.o.normalize_names, &samples, &alpha,
+            &min_change, &co.max_regression, &co.min_us))
+        return NULL;
+    CheckObject *self = NULL;
+    td_diff *d = NULL;
+    td_stats *st = NULL;
+    td_check *c = NULL;
+    td_error err = {0};
+    if (cmp_args_fill(&a, sel, device, samples, alpha, min_change) < 0 ||
+        cmp_compute(&a, &d, &st) < 0 || check_sides(&a, d) < 0)
+        goto done;
+    if (td_check_compute(&c, d, st, &co, &err) < 0) {
+        raise_td(&err);
+        goto done;
+    }
+    if (!(self = PyObject_New(CheckObject, &CheckType)))
+        goto done;
+    self->ctl = Py_NewRef((PyObject *)a.ctl);
+    self->tst = Py_NewRef((PyObject *)a.tst);
+    self->d = d;
+    self->st = st;
+    self->c = c;
+    d = NULL, st = NULL, c = NULL;
 done:
-    td_list_clear(&o.control_ranks);
-    td_list_clear(&o.test_ranks);
-    td_list_clear(&o.control_iters);
-    td_list_clear(&o.test_iters);
+    td_check_free(c);
+    td_stats_free(st);
+    td_diff_free(d);
+    cmp_args_clear(&a);
+    return (PyObject *)self;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Summaries: summarize(), runs(), trend()                                   */
+
+static PyObject *summarize(PyObject *Py_UNUSED(mod), PyObject *args, PyObject *kw)
+{
+    static char *kwlist[] = {"set",    "path",    "run",     "replace", "ranks",
+                             "iterations", "device", "threads", "created", NULL};
+    PyObject *src, *dst, *ranks = Py_None, *iters = Py_None, *result = NULL;
+    td_summary_opts so = {0};
+    int device = TD_DEVICE_ALL, threads = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O&O&|zpOOiiz:summarize", kwlist,
+                                     PyUnicode_FSConverter, &src, PyUnicode_FSConverter, &dst,
+                                     &so.run, &so.replace, &ranks, &iters, &device, &threads,
+                                     &so.created))
+        return NULL;
+    if (device < TD_DEVICE_ALL || device > TD_DEVICE_GPU) {
+        PyErr_Format(UsageError, "device must be 0 (all), 1 (cpu) or 2 (gpu)");
+        goto done;
+    }
+    so.device = (td_device)device;
+    if (to_list(ranks, &so.ranks, "ranks") < 0 || to_list(iters, &so.iters, "iterations") < 0)
+        goto done;
+    const char *sp = PyBytes_AS_STRING(src), *dp = PyBytes_AS_STRING(dst);
+    /* Attribution is kept, as tracediff summarize keeps it. */
+    td_open_opts oo = {.threads = threads, .want_attribution = 1};
+    td_error err = {0};
+    td_set *set = NULL;
+    int rc;
+    Py_BEGIN_ALLOW_THREADS
+    rc = td_set_open(&set, sp, &oo, &err);
+    if (rc == 0)
+        rc = td_summary_write(dp, set, &so, &err);
+    td_set_free(set);
+    Py_END_ALLOW_THREADS
+    result = rc < 0 ? raise_td(&err) : Py_NewRef(Py_None);
+done:
+    td_list_clear(&so.ranks);
+    td_list_clear(&so.iters);
+    Py_DECREF(src);
+    Py_DECREF(dst);
+    return result;
+}
+
+static PyObject *str_or_none(const char *s)
+{
+    return s ? PyUnicode_DecodeUTF8(s, (Py_ssize_t)strlen(s), "surrogateescape")
+             : Py_NewRef(Py_None);
+}
+
+static PyObject *run_dict(const td_run_info *r)
+{
+    return Py_BuildValue(
+        "{s:N,s:N,s:N,s:N,s:N,s:N,s:N,s:K,s:K,s:K,s:K,s:K,s:K,s:d,s:d}", "name",
+        str_or_none(r->name), "created", str_or_none(r->created), "tool_version",
+        str_or_none(r->tool_version), "source", str_or_none(r->source), "kept_ranks",
+        str_or_none(r->kept_ranks), "kept_iterations", str_or_none(r->kept_iterations),
+        "kept_device", str_or_none(r->kept_device), "ranks", (unsigned long long)r->nranks,
+        "iterations", (unsigned long long)r->niters, "files", (unsigned long long)r->nfiles,
+        "source_bytes", (unsigned long long)r->source_bytes, "json_bytes",
+        (unsigned long long)r->json_bytes, "events", (unsigned long long)r->events, "cpu_us",
+        r->cpu_us, "gpu_us", r->gpu_us);
+}
+
+static PyObject *runs(PyObject *Py_UNUSED(mod), PyObject *arg)
+{
+    PyObject *path;
+    if (!PyUnicode_FSConverter(arg, &path))
+        return NULL;
+    td_run_info *ri = NULL;
+    td_error err = {0};
+    long n;
+    const char *p = PyBytes_AS_STRING(path);
+    Py_BEGIN_ALLOW_THREADS
+    n = td_summary_runs(&ri, p, &err);
+    Py_END_ALLOW_THREADS
+    Py_DECREF(path);
+    if (n < 0)
+        return raise_td(&err);
+    PyObject *l = PyList_New(n);
+    for (long i = 0; l && i < n; i++)
+        if (put(l, (size_t)i, run_dict(&ri[i])))
+            Py_CLEAR(l);
+    td_run_infos_free(ri, (size_t)n);
+    return l;
+}
+
+/* The trend as (runs, names, counts, totals): counts[name][run]. */
+static PyObject *trend_result(const td_trend *t)
+{
+    size_t nr = td_trend_nruns(t), nn = td_trend_nnames(t);
+    PyObject *rl = PyList_New((Py_ssize_t)nr), *nl = PyList_New((Py_ssize_t)nn);
+    PyObject *cl = PyList_New((Py_ssize_t)nn), *tl = PyList_New((Py_ssize_t)nn);
+    int bad = !rl || !nl || !cl || !tl;
+    for (size_t r = 0; !bad && r < nr; r++)
+        bad |= put(rl, r, str_or_none(td_trend_run(t, r)));
+    for (size_t j = 0; !bad && j < nn; j++) {
+        PyObject *c = PyList_New((Py_ssize_t)nr), *v = PyList_New((Py_ssize_t)nr);
+        bad |= put(nl, j, str_or_none(td_trend_name(t, j))) | put(cl, j, c) | put(tl, j, v);
+        for (size_t r = 0; !bad && r < nr; r++)
+            bad |= put(c, r, PyLong_FromUnsignedLongLong(td_trend_count(t, j, r))) |
+                   put(v, r, PyFloat_FromDouble(td_trend_total(t, j, r)));
+    }
+    if (bad) {
+        Py_XDECREF(rl);
+        Py_XDECREF(nl);
+        Py_XDECREF(cl);
+        Py_XDECREF(tl);
+        return NULL;
+    }
+    return Py_BuildValue("(NNNN)", rl, nl, cl, tl);
+}
+
+static PyObject *trend(PyObject *Py_UNUSED(mod), PyObject *args, PyObject *kw)
+{
+    static char *kwlist[] = {"path", "device", "top", "names", "runs", NULL};
+    PyObject *path, *runs_arg = Py_None, *fast = NULL, *enc = NULL, *result = NULL;
+    td_trend_opts to = {0};
+    int device = TD_DEVICE_ALL;
+    Py_ssize_t top = 0;
+    const char **rn = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O&|inzO:trend", kwlist, PyUnicode_FSConverter,
+                                     &path, &device, &top, &to.names, &runs_arg))
+        return NULL;
+    if (device < TD_DEVICE_ALL || device > TD_DEVICE_GPU || top < 0) {
+        PyErr_Format(UsageError, device < TD_DEVICE_ALL || device > TD_DEVICE_GPU
+                                     ? "device must be 0 (all), 1 (cpu) or 2 (gpu)"
+                                     : "top must be 0 (every name) or more");
+        goto done;
+    }
+    to.device = (td_device)device;
+    to.top = (size_t)top;
+    if (runs_arg != Py_None) {
+        if (!(fast = PySequence_Fast(runs_arg, "runs must be a list of run names")))
+            goto done;
+        Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+        enc = PyList_New(n);
+        rn = calloc((size_t)n + 1, sizeof *rn);
+        if (!enc || !rn) {
+            PyErr_NoMemory();
+            goto done;
+        }
+        for (Py_ssize_t i = 0; i < n; i++) {
+            PyObject *b = PyUnicode_AsUTF8String(PySequence_Fast_GET_ITEM(fast, i));
+            if (!b)
+                goto done;
+            PyList_SET_ITEM(enc, i, b);
+            rn[i] = PyBytes_AS_STRING(b);
+        }
+        to.runs = rn;
+        to.nruns = (size_t)n;
+    }
+    td_trend *t = NULL;
+    td_error err = {0};
+    int rc;
+    const char *p = PyBytes_AS_STRING(path);
+    Py_BEGIN_ALLOW_THREADS
+    rc = td_trend_compute(&t, p, &to, &err);
+    Py_END_ALLOW_THREADS
+    result = rc < 0 ? raise_td(&err) : trend_result(t);
+    td_trend_free(t);
+done:
+    free(rn);
+    Py_XDECREF(enc);
+    Py_XDECREF(fast);
+    Py_DECREF(path);
     return result;
 }
 
@@ -474,13 +931,22 @@ static PyMethodDef module_methods[] = {
      "open_sets(paths, threads=0) -> [Set]: open trace sets, reading all files at once."},
     {"compare", (PyCFunction)(void (*)(void))compare, METH_VARARGS | METH_KEYWORDS,
      "compare(control, test, control_rank=None, test_rank=None, control_iteration=None, "
-     "test_iteration=None, device=0, short_names=False, hta_strict=False) -> (names, "
-     "control_counts, test_counts, control_duration, test_duration, control_notes, "
-     "test_notes)"},
+     "test_iteration=None, device=0, short_names=False, hta_strict=False, categories=None, "
+     "exclude_categories=False, normalize_names=False, samples=0, alpha=0, min_change=None, "
+     "stats=False) -> (names, control_counts, test_counts, control_duration, test_duration, "
+     "control_notes, test_notes, stats or None)"},
     {"chart", (PyCFunction)(void (*)(void))chart, METH_VARARGS | METH_KEYWORDS,
      "chart(path, kind, names, control_counts, test_counts, control_duration, test_duration, "
      "control_label=None, test_label=None): kind 0 counts, 1 duration; .svg, .png or .pdf."},
     {"short_name", short_name, METH_O, "The short name of a kernel or operator name."},
+    {"check", (PyCFunction)(void (*)(void))check, METH_VARARGS | METH_KEYWORDS,
+     "check(control, test, ..., max_regression=5, min_us=0) -> Check: the CI gate."},
+    {"summarize", (PyCFunction)(void (*)(void))summarize, METH_VARARGS | METH_KEYWORDS,
+     "summarize(set, path, run=None, replace=False, ranks=None, iterations=None, device=0, "
+     "threads=0, created=None): add a set as a run to a summary."},
+    {"runs", runs, METH_O, "runs(path) -> [dict]: the runs of a summary, as added."},
+    {"trend", (PyCFunction)(void (*)(void))trend, METH_VARARGS | METH_KEYWORDS,
+     "trend(path, device=0, top=0, names=None, runs=None) -> (runs, names, counts, totals)."},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef module_def = {
@@ -495,15 +961,16 @@ PyMODINIT_FUNC PyInit__tracediff(void);
 
 PyMODINIT_FUNC PyInit__tracediff(void)
 {
-    if (PyType_Ready(&SetType) < 0)
+    if (PyType_Ready(&SetType) < 0 || PyType_Ready(&CheckType) < 0)
         return NULL;
     PyObject *m = PyModule_Create(&module_def);
     if (!m)
         return NULL;
     TraceError = PyErr_NewExceptionWithDoc(
         "tracediff.TraceError",
-        "A trace could not be read or compared. Attributes: message, path (or None), "
-        "offset (byte offset in the decompressed JSON, or None), code.",
+        "A trace could not be read or compared. Attributes: message (the C library's), "
+        "path and its alias file (the file concerned, or None), offset (byte offset in the "
+        "decompressed JSON, or None), code.",
         NULL, NULL);
     PyObject *bases = TraceError ? PyTuple_Pack(2, TraceError, PyExc_ValueError) : NULL;
     UsageError = bases ? PyErr_NewExceptionWithDoc(

@@ -34,9 +34,13 @@ import sys, tracediff
 from tracediff import TraceDiff
 assert tracediff.__file__.startswith(sys.prefix), tracediff.__file__
 df = TraceDiff.compare_traces(sys.argv[1], sys.argv[2])
-print(len(df), list(df.columns)[0])' "$root/tests/golden/traces/hta-trace_compare/base" \
+st = TraceDiff.compare_traces(sys.argv[1], sys.argv[2], stats=True, samples="call")
+res = tracediff.check(sys.argv[1], sys.argv[1])
+tracediff.summarize(sys.argv[1], "s.tdsum")
+print(len(df), list(df.columns)[0], len(st.columns), res.passed,
+      tracediff.runs("s.tdsum")["name"].tolist())' "$root/tests/golden/traces/hta-trace_compare/base" \
     "$root/tests/golden/traces/hta-trace_compare/test" 2>&1)
-if [ "$out" = "7 Control_counts" ]; then pass=$((pass + 1)); else
+if [ "$out" = "7 Control_counts 27 True ['base']" ]; then pass=$((pass + 1)); else
     fail=$((fail + 1)); echo "FAIL pip: the installed module: $out"
 fi
 echo "pip: $pass passed, $fail failed"

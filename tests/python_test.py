@@ -354,6 +354,41 @@ def t_no_leaks_on_repeated_calls():
     assert grown < 8 << 20, f"RSS grew {grown >> 10} KiB over 400 rounds"
 
 
+def t_no_leaks_in_stats_check_and_summaries():
+    def rss():
+        with open("/proc/self/statm") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    a, b = LabeledTrace(label="a", trace_dir=BASE), LabeledTrace(label="b", trace_dir=TEST)
+    with tempfile.TemporaryDirectory() as tmp, warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        summary = os.path.join(tmp, "s.tdsum")
+        tracediff.summarize(BASE, summary)
+        tracediff.summarize(TEST, summary)
+
+        def round_():
+            TraceDiff.compare_traces(a, b, stats=True, samples="call")
+            res = tracediff.check(a, b, samples="call")
+            res.junit(os.path.join(tmp, "j.xml"))
+            res.markdown()
+            tracediff.runs(summary)
+            tracediff.trend(summary, runs=["test", "base"])
+            for bad in (lambda: tracediff.check(a, b, control_rank=7),
+                        lambda: tracediff.trend(summary, names="(")):
+                try:
+                    bad()
+                except ValueError:
+                    pass
+        for _ in range(30):
+            round_()
+        gc.collect()
+        before = rss()
+        for _ in range(200):
+            round_()
+        gc.collect()
+        grown = rss() - before
+    assert grown < 8 << 20, f"RSS grew {grown >> 10} KiB over 200 rounds"
+
+
 def t_gil_released_while_loading():
     # A Python thread keeps running while the C library reads traces: count
     # its ticks that fall strictly inside the C call.
@@ -376,6 +411,372 @@ def t_gil_released_while_loading():
     th.join()
     inside = sum(1 for x in stamps if t0 < x < t1)
     assert inside >= 10, f"{inside} ticks during a {t1 - t0:.3f} s load"
+
+
+# ---------------------------------------------------------------------------
+# Beyond HTA: statistics, the CI gate and summaries, each against the CLI
+
+CLI = os.path.abspath(sys.argv[1]) if len(sys.argv) > 1 else os.path.join(BUILD, "tracediff")
+DIFF_C = os.path.join(TRACES, "hta-trace_diff", "control")
+DIFF_T = os.path.join(TRACES, "hta-trace_diff", "test")
+RESNET0 = os.path.join(TRACES, "kineto-resnet50_workers0")
+RESNET4 = os.path.join(TRACES, "kineto-resnet50_workers4")
+TWO_RANKS = os.path.join(TRACES, "hta-two_ranks")
+
+
+def cli(*args, ok=(0,)):
+    r = subprocess.run([CLI, *map(str, args)], capture_output=True)
+    assert r.returncode in ok, f"tracediff {' '.join(map(str, args))}: exit {r.returncode}: " \
+        + r.stderr.decode(errors="replace")[-400:]
+    return r
+
+
+def csv_rows(data: bytes):
+    import csv
+    import io
+    return list(csv.reader(io.StringIO(data.decode("utf-8", "surrogateescape"), newline="")))
+
+
+def same_number(text: str, v) -> bool:
+    # The CLI prints the shortest text that reads back to the same double, and
+    # nothing for an undefined number: equality is exact.
+    if text == "":
+        return isinstance(v, float) and math.isnan(v)
+    if text in ("nan", "inf", "-inf"):
+        return str(float(v)) == text
+    return float(text) == float(v)
+
+
+def frame_equals_csv(df, data: bytes, index=True):
+    """None when df (its index first, when index) is the CLI's CSV cell for cell."""
+    rows = csv_rows(data)
+    head = ([df.index.name] if index else []) + list(df.columns)
+    if rows[0] != head:
+        return f"columns {head} != {rows[0]}"
+    if len(rows) - 1 != len(df):
+        return f"{len(df)} rows, the CLI has {len(rows) - 1}"
+    cols = [df.index.tolist()] if index else []
+    cols += [df[c].tolist() for c in df.columns]
+    for i, row in enumerate(rows[1:]):
+        for j, text in enumerate(row):
+            v = cols[j][i]
+            if isinstance(v, str):
+                good = v == text
+            else:
+                good = same_number(text, v)
+            if not good:
+                return f"row {i} ({row[0][:50]!r}) column {head[j]}: {v!r} != CLI {text!r}"
+    return None
+
+
+STATS_PAIRS = [
+    ("hta-trace_diff", "hta-trace_diff/control", "hta-trace_diff/test", {}),
+    ("hta-trace_compare all iterations", "hta-trace_compare/base", "hta-trace_compare/test",
+     {"control_iteration": "all", "test_iteration": "all"}),
+    ("resnet50 workers0/4 all iterations", "kineto-resnet50_workers0",
+     "kineto-resnet50_workers4", {"control_iteration": "all", "test_iteration": "all"}),
+    ("hta-two_ranks both ranks", "hta-two_ranks", "hta-two_ranks",
+     {"control_rank": "all", "test_rank": 1, "control_iteration": "all",
+      "test_iteration": "all"}),
+]
+
+
+def _trace(rel):
+    return os.path.join(TRACES, rel)
+
+
+def _cli_sel(kw):
+    out = []
+    for k, v in kw.items():
+        out += ["--" + k.replace("_", "-"), v if isinstance(v, str) else str(v)]
+    return out
+
+
+def t_stats_columns_equal_cli():
+    # compare_traces(stats=True) against compare --stats --format csv: the
+    # same columns, order and values, in every sample mode, with and without
+    # --hta-strict.
+    n = 0
+    for label, c, t, kw in STATS_PAIRS:
+        ctl, tst = labeled(_trace(c), "control"), labeled(_trace(t), "test")
+        for samples in ("call", "iteration", None):
+            for strict in (False, True):
+                if strict and samples is None:
+                    continue
+                args = ["compare", "--stats", "--format", "csv", "-q", _trace(c), _trace(t),
+                        *_cli_sel(kw)]
+                if samples:
+                    args += ["--samples", samples]
+                if strict:
+                    args.append("--hta-strict")
+                want = cli(*args).stdout
+                df = quiet(TraceDiff.compare_traces, ctl, tst, stats=True, samples=samples,
+                           hta_strict=strict, **kw)
+                problem = frame_equals_csv(df, want)
+                assert problem is None, f"{label} samples={samples} strict={strict}: {problem}"
+                assert df.attrs["stats"]["samples"] == df["samples"].iloc[0]
+                n += 1
+    # alpha and min_change as --alpha and --min-change
+    ctl, tst = labeled(DIFF_C, "control"), labeled(DIFF_T, "test")
+    want = cli("compare", "--stats", "--format", "csv", "-q", DIFF_C, DIFF_T, "--alpha", "0.2",
+               "--min-change", "3%").stdout
+    df = quiet(TraceDiff.compare_traces, ctl, tst, stats=True, alpha=0.2, min_change=3)
+    assert frame_equals_csv(df, want) is None, frame_equals_csv(df, want)
+    assert n == 20
+
+
+def t_stats_labels_and_dtypes():
+    df = quiet(TraceDiff.compare_traces, LabeledTrace("a", trace_dir=BASE),
+               LabeledTrace("b", trace_dir=TEST), stats=True, samples="call")
+    assert list(df.columns[7:13]) == ["samples", "a_n", "b_n", "a_mean", "b_mean", "a_stdev"]
+    assert df["a_n"].dtype == np.int64 and df["p_value"].dtype == np.float64
+    assert set(df["verdict"]) <= {"n/a", "noise", "slower", "faster", "added", "removed"}
+    plain = quiet(TraceDiff.compare_traces, BASE, TEST)
+    assert df.iloc[:, :7].set_axis(plain.columns, axis=1).equals(plain), \
+        "stats=True changed the HTA columns"
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        TraceDiff.compare_traces(BASE, TEST, stats=True, samples="iteration")
+    assert any("need 2 a side" in str(w.message) for w in caught), \
+        "too few iteration samples not announced"
+
+
+def _check_json_rows_equal(res, js):
+    rows = js["rows"]
+    df = res.regressions
+    assert list(df.columns) == ["name", "control_n", "test_n", "control_mean", "test_mean",
+                                "change_pct", "ci_low", "ci_high", "p_value", "q_value",
+                                "verdict"], list(df.columns)
+    assert len(df) == len(rows) == js["regressions"], (len(df), len(rows))
+    for i, r in enumerate(rows):
+        for k, v in r.items():
+            got = df[k].iloc[i]
+            if v is None:
+                assert not math.isfinite(got), (i, k, got)
+            elif isinstance(v, str):
+                assert got == v, (i, k, got, v)
+            else:
+                assert float(got) == float(v), (i, k, got, v)
+    assert res.compared == js["compared"] and res.faster == js["faster"]
+    assert res.samples == js["samples"] and res.alpha == js["alpha"]
+    assert res.min_change == js["min_change"] and res.max_regression == js["max_regression"]
+    assert res.min_us == js["min_us"]
+
+
+CHECK_CASES = [
+    (DIFF_C, DIFF_T, {}),
+    (DIFF_C, DIFF_T, {"samples": "call", "min_us": 100, "max_regression": 10}),
+    (RESNET0, RESNET4, {"control_iteration": "all", "test_iteration": "all",
+                        "max_regression": 1, "alpha": 0.1}),
+    (RESNET0, RESNET4, {"control_iteration": "steady", "test_iteration": "steady",
+                        "device": "gpu", "short_names": True}),
+    (DIFF_C, DIFF_T, {"no_python": True, "normalize_names": True, "min_change": 2}),
+    (BASE, TEST, {"hta_strict": True, "samples": "call"}),
+    (BASE, BASE, {}),
+]
+
+
+def _check_cli_args(kw):
+    out = []
+    for k, v in kw.items():
+        opt = {"no_python": "--no-python", "normalize_names": "--normalize-names",
+               "short_names": "--short-names", "hta_strict": "--hta-strict"}.get(k)
+        if opt:
+            out.append(opt)
+        else:
+            out += ["--" + k.replace("_", "-"), str(v)]
+    return out
+
+
+def t_check_equals_cli():
+    # check() against tracediff check: passed and the exit code, the
+    # regressions against --format json, junit() against --junit byte for
+    # byte, markdown() and text() against the reports.
+    with tempfile.TemporaryDirectory() as tmp:
+        for c, t, kw in CHECK_CASES:
+            what = f"{os.path.basename(c)} {kw}"
+            args = ["check", c, t, "-q", *_check_cli_args(kw)]
+            cx, px = os.path.join(tmp, "cli.xml"), os.path.join(tmp, "py.xml")
+            r = cli(*args, "--format", "json", "--junit", cx, ok=(0, 3))
+            res = quiet(tracediff.check, c, t, **kw)
+            assert res.passed == (r.returncode == 0), what
+            _check_json_rows_equal(res, json.loads(r.stdout))
+            assert res.json().encode() == r.stdout, what
+            res.junit(px)
+            assert open(px, "rb").read() == open(cx, "rb").read(), f"{what}: JUnit differs"
+            md = cli(*args, "--format", "markdown", ok=(0, 3)).stdout
+            assert res.markdown().encode() == md, f"{what}: markdown differs"
+            txt = cli(*args, ok=(0, 3)).stdout
+            assert res.text().encode() == txt, f"{what}: text differs"
+        assert [f for f in os.listdir(tmp) if f.startswith(".")] == [], "temporary files left"
+    assert not quiet(tracediff.check, DIFF_C, DIFF_T).passed
+    assert quiet(tracediff.check, DIFF_C, DIFF_C).passed
+
+
+def t_check_bad_arguments():
+    lt_c, lt_t = labeled(BASE, "control"), labeled(TEST, "test")
+    for kw in ({"samples": "x"}, {"device": "tpu"}, {"max_regression": -1},
+               {"min_us": float("nan")}, {"alpha": 0}, {"alpha": 1.5}, {"min_change": -1},
+               {"categories": "cpu_op", "no_python": True}, {"control_rank": "steady"}):
+        try:
+            quiet(tracediff.check, lt_c, lt_t, **kw)
+        except tracediff.UsageError as e:
+            assert isinstance(e, ValueError) and str(e), kw
+        else:
+            raise AssertionError(f"check({kw}) did not raise")
+    # A selection with no events: as the CLI, an error naming the set.
+    try:
+        quiet(tracediff.check, lt_c, lt_t, categories="no_such_category")
+    except tracediff.TraceError as e:
+        assert "no events" in e.message and e.file == BASE, (e.message, e.file)
+    else:
+        raise AssertionError("an empty selection did not raise")
+
+
+def t_summaries_equal_cli():
+    with tempfile.TemporaryDirectory() as tmp:
+        py, cl = os.path.join(tmp, "py.tdsum"), os.path.join(tmp, "cli.tdsum")
+        tracediff.summarize(DIFF_C, py, run="control")
+        tracediff.summarize(LabeledTrace("t", trace_dir=DIFF_T), py, run="test")
+        cli("summarize", DIFF_C, "-o", cl, "--run", "control", "-q")
+        cli("summarize", DIFF_T, "-o", cl, "--run", "test", "-q")
+        # A run added twice is an error unless replace=True.
+        try:
+            tracediff.summarize(DIFF_T, py, run="test")
+        except tracediff.TraceError as e:
+            assert "test" in str(e), str(e)
+        else:
+            raise AssertionError("a second run of the same name did not raise")
+        tracediff.summarize(DIFF_T, py, run="test", replace=True)
+        # Comparing the summaries through the CLI: the same output.
+        for extra in ([], ["--device", "gpu", "--short-names"], ["--stats"]):
+            a = cli("compare", "--format", "csv", "-q", py + "#control", py + "#test", *extra)
+            b = cli("compare", "--format", "csv", "-q", cl + "#control", cl + "#test", *extra)
+            assert a.stdout == b.stdout, f"summaries differ: {extra}"
+        # runs() is tracediff runs --format csv.
+        df = tracediff.runs(py)
+        assert df["name"].tolist() == ["control", "test"]
+        problem = frame_equals_csv(df, cli("runs", py, "--format", "csv").stdout, index=False)
+        assert problem is None, problem
+        # trend() is tracediff trend --format csv.
+        for kw in ({}, {"device": "gpu", "top": 5}, {"names": "^aten::", "runs": ["test",
+                   "control"]}, {"device": "cpu", "runs": "control,test", "top": 3}):
+            args = ["trend", py, "--format", "csv"]
+            for k, v in kw.items():
+                args += ["--" + k, v if isinstance(v, str) else
+                         ",".join(v) if isinstance(v, list) else str(v)]
+            problem = frame_equals_csv(tracediff.trend(py, **kw), cli(*args).stdout,
+                                       index=False)
+            assert problem is None, f"trend {kw}: {problem}"
+        # Summaries wherever sets are: a LabeledTrace or a plain path.
+        want = cli("compare", "--format", "csv", "-q", "--stats", py + "#control",
+                   py + "#test").stdout
+        df = quiet(TraceDiff.compare_traces, LabeledTrace("control", trace_dir=py + "#control"),
+                   LabeledTrace("test", trace_dir=py + "#test"), stats=True)
+        assert frame_equals_csv(df, want) is None, frame_equals_csv(df, want)
+        one = os.path.join(tmp, "one.tdsum")
+        tracediff.summarize(BASE, one, ranks="all", iterations=[1010], device="cpu",
+                            created="2024-01-02T03:04:05Z")
+        r = tracediff.runs(one)
+        assert r["created"].tolist() == ["2024-01-02T03:04:05Z"] and r["name"][0] == "base"
+        want = cli("compare", "--format", "csv", "-q", "--control-label", "Control",
+                   "--test-label", "Test", one, BASE, "--device", "cpu",
+                   "--control-iteration", "1010", "--test-iteration", "1010").stdout
+        df = quiet(TraceDiff.compare_traces, one, BASE, control_iteration=1010,
+                   test_iteration=1010, device_type=DeviceType.CPU)
+        assert frame_equals_csv(df, want) is None, frame_equals_csv(df, want)
+        res = quiet(tracediff.check, py + "#control", DIFF_T)
+        r = cli("check", py + "#control", DIFF_T, "-q", "--format", "json", ok=(0, 3))
+        assert res.json().encode() == r.stdout
+
+
+def t_summary_errors():
+    with tempfile.TemporaryDirectory() as tmp:
+        missing = os.path.join(tmp, "missing.tdsum")
+        for fn in (tracediff.runs, tracediff.trend):
+            try:
+                fn(missing)
+            except tracediff.TraceError as e:
+                assert e.file == missing and not isinstance(e, ValueError), (e.file, e)
+            else:
+                raise AssertionError(f"{fn.__name__} of a missing file did not raise")
+        p = os.path.join(tmp, "s.tdsum")
+        tracediff.summarize(BASE, p)
+        for kw in ({"device": "tpu"}, {"top": -1}, {"names": "("}):
+            try:
+                tracediff.trend(p, **kw)
+            except tracediff.UsageError as e:
+                assert isinstance(e, ValueError) and str(e), kw
+            else:
+                raise AssertionError(f"trend({kw}) did not raise")
+        try:
+            tracediff.summarize(BASE, p, run="x", ranks=[7])
+        except tracediff.TraceError as e:
+            assert "7" in e.message, e.message
+        else:
+            raise AssertionError("an unknown rank did not raise")
+        assert tracediff.runs(p)["name"].tolist() == ["base"], "a failed summarize changed it"
+
+
+def t_errors_carry_c_message():
+    bad = os.path.join(ROOT, "tests", "bad", "trunc_in_string.json")
+    for fn in (lambda: tracediff.check(bad, TEST),
+               lambda: TraceDiff.compare_traces(bad, TEST, stats=True),
+               lambda: tracediff.summarize(bad, os.path.join(tempfile.gettempdir(), "x.tdsum"))):
+        try:
+            fn()
+        except tracediff.TraceError as e:
+            assert e.file == bad and e.offset == 240 and not isinstance(e, ValueError)
+            assert e.message == "unterminated string in traceEvents", e.message
+        else:
+            raise AssertionError("a corrupt trace did not raise")
+    for kw in ({"samples": "x"}, {"device_type": "tpu"}, {"alpha": 2}):
+        try:
+            quiet(TraceDiff.compare_traces, BASE, TEST, stats=True, **kw)
+        except tracediff.UsageError as e:
+            assert isinstance(e, ValueError) and isinstance(e, tracediff.TraceError)
+        else:
+            raise AssertionError(f"{kw} did not raise")
+
+
+def t_loads_in_threads():
+    # Two loads at once (the GIL is released while loading) give what one
+    # load alone gives.
+    want = quiet(TraceDiff.compare_traces, DIFF_C, DIFF_T, stats=True)
+    out = [None, None]
+
+    def run(i):
+        out[i] = TraceDiff.compare_traces(DIFF_C, DIFF_T, stats=True)
+    ths = [threading.Thread(target=run, args=(i,)) for i in range(2)]
+    with warnings.catch_warnings():  # process-wide: set once, here
+        warnings.simplefilter("ignore")
+        for th in ths:
+            th.start()
+        for th in ths:
+            th.join()
+    for df in out:
+        assert df is not None and df.equals(want)
+
+
+def t_gil_released_while_summarizing():
+    stamps = []
+    stop = threading.Event()
+
+    def tick():
+        while not stop.is_set():
+            stamps.append(time.perf_counter())
+            time.sleep(0.0002)
+    with tempfile.TemporaryDirectory() as tmp:
+        th = threading.Thread(target=tick)
+        th.start()
+        time.sleep(0.01)
+        t0 = time.perf_counter()
+        tracediff.summarize(DIFF_C, os.path.join(tmp, "s.tdsum"), threads=1)
+        t1 = time.perf_counter()
+        stop.set()
+        th.join()
+    inside = sum(1 for x in stamps if t0 < x < t1)
+    assert inside >= 10, f"{inside} ticks during a {t1 - t0:.3f} s summarize"
 
 
 UNIT = [v for k, v in sorted(globals().items()) if k.startswith("t_")]

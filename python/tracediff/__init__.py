@@ -7,8 +7,14 @@ Switch from Holistic Trace Analysis by changing one import::
 
 The names, signatures, defaults and results (DataFrames and dicts) are those
 of HTA's ``TraceDiff``, ``LabeledTrace`` and ``DeviceType``.
+
+Beyond HTA, as the CLI's commands: ``compare_traces(..., stats=True)``
+(``compare --stats``), ``check`` (the CI gate, a ``CheckResult``), and the
+summaries: ``summarize``, ``runs`` and ``trend``.
 """
 from ._tracediff import VERSION as __version__
+from .gate import CheckResult, check
+from .summaries import runs, summarize, trend
 from .trace_diff import (
     DeviceType,
     LabeledTrace,
@@ -19,10 +25,15 @@ from .trace_diff import (
 )
 
 __all__ = [
+    "CheckResult",
     "DeviceType",
     "LabeledTrace",
     "TraceDiff",
     "TraceDiffWarning",
     "TraceError",
     "UsageError",
+    "check",
+    "runs",
+    "summarize",
+    "trend",
 ]

@@ -12,6 +12,8 @@ Beyond HTA (keyword-only, so HTA calls are unaffected):
   no iteration and drop out; the default gives them their launch's iteration,
   as HTA documents). See docs/numbers.md.
 - ``threads=N``: files read at once (default: one per core).
+- ``stats=True`` (with ``samples=``, ``alpha=``, ``min_change=``): the
+  statistics columns of ``tracediff compare --stats`` (docs/stats.md).
 - Paths may name one trace file as well as a directory; a set with no
   ``ProfilerStep`` at all is compared whole (HTA refuses), with a warning.
 - Anything left out of a comparison (device events with no launch found,
@@ -75,13 +77,46 @@ class DeviceType(Enum):
 _DEVICE = {"ALL": 0, "CPU": 1, "GPU": 2}
 
 
-def _device_code(device_type) -> int:
-    # HTA's own DeviceType (or ours, or "cpu"/"gpu"/"all") by its name; like
-    # HTA, anything that is neither CPU nor GPU means both.
-    name = getattr(device_type, "name", device_type)
-    if isinstance(name, str):
-        return _DEVICE.get(name.upper(), 0)
-    return 0
+def _device_code(device_type, strict: bool = False) -> int:
+    # HTA's own DeviceType (or ours) by its name; like HTA, an enum member
+    # that is neither CPU nor GPU means both. A string must be "cpu", "gpu"
+    # or "all" (any case); with strict, so must an enum's name.
+    if isinstance(device_type, str) or strict:
+        name = getattr(device_type, "name", device_type)
+        code = _DEVICE.get(name.upper()) if isinstance(name, str) else None
+        if code is None:
+            raise UsageError(
+                f"Invalid argument device={device_type!r} (expected 'cpu', 'gpu', 'all' "
+                "or a DeviceType)."
+            )
+        return code
+    name = getattr(device_type, "name", None)
+    return _DEVICE.get(name.upper(), 0) if isinstance(name, str) else 0
+
+
+# td_samples: 0 auto, 1 iteration, 2 call
+_SAMPLES = {"auto": 0, "iteration": 1, "call": 2}
+
+
+def _samples_code(samples) -> int:
+    if samples is None:
+        return 0
+    code = _SAMPLES.get(samples) if isinstance(samples, str) else None
+    if code is None:
+        raise UsageError(
+            f"Invalid argument samples={samples!r} (expected 'iteration', 'call' or 'auto')."
+        )
+    return code
+
+
+def _stats_kwargs(samples, alpha, min_change) -> dict:
+    """The statistics options of the C core, checked as the CLI checks them."""
+    if alpha is not None and (isinstance(alpha, bool) or not isinstance(alpha, (int, float))
+                              or not 0 < alpha < 1):
+        raise UsageError(f"Invalid argument alpha={alpha!r} (a number above 0 and below 1, "
+                         "e.g. 0.05).")
+    return dict(samples=_samples_code(samples), alpha=0.0 if alpha is None else float(alpha),
+                min_change=None if min_change is None else float(min_change))
 
 
 def _path_of(x) -> Optional[str]:
@@ -221,6 +256,10 @@ class TraceDiff:
         *,
         hta_strict: bool = False,
         threads: int = 0,
+        stats: bool = False,
+        samples: Optional[str] = None,
+        alpha: Optional[float] = None,
+        min_change: Optional[float] = None,
     ) -> pd.DataFrame:
         """Counts and total durations (us) per operator/kernel name, side by side.
 
@@ -232,21 +271,34 @@ class TraceDiff:
         ``<test>_total_duration``, ``diff_counts``, ``diff_duration`` and
         ``counts_change_categories`` (``+``, ``-`` or ``=``), where the labels
         are the LabeledTraces' (``Control`` and ``Test`` for plain paths).
+
+        ``stats=True`` adds the statistics columns of ``tracediff compare
+        --stats`` (docs/stats.md), after those: ``samples``, ``<label>_n``,
+        ``_mean``, ``_stdev``, ``_median`` per side, ``<label>_min`` and
+        ``_max`` per side, ``diff_mean``, ``change_pct``, ``ci_low``,
+        ``ci_high``, ``p_value``, ``q_value`` and ``verdict``; undefined
+        numbers are NaN. ``samples``: ``"iteration"``, ``"call"`` or
+        ``"auto"`` (default: iteration when both sides have 3 samples);
+        ``alpha`` (default 0.05) and ``min_change`` (percent, default 1) as
+        ``--alpha`` and ``--min-change``. ``df.attrs["stats"]`` says what was
+        used.
         """
         ctl, tst = _adapt(control, test, threads)
         if ctl.label == tst.label:  # as HTA renames it
             tst.label = f"{tst.label}_control_test"
+        sk = _stats_kwargs(samples, alpha, min_change)
         return cls._compare(
             ctl, tst, control_rank, test_rank, control_iteration, test_iteration,
-            device_type, use_short_name, hta_strict,
+            device_type, use_short_name, hta_strict, stats, sk,
         )
 
     @staticmethod
-    def _compare(ctl, tst, cr, tr, ci, ti, device_type, short, hta_strict) -> pd.DataFrame:
+    def _compare(ctl, tst, cr, tr, ci, ti, device_type, short, hta_strict, stats=False,
+                 sk=None) -> pd.DataFrame:
         _pandas()
-        names, cc, tc, cd, td, cnotes, tnotes = _core.compare(
+        names, cc, tc, cd, td, cnotes, tnotes, st = _core.compare(
             ctl._set, tst._set, cr, tr, ci, ti, _device_code(device_type), bool(short),
-            bool(hta_strict),
+            bool(hta_strict), stats=bool(stats), **(sk or {}),
         )
         _warn_notes(ctl, cnotes)
         _warn_notes(tst, tnotes)
@@ -273,6 +325,8 @@ class TraceDiff:
             },
             index=index,
         )
+        if st is not None:
+            _add_stats(df, st, cl, tl)
         return df
 
     @classmethod
@@ -331,6 +385,40 @@ class TraceDiff:
     ) -> None:
         """As ``visualize_counts_diff``, for the total durations (us)."""
         _visualize(df, 1, show_image, export_image_path)
+
+
+# The statistics columns after the side labels, as tracediff compare --stats
+# --format csv names them (src/present/out_text.c), in the C core's order.
+_STATS_COLUMNS = (
+    "{c}_n", "{t}_n", "{c}_mean", "{t}_mean", "{c}_stdev", "{t}_stdev", "{c}_median",
+    "{t}_median", "{c}_min", "{c}_max", "{t}_min", "{t}_max", "diff_mean", "change_pct",
+    "ci_low", "ci_high", "p_value", "q_value", "verdict",
+)
+
+
+def _add_stats(df: pd.DataFrame, st: dict, cl: str, tl: str) -> None:
+    n = len(df.index)
+    df["samples"] = np.array([st["samples"]] * n, dtype=object)
+    for name, values in zip(_STATS_COLUMNS, st["columns"]):
+        col = name.format(c=cl, t=tl)
+        if name.endswith("_n"):
+            df[col] = np.array(values, dtype=np.int64)
+        elif name == "verdict":
+            df[col] = np.array(values, dtype=object)
+        else:
+            df[col] = np.array(values, dtype=np.float64)
+    df.attrs["stats"] = {k: st[k] for k in ("samples", "alpha", "min_change",
+                                             "control_samples", "test_samples")}
+    if st["too_few"]:
+        side, k = (cl, st["control_samples"]) if st["control_samples"] < 2 else \
+            (tl, st["test_samples"])
+        warnings.warn(
+            f"samples='iteration': {side} has {k} (rank, iteration) sample"
+            f"{'' if k == 1 else 's'} (need 2 a side): every row is n/a; select more "
+            "iterations or ranks, or use samples='call'",
+            TraceDiffWarning,
+            stacklevel=4,
+        )
 
 
 _TITLES = ("Ops Count Comparison", "Ops Duration Comparison")

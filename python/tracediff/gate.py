@@ -1,0 +1,176 @@
+"""``tracediff.check``: the CI gate of ``tracediff check`` from Python.
+
+The gate itself (which names are regressions, in which order, and the
+reports) is the C library's ``td_check_*``, which the CLI uses too, so both
+always agree.
+"""
+from __future__ import annotations
+
+import os
+import tempfile
+from typing import List, Optional, Union
+
+from . import _tracediff as _core
+from .trace_diff import (
+    LabeledTrace,
+    TraceDir,
+    UsageError,
+    _adapt,
+    _device_code,
+    _pandas,
+    _stats_kwargs,
+    _warn_notes,
+)
+
+__all__ = ["CheckResult", "check"]
+
+# td_check_format
+_TEXT, _MARKDOWN, _JSON, _JUNIT = 0, 1, 2, 3
+
+# The regressions' columns: the rows of tracediff check --format json.
+REGRESSION_COLUMNS = ("name", "control_n", "test_n", "control_mean", "test_mean",
+                      "change_pct", "ci_low", "ci_high", "p_value", "q_value", "verdict")
+
+
+def _write_whole(path, data: bytes) -> None:
+    """Writes data to path whole or not at all: beside it, then renamed."""
+    path = os.fspath(path)
+    d = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(dir=d, prefix=".tracediff-", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.chmod(tmp, 0o666 & ~_umask())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def _umask() -> int:
+    m = os.umask(0)
+    os.umask(m)
+    return m
+
+
+class CheckResult:
+    """What ``tracediff check`` finds.
+
+    ``passed``: no regression. ``regressions``: a DataFrame of them, most
+    significant first (q, then the larger change), with the columns of the
+    rows of ``tracediff check --format json``: ``name``, ``control_n``,
+    ``test_n``, ``control_mean``, ``test_mean`` (us), ``change_pct``,
+    ``ci_low``, ``ci_high`` (the interval of the change of the mean, us),
+    ``p_value``, ``q_value`` and ``verdict``. ``compared``: names compared;
+    ``faster``: those that got faster; ``samples``, ``alpha``,
+    ``min_change``, ``max_regression``, ``min_us``, ``control_samples`` and
+    ``test_samples``: what was used.
+    """
+
+    def __init__(self, gate) -> None:
+        pd = _pandas()
+        self._gate = gate
+        s = gate.summary()
+        self.passed: bool = s["passed"]
+        self.compared: int = s["compared"]
+        self.faster: int = s["faster"]
+        self.samples: str = s["samples"]
+        self.alpha: float = s["alpha"]
+        self.min_change: float = s["min_change"]
+        self.max_regression: float = s["max_regression"]
+        self.min_us: float = s["min_us"]
+        self.control_samples: int = s["control_samples"]
+        self.test_samples: int = s["test_samples"]
+        rows = [r + ("slower",) for r in gate.regressions()]
+        df = pd.DataFrame(rows, columns=list(REGRESSION_COLUMNS))
+        df = df.astype({"name": object, "control_n": "int64", "test_n": "int64",
+                        "control_mean": "float64", "test_mean": "float64",
+                        "change_pct": "float64", "ci_low": "float64", "ci_high": "float64",
+                        "p_value": "float64", "q_value": "float64", "verdict": object})
+        self.regressions = df
+
+    def junit(self, path: Union[str, os.PathLike]) -> None:
+        """Writes the JUnit XML of ``tracediff check --junit`` (a testcase per
+        compared name, a failure per regression), whole or not at all."""
+        _write_whole(path, self._gate.report(_JUNIT))
+
+    def markdown(self) -> str:
+        """The report of ``tracediff check --format markdown`` (for a
+        pull-request comment)."""
+        return self._gate.report(_MARKDOWN).decode("utf-8", "surrogateescape")
+
+    def text(self) -> str:
+        """The report ``tracediff check`` prints (its default format)."""
+        return self._gate.report(_TEXT).decode("utf-8", "surrogateescape")
+
+    def json(self) -> str:
+        """The report of ``tracediff check --format json``."""
+        return self._gate.report(_JSON).decode("utf-8", "surrogateescape")
+
+    def __str__(self) -> str:
+        return self.text()
+
+    def __repr__(self) -> str:
+        return (f"CheckResult(passed={self.passed}, regressions={len(self.regressions)}, "
+                f"compared={self.compared}, faster={self.faster})")
+
+
+def _categories(categories, no_python: bool):
+    if categories is not None and no_python:
+        raise UsageError("no_python: not with categories (list the categories to keep instead)")
+    if no_python:
+        return "python_function", True
+    if categories is None:
+        return None, False
+    if not isinstance(categories, str):
+        categories = ",".join(categories)
+    if not categories.strip(","):
+        raise UsageError(f"Invalid argument categories={categories!r} (expected categories, "
+                         "e.g. 'cpu_op,kernel').")
+    return categories, False
+
+
+def check(
+    control: Union[LabeledTrace, TraceDir],
+    test: Union[LabeledTrace, TraceDir],
+    *,
+    control_rank: Optional[Union[int, List[int], str]] = None,
+    test_rank: Optional[Union[int, List[int], str]] = None,
+    control_iteration: Optional[Union[int, List[int], str]] = None,
+    test_iteration: Optional[Union[int, List[int], str]] = None,
+    device="all",
+    short_names: bool = False,
+    categories: Optional[Union[str, List[str]]] = None,
+    no_python: bool = False,
+    normalize_names: bool = False,
+    hta_strict: bool = False,
+    samples: Optional[str] = None,
+    alpha: Optional[float] = None,
+    min_change: Optional[float] = None,
+    max_regression: float = 5,
+    min_us: float = 0,
+    threads: int = 0,
+) -> CheckResult:
+    """``tracediff check CONTROL TEST``: compares both sides with statistics
+    and finds the regressions (verdict slower, and a change of at least
+    ``max_regression`` percent). Every option is the CLI's, by the same name
+    (``--control-rank`` is ``control_rank``, ``--cat`` is ``categories``...).
+    Sets are paths (a directory, a file, ``FILE.tdsum[#RUN]``) or
+    LabeledTraces. A side whose selection has no events raises TraceError.
+    """
+    for name, v in (("max_regression", max_regression), ("min_us", min_us)):
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or not v >= 0:
+            raise UsageError(f"Invalid argument {name}={v!r} (a number of 0 or more).")
+    cats, exclude = _categories(categories, no_python)
+    sk = _stats_kwargs(samples, alpha, min_change)
+    ctl, tst = _adapt(control, test, threads)
+    gate = _core.check(
+        ctl._set, tst._set, control_rank, test_rank, control_iteration, test_iteration,
+        _device_code(device, strict=True), bool(short_names), bool(hta_strict), cats, exclude,
+        bool(normalize_names), max_regression=float(max_regression), min_us=float(min_us),
+        **sk,
+    )
+    return CheckResult(gate)
