@@ -181,7 +181,8 @@ static PyObject *open_sets(PyObject *Py_UNUSED(mod), PyObject *args, PyObject *k
             goto done;
         paths[i] = PyBytes_AS_STRING(enc[i]);
     }
-    td_open_opts opts = {.threads = threads};
+    td_open_opts opts = TD_OPEN_OPTS_INIT;
+    opts.threads = threads;
     td_error err = {0};
     int rc;
     Py_BEGIN_ALLOW_THREADS
@@ -336,9 +337,10 @@ static PyObject *compare(PyObject *Py_UNUSED(mod), PyObject *args, PyObject *kw)
         return NULL;
     if (device < TD_DEVICE_ALL || device > TD_DEVICE_GPU)
         return PyErr_Format(UsageError, "device must be 0 (all), 1 (cpu) or 2 (gpu)");
-    td_compare_opts o = {.device = (td_device)device,
-                         .short_names = short_names,
-                         .hta_strict = hta_strict};
+    td_compare_opts o = TD_COMPARE_OPTS_INIT;
+    o.device = (td_device)device;
+    o.short_names = short_names != 0;
+    o.hta_strict = hta_strict != 0;
     PyObject *result = NULL;
     if (to_list(cr, &o.control_ranks, "control_rank") < 0 ||
         to_list(tr, &o.test_ranks, "test_rank") < 0 ||
@@ -428,7 +430,7 @@ static PyObject *chart(PyObject *Py_UNUSED(mod), PyObject *args, PyObject *kw)
     }
     td_diff *d = NULL;
     td_error err = {0};
-    int rc = td_diff_from_rows(&d, rows, (size_t)n, 0, &err);
+    int rc = td_diff_from_rows(&d, rows, (size_t)n, false, &err);
     if (rc == 0) {
         const char *p = PyBytes_AS_STRING(path);
         Py_BEGIN_ALLOW_THREADS

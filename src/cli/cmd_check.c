@@ -324,7 +324,7 @@ static int check_run(cli_pair *p, gate *g)
 
 int cmd_check(const cli_command *cmd, int argc, char **argv)
 {
-    cli_pair p = {0};
+    cli_pair p = CLI_PAIR_INIT;
     gate g = {0};
     const char *pos[2];
     p.o.max_regression = 5;

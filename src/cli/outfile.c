@@ -134,6 +134,15 @@ int out_commit(out_file *o)
     return rc;
 }
 
+int out_fail(out_file *o, td_error *err)
+{
+    if (!err->path[0] && err->code == TD_EIO)
+        snprintf(err->path, sizeof err->path, "%s",
+                 o->path && strcmp(o->path, "-") != 0 ? o->path : "standard output");
+    out_abort(o);
+    return cli_td_error(err);
+}
+
 void out_abort(out_file *o)
 {
     if (o->direct && o->f) {
