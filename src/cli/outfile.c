@@ -107,7 +107,7 @@ static int commit_in_place(out_file *o)
 static int commit_stdout(out_file *o)
 {
     if (fflush(o->f) != 0 || ferror(o->f)) {
-        cli_error("cannot write the output: %s", strerror(errno));
+        cli_error("standard output: cannot write: %s", strerror(errno));
         return EXIT_DATA;
     }
     return 0;
