@@ -558,7 +558,8 @@ typedef struct td_view_opts {
     const td_stats *stats; /* for TD_COL_Q and TD_COL_CHANGE */
 } td_view_opts;
 
-#define TD_VIEW_OPTS_INIT {sizeof(td_view_opts), TD_COL_NAME, false, false, 0, NULL, NULL, false, NULL}
+#define TD_VIEW_OPTS_INIT                                                                     \
+    {sizeof(td_view_opts), TD_COL_NAME, false, false, 0, NULL, NULL, false, NULL}
 
 /* Indices into td_diff_rows() after filter, sort and cut. *out is malloc'd:
  * the caller frees it with free(). Returns the number of indices or < 0:
@@ -590,7 +591,8 @@ typedef struct td_write_opts {
     const td_stats *stats;
 } td_write_opts;
 
-#define TD_WRITE_OPTS_INIT {sizeof(td_write_opts), NULL, NULL, NULL, 0, 0, false, false, false, NULL}
+#define TD_WRITE_OPTS_INIT                                                                    \
+    {sizeof(td_write_opts), NULL, NULL, NULL, 0, 0, false, false, false, NULL}
 
 TD_API int td_write_csv(FILE *f, const td_diff *diff, const td_write_opts *opts, td_error *err);
 TD_API int td_write_json(FILE *f, const td_diff *diff, const td_write_opts *opts, td_error *err);
