@@ -179,13 +179,16 @@ static void apply(cli_opts *o)
     if (n < 0) {
         FUZZ_CHECK(err.msg[0] && err.code == TD_EUSAGE, "td_view_make: bad error");
     } else {
-        td_write_opts w = {.control_label = o->control_label, .test_label = o->test_label,
-                           .rows = rows, .nrows = (size_t)n};
+        td_write_opts w = TD_WRITE_OPTS_INIT;
+        w.control_label = o->control_label;
+        w.test_label = o->test_label;
+        w.rows = rows;
+        w.nrows = (size_t)n;
         w.width = o->threads * 3;
-        td_write_csv(devnull, d, &w);
-        td_write_json(devnull, d, &w);
-        td_write_markdown(devnull, d, &w);
-        td_write_table(devnull, d, &w);
+        td_write_csv(devnull, d, &w, NULL);
+        td_write_json(devnull, d, &w, NULL);
+        td_write_markdown(devnull, d, &w, NULL);
+        td_write_table(devnull, d, &w, NULL);
     }
     free(rows);
     td_diff_free(d);
@@ -225,8 +228,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
      * Crash reports go to the file descriptor and are not affected. */
     FILE *saved = stderr;
     stderr = devnull;
-    cli_opts o;
-    memset(&o, 0, sizeof o);
+    cli_opts o = CLI_OPTS_INIT;
     const cli_command *compare = cli_command_find("compare");
     bool ok = true;
     for (int i = 1; i < argc && ok; i++) {

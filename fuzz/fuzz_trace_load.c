@@ -182,12 +182,11 @@ static void exercise(const td_set *s, uint64_t bits)
     td_set_ranks(s, ranks, 4);
     td_set_iterations(s, iters, 4);
 
-    td_compare_opts co;
-    memset(&co, 0, sizeof co);
+    td_compare_opts co = TD_COMPARE_OPTS_INIT;
     co.device = (td_device)(bits % 3);
     co.short_names = (bits >> 2) & 1;
     if ((bits >> 3) & 1)
-        co.control_iters.all = co.test_iters.all = 1;
+        co.control_iters.all = co.test_iters.all = true;
     td_diff *d = NULL;
     td_error err = {0};
     if (td_diff_compute(&d, s, s, &co, &err) < 0) {
@@ -196,10 +195,9 @@ static void exercise(const td_set *s, uint64_t bits)
     }
     check_diff(d);
 
-    td_view_opts vo;
-    memset(&vo, 0, sizeof vo);
+    td_view_opts vo = TD_VIEW_OPTS_INIT;
     vo.has_sort = (bits >> 4) & 1;
-    vo.sort = (int)((bits >> 5) % TD_NCOLUMNS);
+    vo.sort = (td_column)((bits >> 5) % TD_NCOLUMNS);
     vo.ascending = (bits >> 9) & 1;
     vo.top = (bits >> 10) % 4;
     vo.exclude_steps = (bits >> 12) & 1;
@@ -207,22 +205,21 @@ static void exercise(const td_set *s, uint64_t bits)
     long nv = td_view_make(&view, d, &vo, &err);
     FUZZ_CHECK(nv >= 0, "td_view_make: %s", err.msg);
 
-    td_write_opts wo;
-    memset(&wo, 0, sizeof wo);
+    td_write_opts wo = TD_WRITE_OPTS_INIT;
     wo.rows = view;
     wo.nrows = (size_t)nv;
     wo.width = (int)((bits >> 13) % 200);
     wo.color = (bits >> 21) & 1;
     wo.ascii = (bits >> 22) & 1;
-    FUZZ_CHECK(td_write_csv(devnull, d, &wo) == 0, "csv");
-    FUZZ_CHECK(td_write_markdown(devnull, d, &wo) == 0, "markdown");
-    FUZZ_CHECK(td_write_table(devnull, d, &wo) == 0, "table");
+    FUZZ_CHECK(td_write_csv(devnull, d, &wo, &err) == 0, "csv: %s", err.msg);
+    FUZZ_CHECK(td_write_markdown(devnull, d, &wo, &err) == 0, "markdown: %s", err.msg);
+    FUZZ_CHECK(td_write_table(devnull, d, &wo, &err) == 0, "table: %s", err.msg);
 
     char *buf = NULL;
     size_t len = 0;
     FILE *mf = open_memstream(&buf, &len);
     if (mf) {
-        td_write_json(mf, d, &wo);
+        td_write_json(mf, d, &wo, NULL);
         fclose(mf);
         check_rows_json(buf, len, d, view, (size_t)nv);
         free(buf);
@@ -230,7 +227,7 @@ static void exercise(const td_set *s, uint64_t bits)
     buf = NULL;
     mf = open_memstream(&buf, &len);
     if (mf) {
-        td_write_ops_json(mf, d);
+        td_write_ops_json(mf, d, NULL);
         fclose(mf);
         check_valid_json(buf, len, "ops json");
         free(buf);
@@ -241,8 +238,7 @@ static void exercise(const td_set *s, uint64_t bits)
 
 static int load(td_set **s, const char *path, td_error *err)
 {
-    td_open_opts oo;
-    memset(&oo, 0, sizeof oo);
+    td_open_opts oo = TD_OPEN_OPTS_INIT;
     oo.threads = 1;
     memset(err, 0, sizeof *err);
     int rc = td_set_open(s, path, &oo, err);

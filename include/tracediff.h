@@ -6,6 +6,24 @@
  * failure, filling the caller's td_error with the file, the byte offset in the
  * decompressed JSON where that helps, and a message.
  *
+ * Options structs (td_open_opts, td_compare_opts, ...) start with a size
+ * field: initialise each with its TD_..._INIT macro, which sets size and
+ * every default, then set the fields wanted:
+ *
+ *     td_compare_opts o = TD_COMPARE_OPTS_INIT;
+ *     o.device = TD_DEVICE_GPU;
+ *     o.short_names = true;
+ *
+ * The ABI rule: fields are only ever added at the end of a struct, so size
+ * tells the library which version of it the caller was built with. A
+ * struct smaller than the library's own (a program built against an older
+ * header) is accepted, the fields beyond size taking their defaults; a size
+ * of 0 (a struct not initialised), one that no version of the struct has,
+ * or one larger than the library's own (a program built against a newer
+ * header than the library it runs with) is refused with TD_EUSAGE and a
+ * message naming the struct. A NULL options pointer means every default.
+ * docs/api.md has the details.
+ *
  * Ownership: a td_x returned through an out-parameter is freed with
  * td_x_free(); every td_x_free(NULL) is a no-op. Strings returned by accessor
  * functions belong to the object they came from and live as long as it does.
@@ -13,6 +31,7 @@
 #ifndef TRACEDIFF_H
 #define TRACEDIFF_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -50,7 +69,7 @@ typedef struct td_error {
     int code;
     char path[512];  /* the file (or directory) concerned, "" if none */
     uint64_t offset; /* byte offset in the decompressed JSON, when has_offset */
-    int has_offset;
+    bool has_offset;
     char msg[256];
 } td_error;
 
@@ -62,11 +81,13 @@ TD_API const char *td_strerror(int code);
  * "steady": every iteration but the lowest (the warm-up).                    */
 
 typedef struct td_list {
-    int all;    /* "all" */
-    int steady; /* "steady": all but the lowest; only iterations take it */
+    bool all;    /* "all" */
+    bool steady; /* "steady": all but the lowest; only iterations take it */
     size_t n;   /* 0 and !all: the default (the lowest) */
     int64_t *v; /* n values, owned; freed by td_list_clear */
 } td_list;
+
+#define TD_LIST_INIT {false, false, 0, NULL}
 
 /* Parse text into out (which must be zeroed or cleared). */
 TD_API int td_list_parse(td_list *out, const char *text, td_error *err);
@@ -82,6 +103,7 @@ typedef enum td_compression {
 } td_compression;
 
 typedef struct td_open_opts {
+    size_t size; /* sizeof(td_open_opts): set by TD_OPEN_OPTS_INIT */
     int threads; /* files read at once; 0 = one per core */
     /* Called from the loading threads, serialised, now and then with the
      * bytes of input read so far and the total size of the input files. */
@@ -91,8 +113,10 @@ typedef struct td_open_opts {
      * attribution.md): needed by compare_opts.by != TD_BY_KERNEL, explain
      * and td_set_attr_stats. Costs a little time and 12 bytes per gpu
      * event; off by default. */
-    int want_attribution;
+    bool want_attribution;
 } td_open_opts;
+
+#define TD_OPEN_OPTS_INIT {sizeof(td_open_opts), 0, NULL, NULL, false}
 
 typedef struct td_set td_set;
 
@@ -120,8 +144,8 @@ typedef struct td_file_info {
     uint64_t events_no_launch;  /* counted, device events whose launch was not found */
     uint64_t events_skipped;    /* unusable entries (not objects, bad fields), see docs */
     uint64_t steps;             /* ProfilerStep events */
-    int rounded;                /* decimal timestamps rounded to microseconds */
-    int bom;                    /* starts with a UTF-8 byte order mark (skipped) */
+    bool rounded;               /* decimal timestamps rounded to microseconds */
+    bool bom;                   /* starts with a UTF-8 byte order mark (skipped) */
     const char *device_name;    /* deviceProperties[0].name, or NULL */
 } td_file_info;
 
@@ -157,14 +181,18 @@ typedef enum td_device { TD_DEVICE_ALL = 0, TD_DEVICE_CPU = 1, TD_DEVICE_GPU = 2
 #define TD_SUMMARY_SCHEMA 1 /* PRAGMA user_version of the summaries written */
 
 typedef struct td_summary_opts {
+    size_t size;        /* sizeof(td_summary_opts): set by TD_SUMMARY_OPTS_INIT */
     const char *run;    /* NULL: the set's folder name, or the file's name
                          * without .json[.gz|.zst] for a one-file set */
-    int replace;        /* a run of that name is replaced, else TD_EUSAGE */
+    bool replace;       /* a run of that name is replaced, else TD_EUSAGE */
     td_list ranks;      /* what to keep: n == 0 and !all means every one */
     td_list iters;
     td_device device;   /* ALL, or keep only CPU or only GPU events */
     const char *created; /* NULL: now, as UTC "YYYY-MM-DDTHH:MM:SSZ" */
 } td_summary_opts;
+
+#define TD_SUMMARY_OPTS_INIT                                                                  \
+    {sizeof(td_summary_opts), NULL, false, TD_LIST_INIT, TD_LIST_INIT, TD_DEVICE_ALL, NULL}
 
 /* Adds set as one run to the summary at path: a new file is written beside
  * it and renamed into place; an existing summary gets the run in one
@@ -190,12 +218,15 @@ TD_API void td_run_infos_free(td_run_info *runs, size_t n);
  * added. Names are ordered by the size of their change from the first run to
  * the last (largest first, then by name).                                  */
 typedef struct td_trend_opts {
+    size_t size;              /* sizeof(td_trend_opts): set by TD_TREND_OPTS_INIT */
     td_device device;
     size_t top;               /* 0 = every name */
     const char *names;        /* PCRE2 regex searched in the name, or NULL */
     const char *const *runs;  /* these runs, in this order; NULL = all */
     size_t nruns;
 } td_trend_opts;
+
+#define TD_TREND_OPTS_INIT {sizeof(td_trend_opts), TD_DEVICE_ALL, 0, NULL, NULL, 0}
 
 typedef struct td_trend td_trend;
 TD_API int td_trend_compute(td_trend **out, const char *path, const td_trend_opts *opts, td_error *err);
@@ -272,12 +303,18 @@ TD_API void td_classes_rule(const td_classes *c, size_t i, const char **cls, con
 /* The class of a name ("other" when no rule matches). */
 TD_API const char *td_classes_match(const td_classes *c, const char *name, size_t len);
 
-/* Why a gpu event is unattributed: TD_ATTR_NREASONS reasons. */
-#define TD_ATTR_NREASONS 4
-TD_API const char *td_attr_reason_name(int reason);
+/* Why a gpu event is unattributed (docs/attribution.md). */
+typedef enum td_attr_reason {
+    TD_ATTR_HOST_EVENT = 0, /* a host event on a gpu stream */
+    TD_ATTR_NO_CORR = 1,    /* no correlation id */
+    TD_ATTR_NO_LAUNCH = 2,  /* no launch found */
+    TD_ATTR_NO_OP = 3,      /* the launch is outside any op */
+    TD_ATTR_NREASONS = 4
+} td_attr_reason;
+TD_API const char *td_attr_reason_name(td_attr_reason reason);
 
 typedef struct td_attr_stats {
-    int available;            /* the set was opened with want_attribution */
+    bool available;           /* the set was opened with want_attribution */
     uint64_t gpu_events;      /* gpu-side events of all files */
     double gpu_time;          /* their total duration, us */
     uint64_t attributed;
@@ -290,11 +327,12 @@ typedef struct td_attr_stats {
 TD_API int td_set_attr_stats(const td_set *set, td_attr_stats *out);
 
 typedef struct td_compare_opts {
+    size_t size; /* sizeof(td_compare_opts): set by TD_COMPARE_OPTS_INIT */
     td_list control_ranks, test_ranks; /* default: lowest rank of the set */
     td_list control_iters, test_iters; /* default: lowest iteration of the set */
     td_device device;
-    int short_names;
-    int hta_strict; /* HTA's own rule: stream-0 device events get no iteration */
+    bool short_names;
+    bool hta_strict; /* HTA's own rule: stream-0 device events get no iteration */
     td_by by;       /* rows by kernel (default), op, top op, annotation, class */
     const td_classes *classes; /* TD_BY_CLASS: NULL = the built-in table */
     /* explain: only gpu events whose op (only_by TD_BY_OP, TD_BY_TOP_OP or
@@ -304,20 +342,26 @@ typedef struct td_compare_opts {
     td_by only_by;
     /* Group names that differ only by noise (td_normalize_name, TD_NORM_ALL)
      * into one row; with short_names, normalized first, then shortened. */
-    int normalize_names;
+    bool normalize_names;
     /* Divide each side's counts and durations by its number of selected
      * (rank, iteration) samples (td_diff_divisor), so that sides with
      * different numbers of iterations compare fairly. */
-    int per_iteration;
+    bool per_iteration;
     /* Only events of these categories ("cpu_op,kernel"; NULL = all), or with
      * exclude_categories every category but these. The filter goes by name:
      * a name seen under a kept category keeps all its events
      * (td_side_notes.cat_mixed counts such names). */
     const char *categories;
-    int exclude_categories;
+    bool exclude_categories;
 } td_compare_opts;
 
-enum { TD_CONTROL = 0, TD_TEST = 1 };
+#define TD_COMPARE_OPTS_INIT                                                                  \
+    {sizeof(td_compare_opts), TD_LIST_INIT, TD_LIST_INIT, TD_LIST_INIT, TD_LIST_INIT,          \
+     TD_DEVICE_ALL, false, false, TD_BY_KERNEL, NULL, NULL, TD_BY_KERNEL, false, false, NULL,  \
+     false}
+
+/* The two sides of a comparison: index of td_row.counts, .duration, ... */
+typedef enum td_side { TD_CONTROL = 0, TD_TEST = 1 } td_side;
 
 typedef struct td_row {
     const char *name; /* full or short name; may hold NUL bytes: use name_len */
@@ -330,7 +374,7 @@ typedef struct td_row {
 } td_row;
 
 typedef struct td_side_notes {
-    int whole_trace;         /* no ProfilerStep in the set: every event compared */
+    bool whole_trace;        /* no ProfilerStep in the set: every event compared */
     uint64_t no_launch;      /* selected ranks' device events with no launch found */
     uint64_t strict_dropped; /* --hta-strict: stream-0 device events left out */
     uint64_t events;         /* events selected */
@@ -354,8 +398,8 @@ TD_API void td_diff_free(td_diff *diff);
 /* Rows sorted by name (bytewise). */
 TD_API size_t td_diff_nrows(const td_diff *diff);
 TD_API const td_row *td_diff_rows(const td_diff *diff);
-TD_API const td_side_notes *td_diff_notes(const td_diff *diff, int side);
-TD_API int td_diff_short_names(const td_diff *diff);
+TD_API const td_side_notes *td_diff_notes(const td_diff *diff, td_side side);
+TD_API bool td_diff_short_names(const td_diff *diff);
 /* Rows of a diff computed without normalize_names whose names differ from
  * another row's only by addresses or Python line numbers (step numbers are
  * not counted): the rows --normalize-names would fold together. */
@@ -365,10 +409,10 @@ TD_API size_t td_diff_noisy_names(const td_diff *diff);
  * durations are divided already; counts stay whole (the writers divide them
  * and print decimals), diff_counts is their whole difference, and category
  * follows the divided counts. */
-TD_API double td_diff_divisor(const td_diff *diff, int side);
+TD_API double td_diff_divisor(const td_diff *diff, td_side side);
 /* A row's count of a side divided by td_diff_divisor, and the difference
  * of the divided counts (test - control). */
-TD_API double td_row_count(const td_diff *diff, const td_row *row, int side);
+TD_API double td_row_count(const td_diff *diff, const td_row *row, td_side side);
 TD_API double td_row_diff_count(const td_diff *diff, const td_row *row);
 
 /* What td_normalize_name folds (docs/numbers.md, "Normalized names"). */
@@ -387,7 +431,7 @@ TD_API int td_normalize_name(char **out, size_t *out_len, const char *name, size
  * DataFrame), for the writers and charts. The names are copied; diff_counts,
  * diff_duration and category are computed from counts and duration; the rows
  * keep the given order. The notes are empty. */
-TD_API int td_diff_from_rows(td_diff **out, const td_row *rows, size_t n, int short_names,
+TD_API int td_diff_from_rows(td_diff **out, const td_row *rows, size_t n, bool short_names,
                              td_error *err);
 /* The key column's title: "name", "short_name", "op", "top_op",
  * "annotation" or "class". */
@@ -417,12 +461,15 @@ typedef enum td_samples {
 } td_samples;
 
 typedef struct td_stats_opts {
+    size_t size;       /* sizeof(td_stats_opts): set by TD_STATS_OPTS_INIT */
     td_samples samples;
     double alpha;      /* false discovery rate for the q-values; 0 = 0.05 */
     double min_change; /* percent; a smaller |change| is noise; used when has_min_change,
                         * else 1 */
-    int has_min_change;
+    bool has_min_change;
 } td_stats_opts;
+
+#define TD_STATS_OPTS_INIT {sizeof(td_stats_opts), TD_SAMPLES_AUTO, 0.0, 0.0, false}
 
 typedef enum td_verdict {
     TD_VERDICT_NA = 0,   /* a side has fewer than 2 samples */
@@ -468,33 +515,10 @@ TD_API double td_stats_alpha(const td_stats *st);
 TD_API double td_stats_min_change(const td_stats *st);
 /* (rank, iteration) samples of a side: iterations times ranks (ranks alone
  * for a whole-trace side), whatever the mode. */
-TD_API size_t td_stats_side_samples(const td_stats *st, int side);
-/* Nonzero when iteration mode left some side with fewer than 2 samples
+TD_API size_t td_stats_side_samples(const td_stats *st, td_side side);
+/* True when iteration mode left some side with fewer than 2 samples
  * (every row is then n/a): the caller should say how to select more. */
-TD_API int td_stats_too_few(const td_stats *st);
-
-/* Building blocks, exposed for tests and other front ends. NAN when
- * undefined. */
-typedef struct td_test_result {
-    double p;
-    double stat;             /* Welch: t; Mann-Whitney: U of the second sample */
-    double df;               /* Welch only */
-    double ci_low, ci_high;  /* Welch: 1 - alpha interval for mean(b) - mean(a) */
-} td_test_result;
-/* Welch's unequal-variance t-test, two-sided, of b against a. */
-TD_API td_test_result td_welch(const double *a, size_t na, const double *b, size_t nb, double alpha);
-/* Mann-Whitney U, two-sided, normal approximation with tie and continuity
- * corrections. a and b must be sorted ascending. */
-TD_API td_test_result td_mann_whitney(const double *a, size_t na, const double *b, size_t nb);
-/* Hodges-Lehmann shift of b against a (stat: the median of the na * nb
- * differences b_j - a_i) and its distribution-free 1 - alpha interval (the
- * C-th smallest and largest difference, C from the normal approximation of
- * U). a and b must be sorted ascending. Needs no memory: O((na + nb) * 64). */
-TD_API td_test_result td_hodges_lehmann(const double *a, size_t na, const double *b, size_t nb,
-                                 double alpha);
-/* Benjamini-Hochberg q-values of n p-values (NAN p: NAN q, not counted).
- * Returns 0 or TD_ENOMEM. */
-TD_API int td_bh_qvalues(double *q, const double *p, size_t n);
+TD_API bool td_stats_too_few(const td_stats *st);
 
 /* ------------------------------------------------------------------------ */
 /* The CI gate (tracediff check; docs/stats.md): the names that got
@@ -502,11 +526,14 @@ TD_API int td_bh_qvalues(double *q, const double *p, size_t n);
  * both report the same regressions.                                        */
 
 typedef struct td_check_opts {
+    size_t size;           /* sizeof(td_check_opts): set by TD_CHECK_OPTS_INIT */
     double max_regression; /* percent: the smallest slowdown that fails; used when
                             * has_max_regression, else 5 */
-    int has_max_regression;
+    bool has_max_regression;
     double min_us;         /* names whose control total is under this are not compared */
 } td_check_opts;
+
+#define TD_CHECK_OPTS_INIT {sizeof(td_check_opts), 5.0, false, 0.0}
 
 typedef struct td_check td_check;
 
@@ -565,15 +592,19 @@ typedef enum td_column {
 TD_API int td_column_parse(const char *text, const char *control_label, const char *test_label);
 
 typedef struct td_view_opts {
-    int sort;           /* a td_column; used when has_sort */
-    int has_sort;
-    int ascending;      /* default descending for numbers, ascending for name */
+    size_t size;        /* sizeof(td_view_opts): set by TD_VIEW_OPTS_INIT */
+    td_column sort;     /* used when has_sort */
+    bool has_sort;
+    bool ascending;     /* default descending for numbers, ascending for name */
     size_t top;         /* 0 = all */
     const char *include; /* PCRE2 regex searched in the name, or NULL */
     const char *exclude;
-    int exclude_steps;  /* drop ProfilerStep rows */
+    bool exclude_steps; /* drop ProfilerStep rows */
     const td_stats *stats; /* for TD_COL_Q and TD_COL_CHANGE */
 } td_view_opts;
+
+#define TD_VIEW_OPTS_INIT                                                                     \
+    {sizeof(td_view_opts), TD_COL_NAME, false, false, 0, NULL, NULL, false, NULL}
 
 /* Indices into td_diff_rows() after filter, sort and cut. *out is malloc'd:
  * the caller frees it with free(). Returns the number of indices or < 0:
@@ -584,31 +615,40 @@ TD_API long td_view_make(size_t **out, const td_diff *diff, const td_view_opts *
 
 /* ------------------------------------------------------------------------ */
 /* Writers. They write to a FILE* the caller opened; they never print
- * anywhere else. Labels are the side labels ("control", "test").            */
+ * anywhere else. Labels are the side labels ("control", "test"). Each
+ * flushes f at the end: a failed write returns TD_EIO with err's message
+ * "cannot write: " and the system's reason (err's path is "": the writer
+ * does not know f's name, the caller does).                                */
 
 typedef struct td_write_opts {
+    size_t size;               /* sizeof(td_write_opts): set by TD_WRITE_OPTS_INIT */
     const char *control_label; /* NULL = "control" */
     const char *test_label;    /* NULL = "test" */
     const size_t *rows;        /* a view, or NULL for every row in order */
     size_t nrows;
     /* The terminal table only: */
     int width;                 /* columns to fit (0 = 120) */
-    int color;                 /* ANSI colours for +/- */
-    int ascii;                 /* no Unicode: "..." and '#' bars */
-    int rules;                 /* a rule under the header (for a terminal, not a pipe) */
+    bool color;                /* ANSI colours for +/- */
+    bool ascii;                /* no Unicode: "..." and '#' bars */
+    bool rules;                /* a rule under the header (for a terminal, not a pipe) */
     /* Statistics of the diff (td_stats_compute), or NULL: the writers then
      * add their columns (CSV, JSON, Markdown, the table's verdict). */
     const td_stats *stats;
 } td_write_opts;
 
-TD_API int td_write_csv(FILE *f, const td_diff *diff, const td_write_opts *opts);
-TD_API int td_write_json(FILE *f, const td_diff *diff, const td_write_opts *opts);
-TD_API int td_write_markdown(FILE *f, const td_diff *diff, const td_write_opts *opts);
+#define TD_WRITE_OPTS_INIT                                                                    \
+    {sizeof(td_write_opts), NULL, NULL, NULL, 0, 0, false, false, false, NULL}
+
+TD_API int td_write_csv(FILE *f, const td_diff *diff, const td_write_opts *opts, td_error *err);
+TD_API int td_write_json(FILE *f, const td_diff *diff, const td_write_opts *opts, td_error *err);
+TD_API int td_write_markdown(FILE *f, const td_diff *diff, const td_write_opts *opts,
+                             td_error *err);
 /* Aligned columns for a terminal: long names shortened with an ellipsis to
  * fit the width, and a bar per row showing the change in duration. */
-TD_API int td_write_table(FILE *f, const td_diff *diff, const td_write_opts *opts);
+TD_API int td_write_table(FILE *f, const td_diff *diff, const td_write_opts *opts,
+                          td_error *err);
 /* The five ops_diff lists as a JSON object of arrays, each sorted by name. */
-TD_API int td_write_ops_json(FILE *f, const td_diff *diff);
+TD_API int td_write_ops_json(FILE *f, const td_diff *diff, td_error *err);
 
 /* Short name of a kernel or operator name (spec §6). Writes the result to a
  * malloc'd buffer in *out (caller frees) and its length to *out_len. */
@@ -618,7 +658,9 @@ TD_API int td_short_name(char **out, size_t *out_len, const char *name, size_t l
  * the shortest text that reads back to the same double. */
 TD_API void td_format_number(char *buf, size_t cap, double x);
 
-/* Escape a byte string as the inside of a JSON string literal (no quotes). */
+/* Escape a byte string as the inside of a JSON string literal (no quotes).
+ * A piece of a larger output: returns TD_EIO when f has an error, without
+ * flushing; the caller reports the output's failure as a whole. */
 TD_API int td_write_json_string(FILE *f, const char *s, size_t len);
 
 /* ------------------------------------------------------------------------ */
@@ -657,11 +699,14 @@ TD_API int td_chart_svg(FILE *f, td_chart_kind kind, const td_diff *diff, const 
  * larger than the chart needs grows the plot area; a smaller one keeps the
  * room the labels need. */
 typedef struct td_chart_opts {
+    size_t size;               /* sizeof(td_chart_opts): set by TD_CHART_OPTS_INIT */
     const char *control_label; /* NULL = "control" */
     const char *test_label;    /* NULL = "test" */
     const char *subtitle;      /* NULL or "" = none */
     int width, height;         /* px; 0 = fit the labels */
 } td_chart_opts;
+
+#define TD_CHART_OPTS_INIT {sizeof(td_chart_opts), NULL, NULL, NULL, 0, 0}
 
 TD_API int td_chart_write_opts(const char *path, td_chart_kind kind, const td_diff *diff,
                                const size_t *rows, size_t nrows, const td_chart_opts *opts,
@@ -680,6 +725,7 @@ TD_API size_t td_chart_subtitle(char *buf, size_t cap, const td_diff *diff,
                                 const char *test_label);
 
 typedef struct td_report_input {
+    size_t size;                    /* sizeof(td_report_input): TD_REPORT_INPUT_INIT */
     const td_set *control, *test;
     const td_compare_opts *opts;    /* the selection diff was computed with */
     const td_diff *diff;            /* every row of it goes into the table */
@@ -694,6 +740,9 @@ typedef struct td_report_input {
      * charts carry td_chart_subtitle's line under their titles. */
     int chart_width, chart_height;
 } td_report_input;
+
+#define TD_REPORT_INPUT_INIT                                                                  \
+    {sizeof(td_report_input), NULL, NULL, NULL, NULL, NULL, NULL, {NULL, NULL}, NULL, 0, 0}
 
 /* One self-contained HTML page (inline CSS, JS and SVG; nothing fetched):
  * both sides, headline numbers, both charts, the full sortable table, the

@@ -83,7 +83,7 @@ static int parse(int argc, char **argv, const cli_command **cmd, cli_opts *o, co
 static int run(int argc, char **argv, int me)
 {
     const cli_command *cmd = NULL;
-    cli_opts o = {0};
+    cli_opts o = CLI_OPTS_INIT;
     const char *pos[4] = {0};
     int rc = parse(argc, argv, &cmd, &o, pos);
     if (rc == CLI_RUN) {

@@ -183,7 +183,8 @@ static PyObject *open_sets(PyObject *Py_UNUSED(mod), PyObject *args, PyObject *k
             goto done;
         paths[i] = PyBytes_AS_STRING(enc[i]);
     }
-    td_open_opts opts = {.threads = threads};
+    td_open_opts opts = TD_OPEN_OPTS_INIT;
+    opts.threads = threads;
     td_error err = {0};
     int rc;
     Py_BEGIN_ALLOW_THREADS
@@ -470,7 +471,7 @@ static PyObject *stats_result(const td_stats *st, size_t n)
 static PyObject *compare(PyObject *Py_UNUSED(mod), PyObject *args, PyObject *kw)
 {
     static char *kwlist[] = {CMP_KWLIST, "stats", NULL};
-    cmp_args a = {0};
+    cmp_args a = {NULL, NULL, TD_COMPARE_OPTS_INIT, TD_STATS_OPTS_INIT, 0};
     PyObject *sel[4] = {Py_None, Py_None, Py_None, Py_None}, *min_change = Py_None;
     int device = TD_DEVICE_ALL, samples = 0;
     double alpha = 0;
@@ -614,11 +615,12 @@ static int check_sides(const cmp_args *a, const td_diff *d)
 static PyObject *check(PyObject *Py_UNUSED(mod), PyObject *args, PyObject *kw)
 {
     static char *kwlist[] = {CMP_KWLIST, "max_regression", "min_us", NULL};
-    cmp_args a = {.stats = 1};
+    cmp_args a = {NULL, NULL, TD_COMPARE_OPTS_INIT, TD_STATS_OPTS_INIT, 1};
     PyObject *sel[4] = {Py_None, Py_None, Py_None, Py_None}, *min_change = Py_None;
     int device = TD_DEVICE_ALL, samples = 0;
     double alpha = 0;
-    td_check_opts co = {.max_regression = 5, .has_max_regression = 1};
+    td_check_opts co = TD_CHECK_OPTS_INIT;
+    co.has_max_regression = true;
     if (!PyArg_ParseTupleAndKeywords(
             args, kw, CMP_FORMAT "dd:check", kwlist, &SetType, &a.ctl, &SetType, &a.tst,
             &sel[0], &sel[1], &sel[2], &sel[3], &device, &a.o.short_names, &a.o.hta_strict,
@@ -661,7 +663,7 @@ static PyObject *summarize(PyObject *Py_UNUSED(mod), PyObject *args, PyObject *k
     static char *kwlist[] = {"set",    "path",    "run",     "replace", "ranks",
                              "iterations", "device", "threads", "created", NULL};
     PyObject *src, *dst, *ranks = Py_None, *iters = Py_None, *result = NULL;
-    td_summary_opts so = {0};
+    td_summary_opts so = TD_SUMMARY_OPTS_INIT;
     int device = TD_DEVICE_ALL, threads = 0;
     if (!PyArg_ParseTupleAndKeywords(args, kw, "O&O&|zpOOiiz:summarize", kwlist,
                                      PyUnicode_FSConverter, &src, PyUnicode_FSConverter, &dst,
@@ -677,7 +679,9 @@ static PyObject *summarize(PyObject *Py_UNUSED(mod), PyObject *args, PyObject *k
         goto done;
     const char *sp = PyBytes_AS_STRING(src), *dp = PyBytes_AS_STRING(dst);
     /* Attribution is kept, as tracediff summarize keeps it. */
-    td_open_opts oo = {.threads = threads, .want_attribution = 1};
+    td_open_opts oo = TD_OPEN_OPTS_INIT;
+    oo.threads = threads;
+    oo.want_attribution = true;
     td_error err = {0};
     td_set *set = NULL;
     int rc;
@@ -769,7 +773,7 @@ static PyObject *trend(PyObject *Py_UNUSED(mod), PyObject *args, PyObject *kw)
 {
     static char *kwlist[] = {"path", "device", "top", "names", "runs", NULL};
     PyObject *path, *runs_arg = Py_None, *fast = NULL, *enc = NULL, *result = NULL;
-    td_trend_opts to = {0};
+    td_trend_opts to = TD_TREND_OPTS_INIT;
     int device = TD_DEVICE_ALL;
     Py_ssize_t top = 0;
     const char **rn = NULL;
@@ -885,7 +889,7 @@ static PyObject *chart(PyObject *Py_UNUSED(mod), PyObject *args, PyObject *kw)
     }
     td_diff *d = NULL;
     td_error err = {0};
-    int rc = td_diff_from_rows(&d, rows, (size_t)n, 0, &err);
+    int rc = td_diff_from_rows(&d, rows, (size_t)n, false, &err);
     if (rc == 0) {
         const char *p = PyBytes_AS_STRING(path);
         Py_BEGIN_ALLOW_THREADS

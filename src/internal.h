@@ -13,6 +13,17 @@ int td_fail(td_error *err, int code, const char *path, const char *fmt, ...)
 int td_fail_at(td_error *err, int code, const char *path, uint64_t offset, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
 
+/* The ABI check of an options struct (tracediff.h, "Options structs"):
+ * *dst (own bytes, alignment align) becomes *dflt with the caller's first
+ * opts->size bytes copied over it, and dst's size becomes own; NULL opts
+ * gives *dflt. A size of 0, below sizeof(size_t) + 1, not a multiple of
+ * align or above own is refused: TD_EUSAGE naming type and its _INIT macro. */
+int td_opts_take(void *dst, const void *opts, const void *dflt, size_t own, size_t align,
+                 const char *type, td_error *err);
+/* TD_OPTS_TAKE(&copy, opts, td_x_opts, TD_X_OPTS_INIT, err) */
+#define TD_OPTS_TAKE(dst, opts, type, init, err)                                               \
+    td_opts_take(dst, opts, &(const type)init, sizeof(type), _Alignof(type), #type, err)
+
 /* Growable arrays of plain data. */
 void *td_grow(void *ptr, size_t *cap, size_t need, size_t elem);
 
@@ -273,5 +284,27 @@ typedef struct td_sha256 {
 void td_sha256_init(td_sha256 *c);
 void td_sha256_update(td_sha256 *c, const void *data, size_t n);
 void td_sha256_hex(td_sha256 *c, char out[65]); /* finishes c */
+
+/* stats_tests.c: the tests behind td_stats_compute (NAN when undefined). */
+typedef struct td_test_result {
+    double p;
+    double stat;             /* Welch: t; Mann-Whitney: U of the second sample */
+    double df;               /* Welch only */
+    double ci_low, ci_high;  /* Welch: 1 - alpha interval for mean(b) - mean(a) */
+} td_test_result;
+/* Welch's unequal-variance t-test, two-sided, of b against a. */
+td_test_result td_welch(const double *a, size_t na, const double *b, size_t nb, double alpha);
+/* Mann-Whitney U, two-sided, normal approximation with tie and continuity
+ * corrections. a and b must be sorted ascending. */
+td_test_result td_mann_whitney(const double *a, size_t na, const double *b, size_t nb);
+/* Hodges-Lehmann shift of b against a (stat: the median of the na * nb
+ * differences b_j - a_i) and its distribution-free 1 - alpha interval (the
+ * C-th smallest and largest difference, C from the normal approximation of
+ * U). a and b must be sorted ascending. Needs no memory: O((na + nb) * 64). */
+td_test_result td_hodges_lehmann(const double *a, size_t na, const double *b, size_t nb,
+                                 double alpha);
+/* Benjamini-Hochberg q-values of n p-values (NAN p: NAN q, not counted).
+ * Returns 0 or TD_ENOMEM. */
+int td_bh_qvalues(double *q, const double *p, size_t n);
 
 #endif

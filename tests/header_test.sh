@@ -12,13 +12,35 @@ passed=0
 failed=0
 ok() { passed=$((passed + 1)); }
 bad() { failed=$((failed + 1)); echo "FAIL header $1"; cat "$tmp/log"; }
+# Every options initialiser is used, so that -Wextra (missing field
+# initializers) catches one that falls behind its struct.
 cat >"$tmp/use.c" <<'C'
 #include "tracediff.h"
 int main(void)
 {
     static td_error err; /* zeroed, in C and C++ alike */
+    td_list list = TD_LIST_INIT;
+    td_open_opts oo = TD_OPEN_OPTS_INIT;
+    td_summary_opts so = TD_SUMMARY_OPTS_INIT;
+    td_trend_opts to = TD_TREND_OPTS_INIT;
+    td_compare_opts co = TD_COMPARE_OPTS_INIT;
+    td_stats_opts sto = TD_STATS_OPTS_INIT;
+    td_view_opts vo = TD_VIEW_OPTS_INIT;
+    td_write_opts wo = TD_WRITE_OPTS_INIT;
+    td_chart_opts cho = TD_CHART_OPTS_INIT;
+    td_report_input ri = TD_REPORT_INPUT_INIT;
+    td_check_opts cko = TD_CHECK_OPTS_INIT;
     td_set *s = 0;
-    int rc = td_set_open(&s, "examples/control", 0, &err);
+    td_diff *d = 0;
+    oo.threads = 1;
+    co.short_names = true;
+    int rc = td_set_open(&s, "examples/control", &oo, &err);
+    if (rc == 0)
+        rc = td_diff_compute(&d, s, s, &co, &err);
+    if (rc == 0 && (list.all || so.replace || to.top || sto.has_min_change || vo.has_sort ||
+                    wo.color || cho.width || ri.size != sizeof ri || cko.has_max_regression))
+        rc = -1;
+    td_diff_free(d);
     td_set_free(s);
     return rc < 0;
 }

@@ -67,7 +67,14 @@ for l in libtracediff libtracediff-render; do
         *) bad "$l exports $s (not td_)";;
         esac
     done <"$tmp/syms"
+    cat "$tmp/syms" >>"$tmp/all_syms"
 done
+# ...and everything the header declares is exported by one of them.
+sed -n 's/^TD_API [^(]*[ *]\(td_[a-z0-9_]*\)(.*/\1/p' include/tracediff.h >"$tmp/declared"
+check "the header declares no function" "[ -s '$tmp/declared' ]"
+while read -r s; do
+    grep -qx "$s" "$tmp/all_syms" && ok || bad "include/tracediff.h declares $s, which no library exports"
+done <"$tmp/declared"
 
 # Programs built against the installed tree with pkg-config.
 export PKG_CONFIG_PATH="$R/lib/pkgconfig"

@@ -18,8 +18,9 @@ enum {
     EXIT_REGRESSION = 3, /* reserved for 'check': a regression was found */
 };
 
-/* What the options of a command line say. Fields start zeroed, meaning
- * "defaults"; the setters of the option table (table.c) fill them. */
+/* What the options of a command line say. Fields start as CLI_OPTS_INIT
+ * makes them (zero, the library's options structs by their _INIT macros),
+ * meaning "defaults"; the setters of the option table (table.c) fill them. */
 typedef struct cli_opts {
     const char *control, *test;
     td_compare_opts cmp;
@@ -50,6 +51,9 @@ typedef struct cli_opts {
     bool per_iteration_ok; /* the table gives the command --per-iteration (for the hint) */
     int chart_width, chart_height; /* plot, report --width, --height (0: fit) */
 } cli_opts;
+
+#define CLI_OPTS_INIT                                                                          \
+    {.cmp = TD_COMPARE_OPTS_INIT, .view = TD_VIEW_OPTS_INIT, .sopt = TD_STATS_OPTS_INIT}
 
 void cli_opts_free(cli_opts *o);
 
@@ -98,6 +102,8 @@ typedef struct cli_pair {
     size_t *rows, nrows;
 } cli_pair;
 
+#define CLI_PAIR_INIT {.o = CLI_OPTS_INIT}
+
 /* Loads both sides (o.control, o.test) and computes the diff, with o.stats
  * its statistics, and its view; prints any error, the notes and the
  * statistics' warning; returns 0 or an exit status. */
@@ -118,6 +124,9 @@ typedef struct out_file {
     bool direct; /* not a regular file (a device, a pipe): written in place */
 } out_file;
 int out_open(out_file *o, const char *path); /* NULL or "-": stdout; 0 or an exit status */
+/* A library writer failed on o: prints err, naming o's file when the writer
+ * could not (it has only the FILE *), drops the file; returns the exit status. */
+int out_fail(out_file *o, td_error *err);
 int out_commit(out_file *o);                 /* returns 0 or an exit status */
 void out_abort(out_file *o);
 /* --format, else the one -o's extension names (.csv, .json, .md; others:

@@ -43,8 +43,10 @@ static int check_run(cli_pair *p, td_check **c)
                   side ? "test" : "control");
         return EXIT_DATA;
     }
-    td_check_opts co = {.max_regression = o->max_regression, .has_max_regression = 1,
-                        .min_us = o->min_us};
+    td_check_opts co = TD_CHECK_OPTS_INIT;
+    co.max_regression = o->max_regression;
+    co.has_max_regression = true;
+    co.min_us = o->min_us;
     td_error err = {0};
     if (td_check_compute(c, p->diff, p->stats, &co, &err) < 0)
         return cli_td_error(&err);
@@ -66,7 +68,7 @@ static int check_run(cli_pair *p, td_check **c)
 
 int cmd_check(const cli_command *cmd, int argc, char **argv)
 {
-    cli_pair p = {0};
+    cli_pair p = CLI_PAIR_INIT;
     td_check *c = NULL;
     const char *pos[2];
     p.o.max_regression = 5;

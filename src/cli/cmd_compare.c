@@ -37,7 +37,7 @@ static const char *device_name(td_device d)
     return d == TD_DEVICE_CPU ? "cpu" : d == TD_DEVICE_GPU ? "gpu" : "all";
 }
 
-static int write_table(FILE *f, const cli_pair *p, td_write_opts *w)
+static int write_table(FILE *f, const cli_pair *p, td_write_opts *w, td_error *err)
 {
     const cli_opts *o = &p->o;
     table_opts(w, f);
@@ -66,24 +66,28 @@ static int write_table(FILE *f, const cli_pair *p, td_write_opts *w)
                 td_stats_side_samples(p->stats, 1), td_stats_alpha(p->stats),
                 td_stats_min_change(p->stats));
     fputc('\n', f);
-    return td_write_table(f, p->diff, w);
+    return td_write_table(f, p->diff, w, err);
 }
 
-static int write_rows(FILE *f, const cli_pair *p, const char *fmt)
+static int write_rows(FILE *f, const cli_pair *p, const char *fmt, td_error *err)
 {
     const cli_opts *o = &p->o;
-    td_write_opts w = {.control_label = o->control_label, .test_label = o->test_label,
-                       .rows = p->rows, .nrows = p->nrows, .stats = p->stats};
+    td_write_opts w = TD_WRITE_OPTS_INIT;
+    w.control_label = o->control_label;
+    w.test_label = o->test_label;
+    w.rows = p->rows;
+    w.nrows = p->nrows;
+    w.stats = p->stats;
     if (strcmp(fmt, "csv") == 0)
-        return td_write_csv(f, p->diff, &w);
+        return td_write_csv(f, p->diff, &w, err);
     if (strcmp(fmt, "json") == 0)
-        return td_write_json(f, p->diff, &w);
+        return td_write_json(f, p->diff, &w, err);
     if (strcmp(fmt, "markdown") == 0) {
         if (o->by_abs_default)
             fputs("Rows by |diff_duration|, largest first.\n\n", f);
-        return td_write_markdown(f, p->diff, &w);
+        return td_write_markdown(f, p->diff, &w, err);
     }
-    return write_table(f, p, &w);
+    return write_table(f, p, &w, err);
 }
 
 /* A folded name and the names it holds, with their counts per side. */
@@ -159,7 +163,7 @@ static void default_order(cli_opts *o, const char *fmt)
     if (strcmp(fmt, "table") && strcmp(fmt, "markdown"))
         return;
     o->view.sort = TD_COL_ABS_DIFF_DURATION;
-    o->view.has_sort = 1;
+    o->view.has_sort = true;
     o->by_abs_default = true;
 }
 
@@ -171,16 +175,19 @@ static int compare_run(cli_pair *p)
     default_order(o, fmt);
     o->table_out = strcmp(fmt, "table") == 0;
     if (o->explain_names)
-        o->cmp.normalize_names = 0;
+        o->cmp.normalize_names = false;
     out_file out = {0};
     int rc = cli_pair_run(p);
     if (rc == 0)
         rc = out_open(&out, o->output);
     if (rc)
         return rc;
-    if (o->explain_names ? explain_names(out.f, p) < 0 : write_rows(out.f, p, fmt) < 0) {
+    td_error err = {0};
+    if (!o->explain_names && write_rows(out.f, p, fmt, &err) < 0)
+        return out_fail(&out, &err);
+    if (o->explain_names && explain_names(out.f, p) < 0) {
         out_abort(&out);
-        cli_error("%s: write failed", o->output ? o->output : "stdout");
+        cli_error("out of memory");
         return EXIT_DATA;
     }
     return out_commit(&out);
@@ -188,7 +195,7 @@ static int compare_run(cli_pair *p)
 
 int cmd_compare(const cli_command *cmd, int argc, char **argv)
 {
-    cli_pair p = {0};
+    cli_pair p = CLI_PAIR_INIT;
     const char *pos[2];
     int rc = cli_parse(cmd, &p.o, pos, argc, argv);
     if (rc == CLI_RUN) {

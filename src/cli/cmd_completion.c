@@ -201,7 +201,7 @@ static void completion_zsh(FILE *f)
 
 int cmd_completion(const cli_command *cmd, int argc, char **argv)
 {
-    cli_opts o = {0};
+    cli_opts o = CLI_OPTS_INIT;
     const char *shell;
     int rc = cli_parse(cmd, &o, &shell, argc, argv);
     if (rc != CLI_RUN)

@@ -28,7 +28,8 @@ static void time_line(FILE *f, const char *what, double c, double t)
     fprintf(f, "%s µs   %14s %14s %14s\n", what, a, b, d);
 }
 
-static void explain_table(FILE *f, const cli_pair *p, const char *name, td_write_opts *w)
+static int explain_table(FILE *f, const cli_pair *p, const char *name, td_write_opts *w,
+                         td_error *err)
 {
     const td_side_notes *c = td_diff_notes(p->diff, 0), *t = td_diff_notes(p->diff, 1);
     const char *cl = p->o.control_label ? p->o.control_label : "control";
@@ -39,14 +40,16 @@ static void explain_table(FILE *f, const cli_pair *p, const char *name, td_write
     time_line(f, "GPU time", c->only_gpu_time, t->only_gpu_time);
     fprintf(f, "%-14s %14llu %14llu\n\n", "calls", (unsigned long long)c->only_cpu_count,
             (unsigned long long)t->only_cpu_count);
-    td_write_table(f, p->diff, w);
+    return td_write_table(f, p->diff, w, err);
 }
 
 /* The CSV rows, then one row "(CPU time)": the op's own events. */
-static void explain_csv(FILE *f, const cli_pair *p, td_write_opts *w)
+static int explain_csv(FILE *f, const cli_pair *p, td_write_opts *w, td_error *err)
 {
     const td_side_notes *c = td_diff_notes(p->diff, 0), *t = td_diff_notes(p->diff, 1);
-    td_write_csv(f, p->diff, w);
+    int rc = td_write_csv(f, p->diff, w, err);
+    if (rc < 0)
+        return rc;
     char a[40], b[40], d[40];
     fmt_num(a, sizeof a, c->only_cpu_time);
     fmt_num(b, sizeof b, t->only_cpu_time);
@@ -57,9 +60,11 @@ static void explain_csv(FILE *f, const cli_pair *p, td_write_opts *w)
             dc > 0   ? '+'
             : dc < 0 ? '-'
                      : '=');
+    return 0;
 }
 
-static void explain_json(FILE *f, const cli_pair *p, const char *name, td_write_opts *w)
+static int explain_json(FILE *f, const cli_pair *p, const char *name, td_write_opts *w,
+                        td_error *err)
 {
     const td_side_notes *n[2] = {td_diff_notes(p->diff, 0), td_diff_notes(p->diff, 1)};
     fprintf(f, "{\"%s\": \"", key_name(p));
@@ -74,8 +79,9 @@ static void explain_json(FILE *f, const cli_pair *p, const char *name, td_write_
                 (unsigned long long)n[s]->only_cpu_count, a, b);
     }
     fputs(", \"kernels\": ", f);
-    td_write_json(f, p->diff, w);
+    int rc = td_write_json(f, p->diff, w, err);
     fputs("}\n", f);
+    return rc;
 }
 
 static int explain_write(cli_pair *p, const char *fmt, const char *name)
@@ -84,23 +90,25 @@ static int explain_write(cli_pair *p, const char *fmt, const char *name)
     int rc = out_open(&out, p->o.output);
     if (rc != 0)
         return rc;
-    td_write_opts w = {.control_label = p->o.control_label,
-                       .test_label = p->o.test_label,
-                       .rows = p->rows,
-                       .nrows = p->nrows};
+    td_write_opts w = TD_WRITE_OPTS_INIT;
+    w.control_label = p->o.control_label;
+    w.test_label = p->o.test_label;
+    w.rows = p->rows;
+    w.nrows = p->nrows;
+    td_error err = {0};
     if (strcmp(fmt, "csv") == 0)
-        explain_csv(out.f, p, &w);
+        rc = explain_csv(out.f, p, &w, &err);
     else if (strcmp(fmt, "json") == 0)
-        explain_json(out.f, p, name, &w);
+        rc = explain_json(out.f, p, name, &w, &err);
     else {
         bool tty = out.f == stdout && isatty(STDOUT_FILENO);
         w.width = cli_term_width(tty);
         w.color = out.f == stdout && cli_color_ok(stdout);
         w.ascii = !cli_unicode_ok();
         w.rules = tty;
-        explain_table(out.f, p, name, &w);
+        rc = explain_table(out.f, p, name, &w, &err);
     }
-    return out_commit(&out);
+    return rc < 0 ? out_fail(&out, &err) : out_commit(&out);
 }
 
 static int explain_run(cli_pair *p, const char *name)
@@ -130,7 +138,7 @@ static int explain_run(cli_pair *p, const char *name)
 
 int cmd_explain(const cli_command *cmd, int argc, char **argv)
 {
-    cli_pair p = {0};
+    cli_pair p = CLI_PAIR_INIT;
     const char *pos[3];
     int rc = cli_parse(cmd, &p.o, pos, argc, argv);
     if (rc == CLI_RUN) {

@@ -200,9 +200,9 @@ static int info_run(const cli_opts *o, const char *path)
 {
     const char *fmt = o->format ? o->format : "table"; /* checked by the parser */
     td_set *s = NULL;
-    td_open_opts oo = {0};
+    td_open_opts oo = TD_OPEN_OPTS_INIT;
     oo.threads = o->threads;
-    oo.want_attribution = 1; /* unattributed GPU time, and why */
+    oo.want_attribution = true; /* unattributed GPU time, and why */
     td_error err = {0};
     if (cli_sets_open(&s, &path, 1, &oo, &err) < 0)
         return cli_td_error(&err);
@@ -213,7 +213,7 @@ static int info_run(const cli_opts *o, const char *path)
 
 int cmd_info(const cli_command *cmd, int argc, char **argv)
 {
-    cli_opts o = {0};
+    cli_opts o = CLI_OPTS_INIT;
     const char *path;
     int rc = cli_parse(cmd, &o, &path, argc, argv);
     if (rc == CLI_RUN)

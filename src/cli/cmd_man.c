@@ -6,7 +6,7 @@
 
 int cmd_man(const cli_command *cmd, int argc, char **argv)
 {
-    cli_opts o = {0};
+    cli_opts o = CLI_OPTS_INIT;
     int rc = cli_parse(cmd, &o, NULL, argc, argv);
     if (rc != CLI_RUN)
         return rc;

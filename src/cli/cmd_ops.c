@@ -108,7 +108,7 @@ static void ops_table(FILE *f, const td_diff *d, bool color, size_t width)
 static int ops_run(cli_pair *p)
 {
     cli_opts *o = &p->o;
-    o->cmp.short_names = 0; /* spec §7: always by full name */
+    o->cmp.short_names = false; /* spec §7: always by full name */
     /* -o x.md names a format ops does not write. */
     const char *fmt = cli_default_format(o, "table", "csv");
     if (strcmp(fmt, "table") && strcmp(fmt, "json") && strcmp(fmt, "csv")) {
@@ -122,9 +122,11 @@ static int ops_run(cli_pair *p)
     if (rc)
         return rc;
     bool tty = out.f == stdout && isatty(STDOUT_FILENO);
-    if (strcmp(fmt, "json") == 0)
-        td_write_ops_json(out.f, p->diff);
-    else if (strcmp(fmt, "csv") == 0)
+    td_error err = {0};
+    if (strcmp(fmt, "json") == 0) {
+        if (td_write_ops_json(out.f, p->diff, &err) < 0)
+            return out_fail(&out, &err);
+    } else if (strcmp(fmt, "csv") == 0)
         ops_csv(out.f, p->diff);
     else
         ops_table(out.f, p->diff, out.f == stdout && cli_color_ok(stdout),
@@ -134,7 +136,7 @@ static int ops_run(cli_pair *p)
 
 int cmd_ops(const cli_command *cmd, int argc, char **argv)
 {
-    cli_pair p = {0};
+    cli_pair p = CLI_PAIR_INIT;
     const char *pos[2];
     int rc = cli_parse(cmd, &p.o, pos, argc, argv);
     if (rc == CLI_RUN) {

@@ -61,12 +61,10 @@ static int write_svg(const cli_pair *p, td_chart_kind kind)
     if (rc)
         return rc;
     char sub[512];
-    td_chart_opts co;
+    td_chart_opts co = TD_CHART_OPTS_INIT;
     chart_opts(&co, sub, sizeof sub, p);
-    if (td_chart_svg_opts(out.f, kind, p->diff, p->rows, p->nrows, &co, &err) < 0) {
-        out_abort(&out);
-        return cli_td_error(&err);
-    }
+    if (td_chart_svg_opts(out.f, kind, p->diff, p->rows, p->nrows, &co, &err) < 0)
+        return out_fail(&out, &err);
     return out_commit(&out);
 }
 
@@ -78,7 +76,7 @@ static int plot_run(cli_pair *p, td_chart_kind kind)
     if (rc)
         return rc;
     if (!o->sort_text && !o->view.top && !o->view.include) {
-        int asc = o->view.ascending;
+        bool asc = o->view.ascending;
         td_chart_default_view(&o->view, kind);
         o->view.ascending = asc;
     }
@@ -88,7 +86,7 @@ static int plot_run(cli_pair *p, td_chart_kind kind)
         return write_svg(p, kind);
     td_error err = {0};
     char sub[512];
-    td_chart_opts co;
+    td_chart_opts co = TD_CHART_OPTS_INIT;
     chart_opts(&co, sub, sizeof sub, p);
     if (td_chart_write_opts(o->output, kind, p->diff, p->rows, p->nrows, &co, &err) < 0)
         return cli_td_error(&err);
@@ -97,7 +95,7 @@ static int plot_run(cli_pair *p, td_chart_kind kind)
 
 int cmd_plot(const cli_command *cmd, int argc, char **argv)
 {
-    cli_pair p = {0};
+    cli_pair p = CLI_PAIR_INIT;
     const char *pos[3];
     td_chart_kind kind = TD_CHART_COUNTS;
     int rc = cli_parse(cmd, &p.o, pos, argc, argv);

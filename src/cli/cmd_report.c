@@ -19,25 +19,25 @@ static int check_output(cli_opts *o)
 static int write_report(const cli_pair *p, const td_view_opts *const pick[2])
 {
     const cli_opts *o = &p->o;
-    td_report_input in = {.control = p->control,
-                          .test = p->test,
-                          .opts = &o->cmp,
-                          .diff = p->diff,
-                          .control_label = o->control_label,
-                          .test_label = o->test_label,
-                          .chart_view = {pick[0], pick[1]},
-                          .stats = p->stats,
-                          .chart_width = o->chart_width,
-                          .chart_height = o->chart_height};
+    td_report_input in = TD_REPORT_INPUT_INIT;
+    in.control = p->control;
+    in.test = p->test;
+    in.opts = &o->cmp;
+    in.diff = p->diff;
+    in.control_label = o->control_label;
+    in.test_label = o->test_label;
+    in.chart_view[0] = pick[0];
+    in.chart_view[1] = pick[1];
+    in.stats = p->stats;
+    in.chart_width = o->chart_width;
+    in.chart_height = o->chart_height;
     out_file out = {0};
     int rc = out_open(&out, o->output);
     if (rc)
         return rc;
     td_error err = {0};
-    if (td_report_write_html(out.f, &in, &err) < 0) {
-        out_abort(&out);
-        return cli_td_error(&err);
-    }
+    if (td_report_write_html(out.f, &in, &err) < 0)
+        return out_fail(&out, &err);
     return out_commit(&out);
 }
 
@@ -68,7 +68,7 @@ static int report_run(cli_pair *p)
 
 int cmd_report(const cli_command *cmd, int argc, char **argv)
 {
-    cli_pair p = {0};
+    cli_pair p = CLI_PAIR_INIT;
     const char *pos[2];
     int rc = cli_parse(cmd, &p.o, pos, argc, argv);
     if (rc == CLI_RUN) {

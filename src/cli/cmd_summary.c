@@ -16,16 +16,16 @@ static int summarize_run(const cli_opts *o, const char *set_path)
         cli_error("summarize: -o needs a file (a summary is an SQLite file)");
         return EXIT_USAGE;
     }
-    td_summary_opts so = {0};
+    td_summary_opts so = TD_SUMMARY_OPTS_INIT;
     so.run = o->run_name;
     so.replace = o->replace;
     so.ranks = o->ranks;
     so.iters = o->iters;
     so.device = o->cmp.device;
     td_set *s = NULL;
-    td_open_opts oo = {0};
+    td_open_opts oo = TD_OPEN_OPTS_INIT;
     oo.threads = o->threads;
-    oo.want_attribution = 1; /* kept, so that --by, explain, info and report work from it */
+    oo.want_attribution = true; /* kept, so that --by, explain, info and report work from it */
     cli_progress pr = {0};
     cli_progress_attach(&pr, &oo, o->quiet);
     td_error err = {0};
@@ -40,7 +40,7 @@ static int summarize_run(const cli_opts *o, const char *set_path)
 
 int cmd_summarize(const cli_command *cmd, int argc, char **argv)
 {
-    cli_opts o = {0};
+    cli_opts o = CLI_OPTS_INIT;
     const char *path;
     int rc = cli_parse(cmd, &o, &path, argc, argv);
     if (rc == CLI_RUN)
@@ -153,7 +153,7 @@ static int runs_run(const cli_opts *o, const char *path)
 
 int cmd_runs(const cli_command *cmd, int argc, char **argv)
 {
-    cli_opts o = {0};
+    cli_opts o = CLI_OPTS_INIT;
     const char *path;
     int rc = cli_parse(cmd, &o, &path, argc, argv);
     if (rc == CLI_RUN)
@@ -273,7 +273,7 @@ static int trend_out(const cli_opts *o, const td_trend *t, bool chart)
 static int trend_run(const cli_opts *o, const char *path)
 {
     bool chart = !o->format && chart_name(o->output);
-    td_trend_opts to = {0};
+    td_trend_opts to = TD_TREND_OPTS_INIT;
     to.device = o->cmp.device;
     to.top = o->view.top ? o->view.top : chart ? 10 : 0;
     to.names = o->names;
@@ -300,7 +300,7 @@ static int trend_run(const cli_opts *o, const char *path)
 
 int cmd_trend(const cli_command *cmd, int argc, char **argv)
 {
-    cli_opts o = {0};
+    cli_opts o = CLI_OPTS_INIT;
     const char *path;
     int rc = cli_parse(cmd, &o, &path, argc, argv);
     if (rc == CLI_RUN)

@@ -23,7 +23,7 @@ static int load_pair(cli_opts *o, td_set **control, td_set **test)
     td_set *sets[2] = {NULL, NULL};
     const char *paths[2] = {o->control, o->test};
     cli_progress pr;
-    td_open_opts oo = {0};
+    td_open_opts oo = TD_OPEN_OPTS_INIT;
     oo.threads = o->threads;
     oo.want_attribution = o->want_attr || o->cmp.by != TD_BY_KERNEL;
     if (o->classes_path && !o->classes) {

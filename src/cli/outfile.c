@@ -107,7 +107,7 @@ static int commit_in_place(out_file *o)
 static int commit_stdout(out_file *o)
 {
     if (fflush(o->f) != 0 || ferror(o->f)) {
-        cli_error("cannot write the output: %s", strerror(errno));
+        cli_error("standard output: cannot write: %s", strerror(errno));
         return EXIT_DATA;
     }
     return 0;
@@ -132,6 +132,15 @@ int out_commit(out_file *o)
     free(o->tmp);
     o->tmp = NULL;
     return rc;
+}
+
+int out_fail(out_file *o, td_error *err)
+{
+    if (!err->path[0] && err->code == TD_EIO)
+        snprintf(err->path, sizeof err->path, "%s",
+                 o->path && strcmp(o->path, "-") != 0 ? o->path : "standard output");
+    out_abort(o);
+    return cli_td_error(err);
 }
 
 void out_abort(out_file *o)

@@ -65,8 +65,12 @@ int td_check_compute(td_check **out, const td_diff *diff, const td_stats *stats,
     *out = NULL;
     if (!diff || !stats)
         return td_fail(err, TD_EUSAGE, NULL, "check needs a diff and its statistics");
-    double maxr = opts && opts->has_max_regression ? opts->max_regression : 5;
-    double min_us = opts ? opts->min_us : 0;
+    td_check_opts oc;
+    int rc = TD_OPTS_TAKE(&oc, opts, td_check_opts, TD_CHECK_OPTS_INIT, err);
+    if (rc < 0)
+        return rc;
+    double maxr = oc.has_max_regression ? oc.max_regression : 5;
+    double min_us = oc.min_us;
     if (!(maxr >= 0) || !(min_us >= 0))
         return td_fail(err, TD_EUSAGE, NULL,
                        "max_regression and min_us must be numbers of 0 or more");

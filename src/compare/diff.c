@@ -346,12 +346,14 @@ int td_diff_compute(td_diff **out, const td_set *control, const td_set *test,
                     const td_compare_opts *opts, td_error *err)
 {
     *out = NULL;
-    td_compare_opts zero = {0};
-    if (!opts)
-        opts = &zero;
+    td_compare_opts oc;
+    int rc = TD_OPTS_TAKE(&oc, opts, td_compare_opts, TD_COMPARE_OPTS_INIT, err);
+    if (rc < 0)
+        return rc;
+    opts = &oc;
     td_diff *d = calloc(1, sizeof *d);
     builder b = {0};
-    int rc = TD_ENOMEM;
+    rc = TD_ENOMEM;
     if (!d || !(b.names = td_strtab_new()))
         goto fail_nomem;
     d->short_names = b.short_names = opts->short_names;
@@ -428,12 +430,12 @@ const td_row *td_diff_rows(const td_diff *d)
     return d->rows;
 }
 
-const td_side_notes *td_diff_notes(const td_diff *d, int side)
+const td_side_notes *td_diff_notes(const td_diff *d, td_side side)
 {
     return &d->notes[side ? 1 : 0];
 }
 
-int td_diff_short_names(const td_diff *d)
+bool td_diff_short_names(const td_diff *d)
 {
     return d->short_names;
 }
@@ -451,13 +453,13 @@ size_t td_diff_noisy_names(const td_diff *d)
     return d->noisy;
 }
 
-double td_diff_divisor(const td_diff *d, int side)
+double td_diff_divisor(const td_diff *d, td_side side)
 {
     double p = d->per[side ? 1 : 0];
     return p > 0 ? p : 1;
 }
 
-double td_row_count(const td_diff *d, const td_row *r, int side)
+double td_row_count(const td_diff *d, const td_row *r, td_side side)
 {
     side = side ? 1 : 0;
     return (double)r->counts[side] / td_diff_divisor(d, side);
@@ -495,7 +497,7 @@ const char *td_op_category_name(td_op_category c)
     return c >= 0 && c < TD_OP_NCATEGORIES ? names[c] : "none";
 }
 
-int td_diff_from_rows(td_diff **out, const td_row *rows, size_t n, int short_names,
+int td_diff_from_rows(td_diff **out, const td_row *rows, size_t n, bool short_names,
                       td_error *err)
 {
     *out = NULL;

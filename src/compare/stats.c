@@ -263,10 +263,13 @@ int td_stats_compute(td_stats **out, const td_diff *d, const td_set *control, co
                      const td_compare_opts *opts, const td_stats_opts *sopts, td_error *err)
 {
     *out = NULL;
-    td_compare_opts zc = {0};
-    td_stats_opts zs = {0};
-    opts = opts ? opts : &zc;
-    sopts = sopts ? sopts : &zs;
+    td_compare_opts oc;
+    td_stats_opts sc;
+    int rc = TD_OPTS_TAKE(&oc, opts, td_compare_opts, TD_COMPARE_OPTS_INIT, err);
+    if (rc < 0 || (rc = TD_OPTS_TAKE(&sc, sopts, td_stats_opts, TD_STATS_OPTS_INIT, err)) < 0)
+        return rc;
+    opts = &oc;
+    sopts = &sc;
     if (sopts->alpha < 0 || sopts->alpha >= 1 || isnan(sopts->alpha))
         return td_fail(err, TD_EUSAGE, "", "alpha %g: expected a number above 0 and below 1",
                        sopts->alpha);
@@ -276,7 +279,7 @@ int td_stats_compute(td_stats **out, const td_diff *d, const td_set *control, co
     td_stats *st = calloc(1, sizeof *st);
     side_acc acc[2] = {{0}, {0}};
     double *buf[2] = {NULL, NULL}, *p = NULL, *q = NULL;
-    int rc = TD_ENOMEM;
+    rc = TD_ENOMEM;
     if (!st)
         goto nomem;
     st->alpha = sopts->alpha > 0 ? sopts->alpha : 0.05;
@@ -360,12 +363,12 @@ double td_stats_min_change(const td_stats *st)
     return st->min_change;
 }
 
-size_t td_stats_side_samples(const td_stats *st, int side)
+size_t td_stats_side_samples(const td_stats *st, td_side side)
 {
     return st->side_samples[side ? 1 : 0];
 }
 
-int td_stats_too_few(const td_stats *st)
+bool td_stats_too_few(const td_stats *st)
 {
     return st->too_few;
 }

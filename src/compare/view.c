@@ -209,11 +209,12 @@ static int re_keep(const view_re *inc, const view_re *exc, const td_row *row, td
 long td_view_make(size_t **out, const td_diff *d, const td_view_opts *o, td_error *err)
 {
     *out = NULL;
-    td_view_opts zero = {0};
-    if (!o)
-        o = &zero;
+    td_view_opts oc;
+    long rc = TD_OPTS_TAKE(&oc, o, td_view_opts, TD_VIEW_OPTS_INIT, err);
+    if (rc < 0)
+        return rc;
+    o = &oc;
     view_re inc = {0}, exc = {0};
-    long rc;
     keyed *k = NULL;
     size_t *idx = NULL;
     if (o->include && (rc = re_compile(&inc, o->include, "--include", err)) < 0)

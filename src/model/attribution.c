@@ -15,7 +15,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { R_HOST_EVENT = 0, R_NO_CORR, R_NO_LAUNCH, R_NO_OP, R_COUNT };
+enum {
+    R_HOST_EVENT = TD_ATTR_HOST_EVENT,
+    R_NO_CORR = TD_ATTR_NO_CORR,
+    R_NO_LAUNCH = TD_ATTR_NO_LAUNCH,
+    R_NO_OP = TD_ATTR_NO_OP,
+    R_COUNT = TD_ATTR_NREASONS
+};
 
 typedef struct sweep_rec {
     int64_t pid, tid;
@@ -241,11 +247,11 @@ done:
     return rc < 0 ? td_fail(err, TD_ENOMEM, f->path, "out of memory") : 0;
 }
 
-const char *td_attr_reason_name(int reason)
+const char *td_attr_reason_name(td_attr_reason reason)
 {
     static const char *const names[R_COUNT] = {"host event on a gpu stream", "no correlation id",
                                                "no launch found", "launch outside any op"};
-    return reason >= 0 && reason < R_COUNT ? names[reason] : "unknown";
+    return (int)reason >= 0 && (int)reason < R_COUNT ? names[reason] : "unknown";
 }
 
 int td_set_attr_stats(const td_set *set, td_attr_stats *out)

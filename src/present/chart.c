@@ -754,36 +754,40 @@ static int chart_build(chart *c, chart_in *in, td_error *err)
 void td_chart_default_view(td_view_opts *o, td_chart_kind kind)
 {
     o->sort = kind == TD_CHART_COUNTS ? TD_COL_ABS_DIFF_COUNTS : TD_COL_ABS_DIFF_DURATION;
-    o->has_sort = 1;
-    o->ascending = 0;
+    o->has_sort = true;
+    o->ascending = false;
     o->top = 10;
-    o->exclude_steps = 1;
+    o->exclude_steps = true;
 }
 
-static void chart_in_set(chart_in *in, td_chart_kind kind, const td_diff *diff,
-                         const size_t *rows, size_t nrows, const char *cl, const char *tl)
+/* What a chart shows, from the caller's options (checked: tracediff.h,
+ * "Options structs"). */
+static int chart_in_set(chart_in *in, td_chart_kind kind, const td_diff *diff,
+                        const size_t *rows, size_t nrows, const td_chart_opts *opts,
+                        td_error *err)
 {
+    td_chart_opts o;
+    int rc = TD_OPTS_TAKE(&o, opts, td_chart_opts, TD_CHART_OPTS_INIT, err);
+    if (rc < 0)
+        return rc;
     in->kind = kind;
     in->diff = diff;
     in->rows = rows;
     in->nrows = nrows;
-    in->label[0] = cl ? cl : "control";
-    in->label[1] = tl ? tl : "test";
-}
-
-static void chart_in_opts(chart_in *in, const td_chart_opts *o)
-{
-    if (!o)
-        return;
-    in->subtitle = o->subtitle && *o->subtitle ? o->subtitle : NULL;
-    in->width = o->width;
-    in->height = o->height;
+    in->label[0] = o.control_label ? o.control_label : "control";
+    in->label[1] = o.test_label ? o.test_label : "test";
+    in->subtitle = o.subtitle && *o.subtitle ? o.subtitle : NULL;
+    in->width = o.width;
+    in->height = o.height;
+    return 0;
 }
 
 int td_chart_svg(FILE *f, td_chart_kind kind, const td_diff *diff, const size_t *rows,
                  size_t nrows, const char *control_label, const char *test_label, td_error *err)
 {
-    td_chart_opts o = {control_label, test_label, NULL, 0, 0};
+    td_chart_opts o = TD_CHART_OPTS_INIT;
+    o.control_label = control_label;
+    o.test_label = test_label;
     return td_chart_svg_opts(f, kind, diff, rows, nrows, &o, err);
 }
 
@@ -792,10 +796,10 @@ int td_chart_svg_opts(FILE *f, td_chart_kind kind, const td_diff *diff, const si
 {
     chart c;
     chart_in in = {0};
-    chart_in_set(&in, kind, diff, rows, nrows, o ? o->control_label : NULL,
-                 o ? o->test_label : NULL);
-    chart_in_opts(&in, o);
-    int rc = chart_build(&c, &in, err);
+    int rc = chart_in_set(&in, kind, diff, rows, nrows, o, err);
+    if (rc < 0)
+        return rc;
+    rc = chart_build(&c, &in, err);
     if (rc == 0 && (rc = td_chart_svg_write(f, &c, kind)) < 0)
         td_fail(err, rc, "", "cannot write the chart: %s", strerror(errno));
     chart_free(&c);
@@ -812,7 +816,9 @@ int td_chart_write(const char *path, td_chart_kind kind, const td_diff *diff,
                    const size_t *rows, size_t nrows, const char *control_label,
                    const char *test_label, td_error *err)
 {
-    td_chart_opts o = {control_label, test_label, NULL, 0, 0};
+    td_chart_opts o = TD_CHART_OPTS_INIT;
+    o.control_label = control_label;
+    o.test_label = test_label;
     return td_chart_write_opts(path, kind, diff, rows, nrows, &o, err);
 }
 
@@ -825,13 +831,13 @@ int td_chart_write_opts(const char *path, td_chart_kind kind, const td_diff *dif
         return td_fail(err, TD_EUSAGE, path, "unknown chart format: name it .svg, .png or .pdf");
     chart c;
     chart_in in = {0};
-    chart_in_set(&in, kind, diff, rows, nrows, o ? o->control_label : NULL,
-                 o ? o->test_label : NULL);
-    chart_in_opts(&in, o);
+    int rc = chart_in_set(&in, kind, diff, rows, nrows, o, err);
+    if (rc < 0)
+        return rc;
     FILE *f = NULL;
     size_t n = strlen(path) + 16;
     char *tmp = malloc(n);
-    int rc = chart_build(&c, &in, err);
+    rc = chart_build(&c, &in, err);
     if (rc < 0)
         goto done;
     if (!tmp) {

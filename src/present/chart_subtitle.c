@@ -54,7 +54,7 @@ size_t td_chart_subtitle(char *buf, size_t cap, const td_diff *diff, const td_co
     if (!cap)
         return 0;
     buf[0] = '\0';
-    td_compare_opts zero = {0};
+    td_compare_opts zero = TD_COMPARE_OPTS_INIT;
     if (!opts)
         opts = &zero;
     side_text(&b, diff, 0, control_label ? control_label : "control");

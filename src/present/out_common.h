@@ -7,6 +7,11 @@
 #define TD_OUT_NCOLS 8
 
 void td_fmt_num(char *buf, size_t cap, double x);
+/* Every writer starts and ends with these: the caller's options checked
+ * into *o (tracediff.h, "Options structs"); then f flushed, and a write
+ * error turned into TD_EIO in err ("cannot write: <errno text>"). */
+int td_write_begin(td_write_opts *o, const td_write_opts *opts, td_error *err);
+int td_write_end(FILE *f, td_error *err);
 const char *td_label(const char *label, int side);
 /* Column header names with the side labels applied. */
 void td_column_names(const char *names[TD_OUT_NCOLS], char bufs[4][160], const td_diff *d,

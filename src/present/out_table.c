@@ -135,11 +135,8 @@ static void put_verdict(FILE *f, const td_row_stats *rs, size_t chw, size_t vw, 
             *tint ? RESET : "");
 }
 
-int td_write_table(FILE *f, const td_diff *d, const td_write_opts *o)
+static void write_table(FILE *f, const td_diff *d, const td_write_opts *o)
 {
-    td_write_opts zero = {0};
-    if (!o)
-        o = &zero;
     int ascii = o->ascii, color = o->color;
     size_t width = o->width > 0 ? (size_t)o->width : 120;
     size_t n = td_view_count(d, o);
@@ -239,5 +236,14 @@ int td_write_table(FILE *f, const td_diff *d, const td_write_opts *o)
         put_bar(f, rel, ascii, color);
         fputc('\n', f);
     }
-    return ferror(f) ? TD_EIO : 0;
+}
+
+int td_write_table(FILE *f, const td_diff *d, const td_write_opts *opts, td_error *err)
+{
+    td_write_opts o;
+    int rc = td_write_begin(&o, opts, err);
+    if (rc < 0)
+        return rc;
+    write_table(f, d, &o);
+    return td_write_end(f, err);
 }

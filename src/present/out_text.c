@@ -6,6 +6,7 @@
 #include "internal.h"
 #include "present/out_common.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,6 +31,20 @@ void td_fmt_num(char *buf, size_t cap, double x)
         if (strtod(buf, NULL) == x)
             return;
     }
+}
+
+int td_write_begin(td_write_opts *o, const td_write_opts *opts, td_error *err)
+{
+    return TD_OPTS_TAKE(o, opts, td_write_opts, TD_WRITE_OPTS_INIT, err);
+}
+
+int td_write_end(FILE *f, td_error *err)
+{
+    errno = 0;
+    int e = fflush(f) != 0 ? errno : 0;
+    if (!ferror(f))
+        return 0;
+    return td_fail(err, TD_EIO, "", "cannot write: %s", strerror(e ? e : errno ? errno : EIO));
 }
 
 const char *td_label(const char *l, int side)
@@ -176,7 +191,7 @@ static void csv_field(FILE *f, const char *s, size_t len)
     fputc('"', f);
 }
 
-int td_write_csv(FILE *f, const td_diff *d, const td_write_opts *o)
+static void write_csv(FILE *f, const td_diff *d, const td_write_opts *o)
 {
     const char *names[TD_OUT_NCOLS];
     char bufs[4][160];
@@ -217,7 +232,16 @@ int td_write_csv(FILE *f, const td_diff *d, const td_write_opts *o)
         }
         fputc('\n', f);
     }
-    return ferror(f) ? TD_EIO : 0;
+}
+
+int td_write_csv(FILE *f, const td_diff *d, const td_write_opts *opts, td_error *err)
+{
+    td_write_opts o;
+    int rc = td_write_begin(&o, opts, err);
+    if (rc < 0)
+        return rc;
+    write_csv(f, d, &o);
+    return td_write_end(f, err);
 }
 
 int td_write_json_string(FILE *f, const char *s, size_t len)
@@ -269,7 +293,7 @@ static void json_stats(FILE *f, const td_write_opts *o, size_t r)
     }
 }
 
-int td_write_json(FILE *f, const td_diff *d, const td_write_opts *o)
+static void write_json(FILE *f, const td_diff *d, const td_write_opts *o)
 {
     const char *names[TD_OUT_NCOLS];
     char bufs[4][160];
@@ -305,7 +329,16 @@ int td_write_json(FILE *f, const td_diff *d, const td_write_opts *o)
         fputc('}', f);
     }
     fputs(n ? "\n]\n" : "]\n", f);
-    return ferror(f) ? TD_EIO : 0;
+}
+
+int td_write_json(FILE *f, const td_diff *d, const td_write_opts *opts, td_error *err)
+{
+    td_write_opts o;
+    int rc = td_write_begin(&o, opts, err);
+    if (rc < 0)
+        return rc;
+    write_json(f, d, &o);
+    return td_write_end(f, err);
 }
 
 static void md_name(FILE *f, const char *s, size_t len)
@@ -326,7 +359,7 @@ static void md_name(FILE *f, const char *s, size_t len)
     fputs(tick ? " ``" : "`", f);
 }
 
-int td_write_markdown(FILE *f, const td_diff *d, const td_write_opts *o)
+static void write_markdown(FILE *f, const td_diff *d, const td_write_opts *o)
 {
     const char *names[TD_OUT_NCOLS];
     char bufs[4][160];
@@ -366,10 +399,19 @@ int td_write_markdown(FILE *f, const td_diff *d, const td_write_opts *o)
         }
         fputs(" |\n", f);
     }
-    return ferror(f) ? TD_EIO : 0;
 }
 
-int td_write_ops_json(FILE *f, const td_diff *d)
+int td_write_markdown(FILE *f, const td_diff *d, const td_write_opts *opts, td_error *err)
+{
+    td_write_opts o;
+    int rc = td_write_begin(&o, opts, err);
+    if (rc < 0)
+        return rc;
+    write_markdown(f, d, &o);
+    return td_write_end(f, err);
+}
+
+int td_write_ops_json(FILE *f, const td_diff *d, td_error *err)
 {
     const td_row *rows = td_diff_rows(d);
     size_t n = td_diff_nrows(d);
@@ -387,7 +429,7 @@ int td_write_ops_json(FILE *f, const td_diff *d)
         fputs(k ? "\n ]" : "]", f);
     }
     fputs("\n}\n", f);
-    return ferror(f) ? TD_EIO : 0;
+    return td_write_end(f, err);
 }
 
 void td_format_number(char *buf, size_t cap, double x)

@@ -35,9 +35,9 @@ static int attr_diff(td_diff **out, const td_report_input *in, td_by by, const c
 
 static long biggest(size_t **rows, const td_diff *d, size_t top, td_error *err)
 {
-    td_view_opts v = {0};
+    td_view_opts v = TD_VIEW_OPTS_INIT;
     v.sort = TD_COL_ABS_DIFF_DURATION;
-    v.has_sort = 1;
+    v.has_sort = true;
     v.top = top;
     return td_view_make(rows, d, &v, err);
 }

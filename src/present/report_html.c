@@ -619,7 +619,12 @@ static int charts(report *r, td_error *err)
     FILE *f = r->f;
     char sub[1024];
     td_chart_subtitle(sub, sizeof sub, r->in->diff, r->in->opts, r->label[0], r->label[1]);
-    td_chart_opts co = {r->label[0], r->label[1], sub, r->in->chart_width, r->in->chart_height};
+    td_chart_opts co = TD_CHART_OPTS_INIT;
+    co.control_label = r->label[0];
+    co.test_label = r->label[1];
+    co.subtitle = sub;
+    co.width = r->in->chart_width;
+    co.height = r->in->chart_height;
     fputs("<h2>Charts</h2>\n<div id=\"charts\">\n", f);
     for (int k = 1; k >= 0; k--) {
         /* A chart of many rows gets the full width and scrolls rather than
@@ -665,7 +670,9 @@ static void table(report *r)
     FILE *f = r->f;
     const char *names[TD_OUT_NCOLS];
     char bufs[4][160];
-    td_write_opts wo = {r->label[0], r->label[1], NULL, 0, 0, 0, 0};
+    td_write_opts wo = TD_WRITE_OPTS_INIT;
+    wo.control_label = r->label[0];
+    wo.test_label = r->label[1];
     td_column_names(names, bufs, r->in->diff, &wo);
     /* Keys of "#sort=": the spec's names, whatever the labels. */
     static const char *const keys[TD_OUT_NCOLS] = {
@@ -788,16 +795,16 @@ static int prepare(report *r, td_error *err)
     }
     if (in->opts->short_names) {
         o = *in->opts;
-        o.short_names = 0;
+        o.short_names = false;
         if ((rc = td_diff_compute(&r->own[2], in->control, in->test, &o, err)) < 0)
             return rc;
         r->ops = r->own[2];
     }
     for (int k = 0; k < 2; k++) {
         td_view_opts *v = &r->chart_view[k];
-        if (in->chart_view[k])
-            *v = *in->chart_view[k];
-        else
+        if ((rc = TD_OPTS_TAKE(v, in->chart_view[k], td_view_opts, TD_VIEW_OPTS_INIT, err)) < 0)
+            return rc;
+        if (!in->chart_view[k])
             td_chart_default_view(v, (td_chart_kind)k);
         long n = td_view_make(&r->chart_rows[k], in->diff, v, err);
         if (n < 0)
@@ -807,16 +814,25 @@ static int prepare(report *r, td_error *err)
     return 0;
 }
 
-int td_report_write_html(FILE *f, const td_report_input *in, td_error *err)
+int td_report_write_html(FILE *f, const td_report_input *input, td_error *err)
 {
-    if (!in || !in->control || !in->test || !in->opts || !in->diff)
+    td_report_input inc;
+    td_compare_opts oc;
+    int rc = TD_OPTS_TAKE(&inc, input, td_report_input, TD_REPORT_INPUT_INIT, err);
+    if (rc < 0)
+        return rc;
+    const td_report_input *in = &inc;
+    if (!input || !in->control || !in->test || !in->opts || !in->diff)
         return td_fail(err, TD_EUSAGE, "", "report: sets, options and diff are required");
+    if ((rc = TD_OPTS_TAKE(&oc, in->opts, td_compare_opts, TD_COMPARE_OPTS_INIT, err)) < 0)
+        return rc;
+    inc.opts = &oc;
     report r = {0};
     r.f = f;
     r.in = in;
     r.label[0] = in->control_label ? in->control_label : "control";
     r.label[1] = in->test_label ? in->test_label : "test";
-    int rc = prepare(&r, err);
+    rc = prepare(&r, err);
     if (rc < 0)
         goto done;
     head(&r);
@@ -833,8 +849,7 @@ int td_report_write_html(FILE *f, const td_report_input *in, td_error *err)
     table(&r);
     ops_lists(&r);
     data_and_script(&r);
-    if (ferror(f))
-        rc = td_fail(err, TD_EIO, "", "cannot write the report");
+    rc = td_write_end(f, err);
 done:
     for (int k = 0; k < 3; k++)
         td_diff_free(r.own[k]);

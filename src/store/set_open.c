@@ -13,11 +13,15 @@ int td_sets_open(td_set **out, const char *const *paths, size_t n, const td_open
 {
     for (size_t i = 0; i < n; i++)
         out[i] = NULL;
+    td_open_opts oc;
+    int rc = TD_OPTS_TAKE(&oc, opts, td_open_opts, TD_OPEN_OPTS_INIT, err);
+    if (rc < 0)
+        return rc;
+    opts = &oc;
     const char **tp = calloc(n + 1, sizeof *tp);
     size_t *ti = calloc(n + 1, sizeof *ti);
     td_set **ts = calloc(n + 1, sizeof *ts);
     size_t nt = 0;
-    int rc = 0;
     if (!tp || !ti || !ts) {
         rc = td_fail(err, TD_ENOMEM, "", "out of memory");
         goto done;

@@ -715,8 +715,11 @@ static int append_to_file(writer *w, const td_set *set, const char *run, const t
 int td_summary_write(const char *path, const td_set *set, const td_summary_opts *opts,
                      td_error *err)
 {
-    td_summary_opts zero = {0};
-    const td_summary_opts *o = opts ? opts : &zero;
+    td_summary_opts oc;
+    int rc = TD_OPTS_TAKE(&oc, opts, td_summary_opts, TD_SUMMARY_OPTS_INIT, err);
+    if (rc < 0)
+        return rc;
+    const td_summary_opts *o = &oc;
     int64_t *ranks = NULL, *iters = NULL;
     size_t nranks = 0, niters = 0;
     char *run = NULL, *tmp = NULL;
@@ -724,7 +727,7 @@ int td_summary_write(const char *path, const td_set *set, const td_summary_opts 
     writer w = {0};
     w.path = path;
     w.err = err;
-    int rc = resolve_kept(&ranks, &nranks, &o->ranks, set->ranks, set->nranks, "rank", set, path,
+    rc = resolve_kept(&ranks, &nranks, &o->ranks, set->ranks, set->nranks, "rank", set, path,
                           err);
     if (rc == 0 && o->iters.n && set->niters == 0)
         rc = td_fail(err, TD_EUSAGE, set->path,

@@ -227,15 +227,17 @@ static int order_names(td_trend *t, const td_trend_opts *o)
 int td_trend_compute(td_trend **out, const char *path, const td_trend_opts *opts, td_error *err)
 {
     *out = NULL;
-    td_trend_opts zero = {0};
-    const td_trend_opts *o = opts ? opts : &zero;
+    td_trend_opts oc;
+    int rc = TD_OPTS_TAKE(&oc, opts, td_trend_opts, TD_TREND_OPTS_INIT, err);
+    if (rc < 0)
+        return rc;
+    const td_trend_opts *o = &oc;
     sqlite3 *db = NULL;
     pcre2_code *re = NULL;
     pcre2_match_data *md = NULL;
     int64_t *ids = NULL;
     run_list all = {0};
     td_trend *t = calloc(1, sizeof *t);
-    int rc = TD_ENOMEM;
     if (!t || !(t->names = td_strtab_new()))
         rc = td_fail(err, TD_ENOMEM, path, "out of memory");
     else if ((rc = compile_names(&re, &md, o->names, path, err)) == 0 &&

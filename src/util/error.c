@@ -1,6 +1,7 @@
 /* Error records and small helpers shared by every module. */
 #include "internal.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,6 +53,41 @@ int td_fail_at(td_error *err, int code, const char *path, uint64_t offset, const
     vfail(err, code, path, 1, offset, fmt, ap);
     va_end(ap);
     return code;
+}
+
+static int bad_size(td_error *err, const char *type, size_t size, size_t own)
+{
+    char init[64];
+    size_t n = 0;
+    for (; type[n] && n < sizeof init - 6; n++)
+        init[n] = (char)toupper((unsigned char)type[n]);
+    snprintf(init + n, sizeof init - n, "_INIT");
+    if (size == 0)
+        return td_fail(err, TD_EUSAGE, "",
+                       "%s.size is 0: the struct was not initialised (use %s)", type, init);
+    if (size > own)
+        return td_fail(err, TD_EUSAGE, "",
+                       "%s.size is %zu, larger than this library's %s (%zu bytes): the "
+                       "program was built against a newer tracediff.h than libtracediff %s",
+                       type, size, type, own, TD_VERSION);
+    return td_fail(err, TD_EUSAGE, "",
+                   "%s.size is %zu, the size of no version of %s (initialise it with %s)", type,
+                   size, type, init);
+}
+
+int td_opts_take(void *dst, const void *opts, const void *dflt, size_t own, size_t align,
+                 const char *type, td_error *err)
+{
+    memcpy(dst, dflt, own);
+    memcpy(dst, &own, sizeof own);
+    if (!opts)
+        return 0;
+    size_t size;
+    memcpy(&size, opts, sizeof size);
+    if (size <= sizeof size || size > own || size % align != 0)
+        return bad_size(err, type, size, own);
+    memcpy((char *)dst + sizeof size, (const char *)opts + sizeof size, size - sizeof size);
+    return 0;
 }
 
 void *td_grow(void *ptr, size_t *cap, size_t need, size_t elem)

@@ -42,8 +42,9 @@ TEST(test_check__regressions_by_q_then_change)
     free(c);
     free(t);
     REQUIRE(sets[0] && sets[1]);
-    td_compare_opts co = {0};
-    td_stats_opts so = {.samples = TD_SAMPLES_CALL};
+    td_compare_opts co = TD_COMPARE_OPTS_INIT;
+    td_stats_opts so = TD_STATS_OPTS_INIT;
+    so.samples = TD_SAMPLES_CALL;
     td_diff *d = NULL;
     td_stats *st = NULL;
     td_check *ck = NULL;
@@ -74,7 +75,10 @@ TEST(test_check__regressions_by_q_then_change)
     free(buf);
     td_check_free(ck);
     /* 1%: c fails too, last; min_us 250 leaves d out (control total ~220 us). */
-    td_check_opts o = {.max_regression = 1, .has_max_regression = 1, .min_us = 250};
+    td_check_opts o = TD_CHECK_OPTS_INIT;
+    o.max_regression = 1;
+    o.has_max_regression = true;
+    o.min_us = 250;
     REQUIRE(td_check_compute(&ck, d, st, &o, &err) == 0);
     CHECK_INT(td_check_regressions(ck, &regs), 2);
     CHECK_STR(row_name(d, regs[0]), "a");

@@ -40,7 +40,7 @@ static char *json_of(const td_diff *d, size_t *len)
     FILE *f = open_memstream(&buf, len);
     if (!f)
         return NULL;
-    td_write_json(f, d, NULL);
+    td_write_json(f, d, NULL, NULL);
     fclose(f);
     return buf;
 }

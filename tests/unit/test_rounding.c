@@ -103,7 +103,7 @@ TEST(test_rounding__rounded_bounds_decide_the_iteration)
         "]}");
     td_set *s = unit_open(p);
     REQUIRE(s);
-    td_compare_opts co = {0};
+    td_compare_opts co = TD_COMPARE_OPTS_INIT;
     td_diff *d = NULL;
     td_error err = {0};
     REQUIRE(td_diff_compute(&d, s, s, &co, &err) == 0);

@@ -1,6 +1,7 @@
 /* The statistics of compare --stats: each test against values computed
  * elsewhere (SciPy 1.10, by hand, or by brute force in the test itself). */
 #include "harness.h"
+#include "internal.h"
 #include "unit_traces.h"
 
 #include <math.h>
@@ -119,11 +120,11 @@ TEST(test_stats__samples_follow_the_selection)
     REQUIRE(s);
     td_diff *d = unit_self_diff(s);
     REQUIRE(d);
-    td_compare_opts co = {0};
-    co.control_iters.all = co.test_iters.all = 1;
+    td_compare_opts co = TD_COMPARE_OPTS_INIT;
+    co.control_iters.all = co.test_iters.all = true;
     td_stats *st = NULL;
     td_error err = {0};
-    td_stats_opts so = {0};
+    td_stats_opts so = TD_STATS_OPTS_INIT;
     REQUIRE(td_stats_compute(&st, d, s, s, &co, &so, &err) == 0);
     CHECK_INT(td_stats_samples(st), TD_SAMPLES_ITERATION); /* 3 a side */
     const td_row_stats *k = stats_of(st, d, "k");
@@ -148,7 +149,7 @@ TEST(test_stats__samples_follow_the_selection)
     td_stats_free(st);
     /* One iteration a side: iteration mode has 1 sample, every row n/a. */
     td_diff_free(d);
-    td_compare_opts one = {0};
+    td_compare_opts one = TD_COMPARE_OPTS_INIT;
     REQUIRE(td_diff_compute(&d, s, s, &one, &err) == 0);
     so.samples = TD_SAMPLES_ITERATION;
     REQUIRE(td_stats_compute(&st, d, s, s, &one, &so, &err) == 0);

@@ -18,7 +18,7 @@ static td_set *view_set(void)
 /* The number of rows the include regex keeps, or the error code. */
 static long kept(const td_diff *d, const char *include, td_error *err)
 {
-    td_view_opts vo = {0};
+    td_view_opts vo = TD_VIEW_OPTS_INIT;
     vo.include = include;
     size_t *rows = NULL;
     long n = td_view_make(&rows, d, &vo, err);
@@ -130,7 +130,7 @@ TEST(test_view__hostile_regexes_fail_fast)
     CHECK_INT(kept(d, "((((a{65535}){65535}){65535}){65535})", &err), TD_EUSAGE);
     CHECK(strstr(err.msg, "regular expression is too large") != NULL);
     /* --exclude goes through the same limits. */
-    td_view_opts vo = {0};
+    td_view_opts vo = TD_VIEW_OPTS_INIT;
     vo.exclude = "^(a|aa)+$";
     size_t *rows = NULL;
     CHECK_INT(td_view_make(&rows, d, &vo, &err), TD_EUSAGE);

@@ -9,7 +9,7 @@
 static inline td_set *unit_open(const char *path)
 {
     td_set *s = NULL;
-    td_open_opts oo = {0};
+    td_open_opts oo = TD_OPEN_OPTS_INIT;
     oo.threads = 1;
     td_error err = {0};
     if (td_set_open(&s, path, &oo, &err) != 0) {
@@ -34,8 +34,8 @@ static inline td_error unit_open_error(const char *path)
 /* A set compared with itself, every iteration, all devices. */
 static inline td_diff *unit_self_diff(const td_set *s)
 {
-    td_compare_opts co = {0};
-    co.control_iters.all = co.test_iters.all = 1;
+    td_compare_opts co = TD_COMPARE_OPTS_INIT;
+    co.control_iters.all = co.test_iters.all = true;
     td_diff *d = NULL;
     td_error err = {0};
     if (td_diff_compute(&d, s, s, &co, &err) != 0)
