@@ -231,6 +231,33 @@ int td_set_assemble(td_set **out, const char *path, td_file **files, size_t n, t
     return 0;
 }
 
+/* Loads the n files of list into jobs on the pool: 0, or < 0 when the work
+ * could not even be planned (a file's own error is in its job). */
+static int load_all(job *jobs, char **list, size_t n, const td_open_opts *opts, td_error *err)
+{
+    loadctx ctx = {jobs, NULL, opts, PTHREAD_MUTEX_INITIALIZER, 0, 0};
+    uint64_t *size = calloc(n + 1, sizeof *size);
+    if (!size)
+        return td_fail(err, TD_ENOMEM, "", "out of memory");
+    for (size_t i = 0; i < n; i++) {
+        jobs[i].path = list[i];
+        struct stat st;
+        if (stat(list[i], &st) == 0 && S_ISREG(st.st_mode))
+            ctx.total += size[i] = (uint64_t)st.st_size;
+    }
+    int ntask = plan_tasks(&ctx, n, size, opts ? opts->threads : 0, err);
+    free(size);
+    if (ntask >= 0)
+        td_pool_run((size_t)ntask, opts ? opts->threads : 0, load_one, &ctx);
+    pthread_mutex_destroy(&ctx.lock);
+    free(ctx.tasks);
+    for (size_t i = 0; i < n; i++) {
+        td_split_free(jobs[i].split);
+        jobs[i].split = NULL;
+    }
+    return ntask < 0 ? ntask : 0;
+}
+
 int td_trace_sets_open(td_set **out, const char *const *paths, size_t nsets,
                        const td_open_opts *opts, td_error *err)
 {
@@ -255,32 +282,8 @@ int td_trace_sets_open(td_set **out, const char *const *paths, size_t nsets,
         rc = td_fail(err, TD_ENOMEM, "", "out of memory");
         goto done;
     }
-    loadctx ctx = {jobs, NULL, opts, PTHREAD_MUTEX_INITIALIZER, 0, 0};
-    uint64_t *size = calloc(n + 1, sizeof *size);
-    if (!size) {
-        rc = td_fail(err, TD_ENOMEM, "", "out of memory");
+    if ((rc = load_all(jobs, list, n, opts, err)) < 0)
         goto done;
-    }
-    for (size_t i = 0; i < n; i++) {
-        jobs[i].path = list[i];
-        struct stat st;
-        if (stat(list[i], &st) == 0 && S_ISREG(st.st_mode))
-            ctx.total += size[i] = (uint64_t)st.st_size;
-    }
-    int ntask = plan_tasks(&ctx, n, size, opts ? opts->threads : 0, err);
-    free(size);
-    if (ntask >= 0)
-        td_pool_run((size_t)ntask, opts ? opts->threads : 0, load_one, &ctx);
-    pthread_mutex_destroy(&ctx.lock);
-    free(ctx.tasks);
-    for (size_t i = 0; i < n; i++) {
-        td_split_free(jobs[i].split);
-        jobs[i].split = NULL;
-    }
-    if (ntask < 0) {
-        rc = ntask;
-        goto done;
-    }
     for (size_t i = 0; i < n; i++) {
         if (jobs[i].rc < 0) {
             if (err)
