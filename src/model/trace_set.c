@@ -121,8 +121,10 @@ static void on_progress(void *ud, uint64_t delta)
     loadctx *c = ud;
     pthread_mutex_lock(&c->lock);
     c->done += delta;
+    /* Pieces of a cut file read a little past their ends: never over 100%. */
+    uint64_t done = c->total && c->done > c->total ? c->total : c->done;
     if (c->opts && c->opts->progress)
-        c->opts->progress(c->opts->progress_ud, c->done, c->total);
+        c->opts->progress(c->opts->progress_ud, done, c->total);
     pthread_mutex_unlock(&c->lock);
 }
 
