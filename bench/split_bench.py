@@ -3,7 +3,7 @@
 
     split_bench.py --runstat build/runstat [--rounds 7] --bin NAME=BINARY... CASE...
 
-CASE is LABEL:J:CONTROL:TEST (one `compare -q --format csv` per round and
+CASE is LABEL:J:CONTROL:TEST[:EXTRA ARGS] (one `compare -q --format csv` per round and
 binary). Every round runs every (binary, case) once, in turn, so a burst of
 load from other processes spoils one run of each rather than the median of
 one. Prints a Markdown table of medians: wall s, CPU s (user + sys), peak
@@ -35,16 +35,23 @@ def main():
     ap.add_argument("--runstat", required=True)
     ap.add_argument("--rounds", type=int, default=7)
     ap.add_argument("--bin", action="append", required=True)
+    ap.add_argument("--nice", type=int, help="this nice, in a session and autogroup of its own "
+                    "(as run_bench.py --nice; negative needs root)")
     ap.add_argument("case", nargs="+")
     a = ap.parse_args()
+    if a.nice is not None:
+        os.setsid()
+        os.setpriority(os.PRIO_PROCESS, 0, a.nice)
+        with open("/proc/self/autogroup", "w") as f:
+            f.write(str(a.nice))
     bins = [b.split("=", 1) for b in a.bin]
-    cases = [c.split(":", 3) for c in a.case]
+    cases = [(c.split(":", 4) + [""])[:5] for c in a.case]
     res = tempfile.mktemp()
     rows = {}
     for _ in range(a.rounds):
-        for label, j, ctl, tst in cases:
+        for label, j, ctl, tst, extra in cases:
             for name, exe in bins:
-                cmd = [exe, "compare", ctl, tst, "-q", "--format", "csv", "-j", j]
+                cmd = [exe, "compare", ctl, tst, "-q", "--format", "csv", "-j", j] + extra.split()
                 wall, rss, cpu, busy, st = run_one(a.runstat, res, cmd)
                 if st != 0:
                     raise SystemExit(f"{cmd}: status {st}")
