@@ -82,7 +82,7 @@ typedef enum td_compression {
 } td_compression;
 
 typedef struct td_open_opts {
-    int threads; /* threads reading files (0 = one per core); a big plain file may be cut among them */
+    int threads; /* threads reading files, 0 = one per core (a big plain file may be cut) */
     /* Called from the loading threads, serialised, now and then with the
      * bytes of input read so far and the total size of the input files. */
     void (*progress)(void *ud, uint64_t done, uint64_t total);
