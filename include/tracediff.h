@@ -104,7 +104,7 @@ typedef enum td_compression {
 
 typedef struct td_open_opts {
     size_t size; /* sizeof(td_open_opts): set by TD_OPEN_OPTS_INIT */
-    int threads; /* files read at once; 0 = one per core */
+    int threads; /* threads reading files, 0 = one per core (a big plain file may be cut) */
     /* Called from the loading threads, serialised, now and then with the
      * bytes of input read so far and the total size of the input files. */
     void (*progress)(void *ud, uint64_t done, uint64_t total);

@@ -144,6 +144,21 @@ typedef struct td_load_progress {
 int td_file_load(td_file **out, const char *path, const td_load_progress *prog, int want_attr,
                  td_error *err);
 
+/* trace_split.c: one plain file read by several threads (model/trace_split.h).
+ * td_split_plan makes *out NULL when the file is not worth cutting or
+ * cannot be (compressed, no event boundary found, not a trace). */
+typedef struct td_split td_split;
+int td_split_plan(td_split **out, const char *path, size_t pieces, td_error *err);
+size_t td_split_pieces(const td_split *sp);
+void td_split_free(td_split *sp);
+/* How many pieces to cut a file of size bytes into, out of total bytes read
+ * by threads threads (TD_SPLIT=N in the environment forces N, for tests). */
+size_t td_split_count(uint64_t size, uint64_t total, int threads);
+/* trace_load.c: piece 0 (the whole file when sp is NULL) and piece i >= 1. */
+int td_file_load_split(td_file **out, const char *path, const td_load_progress *prog,
+                       int want_attr, td_split *sp, td_error *err);
+void td_split_run(td_split *sp, size_t i, const td_load_progress *prog, int want_attr);
+
 /* The events attribution needs, kept beside the raw events only while a
  * file loads (when attribution is asked for): cpu ops, user annotations,
  * host sides of a correlation (launches) and gpu-side events. */
@@ -243,6 +258,9 @@ td_compression td_reader_compression(const td_reader *r);
 uint64_t td_reader_file_bytes(const td_reader *r);
 /* Compressed bytes consumed so far (for progress). */
 uint64_t td_reader_consumed(const td_reader *r);
+/* Plain files only: the next read starts at byte off. TD_EUSAGE for
+ * compressed input (it cannot be entered in the middle). */
+int td_reader_seek(td_reader *r, uint64_t off, td_error *err);
 void td_reader_close(td_reader *r);
 
 /* diff.c: the row of a key (a full or short name, as the diff groups by),

@@ -551,7 +551,7 @@ const cli_option cli_options[] = {
      "control's label: headers, legends, column prefixes", set_control_label},
     {"test-label", 0, "NAME", NULL, "selection", ON_PAIR,
      "test's label: headers, legends, column prefixes", set_test_label},
-    {"jobs", 'j', "N", NULL, "selection", ON_READ, "files read at once (default: one per core)",
+    {"jobs", 'j', "N", NULL, "selection", ON_READ, "threads reading the traces (default: one per core)",
      set_jobs},
     {"quiet", 'q', NULL, NULL, "selection", ON_READ, "no notes on stderr", set_quiet},
     /* statistics */

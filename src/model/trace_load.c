@@ -5,6 +5,7 @@
  * by the scanner without being built.
  */
 #include "internal.h"
+#include "model/trace_split.h"
 #include "read/json_scan.h"
 
 #include <math.h>
@@ -34,6 +35,13 @@ typedef struct loader {
     int round_ts;
     int seen_events;
     uint64_t index;
+    /* Piece 0 of a file cut into pieces (trace_split.h): the next cut not
+     * yet reached, and its offset (UINT64_MAX: none, the usual case). */
+    td_split *split;
+    size_t split_next;
+    uint64_t split_at;
+    td_piece *piece; /* a piece >= 1 being read: cats ids go to piece->cat */
+    size_t catcap;
 } loader;
 
 static long source_read(void *ud, char *buf, size_t cap, td_error *err)
@@ -339,6 +347,18 @@ READER_INLINE int count_category(loader *L, int64_t cat_id, int64_t name_id, dou
     return 0;
 }
 
+/* A piece's event's cats id, kept until the piece is merged. */
+static int piece_cat(loader *L, int64_t cat_id)
+{
+    td_piece *p = L->piece;
+    uint32_t *nc = td_grow(p->cat, &L->catcap, L->nraw, sizeof *nc);
+    if (!nc)
+        return td_fail(L->j.err, TD_ENOMEM, L->f->path, "out of memory");
+    p->cat = nc;
+    nc[L->nraw - 1] = (uint32_t)cat_id;
+    return 0;
+}
+
 /* The link record of an event attribution needs (see td_link). */
 static int keep_link(loader *L, const event_fields *ev)
 {
@@ -383,6 +403,8 @@ READER_INLINE int keep_event(loader *L, event_fields *ev, uint64_t index, bool a
         return rc;
     if ((rc = append_raw(L, &ev->e)) < 0)
         return rc;
+    if (L->piece) /* counted when merged, in file order (cat_dur's sums) */
+        return piece_cat(L, ev->cat_id);
     return count_category(L, ev->cat_id, ev->name_id, ev->e.dur);
 }
 
@@ -414,6 +436,126 @@ READER_INLINE int read_event(loader *L, bool attr)
     return keep_event(L, &ev, index, attr);
 }
 
+/* Appends a piece's events, links and wide ids to L's, in L's ids (name[],
+ * cat[]: the piece's ids mapped), counting each event as keep_event does,
+ * in file order; frees the piece's blocks as it goes. */
+static int merge_events(loader *L, td_piece *p, const uint32_t *name, const uint32_t *cat)
+{
+    size_t base = L->nraw;
+    if (p->nwide) {
+        td_wide_corr *nw = td_grow(L->wide, &L->widecap, L->nwide + p->nwide, sizeof *nw);
+        if (!nw)
+            return td_fail(L->j.err, TD_ENOMEM, L->f->path, "out of memory");
+        L->wide = nw;
+        for (size_t w = 0; w < p->nwide; w++) {
+            nw[L->nwide].index = base + p->wide[w].index;
+            nw[L->nwide++].corr = p->wide[w].corr;
+        }
+    }
+    if (p->nlinks) {
+        td_link *nl = td_grow(L->links, &L->linkcap, L->nlinks + p->nlinks, sizeof *nl);
+        if (!nl)
+            return td_fail(L->j.err, TD_ENOMEM, L->f->path, "out of memory");
+        L->links = nl;
+        for (size_t k = 0; k < p->nlinks; k++) {
+            nl[L->nlinks] = p->links[k];
+            nl[L->nlinks++].name = name[p->links[k].name];
+        }
+    }
+    for (size_t i = 0; i < p->nraw; i++) {
+        td_raw_event e = p->blk[i >> TD_BLOCK_SHIFT][i & (TD_BLOCK - 1)];
+        uint32_t nm = name[e.name];
+        if (nm >= (1u << TD_NAME_BITS))
+            return td_fail(L->j.err, TD_ETRACE, L->f->path,
+                           "more than %lld distinct names in one file",
+                           (long long)1 << TD_NAME_BITS);
+        e.name = nm & ((1u << TD_NAME_BITS) - 1);
+        int rc = append_raw(L, &e);
+        if (rc == 0)
+            rc = count_category(L, cat[p->cat[i]], nm, e.dur);
+        if (rc < 0)
+            return rc;
+        if ((i & (TD_BLOCK - 1)) == TD_BLOCK - 1 || i + 1 == p->nraw) {
+            free(p->blk[i >> TD_BLOCK_SHIFT]);
+            p->blk[i >> TD_BLOCK_SHIFT] = NULL;
+        }
+    }
+    return 0;
+}
+
+/* Appends what piece p read to L: its names and cats interned in the order
+ * the piece met them (so ids come out as the serial reader's), then its
+ * events. */
+static int merge_piece(loader *L, td_piece *p)
+{
+    td_file *f = L->f;
+    size_t nn = td_strtab_count(p->names), nc = td_strtab_count(p->cats);
+    uint32_t *map = malloc((nn + nc + 1) * sizeof *map);
+    if (!map)
+        return td_fail(L->j.err, TD_ENOMEM, f->path, "out of memory");
+    int rc = 0;
+    for (size_t k = 0; k < nn + nc && rc == 0; k++) {
+        size_t len;
+        const char *s = k < nn ? td_strtab_get(p->names, (uint32_t)k, &len)
+                               : td_strtab_get(p->cats, (uint32_t)(k - nn), &len);
+        int64_t id = td_strtab_intern(k < nn ? f->names : f->cats, s, len);
+        if (id < 0)
+            rc = td_fail(L->j.err, TD_ENOMEM, f->path, "out of memory");
+        map[k] = (uint32_t)id;
+    }
+    if (rc == 0)
+        rc = merge_events(L, p, map, map + nn);
+    free(map);
+    L->index += p->elements;
+    f->events_skipped += p->skipped;
+    L->round_ts |= p->round_ts;
+    return rc;
+}
+
+/* Piece 0 at an event at or past the next cut (trace_split.h): returns 1
+ * to read the event here, 2 when the pieces have read up to the array's
+ * ']' (the walk is moved there), < 0 on error. */
+static int split_reached(loader *L)
+{
+    td_split *sp = L->split;
+    td_json *j = &L->j;
+    for (;;) {
+        uint64_t off = td_json_offset(j);
+        while (L->split_next < sp->n && sp->p[L->split_next].start < off)
+            td_split_cancel(&sp->p[L->split_next++]); /* stepped over: not a cut */
+        if (L->split_next == sp->n) {
+            L->split_at = UINT64_MAX;
+            return 1;
+        }
+        td_piece *p = &sp->p[L->split_next];
+        L->split_at = p->start;
+        if (p->start != off)
+            return 1;
+        L->split_next++;
+        if (j->depth != sp->depth || !td_split_claim(sp, p)) {
+            td_split_cancel(p); /* not started: read on here */
+            continue;
+        }
+        if (p->end_kind == PIECE_END_NONE)
+            continue;
+        int rc = merge_piece(L, p);
+        if (rc == 0 && p->end_kind == PIECE_END_ERROR) {
+            if (j->err)
+                *j->err = p->err; /* the serial reader's error: same bytes, same state */
+            j->failed = 1;
+            rc = p->rc;
+        }
+        int kind = p->end_kind;
+        uint64_t end = p->end;
+        td_piece_clear(p);
+        if (rc < 0 || (rc = td_reader_seek(L->r, end, j->err)) < 0)
+            return rc;
+        td_json_restart(j, end);
+        if (kind == PIECE_END_ARRAY)
+            return 2;
+    }
+}
+
 /* The loop over traceEvents, compiled twice: with attr a constant, the
  * default reader (attr false) does no work at all for attribution. */
 READER_INLINE int event_loop(loader *L, bool attr)
@@ -421,8 +563,16 @@ READER_INLINE int event_loop(loader *L, bool attr)
     td_json *j = &L->j;
     int rc = td_json_arr_begin(j);
     bool first = true;
-    while (rc >= 0 && (rc = td_json_arr_next(j, &first)) > 0)
+    while (rc >= 0 && (rc = td_json_arr_next(j, &first)) > 0) {
+        if (td_json_offset(j) >= L->split_at) {
+            rc = split_reached(L);
+            if (rc == 2) /* at the array's ']' */
+                continue;
+            if (rc < 0)
+                break;
+        }
         rc = read_event(L, attr);
+    }
     return rc;
 }
 
@@ -434,6 +584,122 @@ static __attribute__((noinline)) int event_loop_plain(loader *L)
 static __attribute__((noinline)) int event_loop_attr(loader *L)
 {
     return event_loop(L, true);
+}
+
+/* Piece me >= 1 of a cut file: events from its cut on, until an event that
+ * starts exactly at a later cut, the array's ']' (not read), or an error.
+ * Its state is that of the serial reader at the cut: in traceEvents, after
+ * the ',' before the event. */
+READER_INLINE int piece_loop(loader *L, td_split *sp, size_t me, bool attr)
+{
+    td_json *j = &L->j;
+    td_piece *p = &sp->p[me];
+    size_t next = me + 1;
+    bool first = false;
+    int rc = read_event(L, attr);
+    while (rc >= 0) {
+        if (td_json_peek(j) == ']') {
+            p->end_kind = PIECE_END_ARRAY;
+            p->end = td_json_offset(j);
+            return 0;
+        }
+        if ((rc = td_json_arr_next(j, &first)) < 0)
+            break;
+        uint64_t off = td_json_offset(j);
+        while (next < sp->n && sp->p[next].start < off)
+            next++;
+        if (next < sp->n && sp->p[next].start == off) {
+            p->end_kind = PIECE_END_CUT;
+            p->end = off;
+            return 0;
+        }
+        rc = read_event(L, attr);
+    }
+    p->end_kind = PIECE_END_ERROR;
+    p->rc = rc;
+    return rc;
+}
+
+static __attribute__((noinline)) int piece_loop_plain(loader *L, td_split *sp, size_t me)
+{
+    return piece_loop(L, sp, me, false);
+}
+
+static __attribute__((noinline)) int piece_loop_attr(loader *L, td_split *sp, size_t me)
+{
+    return piece_loop(L, sp, me, true);
+}
+
+/* The reading state of a piece: its own file record (for the names and
+ * cats it meets), the file opened at its cut, the scanner inside
+ * traceEvents. */
+static int piece_open(loader *L, td_split *sp, td_piece *p)
+{
+    td_file *f = calloc(1, sizeof *f);
+    L->f = f;
+    if (!f || !(f->path = strdup(sp->path)) || !(f->names = td_strtab_new()) ||
+        !(f->cats = td_strtab_new()))
+        return TD_ENOMEM;
+    int rc;
+    if ((rc = td_reader_open(&L->r, f->path, &p->err)) < 0 ||
+        (rc = td_reader_seek(L->r, p->start, &p->err)) < 0 ||
+        (rc = td_json_init(&L->j, source_read, L, f->path, &p->err)) < 0)
+        return rc;
+    L->reported = td_reader_consumed(L->r);
+    td_json_restart(&L->j, p->start);
+    L->j.ctx = "traceEvents";
+    if (sp->depth == 2 && (rc = td_json_assume(&L->j, true)) < 0)
+        return rc;
+    return td_json_assume(&L->j, false);
+}
+
+void td_split_run(td_split *sp, size_t i, const td_load_progress *prog, int want_attr)
+{
+    td_piece *p = &sp->p[i];
+    int expect = PIECE_FREE;
+    if (!atomic_compare_exchange_strong(&p->state, &expect, PIECE_RUNNING))
+        return; /* piece 0 got there first */
+    loader L;
+    memset(&L, 0, sizeof L);
+    L.prog = prog;
+    L.want_attr = want_attr;
+    L.piece = p;
+    L.index = 1; /* never the first entry of traceEvents */
+    L.split_at = UINT64_MAX;
+    if (piece_open(&L, sp, p) < 0) {
+        p->end_kind = PIECE_END_NONE; /* piece 0 reads these bytes itself */
+    } else {
+        if (want_attr)
+            piece_loop_attr(&L, sp, i);
+        else
+            piece_loop_plain(&L, sp, i);
+        p->blk = L.blk;
+        p->nblk = L.nblk;
+        p->nraw = L.nraw;
+        p->wide = L.wide;
+        p->nwide = L.nwide;
+        p->links = L.links;
+        p->nlinks = L.nlinks;
+        p->names = L.f->names;
+        p->cats = L.f->cats;
+        L.f->names = L.f->cats = NULL;
+        p->elements = L.index - 1;
+        p->skipped = L.f->events_skipped;
+        p->round_ts = L.round_ts;
+        L.blk = NULL;
+        L.nblk = 0;
+        L.wide = NULL;
+        L.links = NULL;
+    }
+    td_json_free(&L.j);
+    td_reader_close(L.r);
+    for (size_t b = 0; b < L.nblk; b++)
+        free(L.blk[b]);
+    free(L.blk);
+    free(L.wide);
+    free(L.links);
+    td_file_free(L.f);
+    td_split_finish(sp, p);
 }
 
 static int read_events(loader *L)
@@ -627,11 +893,20 @@ void td_file_free(td_file *f)
 int td_file_load(td_file **out, const char *path, const td_load_progress *prog, int want_attr,
                  td_error *err)
 {
+    return td_file_load_split(out, path, prog, want_attr, NULL, err);
+}
+
+int td_file_load_split(td_file **out, const char *path, const td_load_progress *prog,
+                       int want_attr, td_split *sp, td_error *err)
+{
     *out = NULL;
     loader L;
     memset(&L, 0, sizeof L);
     L.prog = prog;
     L.want_attr = want_attr;
+    L.split = sp;
+    L.split_next = 1;
+    L.split_at = sp && sp->n > 1 ? sp->p[1].start : UINT64_MAX;
     int rc;
     td_file *f = calloc(1, sizeof *f);
     if (!f || !(f->path = strdup(path)) || !(f->names = td_strtab_new()) ||
@@ -646,7 +921,10 @@ int td_file_load(td_file **out, const char *path, const td_load_progress *prog, 
     f->file_bytes = td_reader_file_bytes(L.r);
     if ((rc = td_json_init(&L.j, source_read, &L, f->path, err)) < 0)
         goto done;
-    if ((rc = read_top(&L)) < 0)
+    rc = read_top(&L);
+    for (size_t k = L.split_next; sp && k < sp->n; k++)
+        td_split_cancel(&sp->p[k]); /* never reached */
+    if (rc < 0)
         goto done;
     f->json_bytes = td_json_offset(&L.j);
     f->rounded = L.round_ts;

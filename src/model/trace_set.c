@@ -100,10 +100,17 @@ typedef struct job {
     td_file *file;
     td_error err;
     int rc;
+    td_split *split; /* a plain file read by several threads, or NULL */
 } job;
+
+/* One unit of work for the pool: piece `piece` of file `file`. */
+typedef struct task {
+    size_t file, piece;
+} task;
 
 typedef struct loadctx {
     job *jobs;
+    task *tasks;
     const td_open_opts *opts;
     pthread_mutex_t lock;
     uint64_t done, total;
@@ -114,8 +121,10 @@ static void on_progress(void *ud, uint64_t delta)
     loadctx *c = ud;
     pthread_mutex_lock(&c->lock);
     c->done += delta;
+    /* Pieces of a cut file read a little past their ends: never over 100%. */
+    uint64_t done = c->total && c->done > c->total ? c->total : c->done;
     if (c->opts && c->opts->progress)
-        c->opts->progress(c->opts->progress_ud, c->done, c->total);
+        c->opts->progress(c->opts->progress_ud, done, c->total);
     pthread_mutex_unlock(&c->lock);
 }
 
@@ -123,10 +132,39 @@ static int load_one(void *ud, size_t i)
 {
     loadctx *c = ud;
     td_load_progress prog = {on_progress, c};
-    job *jb = &c->jobs[i];
-    jb->rc = td_file_load(&jb->file, jb->path, &prog,
-                          c->opts ? c->opts->want_attribution : 0, &jb->err);
+    job *jb = &c->jobs[c->tasks[i].file];
+    int attr = c->opts ? c->opts->want_attribution : 0;
+    if (c->tasks[i].piece > 0) {
+        td_split_run(jb->split, c->tasks[i].piece, &prog, attr);
+        return 0;
+    }
+    jb->rc = td_file_load_split(&jb->file, jb->path, &prog, attr, jb->split, &jb->err);
     return jb->rc;
+}
+
+/* Which files are cut into pieces (-j more than the files need: one big
+ * plain file read by several threads), and the pool's tasks: each file's
+ * piece 0 then its other pieces, file after file. */
+static int plan_tasks(loadctx *ctx, size_t n, const uint64_t *size, int threads, td_error *err)
+{
+    if (threads <= 0)
+        threads = td_ncores();
+    size_t ntask = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t k = td_split_count(size[i], ctx->total, threads);
+        int rc = td_split_plan(&ctx->jobs[i].split, ctx->jobs[i].path, k, err);
+        if (rc < 0)
+            return rc;
+        ntask += td_split_pieces(ctx->jobs[i].split);
+    }
+    ctx->tasks = malloc((ntask + 1) * sizeof *ctx->tasks);
+    if (!ctx->tasks)
+        return td_fail(err, TD_ENOMEM, "", "out of memory");
+    size_t t = 0;
+    for (size_t i = 0; i < n; i++)
+        for (size_t k = 0; k < td_split_pieces(ctx->jobs[i].split); k++)
+            ctx->tasks[t++] = (task){i, k};
+    return (int)t;
 }
 
 static int cmp_file_rank(const void *a, const void *b)
@@ -195,6 +233,33 @@ int td_set_assemble(td_set **out, const char *path, td_file **files, size_t n, t
     return 0;
 }
 
+/* Loads the n files of list into jobs on the pool: 0, or < 0 when the work
+ * could not even be planned (a file's own error is in its job). */
+static int load_all(job *jobs, char **list, size_t n, const td_open_opts *opts, td_error *err)
+{
+    loadctx ctx = {jobs, NULL, opts, PTHREAD_MUTEX_INITIALIZER, 0, 0};
+    uint64_t *size = calloc(n + 1, sizeof *size);
+    if (!size)
+        return td_fail(err, TD_ENOMEM, "", "out of memory");
+    for (size_t i = 0; i < n; i++) {
+        jobs[i].path = list[i];
+        struct stat st;
+        if (stat(list[i], &st) == 0 && S_ISREG(st.st_mode))
+            ctx.total += size[i] = (uint64_t)st.st_size;
+    }
+    int ntask = plan_tasks(&ctx, n, size, opts ? opts->threads : 0, err);
+    free(size);
+    if (ntask >= 0)
+        td_pool_run((size_t)ntask, opts ? opts->threads : 0, load_one, &ctx);
+    pthread_mutex_destroy(&ctx.lock);
+    free(ctx.tasks);
+    for (size_t i = 0; i < n; i++) {
+        td_split_free(jobs[i].split);
+        jobs[i].split = NULL;
+    }
+    return ntask < 0 ? ntask : 0;
+}
+
 int td_trace_sets_open(td_set **out, const char *const *paths, size_t nsets,
                        const td_open_opts *opts, td_error *err)
 {
@@ -219,15 +284,8 @@ int td_trace_sets_open(td_set **out, const char *const *paths, size_t nsets,
         rc = td_fail(err, TD_ENOMEM, "", "out of memory");
         goto done;
     }
-    loadctx ctx = {jobs, opts, PTHREAD_MUTEX_INITIALIZER, 0, 0};
-    for (size_t i = 0; i < n; i++) {
-        jobs[i].path = list[i];
-        struct stat st;
-        if (stat(list[i], &st) == 0 && S_ISREG(st.st_mode))
-            ctx.total += (uint64_t)st.st_size;
-    }
-    td_pool_run(n, opts ? opts->threads : 0, load_one, &ctx);
-    pthread_mutex_destroy(&ctx.lock);
+    if ((rc = load_all(jobs, list, n, opts, err)) < 0)
+        goto done;
     for (size_t i = 0; i < n; i++) {
         if (jobs[i].rc < 0) {
             if (err)

@@ -390,6 +390,17 @@ uint64_t td_reader_consumed(const td_reader *r)
     return r->ring ? r->ring->consumed : r->consumed;
 }
 
+int td_reader_seek(td_reader *r, uint64_t off, td_error *err)
+{
+    if (r->comp != TD_COMP_NONE)
+        return td_fail(err, TD_EUSAGE, r->path, "cannot seek in compressed input");
+    if (lseek(r->fd, (off_t)off, SEEK_SET) < 0)
+        return td_fail(err, TD_EIO, r->path, "seek failed: %s", strerror(errno));
+    r->in_pos = r->in_len = 0;
+    r->in_eof = 0;
+    return 0;
+}
+
 void td_reader_close(td_reader *r)
 {
     if (!r)

@@ -766,6 +766,20 @@ static int push(td_json *j, bool object)
     return 0;
 }
 
+int td_json_assume(td_json *j, bool object)
+{
+    return push(j, object);
+}
+
+void td_json_restart(td_json *j, uint64_t off)
+{
+    j->base = off;
+    j->pos = j->end = 0;
+    j->eof = false;
+    j->keep = NO_KEEP;
+    j->ib = j->ilen = 0;
+}
+
 static bool top_is_object(const td_json *j)
 {
     int d = j->depth - 1;

@@ -282,6 +282,16 @@ slow:
 int td_json_arr_begin(td_json *j);
 int td_json_arr_next(td_json *j, bool *first);
 
+/* Drops the window: the next byte read is taken to be the one at absolute
+ * offset off (the caller has moved its source there). The nesting stays:
+ * a walk goes on from another place in the same document. */
+void td_json_restart(td_json *j, uint64_t off);
+
+/* Enters an object or array (object true / false) without reading its
+ * opening byte: a walk begun in the middle of a document, inside values it
+ * did not read, says what encloses it. */
+int td_json_assume(td_json *j, bool object);
+
 /* After the top-level value: nothing but white space may follow. */
 int td_json_end(td_json *j);
 
