@@ -74,8 +74,7 @@ static void cleanup(void)
         return; /* a child of the replay driver: the files are its parent's */
     td_set_free(sets[0]);
     td_set_free(sets[1]);
-    static const char *const files[] = {"c/rank0.json", "c/rank3.json", "t/t.json", "c", "t",
-                                        ""};
+    static const char *const files[] = {"c/rank0.json", "c/rank3.json", "t/t.json", "c", "t", ""};
     for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
         char p[128];
         snprintf(p, sizeof p, "%s/%s", tmpdir, files[i]);
@@ -170,8 +169,7 @@ static void apply(cli_opts *o)
     td_diff *d = NULL;
     if (td_diff_compute(&d, sets[0], sets[1], &o->cmp, &err) < 0) {
         FUZZ_CHECK(err.msg[0], "td_diff_compute failed without a message");
-        FUZZ_CHECK(err.code == TD_EUSAGE, "a selection error is not a usage error: %s",
-                   err.msg);
+        FUZZ_CHECK(err.code == TD_EUSAGE, "a selection error is not a usage error: %s", err.msg);
         return;
     }
     size_t *rows = NULL;

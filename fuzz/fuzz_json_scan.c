@@ -313,8 +313,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     /* The indexed hot loop and the general path: the same verdict, message
      * and offset. */
     int sk2 = skip_all(data, size, seed, 0, &e2);
-    FUZZ_CHECK(sk == sk2, "td_json_skip chunked %d vs whole %d (%s / %s)", sk, sk2, e1.msg,
-               e2.msg);
+    FUZZ_CHECK(sk == sk2, "td_json_skip chunked %d vs whole %d (%s / %s)", sk, sk2, e1.msg, e2.msg);
     if (sk < 0 && sk == sk2)
         FUZZ_CHECK(e1.offset == e2.offset && strcmp(e1.msg, e2.msg) == 0,
                    "td_json_skip chunked: byte %llu %s; whole: byte %llu %s",

@@ -142,8 +142,8 @@ static void check_valid_json(const char *text, size_t len, const char *what)
     int rc = td_json_skip(&j);
     if (rc >= 0)
         rc = td_json_end(&j);
-    FUZZ_CHECK(rc >= 0, "%s is not valid JSON: byte %llu: %s", what,
-               (unsigned long long)err.offset, err.msg);
+    FUZZ_CHECK(rc >= 0, "%s is not valid JSON: byte %llu: %s", what, (unsigned long long)err.offset,
+               err.msg);
     td_json_free(&j);
 }
 
@@ -302,8 +302,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         fuzz_file_put(&comp_file, c, clen);
         free(c);
         int rc = load(&s, comp_file.path, &err);
-        bool magic = n >= 2 && ((rest[0] == 0x1f && rest[1] == 0x8b) ||
-                                (rest[0] == 0x28 && rest[1] == 0xb5));
+        bool magic = n >= 2 &&
+                     ((rest[0] == 0x1f && rest[1] == 0x8b) || (rest[0] == 0x28 && rest[1] == 0xb5));
         if ((mode == 'G' || mode == 'Z' || mode == 'M') && !magic) {
             fuzz_file_put(&plain_file, rest, n);
             td_set *p = NULL;

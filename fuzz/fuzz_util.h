@@ -21,15 +21,14 @@
 
 /* A failed property: print it and abort, which libFuzzer records as a crash
  * and the replay driver as a failure. */
-#define FUZZ_CHECK(cond, ...)                                                   \
-    do {                                                                        \
-        if (!(cond)) {                                                          \
-            fprintf(stderr, "FUZZ_CHECK failed at %s:%d: %s: ", __FILE__,       \
-                    __LINE__, #cond);                                           \
-            fprintf(stderr, __VA_ARGS__);                                       \
-            fputc('\n', stderr);                                                \
-            abort();                                                            \
-        }                                                                       \
+#define FUZZ_CHECK(cond, ...)                                                                      \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            fprintf(stderr, "FUZZ_CHECK failed at %s:%d: %s: ", __FILE__, __LINE__, #cond);        \
+            fprintf(stderr, __VA_ARGS__);                                                          \
+            fputc('\n', stderr);                                                                   \
+            abort();                                                                               \
+        }                                                                                          \
     } while (0)
 
 static inline uint64_t fuzz_hash(const uint8_t *d, size_t n)

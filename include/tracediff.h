@@ -83,11 +83,14 @@ TD_API const char *td_strerror(int code);
 typedef struct td_list {
     bool all;    /* "all" */
     bool steady; /* "steady": all but the lowest; only iterations take it */
-    size_t n;   /* 0 and !all: the default (the lowest) */
-    int64_t *v; /* n values, owned; freed by td_list_clear */
+    size_t n;    /* 0 and !all: the default (the lowest) */
+    int64_t *v;  /* n values, owned; freed by td_list_clear */
 } td_list;
 
-#define TD_LIST_INIT {false, false, 0, NULL}
+#define TD_LIST_INIT                                                                               \
+    {                                                                                              \
+        false, false, 0, NULL                                                                      \
+    }
 
 /* Parse text into out (which must be zeroed or cleared). */
 TD_API int td_list_parse(td_list *out, const char *text, td_error *err);
@@ -96,11 +99,7 @@ TD_API void td_list_clear(td_list *list);
 /* ------------------------------------------------------------------------ */
 /* Trace sets.                                                               */
 
-typedef enum td_compression {
-    TD_COMP_NONE = 0,
-    TD_COMP_GZIP = 1,
-    TD_COMP_ZSTD = 2
-} td_compression;
+typedef enum td_compression { TD_COMP_NONE = 0, TD_COMP_GZIP = 1, TD_COMP_ZSTD = 2 } td_compression;
 
 typedef struct td_open_opts {
     size_t size; /* sizeof(td_open_opts): set by TD_OPEN_OPTS_INIT */
@@ -116,7 +115,10 @@ typedef struct td_open_opts {
     bool want_attribution;
 } td_open_opts;
 
-#define TD_OPEN_OPTS_INIT {sizeof(td_open_opts), 0, NULL, NULL, false}
+#define TD_OPEN_OPTS_INIT                                                                          \
+    {                                                                                              \
+        sizeof(td_open_opts), 0, NULL, NULL, false                                                 \
+    }
 
 typedef struct td_set td_set;
 
@@ -134,19 +136,19 @@ typedef struct td_file_info {
     const char *path;
     int64_t rank;
     td_compression compression;
-    uint64_t file_bytes;        /* size on disk */
-    uint64_t json_bytes;        /* size of the decompressed JSON */
-    uint64_t events_total;      /* entries of traceEvents */
-    uint64_t events_counted;    /* with cat and dur, cat != "Trace" (spec §2) */
-    uint64_t events_cpu;        /* counted, stream == -1 */
-    uint64_t events_gpu;        /* counted, stream != -1 */
-    uint64_t events_stream0;    /* counted, device events on stream 0 (spec §3, extension) */
-    uint64_t events_no_launch;  /* counted, device events whose launch was not found */
-    uint64_t events_skipped;    /* unusable entries (not objects, bad fields), see docs */
-    uint64_t steps;             /* ProfilerStep events */
-    bool rounded;               /* decimal timestamps rounded to microseconds */
-    bool bom;                   /* starts with a UTF-8 byte order mark (skipped) */
-    const char *device_name;    /* deviceProperties[0].name, or NULL */
+    uint64_t file_bytes;       /* size on disk */
+    uint64_t json_bytes;       /* size of the decompressed JSON */
+    uint64_t events_total;     /* entries of traceEvents */
+    uint64_t events_counted;   /* with cat and dur, cat != "Trace" (spec §2) */
+    uint64_t events_cpu;       /* counted, stream == -1 */
+    uint64_t events_gpu;       /* counted, stream != -1 */
+    uint64_t events_stream0;   /* counted, device events on stream 0 (spec §3, extension) */
+    uint64_t events_no_launch; /* counted, device events whose launch was not found */
+    uint64_t events_skipped;   /* unusable entries (not objects, bad fields), see docs */
+    uint64_t steps;            /* ProfilerStep events */
+    bool rounded;              /* decimal timestamps rounded to microseconds */
+    bool bom;                  /* starts with a UTF-8 byte order mark (skipped) */
+    const char *device_name;   /* deviceProperties[0].name, or NULL */
 } td_file_info;
 
 TD_API const char *td_set_path(const td_set *set);
@@ -181,24 +183,26 @@ typedef enum td_device { TD_DEVICE_ALL = 0, TD_DEVICE_CPU = 1, TD_DEVICE_GPU = 2
 #define TD_SUMMARY_SCHEMA 1 /* PRAGMA user_version of the summaries written */
 
 typedef struct td_summary_opts {
-    size_t size;        /* sizeof(td_summary_opts): set by TD_SUMMARY_OPTS_INIT */
-    const char *run;    /* NULL: the set's folder name, or the file's name
-                         * without .json[.gz|.zst] for a one-file set */
-    bool replace;       /* a run of that name is replaced, else TD_EUSAGE */
-    td_list ranks;      /* what to keep: n == 0 and !all means every one */
+    size_t size;     /* sizeof(td_summary_opts): set by TD_SUMMARY_OPTS_INIT */
+    const char *run; /* NULL: the set's folder name, or the file's name
+                      * without .json[.gz|.zst] for a one-file set */
+    bool replace;    /* a run of that name is replaced, else TD_EUSAGE */
+    td_list ranks;   /* what to keep: n == 0 and !all means every one */
     td_list iters;
-    td_device device;   /* ALL, or keep only CPU or only GPU events */
+    td_device device;    /* ALL, or keep only CPU or only GPU events */
     const char *created; /* NULL: now, as UTC "YYYY-MM-DDTHH:MM:SSZ" */
 } td_summary_opts;
 
-#define TD_SUMMARY_OPTS_INIT                                                                  \
-    {sizeof(td_summary_opts), NULL, false, TD_LIST_INIT, TD_LIST_INIT, TD_DEVICE_ALL, NULL}
+#define TD_SUMMARY_OPTS_INIT                                                                       \
+    {                                                                                              \
+        sizeof(td_summary_opts), NULL, false, TD_LIST_INIT, TD_LIST_INIT, TD_DEVICE_ALL, NULL      \
+    }
 
 /* Adds set as one run to the summary at path: a new file is written beside
  * it and renamed into place; an existing summary gets the run in one
  * transaction. A crash leaves the file as it was. */
 TD_API int td_summary_write(const char *path, const td_set *set, const td_summary_opts *opts,
-                     td_error *err);
+                            td_error *err);
 
 typedef struct td_run_info {
     char *name, *created, *tool_version, *source;
@@ -218,18 +222,22 @@ TD_API void td_run_infos_free(td_run_info *runs, size_t n);
  * added. Names are ordered by the size of their change from the first run to
  * the last (largest first, then by name).                                  */
 typedef struct td_trend_opts {
-    size_t size;              /* sizeof(td_trend_opts): set by TD_TREND_OPTS_INIT */
+    size_t size; /* sizeof(td_trend_opts): set by TD_TREND_OPTS_INIT */
     td_device device;
-    size_t top;               /* 0 = every name */
-    const char *names;        /* PCRE2 regex searched in the name, or NULL */
-    const char *const *runs;  /* these runs, in this order; NULL = all */
+    size_t top;              /* 0 = every name */
+    const char *names;       /* PCRE2 regex searched in the name, or NULL */
+    const char *const *runs; /* these runs, in this order; NULL = all */
     size_t nruns;
 } td_trend_opts;
 
-#define TD_TREND_OPTS_INIT {sizeof(td_trend_opts), TD_DEVICE_ALL, 0, NULL, NULL, 0}
+#define TD_TREND_OPTS_INIT                                                                         \
+    {                                                                                              \
+        sizeof(td_trend_opts), TD_DEVICE_ALL, 0, NULL, NULL, 0                                     \
+    }
 
 typedef struct td_trend td_trend;
-TD_API int td_trend_compute(td_trend **out, const char *path, const td_trend_opts *opts, td_error *err);
+TD_API int td_trend_compute(td_trend **out, const char *path, const td_trend_opts *opts,
+                            td_error *err);
 TD_API void td_trend_free(td_trend *t);
 TD_API size_t td_trend_nruns(const td_trend *t);
 TD_API const char *td_trend_run(const td_trend *t, size_t run);
@@ -314,9 +322,9 @@ typedef enum td_attr_reason {
 TD_API const char *td_attr_reason_name(td_attr_reason reason);
 
 typedef struct td_attr_stats {
-    bool available;           /* the set was opened with want_attribution */
-    uint64_t gpu_events;      /* gpu-side events of all files */
-    double gpu_time;          /* their total duration, us */
+    bool available;      /* the set was opened with want_attribution */
+    uint64_t gpu_events; /* gpu-side events of all files */
+    double gpu_time;     /* their total duration, us */
     uint64_t attributed;
     double attributed_time;
     uint64_t count[TD_ATTR_NREASONS]; /* unattributed, per reason */
@@ -327,13 +335,13 @@ typedef struct td_attr_stats {
 TD_API int td_set_attr_stats(const td_set *set, td_attr_stats *out);
 
 typedef struct td_compare_opts {
-    size_t size; /* sizeof(td_compare_opts): set by TD_COMPARE_OPTS_INIT */
+    size_t size;                       /* sizeof(td_compare_opts): set by TD_COMPARE_OPTS_INIT */
     td_list control_ranks, test_ranks; /* default: lowest rank of the set */
     td_list control_iters, test_iters; /* default: lowest iteration of the set */
     td_device device;
     bool short_names;
-    bool hta_strict; /* HTA's own rule: stream-0 device events get no iteration */
-    td_by by;       /* rows by kernel (default), op, top op, annotation, class */
+    bool hta_strict;           /* HTA's own rule: stream-0 device events get no iteration */
+    td_by by;                  /* rows by kernel (default), op, top op, annotation, class */
     const td_classes *classes; /* TD_BY_CLASS: NULL = the built-in table */
     /* explain: only gpu events whose op (only_by TD_BY_OP, TD_BY_TOP_OP or
      * TD_BY_ANNOTATION) is named only; the notes then carry the CPU time of
@@ -355,10 +363,12 @@ typedef struct td_compare_opts {
     bool exclude_categories;
 } td_compare_opts;
 
-#define TD_COMPARE_OPTS_INIT                                                                  \
-    {sizeof(td_compare_opts), TD_LIST_INIT, TD_LIST_INIT, TD_LIST_INIT, TD_LIST_INIT,          \
-     TD_DEVICE_ALL, false, false, TD_BY_KERNEL, NULL, NULL, TD_BY_KERNEL, false, false, NULL,  \
-     false}
+#define TD_COMPARE_OPTS_INIT                                                                       \
+    {                                                                                              \
+        sizeof(td_compare_opts), TD_LIST_INIT, TD_LIST_INIT, TD_LIST_INIT, TD_LIST_INIT,           \
+            TD_DEVICE_ALL, false, false, TD_BY_KERNEL, NULL, NULL, TD_BY_KERNEL, false, false,     \
+            NULL, false                                                                            \
+    }
 
 /* The two sides of a comparison: index of td_row.counts, .duration, ... */
 typedef enum td_side { TD_CONTROL = 0, TD_TEST = 1 } td_side;
@@ -366,11 +376,11 @@ typedef enum td_side { TD_CONTROL = 0, TD_TEST = 1 } td_side;
 typedef struct td_row {
     const char *name; /* full or short name; may hold NUL bytes: use name_len */
     size_t name_len;
-    uint64_t counts[2];      /* [TD_CONTROL], [TD_TEST] */
-    double duration[2];      /* total duration, us */
-    int64_t diff_counts;     /* test - control */
-    double diff_duration;    /* test - control */
-    char category;           /* '+', '-' or '=' (of diff_counts) */
+    uint64_t counts[2];   /* [TD_CONTROL], [TD_TEST] */
+    double duration[2];   /* total duration, us */
+    int64_t diff_counts;  /* test - control */
+    double diff_duration; /* test - control */
+    char category;        /* '+', '-' or '=' (of diff_counts) */
 } td_row;
 
 typedef struct td_side_notes {
@@ -461,7 +471,7 @@ typedef enum td_samples {
 } td_samples;
 
 typedef struct td_stats_opts {
-    size_t size;       /* sizeof(td_stats_opts): set by TD_STATS_OPTS_INIT */
+    size_t size; /* sizeof(td_stats_opts): set by TD_STATS_OPTS_INIT */
     td_samples samples;
     double alpha;      /* false discovery rate for the q-values; 0 = 0.05 */
     double min_change; /* percent; a smaller |change| is noise; used when has_min_change,
@@ -469,15 +479,18 @@ typedef struct td_stats_opts {
     bool has_min_change;
 } td_stats_opts;
 
-#define TD_STATS_OPTS_INIT {sizeof(td_stats_opts), TD_SAMPLES_AUTO, 0.0, 0.0, false}
+#define TD_STATS_OPTS_INIT                                                                         \
+    {                                                                                              \
+        sizeof(td_stats_opts), TD_SAMPLES_AUTO, 0.0, 0.0, false                                    \
+    }
 
 typedef enum td_verdict {
-    TD_VERDICT_NA = 0,   /* a side has fewer than 2 samples */
-    TD_VERDICT_NOISE,    /* q > alpha, or |change| < min_change */
-    TD_VERDICT_SLOWER,   /* q <= alpha and change >= min_change */
-    TD_VERDICT_FASTER,   /* q <= alpha and change <= -min_change */
-    TD_VERDICT_ADDED,    /* only the test side has the name */
-    TD_VERDICT_REMOVED   /* only the control side has the name */
+    TD_VERDICT_NA = 0, /* a side has fewer than 2 samples */
+    TD_VERDICT_NOISE,  /* q > alpha, or |change| < min_change */
+    TD_VERDICT_SLOWER, /* q <= alpha and change >= min_change */
+    TD_VERDICT_FASTER, /* q <= alpha and change <= -min_change */
+    TD_VERDICT_ADDED,  /* only the test side has the name */
+    TD_VERDICT_REMOVED /* only the control side has the name */
 } td_verdict;
 
 TD_API const char *td_verdict_name(td_verdict v); /* "n/a", "noise", "slower", ... */
@@ -488,13 +501,13 @@ typedef struct td_row_stats {
     uint64_t n[2];            /* samples per side */
     double mean[2], stdev[2]; /* stdev: sample standard deviation (n - 1) */
     double median[2], min[2], max[2];
-    double diff_mean;         /* test mean - control mean */
-    double change_pct;        /* 100 * diff_mean / control mean */
+    double diff_mean;  /* test mean - control mean */
+    double change_pct; /* 100 * diff_mean / control mean */
     /* iteration: Welch's 1 - alpha interval for diff_mean; call: the
      * distribution-free 1 - alpha interval of the Hodges-Lehmann shift */
     double ci_low, ci_high;
-    double hl_shift;          /* call mode: the Hodges-Lehmann shift, else NAN */
-    double p, q;              /* two-sided p-value; Benjamini-Hochberg q-value */
+    double hl_shift; /* call mode: the Hodges-Lehmann shift, else NAN */
+    double p, q;     /* two-sided p-value; Benjamini-Hochberg q-value */
     td_verdict verdict;
 } td_row_stats;
 
@@ -504,8 +517,8 @@ typedef struct td_stats td_stats;
  * same sets and opts: the samples come from exactly the events the diff
  * counted. Deterministic: independent of thread count and file order. */
 TD_API int td_stats_compute(td_stats **out, const td_diff *diff, const td_set *control,
-                     const td_set *test, const td_compare_opts *opts,
-                     const td_stats_opts *sopts, td_error *err);
+                            const td_set *test, const td_compare_opts *opts,
+                            const td_stats_opts *sopts, td_error *err);
 TD_API void td_stats_free(td_stats *st);
 
 /* Parallel to td_diff_rows(). */
@@ -530,10 +543,13 @@ typedef struct td_check_opts {
     double max_regression; /* percent: the smallest slowdown that fails; used when
                             * has_max_regression, else 5 */
     bool has_max_regression;
-    double min_us;         /* names whose control total is under this are not compared */
+    double min_us; /* names whose control total is under this are not compared */
 } td_check_opts;
 
-#define TD_CHECK_OPTS_INIT {sizeof(td_check_opts), 5.0, false, 0.0}
+#define TD_CHECK_OPTS_INIT                                                                         \
+    {                                                                                              \
+        sizeof(td_check_opts), 5.0, false, 0.0                                                     \
+    }
 
 typedef struct td_check td_check;
 
@@ -581,8 +597,8 @@ typedef enum td_column {
     TD_COL_ABS_DIFF_DURATION,
     TD_NCOLUMNS,
     /* Need statistics (td_view_opts.stats): */
-    TD_COL_Q = 100,  /* q-value; ascending by default, rows without one last */
-    TD_COL_CHANGE    /* change_pct; rows without one last */
+    TD_COL_Q = 100, /* q-value; ascending by default, rows without one last */
+    TD_COL_CHANGE   /* change_pct; rows without one last */
 } td_column;
 
 /* Column by its spec name ("diff_duration"), with the side labels applied
@@ -592,19 +608,21 @@ typedef enum td_column {
 TD_API int td_column_parse(const char *text, const char *control_label, const char *test_label);
 
 typedef struct td_view_opts {
-    size_t size;        /* sizeof(td_view_opts): set by TD_VIEW_OPTS_INIT */
-    td_column sort;     /* used when has_sort */
+    size_t size;    /* sizeof(td_view_opts): set by TD_VIEW_OPTS_INIT */
+    td_column sort; /* used when has_sort */
     bool has_sort;
-    bool ascending;     /* default descending for numbers, ascending for name */
-    size_t top;         /* 0 = all */
+    bool ascending;      /* default descending for numbers, ascending for name */
+    size_t top;          /* 0 = all */
     const char *include; /* PCRE2 regex searched in the name, or NULL */
     const char *exclude;
-    bool exclude_steps; /* drop ProfilerStep rows */
+    bool exclude_steps;    /* drop ProfilerStep rows */
     const td_stats *stats; /* for TD_COL_Q and TD_COL_CHANGE */
 } td_view_opts;
 
-#define TD_VIEW_OPTS_INIT                                                                     \
-    {sizeof(td_view_opts), TD_COL_NAME, false, false, 0, NULL, NULL, false, NULL}
+#define TD_VIEW_OPTS_INIT                                                                          \
+    {                                                                                              \
+        sizeof(td_view_opts), TD_COL_NAME, false, false, 0, NULL, NULL, false, NULL                \
+    }
 
 /* Indices into td_diff_rows() after filter, sort and cut. *out is malloc'd:
  * the caller frees it with free(). Returns the number of indices or < 0:
@@ -627,17 +645,19 @@ typedef struct td_write_opts {
     const size_t *rows;        /* a view, or NULL for every row in order */
     size_t nrows;
     /* The terminal table only: */
-    int width;                 /* columns to fit (0 = 120) */
-    bool color;                /* ANSI colours for +/- */
-    bool ascii;                /* no Unicode: "..." and '#' bars */
-    bool rules;                /* a rule under the header (for a terminal, not a pipe) */
+    int width;  /* columns to fit (0 = 120) */
+    bool color; /* ANSI colours for +/- */
+    bool ascii; /* no Unicode: "..." and '#' bars */
+    bool rules; /* a rule under the header (for a terminal, not a pipe) */
     /* Statistics of the diff (td_stats_compute), or NULL: the writers then
      * add their columns (CSV, JSON, Markdown, the table's verdict). */
     const td_stats *stats;
 } td_write_opts;
 
-#define TD_WRITE_OPTS_INIT                                                                    \
-    {sizeof(td_write_opts), NULL, NULL, NULL, 0, 0, false, false, false, NULL}
+#define TD_WRITE_OPTS_INIT                                                                         \
+    {                                                                                              \
+        sizeof(td_write_opts), NULL, NULL, NULL, 0, 0, false, false, false, NULL                   \
+    }
 
 TD_API int td_write_csv(FILE *f, const td_diff *diff, const td_write_opts *opts, td_error *err);
 TD_API int td_write_json(FILE *f, const td_diff *diff, const td_write_opts *opts, td_error *err);
@@ -645,8 +665,7 @@ TD_API int td_write_markdown(FILE *f, const td_diff *diff, const td_write_opts *
                              td_error *err);
 /* Aligned columns for a terminal: long names shortened with an ellipsis to
  * fit the width, and a bar per row showing the change in duration. */
-TD_API int td_write_table(FILE *f, const td_diff *diff, const td_write_opts *opts,
-                          td_error *err);
+TD_API int td_write_table(FILE *f, const td_diff *diff, const td_write_opts *opts, td_error *err);
 /* The five ops_diff lists as a JSON object of arrays, each sorted by name. */
 TD_API int td_write_ops_json(FILE *f, const td_diff *diff, td_error *err);
 
@@ -706,14 +725,16 @@ typedef struct td_chart_opts {
     int width, height;         /* px; 0 = fit the labels */
 } td_chart_opts;
 
-#define TD_CHART_OPTS_INIT {sizeof(td_chart_opts), NULL, NULL, NULL, 0, 0}
+#define TD_CHART_OPTS_INIT                                                                         \
+    {                                                                                              \
+        sizeof(td_chart_opts), NULL, NULL, NULL, 0, 0                                              \
+    }
 
 TD_API int td_chart_write_opts(const char *path, td_chart_kind kind, const td_diff *diff,
                                const size_t *rows, size_t nrows, const td_chart_opts *opts,
                                td_error *err);
-TD_API int td_chart_svg_opts(FILE *f, td_chart_kind kind, const td_diff *diff,
-                             const size_t *rows, size_t nrows, const td_chart_opts *opts,
-                             td_error *err);
+TD_API int td_chart_svg_opts(FILE *f, td_chart_kind kind, const td_diff *diff, const size_t *rows,
+                             size_t nrows, const td_chart_opts *opts, td_error *err);
 
 /* The subtitle plot and the report give their charts: "control (rank 0,
  * iterations 5–10) vs test (rank 0, iteration 5) · gpu", then ", by op",
@@ -725,12 +746,12 @@ TD_API size_t td_chart_subtitle(char *buf, size_t cap, const td_diff *diff,
                                 const char *test_label);
 
 typedef struct td_report_input {
-    size_t size;                    /* sizeof(td_report_input): TD_REPORT_INPUT_INIT */
+    size_t size; /* sizeof(td_report_input): TD_REPORT_INPUT_INIT */
     const td_set *control, *test;
-    const td_compare_opts *opts;    /* the selection diff was computed with */
-    const td_diff *diff;            /* every row of it goes into the table */
-    const char *control_label;      /* NULL = "control" */
-    const char *test_label;         /* NULL = "test" */
+    const td_compare_opts *opts; /* the selection diff was computed with */
+    const td_diff *diff;         /* every row of it goes into the table */
+    const char *control_label;   /* NULL = "control" */
+    const char *test_label;      /* NULL = "test" */
     /* Rows of each chart, by td_chart_kind; NULL = td_chart_default_view. */
     const td_view_opts *chart_view[2];
     /* Statistics of diff (td_stats_compute), or NULL: the table then gains
@@ -741,8 +762,10 @@ typedef struct td_report_input {
     int chart_width, chart_height;
 } td_report_input;
 
-#define TD_REPORT_INPUT_INIT                                                                  \
-    {sizeof(td_report_input), NULL, NULL, NULL, NULL, NULL, NULL, {NULL, NULL}, NULL, 0, 0}
+#define TD_REPORT_INPUT_INIT                                                                       \
+    {                                                                                              \
+        sizeof(td_report_input), NULL, NULL, NULL, NULL, NULL, NULL, {NULL, NULL}, NULL, 0, 0      \
+    }
 
 /* One self-contained HTML page (inline CSS, JS and SVG; nothing fetched):
  * both sides, headline numbers, both charts, the full sortable table, the

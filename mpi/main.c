@@ -21,8 +21,8 @@ static const struct {
 } commands[] = {
     {CMD_COMPARE, 0}, {CMD_OPS, 0},
     {CMD_INFO, 0},    {CMD_PLOT, 0},
-    {CMD_REPORT, 0},  {CMD_CHECK, 0}, {CMD_EXPLAIN, 0},
-    {CMD_SUMMARIZE, TD_PACK_SHA256}, /* a summary records each file's hash */
+    {CMD_REPORT, 0},  {CMD_CHECK, 0},
+    {CMD_EXPLAIN, 0}, {CMD_SUMMARIZE, TD_PACK_SHA256}, /* a summary records each file's hash */
 };
 
 static mpi_sets g_sets;
@@ -175,8 +175,8 @@ int main(int argc, char **argv)
     setlocale(LC_CTYPE, "");
     g_prog = "tracediff-mpi";
     cli_tty_off = true; /* mpirun gives rank 0 a pseudo-terminal: not the user's */
-    int rc = argc == 3 && strcmp(argv[1], "--batch") == 0 ? run_batch(argv[2], me)
-                                                           : run(argc, argv, me);
+    int rc =
+        argc == 3 && strcmp(argv[1], "--batch") == 0 ? run_batch(argv[2], me) : run(argc, argv, me);
     /* Every process ends with rank 0's status. */
     MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
     MPI_Finalize();

@@ -28,8 +28,8 @@ static PyObject *raise_td(const td_error *e)
     const char *msg = e->msg[0] ? e->msg : td_strerror(e->code);
     PyObject *text;
     if (e->path[0] && e->has_offset)
-        text = PyUnicode_FromFormat("%s: byte %llu: %s", e->path, (unsigned long long)e->offset,
-                                    msg);
+        text =
+            PyUnicode_FromFormat("%s: byte %llu: %s", e->path, (unsigned long long)e->offset, msg);
     else if (e->path[0])
         text = PyUnicode_FromFormat("%s: %s", e->path, msg);
     else
@@ -62,8 +62,7 @@ static PyObject *raise_td(const td_error *e)
 /* Set: one opened trace set                                                 */
 
 typedef struct {
-    PyObject_HEAD
-    td_set *set;
+    PyObject_HEAD td_set *set;
 } SetObject;
 
 static void Set_dealloc(SetObject *self)
@@ -116,13 +115,13 @@ static PyObject *Set_files(SetObject *self, PyObject *Py_UNUSED(ignored))
         td_file_info fi;
         td_set_file_info(self->set, i, &fi);
         PyObject *d = Py_BuildValue(
-            "{s:O&,s:L,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:z}", "path",
-            PyUnicode_DecodeFSDefault, fi.path, "rank", (long long)fi.rank, "file_bytes",
-            (unsigned long long)fi.file_bytes, "json_bytes", (unsigned long long)fi.json_bytes,
-            "events_total", (unsigned long long)fi.events_total, "events_counted",
-            (unsigned long long)fi.events_counted, "events_cpu",
-            (unsigned long long)fi.events_cpu, "events_gpu", (unsigned long long)fi.events_gpu,
-            "events_no_launch", (unsigned long long)fi.events_no_launch, "events_skipped",
+            "{s:O&,s:L,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:z}", "path", PyUnicode_DecodeFSDefault,
+            fi.path, "rank", (long long)fi.rank, "file_bytes", (unsigned long long)fi.file_bytes,
+            "json_bytes", (unsigned long long)fi.json_bytes, "events_total",
+            (unsigned long long)fi.events_total, "events_counted",
+            (unsigned long long)fi.events_counted, "events_cpu", (unsigned long long)fi.events_cpu,
+            "events_gpu", (unsigned long long)fi.events_gpu, "events_no_launch",
+            (unsigned long long)fi.events_no_launch, "events_skipped",
             (unsigned long long)fi.events_skipped, "steps", (unsigned long long)fi.steps,
             "device_name", fi.device_name);
         if (!d) {
@@ -187,10 +186,9 @@ static PyObject *open_sets(PyObject *Py_UNUSED(mod), PyObject *args, PyObject *k
     opts.threads = threads;
     td_error err = {0};
     int rc;
-    Py_BEGIN_ALLOW_THREADS
-    rc = td_sets_open(sets, paths, (size_t)n, &opts, &err);
-    Py_END_ALLOW_THREADS
-    if (rc < 0) {
+    Py_BEGIN_ALLOW_THREADS rc = td_sets_open(sets, paths, (size_t)n, &opts, &err);
+    Py_END_ALLOW_THREADS if (rc < 0)
+    {
         raise_td(&err);
         goto done;
     }
@@ -287,12 +285,11 @@ static PyObject *name_str(const td_row *r)
 
 static PyObject *notes_dict(const td_side_notes *n)
 {
-    return Py_BuildValue("{s:O,s:K,s:K,s:K,s:N,s:N}", "whole_trace",
-                         n->whole_trace ? Py_True : Py_False, "no_launch",
-                         (unsigned long long)n->no_launch, "strict_dropped",
-                         (unsigned long long)n->strict_dropped, "events",
-                         (unsigned long long)n->events, "ranks", int64_list(n->ranks, n->nranks),
-                         "iterations", int64_list(n->iters, n->niters));
+    return Py_BuildValue(
+        "{s:O,s:K,s:K,s:K,s:N,s:N}", "whole_trace", n->whole_trace ? Py_True : Py_False,
+        "no_launch", (unsigned long long)n->no_launch, "strict_dropped",
+        (unsigned long long)n->strict_dropped, "events", (unsigned long long)n->events, "ranks",
+        int64_list(n->ranks, n->nranks), "iterations", int64_list(n->iters, n->niters));
 }
 
 /* The rows as five lists (names, control counts, test counts, control
@@ -363,8 +360,10 @@ static int cmp_args_fill(cmp_args *a, PyObject *sel[4], int device, int samples,
     if (!(alpha == 0 || (alpha > 0 && alpha < 1))) {
         char buf[64];
         snprintf(buf, sizeof buf, "%g", alpha);
-        PyErr_Format(UsageError, "Invalid argument alpha=%s (a number above 0 and below 1, "
-                     "e.g. 0.05).", buf);
+        PyErr_Format(UsageError,
+                     "Invalid argument alpha=%s (a number above 0 and below 1, "
+                     "e.g. 0.05).",
+                     buf);
         return -1;
     }
     a->o.device = (td_device)device;
@@ -375,8 +374,10 @@ static int cmp_args_fill(cmp_args *a, PyObject *sel[4], int device, int samples,
         if (m == -1.0 && PyErr_Occurred())
             return -1;
         if (!(m >= 0 && m <= 1e9)) {
-            PyErr_Format(UsageError, "Invalid argument min_change=%R (a percentage of 0 or "
-                         "more, e.g. 1).", min_change);
+            PyErr_Format(UsageError,
+                         "Invalid argument min_change=%R (a percentage of 0 or "
+                         "more, e.g. 1).",
+                         min_change);
             return -1;
         }
         a->so.min_change = m;
@@ -397,12 +398,11 @@ static int cmp_compute(const cmp_args *a, td_diff **d, td_stats **st)
     int rc;
     *d = NULL;
     *st = NULL;
-    Py_BEGIN_ALLOW_THREADS
-    rc = td_diff_compute(d, a->ctl->set, a->tst->set, &a->o, &err);
+    Py_BEGIN_ALLOW_THREADS rc = td_diff_compute(d, a->ctl->set, a->tst->set, &a->o, &err);
     if (rc == 0 && a->stats)
         rc = td_stats_compute(st, *d, a->ctl->set, a->tst->set, &a->o, &a->so, &err);
-    Py_END_ALLOW_THREADS
-    if (rc < 0) {
+    Py_END_ALLOW_THREADS if (rc < 0)
+    {
         td_stats_free(*st);
         td_diff_free(*d);
         *st = NULL;
@@ -434,10 +434,10 @@ static PyObject *stats_result(const td_stats *st, size_t n)
         bad |= !(cols[c] = PyList_New((Py_ssize_t)n));
     for (size_t i = 0; !bad && i < n; i++) {
         const td_row_stats *r = &rs[i];
-        const double v[STATS_NUMS] = {r->mean[0], r->mean[1], r->stdev[0], r->stdev[1],
-                                      r->median[0], r->median[1], r->min[0], r->max[0],
-                                      r->min[1], r->max[1], r->diff_mean, r->change_pct,
-                                      r->ci_low, r->ci_high, r->p, r->q};
+        const double v[STATS_NUMS] = {r->mean[0],   r->mean[1],   r->stdev[0],  r->stdev[1],
+                                      r->median[0], r->median[1], r->min[0],    r->max[0],
+                                      r->min[1],    r->max[1],    r->diff_mean, r->change_pct,
+                                      r->ci_low,    r->ci_high,   r->p,         r->q};
         bad |= put(cols[0], i, PyLong_FromUnsignedLongLong(r->n[0]));
         bad |= put(cols[1], i, PyLong_FromUnsignedLongLong(r->n[1]));
         for (int k = 0; k < STATS_NUMS; k++)
@@ -453,18 +453,17 @@ static PyObject *stats_result(const td_stats *st, size_t n)
     }
     if (list)
         result = Py_BuildValue("{s:s,s:d,s:d,s:n,s:n,s:O,s:N}", "samples",
-                               td_samples_name(td_stats_samples(st)), "alpha",
-                               td_stats_alpha(st), "min_change", td_stats_min_change(st),
-                               "control_samples", (Py_ssize_t)td_stats_side_samples(st, 0),
-                               "test_samples", (Py_ssize_t)td_stats_side_samples(st, 1),
-                               "too_few", td_stats_too_few(st) ? Py_True : Py_False,
-                               "columns", list);
+                               td_samples_name(td_stats_samples(st)), "alpha", td_stats_alpha(st),
+                               "min_change", td_stats_min_change(st), "control_samples",
+                               (Py_ssize_t)td_stats_side_samples(st, 0), "test_samples",
+                               (Py_ssize_t)td_stats_side_samples(st, 1), "too_few",
+                               td_stats_too_few(st) ? Py_True : Py_False, "columns", list);
     return result;
 }
 
-#define CMP_KWLIST                                                                             \
-    "control", "test", "control_rank", "test_rank", "control_iteration", "test_iteration",     \
-        "device", "short_names", "hta_strict", "categories", "exclude_categories",            \
+#define CMP_KWLIST                                                                                 \
+    "control", "test", "control_rank", "test_rank", "control_iteration", "test_iteration",         \
+        "device", "short_names", "hta_strict", "categories", "exclude_categories",                 \
         "normalize_names", "samples", "alpha", "min_change"
 #define CMP_FORMAT "O!O!|OOOOippzppidO"
 
@@ -476,10 +475,9 @@ static PyObject *compare(PyObject *Py_UNUSED(mod), PyObject *args, PyObject *kw)
     int device = TD_DEVICE_ALL, samples = 0;
     double alpha = 0;
     if (!PyArg_ParseTupleAndKeywords(
-            args, kw, CMP_FORMAT "p:compare", kwlist, &SetType, &a.ctl, &SetType, &a.tst,
-            &sel[0], &sel[1], &sel[2], &sel[3], &device, &a.o.short_names, &a.o.hta_strict,
-            &a.o.categories, &a.o.exclude_categories, &a.o.normalize_names, &samples, &alpha,
-            &min_change, &a.stats))
+            args, kw, CMP_FORMAT "p:compare", kwlist, &SetType, &a.ctl, &SetType, &a.tst, &sel[0],
+            &sel[1], &sel[2], &sel[3], &device, &a.o.short_names, &a.o.hta_strict, &a.o.categories,
+            &a.o.exclude_categories, &a.o.normalize_names, &samples, &alpha, &min_change, &a.stats))
         return NULL;
     PyObject *result = NULL;
     td_diff *d = NULL;
@@ -505,8 +503,8 @@ static PyObject *compare(PyObject *Py_UNUSED(mod), PyObject *args, PyObject *kw)
 /* check(): the CI gate (td_check_*)                                         */
 
 typedef struct {
-    PyObject_HEAD
-    PyObject *ctl, *tst; /* the sets, kept while the diff is: its names may live there */
+    PyObject_HEAD PyObject *ctl,
+        *tst; /* the sets, kept while the diff is: its names may live there */
     td_diff *d;
     td_stats *st;
     td_check *c;
@@ -548,10 +546,10 @@ static PyObject *Check_regressions(CheckObject *self, PyObject *Py_UNUSED(ignore
     PyObject *l = PyList_New((Py_ssize_t)n);
     for (size_t k = 0; l && k < n; k++) {
         const td_row_stats *r = &rs[regs[k]];
-        PyObject *t = Py_BuildValue("(NKKddddddd)", name_str(&rows[regs[k]]),
-                                    (unsigned long long)r->n[0], (unsigned long long)r->n[1],
-                                    r->mean[0], r->mean[1], r->change_pct, r->ci_low, r->ci_high,
-                                    r->p, r->q);
+        PyObject *t =
+            Py_BuildValue("(NKKddddddd)", name_str(&rows[regs[k]]), (unsigned long long)r->n[0],
+                          (unsigned long long)r->n[1], r->mean[0], r->mean[1], r->change_pct,
+                          r->ci_low, r->ci_high, r->p, r->q);
         if (put(l, k, t))
             Py_CLEAR(l);
     }
@@ -621,11 +619,11 @@ static PyObject *check(PyObject *Py_UNUSED(mod), PyObject *args, PyObject *kw)
     double alpha = 0;
     td_check_opts co = TD_CHECK_OPTS_INIT;
     co.has_max_regression = true;
-    if (!PyArg_ParseTupleAndKeywords(
-            args, kw, CMP_FORMAT "dd:check", kwlist, &SetType, &a.ctl, &SetType, &a.tst,
-            &sel[0], &sel[1], &sel[2], &sel[3], &device, &a.o.short_names, &a.o.hta_strict,
-            &a.o.categories, &a.o.exclude_categories, &a.o.normalize_names, &samples, &alpha,
-            &min_change, &co.max_regression, &co.min_us))
+    if (!PyArg_ParseTupleAndKeywords(args, kw, CMP_FORMAT "dd:check", kwlist, &SetType, &a.ctl,
+                                     &SetType, &a.tst, &sel[0], &sel[1], &sel[2], &sel[3], &device,
+                                     &a.o.short_names, &a.o.hta_strict, &a.o.categories,
+                                     &a.o.exclude_categories, &a.o.normalize_names, &samples,
+                                     &alpha, &min_change, &co.max_regression, &co.min_us))
         return NULL;
     CheckObject *self = NULL;
     td_diff *d = NULL;
@@ -660,7 +658,7 @@ done:
 
 static PyObject *summarize(PyObject *Py_UNUSED(mod), PyObject *args, PyObject *kw)
 {
-    static char *kwlist[] = {"set",    "path",    "run",     "replace", "ranks",
+    static char *kwlist[] = {"set",        "path",   "run",     "replace", "ranks",
                              "iterations", "device", "threads", "created", NULL};
     PyObject *src, *dst, *ranks = Py_None, *iters = Py_None, *result = NULL;
     td_summary_opts so = TD_SUMMARY_OPTS_INIT;
@@ -685,13 +683,11 @@ static PyObject *summarize(PyObject *Py_UNUSED(mod), PyObject *args, PyObject *k
     td_error err = {0};
     td_set *set = NULL;
     int rc;
-    Py_BEGIN_ALLOW_THREADS
-    rc = td_set_open(&set, sp, &oo, &err);
+    Py_BEGIN_ALLOW_THREADS rc = td_set_open(&set, sp, &oo, &err);
     if (rc == 0)
         rc = td_summary_write(dp, set, &so, &err);
     td_set_free(set);
-    Py_END_ALLOW_THREADS
-    result = rc < 0 ? raise_td(&err) : Py_NewRef(Py_None);
+    Py_END_ALLOW_THREADS result = rc < 0 ? raise_td(&err) : Py_NewRef(Py_None);
 done:
     td_list_clear(&so.ranks);
     td_list_clear(&so.iters);
@@ -729,10 +725,8 @@ static PyObject *runs(PyObject *Py_UNUSED(mod), PyObject *arg)
     td_error err = {0};
     long n;
     const char *p = PyBytes_AS_STRING(path);
-    Py_BEGIN_ALLOW_THREADS
-    n = td_summary_runs(&ri, p, &err);
-    Py_END_ALLOW_THREADS
-    Py_DECREF(path);
+    Py_BEGIN_ALLOW_THREADS n = td_summary_runs(&ri, p, &err);
+    Py_END_ALLOW_THREADS Py_DECREF(path);
     if (n < 0)
         return raise_td(&err);
     PyObject *l = PyList_New(n);
@@ -812,10 +806,8 @@ static PyObject *trend(PyObject *Py_UNUSED(mod), PyObject *args, PyObject *kw)
     td_error err = {0};
     int rc;
     const char *p = PyBytes_AS_STRING(path);
-    Py_BEGIN_ALLOW_THREADS
-    rc = td_trend_compute(&t, p, &to, &err);
-    Py_END_ALLOW_THREADS
-    result = rc < 0 ? raise_td(&err) : trend_result(t);
+    Py_BEGIN_ALLOW_THREADS rc = td_trend_compute(&t, p, &to, &err);
+    Py_END_ALLOW_THREADS result = rc < 0 ? raise_td(&err) : trend_result(t);
     td_trend_free(t);
 done:
     free(rn);
@@ -836,15 +828,17 @@ static int seq_double(PyObject *fast, Py_ssize_t i, double *out)
 
 static PyObject *chart(PyObject *Py_UNUSED(mod), PyObject *args, PyObject *kw)
 {
-    static char *kwlist[] = {"path",      "kind",      "names",         "control_counts",
-                             "test_counts", "control_duration", "test_duration",
-                             "control_label", "test_label", NULL};
+    static char *kwlist[] = {"path",          "kind",
+                             "names",         "control_counts",
+                             "test_counts",   "control_duration",
+                             "test_duration", "control_label",
+                             "test_label",    NULL};
     PyObject *path, *seq[5], *fast[5] = {NULL}, *result = NULL, *encoded[5] = {NULL};
     int kind;
     const char *cl = NULL, *tl = NULL;
     if (!PyArg_ParseTupleAndKeywords(args, kw, "O&iOOOOO|zz:chart", kwlist, PyUnicode_FSConverter,
-                                     &path, &kind, &seq[0], &seq[1], &seq[2], &seq[3], &seq[4],
-                                     &cl, &tl))
+                                     &path, &kind, &seq[0], &seq[1], &seq[2], &seq[3], &seq[4], &cl,
+                                     &tl))
         return NULL;
     td_row *rows = NULL;
     Py_ssize_t n = -1;
@@ -892,9 +886,8 @@ static PyObject *chart(PyObject *Py_UNUSED(mod), PyObject *args, PyObject *kw)
     int rc = td_diff_from_rows(&d, rows, (size_t)n, false, &err);
     if (rc == 0) {
         const char *p = PyBytes_AS_STRING(path);
-        Py_BEGIN_ALLOW_THREADS
-        rc = td_chart_write(p, kind ? TD_CHART_DURATION : TD_CHART_COUNTS, d, NULL, (size_t)n, cl,
-                            tl, &err);
+        Py_BEGIN_ALLOW_THREADS rc = td_chart_write(p, kind ? TD_CHART_DURATION : TD_CHART_COUNTS, d,
+                                                   NULL, (size_t)n, cl, tl, &err);
         Py_END_ALLOW_THREADS
     }
     td_diff_free(d);
@@ -977,11 +970,11 @@ PyMODINIT_FUNC PyInit__tracediff(void)
         "decompressed JSON, or None), code.",
         NULL, NULL);
     PyObject *bases = TraceError ? PyTuple_Pack(2, TraceError, PyExc_ValueError) : NULL;
-    UsageError = bases ? PyErr_NewExceptionWithDoc(
-                             "tracediff.UsageError",
-                             "A bad argument: unknown rank or iteration, wrong type...", bases,
-                             NULL)
-                       : NULL;
+    UsageError = bases
+                     ? PyErr_NewExceptionWithDoc(
+                           "tracediff.UsageError",
+                           "A bad argument: unknown rank or iteration, wrong type...", bases, NULL)
+                     : NULL;
     Py_XDECREF(bases);
     if (!UsageError || PyModule_AddObjectRef(m, "TraceError", TraceError) < 0 ||
         PyModule_AddObjectRef(m, "UsageError", UsageError) < 0 ||

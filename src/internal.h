@@ -21,7 +21,7 @@ int td_fail_at(td_error *err, int code, const char *path, uint64_t offset, const
 int td_opts_take(void *dst, const void *opts, const void *dflt, size_t own, size_t align,
                  const char *type, td_error *err);
 /* TD_OPTS_TAKE(&copy, opts, td_x_opts, TD_X_OPTS_INIT, err) */
-#define TD_OPTS_TAKE(dst, opts, type, init, err)                                               \
+#define TD_OPTS_TAKE(dst, opts, type, init, err)                                                   \
     td_opts_take(dst, opts, &(const type)init, sizeof(type), _Alignof(type), #type, err)
 
 /* Growable arrays of plain data. */
@@ -71,9 +71,9 @@ typedef struct td_event {
  * asks for them (td_file_events). */
 typedef struct td_event_group {
     uint64_t count;
-    double total;  /* exact: a whole number below 2^53 */
-    uint32_t name; /* as td_event.name, flag bits included */
-    int32_t iter;  /* as td_event.iter */
+    double total;     /* exact: a whole number below 2^53 */
+    uint32_t name;    /* as td_event.name, flag bits included */
+    int32_t iter;     /* as td_event.iter */
     uint32_t attr[3]; /* a gpu group's op, top op, annotation (has_attr) */
 } td_event_group;
 
@@ -91,7 +91,7 @@ typedef struct td_file {
     td_strtab *cats;
     uint64_t *cat_counts; /* per cats id */
     size_t ncat_counts;
-    double *cat_dur;      /* per cats id: summed dur of its counted events, us (0 if unknown) */
+    double *cat_dur; /* per cats id: summed dur of its counted events, us (0 if unknown) */
     /* Per names id: the categories the name appears under, bit c for cats
      * id c (ids >= 63 share bit 63). NULL when unknown (an old summary).
      * 8 bytes per distinct name and nothing per event: --cat filters by name. */
@@ -99,14 +99,14 @@ typedef struct td_file {
     size_t nname_cats;
     td_event **evb; /* blocks of TD_BLOCK events; the last may be shorter */
     size_t nev, nevb;
-    bool evb_big; /* the blocks come from td_big_alloc (a summary's), else malloc */
+    bool evb_big;   /* the blocks come from td_big_alloc (a summary's), else malloc */
     int64_t *iters; /* sorted distinct step numbers of this file */
     size_t niters;
     uint64_t steps, events_cpu, events_gpu;
-    uint64_t events_stream0;   /* device events on stream 0 (HTA's rule 3) */
-    uint64_t events_no_launch; /* device events whose launch was not found */
+    uint64_t events_stream0;    /* device events on stream 0 (HTA's rule 3) */
+    uint64_t events_no_launch;  /* device events whose launch was not found */
     uint64_t events_no_launch0; /* ... of them on stream 0 */
-    char sha256[65]; /* of the source file when known (read from a summary), else "" */
+    char sha256[65];            /* of the source file when known (read from a summary), else "" */
     /* Attribution (docs/attribution.md), computed at load when asked
      * (td_open_opts.want_attribution). Plain arrays so that a summary can
      * store and rebuild them: one entry per gpu-side event (TD_EV_GPU), the
@@ -155,15 +155,20 @@ void td_split_free(td_split *sp);
  * by threads threads (TD_SPLIT=N in the environment forces N, for tests). */
 size_t td_split_count(uint64_t size, uint64_t total, int threads);
 /* trace_load.c: piece 0 (the whole file when sp is NULL) and piece i >= 1. */
-int td_file_load_split(td_file **out, const char *path, const td_load_progress *prog,
-                       int want_attr, td_split *sp, td_error *err);
+int td_file_load_split(td_file **out, const char *path, const td_load_progress *prog, int want_attr,
+                       td_split *sp, td_error *err);
 void td_split_run(td_split *sp, size_t i, const td_load_progress *prog, int want_attr);
 
 /* The events attribution needs, kept beside the raw events only while a
  * file loads (when attribution is asked for): cpu ops, user annotations,
  * host sides of a correlation (launches) and gpu-side events. */
-enum { TD_LINK_OP = 1, TD_LINK_ANN = 2, TD_LINK_LAUNCH = 4, TD_LINK_GPU = 8,
-       TD_LINK_HOST = 16 /* a gpu-side event that is a host event (spec §3.1) */ };
+enum {
+    TD_LINK_OP = 1,
+    TD_LINK_ANN = 2,
+    TD_LINK_LAUNCH = 4,
+    TD_LINK_GPU = 8,
+    TD_LINK_HOST = 16 /* a gpu-side event that is a host event (spec §3.1) */
+};
 typedef struct td_link {
     double ts, dur;
     int64_t pid, tid, corr;
@@ -177,7 +182,7 @@ int td_attribute(td_file *f, td_link *links, size_t n, int round_ts, td_error *e
 
 /* The raw per-event record kept while one file loads (before iterations).
  * 24 bytes: it is most of a file's peak memory. */
-#define TD_NAME_BITS 26 /* distinct names per file: at most 2^26 */
+#define TD_NAME_BITS 26        /* distinct names per file: at most 2^26 */
 #define TD_CORR_WIDE INT32_MIN /* the id does not fit: see td_wide_corr */
 
 typedef struct td_raw_event {
@@ -212,8 +217,8 @@ enum {
  * events in blocks (blocks[k] holds TD_BLOCK of them, the last fewer),
  * compacts them in place into f->evb and frees what it does not keep; fills
  * f->iters and the counters. blocks itself stays the caller's. */
-int td_assign_iterations(td_file *f, td_raw_event **blocks, size_t n,
-                         const td_wide_corr *wide, size_t nwide, int round_ts, td_error *err);
+int td_assign_iterations(td_file *f, td_raw_event **blocks, size_t n, const td_wide_corr *wide,
+                         size_t nwide, int round_ts, td_error *err);
 /* Parse N of "ProfilerStep#N"; returns 1 when the name is a step with a number. */
 int td_step_number(const char *name, size_t len, int64_t *out);
 
@@ -231,13 +236,13 @@ struct td_set {
     int partial;
     int64_t *have_iters; /* NULL: every iteration */
     size_t nhave_iters;
-    int have_device;     /* td_device stored: ALL, CPU or GPU */
-    char *origin;        /* the summary file, for messages; NULL for traces */
+    int have_device; /* td_device stored: ALL, CPU or GPU */
+    char *origin;    /* the summary file, for messages; NULL for traces */
 };
 
 /* trace_set.c: opens sets of trace files (no summaries: see store/). */
-int td_trace_sets_open(td_set **out, const char *const *paths, size_t n,
-                       const td_open_opts *opts, td_error *err);
+int td_trace_sets_open(td_set **out, const char *const *paths, size_t n, const td_open_opts *opts,
+                       td_error *err);
 /* The trace files of one trace set (a directory, sorted by name, or one
  * file): malloc'd paths appended to *list (*n of them, *cap allocated). */
 int td_trace_set_list(const char *path, char ***list, size_t *n, size_t *cap, td_error *err);
@@ -306,9 +311,9 @@ void td_sha256_hex(td_sha256 *c, char out[65]); /* finishes c */
 /* stats_tests.c: the tests behind td_stats_compute (NAN when undefined). */
 typedef struct td_test_result {
     double p;
-    double stat;             /* Welch: t; Mann-Whitney: U of the second sample */
-    double df;               /* Welch only */
-    double ci_low, ci_high;  /* Welch: 1 - alpha interval for mean(b) - mean(a) */
+    double stat;            /* Welch: t; Mann-Whitney: U of the second sample */
+    double df;              /* Welch only */
+    double ci_low, ci_high; /* Welch: 1 - alpha interval for mean(b) - mean(a) */
 } td_test_result;
 /* Welch's unequal-variance t-test, two-sided, of b against a. */
 td_test_result td_welch(const double *a, size_t na, const double *b, size_t nb, double alpha);

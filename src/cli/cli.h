@@ -36,24 +36,26 @@ typedef struct cli_opts {
     const char *run_name;
     bool replace;
     const char *names, *runs;
-    bool stats;            /* --stats (check: always) */
-    td_stats_opts sopt;    /* --samples, --alpha, --min-change */
-    double max_regression; /* check: percent (default 5) */
-    double min_us;         /* check: ignore names whose control total is under this */
-    const char *junit;     /* check: JUnit XML file */
+    bool stats;               /* --stats (check: always) */
+    td_stats_opts sopt;       /* --samples, --alpha, --min-change */
+    double max_regression;    /* check: percent (default 5) */
+    double min_us;            /* check: ignore names whose control total is under this */
+    const char *junit;        /* check: JUnit XML file */
     bool want_attr;           /* load with attribution (explain, report, info) */
     const char *classes_path; /* --classes FILE */
     td_classes *classes;      /* loaded from classes_path */
-    bool explain_names;    /* compare: print what --normalize-names folds */
-    bool by_abs_default;   /* compare: no --sort, rows by |diff_duration| (table, markdown) */
-    bool table_out;        /* the output is the terminal table (it shows the notes itself) */
-    bool default_output;   /* report: no -o, written to tracediff-report.html */
-    bool per_iteration_ok; /* the table gives the command --per-iteration (for the hint) */
+    bool explain_names;       /* compare: print what --normalize-names folds */
+    bool by_abs_default;      /* compare: no --sort, rows by |diff_duration| (table, markdown) */
+    bool table_out;           /* the output is the terminal table (it shows the notes itself) */
+    bool default_output;      /* report: no -o, written to tracediff-report.html */
+    bool per_iteration_ok;    /* the table gives the command --per-iteration (for the hint) */
     int chart_width, chart_height; /* plot, report --width, --height (0: fit) */
 } cli_opts;
 
-#define CLI_OPTS_INIT                                                                          \
-    {.cmp = TD_COMPARE_OPTS_INIT, .view = TD_VIEW_OPTS_INIT, .sopt = TD_STATS_OPTS_INIT}
+#define CLI_OPTS_INIT                                                                              \
+    {                                                                                              \
+        .cmp = TD_COMPARE_OPTS_INIT, .view = TD_VIEW_OPTS_INIT, .sopt = TD_STATS_OPTS_INIT         \
+    }
 
 void cli_opts_free(cli_opts *o);
 
@@ -102,7 +104,10 @@ typedef struct cli_pair {
     size_t *rows, nrows;
 } cli_pair;
 
-#define CLI_PAIR_INIT {.o = CLI_OPTS_INIT}
+#define CLI_PAIR_INIT                                                                              \
+    {                                                                                              \
+        .o = CLI_OPTS_INIT                                                                         \
+    }
 
 /* Loads both sides (o.control, o.test) and computes the diff, with o.stats
  * its statistics, and its view; prints any error, the notes and the
@@ -127,7 +132,7 @@ int out_open(out_file *o, const char *path); /* NULL or "-": stdout; 0 or an exi
 /* A library writer failed on o: prints err, naming o's file when the writer
  * could not (it has only the FILE *), drops the file; returns the exit status. */
 int out_fail(out_file *o, td_error *err);
-int out_commit(out_file *o);                 /* returns 0 or an exit status */
+int out_commit(out_file *o); /* returns 0 or an exit status */
 void out_abort(out_file *o);
 /* --format, else the one -o's extension names (.csv, .json, .md; others:
  * pipe_fmt), else tty_fmt on a terminal and pipe_fmt otherwise. */

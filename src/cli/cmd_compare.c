@@ -49,19 +49,22 @@ static int write_table(FILE *f, const cli_pair *p, td_write_opts *w, td_error *e
             o->cmp.short_names ? "  (short names)" : "",
             o->cmp.normalize_names ? "  (normalized names)" : "");
     if (o->cmp.per_iteration)
-        fprintf(f, "per      (rank, iteration) sample: counts and durations divided by %g "
-                   "(control) and %g (test)\n",
+        fprintf(f,
+                "per      (rank, iteration) sample: counts and durations divided by %g "
+                "(control) and %g (test)\n",
                 td_diff_divisor(p->diff, 0), td_diff_divisor(p->diff, 1));
     if (o->by_abs_default)
         fputs("rows     by |diff_duration|, largest first (--sort to change)\n", f);
     size_t noisy = td_diff_noisy_names(p->diff);
     if (noisy)
-        fprintf(f, "note     %zu names differ only by addresses or line numbers; "
-                   "--normalize-names folds them\n",
+        fprintf(f,
+                "note     %zu names differ only by addresses or line numbers; "
+                "--normalize-names folds them\n",
                 noisy);
     if (p->stats)
-        fprintf(f, "stats    samples per %s (%zu control, %zu test (rank, iteration) samples)  "
-                   "alpha %g  min change %g%%\n",
+        fprintf(f,
+                "stats    samples per %s (%zu control, %zu test (rank, iteration) samples)  "
+                "alpha %g  min change %g%%\n",
                 td_samples_name(td_stats_samples(p->stats)), td_stats_side_samples(p->stats, 0),
                 td_stats_side_samples(p->stats, 1), td_stats_alpha(p->stats),
                 td_stats_min_change(p->stats));
@@ -128,7 +131,8 @@ static int explain_names(FILE *f, const cli_pair *p)
     if (rc == 0)
         qsort(fo, n, sizeof *fo, cmp_fold);
     for (size_t i = 0, j; rc == 0 && i < n; i = j) {
-        for (j = i + 1; j < n && fo[j].len == fo[i].len && !memcmp(fo[j].key, fo[i].key, fo[i].len);)
+        for (j = i + 1;
+             j < n && fo[j].len == fo[i].len && !memcmp(fo[j].key, fo[i].key, fo[i].len);)
             j++;
         if (j - i < 2)
             continue;

@@ -141,8 +141,9 @@ static void zsh_spec(FILE *f, const cli_option *opt, bool is_short)
 
 static void zsh_command(FILE *f, const cli_command *c)
 {
-    fprintf(f, "    %s)\n        _arguments -s -S \\\n"
-               "            '(- *)'{-h,--help}'[what the command does, its options]' \\\n",
+    fprintf(f,
+            "    %s)\n        _arguments -s -S \\\n"
+            "            '(- *)'{-h,--help}'[what the command does, its options]' \\\n",
             c->name);
     for (const cli_option *opt = cli_options; opt->name; opt++) {
         if (!cli_option_takes(opt, c))

@@ -75,8 +75,8 @@ static void attr_table(FILE *f, const td_set *s)
     td_format_number(t, sizeof t, a.gpu_time);
     fprintf(f, "  %-40s %12llu %14s us\n", "gpu events", (unsigned long long)a.gpu_events, t);
     td_format_number(t, sizeof t, a.attributed_time);
-    fprintf(f, "  %-40s %12llu %14s us\n", "attributed to an op",
-            (unsigned long long)a.attributed, t);
+    fprintf(f, "  %-40s %12llu %14s us\n", "attributed to an op", (unsigned long long)a.attributed,
+            t);
     for (int r = 0; r < TD_ATTR_NREASONS; r++) {
         if (!a.count[r])
             continue;
@@ -105,12 +105,11 @@ static void info_json(FILE *f, const td_set *s, const int64_t *iters, size_t ni)
                 "\"events_cpu\": %llu, \"events_gpu\": %llu, \"events_stream0\": %llu, "
                 "\"events_no_launch\": %llu, "
                 "\"events_skipped\": %llu, \"steps\": %llu, \"rounded\": %s, \"device\": ",
-                (long long)fi.rank, comp_name(fi.compression),
-                (unsigned long long)fi.file_bytes, (unsigned long long)fi.json_bytes,
-                (unsigned long long)fi.events_total, (unsigned long long)fi.events_counted,
-                (unsigned long long)fi.events_cpu, (unsigned long long)fi.events_gpu,
-                (unsigned long long)fi.events_stream0, (unsigned long long)fi.events_no_launch,
-                (unsigned long long)fi.events_skipped,
+                (long long)fi.rank, comp_name(fi.compression), (unsigned long long)fi.file_bytes,
+                (unsigned long long)fi.json_bytes, (unsigned long long)fi.events_total,
+                (unsigned long long)fi.events_counted, (unsigned long long)fi.events_cpu,
+                (unsigned long long)fi.events_gpu, (unsigned long long)fi.events_stream0,
+                (unsigned long long)fi.events_no_launch, (unsigned long long)fi.events_skipped,
                 (unsigned long long)fi.steps, fi.rounded ? "true" : "false");
         if (fi.device_name) {
             fputc('"', f);
@@ -135,8 +134,7 @@ static void info_table(FILE *f, const td_set *s, const int64_t *iters, size_t ni
     fprintf(f, "steps       ");
     bool run = ni > 1 && iters[ni - 1] - iters[0] == (int64_t)ni - 1;
     if (run) /* consecutive: the range and how many */
-        fprintf(f, "%lld\xE2\x80\x93%lld (%zu)", (long long)iters[0], (long long)iters[ni - 1],
-                ni);
+        fprintf(f, "%lld\xE2\x80\x93%lld (%zu)", (long long)iters[0], (long long)iters[ni - 1], ni);
     else if (ni)
         print_list(f, iters, ni);
     else
@@ -157,8 +155,10 @@ static void info_table(FILE *f, const td_set *s, const int64_t *iters, size_t ni
         if (fi.rounded)
             fprintf(f, "%*s(decimal timestamps: rounded to whole microseconds)\n", 94, "");
         if (fi.events_stream0)
-            fprintf(f, "%*s(%llu GPU %s on stream 0: their launch's iteration; none with "
-                       "--hta-strict)\n", 94, "", (unsigned long long)fi.events_stream0,
+            fprintf(f,
+                    "%*s(%llu GPU %s on stream 0: their launch's iteration; none with "
+                    "--hta-strict)\n",
+                    94, "", (unsigned long long)fi.events_stream0,
                     fi.events_stream0 == 1 ? "event" : "events");
         if (fi.events_no_launch)
             fprintf(f, "%*s(%llu GPU %s with no launch found: no iteration)\n", 94, "",

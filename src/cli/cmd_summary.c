@@ -99,8 +99,7 @@ static void write_runs(FILE *f, const char *fmt, const td_run_info *r, size_t n)
                     "\"cpu_us\": %s, \"gpu_us\": %s, \"kept_ranks\": ",
                     (unsigned long long)r[i].nranks, (unsigned long long)r[i].niters,
                     (unsigned long long)r[i].nfiles, (unsigned long long)r[i].source_bytes,
-                    (unsigned long long)r[i].json_bytes, (unsigned long long)r[i].events, cpu,
-                    gpu);
+                    (unsigned long long)r[i].json_bytes, (unsigned long long)r[i].events, cpu, gpu);
             json_str(f, r[i].kept_ranks);
             fputs(", \"kept_iterations\": ", f);
             json_str(f, r[i].kept_iterations);
@@ -127,9 +126,9 @@ static void write_runs(FILE *f, const char *fmt, const td_run_info *r, size_t n)
                 "iterations", "source_MB", "events", "cpu_us", "gpu_us");
         for (size_t i = 0; i < n; i++)
             fprintf(f, "%-24s  %-20s  %5llu  %10llu  %12.2f  %12llu  %16.0f  %16.0f\n", r[i].name,
-                    r[i].created, (unsigned long long)r[i].nranks,
-                    (unsigned long long)r[i].niters, r[i].source_bytes / 1e6,
-                    (unsigned long long)r[i].events, r[i].cpu_us, r[i].gpu_us);
+                    r[i].created, (unsigned long long)r[i].nranks, (unsigned long long)r[i].niters,
+                    r[i].source_bytes / 1e6, (unsigned long long)r[i].events, r[i].cpu_us,
+                    r[i].gpu_us);
     }
 }
 
@@ -287,8 +286,8 @@ static int trend_run(const cli_opts *o, const char *path)
     }
     td_error err = {0};
     td_trend *t = NULL;
-    int rc = td_trend_compute(&t, path, &to, &err) < 0 ? cli_td_error(&err)
-                                                        : trend_out(o, t, chart);
+    int rc =
+        td_trend_compute(&t, path, &to, &err) < 0 ? cli_td_error(&err) : trend_out(o, t, chart);
     td_trend_free(t);
     if (rl) {
         if (to.nruns)

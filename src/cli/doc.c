@@ -122,10 +122,11 @@ static void man_options(FILE *f)
 
 void cli_doc_man(FILE *f)
 {
-    fprintf(f, ".\\\" The manual page of tracediff, made by 'tracediff man' from its option\n"
-               ".\\\" table (src/cli/table.c). Do not edit: regenerate.\n"
-               ".TH TRACEDIFF 1 \"\" \"%s %s\" \"User Commands\"\n"
-               ".SH NAME\n%s \\- compare two sets of PyTorch profiler traces\n",
+    fprintf(f,
+            ".\\\" The manual page of tracediff, made by 'tracediff man' from its option\n"
+            ".\\\" table (src/cli/table.c). Do not edit: regenerate.\n"
+            ".TH TRACEDIFF 1 \"\" \"%s %s\" \"User Commands\"\n"
+            ".SH NAME\n%s \\- compare two sets of PyTorch profiler traces\n",
             g_prog, TD_VERSION, g_prog);
     man_synopsis(f);
     fputs(".SH DESCRIPTION\n", f);
@@ -142,8 +143,7 @@ void cli_doc_man(FILE *f)
           "bad usage: an unknown option, rank, iteration, column or format\n.TP\n3\n"
           "a regression was found (reserved for \\fBcheck\\fR)\n",
           f);
-    fputs(".SH SEE ALSO\nREADME.md, docs/numbers.md and docs/errors.md in the source tree.\n",
-          f);
+    fputs(".SH SEE ALSO\nREADME.md, docs/numbers.md and docs/errors.md in the source tree.\n", f);
 }
 
 /* The command mask more than half of a group's options share, or 0. */

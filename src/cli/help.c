@@ -103,17 +103,19 @@ void cli_usage_command(FILE *f, const cli_command *cmd)
 
 void cli_usage_main(FILE *f)
 {
-    fprintf(f, "usage: %s <command> [options]\n\n"
-               "Compare two sets of PyTorch profiler traces: a control run and a test run.\n\n"
-               "example:\n"
-               "  %s\n\n"
-               "commands:\n",
+    fprintf(f,
+            "usage: %s <command> [options]\n\n"
+            "Compare two sets of PyTorch profiler traces: a control run and a test run.\n\n"
+            "example:\n"
+            "  %s\n\n"
+            "commands:\n",
             g_prog, cli_commands[0].examples[0]);
     for (const cli_command *c = cli_commands; c->name; c++)
         fprintf(f, "  %-11s %s\n", c->name, c->summary);
-    fprintf(f, "\nA trace set is a directory of trace files (one per rank: .json, .json.gz, "
-               ".json.zst)\n"
-               "or one trace file. '%s <command> --help' tells more.\n\n"
-               "exit status: 0 ok, 1 bad data or I/O error, 2 bad usage, 3 regression found (check)\n",
+    fprintf(f,
+            "\nA trace set is a directory of trace files (one per rank: .json, .json.gz, "
+            ".json.zst)\n"
+            "or one trace file. '%s <command> --help' tells more.\n\n"
+            "exit status: 0 ok, 1 bad data or I/O error, 2 bad usage, 3 regression found (check)\n",
             g_prog);
 }

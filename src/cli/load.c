@@ -65,8 +65,7 @@ static void note_side(const cli_opts *o, const td_set *s, const td_diff *d, int 
     const td_side_notes *n = td_diff_notes(d, side);
     const char *label = cli_side_label(o, side);
     if (n->whole_trace)
-        cli_note("%s (%s) has no ProfilerStep: comparing the whole trace", label,
-                 td_set_path(s));
+        cli_note("%s (%s) has no ProfilerStep: comparing the whole trace", label, td_set_path(s));
     if (n->unattributed)
         cli_note("%s: %llu GPU %s (%.6g us) not attributed to an op: row %s; see 'tracediff "
                  "info' for why",
@@ -166,8 +165,7 @@ static int diff_and_view(cli_pair *p)
                      noisy);
     }
     if (o->stats) {
-        if (td_stats_compute(&p->stats, p->diff, p->control, p->test, &o->cmp, &o->sopt, &err) <
-            0)
+        if (td_stats_compute(&p->stats, p->diff, p->control, p->test, &o->cmp, &o->sopt, &err) < 0)
             return cli_td_error(&err);
         o->view.stats = p->stats;
         stats_warning(o, p->stats);

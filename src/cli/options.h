@@ -25,8 +25,9 @@ typedef enum cli_command_id {
 
 #define ON(c) (1u << (c))
 /* The commands that read two sets and compare them. */
-#define ON_PAIR \
-    (ON(CMD_COMPARE) | ON(CMD_OPS) | ON(CMD_PLOT) | ON(CMD_REPORT) | ON(CMD_CHECK) | ON(CMD_EXPLAIN))
+#define ON_PAIR                                                                                    \
+    (ON(CMD_COMPARE) | ON(CMD_OPS) | ON(CMD_PLOT) | ON(CMD_REPORT) | ON(CMD_CHECK) |               \
+     ON(CMD_EXPLAIN))
 
 typedef struct cli_command {
     cli_command_id id;
@@ -34,9 +35,9 @@ typedef struct cli_command {
     const char *summary;    /* one line, for the command list */
     const char *positional; /* "CONTROL TEST", as the usage line shows them */
     int npositional;
-    const char *missing;    /* names the positionals when some are missing */
-    const char *choices;    /* "counts|duration": the first positional's values, or NULL */
-    const char *usage_tail; /* after "[options]" in the usage line ("-o FILE"), or NULL */
+    const char *missing;     /* names the positionals when some are missing */
+    const char *choices;     /* "counts|duration": the first positional's values, or NULL */
+    const char *usage_tail;  /* after "[options]" in the usage line ("-o FILE"), or NULL */
     const char *description; /* paragraphs for --help and the man page */
     const char *examples[4]; /* command lines on bundled files; NULL-terminated */
     /* Parses its own command line (argv[0] is the command's name); returns
@@ -71,9 +72,9 @@ int cmd_explain(const cli_command *cmd, int argc, char **argv);
 int cmd_completion(const cli_command *cmd, int argc, char **argv);
 int cmd_man(const cli_command *cmd, int argc, char **argv);
 
-extern const cli_command cli_commands[];  /* ends with a NULL name */
-extern const cli_option cli_options[];    /* ends with a NULL name */
-extern const char *const cli_groups[];    /* headings in the order shown; NULL-terminated */
+extern const cli_command cli_commands[]; /* ends with a NULL name */
+extern const cli_option cli_options[];   /* ends with a NULL name */
+extern const char *const cli_groups[];   /* headings in the order shown; NULL-terminated */
 
 const cli_command *cli_command_find(const char *name);
 const cli_command *cli_command_by_id(cli_command_id id);

@@ -34,24 +34,35 @@
 #define STR_(x) #x
 #define STR(x) STR_(x)
 
-#define TRACE_SET_NOTE                                                                       \
-    "A trace set is a directory of trace files (one per rank: .json, .json.gz,\n"            \
+#define TRACE_SET_NOTE                                                                             \
+    "A trace set is a directory of trace files (one per rank: .json, .json.gz,\n"                  \
     ".json.zst) or one trace file."
 
 const cli_command cli_commands[] = {
-    {CMD_COMPARE, "compare", "per-name counts and total durations of both sides, and the diff",
-     "CONTROL TEST", 2, "CONTROL and TEST", NULL, NULL,
+    {CMD_COMPARE,
+     "compare",
+     "per-name counts and total durations of both sides, and the diff",
+     "CONTROL TEST",
+     2,
+     "CONTROL and TEST",
+     NULL,
+     NULL,
      "Per name (or short name): counts and total durations (us) of each side,\n"
      "their differences, and +/-/= by count. Rows: the table and markdown by the\n"
      "absolute change in duration, largest first; CSV and JSON by name (HTA's\n"
-     "order); --sort sets the order of every format.\n\n"
-     TRACE_SET_NOTE,
+     "order); --sort sets the order of every format.\n\n" TRACE_SET_NOTE,
      {"tracediff compare examples/control examples/test --sort abs_diff_duration --top 10",
       "tracediff compare examples/control examples/test --device gpu --short-names -o diff.csv",
       NULL},
      cmd_compare},
-    {CMD_OPS, "ops", "the names added, deleted, increased, decreased, unchanged",
-     "CONTROL TEST", 2, "CONTROL and TEST", NULL, NULL,
+    {CMD_OPS,
+     "ops",
+     "the names added, deleted, increased, decreased, unchanged",
+     "CONTROL TEST",
+     2,
+     "CONTROL and TEST",
+     NULL,
+     NULL,
      "The five ops_diff lists by full name: added, deleted, increased, decreased,\n"
      "unchanged (each sorted by name). --short-names does not apply here.\n\n"
      "On a terminal, a list per category fitted to its width (long names cut as\n"
@@ -60,15 +71,25 @@ const cli_command cli_commands[] = {
      {"tracediff ops examples/control examples/test",
       "tracediff ops examples/control examples/test --device cpu --format json", NULL},
      cmd_ops},
-    {CMD_INFO, "info", "ranks, iterations, files and event counts of one trace set", "SET", 1,
-     "a trace set", NULL, NULL,
-     "Ranks, iterations, files, sizes and event counts by category of one set.\n\n"
-     TRACE_SET_NOTE,
+    {CMD_INFO,
+     "info",
+     "ranks, iterations, files and event counts of one trace set",
+     "SET",
+     1,
+     "a trace set",
+     NULL,
+     NULL,
+     "Ranks, iterations, files, sizes and event counts by category of one set.\n\n" TRACE_SET_NOTE,
      {"tracediff info examples/control", "tracediff info examples/test --format json", NULL},
      cmd_info},
-    {CMD_PLOT, "plot", "a grouped bar chart of counts or durations (.svg, .png, .pdf)",
-     "counts|duration CONTROL TEST", 3, "counts or duration, CONTROL and TEST",
-     "counts|duration", "-o FILE",
+    {CMD_PLOT,
+     "plot",
+     "a grouped bar chart of counts or durations (.svg, .png, .pdf)",
+     "counts|duration CONTROL TEST",
+     3,
+     "counts or duration, CONTROL and TEST",
+     "counts|duration",
+     "-o FILE",
      "A grouped bar chart, per name: control and test, and below them, on an axis\n"
      "of its own so that small changes stay visible, their difference (test -\n"
      "control, below that zero line when negative). 'counts' draws the counts\n"
@@ -84,8 +105,14 @@ const cli_command cli_commands[] = {
       "tracediff plot counts examples/control examples/test --device gpu --top 20 -o counts.png",
       NULL},
      cmd_plot},
-    {CMD_REPORT, "report", "one self-contained HTML report", "CONTROL TEST", 2,
-     "CONTROL and TEST", NULL, "-o FILE.html",
+    {CMD_REPORT,
+     "report",
+     "one self-contained HTML report",
+     "CONTROL TEST",
+     2,
+     "CONTROL and TEST",
+     NULL,
+     "-o FILE.html",
      "One self-contained HTML file (no network; opens from disk): both sides (paths,\n"
      "ranks, iterations, GPUs, events per file), headline numbers (total GPU time\n"
      "and step time per side, and their change), both charts, the full table\n"
@@ -97,25 +124,43 @@ const cli_command cli_commands[] = {
      "'plot'. The table always holds every row.",
      {"tracediff report examples/control examples/test -o report.html", NULL},
      cmd_report},
-    {CMD_SUMMARIZE, "summarize", "keep a trace set's aggregates in a summary (SQLite)", "SET", 1,
-     "a trace set", NULL, "-o FILE.tdsum",
+    {CMD_SUMMARIZE,
+     "summarize",
+     "keep a trace set's aggregates in a summary (SQLite)",
+     "SET",
+     1,
+     "a trace set",
+     NULL,
+     "-o FILE.tdsum",
      "Keeps what compare, ops, report and the statistics need from a trace set in an\n"
      "SQLite file (docs/summaries.md), which every command then takes in place of the\n"
      "set, as FILE.tdsum (its only run) or FILE.tdsum#RUN, with the same output.\n"
      "A new file is written whole; a run is added to an existing one in one\n"
      "transaction. The selection options keep less (default: everything); a\n"
-     "summary answers only what it keeps.\n\n"
-     TRACE_SET_NOTE,
+     "summary answers only what it keeps.\n\n" TRACE_SET_NOTE,
      {"tracediff summarize examples/control -o history.tdsum --run baseline",
       "tracediff compare history.tdsum#baseline examples/test", NULL},
      cmd_summarize},
-    {CMD_RUNS, "runs", "the runs kept in a summary", "FILE.tdsum", 1, "a summary", NULL, NULL,
+    {CMD_RUNS,
+     "runs",
+     "the runs kept in a summary",
+     "FILE.tdsum",
+     1,
+     "a summary",
+     NULL,
+     NULL,
      "The runs of a summary in the order they were added: name, when made, ranks,\n"
      "iterations, source size, events kept, total CPU and GPU time (us).",
      {"tracediff runs history.tdsum", "tracediff runs history.tdsum --format json", NULL},
      cmd_runs},
-    {CMD_TREND, "trend", "each name's total duration across the runs of a summary",
-     "FILE.tdsum", 1, "a summary", NULL, NULL,
+    {CMD_TREND,
+     "trend",
+     "each name's total duration across the runs of a summary",
+     "FILE.tdsum",
+     1,
+     "a summary",
+     NULL,
+     NULL,
      "Total duration (us) per name in each run of a summary, runs in the order they\n"
      "were added (or as --runs lists them), with the change from the first run. Names\n"
      "are ordered by their change from the first run to the last, largest first.\n"
@@ -124,8 +169,14 @@ const cli_command cli_commands[] = {
      {"tracediff trend history.tdsum --device gpu --top 5",
       "tracediff trend history.tdsum --names 'gemm|attn' -o trend.svg", NULL},
      cmd_trend},
-    {CMD_CHECK, "check", "CI gate: exit 3 when a name got significantly slower",
-     "CONTROL TEST", 2, "CONTROL and TEST", NULL, NULL,
+    {CMD_CHECK,
+     "check",
+     "CI gate: exit 3 when a name got significantly slower",
+     "CONTROL TEST",
+     2,
+     "CONTROL and TEST",
+     NULL,
+     NULL,
      "Compares both sides with statistics (as compare --stats; docs/stats.md) and\n"
      "fails when some name is a regression: verdict 'slower' (q <= alpha and the\n"
      "mean grew by at least --min-change) and a change of at least\n"
@@ -133,11 +184,16 @@ const cli_command cli_commands[] = {
      "Exit status: 0 no regression, 1 bad data (an unreadable trace, an empty\n"
      "selection), 2 bad usage, 3 at least one regression.",
      {"tracediff check examples/control examples/test",
-      "tracediff check examples/control examples/test --format markdown --junit check.xml",
-      NULL},
+      "tracediff check examples/control examples/test --format markdown --junit check.xml", NULL},
      cmd_check},
-    {CMD_EXPLAIN, "explain", "the kernels one op launched on each side, and its CPU time",
-     "CONTROL TEST NAME", 3, "CONTROL, TEST and NAME", NULL, NULL,
+    {CMD_EXPLAIN,
+     "explain",
+     "the kernels one op launched on each side, and its CPU time",
+     "CONTROL TEST NAME",
+     3,
+     "CONTROL, TEST and NAME",
+     NULL,
+     NULL,
      "The GPU events one op launched (NAME: a cpu_op name such as aten::mm), per\n"
      "kernel name on each side, with counts, total GPU time (us) and the diff; and\n"
      "the op's own CPU time (its events' total duration in the selection) beside\n"
@@ -147,15 +203,28 @@ const cli_command cli_commands[] = {
      {"tracediff explain examples/control examples/test aten::mm --sort abs_diff_duration",
       "tracediff explain examples/control examples/test aten::mm --format json", NULL},
      cmd_explain},
-    {CMD_COMPLETION, "completion", "a shell completion script (bash or zsh) on stdout",
-     "bash|zsh", 1, "bash or zsh", "bash|zsh", NULL,
+    {CMD_COMPLETION,
+     "completion",
+     "a shell completion script (bash or zsh) on stdout",
+     "bash|zsh",
+     1,
+     "bash or zsh",
+     "bash|zsh",
+     NULL,
      "Prints a script that completes commands, options, the values of options\n"
      "that take a few words (--device, --format), and file names.",
      {"source <(tracediff completion bash)",
       "tracediff completion bash > ~/.local/share/bash-completion/completions/tracediff",
       "tracediff completion zsh > ~/.zfunc/_tracediff", NULL},
      cmd_completion},
-    {CMD_MAN, "man", "this program's manual page (roff) on stdout", "", 0, "", NULL, NULL,
+    {CMD_MAN,
+     "man",
+     "this program's manual page (roff) on stdout",
+     "",
+     0,
+     "",
+     NULL,
+     NULL,
      "Prints the manual page, made from the same tables as every --help;\n"
      "--format usage prints the option list of README.md, --format tsv the option\n"
      "table, one option and command a line (for scripts and tests).",
@@ -456,8 +525,7 @@ static int set_max_regression(cli_opts *o, const char *v)
 
 static int set_min_us(cli_opts *o, const char *v)
 {
-    return set_real("--min-us", v, false, 0, false, 1e300, "microseconds, 0 or more",
-                    &o->min_us);
+    return set_real("--min-us", v, false, 0, false, 1e300, "microseconds, 0 or more", &o->min_us);
 }
 
 static int set_width(cli_opts *o, const char *v)
@@ -522,8 +590,7 @@ const cli_option cli_options[] = {
      "these runs, in this order (default: all, as added)", set_runs},
     {"names", 0, "REGEX", NULL, "selection", ON(CMD_TREND),
      "only the names REGEX matches (regex as in Python, PCRE2)", set_names},
-    {"device", 0, "DEVICE", "all|cpu|gpu", "selection",
-     ON_PAIR | ON(CMD_SUMMARIZE) | ON(CMD_TREND),
+    {"device", 0, "DEVICE", "all|cpu|gpu", "selection", ON_PAIR | ON(CMD_SUMMARIZE) | ON(CMD_TREND),
      "cpu: stream -1; gpu: every other stream (default: all)", set_device},
     {"short-names", 0, NULL, NULL, "selection", ON_PAIR & ~ON(CMD_OPS),
      "group by short names (no templates, arguments)", set_short_names},
@@ -531,8 +598,8 @@ const cli_option cli_options[] = {
      "only events of these categories: cpu_op,kernel,...\n"
      "('tracediff info SET' lists them with counts and time)",
      set_cat},
-    {"no-python", 0, NULL, NULL, "selection", ON_PAIR,
-     "every category but python_function", set_no_python},
+    {"no-python", 0, NULL, NULL, "selection", ON_PAIR, "every category but python_function",
+     set_no_python},
     {"normalize-names", 0, NULL, NULL, "selection", ON_PAIR,
      "one row for names that differ only by addresses (0x and\n"
      "6+ hex digits), Python line numbers (file.py(N)) or step\n"
@@ -551,8 +618,8 @@ const cli_option cli_options[] = {
      "control's label: headers, legends, column prefixes", set_control_label},
     {"test-label", 0, "NAME", NULL, "selection", ON_PAIR,
      "test's label: headers, legends, column prefixes", set_test_label},
-    {"jobs", 'j', "N", NULL, "selection", ON_READ, "threads reading the traces (default: one per core)",
-     set_jobs},
+    {"jobs", 'j', "N", NULL, "selection", ON_READ,
+     "threads reading the traces (default: one per core)", set_jobs},
     {"quiet", 'q', NULL, NULL, "selection", ON_READ, "no notes on stderr", set_quiet},
     /* statistics */
     {"stats", 0, NULL, NULL, "statistics", ON(CMD_COMPARE) | ON(CMD_REPORT),
@@ -568,15 +635,13 @@ const cli_option cli_options[] = {
      set_samples},
     {"alpha", 0, "A", NULL, "statistics", ON(CMD_COMPARE) | ON(CMD_REPORT) | ON(CMD_CHECK),
      "false discovery rate for the q-values (default 0.05)", set_alpha},
-    {"min-change", 0, "P%", NULL, "statistics",
-     ON(CMD_COMPARE) | ON(CMD_REPORT) | ON(CMD_CHECK),
+    {"min-change", 0, "P%", NULL, "statistics", ON(CMD_COMPARE) | ON(CMD_REPORT) | ON(CMD_CHECK),
      "a smaller change of the mean is noise (default 1%)", set_min_change},
     /* gate */
     {"max-regression", 0, "P%", NULL, "gate", ON(CMD_CHECK),
      "the smallest slowdown that fails the check (default 5%)", set_max_regression},
     {"min-us", 0, "U", NULL, "gate", ON(CMD_CHECK),
-     "ignore names whose control total in the selection is\nunder U us (default 0)",
-     set_min_us},
+     "ignore names whose control total in the selection is\nunder U us (default 0)", set_min_us},
     {"junit", 0, "FILE", NULL, "gate", ON(CMD_CHECK),
      "JUnit XML: a testcase per compared name, a <failure>\nper regression (written whole or "
      "not at all)",

@@ -17,8 +17,8 @@ struct td_diff {
     td_side_notes notes[2];
     int64_t *sel_ranks[2], *sel_iters[2];
     int short_names;
-    size_t noisy; /* td_diff_noisy_names */
-    double per[2]; /* td_diff_divisor; 0 means 1 (td_diff_from_rows) */
+    size_t noisy;      /* td_diff_noisy_names */
+    double per[2];     /* td_diff_divisor; 0 means 1 (td_diff_from_rows) */
     size_t *row_of_id; /* names id -> index in rows */
     td_by by;
 };
@@ -123,8 +123,8 @@ static int add_group(void *ud, const td_event_group *g, long iter_pos)
     return 0;
 }
 
-static int add_file(builder *b, td_side_notes *sn, int side, const td_file *f,
-                    const td_pick *pick, const td_compare_opts *o, td_error *err)
+static int add_file(builder *b, td_side_notes *sn, int side, const td_file *f, const td_pick *pick,
+                    const td_compare_opts *o, td_error *err)
 {
     size_t nn = td_strtab_count(f->names);
     file_walk w = {b, f, side, malloc((nn + 1) * sizeof *w.map)};
@@ -201,8 +201,7 @@ static void cat_known(void *ud, const char *cat, uint64_t n)
 
 /* A --cat word that no event of either side has is a typo, not an empty
  * selection: say so, with the categories there are. */
-static int check_categories(const td_set *const sets[2], const td_compare_opts *o,
-                            td_error *err)
+static int check_categories(const td_set *const sets[2], const td_compare_opts *o, td_error *err)
 {
     if (!o->categories || o->exclude_categories)
         return 0;
@@ -217,7 +216,8 @@ static int check_categories(const td_set *const sets[2], const td_compare_opts *
         return 0;
     td_set_categories(sets[0], cat_known, &known);
     td_set_categories(sets[1], cat_known, &known);
-    return td_fail(err, TD_EUSAGE, "", "--cat: no event of either side has the categor%s %s "
+    return td_fail(err, TD_EUSAGE, "",
+                   "--cat: no event of either side has the categor%s %s "
                    "(they have: %s)",
                    bad.n == 1 ? "y" : "ies", bad.buf, known.n ? known.buf : "none");
 }
@@ -226,8 +226,8 @@ static int resolve_side(td_diff *d, int side, const td_set *s, const td_list *ra
                         const td_list *iters, const char *label, td_error *err)
 {
     td_side_notes *sn = &d->notes[side];
-    int rc = td_resolve(&d->sel_ranks[side], &sn->nranks, ranks, s->ranks, s->nranks, "rank",
-                        label, err);
+    int rc = td_resolve(&d->sel_ranks[side], &sn->nranks, ranks, s->ranks, s->nranks, "rank", label,
+                        err);
     if (rc < 0)
         return rc;
     sn->ranks = d->sel_ranks[side];
@@ -492,13 +492,11 @@ td_op_category td_row_op_category(const td_row *r)
 
 const char *td_op_category_name(td_op_category c)
 {
-    static const char *const names[] = {"added", "deleted", "increased", "decreased",
-                                        "unchanged"};
+    static const char *const names[] = {"added", "deleted", "increased", "decreased", "unchanged"};
     return c >= 0 && c < TD_OP_NCATEGORIES ? names[c] : "none";
 }
 
-int td_diff_from_rows(td_diff **out, const td_row *rows, size_t n, bool short_names,
-                      td_error *err)
+int td_diff_from_rows(td_diff **out, const td_row *rows, size_t n, bool short_names, td_error *err)
 {
     *out = NULL;
     td_diff *d = calloc(1, sizeof *d);

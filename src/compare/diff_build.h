@@ -15,7 +15,7 @@ typedef struct builder {
     acc *acc;
     size_t cap;
     int short_names;
-    int normalize; /* --normalize-names (name_fold.c) */
+    int normalize;             /* --normalize-names (name_fold.c) */
     const td_classes *classes; /* TD_BY_CLASS */
     td_classes *own_classes;   /* the built-in table, when opts gave none */
 } builder;

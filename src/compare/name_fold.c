@@ -27,8 +27,7 @@ static size_t noise_at(const char *s, size_t len, size_t i, unsigned what, size_
 {
     /* 0x + at least 6 hex digits: an address ("at 0x7f3a2c01b2e0"). */
     if ((what & TD_NORM_ADDRESSES) && s[i] == '0' && i + 1 < len &&
-        (s[i + 1] == 'x' || s[i + 1] == 'X') &&
-        (i == 0 || !is_hex(s[i - 1]))) {
+        (s[i + 1] == 'x' || s[i + 1] == 'X') && (i == 0 || !is_hex(s[i - 1]))) {
         size_t k = i + 2;
         while (k < len && is_hex(s[k]))
             k++;

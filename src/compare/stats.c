@@ -127,8 +127,15 @@ static int collect_side(side_acc *a, const td_diff *d, const td_set *s, int side
         if (!has_rank(sn, f->rank, &rp))
             continue;
         size_t nn = td_strtab_count(f->names);
-        walk w = {d, f, o->short_names, o->normalize_names, mode, a,
-                  malloc((nn + 1) * sizeof(long)), rp * niters, niters};
+        walk w = {d,
+                  f,
+                  o->short_names,
+                  o->normalize_names,
+                  mode,
+                  a,
+                  malloc((nn + 1) * sizeof(long)),
+                  rp * niters,
+                  niters};
         if (!w.map)
             return td_fail(err, TD_ENOMEM, f->path, "out of memory");
         uint64_t mask = td_cat_mask(f, o);
@@ -240,7 +247,7 @@ static void judge(td_row_stats *st, double alpha, double min_change)
         return;
     }
     /* A control mean of 0 makes any change infinitely large. */
-    double ch = isnan(st->change_pct) ? (st->diff_mean > 0    ? INFINITY
+    double ch = isnan(st->change_pct) ? (st->diff_mean > 0   ? INFINITY
                                          : st->diff_mean < 0 ? -INFINITY
                                                              : 0)
                                       : st->change_pct;
@@ -289,8 +296,8 @@ int td_stats_compute(td_stats **out, const td_diff *d, const td_set *control, co
         st->side_samples[s] = sn->nranks * (sn->whole_trace ? 1 : sn->niters);
     }
     st->mode = choose_mode(sopts, st->side_samples);
-    st->too_few = st->mode == TD_SAMPLES_ITERATION &&
-                  (st->side_samples[0] < 2 || st->side_samples[1] < 2);
+    st->too_few =
+        st->mode == TD_SAMPLES_ITERATION && (st->side_samples[0] < 2 || st->side_samples[1] < 2);
     const td_set *sets[2] = {control, test};
     for (int s = 0; s < 2; s++)
         if ((rc = collect_side(&acc[s], d, sets[s], s, opts, st->mode, err)) < 0)

@@ -8,9 +8,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const col_suffix[TD_NCOLUMNS] = {
-    "name", "counts", "total_duration", "counts", "total_duration", "diff_counts",
-    "diff_duration", "counts_change_categories", "abs_diff_counts", "abs_diff_duration"};
+static const char *const col_suffix[TD_NCOLUMNS] = {"name",
+                                                    "counts",
+                                                    "total_duration",
+                                                    "counts",
+                                                    "total_duration",
+                                                    "diff_counts",
+                                                    "diff_duration",
+                                                    "counts_change_categories",
+                                                    "abs_diff_counts",
+                                                    "abs_diff_duration"};
 
 int td_column_parse(const char *text, const char *cl, const char *tl)
 {
@@ -18,9 +25,8 @@ int td_column_parse(const char *text, const char *cl, const char *tl)
         return TD_EUSAGE;
     cl = cl ? cl : "control";
     tl = tl ? tl : "test";
-    if (strcmp(text, "short_name") == 0 || strcmp(text, "op") == 0 ||
-        strcmp(text, "top_op") == 0 || strcmp(text, "annotation") == 0 ||
-        strcmp(text, "class") == 0)
+    if (strcmp(text, "short_name") == 0 || strcmp(text, "op") == 0 || strcmp(text, "top_op") == 0 ||
+        strcmp(text, "annotation") == 0 || strcmp(text, "class") == 0)
         return TD_COL_NAME;
     if (strcmp(text, "q") == 0 || strcmp(text, "q_value") == 0)
         return TD_COL_Q;
@@ -45,22 +51,33 @@ int td_column_parse(const char *text, const char *cl, const char *tl)
     return TD_EUSAGE;
 }
 
-static double col_value(const td_diff *d, const td_row *r, int col, const td_stats *st,
-                        size_t i)
+static double col_value(const td_diff *d, const td_row *r, int col, const td_stats *st, size_t i)
 {
     switch (col) {
-    case TD_COL_Q: return st ? td_stats_rows(st)[i].q : NAN;
-    case TD_COL_CHANGE: return st ? td_stats_rows(st)[i].change_pct : NAN;
-    case TD_COL_CONTROL_COUNTS: return td_row_count(d, r, 0);
-    case TD_COL_CONTROL_DURATION: return r->duration[0];
-    case TD_COL_TEST_COUNTS: return td_row_count(d, r, 1);
-    case TD_COL_TEST_DURATION: return r->duration[1];
-    case TD_COL_DIFF_COUNTS: return td_row_diff_count(d, r);
-    case TD_COL_DIFF_DURATION: return r->diff_duration;
-    case TD_COL_CATEGORY: return r->category == '+' ? 1 : r->category == '-' ? -1 : 0;
-    case TD_COL_ABS_DIFF_COUNTS: return fabs(td_row_diff_count(d, r));
-    case TD_COL_ABS_DIFF_DURATION: return fabs(r->diff_duration);
-    default: return 0;
+    case TD_COL_Q:
+        return st ? td_stats_rows(st)[i].q : NAN;
+    case TD_COL_CHANGE:
+        return st ? td_stats_rows(st)[i].change_pct : NAN;
+    case TD_COL_CONTROL_COUNTS:
+        return td_row_count(d, r, 0);
+    case TD_COL_CONTROL_DURATION:
+        return r->duration[0];
+    case TD_COL_TEST_COUNTS:
+        return td_row_count(d, r, 1);
+    case TD_COL_TEST_DURATION:
+        return r->duration[1];
+    case TD_COL_DIFF_COUNTS:
+        return td_row_diff_count(d, r);
+    case TD_COL_DIFF_DURATION:
+        return r->diff_duration;
+    case TD_COL_CATEGORY:
+        return r->category == '+' ? 1 : r->category == '-' ? -1 : 0;
+    case TD_COL_ABS_DIFF_COUNTS:
+        return fabs(td_row_diff_count(d, r));
+    case TD_COL_ABS_DIFF_DURATION:
+        return fabs(r->diff_duration);
+    default:
+        return 0;
     }
 }
 
@@ -118,10 +135,10 @@ typedef struct view_re {
  * much memory to compile, unlike glibc's regcomp. Matching backtracks; these
  * limits make a pathological pattern ("(a+)+$" on a long name) fail with a
  * message in a few milliseconds instead of running for hours. */
-#define RE_MAX_PATTERN 65536u     /* bytes */
-#define RE_MATCH_LIMIT 1000000u   /* backtracking steps per name */
-#define RE_DEPTH_LIMIT 100000u    /* nested backtracking points per name */
-#define RE_HEAP_LIMIT 65536u      /* KiB of backtracking memory per name */
+#define RE_MAX_PATTERN 65536u   /* bytes */
+#define RE_MATCH_LIMIT 1000000u /* backtracking steps per name */
+#define RE_DEPTH_LIMIT 100000u  /* nested backtracking points per name */
+#define RE_HEAP_LIMIT 65536u    /* KiB of backtracking memory per name */
 
 static void re_free(view_re *r)
 {
@@ -152,18 +169,17 @@ static int re_compile(view_re *r, const char *pattern, const char *opt, td_error
     PCRE2_SIZE at;
     /* Names are UTF-8 (the scanner checks them), but escaped lone
      * surrogates are kept as their 3-byte forms: match those too. */
-    r->code = pcre2_compile((PCRE2_SPTR)pattern, PCRE2_ZERO_TERMINATED,
-                            PCRE2_UTF | PCRE2_UCP | PCRE2_MATCH_INVALID_UTF |
-                                PCRE2_NEVER_BACKSLASH_C,
-                            &code, &at, cc);
+    r->code = pcre2_compile(
+        (PCRE2_SPTR)pattern, PCRE2_ZERO_TERMINATED,
+        PCRE2_UTF | PCRE2_UCP | PCRE2_MATCH_INVALID_UTF | PCRE2_NEVER_BACKSLASH_C, &code, &at, cc);
     pcre2_compile_context_free(cc);
     if (!r->code) {
         if (code == PCRE2_ERROR_NOMEMORY)
             return td_fail(err, TD_ENOMEM, "", "out of memory");
         PCRE2_UCHAR why[160];
         return td_fail(err, TD_EUSAGE, "",
-                       "%s '%s': not a valid regular expression: %s (at byte %zu)", opt,
-                       pattern, re_why(code, why, sizeof why), (size_t)at);
+                       "%s '%s': not a valid regular expression: %s (at byte %zu)", opt, pattern,
+                       re_why(code, why, sizeof why), (size_t)at);
     }
     r->md = pcre2_match_data_create(1, NULL);
     r->mc = pcre2_match_context_create(NULL);

@@ -57,9 +57,9 @@ typedef struct step {
 } step;
 
 typedef struct seg {
-    double at;  /* segment [at, next.at) */
-    int64_t n;  /* winning step number */
-    int has;    /* any step covers it */
+    double at; /* segment [at, next.at) */
+    int64_t n; /* winning step number */
+    int has;   /* any step covers it */
 } seg;
 
 static int cmp_double(const void *a, const void *b)
@@ -421,8 +421,8 @@ static int compact_blocks(td_file *f, td_raw_event **blocks, size_t n, const cor
     return 0;
 }
 
-int td_assign_iterations(td_file *f, td_raw_event **blocks, size_t n,
-                         const td_wide_corr *wide, size_t nwide, int round_ts, td_error *err)
+int td_assign_iterations(td_file *f, td_raw_event **blocks, size_t n, const td_wide_corr *wide,
+                         size_t nwide, int round_ts, td_error *err)
 {
     step *st = NULL;
     seg *sg = NULL;

@@ -88,14 +88,15 @@ static void list_values(char *buf, size_t cap, const int64_t *v, size_t n)
         snprintf(buf + cap - 5, 5, "...");
 }
 
-int td_resolve(int64_t **out, size_t *nout, const td_list *want, const int64_t *have,
-               size_t nhave, const char *what, const char *side, td_error *err)
+int td_resolve(int64_t **out, size_t *nout, const td_list *want, const int64_t *have, size_t nhave,
+               const char *what, const char *side, td_error *err)
 {
     *out = NULL;
     *nout = 0;
     if (want->steady && nhave < 2)
-        return td_fail(err, TD_EUSAGE, "", "steady: %s has %zu %s%s (needs 2 or more: all but the lowest)",
-                       side, nhave, what, nhave == 1 ? "" : "s");
+        return td_fail(err, TD_EUSAGE, "",
+                       "steady: %s has %zu %s%s (needs 2 or more: all but the lowest)", side, nhave,
+                       what, nhave == 1 ? "" : "s");
     size_t n = want->all ? nhave : want->steady ? nhave - 1 : want->n ? want->n : (nhave ? 1 : 0);
     int64_t *v = malloc((n + 1) * sizeof *v);
     if (!v)
@@ -117,8 +118,8 @@ int td_resolve(int64_t **out, size_t *nout, const td_list *want, const int64_t *
                 if (nhave == 0)
                     return td_fail(err, TD_EUSAGE, "", "no such %s %lld: %s has none", what,
                                    (long long)x, side);
-                return td_fail(err, TD_EUSAGE, "", "no such %s %lld; %s has %s", what,
-                               (long long)x, side, lst);
+                return td_fail(err, TD_EUSAGE, "", "no such %s %lld; %s has %s", what, (long long)x,
+                               side, lst);
             }
             v[i] = x;
         }

@@ -8,8 +8,8 @@
 /* The values of want among have (sorted): all of them for "all", the lowest
  * for the default, else each listed value, which must be in have. *out is
  * malloc'd. what/side name them in the error ("iteration", "control"). */
-int td_resolve(int64_t **out, size_t *nout, const td_list *want, const int64_t *have,
-               size_t nhave, const char *what, const char *side, td_error *err);
+int td_resolve(int64_t **out, size_t *nout, const td_list *want, const int64_t *have, size_t nhave,
+               const char *what, const char *side, td_error *err);
 
 /* Which events of one file a side of a comparison selects (spec §4): the
  * resolved ranks and iterations of the side, the device, and --hta-strict.
@@ -18,9 +18,9 @@ int td_resolve(int64_t **out, size_t *nout, const td_list *want, const int64_t *
 typedef struct td_pick {
     const int64_t *iters; /* the side's selected iteration numbers */
     size_t niters;
-    int whole_trace;      /* no ProfilerStep: every event, whatever its iteration */
+    int whole_trace; /* no ProfilerStep: every event, whatever its iteration */
     td_device device;
-    bool strict;          /* --hta-strict: stream-0 device events left out */
+    bool strict; /* --hta-strict: stream-0 device events left out */
 } td_pick;
 
 /* Called per selected event, in file order, with the position of the

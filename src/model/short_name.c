@@ -18,8 +18,7 @@ int td_short_name(char **out, size_t *out_len, const char *name, size_t len)
         return TD_ENOMEM;
     bool keep = starts(name, len, "Memcpy") || starts(name, len, "Memset") ||
                 starts(name, len, "hipMemcpy") || starts(name, len, "hipMemset") ||
-                starts(name, len, "dma") ||
-                (!memchr(name, '<', len) && !memchr(name, '(', len));
+                starts(name, len, "dma") || (!memchr(name, '<', len) && !memchr(name, '(', len));
     if (keep) {
         memcpy(st, name, len);
         st[len] = '\0';

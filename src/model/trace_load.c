@@ -896,8 +896,8 @@ int td_file_load(td_file **out, const char *path, const td_load_progress *prog, 
     return td_file_load_split(out, path, prog, want_attr, NULL, err);
 }
 
-int td_file_load_split(td_file **out, const char *path, const td_load_progress *prog,
-                       int want_attr, td_split *sp, td_error *err)
+int td_file_load_split(td_file **out, const char *path, const td_load_progress *prog, int want_attr,
+                       td_split *sp, td_error *err)
 {
     *out = NULL;
     loader L;

@@ -464,8 +464,7 @@ static void cat_count_only(void *ud, const char *cat, uint64_t n, double dur)
     c->fn(c->ud, cat, n);
 }
 
-void td_set_categories(const td_set *s, void (*fn)(void *ud, const char *cat, uint64_t n),
-                       void *ud)
+void td_set_categories(const td_set *s, void (*fn)(void *ud, const char *cat, uint64_t n), void *ud)
 {
     cat_count_fn c = {fn, ud};
     td_set_category_times(s, cat_count_only, &c);

@@ -35,7 +35,7 @@ typedef struct td_piece {
     atomic_int state;
     td_raw_event **blk;
     size_t nraw, nblk;
-    uint32_t *cat; /* cats id of each raw event */
+    uint32_t *cat;      /* cats id of each raw event */
     td_wide_corr *wide; /* indexes relative to the piece */
     size_t nwide;
     td_link *links;
@@ -51,8 +51,8 @@ typedef struct td_piece {
 
 struct td_split {
     char *path;
-    int depth; /* of the traceEvents array: 2 in an object, 1 when it is the top */
-    size_t n;  /* pieces, piece 0 (which has no td_piece) included */
+    int depth;   /* of the traceEvents array: 2 in an object, 1 when it is the top */
+    size_t n;    /* pieces, piece 0 (which has no td_piece) included */
     td_piece *p; /* p[1] .. p[n - 1]; p[0] unused */
     pthread_mutex_t mu;
     pthread_cond_t cv;

@@ -10,7 +10,7 @@
 td_cairo_api td_cairo;
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static int loaded;            /* 1 once every pointer is set */
+static int loaded;        /* 1 once every pointer is set */
 static char problem[256]; /* why loading failed, kept for the next caller */
 
 /* The soname of the cairo this was compiled against (major version 2 since
@@ -26,12 +26,12 @@ static void load_locked(void)
     }
     const char *missing = NULL;
     void *p;
-#define TD_CAIRO_FIND(f)                                                                         \
-    if (!missing) {                                                                              \
-        if ((p = dlsym(h, #f)) != NULL)                                                          \
-            memcpy(&td_cairo.f, &p, sizeof p);                                                   \
-        else                                                                                     \
-            missing = #f;                                                                        \
+#define TD_CAIRO_FIND(f)                                                                           \
+    if (!missing) {                                                                                \
+        if ((p = dlsym(h, #f)) != NULL)                                                            \
+            memcpy(&td_cairo.f, &p, sizeof p);                                                     \
+        else                                                                                       \
+            missing = #f;                                                                          \
     }
     TD_CAIRO_FUNCS(TD_CAIRO_FIND)
 #undef TD_CAIRO_FIND

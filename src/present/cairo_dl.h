@@ -15,35 +15,35 @@
 #include <cairo-pdf.h>
 #include <cairo.h>
 
-#define TD_CAIRO_FUNCS(X)                                                                        \
-    X(cairo_arc)                                                                                 \
-    X(cairo_create)                                                                              \
-    X(cairo_destroy)                                                                             \
-    X(cairo_fill)                                                                                \
-    X(cairo_image_surface_create)                                                                \
-    X(cairo_line_to)                                                                             \
-    X(cairo_move_to)                                                                             \
-    X(cairo_new_path)                                                                            \
-    X(cairo_new_sub_path)                                                                        \
-    X(cairo_pdf_surface_create_for_stream)                                                       \
-    X(cairo_pdf_surface_set_metadata)                                                            \
-    X(cairo_rectangle)                                                                           \
-    X(cairo_restore)                                                                             \
-    X(cairo_rotate)                                                                              \
-    X(cairo_save)                                                                                \
-    X(cairo_select_font_face)                                                                    \
-    X(cairo_set_font_size)                                                                       \
-    X(cairo_set_line_width)                                                                      \
-    X(cairo_set_source_rgb)                                                                      \
-    X(cairo_show_text)                                                                           \
-    X(cairo_status)                                                                              \
-    X(cairo_status_to_string)                                                                    \
-    X(cairo_stroke)                                                                              \
-    X(cairo_surface_destroy)                                                                     \
-    X(cairo_surface_finish)                                                                      \
-    X(cairo_surface_status)                                                                      \
-    X(cairo_surface_write_to_png_stream)                                                         \
-    X(cairo_text_extents)                                                                        \
+#define TD_CAIRO_FUNCS(X)                                                                          \
+    X(cairo_arc)                                                                                   \
+    X(cairo_create)                                                                                \
+    X(cairo_destroy)                                                                               \
+    X(cairo_fill)                                                                                  \
+    X(cairo_image_surface_create)                                                                  \
+    X(cairo_line_to)                                                                               \
+    X(cairo_move_to)                                                                               \
+    X(cairo_new_path)                                                                              \
+    X(cairo_new_sub_path)                                                                          \
+    X(cairo_pdf_surface_create_for_stream)                                                         \
+    X(cairo_pdf_surface_set_metadata)                                                              \
+    X(cairo_rectangle)                                                                             \
+    X(cairo_restore)                                                                               \
+    X(cairo_rotate)                                                                                \
+    X(cairo_save)                                                                                  \
+    X(cairo_select_font_face)                                                                      \
+    X(cairo_set_font_size)                                                                         \
+    X(cairo_set_line_width)                                                                        \
+    X(cairo_set_source_rgb)                                                                        \
+    X(cairo_show_text)                                                                             \
+    X(cairo_status)                                                                                \
+    X(cairo_status_to_string)                                                                      \
+    X(cairo_stroke)                                                                                \
+    X(cairo_surface_destroy)                                                                       \
+    X(cairo_surface_finish)                                                                        \
+    X(cairo_surface_status)                                                                        \
+    X(cairo_surface_write_to_png_stream)                                                           \
+    X(cairo_text_extents)                                                                          \
     X(cairo_translate)
 
 #define TD_CAIRO_MEMBER(f) __typeof__(f) *f;

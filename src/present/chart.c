@@ -28,8 +28,8 @@
 #define FS_LABEL 12.0
 #define LABEL_ROOM 280.0 /* longest x label, px: about 40 characters */
 #define LABEL_ANGLE (-45.0)
-#define PLOT_H 300.0     /* control and test */
-#define DIFF_H 150.0     /* the difference, on its own axis */
+#define PLOT_H 300.0 /* control and test */
+#define DIFF_H 150.0 /* the difference, on its own axis */
 #define PANEL_GAP 22.0
 #define PLOT_TOP 84.0
 #define MIN_PLOT_W 360.0
@@ -132,8 +132,8 @@ static double measure_n(chart *c, char *s, size_t n, double size)
 #define NO_FOCUS ((size_t)-1)
 
 /* Longest run of code points from index from that fits room px: the end. */
-static size_t fit_run(chart *c, char *t, const size_t *b, size_t from, size_t npts,
-                      double size, double room)
+static size_t fit_run(chart *c, char *t, const size_t *b, size_t from, size_t npts, double size,
+                      double room)
 {
     size_t lo = from, hi = npts;
     while (lo < hi) {
@@ -176,8 +176,8 @@ static void put_spans(chart *c, const char *t, size_t n, const size_t (*span)[2]
  * tail of the name around an ellipsis: names that share a long prefix often
  * differ near the end. With a focus (the byte where this name parts from a
  * look-alike), the head and the text from just before the focus. */
-static size_t pool_fit(chart *c, const char *s, size_t len, double size, double room,
-                       size_t focus, size_t *out_len, double *width)
+static size_t pool_fit(chart *c, const char *s, size_t len, double size, double room, size_t focus,
+                       size_t *out_len, double *width)
 {
     size_t off = pool_text(c, s, len, out_len);
     if (c->oom)
@@ -256,8 +256,8 @@ static size_t pool_fit(chart *c, const char *s, size_t len, double size, double 
     return off;
 }
 
-static void add_text(chart *c, double x, double y, size_t str, size_t len, double size,
-                     int anchor, double angle, int bold, uint32_t rgb)
+static void add_text(chart *c, double x, double y, size_t str, size_t len, double size, int anchor,
+                     double angle, int bold, uint32_t rgb)
 {
     chart_op *o = op_add(c, OP_TEXT);
     if (!o)
@@ -339,8 +339,8 @@ static void axis_make(axis *a, double lo, double hi, int integer)
     a->suffix = a->scale == 1e9 ? "G" : a->scale == 1e6 ? "M" : a->scale == 1e3 ? "k" : "";
     double st = a->step / a->scale;
     a->decimals = 0;
-    while (a->decimals < 6 && fabs(st * pow(10, a->decimals) -
-                                   round(st * pow(10, a->decimals))) > 1e-6)
+    while (a->decimals < 6 &&
+           fabs(st * pow(10, a->decimals) - round(st * pow(10, a->decimals))) > 1e-6)
         a->decimals++;
 }
 
@@ -352,8 +352,7 @@ static void axis_label(char *buf, size_t cap, const axis *a, double v)
         return;
     }
     /* A true minus sign: the hyphen reads as a dash next to the axis. */
-    snprintf(buf, cap, "%s%.*f%s", x < 0 ? "\xE2\x88\x92" : "", a->decimals, fabs(x),
-             a->suffix);
+    snprintf(buf, cap, "%s%.*f%s", x < 0 ? "\xE2\x88\x92" : "", a->decimals, fabs(x), a->suffix);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -418,11 +417,11 @@ static int make_labels(chart *c, const chart_in *in, label *lab)
                 focus = k;
         }
         if (focus == NO_FOCUS)
-            lab[i].str = pool_fit(c, sn[i], sl[i], FS_LABEL, LABEL_ROOM, NO_FOCUS, &lab[i].len,
-                                  &lab[i].w);
+            lab[i].str =
+                pool_fit(c, sn[i], sl[i], FS_LABEL, LABEL_ROOM, NO_FOCUS, &lab[i].len, &lab[i].w);
         else
-            lab[i].str = pool_fit(c, r->name, r->name_len, FS_LABEL, LABEL_ROOM, focus,
-                                  &lab[i].len, &lab[i].w);
+            lab[i].str = pool_fit(c, r->name, r->name_len, FS_LABEL, LABEL_ROOM, focus, &lab[i].len,
+                                  &lab[i].w);
         if (c->oom)
             goto done;
     }
@@ -690,8 +689,8 @@ static int chart_layout(chart *c, const chart_in *in, td_error *err)
     emit_axes(c, &g);
     if (in->nrows == 0) {
         size_t tlen, s = pool_str(c, "no rows to show", &tlen);
-        add_text(c, g.left + g.plot_w / 2, (g.p[0].top + g.p[0].bottom) / 2, s, tlen, FS_AXIS,
-                 1, 0, 0, RGB_MUTED);
+        add_text(c, g.left + g.plot_w / 2, (g.p[0].top + g.p[0].bottom) / 2, s, tlen, FS_AXIS, 1, 0,
+                 0, RGB_MUTED);
     }
     if (c->oom)
         rc = td_fail(err, TD_ENOMEM, "", "out of memory");
@@ -762,9 +761,8 @@ void td_chart_default_view(td_view_opts *o, td_chart_kind kind)
 
 /* What a chart shows, from the caller's options (checked: tracediff.h,
  * "Options structs"). */
-static int chart_in_set(chart_in *in, td_chart_kind kind, const td_diff *diff,
-                        const size_t *rows, size_t nrows, const td_chart_opts *opts,
-                        td_error *err)
+static int chart_in_set(chart_in *in, td_chart_kind kind, const td_diff *diff, const size_t *rows,
+                        size_t nrows, const td_chart_opts *opts, td_error *err)
 {
     td_chart_opts o;
     int rc = TD_OPTS_TAKE(&o, opts, td_chart_opts, TD_CHART_OPTS_INIT, err);
@@ -782,8 +780,8 @@ static int chart_in_set(chart_in *in, td_chart_kind kind, const td_diff *diff,
     return 0;
 }
 
-int td_chart_svg(FILE *f, td_chart_kind kind, const td_diff *diff, const size_t *rows,
-                 size_t nrows, const char *control_label, const char *test_label, td_error *err)
+int td_chart_svg(FILE *f, td_chart_kind kind, const td_diff *diff, const size_t *rows, size_t nrows,
+                 const char *control_label, const char *test_label, td_error *err)
 {
     td_chart_opts o = TD_CHART_OPTS_INIT;
     o.control_label = control_label;
@@ -812,9 +810,8 @@ static int ends_with(const char *s, const char *suffix)
     return n > m && strcasecmp(s + n - m, suffix) == 0;
 }
 
-int td_chart_write(const char *path, td_chart_kind kind, const td_diff *diff,
-                   const size_t *rows, size_t nrows, const char *control_label,
-                   const char *test_label, td_error *err)
+int td_chart_write(const char *path, td_chart_kind kind, const td_diff *diff, const size_t *rows,
+                   size_t nrows, const char *control_label, const char *test_label, td_error *err)
 {
     td_chart_opts o = TD_CHART_OPTS_INIT;
     o.control_label = control_label;
@@ -825,8 +822,10 @@ int td_chart_write(const char *path, td_chart_kind kind, const td_diff *diff,
 int td_chart_write_opts(const char *path, td_chart_kind kind, const td_diff *diff,
                         const size_t *rows, size_t nrows, const td_chart_opts *o, td_error *err)
 {
-    int fmt = ends_with(path, ".svg") ? 0 : ends_with(path, ".png") ? 1
-              : ends_with(path, ".pdf") ? 2 : -1;
+    int fmt = ends_with(path, ".svg")   ? 0
+              : ends_with(path, ".png") ? 1
+              : ends_with(path, ".pdf") ? 2
+                                        : -1;
     if (fmt < 0)
         return td_fail(err, TD_EUSAGE, path, "unknown chart format: name it .svg, .png or .pdf");
     chart c;
@@ -874,9 +873,9 @@ int td_chart_write_opts(const char *path, td_chart_kind kind, const td_diff *dif
     }
 draw:
     if (fmt == 0)
-        rc = td_chart_svg_write(f, &c, kind) < 0 ? td_fail(err, TD_EIO, path, "cannot write: %s",
-                                                  strerror(errno))
-                                        : 0;
+        rc = td_chart_svg_write(f, &c, kind) < 0
+                 ? td_fail(err, TD_EIO, path, "cannot write: %s", strerror(errno))
+                 : 0;
     else
         rc = td_chart_cairo_write(f, &c, fmt == 2, path, err);
     int bad = ferror(f);

@@ -41,8 +41,7 @@ static void draw_op(cairo_t *cr, const chart *c, const chart_op *o)
         cairo_save(cr);
         cairo_translate(cr, o->x, o->y);
         cairo_rotate(cr, o->angle * M_PI / 180);
-        cairo_move_to(cr, o->anchor == 1 ? -e.x_advance / 2 : o->anchor == 2 ? -e.x_advance : 0,
-                      0);
+        cairo_move_to(cr, o->anchor == 1 ? -e.x_advance / 2 : o->anchor == 2 ? -e.x_advance : 0, 0);
         cairo_show_text(cr, c->pool + o->str);
         cairo_restore(cr);
         break;

@@ -25,8 +25,8 @@ typedef struct chart_op {
     double angle;      /* text: rotation in degrees, clockwise as SVG counts */
     int anchor;        /* text: 0 start, 1 middle, 2 end */
     int bold;
-    size_t str, len;   /* text; or the tooltip of a rect or group (len 0: none) */
-    double v[3];       /* group: control, test, difference */
+    size_t str, len; /* text; or the tooltip of a rect or group (len 0: none) */
+    double v[3];     /* group: control, test, difference */
 } chart_op;
 
 typedef struct chart {

@@ -17,10 +17,18 @@ static void xml_text(FILE *f, const char *s)
 {
     for (; *s; s++) {
         switch (*s) {
-        case '<': fputs("&lt;", f); break;
-        case '>': fputs("&gt;", f); break;
-        case '&': fputs("&amp;", f); break;
-        case '"': fputs("&quot;", f); break;
+        case '<':
+            fputs("&lt;", f);
+            break;
+        case '>':
+            fputs("&gt;", f);
+            break;
+        case '&':
+            fputs("&amp;", f);
+            break;
+        case '"':
+            fputs("&quot;", f);
+            break;
         default:
             if ((unsigned char)*s >= 0x20 || *s == '\t')
                 fputc(*s, f);
@@ -55,8 +63,8 @@ static void safe_text(char *out, size_t cap, const char *s)
 
 /* Text at (x, y): anchor 0 start, 1 middle, 2 end; vertical turns it a
  * quarter counterclockwise about (x, y). */
-static void pen_text(pen *p, double x, double y, double size, int anchor, int bold,
-                     int vertical, const char *s)
+static void pen_text(pen *p, double x, double y, double size, int anchor, int bold, int vertical,
+                     const char *s)
 {
     char buf[512];
     cairo_text_extents_t e;
@@ -131,8 +139,10 @@ static void draw_axes(pen *p, const frame *fr, const td_trend *t)
     FILE *f = p->f;
     if (!p->cr) {
         fprintf(f, "<rect width=\"100%%\" height=\"100%%\" fill=\"#ffffff\"/>\n");
-        fprintf(f, "<text x=\"%.0f\" y=\"28\" font-size=\"18\" font-weight=\"bold\" "
-                   "text-anchor=\"middle\">Total Duration per Run</text>\n", fr->W / 2);
+        fprintf(f,
+                "<text x=\"%.0f\" y=\"28\" font-size=\"18\" font-weight=\"bold\" "
+                "text-anchor=\"middle\">Total Duration per Run</text>\n",
+                fr->W / 2);
     } else {
         pen_rect(p, 0, 0, fr->W, fr->H, "#ffffff");
         pen_text(p, fr->W / 2, 28, 18, 1, 1, 0, "Total Duration per Run");
@@ -155,8 +165,10 @@ static void draw_axes(pen *p, const frame *fr, const td_trend *t)
     if (p->cr)
         pen_text(p, 18, my, 12, 1, 0, 1, "total duration (us)");
     else
-        fprintf(f, "<text x=\"18\" y=\"%.1f\" font-size=\"12\" transform=\"rotate(-90 18 %.1f)\" "
-                   "text-anchor=\"middle\">total duration (us)</text>\n", my, my);
+        fprintf(f,
+                "<text x=\"18\" y=\"%.1f\" font-size=\"12\" transform=\"rotate(-90 18 %.1f)\" "
+                "text-anchor=\"middle\">total duration (us)</text>\n",
+                my, my);
     for (size_t r = 0; r < fr->nr; r++) {
         if (p->cr) {
             pen_text(p, run_x(fr, r), fr->T + fr->ph + 18, 11, 1, 0, 0, td_trend_run(t, r));
@@ -190,11 +202,9 @@ static void draw_line(pen *p, const frame *fr, const td_trend *t, size_t j, cons
     }
     fputs("<g class=\"line\"><title>", f);
     xml_text(f, td_trend_name(t, j));
-    fprintf(f, "</title>\n<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" points=\"",
-            col);
+    fprintf(f, "</title>\n<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" points=\"", col);
     for (size_t r = 0; r < fr->nr; r++)
-        fprintf(f, "%s%.1f,%.1f", r ? " " : "", run_x(fr, r),
-                value_y(fr, td_trend_total(t, j, r)));
+        fprintf(f, "%s%.1f,%.1f", r ? " " : "", run_x(fr, r), value_y(fr, td_trend_total(t, j, r)));
     fputs("\"/>\n", f);
     for (size_t r = 0; r < fr->nr; r++)
         fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"/>\n", run_x(fr, r),
@@ -203,8 +213,7 @@ static void draw_line(pen *p, const frame *fr, const td_trend *t, size_t j, cons
 }
 
 /* Name j's entry in the legend, its name cut to 40 bytes. */
-static void draw_legend_entry(pen *p, const frame *fr, const td_trend *t, size_t j,
-                              const char *col)
+static void draw_legend_entry(pen *p, const frame *fr, const td_trend *t, size_t j, const char *col)
 {
     double ly = fr->T + 10 + 18.0 * (double)j;
     char label[64];
@@ -228,9 +237,10 @@ static void draw_chart(pen *p, const td_trend *t)
 {
     frame fr = frame_of(t);
     if (!p->cr)
-        fprintf(p->f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
-                      "viewBox=\"0 0 %.0f %.0f\" font-family=\"%s\" role=\"img\" "
-                      "aria-label=\"Total duration per run\">\n",
+        fprintf(p->f,
+                "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
+                "viewBox=\"0 0 %.0f %.0f\" font-family=\"%s\" role=\"img\" "
+                "aria-label=\"Total duration per run\">\n",
                 fr.W, fr.H, fr.W, fr.H, TD_CHART_FONT_SVG);
     draw_axes(p, &fr, t);
     for (size_t j = 0; j < fr.nn; j++) {
@@ -253,9 +263,8 @@ static int write_cairo(FILE *f, const td_trend *t, int pdf, const char *path, td
     if (rc < 0)
         return rc;
     frame fr = frame_of(t);
-    cairo_surface_t *s =
-        pdf ? cairo_pdf_surface_create_for_stream(to_file, f, fr.W, fr.H)
-            : cairo_image_surface_create(CAIRO_FORMAT_RGB24, (int)fr.W, (int)fr.H);
+    cairo_surface_t *s = pdf ? cairo_pdf_surface_create_for_stream(to_file, f, fr.W, fr.H)
+                             : cairo_image_surface_create(CAIRO_FORMAT_RGB24, (int)fr.W, (int)fr.H);
     cairo_t *cr = cairo_create(s);
     if (pdf) {
         cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_TITLE, "Total Duration per Run");
@@ -289,8 +298,10 @@ static bool ends_with(const char *s, size_t n, const char *ext)
 int td_trend_chart_write(const char *path, const td_trend *t, td_error *err)
 {
     size_t n = strlen(path);
-    int kind = ends_with(path, n, ".svg") ? 0 : ends_with(path, n, ".png") ? 1
-               : ends_with(path, n, ".pdf") ? 2 : -1;
+    int kind = ends_with(path, n, ".svg")   ? 0
+               : ends_with(path, n, ".png") ? 1
+               : ends_with(path, n, ".pdf") ? 2
+                                            : -1;
     if (kind < 0)
         return td_fail(err, TD_EUSAGE, path, "a trend chart is .svg, .png or .pdf");
     char *tmp = malloc(n + 32);

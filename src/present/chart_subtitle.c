@@ -62,7 +62,9 @@ size_t td_chart_subtitle(char *buf, size_t cap, const td_diff *diff, const td_co
     side_text(&b, diff, 1, test_label ? test_label : "test");
     td_device dev = opts->by != TD_BY_KERNEL ? TD_DEVICE_GPU : opts->device;
     put(&b, " \xC2\xB7 %s",
-        dev == TD_DEVICE_CPU ? "cpu" : dev == TD_DEVICE_GPU ? "gpu" : "cpu and gpu");
+        dev == TD_DEVICE_CPU   ? "cpu"
+        : dev == TD_DEVICE_GPU ? "gpu"
+                               : "cpu and gpu");
     if (opts->by != TD_BY_KERNEL)
         put(&b, ", by %s", td_diff_key_name(diff));
     if (opts->short_names)

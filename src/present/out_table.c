@@ -93,8 +93,13 @@ static void put_name(FILE *f, const char *s, size_t len, size_t w, int ascii)
 static void put_bar(FILE *f, double frac, int ascii, int color)
 {
     /* Eighth blocks give a smooth bar in ten columns. */
-    static const char *const eighths[] = {"", "\xE2\x96\x8F", "\xE2\x96\x8E", "\xE2\x96\x8D",
-                                          "\xE2\x96\x8C", "\xE2\x96\x8B", "\xE2\x96\x8A",
+    static const char *const eighths[] = {"",
+                                          "\xE2\x96\x8F",
+                                          "\xE2\x96\x8E",
+                                          "\xE2\x96\x8D",
+                                          "\xE2\x96\x8C",
+                                          "\xE2\x96\x8B",
+                                          "\xE2\x96\x8A",
                                           "\xE2\x96\x89"};
     double a = fabs(frac);
     if (a > 1)

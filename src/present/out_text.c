@@ -146,9 +146,10 @@ void td_stats_cells(char cells[TD_STATS_NCOLS][40], const td_stats *st, size_t r
     snprintf(cells[c++], 40, "%s", td_samples_name(td_stats_samples(st)));
     snprintf(cells[c++], 40, "%llu", (unsigned long long)rs->n[0]);
     snprintf(cells[c++], 40, "%llu", (unsigned long long)rs->n[1]);
-    const double v[] = {rs->mean[0], rs->mean[1], rs->stdev[0], rs->stdev[1], rs->median[0],
-                        rs->median[1], rs->min[0], rs->max[0], rs->min[1], rs->max[1],
-                        rs->diff_mean, rs->change_pct, rs->ci_low, rs->ci_high, rs->p, rs->q};
+    const double v[] = {rs->mean[0],   rs->mean[1],   rs->stdev[0],  rs->stdev[1],
+                        rs->median[0], rs->median[1], rs->min[0],    rs->max[0],
+                        rs->min[1],    rs->max[1],    rs->diff_mean, rs->change_pct,
+                        rs->ci_low,    rs->ci_high,   rs->p,         rs->q};
     for (size_t k = 0; k < sizeof v / sizeof *v; k++)
         num_cell(cells[c++], v[k]);
     snprintf(cells[c++], 40, "%s", td_verdict_name(rs->verdict));
@@ -261,8 +262,8 @@ int td_write_json_string(FILE *f, const char *s, size_t len)
             fprintf(f, "\\u%04x", c);
         } else if (c == 0xED && i + 2 < len && ((unsigned char)s[i + 1] & 0xE0) == 0xA0) {
             /* A lone surrogate kept from the input: write it back escaped. */
-            unsigned cp = 0xD000 | (((unsigned char)s[i + 1] & 0x3F) << 6) |
-                          ((unsigned char)s[i + 2] & 0x3F);
+            unsigned cp =
+                0xD000 | (((unsigned char)s[i + 1] & 0x3F) << 6) | ((unsigned char)s[i + 2] & 0x3F);
             fprintf(f, "\\u%04x", cp);
             i += 2;
         } else {

@@ -21,10 +21,10 @@ typedef struct report {
     FILE *f;
     const td_report_input *in;
     const char *label[2];
-    td_diff *own[3];          /* comparisons made here, freed at the end */
-    const td_diff *gpu;       /* device gpu: total GPU time */
-    const td_diff *cpu;       /* device cpu: ProfilerStep rows, the step times */
-    const td_diff *ops;       /* full names: ops_diff (spec §7) */
+    td_diff *own[3];    /* comparisons made here, freed at the end */
+    const td_diff *gpu; /* device gpu: total GPU time */
+    const td_diff *cpu; /* device cpu: ProfilerStep rows, the step times */
+    const td_diff *ops; /* full names: ops_diff (spec §7) */
     td_view_opts chart_view[2];
     size_t *chart_rows[2];
     size_t chart_n[2];
@@ -232,12 +232,23 @@ static void html_text(FILE *f, const char *s, size_t len)
     for (size_t i = 0; i < len;) {
         uint32_t cp = td_text_next(s, len, &i);
         switch (cp) {
-        case '&': fputs("&amp;", f); break;
-        case '<': fputs("&lt;", f); break;
-        case '>': fputs("&gt;", f); break;
-        case '"': fputs("&quot;", f); break;
-        case '\'': fputs("&#39;", f); break;
-        default: fwrite(buf, 1, td_utf8_encode(buf, cp), f);
+        case '&':
+            fputs("&amp;", f);
+            break;
+        case '<':
+            fputs("&lt;", f);
+            break;
+        case '>':
+            fputs("&gt;", f);
+            break;
+        case '"':
+            fputs("&quot;", f);
+            break;
+        case '\'':
+            fputs("&#39;", f);
+            break;
+        default:
+            fwrite(buf, 1, td_utf8_encode(buf, cp), f);
         }
     }
 }
@@ -314,7 +325,11 @@ static void put_change(FILE *f, double c, double t)
     fmt_grouped(buf, sizeof buf, d);
     bool vanished = c != 0 && t == 0;
     fprintf(f, "<span class=\"%s\">%s%s&#8239;us",
-            vanished ? "warn" : d > 0 ? "pos" : d < 0 ? "neg" : "", d > 0 ? "+" : "", buf);
+            vanished ? "warn"
+            : d > 0  ? "pos"
+            : d < 0  ? "neg"
+                     : "",
+            d > 0 ? "+" : "", buf);
     if (vanished)
         fputs(" (none on this side: see the notes)", f);
     else if (c != 0)
@@ -376,8 +391,9 @@ static void head(report *r)
     fputs(" vs ", f);
     swatch(f, "--tst");
     html_str(f, r->label[1]);
-    fprintf(f, "</h1>\n<p class=\"sub\">device %s &middot; %s &middot; made by tracediff %s"
-               "</p>\n",
+    fprintf(f,
+            "</h1>\n<p class=\"sub\">device %s &middot; %s &middot; made by tracediff %s"
+            "</p>\n",
             device_name(r->in->opts->device),
             r->in->opts->short_names ? "short names" : "full names", TD_VERSION);
 }
@@ -418,8 +434,9 @@ static void headline(report *r)
     put_change(f, gpu[0], gpu[1]);
     /* --per-iteration: every time below is per selected (rank, iteration). */
     const char *per = r->in->opts->per_iteration ? ", per (rank, iteration)" : "";
-    fprintf(f, "</div><p class=\"sub\">every event on a GPU stream (kernels, memcpy, memset) of "
-               "the selected ranks and iterations%s</p></div>\n",
+    fprintf(f,
+            "</div><p class=\"sub\">every event on a GPU stream (kernels, memcpy, memset) of "
+            "the selected ranks and iterations%s</p></div>\n",
             per);
 
     fputs("<div class=\"card\"><h3>Step time</h3><table class=\"kv\">", f);
@@ -443,8 +460,9 @@ static void headline(report *r)
         fputs("&mdash;", f);
     else
         put_change(f, step[0], step[1]);
-    fprintf(f, "</div><p class=\"sub\">total duration of the ProfilerStep rows (CPU) of the "
-               "selected iterations%s</p></div>\n",
+    fprintf(f,
+            "</div><p class=\"sub\">total duration of the ProfilerStep rows (CPU) of the "
+            "selected iterations%s</p></div>\n",
             per);
 
     size_t k[TD_OP_NCATEGORIES] = {0};
@@ -454,8 +472,9 @@ static void headline(report *r)
         if (c >= 0 && c < TD_OP_NCATEGORIES)
             k[c]++;
     }
-    fprintf(f, "<div class=\"card\"><h3>Names (by full name)</h3><div class=\"big\">%zu</div>"
-               "<table class=\"kv\">",
+    fprintf(f,
+            "<div class=\"card\"><h3>Names (by full name)</h3><div class=\"big\">%zu</div>"
+            "<table class=\"kv\">",
             td_diff_nrows(r->ops));
     for (int c = 0; c < TD_OP_NCATEGORIES; c++)
         fprintf(f, "<tr><td>%s</td><td>%zu</td></tr>", td_op_category_name((td_op_category)c),
@@ -516,8 +535,9 @@ static void side_card(report *r, int side, const td_set *set)
         html_str(f, fi.path);
         fputs("\">", f);
         html_str(f, p);
-        fprintf(f, "</td><td>%lld</td><td>%llu</td><td>%llu</td><td>%llu</td><td>%llu</td>"
-                   "<td>%llu</td><td>%llu</td><td>%llu</td></tr>",
+        fprintf(f,
+                "</td><td>%lld</td><td>%llu</td><td>%llu</td><td>%llu</td><td>%llu</td>"
+                "<td>%llu</td><td>%llu</td><td>%llu</td></tr>",
                 (long long)fi.rank, (unsigned long long)fi.events_total,
                 (unsigned long long)fi.events_counted, (unsigned long long)fi.events_cpu,
                 (unsigned long long)fi.events_gpu, (unsigned long long)fi.events_no_launch,
@@ -561,16 +581,18 @@ static void notes(report *r)
             if (left && n->strict_dropped) {
                 fputs("<li>", f);
                 html_str(f, r->label[s]);
-                fprintf(f, ": --hta-strict: %llu GPU %s on stream 0 left out, as HTA does (the "
-                           "default gives them their launch's iteration)</li>\n",
+                fprintf(f,
+                        ": --hta-strict: %llu GPU %s on stream 0 left out, as HTA does (the "
+                        "default gives them their launch's iteration)</li>\n",
                         (unsigned long long)n->strict_dropped,
                         n->strict_dropped == 1 ? "event" : "events");
             }
             if (skipped) {
                 fputs("<li>", f);
                 html_str(f, fi.path);
-                fprintf(f, ": %llu %s of traceEvents skipped (not objects, or a name, "
-                           "cat, ts or dur of the wrong type)</li>\n",
+                fprintf(f,
+                        ": %llu %s of traceEvents skipped (not objects, or a name, "
+                        "cat, ts or dur of the wrong type)</li>\n",
                         (unsigned long long)fi.events_skipped,
                         fi.events_skipped == 1 ? "entry" : "entries");
             }
@@ -580,8 +602,9 @@ static void notes(report *r)
     if (noisy && !started++)
         fputs("<h2>Notes</h2>\n<ul class=\"notes\" id=\"notes\">\n", f);
     if (noisy)
-        fprintf(f, "<li>%zu names differ only by addresses or line numbers; "
-                   "<code>--normalize-names</code> folds them</li>\n",
+        fprintf(f,
+                "<li>%zu names differ only by addresses or line numbers; "
+                "<code>--normalize-names</code> folds them</li>\n",
                 noisy);
     if (started)
         fputs("</ul>\n", f);
@@ -590,10 +613,16 @@ static void notes(report *r)
 /* Says which rows a chart shows, from the view that picked them. */
 static void caption(FILE *f, const td_view_opts *v, size_t n)
 {
-    static const char *const col[TD_NCOLUMNS] = {
-        "name", "control_counts", "control_total_duration", "test_counts",
-        "test_total_duration", "diff_counts", "diff_duration", "counts_change_categories",
-        "abs_diff_counts", "abs_diff_duration"};
+    static const char *const col[TD_NCOLUMNS] = {"name",
+                                                 "control_counts",
+                                                 "control_total_duration",
+                                                 "test_counts",
+                                                 "test_total_duration",
+                                                 "diff_counts",
+                                                 "diff_duration",
+                                                 "counts_change_categories",
+                                                 "abs_diff_counts",
+                                                 "abs_diff_duration"};
     const char *c = v->sort >= 0 && v->sort < TD_NCOLUMNS ? col[v->sort] : "?";
     const char *s = n == 1 ? "" : "s";
     if (!v->has_sort || v->sort == TD_COL_NAME)
@@ -653,8 +682,9 @@ static const char *const stat_heads[NSTAT_COLS] = {"change_%", "ci_low", "ci_hig
 
 static void column_head(FILE *f, const char *key, const char *h)
 {
-    fprintf(f, "<div role=\"columnheader\" tabindex=\"0\" data-col=\"%s\" "
-               "aria-sort=\"none\">",
+    fprintf(f,
+            "<div role=\"columnheader\" tabindex=\"0\" data-col=\"%s\" "
+            "aria-sort=\"none\">",
             key);
     /* Long column names break after their underscores, not mid-word. */
     for (const char *u; (u = strchr(h, '_')) != NULL; h = u + 1) {
@@ -676,19 +706,22 @@ static void table(report *r)
     td_column_names(names, bufs, r->in->diff, &wo);
     /* Keys of "#sort=": the spec's names, whatever the labels. */
     static const char *const keys[TD_OUT_NCOLS] = {
-        "name", "control_counts", "control_total_duration", "test_counts",
-        "test_total_duration", "diff_counts", "diff_duration", "counts_change_categories"};
-    fprintf(f, "<h2 id=\"rows\">All rows (%zu)</h2>\n<div class=\"controls\">"
-               "<input id=\"td-filter\" type=\"search\" placeholder=\"Filter names\" "
-               "aria-label=\"Filter names\"><span id=\"td-count\"></span><span class=\"sub\">"
-               "Click a column to sort; click a name to unfold it.</span></div>\n",
+        "name",          "control_counts",          "control_total_duration",
+        "test_counts",   "test_total_duration",     "diff_counts",
+        "diff_duration", "counts_change_categories"};
+    fprintf(f,
+            "<h2 id=\"rows\">All rows (%zu)</h2>\n<div class=\"controls\">"
+            "<input id=\"td-filter\" type=\"search\" placeholder=\"Filter names\" "
+            "aria-label=\"Filter names\"><span id=\"td-count\"></span><span class=\"sub\">"
+            "Click a column to sort; click a name to unfold it.</span></div>\n",
             td_diff_nrows(r->in->diff));
     /* A grid of divs, not a <table>: the browser can then skip laying out
      * the chunks of rows that are out of view (content-visibility), which a
      * table's rows do not allow. The roles keep it a table to assistive
      * technology. */
-    fprintf(f, "<div class=\"table-wrap\"><div id=\"td-table\" role=\"table\"%s "
-               "aria-label=\"All rows\"><div class=\"tr th\" role=\"row\">",
+    fprintf(f,
+            "<div class=\"table-wrap\"><div id=\"td-table\" role=\"table\"%s "
+            "aria-label=\"All rows\"><div class=\"tr th\" role=\"row\">",
             r->in->stats ? " class=\"stats\"" : "");
     for (int c = 0; c < TD_OUT_NCOLS; c++)
         column_head(f, keys[c], c == 0 ? "name" : names[c]);
@@ -757,8 +790,8 @@ static void data_and_script(report *r)
         fputc('[', f);
         js_string(f, w->name, w->name_len);
         /* Counts as the CSV writer prints them: divided with --per-iteration. */
-        const double v[6] = {td_row_count(d, w, 0), w->duration[0], td_row_count(d, w, 1),
-                             w->duration[1], td_row_diff_count(d, w), w->diff_duration};
+        const double v[6] = {td_row_count(d, w, 0), w->duration[0],          td_row_count(d, w, 1),
+                             w->duration[1],        td_row_diff_count(d, w), w->diff_duration};
         for (int k = 0; k < 6; k++) {
             fputc(',', f);
             js_num(f, v[k]);

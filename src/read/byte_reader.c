@@ -38,7 +38,7 @@ typedef struct ring {
     size_t len[RING];
     uint64_t consumed_at[RING]; /* compressed bytes read once it was made */
     uint64_t produced, taken;
-    size_t rpos;       /* reader's position in chunk taken */
+    size_t rpos;        /* reader's position in chunk taken */
     int done, stop, rc; /* done: no more chunks; rc: 0 at the end, or the error */
     td_error err;
     uint64_t consumed; /* compressed bytes behind what the reader has taken */
@@ -140,13 +140,20 @@ int td_reader_open(td_reader **out, const char *path, td_error *err)
 static const char *isal_error(int rc)
 {
     switch (rc) {
-    case ISAL_INVALID_BLOCK: return "invalid deflate block";
-    case ISAL_INVALID_SYMBOL: return "invalid deflate symbol";
-    case ISAL_INVALID_LOOKBACK: return "invalid distance";
-    case ISAL_INVALID_WRAPPER: return "invalid gzip header";
-    case ISAL_UNSUPPORTED_METHOD: return "unsupported compression method";
-    case ISAL_INCORRECT_CHECKSUM: return "checksum mismatch";
-    default: return "inflate failed";
+    case ISAL_INVALID_BLOCK:
+        return "invalid deflate block";
+    case ISAL_INVALID_SYMBOL:
+        return "invalid deflate symbol";
+    case ISAL_INVALID_LOOKBACK:
+        return "invalid distance";
+    case ISAL_INVALID_WRAPPER:
+        return "invalid gzip header";
+    case ISAL_UNSUPPORTED_METHOD:
+        return "unsupported compression method";
+    case ISAL_INCORRECT_CHECKSUM:
+        return "checksum mismatch";
+    default:
+        return "inflate failed";
     }
 }
 

@@ -92,17 +92,16 @@ __attribute__((target("avx2"))) static void index_avx2(const unsigned char *p, s
         __m256i s1 = _mm256_or_si256(
             _mm256_or_si256(_mm256_cmpeq_epi8(v1, quote), _mm256_cmpeq_epi8(v1, bs)),
             _mm256_cmpgt_epi8(ctl, v1));
-        uint64_t ws = (uint32_t)_mm256_movemask_epi8(w0) |
-                      (uint64_t)(uint32_t)_mm256_movemask_epi8(w1) << 32;
+        uint64_t ws =
+            (uint32_t)_mm256_movemask_epi8(w0) | (uint64_t)(uint32_t)_mm256_movemask_epi8(w1) << 32;
         nw[b] = ~ws;
-        qs[b] = (uint32_t)_mm256_movemask_epi8(s0) |
-                (uint64_t)(uint32_t)_mm256_movemask_epi8(s1) << 32;
+        qs[b] = (uint32_t)_mm256_movemask_epi8(s0) | (uint64_t)(uint32_t)_mm256_movemask_epi8(s1)
+                                                         << 32;
     }
 }
 
-__attribute__((target("avx512f,avx512bw"))) static void index_avx512(const unsigned char *p,
-                                                                     size_t nb, uint64_t *nw,
-                                                                     uint64_t *qs)
+__attribute__((target("avx512f,avx512bw"))) static void
+index_avx512(const unsigned char *p, size_t nb, uint64_t *nw, uint64_t *qs)
 {
     const __m512i tbl = _mm512_broadcast_i32x4(_mm_setr_epi8(WS_TABLE));
     const __m512i quote = _mm512_set1_epi8('"'), bs = _mm512_set1_epi8('\\');

@@ -40,8 +40,8 @@ static void tables_init(void)
     for (int c = 0; c < 256; c++) {
         str_stop[c] = (c < 0x20 || c == '"' || c == '\\' || c >= 0x80);
         is_ws[c] = (c == ' ' || c == '\t' || c == '\n' || c == '\r');
-        num_char[c] = ((c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' ||
-                       c == 'E');
+        num_char[c] =
+            ((c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E');
     }
 }
 
@@ -215,9 +215,10 @@ static inline const unsigned char *skip_ws(const unsigned char *p, const unsigne
 #ifdef __SSE2__
     while (e - p >= 16) {
         __m128i v = _mm_loadu_si128((const __m128i *)p);
-        __m128i w = _mm_or_si128(
-            _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(' ')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\n'))),
-            _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('\t')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\r'))));
+        __m128i w = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(' ')),
+                                              _mm_cmpeq_epi8(v, _mm_set1_epi8('\n'))),
+                                 _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('\t')),
+                                              _mm_cmpeq_epi8(v, _mm_set1_epi8('\r'))));
         unsigned m = ~(unsigned)_mm_movemask_epi8(w) & 0xFFFFu;
         if (m)
             return p + __builtin_ctz(m);
@@ -236,9 +237,9 @@ static inline const unsigned char *skip_plain(const unsigned char *p, const unsi
     while (e - p >= 16) {
         __m128i v = _mm_loadu_si128((const __m128i *)p);
         /* Signed compare: bytes below 0x20 and from 0x80 up are both < 0x20. */
-        __m128i stop = _mm_or_si128(
-            _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))),
-            _mm_cmplt_epi8(v, _mm_set1_epi8(0x20)));
+        __m128i stop = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')),
+                                                 _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))),
+                                    _mm_cmplt_epi8(v, _mm_set1_epi8(0x20)));
         unsigned m = (unsigned)_mm_movemask_epi8(stop);
         if (m)
             return p + __builtin_ctz(m);
@@ -391,16 +392,43 @@ static int decode_escape(td_json *j, char *o)
         return td_json_error(j, "unterminated string");
     const unsigned char *p = (const unsigned char *)j->buf + j->pos;
     switch (p[0]) {
-    case '"': o[0] = '"'; j->pos++; return 1;
-    case '\\': o[0] = '\\'; j->pos++; return 1;
-    case '/': o[0] = '/'; j->pos++; return 1;
-    case 'b': o[0] = '\b'; j->pos++; return 1;
-    case 'f': o[0] = '\f'; j->pos++; return 1;
-    case 'n': o[0] = '\n'; j->pos++; return 1;
-    case 'r': o[0] = '\r'; j->pos++; return 1;
-    case 't': o[0] = '\t'; j->pos++; return 1;
-    case 'u': break;
-    default: return td_json_error(j, "invalid escape '\\%c' in string", p[0] >= 0x20 && p[0] < 0x7F ? p[0] : '?');
+    case '"':
+        o[0] = '"';
+        j->pos++;
+        return 1;
+    case '\\':
+        o[0] = '\\';
+        j->pos++;
+        return 1;
+    case '/':
+        o[0] = '/';
+        j->pos++;
+        return 1;
+    case 'b':
+        o[0] = '\b';
+        j->pos++;
+        return 1;
+    case 'f':
+        o[0] = '\f';
+        j->pos++;
+        return 1;
+    case 'n':
+        o[0] = '\n';
+        j->pos++;
+        return 1;
+    case 'r':
+        o[0] = '\r';
+        j->pos++;
+        return 1;
+    case 't':
+        o[0] = '\t';
+        j->pos++;
+        return 1;
+    case 'u':
+        break;
+    default:
+        return td_json_error(j, "invalid escape '\\%c' in string",
+                             p[0] >= 0x20 && p[0] < 0x7F ? p[0] : '?');
     }
     unsigned cp;
     if (n < 5 || hex4(p + 1, &cp) < 0)
@@ -447,8 +475,8 @@ static inline uint64_t parse8(const unsigned char *p)
     uint64_t w;
     memcpy(&w, p, 8);
     w -= 0x3030303030303030ull;
-    w = (w * 10 + (w >> 8)) & 0x00FF00FF00FF00FFull;           /* pairs */
-    w = (w * 100 + (w >> 16)) & 0x0000FFFF0000FFFFull;          /* quads */
+    w = (w * 10 + (w >> 8)) & 0x00FF00FF00FF00FFull;        /* pairs */
+    w = (w * 100 + (w >> 16)) & 0x0000FFFF0000FFFFull;      /* quads */
     return (w * 10000 + (w >> 32)) & 0x00000000FFFFFFFFull; /* eight */
 }
 
@@ -1041,18 +1069,24 @@ static int skip_fast(td_json *j, int base, int st)
      * else through the index; NOPOS when it is not a plain one. */
 #ifdef __SSE2__
 #define STRING_END()                                                                               \
-    (((m16 = td_json_stop16(b + p + 1)) != 0) ? p + 1 + (size_t)__builtin_ctz(m16)                \
+    (((m16 = td_json_stop16(b + p + 1)) != 0) ? p + 1 + (size_t)__builtin_ctz(m16)                 \
                                               : index_next(j, j->iqs, p + 17))
 #else
 #define STRING_END() ((void)m16, index_next(j, j->iqs, p + 1))
 #endif
     switch (st) {
-    case S_AFTER: goto after;
-    case S_OPEN_OBJ: goto open_obj;
-    case S_OPEN_ARR: goto open_arr;
-    case S_COMMA: goto comma;
-    case S_COLON: goto colon;
-    default: break;
+    case S_AFTER:
+        goto after;
+    case S_OPEN_OBJ:
+        goto open_obj;
+    case S_OPEN_ARR:
+        goto open_arr;
+    case S_COMMA:
+        goto comma;
+    case S_COLON:
+        goto colon;
+    default:
+        break;
     }
 value:
     WS(S_VALUE);
@@ -1092,7 +1126,8 @@ value:
             goto open_arr;
         goto open_obj;
     }
-    if ((c == 't' && memcmp(b + p, "true", 4) == 0) || (c == 'n' && memcmp(b + p, "null", 4) == 0)) {
+    if ((c == 't' && memcmp(b + p, "true", 4) == 0) ||
+        (c == 'n' && memcmp(b + p, "null", 4) == 0)) {
         p += 4;
         goto after;
     }

@@ -103,9 +103,9 @@ int td_json_string_slow(td_json *j, const char **s, size_t *len);
 static inline unsigned td_json_stop16(const unsigned char *p)
 {
     __m128i v = _mm_loadu_si128((const __m128i *)p);
-    __m128i stop = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')),
-                                             _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))),
-                                _mm_cmplt_epi8(v, _mm_set1_epi8(0x20)));
+    __m128i stop = _mm_or_si128(
+        _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))),
+        _mm_cmplt_epi8(v, _mm_set1_epi8(0x20)));
     return (unsigned)_mm_movemask_epi8(stop);
 }
 #endif
@@ -209,10 +209,10 @@ int td_json_obj_next_slow(td_json *j, bool *first, const char **key, size_t *kle
 static inline unsigned td_json_ws16(const unsigned char *p)
 {
     __m128i v = _mm_loadu_si128((const __m128i *)p);
-    __m128i w = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(' ')),
-                                          _mm_cmpeq_epi8(v, _mm_set1_epi8('\n'))),
-                             _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('\t')),
-                                          _mm_cmpeq_epi8(v, _mm_set1_epi8('\r'))));
+    __m128i w = _mm_or_si128(
+        _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(' ')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\n'))),
+        _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('\t')),
+                     _mm_cmpeq_epi8(v, _mm_set1_epi8('\r'))));
     unsigned m = ~(unsigned)_mm_movemask_epi8(w) & 0xFFFFu;
     return m ? (unsigned)__builtin_ctz(m) : 16;
 }

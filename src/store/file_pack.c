@@ -14,8 +14,8 @@
 
 #define PACK_MAGIC "TDF2"     /* with the attribution flag and per-group links */
 #define PACK_MAGIC_OLD "TDF1" /* without: read as a file with no attribution */
-#define ENC_SORTED_INT 0 /* groups of sorted whole-number durations */
-#define ENC_RAW 1        /* every event in file order, 8-byte doubles */
+#define ENC_SORTED_INT 0      /* groups of sorted whole-number durations */
+#define ENC_RAW 1             /* every event in file order, 8-byte doubles */
 
 void td_buf_free(td_buf *b)
 {
@@ -71,7 +71,7 @@ static int put_s(td_buf *b, const char *s, size_t len)
 /* ---- grouping ---- */
 
 typedef struct keyed {
-    uint64_t key; /* (iter + 1) << 32 | name with its flag bits */
+    uint64_t key;     /* (iter + 1) << 32 | name with its flag bits */
     uint32_t attr[3]; /* a gpu event's op, top op, annotation (0 otherwise) */
     double dur;
     size_t pos;   /* file order, to keep ties stable */
@@ -181,8 +181,8 @@ static int make_groups(td_groups *out, keyed *k, size_t n)
             g->iter = (int32_t)(uint32_t)(k[i].key >> 32) - 1;
             uint32_t nm = (uint32_t)k[i].key;
             g->name = nm & ~(TD_EV_GPU | TD_EV_STREAM0);
-            g->flags = (nm & TD_EV_GPU ? TD_GROUP_GPU : 0) |
-                       (nm & TD_EV_STREAM0 ? TD_GROUP_STREAM0 : 0);
+            g->flags =
+                (nm & TD_EV_GPU ? TD_GROUP_GPU : 0) | (nm & TD_EV_STREAM0 ? TD_GROUP_STREAM0 : 0);
             g->first = i;
             memcpy(g->attr, k[i].attr, sizeof g->attr);
         }
@@ -266,14 +266,11 @@ static int pack_head(td_buf *b, const td_file *f)
     bad |= put_u(b, f->device_name != NULL);
     if (f->device_name)
         bad |= put_s(b, f->device_name, strlen(f->device_name));
-    const uint64_t nums[] = {zz(f->rank),       (uint64_t)f->has_rank,
-                             f->compression,    f->file_bytes,
-                             f->json_bytes,     f->events_total,
-                             f->events_skipped, (uint64_t)f->rounded,
-                             (uint64_t)f->bom,  f->steps,
-                             f->events_cpu,     f->events_gpu,
-                             f->events_stream0, f->events_no_launch,
-                             f->events_no_launch0};
+    const uint64_t nums[] = {zz(f->rank),       (uint64_t)f->has_rank, f->compression,
+                             f->file_bytes,     f->json_bytes,         f->events_total,
+                             f->events_skipped, (uint64_t)f->rounded,  (uint64_t)f->bom,
+                             f->steps,          f->events_cpu,         f->events_gpu,
+                             f->events_stream0, f->events_no_launch,   f->events_no_launch0};
     for (size_t i = 0; i < sizeof nums / sizeof *nums; i++)
         bad |= put_u(b, nums[i]);
     size_t nc = td_strtab_count(f->cats);
@@ -561,8 +558,7 @@ static uint32_t ev_name(uint64_t name, uint64_t flags)
 static int get_group_head(rd *r, td_event_group *g, const td_file *f)
 {
     uint64_t iter = get_u(r), flags = get_u(r), name = get_u(r), count = get_u(r);
-    if (!plausible(r, count) || iter > f->niters || flags > 3 ||
-        name >= td_strtab_count(f->names))
+    if (!plausible(r, count) || iter > f->niters || flags > 3 || name >= td_strtab_count(f->names))
         return UNPACK_BAD;
     g->iter = (int32_t)iter - 1;
     g->name = ev_name(name, flags);
@@ -631,18 +627,18 @@ static int alloc_events(td_file *f, size_t n)
 /* One varint at p (advanced), for the loops over durations: one- and
  * two-byte values inline, longer ones (and the end of the bytes) through r.
  * The cursor is a local: stores through r could alias the bytes read. */
-#define TAKE_U(r, p, end, out)                                                                   \
-    do {                                                                                         \
-        if ((end) - (p) >= 2 && (p)[0] < 0x80) {                                                 \
-            (out) = *(p)++;                                                                      \
-        } else if ((end) - (p) >= 2 && (p)[1] < 0x80) {                                          \
-            (out) = ((uint64_t)(p)[0] & 0x7f) | (uint64_t)(p)[1] << 7;                           \
-            (p) += 2;                                                                            \
-        } else {                                                                                 \
-            (r)->p = (p);                                                                        \
-            (out) = get_u_slow(r);                                                               \
-            (p) = (r)->p;                                                                        \
-        }                                                                                        \
+#define TAKE_U(r, p, end, out)                                                                     \
+    do {                                                                                           \
+        if ((end) - (p) >= 2 && (p)[0] < 0x80) {                                                   \
+            (out) = *(p)++;                                                                        \
+        } else if ((end) - (p) >= 2 && (p)[1] < 0x80) {                                            \
+            (out) = ((uint64_t)(p)[0] & 0x7f) | (uint64_t)(p)[1] << 7;                             \
+            (p) += 2;                                                                              \
+        } else {                                                                                   \
+            (r)->p = (p);                                                                          \
+            (out) = get_u_slow(r);                                                                 \
+            (p) = (r)->p;                                                                          \
+        }                                                                                          \
     } while (0)
 
 /* A varint at *pp with at least 10 bytes behind it: no bound to check. */

@@ -22,12 +22,12 @@ typedef struct td_keep {
 /* One group of a file's events: same iteration, flags and name. */
 enum { TD_GROUP_GPU = 1, TD_GROUP_STREAM0 = 2 };
 typedef struct td_group {
-    int32_t iter;  /* index into the file's iters[], or TD_ITER_NONE */
+    int32_t iter;   /* index into the file's iters[], or TD_ITER_NONE */
     uint32_t flags; /* TD_GROUP_... */
     uint32_t name;  /* names id */
     uint64_t count;
-    double total;   /* compensated sum of its durations */
-    size_t first;   /* its durations: durs[first .. first + count), ascending */
+    double total;     /* compensated sum of its durations */
+    size_t first;     /* its durations: durs[first .. first + count), ascending */
     uint32_t attr[3]; /* gpu groups of a file with attribution: op, top op, annotation */
 } td_group;
 

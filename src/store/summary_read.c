@@ -153,8 +153,7 @@ static void list_runs(sqlite3 *db, char *buf, size_t cap)
     sqlite3_stmt *q = NULL;
     size_t n = 0;
     buf[0] = '\0';
-    if (sqlite3_prepare_v2(db, "SELECT name FROM runs ORDER BY run_id", -1, &q, NULL) !=
-        SQLITE_OK)
+    if (sqlite3_prepare_v2(db, "SELECT name FROM runs ORDER BY run_id", -1, &q, NULL) != SQLITE_OK)
         return;
     while (sqlite3_step(q) == SQLITE_ROW && n + 8 < cap) {
         int k = snprintf(buf + n, cap - n, "%s%s", n ? ", " : "",
@@ -292,14 +291,14 @@ static int read_packed(unsigned char **out, size_t *len, sqlite3 *db, sqlite3_in
 }
 
 /* The run's files, unpacked, in rank order: *files malloc'd, *n of them. */
-static int read_files(td_file ***files, size_t *n, sqlite3 *db, const char *file,
-                      const run_row *r, td_error *err)
+static int read_files(td_file ***files, size_t *n, sqlite3 *db, const char *file, const run_row *r,
+                      td_error *err)
 {
     sqlite3_stmt *q = NULL;
     size_t cap = 0;
     int rc;
-    if (sqlite3_prepare_v2(db, "SELECT rowid, sha256 FROM files WHERE run_id = ? ORDER BY rank",
-                           -1, &q, NULL) != SQLITE_OK)
+    if (sqlite3_prepare_v2(db, "SELECT rowid, sha256 FROM files WHERE run_id = ? ORDER BY rank", -1,
+                           &q, NULL) != SQLITE_OK)
         return sql_fail(err, db, file, "reading files");
     sqlite3_bind_int64(q, 1, r->id);
     while ((rc = sqlite3_step(q)) == SQLITE_ROW) {

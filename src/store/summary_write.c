@@ -578,8 +578,8 @@ static int name_run(char **run, const td_set *set, const td_summary_opts *o, con
     if (!(*run = o->run ? strdup(o->run) : default_run(set)))
         return td_fail(err, TD_ENOMEM, path, "out of memory");
     if (!(*run)[0] || strchr(*run, '#'))
-        return td_fail(err, TD_EUSAGE, path,
-                       "run name '%s': expected a non-empty name without '#'", *run);
+        return td_fail(err, TD_EUSAGE, path, "run name '%s': expected a non-empty name without '#'",
+                       *run);
     return 0;
 }
 
@@ -723,12 +723,11 @@ int td_summary_write(const char *path, const td_set *set, const td_summary_opts 
     int64_t *ranks = NULL, *iters = NULL;
     size_t nranks = 0, niters = 0;
     char *run = NULL, *tmp = NULL;
-    char (*hashes)[65] = NULL;
+    char(*hashes)[65] = NULL;
     writer w = {0};
     w.path = path;
     w.err = err;
-    rc = resolve_kept(&ranks, &nranks, &o->ranks, set->ranks, set->nranks, "rank", set, path,
-                          err);
+    rc = resolve_kept(&ranks, &nranks, &o->ranks, set->ranks, set->nranks, "rank", set, path, err);
     if (rc == 0 && o->iters.n && set->niters == 0)
         rc = td_fail(err, TD_EUSAGE, set->path,
                      "no ProfilerStep in this set: leave the iterations out");

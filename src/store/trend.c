@@ -13,9 +13,9 @@ struct td_trend {
     size_t nruns;
     td_strtab *names;
     size_t nnames;
-    double *total;   /* [name * nruns + run] */
+    double *total; /* [name * nruns + run] */
     uint64_t *count;
-    size_t *order;   /* names shown, in order */
+    size_t *order; /* names shown, in order */
     size_t nshown;
 };
 
@@ -33,9 +33,18 @@ void td_trend_free(td_trend *t)
     free(t);
 }
 
-size_t td_trend_nruns(const td_trend *t) { return t->nruns; }
-const char *td_trend_run(const td_trend *t, size_t r) { return t->runs[r]; }
-size_t td_trend_nnames(const td_trend *t) { return t->nshown; }
+size_t td_trend_nruns(const td_trend *t)
+{
+    return t->nruns;
+}
+const char *td_trend_run(const td_trend *t, size_t r)
+{
+    return t->runs[r];
+}
+size_t td_trend_nnames(const td_trend *t)
+{
+    return t->nshown;
+}
 const char *td_trend_name(const td_trend *t, size_t j)
 {
     return td_strtab_get(t->names, (uint32_t)t->order[j], NULL);

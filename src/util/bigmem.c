@@ -36,8 +36,8 @@ void *td_big_alloc(size_t n)
     unsigned char *p = NULL;
 #if TD_BIG_MMAP
     if (total >= BIG_MIN) {
-        void *m = mmap(NULL, total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE,
-                       -1, 0);
+        void *m = mmap(NULL, total, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
         if (m != MAP_FAILED) {
             p = m;
             *(size_t *)p = total;

@@ -14,13 +14,20 @@ const char *td_version(void)
 const char *td_strerror(int code)
 {
     switch (code) {
-    case TD_OK: return "ok";
-    case TD_EIO: return "input/output error";
-    case TD_EPARSE: return "invalid JSON";
-    case TD_ETRACE: return "not a usable trace";
-    case TD_ENOMEM: return "out of memory";
-    case TD_EUSAGE: return "bad argument";
-    default: return "unknown error";
+    case TD_OK:
+        return "ok";
+    case TD_EIO:
+        return "input/output error";
+    case TD_EPARSE:
+        return "invalid JSON";
+    case TD_ETRACE:
+        return "not a usable trace";
+    case TD_ENOMEM:
+        return "out of memory";
+    case TD_EUSAGE:
+        return "bad argument";
+    default:
+        return "unknown error";
     }
 }
 
@@ -63,8 +70,8 @@ static int bad_size(td_error *err, const char *type, size_t size, size_t own)
         init[n] = (char)toupper((unsigned char)type[n]);
     snprintf(init + n, sizeof init - n, "_INIT");
     if (size == 0)
-        return td_fail(err, TD_EUSAGE, "",
-                       "%s.size is 0: the struct was not initialised (use %s)", type, init);
+        return td_fail(err, TD_EUSAGE, "", "%s.size is 0: the struct was not initialised (use %s)",
+                       type, init);
     if (size > own)
         return td_fail(err, TD_EUSAGE, "",
                        "%s.size is %zu, larger than this library's %s (%zu bytes): the "

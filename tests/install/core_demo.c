@@ -31,8 +31,7 @@ int main(int argc, char **argv)
     }
     for (size_t i = 0; rc == 0 && i < td_diff_nrows(diff); i++) {
         const td_row *r = &td_diff_rows(diff)[i];
-        printf("%s\t%.*s\n", td_op_category_name(td_row_op_category(r)), (int)r->name_len,
-               r->name);
+        printf("%s\t%.*s\n", td_op_category_name(td_row_op_category(r)), (int)r->name_len, r->name);
     }
     if (rc < 0)
         fprintf(stderr, "core_demo: %s\n", err.msg);

@@ -32,53 +32,53 @@ const char *unit_tmpdir(void);
 const char *unit_write(const char *name, const void *data, size_t len);
 #define unit_write_str(name, text) unit_write((name), (text), strlen(text))
 
-#define TEST(name)                                                             \
-    static void name(void);                                                    \
-    __attribute__((constructor)) static void name##__register(void)            \
-    {                                                                          \
-        unit_register(#name, name, __FILE__);                                  \
-    }                                                                          \
+#define TEST(name)                                                                                 \
+    static void name(void);                                                                        \
+    __attribute__((constructor)) static void name##__register(void)                                \
+    {                                                                                              \
+        unit_register(#name, name, __FILE__);                                                      \
+    }                                                                                              \
     static void name(void)
 
 #define CHECK(cond) ((cond) ? 1 : unit_fail(__FILE__, __LINE__, "%s", #cond))
-#define REQUIRE(cond)                                                          \
-    do {                                                                       \
-        if (!CHECK(cond))                                                      \
-            return;                                                            \
+#define REQUIRE(cond)                                                                              \
+    do {                                                                                           \
+        if (!CHECK(cond))                                                                          \
+            return;                                                                                \
     } while (0)
 
-#define CHECK_INT(got, want)                                                   \
-    do {                                                                       \
-        long long g_ = (long long)(got), w_ = (long long)(want);               \
-        if (g_ != w_)                                                          \
-            unit_fail(__FILE__, __LINE__, "%s is %lld, expected %lld", #got,   \
-                      g_, w_);                                                 \
+#define CHECK_INT(got, want)                                                                       \
+    do {                                                                                           \
+        long long g_ = (long long)(got), w_ = (long long)(want);                                   \
+        if (g_ != w_)                                                                              \
+            unit_fail(__FILE__, __LINE__, "%s is %lld, expected %lld", #got, g_, w_);              \
     } while (0)
 
 /* Doubles compared exactly (bit for bit but -0 == 0); NaN equals NaN. */
-#define CHECK_DBL(got, want)                                                   \
-    do {                                                                       \
-        double g_ = (got), w_ = (want);                                        \
-        if (!(g_ == w_ || (g_ != g_ && w_ != w_)))                             \
-            unit_fail(__FILE__, __LINE__, "%s is %.17g, expected %.17g", #got, \
-                      g_, w_);                                                 \
+#define CHECK_DBL(got, want)                                                                       \
+    do {                                                                                           \
+        double g_ = (got), w_ = (want);                                                            \
+        if (!(g_ == w_ || (g_ != g_ && w_ != w_)))                                                 \
+            unit_fail(__FILE__, __LINE__, "%s is %.17g, expected %.17g", #got, g_, w_);            \
     } while (0)
 
-#define CHECK_STR(got, want)                                                   \
-    do {                                                                       \
-        const char *g_ = (got), *w_ = (want);                                  \
-        if (!g_ || strcmp(g_, w_) != 0)                                        \
-            unit_fail(__FILE__, __LINE__, "%s is \"%s\", expected \"%s\"",     \
-                      #got, g_ ? g_ : "(null)", w_);                           \
+#define CHECK_STR(got, want)                                                                       \
+    do {                                                                                           \
+        const char *g_ = (got), *w_ = (want);                                                      \
+        if (!g_ || strcmp(g_, w_) != 0)                                                            \
+            unit_fail(__FILE__, __LINE__, "%s is \"%s\", expected \"%s\"", #got,                   \
+                      g_ ? g_ : "(null)", w_);                                                     \
     } while (0)
 
 /* A byte string of known length (may hold NUL bytes). */
-#define CHECK_MEM(got, got_len, want, want_len)                                \
-    do {                                                                       \
-        size_t gl_ = (got_len), wl_ = (want_len);                              \
-        if (gl_ != wl_ || memcmp((got), (want), gl_) != 0)                     \
-            unit_fail(__FILE__, __LINE__, "%s (%zu bytes) differs from %s "    \
-                      "(%zu bytes)", #got, gl_, #want, wl_);                   \
+#define CHECK_MEM(got, got_len, want, want_len)                                                    \
+    do {                                                                                           \
+        size_t gl_ = (got_len), wl_ = (want_len);                                                  \
+        if (gl_ != wl_ || memcmp((got), (want), gl_) != 0)                                         \
+            unit_fail(__FILE__, __LINE__,                                                          \
+                      "%s (%zu bytes) differs from %s "                                            \
+                      "(%zu bytes)",                                                               \
+                      #got, gl_, #want, wl_);                                                      \
     } while (0)
 
 #endif

@@ -2,8 +2,7 @@
 #include "harness.h"
 #include "internal.h"
 
-static void check_step(const char *file, int line, const char *name, int want_rc,
-                       int64_t want)
+static void check_step(const char *file, int line, const char *name, int want_rc, int64_t want)
 {
     int64_t v = -12345;
     int rc = td_step_number(name, strlen(name), &v);

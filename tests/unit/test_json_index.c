@@ -21,8 +21,8 @@ static uint64_t rng_next(uint64_t *s)
 }
 
 /* Bytes the kernels tell apart, and some they do not. */
-static const unsigned char special[] = {'"', '\\', ' ', '\n', '\r', '\t', 0x00, 0x01, 0x1F,
-                                        0x20, 0x21, 0x7F, 0x80, 0xC3, 0xFF, 'a', ':', ','};
+static const unsigned char special[] = {'"',  '\\', ' ',  '\n', '\r', '\t', 0x00, 0x01, 0x1F,
+                                        0x20, 0x21, 0x7F, 0x80, 0xC3, 0xFF, 'a',  ':',  ','};
 
 TEST(test_json_index__every_level_matches_scalar)
 {
@@ -115,9 +115,10 @@ static void puts_(text *t, const char *s)
 static void gen_string(text *t, uint64_t *s)
 {
     static const char *const pieces[] = {
-        "kernel", "\\\"", "\\\\", "\\\\\\\\\\\\\\\\", "\\/", "\\n", "\\u00e9", "\\ud83d\\ude00",
-        "\\uD800", "\xC3\xA9", "\xE4\xB8\xAD", "\xF0\x9F\x98\x80", " ", "x", "::<float>",
-        "abcdefghijklmnopqrstuvwxyz0123456789"};
+        "kernel",  "\\\"",     "\\\\",         "\\\\\\\\\\\\\\\\",
+        "\\/",     "\\n",      "\\u00e9",      "\\ud83d\\ude00",
+        "\\uD800", "\xC3\xA9", "\xE4\xB8\xAD", "\xF0\x9F\x98\x80",
+        " ",       "x",        "::<float>",    "abcdefghijklmnopqrstuvwxyz0123456789"};
     PUTS(t, "\"");
     int n = (int)(rng_next(s) % 9);
     for (int i = 0; i < n; i++)
@@ -136,8 +137,9 @@ static void gen_ws(text *t, uint64_t *s)
 
 static void gen_value(text *t, uint64_t *s, int depth)
 {
-    static const char *const scalars[] = {"0", "-1", "1661203463029566", "0.5925926", "-2.5e-3",
-                                          "1E+9", "true", "false", "null", "12345678901234567890"};
+    static const char *const scalars[] = {
+        "0",     "-1",   "1661203463029566",    "0.5925926", "-2.5e-3", "1E+9", "true",
+        "false", "null", "12345678901234567890"};
     uint64_t r = rng_next(s) % 10;
     gen_ws(t, s);
     if (depth < 5 && r < 2) {
@@ -232,9 +234,8 @@ static int same_verdicts(const char *p, size_t n, int line, int round)
             if (got.rc != want.rc || got.offset != want.offset || strcmp(got.msg, want.msg) != 0) {
                 unit_fail(__FILE__, line,
                           "round %d, %s, step %zu: %d byte %llu %s; general path: %d byte %llu %s",
-                          round, td_json_simd_name(l), step, got.rc,
-                          (unsigned long long)got.offset, got.msg, want.rc,
-                          (unsigned long long)want.offset, want.msg);
+                          round, td_json_simd_name(l), step, got.rc, (unsigned long long)got.offset,
+                          got.msg, want.rc, (unsigned long long)want.offset, want.msg);
                 ok = 0;
             }
         }
@@ -245,8 +246,9 @@ static int same_verdicts(const char *p, size_t n, int line, int round)
 
 TEST(test_json_index__skip_matches_general_path)
 {
-    static const char mut[] = {'"', '\\', 0x01, '\n', (char)0xC3, (char)0x80, (char)0xFF, ',',
-                               '}', ']', ':', '{', '[', ' ', '0', '-', '.', 'e', 't', 'x', '\''};
+    static const char mut[] = {'"', '\\', 0x01, '\n', (char)0xC3, (char)0x80, (char)0xFF,
+                               ',', '}',  ']',  ':',  '{',        '[',        ' ',
+                               '0', '-',  '.',  'e',  't',        'x',        '\''};
     uint64_t s = 0x9E3779B97F4A7C15ull;
     int failures = 0;
     for (int round = 0; round < 1500 && failures < 5; round++) {
@@ -273,10 +275,23 @@ TEST(test_json_index__skip_matches_general_path)
  * around 64-byte block edges and the window's (1 MiB) edge. */
 TEST(test_json_index__tokens_across_block_and_window_edges)
 {
-    static const char *const tokens[] = {
-        "\"\\\\\\\\\\\\\\\"\"", "\"\\\\\\\\\"", "\"ab\\\"cd\"", "\"\xE4\xB8\xAD\xF0\x9F\x98\x80\"",
-        "\"\xE4\xB8\"", "\"a\x01z\"", "\"tab\there\"", "\"\\u12\"", "1.5e+3", "-0", "01", "\"\"",
-        "{\"k\":\"v\"}", "[1, 2,]", "{\"a\" \"b\"}", "nul", "\"a\xC0\xAF\""};
+    static const char *const tokens[] = {"\"\\\\\\\\\\\\\\\"\"",
+                                         "\"\\\\\\\\\"",
+                                         "\"ab\\\"cd\"",
+                                         "\"\xE4\xB8\xAD\xF0\x9F\x98\x80\"",
+                                         "\"\xE4\xB8\"",
+                                         "\"a\x01z\"",
+                                         "\"tab\there\"",
+                                         "\"\\u12\"",
+                                         "1.5e+3",
+                                         "-0",
+                                         "01",
+                                         "\"\"",
+                                         "{\"k\":\"v\"}",
+                                         "[1, 2,]",
+                                         "{\"a\" \"b\"}",
+                                         "nul",
+                                         "\"a\xC0\xAF\""};
     size_t ntok = sizeof tokens / sizeof *tokens;
     int failures = 0;
     for (size_t k = 0; k < ntok && failures < 5; k++) {
@@ -320,9 +335,10 @@ TEST(test_json_index__tokens_across_block_and_window_edges)
                 verdict got = skip_doc(t.p, t.n, 0);
                 if (got.rc != want.rc || got.offset != want.offset ||
                     strcmp(got.msg, want.msg) != 0) {
-                    unit_fail(__FILE__, __LINE__, "token %zu, back %zu, %s: byte %llu %s; want %llu %s",
-                              k, back, td_json_simd_name(l), (unsigned long long)got.offset,
-                              got.msg, (unsigned long long)want.offset, want.msg);
+                    unit_fail(__FILE__, __LINE__,
+                              "token %zu, back %zu, %s: byte %llu %s; want %llu %s", k, back,
+                              td_json_simd_name(l), (unsigned long long)got.offset, got.msg,
+                              (unsigned long long)want.offset, want.msg);
                     failures++;
                 }
             }

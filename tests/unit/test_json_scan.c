@@ -123,8 +123,8 @@ static int skip_doc(const char *text, size_t len, size_t step, td_error *err)
     return rc;
 }
 
-static void check_refused(const char *file, int line, const char *text, size_t len,
-                          uint64_t at, const char *msg)
+static void check_refused(const char *file, int line, const char *text, size_t len, uint64_t at,
+                          const char *msg)
 {
     for (size_t step = 0; step <= 1; step++) {
         td_error err;
@@ -154,7 +154,8 @@ TEST(test_json_scan__unicode_escapes_to_utf8)
 TEST(test_json_scan__surrogate_pair_joined)
 {
     STRING("\"\\ud83d\\ude00\"", "\xF0\x9F\x98\x80");
-    STRING("\"a\\uD834\\uDD1Eb\"", "a\xF0\x9D\x84\x9E" "b");
+    STRING("\"a\\uD834\\uDD1Eb\"", "a\xF0\x9D\x84\x9E"
+                                   "b");
 }
 
 TEST(test_json_scan__lone_surrogates_kept_distinct)
@@ -163,7 +164,8 @@ TEST(test_json_scan__lone_surrogates_kept_distinct)
      * stay three different names. */
     STRING("\"\\ud800\"", "\xED\xA0\x80");
     STRING("\"\\udc00\"", "\xED\xB0\x80");
-    STRING("\"x\\ud800\\u0041\"", "x\xED\xA0\x80" "A");
+    STRING("\"x\\ud800\\u0041\"", "x\xED\xA0\x80"
+                                  "A");
     STRING("\"\\udc00\\ud800\"", "\xED\xB0\x80\xED\xA0\x80");
     STRING("\"\\ud800\\ud83d\\ude00\"", "\xED\xA0\x80\xF0\x9F\x98\x80");
 }
@@ -192,8 +194,7 @@ TEST(test_json_scan__integers_exact)
     INTEGER("123456789012345678", 123456789012345678LL);
     INTEGER("9223372036854775807", INT64_MAX);
     CHECK_INT(INT64_MIN, -9223372036854775807LL - 1);
-    check_number(__FILE__, __LINE__, "-9223372036854775808", -9223372036854775808.0, 1,
-                 INT64_MIN);
+    check_number(__FILE__, __LINE__, "-9223372036854775808", -9223372036854775808.0, 1, INT64_MIN);
 }
 
 TEST(test_json_scan__big_integers_are_doubles)
@@ -212,8 +213,7 @@ TEST(test_json_scan__decimals_correctly_rounded)
     NUMBER("2.2250738585072011e-308", 2.2250738585072011e-308);
     NUMBER("1.7976931348623157e308", 1.7976931348623157e308);
     /* 2^53 + 1: an exact integer, and its double ties to even. */
-    check_number(__FILE__, __LINE__, "9007199254740993", 9007199254740992.0, 1,
-                 9007199254740993LL);
+    check_number(__FILE__, __LINE__, "9007199254740993", 9007199254740992.0, 1, 9007199254740993LL);
     NUMBER("0.30000000000000004", 0.30000000000000004);
     INTEGER("-0", 0); /* an integer, as in Python: no sign */
     NUMBER("-0.0", -0.0);
@@ -387,8 +387,8 @@ TEST(test_json_scan__read_error_is_not_hidden)
             while (rc >= 0 && (rc = td_json_obj_next(&d.j, &first, &k, &kl)) > 0)
                 rc = td_json_skip(&d.j);
             if (rc != TD_EIO || d.err.code != TD_EIO || strcmp(d.err.msg, "disk on fire") != 0)
-                unit_fail(__FILE__, __LINE__, "obj_next, failing read at %zu: rc %d, \"%s\"",
-                          at, rc, d.err.msg);
+                unit_fail(__FILE__, __LINE__, "obj_next, failing read at %zu: rc %d, \"%s\"", at,
+                          rc, d.err.msg);
             td_json_free(&d.j);
         }
     }

@@ -47,12 +47,12 @@ static char *json_of(const td_diff *d, size_t *len)
 
 TEST(test_output__json_has_no_bare_infinity_or_nan)
 {
-    td_set *s = unit_open(unit_write_str("out_inf.json",
-        "{\"traceEvents\": ["
-        "{\"cat\": \"c\", \"name\": \"i\", \"ts\": 1, \"dur\": 1e400},"
-        "{\"cat\": \"c\", \"name\": \"n\", \"ts\": 1, \"dur\": 1e400},"
-        "{\"cat\": \"c\", \"name\": \"n\", \"ts\": 1, \"dur\": -1e400}"
-        "]}"));
+    td_set *s = unit_open(unit_write_str(
+        "out_inf.json", "{\"traceEvents\": ["
+                        "{\"cat\": \"c\", \"name\": \"i\", \"ts\": 1, \"dur\": 1e400},"
+                        "{\"cat\": \"c\", \"name\": \"n\", \"ts\": 1, \"dur\": 1e400},"
+                        "{\"cat\": \"c\", \"name\": \"n\", \"ts\": 1, \"dur\": -1e400}"
+                        "]}"));
     REQUIRE(s);
     td_diff *d = unit_self_diff(s);
     REQUIRE(d);
@@ -69,11 +69,11 @@ TEST(test_output__json_has_no_bare_infinity_or_nan)
 
 TEST(test_output__json_names_round_trip_nul_and_surrogates)
 {
-    td_set *s = unit_open(unit_write_str("out_names.json",
-        "{\"traceEvents\": ["
-        "{\"cat\": \"c\", \"name\": \"a\\u0000b\", \"ts\": 1, \"dur\": 1},"
-        "{\"cat\": \"c\", \"name\": \"x\\ud800\\\"\", \"ts\": 1, \"dur\": 1}"
-        "]}"));
+    td_set *s = unit_open(unit_write_str(
+        "out_names.json", "{\"traceEvents\": ["
+                          "{\"cat\": \"c\", \"name\": \"a\\u0000b\", \"ts\": 1, \"dur\": 1},"
+                          "{\"cat\": \"c\", \"name\": \"x\\ud800\\\"\", \"ts\": 1, \"dur\": 1}"
+                          "]}"));
     REQUIRE(s);
     td_diff *d = unit_self_diff(s);
     REQUIRE(d);

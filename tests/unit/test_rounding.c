@@ -6,12 +6,13 @@
 
 TEST(test_rounding__decimal_ts_rounds_every_event_of_the_file)
 {
-    const char *p = unit_write_str("round1.json",
+    const char *p = unit_write_str(
+        "round1.json",
         "{\"traceEvents\": ["
-        "{\"cat\": \"c\", \"name\": \"a\", \"ts\": 10.5, \"dur\": 2.3},"   /* 11..12: 1 */
-        "{\"cat\": \"c\", \"name\": \"b\", \"ts\": 10.2, \"dur\": 0.5},"   /* 11..10: -1 */
-        "{\"cat\": \"c\", \"name\": \"w\", \"ts\": 20, \"dur\": 2.5},"     /* 20..22: 2 */
-        "{\"cat\": \"c\", \"name\": \"n\", \"ts\": -3.5, \"dur\": 1}"      /* -3..-3: 0 */
+        "{\"cat\": \"c\", \"name\": \"a\", \"ts\": 10.5, \"dur\": 2.3}," /* 11..12: 1 */
+        "{\"cat\": \"c\", \"name\": \"b\", \"ts\": 10.2, \"dur\": 0.5}," /* 11..10: -1 */
+        "{\"cat\": \"c\", \"name\": \"w\", \"ts\": 20, \"dur\": 2.5},"   /* 20..22: 2 */
+        "{\"cat\": \"c\", \"name\": \"n\", \"ts\": -3.5, \"dur\": 1}"    /* -3..-3: 0 */
         "]}");
     td_set *s = unit_open(p);
     REQUIRE(s);
@@ -30,11 +31,11 @@ TEST(test_rounding__decimal_ts_rounds_every_event_of_the_file)
 
 TEST(test_rounding__whole_ts_leaves_decimal_dur_alone)
 {
-    const char *p = unit_write_str("round2.json",
-        "{\"traceEvents\": ["
-        "{\"cat\": \"c\", \"name\": \"a\", \"ts\": 10, \"dur\": 2.5},"
-        "{\"cat\": \"c\", \"name\": \"a\", \"ts\": 30, \"dur\": 0.25}"
-        "]}");
+    const char *p =
+        unit_write_str("round2.json", "{\"traceEvents\": ["
+                                      "{\"cat\": \"c\", \"name\": \"a\", \"ts\": 10, \"dur\": 2.5},"
+                                      "{\"cat\": \"c\", \"name\": \"a\", \"ts\": 30, \"dur\": 0.25}"
+                                      "]}");
     td_set *s = unit_open(p);
     REQUIRE(s);
     td_file_info fi;
@@ -50,7 +51,8 @@ TEST(test_rounding__whole_ts_leaves_decimal_dur_alone)
 TEST(test_rounding__nanosecond_timestamps_in_double)
 {
     /* The values of real ns-resolution traces, computed in IEEE double. */
-    const char *p = unit_write_str("round3.json",
+    const char *p = unit_write_str(
+        "round3.json",
         "{\"traceEvents\": ["
         "{\"cat\": \"c\", \"name\": \"a\", \"ts\": 1712195495502094.5, \"dur\": 2.25},"
         "{\"cat\": \"c\", \"name\": \"b\", \"ts\": 1712195495519689.0, \"dur\": 63.813}"
@@ -71,11 +73,11 @@ TEST(test_rounding__missing_ts_rounds_the_file_and_counts_without_duration)
 {
     /* An event without ts makes the ts column decimal in pandas: the file is
      * rounded, and that event's duration is missing (counted, not summed). */
-    const char *p = unit_write_str("round4.json",
-        "{\"traceEvents\": ["
-        "{\"cat\": \"c\", \"name\": \"a\", \"ts\": 10, \"dur\": 2.5},"
-        "{\"cat\": \"c\", \"name\": \"a\", \"dur\": 7}"
-        "]}");
+    const char *p =
+        unit_write_str("round4.json", "{\"traceEvents\": ["
+                                      "{\"cat\": \"c\", \"name\": \"a\", \"ts\": 10, \"dur\": 2.5},"
+                                      "{\"cat\": \"c\", \"name\": \"a\", \"dur\": 7}"
+                                      "]}");
     td_set *s = unit_open(p);
     REQUIRE(s);
     td_file_info fi;
@@ -95,12 +97,12 @@ TEST(test_rounding__rounded_bounds_decide_the_iteration)
 {
     /* Step 0.5 + 10 becomes [1, 10); an event at 0.7 rounds up into it, one
      * at 10.2 rounds up out of it. */
-    const char *p = unit_write_str("round5.json",
-        "{\"traceEvents\": ["
-        "{\"cat\": \"u\", \"name\": \"ProfilerStep#4\", \"ts\": 0.5, \"dur\": 10},"
-        "{\"cat\": \"cpu_op\", \"name\": \"in\", \"ts\": 0.7, \"dur\": 1},"
-        "{\"cat\": \"cpu_op\", \"name\": \"out\", \"ts\": 10.2, \"dur\": 1}"
-        "]}");
+    const char *p = unit_write_str(
+        "round5.json", "{\"traceEvents\": ["
+                       "{\"cat\": \"u\", \"name\": \"ProfilerStep#4\", \"ts\": 0.5, \"dur\": 10},"
+                       "{\"cat\": \"cpu_op\", \"name\": \"in\", \"ts\": 0.7, \"dur\": 1},"
+                       "{\"cat\": \"cpu_op\", \"name\": \"out\", \"ts\": 10.2, \"dur\": 1}"
+                       "]}");
     td_set *s = unit_open(p);
     REQUIRE(s);
     td_compare_opts co = TD_COMPARE_OPTS_INIT;

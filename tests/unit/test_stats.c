@@ -7,11 +7,11 @@
 #include <math.h>
 #include <stdlib.h>
 
-#define CHECK_NEAR(got, want, rel)                                                               \
-    do {                                                                                         \
-        double g_ = (got), w_ = (want);                                                          \
-        if (!(fabs(g_ - w_) <= (rel) * fabs(w_)))                                                \
-            unit_fail(__FILE__, __LINE__, "%s is %.17g, expected %.17g", #got, g_, w_);         \
+#define CHECK_NEAR(got, want, rel)                                                                 \
+    do {                                                                                           \
+        double g_ = (got), w_ = (want);                                                            \
+        if (!(fabs(g_ - w_) <= (rel)*fabs(w_)))                                                    \
+            unit_fail(__FILE__, __LINE__, "%s is %.17g, expected %.17g", #got, g_, w_);            \
     } while (0)
 
 static const double welch_a[] = {19.8, 20.4, 19.6, 17.8, 18.5, 18.9, 18.3, 18.9, 19.5, 22.0};

@@ -15,9 +15,9 @@ static td_file_info info_of(const td_set *s)
 
 TEST(test_trace_load__entries_not_objects_are_skipped_and_counted)
 {
-    td_set *s = unit_open(unit_write_str("odd1.json",
-        "{\"traceEvents\": [1, \"x\", null, [], true,"
-        " {\"cat\": \"c\", \"name\": \"a\", \"ts\": 1, \"dur\": 2}]}"));
+    td_set *s = unit_open(
+        unit_write_str("odd1.json", "{\"traceEvents\": [1, \"x\", null, [], true,"
+                                    " {\"cat\": \"c\", \"name\": \"a\", \"ts\": 1, \"dur\": 2}]}"));
     REQUIRE(s);
     td_file_info fi = info_of(s);
     CHECK_INT(fi.events_total, 6);
@@ -28,16 +28,16 @@ TEST(test_trace_load__entries_not_objects_are_skipped_and_counted)
 
 TEST(test_trace_load__wrong_types_skipped_and_counted)
 {
-    td_set *s = unit_open(unit_write_str("odd2.json",
-        "{\"traceEvents\": ["
-        "{\"cat\": \"c\", \"name\": \"ts_string\", \"ts\": \"1\", \"dur\": 2},"
-        "{\"cat\": \"c\", \"name\": 7, \"ts\": 1, \"dur\": 2},"
-        "{\"cat\": null, \"name\": \"cat_null\", \"ts\": 1, \"dur\": 2},"
-        "{\"cat\": \"c\", \"name\": \"dur_string\", \"ts\": 1, \"dur\": \"2\"},"
-        "{\"cat\": \"c\", \"ts\": 1, \"dur\": 2},"
-        "{\"cat\": null, \"name\": \"no_dur_not_counted\", \"ts\": 1},"
-        "{\"cat\": \"c\", \"name\": \"ok\", \"ts\": 1, \"dur\": 2}"
-        "]}"));
+    td_set *s = unit_open(unit_write_str(
+        "odd2.json", "{\"traceEvents\": ["
+                     "{\"cat\": \"c\", \"name\": \"ts_string\", \"ts\": \"1\", \"dur\": 2},"
+                     "{\"cat\": \"c\", \"name\": 7, \"ts\": 1, \"dur\": 2},"
+                     "{\"cat\": null, \"name\": \"cat_null\", \"ts\": 1, \"dur\": 2},"
+                     "{\"cat\": \"c\", \"name\": \"dur_string\", \"ts\": 1, \"dur\": \"2\"},"
+                     "{\"cat\": \"c\", \"ts\": 1, \"dur\": 2},"
+                     "{\"cat\": null, \"name\": \"no_dur_not_counted\", \"ts\": 1},"
+                     "{\"cat\": \"c\", \"name\": \"ok\", \"ts\": 1, \"dur\": 2}"
+                     "]}"));
     REQUIRE(s);
     td_file_info fi = info_of(s);
     CHECK_INT(fi.events_total, 7);
@@ -48,7 +48,8 @@ TEST(test_trace_load__wrong_types_skipped_and_counted)
 
 TEST(test_trace_load__duplicate_keys_last_wins)
 {
-    td_set *s = unit_open(unit_write_str("dup1.json",
+    td_set *s = unit_open(unit_write_str(
+        "dup1.json",
         "{\"traceEvents\": ["
         "{\"cat\": \"c\", \"name\": 5, \"name\": \"a\", \"ts\": 1, \"dur\": \"x\", \"dur\": 2},"
         "{\"cat\": \"c\", \"name\": \"b\", \"name\": 5, \"ts\": 1, \"dur\": 2},"
@@ -60,7 +61,7 @@ TEST(test_trace_load__duplicate_keys_last_wins)
     td_file_info fi = info_of(s);
     CHECK_INT(fi.events_skipped, 1); /* "b": its name is finally 5 */
     CHECK_INT(fi.events_counted, 3); /* a, t1, d */
-    CHECK(!fi.rounded);               /* d's ts is finally a whole number */
+    CHECK(!fi.rounded);              /* d's ts is finally a whole number */
     td_diff *d = unit_self_diff(s);
     REQUIRE(d);
     CHECK(UNIT_ROW(d, "a") && UNIT_ROW(d, "a")->duration[0] == 2);
@@ -73,7 +74,8 @@ TEST(test_trace_load__duplicate_keys_last_wins)
 
 TEST(test_trace_load__repeated_top_level_keys_last_wins)
 {
-    td_set *s = unit_open(unit_write_str("dup2.json",
+    td_set *s = unit_open(unit_write_str(
+        "dup2.json",
         "{\"distributedInfo\": {\"rank\": 4},"
         " \"traceEvents\": [{\"cat\": \"c\", \"name\": \"first\", \"ts\": 1.5, \"dur\": 1}],"
         " \"traceEvents\": [{\"cat\": \"c\", \"name\": \"second\", \"ts\": 1, \"dur\": 1}],"
@@ -94,8 +96,9 @@ TEST(test_trace_load__repeated_top_level_keys_last_wins)
 
 TEST(test_trace_load__bom_read_and_reported)
 {
-    td_set *s = unit_open(unit_write_str("bom.json",
-        "\xEF\xBB\xBF{\"traceEvents\": [{\"cat\": \"c\", \"name\": \"a\", \"ts\": 1, \"dur\": 1}]}"));
+    td_set *s =
+        unit_open(unit_write_str("bom.json", "\xEF\xBB\xBF{\"traceEvents\": [{\"cat\": \"c\", "
+                                             "\"name\": \"a\", \"ts\": 1, \"dur\": 1}]}"));
     REQUIRE(s);
     td_file_info fi = info_of(s);
     CHECK_INT(fi.bom, 1);
@@ -109,15 +112,15 @@ TEST(test_trace_load__bom_read_and_reported)
 
 TEST(test_trace_load__names_with_nul_and_lone_surrogates_stay_distinct)
 {
-    td_set *s = unit_open(unit_write_str("names.json",
-        "{\"traceEvents\": ["
-        "{\"cat\": \"c\", \"name\": \"a\\u0000b\", \"ts\": 1, \"dur\": 1},"
-        "{\"cat\": \"c\", \"name\": \"a\", \"ts\": 1, \"dur\": 2},"
-        "{\"cat\": \"c\", \"name\": \"a\\u0000\", \"ts\": 1, \"dur\": 4},"
-        "{\"cat\": \"c\", \"name\": \"x\\ud800\", \"ts\": 1, \"dur\": 8},"
-        "{\"cat\": \"c\", \"name\": \"x\\udc00\", \"ts\": 1, \"dur\": 16},"
-        "{\"cat\": \"c\", \"name\": \"x\", \"ts\": 1, \"dur\": 32}"
-        "]}"));
+    td_set *s = unit_open(unit_write_str(
+        "names.json", "{\"traceEvents\": ["
+                      "{\"cat\": \"c\", \"name\": \"a\\u0000b\", \"ts\": 1, \"dur\": 1},"
+                      "{\"cat\": \"c\", \"name\": \"a\", \"ts\": 1, \"dur\": 2},"
+                      "{\"cat\": \"c\", \"name\": \"a\\u0000\", \"ts\": 1, \"dur\": 4},"
+                      "{\"cat\": \"c\", \"name\": \"x\\ud800\", \"ts\": 1, \"dur\": 8},"
+                      "{\"cat\": \"c\", \"name\": \"x\\udc00\", \"ts\": 1, \"dur\": 16},"
+                      "{\"cat\": \"c\", \"name\": \"x\", \"ts\": 1, \"dur\": 32}"
+                      "]}"));
     REQUIRE(s);
     td_diff *d = unit_self_diff(s);
     REQUIRE(d);
@@ -133,13 +136,13 @@ TEST(test_trace_load__names_with_nul_and_lone_surrogates_stay_distinct)
 
 TEST(test_trace_load__rank_forms)
 {
-    td_set *s = unit_open(unit_write_str("rank_neg.json",
-        "{\"distributedInfo\": {\"rank\": -3}, \"traceEvents\": []}"));
+    td_set *s = unit_open(unit_write_str(
+        "rank_neg.json", "{\"distributedInfo\": {\"rank\": -3}, \"traceEvents\": []}"));
     REQUIRE(s);
     CHECK_INT(info_of(s).rank, -3);
     td_set_free(s);
     s = unit_open(unit_write_str("rank_null.json",
-        "{\"distributedInfo\": {\"rank\": null}, \"traceEvents\": []}"));
+                                 "{\"distributedInfo\": {\"rank\": null}, \"traceEvents\": []}"));
     REQUIRE(s);
     CHECK_INT(info_of(s).rank, 0);
     td_set_free(s);
@@ -153,7 +156,7 @@ static void check_open_error(const char *file, int line, const char *name, const
         unit_fail(file, line, "%s: %d \"%s\", expected %d \"%s\"", name, err.code, err.msg, code,
                   msg);
 }
-#define OPEN_ERROR(name, text, code, msg) \
+#define OPEN_ERROR(name, text, code, msg)                                                          \
     check_open_error(__FILE__, __LINE__, (name), (text), (code), (msg))
 
 TEST(test_trace_load__bad_ranks_refused)
@@ -190,7 +193,8 @@ TEST(test_trace_load__not_traces_refused)
 
 TEST(test_trace_load__numbers_beyond_64_bits_are_doubles)
 {
-    td_set *s = unit_open(unit_write_str("big.json",
+    td_set *s = unit_open(unit_write_str(
+        "big.json",
         "{\"traceEvents\": ["
         "{\"cat\": \"c\", \"name\": \"a\", \"ts\": 99999999999999999999, \"dur\": 1e300},"
         "{\"cat\": \"c\", \"name\": \"a\", \"ts\": 99999999999999999999, \"dur\": 1e300},"
@@ -212,15 +216,15 @@ TEST(test_trace_load__infinite_sums_stay_infinite)
 {
     /* 1e400 reads as infinity (as in Python); sums past DBL_MAX overflow to
      * infinity, and only inf - inf is NaN. */
-    td_set *s = unit_open(unit_write_str("inf.json",
-        "{\"traceEvents\": ["
-        "{\"cat\": \"c\", \"name\": \"i\", \"ts\": 1, \"dur\": 1e400},"
-        "{\"cat\": \"c\", \"name\": \"i\", \"ts\": 1, \"dur\": 5},"
-        "{\"cat\": \"c\", \"name\": \"o\", \"ts\": 1, \"dur\": -1e308},"
-        "{\"cat\": \"c\", \"name\": \"o\", \"ts\": 1, \"dur\": -1e308},"
-        "{\"cat\": \"c\", \"name\": \"n\", \"ts\": 1, \"dur\": 1e400},"
-        "{\"cat\": \"c\", \"name\": \"n\", \"ts\": 1, \"dur\": -1e400}"
-        "]}"));
+    td_set *s = unit_open(
+        unit_write_str("inf.json", "{\"traceEvents\": ["
+                                   "{\"cat\": \"c\", \"name\": \"i\", \"ts\": 1, \"dur\": 1e400},"
+                                   "{\"cat\": \"c\", \"name\": \"i\", \"ts\": 1, \"dur\": 5},"
+                                   "{\"cat\": \"c\", \"name\": \"o\", \"ts\": 1, \"dur\": -1e308},"
+                                   "{\"cat\": \"c\", \"name\": \"o\", \"ts\": 1, \"dur\": -1e308},"
+                                   "{\"cat\": \"c\", \"name\": \"n\", \"ts\": 1, \"dur\": 1e400},"
+                                   "{\"cat\": \"c\", \"name\": \"n\", \"ts\": 1, \"dur\": -1e400}"
+                                   "]}"));
     REQUIRE(s);
     td_diff *d = unit_self_diff(s);
     REQUIRE(d);

@@ -6,13 +6,13 @@
 
 static td_set *view_set(void)
 {
-    return unit_open(unit_write_str("view.json",
-        "{\"traceEvents\": ["
-        "{\"cat\": \"c\", \"name\": \"aten::mm\", \"ts\": 1, \"dur\": 3},"
-        "{\"cat\": \"c\", \"name\": \"aten::add\", \"ts\": 1, \"dur\": 1},"
-        "{\"cat\": \"c\", \"name\": \"a++\", \"ts\": 1, \"dur\": 2},"
-        "{\"cat\": \"c\", \"name\": \"x{2}\", \"ts\": 1, \"dur\": 2}"
-        "]}"));
+    return unit_open(unit_write_str(
+        "view.json", "{\"traceEvents\": ["
+                     "{\"cat\": \"c\", \"name\": \"aten::mm\", \"ts\": 1, \"dur\": 3},"
+                     "{\"cat\": \"c\", \"name\": \"aten::add\", \"ts\": 1, \"dur\": 1},"
+                     "{\"cat\": \"c\", \"name\": \"a++\", \"ts\": 1, \"dur\": 2},"
+                     "{\"cat\": \"c\", \"name\": \"x{2}\", \"ts\": 1, \"dur\": 2}"
+                     "]}"));
 }
 
 /* The number of rows the include regex keeps, or the error code. */
@@ -60,12 +60,12 @@ TEST(test_view__regex_sees_whole_name_and_odd_bytes)
     /* A NUL byte inside a name does not end it; a lone surrogate (kept as
      * its 3-byte form, not valid UTF-8) neither breaks the match nor is
      * taken for a character. */
-    td_set *s = unit_open(unit_write_str("view_odd.json",
-        "{\"traceEvents\": ["
-        "{\"cat\": \"c\", \"name\": \"a\\u0000b\", \"ts\": 1, \"dur\": 3},"
-        "{\"cat\": \"c\", \"name\": \"x\\ud800y\", \"ts\": 1, \"dur\": 1},"
-        "{\"cat\": \"c\", \"name\": \"caf\\u00e9\", \"ts\": 1, \"dur\": 1}"
-        "]}"));
+    td_set *s = unit_open(unit_write_str(
+        "view_odd.json", "{\"traceEvents\": ["
+                         "{\"cat\": \"c\", \"name\": \"a\\u0000b\", \"ts\": 1, \"dur\": 3},"
+                         "{\"cat\": \"c\", \"name\": \"x\\ud800y\", \"ts\": 1, \"dur\": 1},"
+                         "{\"cat\": \"c\", \"name\": \"caf\\u00e9\", \"ts\": 1, \"dur\": 1}"
+                         "]}"));
     REQUIRE(s);
     td_diff *d = unit_self_diff(s);
     REQUIRE(d);
@@ -73,7 +73,7 @@ TEST(test_view__regex_sees_whole_name_and_odd_bytes)
     CHECK_INT(kept(d, "b$", &err), 1);
     CHECK_INT(kept(d, "^a\\x00b$", &err), 1);
     CHECK_INT(kept(d, "y$", &err), 1);
-    CHECK_INT(kept(d, "^x.y$", &err), 0); /* the surrogate is no character */
+    CHECK_INT(kept(d, "^x.y$", &err), 0);  /* the surrogate is no character */
     CHECK_INT(kept(d, "^caf.$", &err), 1); /* é is one character */
     CHECK_INT(kept(d, "^caf\\w$", &err), 1);
     td_diff_free(d);
