@@ -141,6 +141,10 @@ int td_summary_open_ro(sqlite3 **out, const char *path, td_error *err)
         /* Pages read through a mapping of the file: no copy into SQLite's
          * page cache on the way to the packed bytes. */
         sqlite3_exec(db, "PRAGMA mmap_size = 1073741824", NULL, NULL, NULL);
+        /* One read transaction for every query of this reader (each would
+         * otherwise lock and unlock the file, and check it again); it ends
+         * with sqlite3_close. */
+        sqlite3_exec(db, "BEGIN", NULL, NULL, NULL);
         *out = db;
         return 0;
     }
