@@ -56,33 +56,52 @@ static cairo_status_t to_file(void *ud, const unsigned char *data, unsigned int 
     return fwrite(data, 1, len, ud) == len ? CAIRO_STATUS_SUCCESS : CAIRO_STATUS_WRITE_ERROR;
 }
 
-int td_chart_cairo_write(FILE *f, const chart *c, int pdf, const char *path, td_error *err)
+int td_cairo_page_open(td_cairo_page *pg, FILE *f, double w, double h, int pdf, const char *title,
+                       td_error *err)
 {
-    cairo_surface_t *s;
+    int rc = td_cairo_load(err);
+    if (rc < 0)
+        return rc;
+    pg->pdf = pdf;
+    pg->f = f;
     if (pdf)
-        s = cairo_pdf_surface_create_for_stream(to_file, f, c->width, c->height);
+        pg->s = cairo_pdf_surface_create_for_stream(to_file, f, w, h);
     else
-        s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, (int)c->width, (int)c->height);
-    cairo_t *cr = cairo_create(s);
+        pg->s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, (int)w, (int)h);
+    pg->cr = cairo_create(pg->s);
     if (pdf) {
-        cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_TITLE, c->title);
-        cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_CREATOR, "tracediff " TD_VERSION);
+        cairo_pdf_surface_set_metadata(pg->s, CAIRO_PDF_METADATA_TITLE, title);
+        cairo_pdf_surface_set_metadata(pg->s, CAIRO_PDF_METADATA_CREATOR, "tracediff " TD_VERSION);
     }
-    for (size_t i = 0; i < c->nops; i++)
-        draw_op(cr, c, &c->ops[i]);
-    cairo_status_t st = cairo_status(cr);
-    cairo_destroy(cr);
+    return 0;
+}
+
+int td_cairo_page_close(td_cairo_page *pg, const char *path, td_error *err)
+{
+    cairo_status_t st = cairo_status(pg->cr);
+    cairo_destroy(pg->cr);
     if (st == CAIRO_STATUS_SUCCESS) {
-        if (pdf)
-            cairo_surface_finish(s);
+        if (pg->pdf)
+            cairo_surface_finish(pg->s);
         else
-            st = cairo_surface_write_to_png_stream(s, to_file, f);
+            st = cairo_surface_write_to_png_stream(pg->s, to_file, pg->f);
     }
     if (st == CAIRO_STATUS_SUCCESS)
-        st = cairo_surface_status(s);
-    cairo_surface_destroy(s);
+        st = cairo_surface_status(pg->s);
+    cairo_surface_destroy(pg->s);
     if (st != CAIRO_STATUS_SUCCESS)
         return td_fail(err, st == CAIRO_STATUS_WRITE_ERROR ? TD_EIO : TD_ENOMEM, path,
                        "cannot draw the chart: %s", cairo_status_to_string(st));
     return 0;
+}
+
+int td_chart_cairo_write(FILE *f, const chart *c, int pdf, const char *path, td_error *err)
+{
+    td_cairo_page pg;
+    int rc = td_cairo_page_open(&pg, f, c->width, c->height, pdf, c->title, err);
+    if (rc < 0)
+        return rc;
+    for (size_t i = 0; i < c->nops; i++)
+        draw_op(pg.cr, c, &c->ops[i]);
+    return td_cairo_page_close(&pg, path, err);
 }

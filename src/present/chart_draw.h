@@ -46,6 +46,20 @@ typedef struct chart {
 int td_chart_svg_write(FILE *f, const chart *c, td_chart_kind kind);
 /* PNG (pdf = 0) or PDF to f; path only names the file in errors. */
 int td_chart_cairo_write(FILE *f, const chart *c, int pdf, const char *path, td_error *err);
+
+/* A PNG or PDF page of w x h px for any drawing (charts, the trend chart):
+ * open (loads cairo; a PDF's title metadata is title), draw on pg.cr, then
+ * close, which writes the PNG or finishes the PDF into f and says whether
+ * cairo or the stream failed (path names the file in errors). */
+typedef struct td_cairo_page {
+    cairo_surface_t *s;
+    cairo_t *cr;
+    FILE *f;
+    int pdf;
+} td_cairo_page;
+int td_cairo_page_open(td_cairo_page *pg, FILE *f, double w, double h, int pdf, const char *title,
+                       td_error *err);
+int td_cairo_page_close(td_cairo_page *pg, const char *path, td_error *err);
 void td_chart_set_font(cairo_t *cr, double size, int bold);
 
 #endif

@@ -251,43 +251,18 @@ static void draw_chart(pen *p, const td_trend *t)
         fputs("</svg>\n", p->f);
 }
 
-static cairo_status_t to_file(void *ud, const unsigned char *data, unsigned int len)
-{
-    return fwrite(data, 1, len, ud) == len ? CAIRO_STATUS_SUCCESS : CAIRO_STATUS_WRITE_ERROR;
-}
-
 /* The chart as PNG (pdf = 0) or PDF to f. */
 static int write_cairo(FILE *f, const td_trend *t, int pdf, const char *path, td_error *err)
 {
-    int rc = td_cairo_load(err);
+    frame fr = frame_of(t);
+    td_cairo_page pg;
+    int rc = td_cairo_page_open(&pg, f, fr.W, fr.H, pdf, "Total Duration per Run", err);
     if (rc < 0)
         return rc;
-    frame fr = frame_of(t);
-    cairo_surface_t *s = pdf ? cairo_pdf_surface_create_for_stream(to_file, f, fr.W, fr.H)
-                             : cairo_image_surface_create(CAIRO_FORMAT_RGB24, (int)fr.W, (int)fr.H);
-    cairo_t *cr = cairo_create(s);
-    if (pdf) {
-        cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_TITLE, "Total Duration per Run");
-        cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_CREATOR, "tracediff " TD_VERSION);
-    }
-    pen p = {f, cr};
-    if (cairo_status(cr) == CAIRO_STATUS_SUCCESS)
+    pen p = {f, pg.cr};
+    if (cairo_status(pg.cr) == CAIRO_STATUS_SUCCESS)
         draw_chart(&p, t);
-    cairo_status_t st = cairo_status(cr);
-    cairo_destroy(cr);
-    if (st == CAIRO_STATUS_SUCCESS) {
-        if (pdf)
-            cairo_surface_finish(s);
-        else
-            st = cairo_surface_write_to_png_stream(s, to_file, f);
-    }
-    if (st == CAIRO_STATUS_SUCCESS)
-        st = cairo_surface_status(s);
-    cairo_surface_destroy(s);
-    if (st != CAIRO_STATUS_SUCCESS)
-        return td_fail(err, st == CAIRO_STATUS_WRITE_ERROR ? TD_EIO : TD_ENOMEM, path,
-                       "cannot draw the chart: %s", cairo_status_to_string(st));
-    return 0;
+    return td_cairo_page_close(&pg, path, err);
 }
 
 static bool ends_with(const char *s, size_t n, const char *ext)
