@@ -8,6 +8,7 @@
  */
 #include "internal.h"
 #include "compare/diff_build.h"
+#include "model/selection.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -93,12 +94,6 @@ static int64_t row_of(file_ctx *c, uint32_t name, uint32_t key, bool *unattr)
     return c->row[id];
 }
 
-static bool selected(const td_event *e, const td_side_notes *sn, const bool *iter_on, bool strict)
-{
-    return sn->whole_trace ||
-           !(e->iter < 0 || !iter_on[e->iter] || (strict && (e->name & TD_EV_STREAM0)));
-}
-
 /* One event of the file; k counts the gpu-side events before it. */
 static int add_event(file_ctx *c, int side, const td_event *e, size_t k, td_side_notes *sn)
 {
@@ -140,21 +135,26 @@ int td_add_file_attr(builder *b, int side, const td_file *f, td_side_notes *sn,
         return td_fail(err, TD_ENOMEM, f->path, "out of memory");
     size_t nn = td_strtab_count(f->names);
     file_ctx c = {b, f, opts, malloc((nn + 1) * sizeof *c.row), malloc(nn + 1), -1};
-    bool *iter_on = malloc((f->niters + 1) * sizeof *iter_on);
-    if (!c.row || !c.only_hit || !iter_on)
+    /* The side's iterations and the stream-0 rule, as every walk picks
+     * them; both devices, for the cpu ops' notes. The walk is written out
+     * (not td_pick_walk) because attribution is indexed by the gpu-side
+     * events before each one, selected or not. */
+    td_pick pick = td_pick_of(sn, opts);
+    pick.device = TD_DEVICE_ALL;
+    long stack_pos[64];
+    long *pos = td_pick_positions(f, &pick, stack_pos);
+    if (!c.row || !c.only_hit || !pos)
         goto done;
     for (size_t i = 0; i < nn; i++) {
         c.row[i] = -1;
         c.only_hit[i] = -1;
     }
-    for (size_t i = 0; i < f->niters; i++)
-        iter_on[i] = td_in_list(sn->iters, sn->niters, f->iters[i]);
-    bool strict = opts->hta_strict != 0;
     size_t k = 0;
     for (size_t i = 0; i < f->nev; i++) {
         const td_event *e = &f->evb[i >> TD_BLOCK_SHIFT][i & (TD_BLOCK - 1)];
         size_t gk = (e->name & TD_EV_GPU) ? k++ : 0;
-        if (!selected(e, sn, iter_on, strict))
+        long ip;
+        if (!td_pick_takes(&pick, pos, e->name, e->iter, &ip))
             continue;
         if ((rc = add_event(&c, side, e, gk, sn)) < 0)
             goto done;
@@ -163,7 +163,8 @@ int td_add_file_attr(builder *b, int side, const td_file *f, td_side_notes *sn,
 done:
     free(c.row);
     free(c.only_hit);
-    free(iter_on);
+    if (pos && pos != stack_pos)
+        free(pos);
     if (rc < 0)
         return td_fail(err, rc, f->path, "out of memory");
     return 0;
