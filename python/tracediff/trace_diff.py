@@ -14,6 +14,9 @@ Beyond HTA (keyword-only, so HTA calls are unaffected):
 - ``threads=N``: files read at once (default: one per core).
 - ``stats=True`` (with ``samples=``, ``alpha=``, ``min_change=``): the
   statistics columns of ``tracediff compare --stats`` (docs/stats.md).
+- ``per_iteration=``, ``by=``, ``categories=``, ``no_python=``,
+  ``normalize_names=``: ``tracediff compare``'s ``--per-iteration``, ``--by``,
+  ``--cat``, ``--no-python`` and ``--normalize-names``.
 - Paths may name one trace file as well as a directory; a set with no
   ``ProfilerStep`` at all is compared whole (HTA refuses), with a warning.
 - Anything left out of a comparison (device events with no launch found,
