@@ -887,15 +887,16 @@ static PyObject *trend(PyObject *Py_UNUSED(mod), PyObject *args, PyObject *kw)
 {
     static char *kwlist[] = {"path", "device", "top", "names", "runs", "chart", NULL};
     PyObject *path, *runs_arg = Py_None, *fast = NULL, *enc = NULL, *result = NULL;
-    PyObject *chart = NULL;
+    PyObject *chart_arg = Py_None, *chart = NULL;
     td_trend_opts to = TD_TREND_OPTS_INIT;
     int device = TD_DEVICE_ALL;
     Py_ssize_t top = 0;
     const char **rn = NULL;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O&|inzOO&:trend", kwlist, PyUnicode_FSConverter,
-                                     &path, &device, &top, &to.names, &runs_arg,
-                                     PyUnicode_FSConverter, &chart))
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O&|inzOO:trend", kwlist, PyUnicode_FSConverter,
+                                     &path, &device, &top, &to.names, &runs_arg, &chart_arg))
         return NULL;
+    if (chart_arg != Py_None && !PyUnicode_FSConverter(chart_arg, &chart))
+        goto done;
     if (device < TD_DEVICE_ALL || device > TD_DEVICE_GPU || top < 0) {
         PyErr_Format(UsageError, device < TD_DEVICE_ALL || device > TD_DEVICE_GPU
                                      ? "device must be 0 (all), 1 (cpu) or 2 (gpu)"

@@ -372,6 +372,9 @@ def t_no_leaks_in_stats_check_and_summaries():
             res.markdown()
             tracediff.runs(summary)
             tracediff.trend(summary, runs=["test", "base"])
+            TraceDiff.compare_traces(a, b, by="op", per_iteration=True, no_python=True,
+                                     normalize_names=True)
+            tracediff.trend(summary, export_image_path=os.path.join(tmp, "t.svg"))
             for bad in (lambda: tracediff.check(a, b, control_rank=7),
                         lambda: tracediff.trend(summary, names="(")):
                 try:
