@@ -791,9 +791,11 @@ static PyObject *summarize(PyObject *Py_UNUSED(mod), PyObject *args, PyObject *k
     if (rc == 0 && !(name = so.run ? strdup(so.run) : default_run_name(set)))
         rc = -1, err.code = TD_ENOMEM;
     td_set_free(set);
-    Py_END_ALLOW_THREADS if (rc < 0) result =
-        err.code == TD_ENOMEM && !err.msg[0] ? PyErr_NoMemory() : raise_td(&err);
-    else result = str_or_none(name);
+    Py_END_ALLOW_THREADS;
+    if (rc < 0)
+        result = err.code == TD_ENOMEM && !err.msg[0] ? PyErr_NoMemory() : raise_td(&err);
+    else
+        result = str_or_none(name);
     free(name);
 done:
     td_list_clear(&so.ranks);
