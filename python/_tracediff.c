@@ -15,6 +15,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static PyObject *TraceError; /* every library failure */
 static PyObject *UsageError; /* TD_EUSAGE and bad arguments: also a ValueError */
@@ -63,6 +64,7 @@ static PyObject *raise_td(const td_error *e)
 
 typedef struct {
     PyObject_HEAD td_set *set;
+    int attributed; /* opened with want_attribution (needed by compare's by) */
 } SetObject;
 
 static void Set_dealloc(SetObject *self)
@@ -145,8 +147,16 @@ static PyMethodDef Set_methods[] = {
     {"files", (PyCFunction)Set_files, METH_NOARGS, "One dict per file, by rank."},
     {NULL, NULL, 0, NULL}};
 
-static PyGetSetDef Set_getset[] = {{"path", (getter)Set_get_path, NULL, "The set's path.", NULL},
-                                   {NULL, NULL, NULL, NULL, NULL}};
+static PyObject *Set_get_attributed(SetObject *self, void *Py_UNUSED(closure))
+{
+    return PyBool_FromLong(self->attributed);
+}
+
+static PyGetSetDef Set_getset[] = {
+    {"path", (getter)Set_get_path, NULL, "The set's path.", NULL},
+    {"attributed", (getter)Set_get_attributed, NULL,
+     "Whether the set was opened with want_attribution (compare's by needs it).", NULL},
+    {NULL, NULL, NULL, NULL, NULL}};
 
 static PyTypeObject SetType = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "tracediff._tracediff.Set",
@@ -158,13 +168,15 @@ static PyTypeObject SetType = {
     .tp_getset = Set_getset,
 };
 
-/* open_sets(paths, threads=0) -> list of Set, all files read at once. */
+/* open_sets(paths, threads=0, want_attribution=False) -> list of Set, all
+ * files read at once. */
 static PyObject *open_sets(PyObject *Py_UNUSED(mod), PyObject *args, PyObject *kw)
 {
-    static char *kwlist[] = {"paths", "threads", NULL};
+    static char *kwlist[] = {"paths", "threads", "want_attribution", NULL};
     PyObject *seq, *result = NULL;
-    int threads = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|i:open_sets", kwlist, &seq, &threads))
+    int threads = 0, attributed = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|ip:open_sets", kwlist, &seq, &threads,
+                                     &attributed))
         return NULL;
     PyObject *fast = PySequence_Fast(seq, "paths must be a sequence");
     if (!fast)
@@ -184,6 +196,7 @@ static PyObject *open_sets(PyObject *Py_UNUSED(mod), PyObject *args, PyObject *k
     }
     td_open_opts opts = TD_OPEN_OPTS_INIT;
     opts.threads = threads;
+    opts.want_attribution = attributed;
     td_error err = {0};
     int rc;
     Py_BEGIN_ALLOW_THREADS rc = td_sets_open(sets, paths, (size_t)n, &opts, &err);
@@ -202,6 +215,7 @@ static PyObject *open_sets(PyObject *Py_UNUSED(mod), PyObject *args, PyObject *k
             break;
         }
         o->set = sets[i];
+        o->attributed = attributed;
         PyList_SET_ITEM(result, i, (PyObject *)o);
     }
 done:
@@ -292,22 +306,32 @@ static PyObject *notes_dict(const td_side_notes *n)
         int64_list(n->ranks, n->nranks), "iterations", int64_list(n->iters, n->niters));
 }
 
+/* A row's count of a side: whole, or divided (per_iteration) as a float. */
+static PyObject *count_obj(const td_diff *d, const td_row *r, td_side side, int divided)
+{
+    return divided ? PyFloat_FromDouble(td_row_count(d, r, side))
+                   : PyLong_FromUnsignedLongLong(r->counts[side]);
+}
+
 /* The rows as five lists (names, control counts, test counts, control
- * durations, test durations) and the two sides' notes. */
+ * durations, test durations), the two sides' notes and the key column's
+ * title ("name", "short_name", "op"...). With per_iteration the counts are
+ * divided (floats), as the CLI prints them. */
 static PyObject *diff_result(const td_diff *d)
 {
     size_t n = td_diff_nrows(d);
     const td_row *rows = td_diff_rows(d);
     PyObject *cols[5] = {NULL};
     PyObject *result = NULL;
+    int divided = td_diff_divisor(d, TD_CONTROL) != 1 || td_diff_divisor(d, TD_TEST) != 1;
     for (int c = 0; c < 5; c++)
         if (!(cols[c] = PyList_New((Py_ssize_t)n)))
             goto done;
     for (size_t i = 0; i < n; i++) {
         const td_row *r = &rows[i];
-        PyObject *v[5] = {name_str(r), PyLong_FromUnsignedLongLong(r->counts[0]),
-                          PyLong_FromUnsignedLongLong(r->counts[1]),
-                          PyFloat_FromDouble(r->duration[0]), PyFloat_FromDouble(r->duration[1])};
+        PyObject *v[5] = {name_str(r), count_obj(d, r, TD_CONTROL, divided),
+                          count_obj(d, r, TD_TEST, divided), PyFloat_FromDouble(r->duration[0]),
+                          PyFloat_FromDouble(r->duration[1])};
         int bad = 0;
         for (int c = 0; c < 5; c++) {
             if (!v[c])
@@ -318,9 +342,9 @@ static PyObject *diff_result(const td_diff *d)
         if (bad)
             goto done;
     }
-    result = Py_BuildValue("(OOOOONN)", cols[0], cols[1], cols[2], cols[3], cols[4],
+    result = Py_BuildValue("(OOOOONNs)", cols[0], cols[1], cols[2], cols[3], cols[4],
                            notes_dict(td_diff_notes(d, TD_CONTROL)),
-                           notes_dict(td_diff_notes(d, TD_TEST)));
+                           notes_dict(td_diff_notes(d, TD_TEST)), td_diff_key_name(d));
 done:
     for (int c = 0; c < 5; c++)
         Py_XDECREF(cols[c]);
@@ -333,6 +357,8 @@ typedef struct cmp_args {
     td_compare_opts o;
     td_stats_opts so;
     int stats;
+    /* The flags as parsed ("p" stores an int: never into a bool field). */
+    int short_names, hta_strict, exclude_categories, normalize_names, per_iteration;
 } cmp_args;
 
 static void cmp_args_clear(cmp_args *a)
@@ -367,6 +393,11 @@ static int cmp_args_fill(cmp_args *a, PyObject *sel[4], int device, int samples,
         return -1;
     }
     a->o.device = (td_device)device;
+    a->o.short_names = a->short_names;
+    a->o.hta_strict = a->hta_strict;
+    a->o.exclude_categories = a->exclude_categories;
+    a->o.normalize_names = a->normalize_names;
+    a->o.per_iteration = a->per_iteration;
     a->so.samples = (td_samples)samples;
     a->so.alpha = alpha;
     if (min_change != Py_None) {
@@ -467,22 +498,48 @@ static PyObject *stats_result(const td_stats *st, size_t n)
         "normalize_names", "samples", "alpha", "min_change"
 #define CMP_FORMAT "O!O!|OOOOippzppidO"
 
+/* by (0 kernel ... 4 class, as td_by), checked as tracediff compare --by
+ * checks it; the sets must have been opened with want_attribution. */
+static int cmp_by(cmp_args *a, int by, int device)
+{
+    static const char *const names[] = {"kernel", "op", "top-op", "annotation", "class"};
+    if (by < TD_BY_KERNEL || by > TD_BY_CLASS) {
+        PyErr_Format(UsageError, "by must be 0 (kernel) to 4 (class)");
+        return -1;
+    }
+    if (by != TD_BY_KERNEL && device == TD_DEVICE_CPU) {
+        PyErr_Format(UsageError,
+                     "by=%s groups GPU events by what launched them: device cpu does not apply "
+                     "(leave it out)",
+                     names[by]);
+        return -1;
+    }
+    if (by != TD_BY_KERNEL && (!a->ctl->attributed || !a->tst->attributed)) {
+        PyErr_Format(UsageError, "by=%s: the sets must be opened with want_attribution", names[by]);
+        return -1;
+    }
+    a->o.by = (td_by)by;
+    return 0;
+}
+
 static PyObject *compare(PyObject *Py_UNUSED(mod), PyObject *args, PyObject *kw)
 {
-    static char *kwlist[] = {CMP_KWLIST, "stats", NULL};
-    cmp_args a = {NULL, NULL, TD_COMPARE_OPTS_INIT, TD_STATS_OPTS_INIT, 0};
+    static char *kwlist[] = {CMP_KWLIST, "stats", "per_iteration", "by", NULL};
+    cmp_args a = {NULL, NULL, TD_COMPARE_OPTS_INIT, TD_STATS_OPTS_INIT, 0, 0, 0, 0, 0, 0};
     PyObject *sel[4] = {Py_None, Py_None, Py_None, Py_None}, *min_change = Py_None;
-    int device = TD_DEVICE_ALL, samples = 0;
+    int device = TD_DEVICE_ALL, samples = 0, by = TD_BY_KERNEL;
     double alpha = 0;
-    if (!PyArg_ParseTupleAndKeywords(
-            args, kw, CMP_FORMAT "p:compare", kwlist, &SetType, &a.ctl, &SetType, &a.tst, &sel[0],
-            &sel[1], &sel[2], &sel[3], &device, &a.o.short_names, &a.o.hta_strict, &a.o.categories,
-            &a.o.exclude_categories, &a.o.normalize_names, &samples, &alpha, &min_change, &a.stats))
+    if (!PyArg_ParseTupleAndKeywords(args, kw, CMP_FORMAT "ppi:compare", kwlist, &SetType, &a.ctl,
+                                     &SetType, &a.tst, &sel[0], &sel[1], &sel[2], &sel[3], &device,
+                                     &a.short_names, &a.hta_strict, &a.o.categories,
+                                     &a.exclude_categories, &a.normalize_names, &samples, &alpha,
+                                     &min_change, &a.stats, &a.per_iteration, &by))
         return NULL;
     PyObject *result = NULL;
     td_diff *d = NULL;
     td_stats *st = NULL;
-    if (cmp_args_fill(&a, sel, device, samples, alpha, min_change) == 0 &&
+    if (cmp_by(&a, by, device) == 0 &&
+        cmp_args_fill(&a, sel, device, samples, alpha, min_change) == 0 &&
         cmp_compute(&a, &d, &st) == 0) {
         PyObject *rows = diff_result(d);
         PyObject *sr = rows && st ? stats_result(st, td_diff_nrows(d)) : Py_NewRef(Py_None);
@@ -613,7 +670,7 @@ static int check_sides(const cmp_args *a, const td_diff *d)
 static PyObject *check(PyObject *Py_UNUSED(mod), PyObject *args, PyObject *kw)
 {
     static char *kwlist[] = {CMP_KWLIST, "max_regression", "min_us", NULL};
-    cmp_args a = {NULL, NULL, TD_COMPARE_OPTS_INIT, TD_STATS_OPTS_INIT, 1};
+    cmp_args a = {NULL, NULL, TD_COMPARE_OPTS_INIT, TD_STATS_OPTS_INIT, 1, 0, 0, 0, 0, 0};
     PyObject *sel[4] = {Py_None, Py_None, Py_None, Py_None}, *min_change = Py_None;
     int device = TD_DEVICE_ALL, samples = 0;
     double alpha = 0;
@@ -621,9 +678,9 @@ static PyObject *check(PyObject *Py_UNUSED(mod), PyObject *args, PyObject *kw)
     co.has_max_regression = true;
     if (!PyArg_ParseTupleAndKeywords(args, kw, CMP_FORMAT "dd:check", kwlist, &SetType, &a.ctl,
                                      &SetType, &a.tst, &sel[0], &sel[1], &sel[2], &sel[3], &device,
-                                     &a.o.short_names, &a.o.hta_strict, &a.o.categories,
-                                     &a.o.exclude_categories, &a.o.normalize_names, &samples,
-                                     &alpha, &min_change, &co.max_regression, &co.min_us))
+                                     &a.short_names, &a.hta_strict, &a.o.categories,
+                                     &a.exclude_categories, &a.normalize_names, &samples, &alpha,
+                                     &min_change, &co.max_regression, &co.min_us))
         return NULL;
     CheckObject *self = NULL;
     td_diff *d = NULL;
@@ -656,18 +713,62 @@ done:
 /* ------------------------------------------------------------------------ */
 /* Summaries: summarize(), runs(), trend()                                   */
 
+static PyObject *str_or_none(const char *s)
+{
+    return s ? PyUnicode_DecodeUTF8(s, (Py_ssize_t)strlen(s), "surrogateescape")
+             : Py_NewRef(Py_None);
+}
+
+static int ends_with(const char *s, size_t n, const char *suf)
+{
+    size_t m = strlen(suf);
+    return n > m && memcmp(s + n - m, suf, m) == 0;
+}
+
+/* The name td_summary_write gives a run when none is given
+ * (src/store/summary_write.c, default_run): the set's folder name, or its
+ * one file's name without .json[.gz|.zst]. malloc'd; NULL when out of memory. */
+static char *default_run_name(const td_set *set)
+{
+    const char *p = td_set_path(set);
+    size_t n = strlen(p);
+    while (n > 1 && p[n - 1] == '/')
+        n--;
+    size_t b = n;
+    while (b > 0 && p[b - 1] != '/')
+        b--;
+    char *name = malloc(n - b + 1);
+    if (!name)
+        return NULL;
+    memcpy(name, p + b, n - b);
+    name[n - b] = '\0';
+    struct stat st;
+    if (stat(p, &st) == 0 && !S_ISDIR(st.st_mode)) {
+        static const char *const ext[] = {".json.gz", ".json.zst", ".json"};
+        size_t len = strlen(name);
+        for (size_t i = 0; i < 3; i++)
+            if (ends_with(name, len, ext[i])) {
+                name[len - strlen(ext[i])] = '\0';
+                break;
+            }
+    }
+    return name;
+}
+
+/* summarize(...) -> the run's name, as stored. */
 static PyObject *summarize(PyObject *Py_UNUSED(mod), PyObject *args, PyObject *kw)
 {
     static char *kwlist[] = {"set",        "path",   "run",     "replace", "ranks",
                              "iterations", "device", "threads", "created", NULL};
     PyObject *src, *dst, *ranks = Py_None, *iters = Py_None, *result = NULL;
     td_summary_opts so = TD_SUMMARY_OPTS_INIT;
-    int device = TD_DEVICE_ALL, threads = 0;
+    int device = TD_DEVICE_ALL, threads = 0, replace = 0;
     if (!PyArg_ParseTupleAndKeywords(args, kw, "O&O&|zpOOiiz:summarize", kwlist,
                                      PyUnicode_FSConverter, &src, PyUnicode_FSConverter, &dst,
-                                     &so.run, &so.replace, &ranks, &iters, &device, &threads,
+                                     &so.run, &replace, &ranks, &iters, &device, &threads,
                                      &so.created))
         return NULL;
+    so.replace = replace;
     if (device < TD_DEVICE_ALL || device > TD_DEVICE_GPU) {
         PyErr_Format(UsageError, "device must be 0 (all), 1 (cpu) or 2 (gpu)");
         goto done;
@@ -682,24 +783,26 @@ static PyObject *summarize(PyObject *Py_UNUSED(mod), PyObject *args, PyObject *k
     oo.want_attribution = true;
     td_error err = {0};
     td_set *set = NULL;
+    char *name = NULL;
     int rc;
     Py_BEGIN_ALLOW_THREADS rc = td_set_open(&set, sp, &oo, &err);
     if (rc == 0)
         rc = td_summary_write(dp, set, &so, &err);
+    if (rc == 0 && !(name = so.run ? strdup(so.run) : default_run_name(set)))
+        rc = -1, err.code = TD_ENOMEM;
     td_set_free(set);
-    Py_END_ALLOW_THREADS result = rc < 0 ? raise_td(&err) : Py_NewRef(Py_None);
+    Py_END_ALLOW_THREADS;
+    if (rc < 0)
+        result = err.code == TD_ENOMEM && !err.msg[0] ? PyErr_NoMemory() : raise_td(&err);
+    else
+        result = str_or_none(name);
+    free(name);
 done:
     td_list_clear(&so.ranks);
     td_list_clear(&so.iters);
     Py_DECREF(src);
     Py_DECREF(dst);
     return result;
-}
-
-static PyObject *str_or_none(const char *s)
-{
-    return s ? PyUnicode_DecodeUTF8(s, (Py_ssize_t)strlen(s), "surrogateescape")
-             : Py_NewRef(Py_None);
 }
 
 static PyObject *run_dict(const td_run_info *r)
@@ -763,17 +866,39 @@ static PyObject *trend_result(const td_trend *t)
     return Py_BuildValue("(NNNN)", rl, nl, cl, tl);
 }
 
+/* The trend and, with chart, its line chart as tracediff trend -o FILE.svg
+ * draws it: the 10 names that changed most unless top says otherwise. */
+static int trend_compute(td_trend **t, const char *path, td_trend_opts *to, const char *chart,
+                         td_error *err)
+{
+    int rc = td_trend_compute(t, path, to, err);
+    if (rc < 0 || !chart)
+        return rc;
+    if (to->top)
+        return td_trend_chart_write(chart, *t, err);
+    td_trend *top10 = NULL;
+    to->top = 10;
+    rc = td_trend_compute(&top10, path, to, err);
+    if (rc == 0)
+        rc = td_trend_chart_write(chart, top10, err);
+    td_trend_free(top10);
+    return rc;
+}
+
 static PyObject *trend(PyObject *Py_UNUSED(mod), PyObject *args, PyObject *kw)
 {
-    static char *kwlist[] = {"path", "device", "top", "names", "runs", NULL};
+    static char *kwlist[] = {"path", "device", "top", "names", "runs", "chart", NULL};
     PyObject *path, *runs_arg = Py_None, *fast = NULL, *enc = NULL, *result = NULL;
+    PyObject *chart_arg = Py_None, *chart = NULL;
     td_trend_opts to = TD_TREND_OPTS_INIT;
     int device = TD_DEVICE_ALL;
     Py_ssize_t top = 0;
     const char **rn = NULL;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O&|inzO:trend", kwlist, PyUnicode_FSConverter,
-                                     &path, &device, &top, &to.names, &runs_arg))
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O&|inzOO:trend", kwlist, PyUnicode_FSConverter,
+                                     &path, &device, &top, &to.names, &runs_arg, &chart_arg))
         return NULL;
+    if (chart_arg != Py_None && !PyUnicode_FSConverter(chart_arg, &chart))
+        goto done;
     if (device < TD_DEVICE_ALL || device > TD_DEVICE_GPU || top < 0) {
         PyErr_Format(UsageError, device < TD_DEVICE_ALL || device > TD_DEVICE_GPU
                                      ? "device must be 0 (all), 1 (cpu) or 2 (gpu)"
@@ -805,14 +930,15 @@ static PyObject *trend(PyObject *Py_UNUSED(mod), PyObject *args, PyObject *kw)
     td_trend *t = NULL;
     td_error err = {0};
     int rc;
-    const char *p = PyBytes_AS_STRING(path);
-    Py_BEGIN_ALLOW_THREADS rc = td_trend_compute(&t, p, &to, &err);
+    const char *p = PyBytes_AS_STRING(path), *cp = chart ? PyBytes_AS_STRING(chart) : NULL;
+    Py_BEGIN_ALLOW_THREADS rc = trend_compute(&t, p, &to, cp, &err);
     Py_END_ALLOW_THREADS result = rc < 0 ? raise_td(&err) : trend_result(t);
     td_trend_free(t);
 done:
     free(rn);
     Py_XDECREF(enc);
     Py_XDECREF(fast);
+    Py_XDECREF(chart);
     Py_DECREF(path);
     return result;
 }
@@ -930,8 +1056,8 @@ static PyMethodDef module_methods[] = {
      "compare(control, test, control_rank=None, test_rank=None, control_iteration=None, "
      "test_iteration=None, device=0, short_names=False, hta_strict=False, categories=None, "
      "exclude_categories=False, normalize_names=False, samples=0, alpha=0, min_change=None, "
-     "stats=False) -> (names, control_counts, test_counts, control_duration, test_duration, "
-     "control_notes, test_notes, stats or None)"},
+     "stats=False, per_iteration=False, by=0) -> (names, control_counts, test_counts, "
+     "control_duration, test_duration, control_notes, test_notes, key_name, stats or None)"},
     {"chart", (PyCFunction)(void (*)(void))chart, METH_VARARGS | METH_KEYWORDS,
      "chart(path, kind, names, control_counts, test_counts, control_duration, test_duration, "
      "control_label=None, test_label=None): kind 0 counts, 1 duration; .svg, .png or .pdf."},
@@ -940,10 +1066,11 @@ static PyMethodDef module_methods[] = {
      "check(control, test, ..., max_regression=5, min_us=0) -> Check: the CI gate."},
     {"summarize", (PyCFunction)(void (*)(void))summarize, METH_VARARGS | METH_KEYWORDS,
      "summarize(set, path, run=None, replace=False, ranks=None, iterations=None, device=0, "
-     "threads=0, created=None): add a set as a run to a summary."},
+     "threads=0, created=None) -> str: add a set as a run to a summary; the run's name."},
     {"runs", runs, METH_O, "runs(path) -> [dict]: the runs of a summary, as added."},
     {"trend", (PyCFunction)(void (*)(void))trend, METH_VARARGS | METH_KEYWORDS,
-     "trend(path, device=0, top=0, names=None, runs=None) -> (runs, names, counts, totals)."},
+     "trend(path, device=0, top=0, names=None, runs=None, chart=None) -> (runs, names, counts, "
+     "totals); chart: also its line chart (.svg, .png or .pdf), as trend -o draws it."},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef module_def = {

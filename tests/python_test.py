@@ -372,6 +372,9 @@ def t_no_leaks_in_stats_check_and_summaries():
             res.markdown()
             tracediff.runs(summary)
             tracediff.trend(summary, runs=["test", "base"])
+            TraceDiff.compare_traces(a, b, by="op", per_iteration=True, no_python=True,
+                                     normalize_names=True)
+            tracediff.trend(summary, export_image_path=os.path.join(tmp, "t.svg"))
             for bad in (lambda: tracediff.check(a, b, control_rank=7),
                         lambda: tracediff.trend(summary, names="(")):
                 try:
@@ -689,6 +692,127 @@ def t_summaries_equal_cli():
         res = quiet(tracediff.check, py + "#control", DIFF_T)
         r = cli("check", py + "#control", DIFF_T, "-q", "--format", "json", ok=(0, 3))
         assert res.json().encode() == r.stdout
+
+
+# compare_traces' keyword-only options against tracediff compare's.
+COMPARE_OPTION_CASES = [
+    (DIFF_C, DIFF_T, {"per_iteration": True}),
+    (DIFF_C, DIFF_T, {"no_python": True, "normalize_names": True}),
+    (DIFF_C, DIFF_T, {"categories": "cpu_op,kernel", "use_short_name": True}),
+    (DIFF_C, DIFF_T, {"by": "op"}),
+    (DIFF_C, DIFF_T, {"by": "class", "categories": ["kernel"]}),
+    (RESNET0, RESNET4, {"control_iteration": "all", "test_iteration": 5, "per_iteration": True}),
+    (RESNET0, RESNET4, {"control_iteration": "all", "test_iteration": "all", "by": "top-op",
+                        "per_iteration": True, "normalize_names": True}),
+    (RESNET0, RESNET4, {"by": "annotation", "device_type": "gpu"}),
+    (RESNET0, RESNET4, {"by": "op", "stats": True, "samples": "call"}),
+    (TWO_RANKS, TWO_RANKS, {"control_rank": "all", "test_rank": 1, "per_iteration": True,
+                            "control_iteration": "all", "test_iteration": "all",
+                            "use_short_name": True}),
+    (BASE, TEST, {"no_python": True, "per_iteration": True, "hta_strict": True}),
+]
+
+
+def _compare_cli_args(kw):
+    flags = {"per_iteration": "--per-iteration", "no_python": "--no-python",
+             "normalize_names": "--normalize-names", "use_short_name": "--short-names",
+             "hta_strict": "--hta-strict", "stats": "--stats"}
+    names = {"categories": "--cat", "device_type": "--device"}
+    out = []
+    for k, v in kw.items():
+        if k in flags:
+            out.append(flags[k])
+        else:
+            out += [names.get(k, "--" + k.replace("_", "-")),
+                    ",".join(v) if isinstance(v, list) else str(v)]
+    return out
+
+
+def t_compare_options_equal_cli():
+    # per_iteration, by, categories, no_python and normalize_names as
+    # compare --per-iteration, --by, --cat, --no-python, --normalize-names
+    # --format csv: the same columns, index name, order and values.
+    for c, t, kw in COMPARE_OPTION_CASES:
+        what = f"{os.path.basename(c)} {kw}"
+        want = cli("compare", "--format", "csv", "-q", c, t, *_compare_cli_args(kw)).stdout
+        df = quiet(TraceDiff.compare_traces, labeled(c, "control"), labeled(t, "test"), **kw)
+        problem = frame_equals_csv(df, want)
+        assert problem is None, f"{what}: {problem}"
+        if kw.get("per_iteration"):
+            assert df["control_counts"].dtype == np.float64, what
+        if kw.get("by"):
+            assert df.index.name == kw["by"].replace("-", "_"), (what, df.index.name)
+    # Plain paths (opened here, with attribution when by asks for it).
+    want = cli("compare", "--format", "csv", "-q", "--control-label", "Control", "--test-label",
+               "Test", DIFF_C, DIFF_T, "--by", "top-op", "--per-iteration").stdout
+    df = quiet(TraceDiff.compare_traces, DIFF_C, DIFF_T, by="top_op", per_iteration=True)
+    assert frame_equals_csv(df, want) is None, frame_equals_csv(df, want)
+    # The defaults are HTA's: the options left out change nothing.
+    plain = quiet(TraceDiff.compare_traces, BASE, TEST)
+    same = quiet(TraceDiff.compare_traces, BASE, TEST, per_iteration=False, by=None,
+                 categories=None, no_python=False, normalize_names=False)
+    assert plain.equals(same) and plain.index.name == "name"
+    assert quiet(TraceDiff.compare_traces, BASE, TEST, by="kernel").equals(plain)
+
+
+def t_compare_options_bad_arguments():
+    for kw in ({"by": "stream"}, {"by": 1}, {"categories": "cpu_op", "no_python": True},
+               {"categories": ","}, {"categories": "no_such_category"},
+               {"by": "op", "device_type": DeviceType.CPU}):
+        try:
+            quiet(TraceDiff.compare_traces, labeled(BASE, "control"), labeled(TEST, "test"), **kw)
+        except tracediff.UsageError as e:
+            assert isinstance(e, ValueError) and str(e), kw
+        else:
+            raise AssertionError(f"compare_traces({kw}) did not raise")
+
+
+def t_trend_chart_equals_cli():
+    with tempfile.TemporaryDirectory() as tmp:
+        s = os.path.join(tmp, "s.tdsum")
+        for path, run in ((DIFF_C, "control"), (DIFF_T, "test"), (BASE, "base")):
+            cli("summarize", path, "-o", s, "--run", run, "-q")
+        for kw in ({}, {"top": 3, "device": "gpu"}, {"names": "^aten::", "runs": "base,test"}):
+            py, cl = os.path.join(tmp, "py.svg"), os.path.join(tmp, "cli.svg")
+            args = ["trend", s]
+            for k, v in kw.items():
+                args += ["--" + k, str(v)]
+            cli(*args, "-o", cl)
+            df = tracediff.trend(s, export_image_path=py, **kw)
+            assert open(py, "rb").read() == open(cl, "rb").read(), f"trend {kw}: SVG differs"
+            # The rows are still those of --format csv, whatever the chart shows.
+            problem = frame_equals_csv(df, cli(*args, "--format", "csv").stdout,
+                                       index=False)
+            assert problem is None, f"trend {kw}: {problem}"
+        for ext, magic in ((".png", b"\x89PNG"), (".pdf", b"%PDF")):
+            out = os.path.join(tmp, "chart" + ext)
+            tracediff.trend(s, export_image_path=out, top=2)
+            assert open(out, "rb").read(4) == magic, ext
+        try:
+            tracediff.trend(s, export_image_path=os.path.join(tmp, "no", "dir.svg"))
+        except tracediff.TraceError as e:
+            assert e.message, e
+        else:
+            raise AssertionError("an unwritable chart did not raise")
+        assert sorted(os.listdir(tmp)) == ["chart.pdf", "chart.png", "cli.svg", "py.svg",
+                                           "s.tdsum"], os.listdir(tmp)
+
+
+def t_summarize_returns_run_name():
+    one = os.path.join(TRACES, "hta-cpu_only", "rank-34.Jul_15_10_52_41.1074.pt.trace.json.gz")
+    with tempfile.TemporaryDirectory() as tmp:
+        s = os.path.join(tmp, "s.tdsum")
+        got = [tracediff.summarize(DIFF_C, s),
+               tracediff.summarize(DIFF_T + "/", s),
+               tracediff.summarize(one, s),
+               tracediff.summarize(LabeledTrace("x", trace_dir=BASE), s, run="my run"),
+               tracediff.summarize(BASE, s, run="my run", replace=True)]
+        assert got == ["control", "test", "rank-34.Jul_15_10_52_41.1074.pt.trace", "my run",
+                       "my run"], got
+        assert tracediff.runs(s)["name"].tolist() == got[:4], tracediff.runs(s)["name"].tolist()
+        c = os.path.join(tmp, "c.tdsum")
+        cli("summarize", one, "-o", c, "-q")
+        assert tracediff.runs(c)["name"].tolist() == [got[2]]
 
 
 def t_summary_errors():

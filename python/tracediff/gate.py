@@ -16,6 +16,7 @@ from .trace_diff import (
     TraceDir,
     UsageError,
     _adapt,
+    _categories,
     _device_code,
     _pandas,
     _stats_kwargs,
@@ -116,21 +117,6 @@ class CheckResult:
     def __repr__(self) -> str:
         return (f"CheckResult(passed={self.passed}, regressions={len(self.regressions)}, "
                 f"compared={self.compared}, faster={self.faster})")
-
-
-def _categories(categories, no_python: bool):
-    if categories is not None and no_python:
-        raise UsageError("no_python: not with categories (list the categories to keep instead)")
-    if no_python:
-        return "python_function", True
-    if categories is None:
-        return None, False
-    if not isinstance(categories, str):
-        categories = ",".join(categories)
-    if not categories.strip(","):
-        raise UsageError(f"Invalid argument categories={categories!r} (expected categories, "
-                         "e.g. 'cpu_op,kernel').")
-    return categories, False
 
 
 def check(

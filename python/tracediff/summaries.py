@@ -32,7 +32,7 @@ def summarize(
     device="all",
     threads: int = 0,
     created: Optional[str] = None,
-) -> None:
+) -> str:
     """``tracediff summarize SET -o PATH``: adds a trace set (a directory, a
     file, a LabeledTrace, or a summary's run) as one run to the summary at
     ``path`` (created when missing). ``run``: its name (default: the set's
@@ -41,12 +41,13 @@ def summarize(
     default all); ``device``: "all", "cpu" or "gpu". ``created``: the time
     recorded, "YYYY-MM-DDTHH:MM:SSZ" (default: now). The file is written
     whole or the run added in one transaction: a failure leaves it as it was.
+    Returns the run's name as stored (``run``, or the default).
     """
     src = trace_dir_or_set.trace_dir if isinstance(trace_dir_or_set, LabeledTrace) else \
         _path_of(trace_dir_or_set)
     if src is None:
         raise UsageError(f"Invalid argument type for ({trace_dir_or_set!r}).")
-    _core.summarize(src, os.fspath(path), run=run, replace=bool(replace), ranks=ranks,
+    return _core.summarize(src, os.fspath(path), run=run, replace=bool(replace), ranks=ranks,
                     iterations=iterations, device=_device_code(device, strict=True),
                     threads=threads, created=created)
 
@@ -72,6 +73,7 @@ def trend(
     top: Optional[int] = None,
     names: Optional[str] = None,
     runs: Optional[Union[str, List[str]]] = None,
+    export_image_path: Optional[Union[str, os.PathLike]] = None,
 ):
     """``tracediff trend PATH``: each name's total duration (us) in each run
     of a summary, as ``tracediff trend --format csv``: one row per (name,
@@ -80,7 +82,10 @@ def trend(
     first run to the last, largest first. ``device``: "all", "cpu" or "gpu";
     ``top``: the N names that changed most (default all); ``names``: a
     regex (PCRE2) searched in the name; ``runs``: these runs in this order
-    (a list, or "A,B" as the CLI takes them)."""
+    (a list, or "A,B" as the CLI takes them). ``export_image_path``: also
+    write the line chart of ``tracediff trend ... -o FILE`` (.svg, .png or
+    .pdf; the same bytes as the CLI's SVG), which, like the CLI's, shows the
+    10 names that changed most unless ``top`` is given."""
     pd = _pandas()
     if top is not None and (isinstance(top, bool) or not isinstance(top, int) or top < 0):
         raise UsageError(f"Invalid argument top={top!r} (a number of 0 or more).")
@@ -89,6 +94,7 @@ def trend(
     run_names, name_list, counts, totals = _core.trend(
         os.fspath(path), device=_device_code(device, strict=True), top=top or 0, names=names,
         runs=None if runs is None else list(runs),
+        chart=None if export_image_path is None else os.fspath(export_image_path),
     )
     rows = {c: [] for c in TREND_COLUMNS}
     for name, cs, ts in zip(name_list, counts, totals):

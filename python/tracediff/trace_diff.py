@@ -14,6 +14,9 @@ Beyond HTA (keyword-only, so HTA calls are unaffected):
 - ``threads=N``: files read at once (default: one per core).
 - ``stats=True`` (with ``samples=``, ``alpha=``, ``min_change=``): the
   statistics columns of ``tracediff compare --stats`` (docs/stats.md).
+- ``per_iteration=``, ``by=``, ``categories=``, ``no_python=``,
+  ``normalize_names=``: ``tracediff compare``'s ``--per-iteration``, ``--by``,
+  ``--cat``, ``--no-python`` and ``--normalize-names``.
 - Paths may name one trace file as well as a directory; a set with no
   ``ProfilerStep`` at all is compared whole (HTA refuses), with a warning.
 - Anything left out of a comparison (device events with no launch found,
@@ -117,6 +120,43 @@ def _stats_kwargs(samples, alpha, min_change) -> dict:
                          "e.g. 0.05).")
     return dict(samples=_samples_code(samples), alpha=0.0 if alpha is None else float(alpha),
                 min_change=None if min_change is None else float(min_change))
+
+
+def _categories(categories, no_python: bool):
+    """(categories, exclude_categories) as --cat and --no-python set them."""
+    if categories is not None and no_python:
+        raise UsageError("no_python: not with categories (list the categories to keep instead)")
+    if no_python:
+        return "python_function", True
+    if categories is None:
+        return None, False
+    if not isinstance(categories, str):
+        categories = ",".join(categories)
+    if not categories.strip(","):
+        raise UsageError(f"Invalid argument categories={categories!r} (expected categories, "
+                         "e.g. 'cpu_op,kernel').")
+    return categories, False
+
+
+# td_by: what a row is, as tracediff compare --by names it.
+_BY = {"kernel": 0, "op": 1, "top-op": 2, "top_op": 2, "annotation": 3, "class": 4}
+
+
+def _by_code(by) -> int:
+    code = _BY.get(by) if isinstance(by, str) or by is None else None
+    if by is None:
+        return 0
+    if code is None:
+        raise UsageError(f"Invalid argument by={by!r} (expected 'kernel', 'op', 'top-op', "
+                         "'annotation' or 'class').")
+    return code
+
+
+def _attributed(lt: "LabeledTrace", threads: int) -> None:
+    """Reopens a LabeledTrace's set with attribution (what launched each GPU
+    event), which ``by`` needs, unless it has it; kept for later calls."""
+    if not lt._set.attributed:
+        lt._set = _core.open_sets([lt._set.path], threads=threads, want_attribution=True)[0]
 
 
 def _path_of(x) -> Optional[str]:
@@ -260,6 +300,11 @@ class TraceDiff:
         samples: Optional[str] = None,
         alpha: Optional[float] = None,
         min_change: Optional[float] = None,
+        per_iteration: bool = False,
+        by: Optional[str] = None,
+        categories: Optional[Union[str, List[str]]] = None,
+        no_python: bool = False,
+        normalize_names: bool = False,
     ) -> pd.DataFrame:
         """Counts and total durations (us) per operator/kernel name, side by side.
 
@@ -282,35 +327,57 @@ class TraceDiff:
         ``alpha`` (default 0.05) and ``min_change`` (percent, default 1) as
         ``--alpha`` and ``--min-change``. ``df.attrs["stats"]`` says what was
         used.
+
+        As ``tracediff compare``'s options of the same names:
+        ``per_iteration=True`` (``--per-iteration``) divides each side's
+        counts and durations by its selected (rank, iteration) samples (the
+        counts become floats); ``by="op"``, ``"top-op"``, ``"annotation"`` or
+        ``"class"`` (``--by``) makes a row what launched the GPU events (the
+        index is then named ``op``, ``top_op``, ``annotation`` or ``class``;
+        the GPU side only); ``categories="cpu_op,kernel"`` (or a list;
+        ``--cat``) keeps only those event categories, ``no_python=True``
+        (``--no-python``) all but ``python_function``;
+        ``normalize_names=True`` (``--normalize-names``) gives one row to
+        names that differ only by addresses, Python line numbers or step
+        numbers. The DataFrame is then ``tracediff compare --format csv``'s.
         """
+        cats, exclude = _categories(categories, no_python)
+        by_code = _by_code(by)
         ctl, tst = _adapt(control, test, threads)
+        if by_code:
+            _attributed(ctl, threads)
+            _attributed(tst, threads)
         if ctl.label == tst.label:  # as HTA renames it
             tst.label = f"{tst.label}_control_test"
         sk = _stats_kwargs(samples, alpha, min_change)
+        extra = dict(categories=cats, exclude_categories=exclude,
+                     normalize_names=bool(normalize_names), per_iteration=bool(per_iteration),
+                     by=by_code)
         return cls._compare(
             ctl, tst, control_rank, test_rank, control_iteration, test_iteration,
-            device_type, use_short_name, hta_strict, stats, sk,
+            device_type, use_short_name, hta_strict, stats, sk, extra,
         )
 
     @staticmethod
     def _compare(ctl, tst, cr, tr, ci, ti, device_type, short, hta_strict, stats=False,
-                 sk=None) -> pd.DataFrame:
+                 sk=None, extra=None) -> pd.DataFrame:
         _pandas()
-        names, cc, tc, cd, td, cnotes, tnotes, st = _core.compare(
+        names, cc, tc, cd, td, cnotes, tnotes, key, st = _core.compare(
             ctl._set, tst._set, cr, tr, ci, ti, _device_code(device_type), bool(short),
-            bool(hta_strict), stats=bool(stats), **(sk or {}),
+            bool(hta_strict), stats=bool(stats), **(sk or {}), **(extra or {}),
         )
         _warn_notes(ctl, cnotes)
         _warn_notes(tst, tnotes)
-        cmiss = 0 in cc
-        tmiss = 0 in tc
+        divided = bool(extra and extra["per_iteration"])
+        cmiss = divided or 0 in cc
+        tmiss = divided or 0 in tc
         cl, tl = ctl.label, tst.label
         c_counts = _counts_column(cc, cmiss)
         t_counts = _counts_column(tc, tmiss)
         c_dur = _duration_column(cd, cmiss)
         t_dur = _duration_column(td, tmiss)
         diff_counts = t_counts - c_counts
-        index = pd.Index(names, dtype=object, name="short_name" if short else "name")
+        index = pd.Index(names, dtype=object, name=key)
         df = pd.DataFrame(
             {
                 f"{cl}_counts": c_counts,
