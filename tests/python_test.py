@@ -389,7 +389,11 @@ def t_no_leaks_in_stats_check_and_summaries():
             round_()
         gc.collect()
         grown = rss() - before
-    assert grown < 8 << 20, f"RSS grew {grown >> 10} KiB over 200 rounds"
+    # Under AddressSanitizer freed memory waits in its quarantine (up to
+    # 256 MiB), so RSS grows whatever the module frees: there the rounds
+    # check for memory errors, and the uninstrumented run for growth.
+    if "asan" not in os.path.basename(BUILD):
+        assert grown < 8 << 20, f"RSS grew {grown >> 10} KiB over 200 rounds"
 
 
 def t_gil_released_while_loading():
