@@ -203,6 +203,10 @@ typedef struct td_summary_opts {
  * transaction. A crash leaves the file as it was. */
 TD_API int td_summary_write(const char *path, const td_set *set, const td_summary_opts *opts,
                             td_error *err);
+/* The run name td_summary_write gives set when opts->run is NULL: the set's
+ * folder name, or its one file's name without .json[.gz|.zst]. malloc'd;
+ * NULL when out of memory. */
+TD_API char *td_summary_default_run(const td_set *set);
 
 typedef struct td_run_info {
     char *name, *created, *tool_version, *source;

@@ -15,7 +15,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 static PyObject *TraceError; /* every library failure */
 static PyObject *UsageError; /* TD_EUSAGE and bad arguments: also a ValueError */
@@ -719,42 +718,6 @@ static PyObject *str_or_none(const char *s)
              : Py_NewRef(Py_None);
 }
 
-static int ends_with(const char *s, size_t n, const char *suf)
-{
-    size_t m = strlen(suf);
-    return n > m && memcmp(s + n - m, suf, m) == 0;
-}
-
-/* The name td_summary_write gives a run when none is given
- * (src/store/summary_write.c, default_run): the set's folder name, or its
- * one file's name without .json[.gz|.zst]. malloc'd; NULL when out of memory. */
-static char *default_run_name(const td_set *set)
-{
-    const char *p = td_set_path(set);
-    size_t n = strlen(p);
-    while (n > 1 && p[n - 1] == '/')
-        n--;
-    size_t b = n;
-    while (b > 0 && p[b - 1] != '/')
-        b--;
-    char *name = malloc(n - b + 1);
-    if (!name)
-        return NULL;
-    memcpy(name, p + b, n - b);
-    name[n - b] = '\0';
-    struct stat st;
-    if (stat(p, &st) == 0 && !S_ISDIR(st.st_mode)) {
-        static const char *const ext[] = {".json.gz", ".json.zst", ".json"};
-        size_t len = strlen(name);
-        for (size_t i = 0; i < 3; i++)
-            if (ends_with(name, len, ext[i])) {
-                name[len - strlen(ext[i])] = '\0';
-                break;
-            }
-    }
-    return name;
-}
-
 /* summarize(...) -> the run's name, as stored. */
 static PyObject *summarize(PyObject *Py_UNUSED(mod), PyObject *args, PyObject *kw)
 {
@@ -788,7 +751,7 @@ static PyObject *summarize(PyObject *Py_UNUSED(mod), PyObject *args, PyObject *k
     Py_BEGIN_ALLOW_THREADS rc = td_set_open(&set, sp, &oo, &err);
     if (rc == 0)
         rc = td_summary_write(dp, set, &so, &err);
-    if (rc == 0 && !(name = so.run ? strdup(so.run) : default_run_name(set)))
+    if (rc == 0 && !(name = so.run ? strdup(so.run) : td_summary_default_run(set)))
         rc = -1, err.code = TD_ENOMEM;
     td_set_free(set);
     Py_END_ALLOW_THREADS;

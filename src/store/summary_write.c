@@ -135,9 +135,9 @@ static bool has_suffix(const char *s, const char *suf)
     return n >= m && strcmp(s + n - m, suf) == 0;
 }
 
-/* The default run name: the set's folder name, or the one file's name
- * without its trace extension. */
-static char *default_run(const td_set *s)
+/* tracediff.h: the set's folder name, or its one file's name without its
+ * trace extension. */
+char *td_summary_default_run(const td_set *s)
 {
     const char *p = s->path;
     size_t n = strlen(p);
@@ -575,7 +575,7 @@ static int resolve_kept(int64_t **out, size_t *n, const td_list *want, const int
 static int name_run(char **run, const td_set *set, const td_summary_opts *o, const char *path,
                     td_error *err)
 {
-    if (!(*run = o->run ? strdup(o->run) : default_run(set)))
+    if (!(*run = o->run ? strdup(o->run) : td_summary_default_run(set)))
         return td_fail(err, TD_ENOMEM, path, "out of memory");
     if (!(*run)[0] || strchr(*run, '#'))
         return td_fail(err, TD_EUSAGE, path, "run name '%s': expected a non-empty name without '#'",
