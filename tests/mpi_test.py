@@ -50,7 +50,15 @@ def check(name, ok, detail=""):
 
 def run(cmd, timeout=600):
     t = time.time()
-    p = subprocess.run(cmd, capture_output=True, timeout=timeout, cwd=ROOT)
+    env = None
+    with tempfile.TemporaryDirectory(prefix="mpi-session-") as session:
+        if cmd[0] == "mpirun":
+            # Each mpirun gets its own session directory: Open MPI 4 puts
+            # every job under one /tmp/ompi.HOST.UID and removes it when a job
+            # ends, so concurrent jobs can lose it under each other
+            # ("ORTE_ERROR_LOG ... session_dir.c").
+            env = dict(os.environ, TMPDIR=session, OMPI_MCA_orte_tmpdir_base=session)
+        p = subprocess.run(cmd, capture_output=True, timeout=timeout, cwd=ROOT, env=env)
     return p.returncode, p.stdout, p.stderr.decode("utf-8", "replace"), time.time() - t
 
 
