@@ -42,6 +42,30 @@ static void index_scalar(const unsigned char *p, size_t nb, uint64_t *nw, uint64
     }
 }
 
+/* The classifier (json_index.h): the scalar one is the reference. */
+static void classify_scalar(const unsigned char *p, size_t nb, td_json_class *out)
+{
+    for (size_t b = 0; b < nb; b++, p += 64) {
+        uint64_t w = 0, q = 0, o = 0, d = 0, g = 0;
+        for (unsigned k = 0; k < 64; k++) {
+            unsigned c = p[k];
+            g |= (uint64_t)(c >= '0' && c <= '9') << k;
+            uint64_t ws = c == ' ' || c == '\n' || c == '\r' || c == '\t';
+            uint64_t op = c == '{' || c == '}' || c == '[' || c == ']' || c == ':' || c == ',';
+            uint64_t odd = c == '\\' || c < 0x20 || c >= 0x80;
+            w |= ws << k;
+            q |= (uint64_t)(c == '"') << k;
+            o |= op << k;
+            d |= odd << k;
+        }
+        out[b].ws = w;
+        out[b].quote = q;
+        out[b].op = o;
+        out[b].odd = d;
+        out[b].digit = g;
+    }
+}
+
 #ifdef TD_X86
 __attribute__((target("sse2"))) static void index_sse2(const unsigned char *p, size_t nb,
                                                        uint64_t *nw, uint64_t *qs)
@@ -113,6 +137,74 @@ index_avx512(const unsigned char *p, size_t nb, uint64_t *nw, uint64_t *qs)
                            _mm512_cmplt_epi8_mask(v, ctl));
     }
 }
+
+/* '{' and '[' are '{' once 0x20 is set, '}' and ']' likewise '}'. */
+__attribute__((target("sse2"))) static void classify_sse2(const unsigned char *p, size_t nb,
+                                                          td_json_class *out)
+{
+    const __m128i sp = _mm_set1_epi8(' '), nl = _mm_set1_epi8('\n');
+    const __m128i cr = _mm_set1_epi8('\r'), tab = _mm_set1_epi8('\t');
+    const __m128i quote = _mm_set1_epi8('"'), bs = _mm_set1_epi8('\\');
+    const __m128i ctl = _mm_set1_epi8(0x20), lo = _mm_set1_epi8(0x20);
+    const __m128i ob = _mm_set1_epi8('{'), cb = _mm_set1_epi8('}');
+    const __m128i colon = _mm_set1_epi8(':'), comma = _mm_set1_epi8(',');
+    const __m128i d0 = _mm_set1_epi8('0' - 1), d9 = _mm_set1_epi8('9' + 1);
+    for (size_t b = 0; b < nb; b++, p += 64) {
+        uint64_t w = 0, q = 0, o = 0, d = 0, g = 0;
+        for (unsigned k = 0; k < 64; k += 16) {
+            __m128i v = _mm_loadu_si128((const __m128i *)(p + k));
+            __m128i ws = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, sp), _mm_cmpeq_epi8(v, nl)),
+                                      _mm_or_si128(_mm_cmpeq_epi8(v, cr), _mm_cmpeq_epi8(v, tab)));
+            __m128i v20 = _mm_or_si128(v, lo);
+            __m128i op =
+                _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v20, ob), _mm_cmpeq_epi8(v20, cb)),
+                             _mm_or_si128(_mm_cmpeq_epi8(v, colon), _mm_cmpeq_epi8(v, comma)));
+            __m128i odd = _mm_or_si128(_mm_cmpeq_epi8(v, bs), _mm_cmplt_epi8(v, ctl));
+            w |= (uint64_t)(uint16_t)_mm_movemask_epi8(ws) << k;
+            q |= (uint64_t)(uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, quote)) << k;
+            o |= (uint64_t)(uint16_t)_mm_movemask_epi8(op) << k;
+            d |= (uint64_t)(uint16_t)_mm_movemask_epi8(odd) << k;
+            /* Signed: bytes from 0x80 are below '0'. */
+            __m128i dg = _mm_and_si128(_mm_cmpgt_epi8(v, d0), _mm_cmplt_epi8(v, d9));
+            g |= (uint64_t)(uint16_t)_mm_movemask_epi8(dg) << k;
+        }
+        out[b].ws = w;
+        out[b].quote = q;
+        out[b].op = o;
+        out[b].odd = d;
+        out[b].digit = g;
+    }
+}
+
+#ifdef __x86_64__
+__attribute__((target("avx2"))) static void classify_avx2(const unsigned char *p, size_t nb,
+                                                          td_json_class *out)
+{
+    for (size_t b = 0; b < nb; b++, p += 64)
+        td_json_classify_block_avx2(p, &out[b]);
+}
+#endif
+
+__attribute__((target("avx512f,avx512bw"))) static void
+classify_avx512(const unsigned char *p, size_t nb, td_json_class *out)
+{
+    const __m512i tbl = _mm512_broadcast_i32x4(_mm_setr_epi8(WS_TABLE));
+    const __m512i quote = _mm512_set1_epi8('"'), bs = _mm512_set1_epi8('\\');
+    const __m512i ctl = _mm512_set1_epi8(0x20), lo = _mm512_set1_epi8(0x20);
+    const __m512i ob = _mm512_set1_epi8('{'), cb = _mm512_set1_epi8('}');
+    const __m512i colon = _mm512_set1_epi8(':'), comma = _mm512_set1_epi8(',');
+    const __m512i d0 = _mm512_set1_epi8('0'), d9 = _mm512_set1_epi8('9');
+    for (size_t b = 0; b < nb; b++, p += 64) {
+        __m512i v = _mm512_loadu_si512((const void *)p);
+        out[b].digit = (uint64_t)(_mm512_cmpge_epu8_mask(v, d0) & _mm512_cmple_epu8_mask(v, d9));
+        __m512i v20 = _mm512_or_si512(v, lo);
+        out[b].ws = (uint64_t)_mm512_cmpeq_epi8_mask(_mm512_shuffle_epi8(tbl, v), v);
+        out[b].quote = (uint64_t)_mm512_cmpeq_epi8_mask(v, quote);
+        out[b].op = (uint64_t)(_mm512_cmpeq_epi8_mask(v20, ob) | _mm512_cmpeq_epi8_mask(v20, cb) |
+                               _mm512_cmpeq_epi8_mask(v, colon) | _mm512_cmpeq_epi8_mask(v, comma));
+        out[b].odd = (uint64_t)(_mm512_cmpeq_epi8_mask(v, bs) | _mm512_cmplt_epi8_mask(v, ctl));
+    }
+}
 #endif
 
 static const char *const level_names[TD_SIMD_LEVELS] = {"scalar", "sse2", "avx2", "avx512"};
@@ -146,6 +238,17 @@ int td_json_simd_supported(int level)
     default:
         return 0;
     }
+}
+
+int td_json_walk_fast_supported(void)
+{
+#if defined(__x86_64__)
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("bmi") && __builtin_cpu_supports("bmi2") &&
+           __builtin_cpu_supports("pclmul");
+#else
+    return 0;
+#endif
 }
 
 td_json_index_fn td_json_index_kernel(int level)
@@ -196,4 +299,24 @@ int td_json_simd_set(int level)
         level--;
     current = level;
     return level;
+}
+
+td_json_classify_fn td_json_classify_kernel(int level)
+{
+    if (!td_json_simd_supported(level))
+        return NULL;
+    switch (level) {
+#ifdef TD_X86
+    case TD_SIMD_SSE2:
+        return classify_sse2;
+#ifdef __x86_64__
+    case TD_SIMD_AVX2:
+        return classify_avx2;
+#endif
+    case TD_SIMD_AVX512:
+        return classify_avx512;
+#endif
+    default:
+        return classify_scalar;
+    }
 }

@@ -16,6 +16,9 @@
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
+#ifdef __x86_64__
+#include <immintrin.h>
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +37,11 @@ static unsigned char str_stop[256];
 static unsigned char is_ws[256];
 /* Bytes that may appear in a number token. */
 static unsigned char num_char[256];
+/* Bytes that may follow a number or a literal without continuing it: white
+ * space, '"' and the six structural bytes. */
+static unsigned char ends_scalar[256];
+
+static void walk_tab_init(void);
 
 static void tables_init(void)
 {
@@ -42,7 +50,10 @@ static void tables_init(void)
         is_ws[c] = (c == ' ' || c == '\t' || c == '\n' || c == '\r');
         num_char[c] =
             ((c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E');
+        ends_scalar[c] = is_ws[c] || c == '"' || c == '{' || c == '}' || c == '[' || c == ']' ||
+                         c == ':' || c == ',';
     }
+    walk_tab_init();
 }
 
 int td_json_init(td_json *j, td_json_read_fn read, void *ud, const char *path, td_error *err)
@@ -51,6 +62,8 @@ int td_json_init(td_json *j, td_json_read_fn read, void *ud, const char *path, t
     pthread_once(&once, tables_init);
     memset(j, 0, sizeof *j);
     j->index = td_json_index_kernel(td_json_simd_level());
+    j->classify = td_json_classify_kernel(td_json_simd_level());
+    j->fast_walk = td_json_simd_level() >= TD_SIMD_AVX2 && td_json_walk_fast_supported();
     j->read = read;
     j->ud = ud;
     j->err = err;
@@ -1023,7 +1036,7 @@ static int skip_step(td_json *j, int base, int st)
  * and depth in registers and white space and strings found through the
  * block index, while at least 64 bytes of window are left. Anything else
  * (errors included) stops it in a state the general path takes up. */
-static int skip_fast(td_json *j, int base, int st)
+static int skip_fast(td_json *j, int base, int st, size_t stop)
 {
     const unsigned char *b = (const unsigned char *)j->buf;
     const unsigned char *e = b + j->end;
@@ -1142,6 +1155,10 @@ after:
         st = S_DONE;
         goto out;
     }
+    if (p >= stop) {
+        st = S_AFTER;
+        goto out;
+    }
     WS(S_AFTER);
     c = b[p];
     if (c == ',') {
@@ -1224,6 +1241,364 @@ out:
 #undef STRING_END
 }
 
+/* Bit k set when an odd number of bits at or below k are set in x. */
+static inline uint64_t prefix_xor(uint64_t x)
+{
+    x ^= x << 1;
+    x ^= x << 2;
+    x ^= x << 4;
+    x ^= x << 8;
+    x ^= x << 16;
+    x ^= x << 32;
+    return x;
+}
+
+#ifdef __x86_64__
+/* The same by one carry-less multiplication by all ones. */
+__attribute__((target("pclmul,sse2"))) static inline uint64_t prefix_xor_clmul(uint64_t x)
+{
+    __m128i v = _mm_clmulepi64_si128(_mm_cvtsi64_si128((long long)x), _mm_set1_epi8((char)0xFF), 0);
+    return (uint64_t)_mm_cvtsi128_si64(v);
+}
+#define PREFIX_XOR_FAST(x) prefix_xor_clmul(x)
+#else
+#define PREFIX_XOR_FAST(x) prefix_xor(x)
+#endif
+
+/* Blocks classified per call of the classifier at most; the first call
+ * classifies one, so that a small value costs one block. */
+#define WALK_BATCH 8
+
+/* The structural walk of td_json_skip_slow, for large values: the window
+ * is classified 64 bytes at a time (json_index.h) and only the tokens are
+ * visited, found with count-trailing-zeros in the mask of structural bytes,
+ * opening quotes and first bytes of scalars (numbers, literals, and any
+ * other run of bytes) outside strings. White space and the insides of
+ * strings are never looked at one by one; each token costs a look-up in a
+ * table of states by byte (walk_tab).
+ *
+ * It accepts only what is certainly valid: a block holding a backslash, a
+ * control byte or a non-ASCII byte inside a string, any token out of place
+ * (a byte that is no JSON outside strings is a scalar that is not valid), a
+ * scalar not followed by white space, '"' or a structural byte, and the
+ * window's edge all stop it, either before the token at fault, in the state
+ * before it, or (at a block it leaves) after the last token it read, taken
+ * back to its first byte when it is a string or scalar; the other paths
+ * take up from there and give the same errors and offsets as ever. *stop
+ * says how far they should go before the walk is tried again. */
+
+/* What the walk needs of a classified block, m being the prefix XOR of its
+ * quotes: its tokens (*t: structural bytes outside strings, opening quotes,
+ * first bytes of runs of scalar bytes) and, for integers, *xend: the byte
+ * after each run of scalar bytes that starts and ends in the block, *iend:
+ * those of them after a run of digits only. *instr and *xprev carry
+ * "inside a string" and "a scalar byte" from block to block. False,
+ * carrying nothing, when a string holds a byte the walk leaves to the
+ * other paths. */
+static inline __attribute__((always_inline)) bool walk_tokens(const td_json_class *cl, uint64_t m,
+                                                              uint64_t *instr, uint64_t *xprev,
+                                                              uint64_t *t, uint64_t *xend,
+                                                              uint64_t *iend)
+{
+    m ^= *instr; /* opening quote and inside */
+    if (cl->odd & m)
+        return false;
+    *instr = (uint64_t)0 - (m >> 63);
+    uint64_t x = ~(cl->ws | cl->quote | cl->op | m);
+    uint64_t first = x & ~((x << 1) | *xprev), dig = cl->digit & x;
+    *t = (cl->op & ~m) | (cl->quote & m) | first;
+    *xprev = x >> 63;
+    /* The carry of first's bit runs to the end of its run. */
+    *xend = (x + first) & ~x;
+    *iend = *xend & (dig + (first & dig)) & ~dig;
+    return true;
+}
+
+/* Whether the number or literal at b + at is valid and followed by what
+ * may follow it (the 64 bytes after its block are in the window). */
+static bool walk_scalar(const unsigned char *b, const unsigned char *e, size_t at)
+{
+    unsigned ch = b[at];
+    if (ch >= '1' && ch <= '9') { /* most often an integer past its block */
+        const unsigned char *p = b + at + digit_run(b + at, e);
+        if (p < e && ends_scalar[*p])
+            return true;
+    }
+    if ((ch >= '0' && ch <= '9') || ch == '-') {
+        size_t q = number_end(b, at, e);
+        return q != NOPOS && ends_scalar[b[q]];
+    }
+    if ((ch == 't' && memcmp(b + at, "true", 4) == 0) ||
+        (ch == 'n' && memcmp(b + at, "null", 4) == 0))
+        return ends_scalar[b[at + 4]];
+    return ch == 'f' && memcmp(b + at, "false", 5) == 0 && ends_scalar[b[at + 5]];
+}
+
+/* Classifies up to nb blocks from blk (at most WALK_BATCH), whole ones with
+ * 64 bytes after the last for scalars' look-ahead; returns how many, 0 at
+ * the window's edge. */
+static inline size_t walk_batch(td_json *j, size_t blk, size_t nb, td_json_class *cls)
+{
+    size_t room = (j->end - blk) / 64;
+    if (room < 2)
+        return 0;
+    if (nb > WALK_BATCH)
+        nb = WALK_BATCH;
+    if (nb > room - 1)
+        nb = room - 1;
+    j->classify((const unsigned char *)j->buf + blk, nb, cls);
+    return nb;
+}
+
+/* walk_batch, or for the fast walk one block at a time, classified in
+ * registers (AVX2). */
+static inline __attribute__((always_inline)) size_t walk_classify(td_json *j, size_t blk, size_t nb,
+                                                                  td_json_class *cls, bool fast)
+{
+#ifdef __x86_64__
+    if (fast) {
+        if (j->end - blk < 128)
+            return 0;
+        td_json_classify_block_avx2((const unsigned char *)j->buf + blk, cls);
+        return 1;
+    }
+#endif
+    return walk_batch(j, blk, nb, cls);
+}
+
+/* The walk's states between tokens, the kind of the enclosing container
+ * folded in (rows of walk_tab): a value due at depth base (only '{' or '['
+ * is walked), after ':', after ',' in an array, in an array as entered from
+ * S_VALUE; after a value in an object, in an array; a key due after ',';
+ * ':' due; just after '{', '['. */
+enum { W_TOP, W_VOBJ, W_VARR, W_VARR0, W_AOBJ, W_AARR, W_KEY, W_COLON, W_OOBJ, W_OARR, W_ROWS };
+/* An entry of walk_tab: the next state's row offset (row * 256) when
+ * nothing else is to be done; else an action (A_ACT times its number) plus
+ * the next row, or for A_BAIL the general path's state before the token.
+ * A_INT: a digit 1-9 begins a scalar, A_ZERO: '0' does, A_SCALAR: '-' or a
+ * literal's first letter. */
+#define ROW(s) ((unsigned)(s) << 8)
+#define A_ACT 0x1000u
+enum { A_INT = 1, A_PUSH_OBJ, A_PUSH_ARR, A_POP, A_ZERO, A_SCALAR, A_BAIL };
+static uint16_t walk_tab[W_ROWS * 256];
+/* The state of the general path equivalent to each row before its token. */
+static const unsigned char walk_general[W_ROWS] = {
+    S_VALUE, S_VALUE, S_COMMA, S_VALUE, S_AFTER, S_AFTER, S_COMMA, S_COLON, S_OPEN_OBJ, S_OPEN_ARR};
+
+static uint16_t entry(unsigned act, unsigned row)
+{
+    return (uint16_t)(act * A_ACT + ROW(row));
+}
+
+static void walk_tab_init(void)
+{
+    for (unsigned s = 0; s < W_ROWS; s++) {
+        uint16_t *r = walk_tab + ROW(s);
+        for (unsigned c = 0; c < 256; c++)
+            r[c] = (uint16_t)(A_BAIL * A_ACT + walk_general[s]);
+        if (s == W_AOBJ || s == W_AARR) {
+            r[','] = entry(0, s == W_AOBJ ? W_KEY : W_VARR);
+            r[s == W_AOBJ ? '}' : ']'] = entry(A_POP, 0);
+        } else if (s == W_KEY || s == W_OOBJ) {
+            r['"'] = entry(0, W_COLON);
+            if (s == W_OOBJ)
+                r['}'] = entry(A_POP, 0);
+        } else if (s == W_COLON) {
+            r[':'] = entry(0, W_VOBJ);
+        } else {
+            r['{'] = entry(A_PUSH_OBJ, W_OOBJ);
+            r['['] = entry(A_PUSH_ARR, W_OARR);
+            if (s == W_TOP)
+                continue;
+            unsigned after = s == W_VOBJ ? W_AOBJ : W_AARR;
+            r['"'] = entry(0, after);
+            for (unsigned c = '1'; c <= '9'; c++)
+                r[c] = entry(A_INT, after);
+            r['0'] = entry(A_ZERO, after);
+            r['-'] = r['t'] = r['f'] = r['n'] = entry(A_SCALAR, after);
+            if (s == W_OARR)
+                r[']'] = entry(A_POP, 0);
+        }
+    }
+}
+
+/* Marks nesting level depth an object or an array. */
+static inline void set_level(td_json *j, int depth, bool object)
+{
+    uint8_t bit = (uint8_t)(1u << (depth & 7));
+    if (object)
+        j->stack[depth >> 3] |= bit;
+    else
+        j->stack[depth >> 3] &= (uint8_t)~bit;
+}
+
+/* The row a walk starts in from the general path's state st. */
+static inline unsigned walk_row(const td_json *j, int base, int st)
+{
+    if (st == S_VALUE && j->depth == base) /* a value skipped: the usual start */
+        return W_TOP;
+    bool obj = top_is_object(j);
+    switch (st) {
+    case S_AFTER:
+        return obj ? W_AOBJ : W_AARR;
+    case S_OPEN_OBJ:
+        return W_OOBJ;
+    case S_OPEN_ARR:
+        return W_OARR;
+    case S_COMMA:
+        return obj ? W_KEY : W_VARR;
+    case S_COLON:
+        return W_COLON;
+    default:
+        return obj ? W_VOBJ : W_VARR0;
+    }
+}
+
+/* The walk left a block after the token at a (accepted, leaving row s):
+ * where and in which state the general path takes up. Strings and scalars
+ * (values and keys) are read again from their first byte; after anything
+ * else it goes on behind it. */
+static int walk_resume(td_json *j, const unsigned char *a, unsigned s)
+{
+    size_t at = (size_t)(a - (const unsigned char *)j->buf);
+    j->pos = at + 1;
+    switch (s) {
+    case W_AOBJ:
+    case W_AARR:
+        if (*a == '}' || *a == ']')
+            return S_AFTER;
+        j->pos = at;
+        return S_VALUE;
+    case W_COLON:
+        j->pos = at;
+        return S_COMMA;
+    case W_VOBJ:
+        return S_VALUE;
+    case W_OOBJ:
+        return S_OPEN_OBJ;
+    case W_OARR:
+        return S_OPEN_ARR;
+    default: /* W_KEY, W_VARR: after ',' */
+        return S_COMMA;
+    }
+}
+
+/* The rows after a value at the depths from base + 1 to j->depth, for
+ * pops back to them; the walk sets those of the levels it opens. */
+static inline void walk_after_init(const td_json *j, int base, uint8_t *after)
+{
+    for (int d = base + 1; d <= j->depth; d++)
+        after[d] = (j->stack[(d - 1) >> 3] >> ((d - 1) & 7)) & 1 ? W_AOBJ : W_AARR;
+}
+
+/* The walk; fast: classifying a block at a time with AVX2, with the
+ * carry-less multiplication (and whatever the caller's target allows for
+ * the rest). */
+static inline __attribute__((always_inline)) int walk_body(td_json *j, int base, int st0,
+                                                           size_t *stop, bool fast)
+{
+    const unsigned char *b = (const unsigned char *)j->buf, *e = b + j->end, *bp;
+    size_t blk = j->pos, nb = 1, st = ROW(walk_row(j, base, st0)), off, lastblk = 0;
+    int depth = j->depth;
+    uint64_t instr = 0, xprev = 0, t, xend, iend, v, lastt = 0;
+    td_json_class cls[WALK_BATCH];
+    uint8_t after[TD_JSON_MAX_DEPTH + 1]; /* the row after a value at each depth */
+    walk_after_init(j, base, after);
+    *stop = SIZE_MAX;
+    for (;; nb *= 2) {
+        size_t nk = walk_classify(j, blk, nb, cls, fast);
+        if (nk == 0)
+            goto bail;
+        for (size_t k = 0; k < nk; k++, blk += 64) {
+            uint64_t m = fast ? PREFIX_XOR_FAST(cls[k].quote) : prefix_xor(cls[k].quote);
+            if (!walk_tokens(&cls[k], m, &instr, &xprev, &t, &xend, &iend)) {
+                *stop = blk + 64;
+                goto bail;
+            }
+            bp = b + blk;
+            if (t) { /* the last block with tokens, for bail */
+                lastt = t;
+                lastblk = blk;
+            }
+            while (t) {
+                off = (size_t)__builtin_ctzll(t);
+                t &= t - 1;
+                st = walk_tab[st + bp[off]];
+                if (st < A_ACT)
+                    continue;
+                /* Actions by the entry's range, most frequent first. */
+                if (st < (A_INT + 1) * A_ACT) { /* digits alone, or checked in full */
+                    v = xend >> off;
+                    if (!(v & (0 - v) & (iend >> off)) && !walk_scalar(b, e, blk + off))
+                        goto bail_value;
+                    st -= A_INT * A_ACT;
+                } else if (st < (A_PUSH_ARR + 1) * A_ACT) {
+                    bool obj = st < A_PUSH_ARR * A_ACT;
+                    if (depth >= TD_JSON_MAX_DEPTH)
+                        goto bail_value;
+                    st &= A_ACT - 1;
+                    set_level(j, depth++, obj);
+                    after[depth] = obj ? W_AOBJ : W_AARR;
+                } else if (st < (A_POP + 1) * A_ACT) {
+                    if (--depth == base) {
+                        j->pos = blk + off + 1;
+                        j->depth = depth;
+                        return S_DONE;
+                    }
+                    st = ROW(after[depth]);
+                } else if (st >= A_BAIL * A_ACT) {
+                    st &= A_ACT - 1;
+                    goto bail_here;
+                } else if (st < (A_ZERO + 1) * A_ACT
+                               ? !((xend >> off) & 2) && !walk_scalar(b, e, blk + off)
+                               : !walk_scalar(b, e, blk + off)) {
+                    goto bail_value; /* not "0" alone, nor valid in full */
+                } else {
+                    st &= A_ACT - 1;
+                }
+            }
+        }
+    }
+bail_value: /* a value at bp + off, whatever came before it */
+    st = S_VALUE;
+bail_here: /* before the token at bp + off: st is the general path's state */
+    *stop = blk + off + 1;
+    j->pos = blk + off;
+    j->depth = depth;
+    return (int)st;
+bail: /* after the last token read */
+    j->depth = depth;
+    if (!lastt)
+        return st0;
+    return walk_resume(j, b + lastblk + (63 ^ __builtin_clzll(lastt)), (unsigned)(st >> 8));
+}
+
+static int walk_plain(td_json *j, int base, int st, size_t *stop)
+{
+    return walk_body(j, base, st, stop, false);
+}
+
+#ifdef __x86_64__
+__attribute__((target("avx2,bmi,bmi2,pclmul"))) static int walk_fast(td_json *j, int base, int st,
+                                                                     size_t *stop)
+{
+    return walk_body(j, base, st, stop, true);
+}
+#else
+#define walk_fast walk_plain
+#endif
+
+/* Whether the value at j->pos (at least 2 bytes in the window) may be an
+ * object or an array: '{' or '[' there or after one space, or more white
+ * space first. */
+static inline bool may_open(const td_json *j)
+{
+    unsigned c = (unsigned char)j->buf[j->pos];
+    if (c == ' ')
+        c = (unsigned char)j->buf[j->pos + 1];
+    return c == '{' || c == '[' || is_ws[c];
+}
+
 /* Validates and skips one value: the hot loop above for the usual tokens,
  * the general path (one step at a time, the same errors and offsets as
  * always) for the rest and at the window's edge. */
@@ -1231,8 +1606,16 @@ int td_json_skip_slow(td_json *j)
 {
     int base = j->depth, st = S_VALUE;
     for (;;) {
+        size_t stop = SIZE_MAX;
+        /* (At depth base only a value not yet begun is left to walk, and
+         * only an object or array is worth it.) */
+        if (j->end - j->pos > 256 && (j->depth > base || (st == S_VALUE && may_open(j)))) {
+            st = (j->fast_walk ? walk_fast : walk_plain)(j, base, st, &stop);
+            if (st == S_DONE)
+                return 0;
+        }
         if (j->end - j->pos > 128) {
-            st = skip_fast(j, base, st);
+            st = skip_fast(j, base, st, stop);
             if (st == S_DONE)
                 return 0;
         }

@@ -27,6 +27,8 @@ typedef long (*td_json_read_fn)(void *ud, char *buf, size_t cap, td_error *err);
 /* Blocks of 64 bytes indexed at a time (json_index.h). */
 #define TD_JSON_IBLOCKS 8
 
+struct td_json_class;
+
 typedef struct td_json {
     td_json_read_fn read;
     void *ud;
@@ -52,6 +54,9 @@ typedef struct td_json {
     size_t ib, ilen;
     void (*index)(const unsigned char *p, size_t nb, uint64_t *nw, uint64_t *qs);
     uint64_t inw[TD_JSON_IBLOCKS], iqs[TD_JSON_IBLOCKS];
+    /* The classifier of the structural walk that skips large values. */
+    void (*classify)(const unsigned char *p, size_t nb, struct td_json_class *out);
+    bool fast_walk; /* the walk built for BMI and PCLMUL (json_scan.c) */
 } td_json;
 
 typedef struct td_json_num {

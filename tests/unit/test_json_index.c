@@ -74,6 +74,58 @@ TEST(test_json_index__every_level_matches_scalar)
     }
 }
 
+TEST(test_json_index__classify_every_level_matches_scalar)
+{
+    enum { NB = 9 };
+    static unsigned char buf[NB * 64 + 1];
+    td_json_class want[NB], got[NB];
+    uint64_t s = 0x2545F4914F6CDD1Dull;
+    static const unsigned char more[] = {'{', '}', '[', ']', ':', ',', ';', 'Z', 0x5B | 0x80};
+    td_json_classify_fn ref = td_json_classify_kernel(TD_SIMD_SCALAR);
+    REQUIRE(ref != NULL);
+    for (int round = 0; round < 400; round++) {
+        for (size_t i = 0; i < sizeof buf; i++) {
+            uint64_t r = rng_next(&s);
+            buf[i] = (round & 1)   ? (unsigned char)r
+                     : (r & 0x100) ? more[r % sizeof more]
+                                   : special[r % sizeof special];
+        }
+        const unsigned char *p = buf + (round % 2);
+        ref(p, NB, want);
+        for (int l = 0; l < TD_SIMD_LEVELS; l++) {
+            td_json_classify_fn k = td_json_classify_kernel(l);
+            if (!k)
+                continue;
+            memset(got, 0xA5, sizeof got);
+            k(p, NB, got);
+            for (int b = 0; b < NB; b++)
+                if (memcmp(&got[b], &want[b], sizeof got[b]) != 0)
+                    unit_fail(__FILE__, __LINE__, "%s, round %d, block %d", td_json_simd_name(l),
+                              round, b);
+        }
+    }
+    for (int c = 0; c < 256; c++) {
+        memset(buf, 'x', sizeof buf);
+        buf[c % 64] = (unsigned char)c;
+        ref(buf, 1, want);
+        unsigned k = (unsigned)c % 64;
+        CHECK_INT((want[0].ws >> k) & 1, c == ' ' || c == '\n' || c == '\r' || c == '\t');
+        CHECK_INT((want[0].quote >> k) & 1, c == '"');
+        CHECK_INT((want[0].op >> k) & 1,
+                  c == '{' || c == '}' || c == '[' || c == ']' || c == ':' || c == ',');
+        CHECK_INT((want[0].odd >> k) & 1, c == '\\' || c < 0x20 || c >= 0x80);
+        CHECK_INT((want[0].digit >> k) & 1, c >= '0' && c <= '9');
+        for (int l = 1; l < TD_SIMD_LEVELS; l++) {
+            td_json_classify_fn f = td_json_classify_kernel(l);
+            if (!f)
+                continue;
+            f(buf, 1, got);
+            if (memcmp(&got[0], &want[0], sizeof got[0]) != 0)
+                unit_fail(__FILE__, __LINE__, "%s: byte 0x%02x", td_json_simd_name(l), c);
+        }
+    }
+}
+
 TEST(test_json_index__levels_named_and_forced)
 {
     CHECK_INT(td_json_simd_parse("scalar"), TD_SIMD_SCALAR);
@@ -268,6 +320,57 @@ TEST(test_json_index__skip_matches_general_path)
             t.n = (size_t)((r >> 16) % t.n);
         failures += !same_verdicts(t.p, t.n, __LINE__, round);
         free(t.p);
+    }
+}
+
+/* Documents of several blocks, where the structural walk of large values
+ * does most of the work, with up to three bytes mutated; and scalars
+ * followed by what may not follow them. */
+TEST(test_json_index__walk_matches_general_path)
+{
+    static const char mut[] = {'"', '\\', 0x01, '\n', (char)0xC3, (char)0x80, (char)0xFF, ',',
+                               '}', ']',  ':',  '{',  '[',        ' ',        '0',        '-',
+                               '.', 'e',  't',  'x',  '\'',       'u',        'E',        '+'};
+    uint64_t s = 0xD1B54A32D192ED03ull;
+    int failures = 0;
+    for (int round = 0; round < 1200 && failures < 5; round++) {
+        text t = {0};
+        PUTS(&t, (round & 1) ? "{\"k\": [" : "[");
+        int n = 20 + (int)(rng_next(&s) % 60);
+        for (int i = 0; i < n; i++) {
+            if (i)
+                PUTS(&t, (i & 3) ? ", " : ",\n  ");
+            gen_value(&t, &s, 1);
+        }
+        PUTS(&t, (round & 1) ? "]}" : "]");
+        uint64_t r = rng_next(&s);
+        for (unsigned m = 0; m < r % 4 && t.n > 2; m++) {
+            uint64_t q = rng_next(&s);
+            t.p[(q >> 8) % t.n] = mut[(q >> 32) % sizeof mut];
+        }
+        if (r % 13 == 0)
+            t.n = (size_t)((r >> 16) % t.n);
+        failures += !same_verdicts(t.p, t.n, __LINE__, round);
+        free(t.p);
+    }
+    static const char *const tails[] = {
+        "truex", "1x",  "1\"a\"", "null1", "falsee", "-",       "1.",       "1e",   "01",
+        "1:2",   "tru", "[1}",    "{1}",   "[,]",    "{\"a\"}", "{\"a\":}", "[1,]", "\"a\"\"b\""};
+    for (size_t k = 0; k < sizeof tails / sizeof *tails && failures < 5; k++) {
+        for (size_t shift = 0; shift < 70 && failures < 5; shift++) {
+            text t = {0};
+            PUTS(&t, "[\"");
+            for (size_t i = 0; i < shift; i++)
+                PUTS(&t, "s");
+            PUTS(&t, "\", {\"x\": [");
+            PUTS(&t, tails[k]);
+            PUTS(&t, "]}");
+            for (int i = 0; i < 100; i++)
+                PUTS(&t, ", [true, null, false, -1.5e3, {}]");
+            PUTS(&t, "]");
+            failures += !same_verdicts(t.p, t.n, __LINE__, (int)(k * 1000 + shift));
+            free(t.p);
+        }
     }
 }
 
