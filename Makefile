@@ -18,15 +18,18 @@ OPT     ?= -O2 -g
 CAIRO_CFLAGS := $(shell pkg-config --cflags cairo 2>/dev/null)
 PCRE2_CFLAGS := $(shell pkg-config --cflags libpcre2-8 2>/dev/null)
 PCRE2_LIBS   := $(shell pkg-config --libs libpcre2-8 2>/dev/null || echo -lpcre2-8)
-# GSL: the t and normal distributions of compare --stats (src/compare/stats_tests.c).
+# GSL: the t and normal distributions of compare --stats (src/compare/stats_tests.c),
+# loaded at first use (src/compare/gsl_dl.h), not linked: its soname, read
+# from the development library the compiler would link.
 GSL_CFLAGS   := $(shell pkg-config --cflags gsl 2>/dev/null)
-GSL_LIBS     := $(shell pkg-config --libs gsl 2>/dev/null || echo -lgsl -lgslcblas)
+GSL_SONAME   := $(shell objdump -p "$$($(CC) -print-file-name=libgsl.so)" 2>/dev/null | \
+                  sed -n 's/^ *SONAME *//p')
 CFLAGS  += $(CSTD) $(WARN) $(OPT) -Iinclude -Isrc $(PCRE2_CFLAGS) $(GSL_CFLAGS) -MMD -MP
 # libtracediff: util, read, model, store, compare. No drawing.
 SQLITE_CFLAGS := $(shell pkg-config --cflags sqlite3 2>/dev/null)
 SQLITE_LIBS   := $(shell pkg-config --libs sqlite3 2>/dev/null || echo -lsqlite3)
 CFLAGS  += $(SQLITE_CFLAGS)
-CORE_LIBS   := -lisal -lzstd -lz $(PCRE2_LIBS) $(SQLITE_LIBS) $(GSL_LIBS) -lpthread -lm
+CORE_LIBS   := -lisal -lzstd -lz $(PCRE2_LIBS) $(SQLITE_LIBS) -ldl -lpthread -lm
 # libtracediff-render: present/ (tables, text formats, charts, report). Cairo
 # is loaded when the first chart is drawn (src/present/cairo_dl.h), not linked.
 RENDER_LIBS := -ldl -lm
@@ -68,6 +71,7 @@ $(LIB_OBJ) $(RENDER_OBJ): CFLAGS += -fPIC -fvisibility=hidden
 # Flags live here: objects follow a change of them.
 $(LIB_OBJ) $(RENDER_OBJ) $(CLI_OBJ): Makefile
 $(RENDER_OBJ): CFLAGS += $(CAIRO_CFLAGS)
+$(BUILD)/src/compare/gsl_dl.o: CFLAGS += $(if $(GSL_SONAME),-DTD_GSL_SONAME='"$(GSL_SONAME)"')
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)

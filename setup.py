@@ -27,6 +27,20 @@ def version():
     return re.search(r'#define TD_VERSION "([^"]+)"', text).group(1)
 
 
+def gsl_soname():
+    """The soname of the GSL the compiler links (libgsl.so -> libgsl.so.N):
+    the module loads GSL at first use (src/compare/gsl_dl.h)."""
+    try:
+        lib = subprocess.run(["cc", "-print-file-name=libgsl.so"], capture_output=True,
+                             text=True, check=True).stdout.strip()
+        out = subprocess.run(["objdump", "-p", lib], capture_output=True, text=True,
+                             check=True).stdout
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    m = re.search(r"^\s*SONAME\s+(\S+)", out, re.M)
+    return m.group(1) if m else None
+
+
 SOURCES = sorted(
     f for d in ("util", "read", "model", "store", "compare", "present")
     for f in glob.glob(f"src/{d}/*.c")
@@ -37,11 +51,12 @@ ext = Extension(
     "tracediff._tracediff",
     sources=SOURCES,
     include_dirs=["include", "src"],
-    define_macros=[("_POSIX_C_SOURCE", "200809L"), ("_DEFAULT_SOURCE", None)],
+    define_macros=[("_POSIX_C_SOURCE", "200809L"), ("_DEFAULT_SOURCE", None)] +
+    ([("TD_GSL_SONAME", '"%s"' % gsl_soname())] if gsl_soname() else []),
     extra_compile_args=["-std=c11", "-O2", "-fvisibility=hidden", "-Wall", "-Wextra",
                         "-Wno-missing-field-initializers"] + cflags,
-    libraries=["isal", "zstd", "z", "pcre2-8", "sqlite3", "gsl", "gslcblas", "dl", "pthread", "m"],
-    extra_link_args=pkg("--libs-only-L", "cairo", "libpcre2-8", "sqlite3", "gsl"),
+    libraries=["isal", "zstd", "z", "pcre2-8", "sqlite3", "dl", "pthread", "m"],
+    extra_link_args=pkg("--libs-only-L", "cairo", "libpcre2-8", "sqlite3"),
 )
 
 setup(version=version(), ext_modules=[ext])

@@ -11,7 +11,8 @@
 - neither library nor the tracediff binary links cairo: libtracediff-render
   loads it when the first chart is drawn (src/present/cairo_dl.h), so a
   command that draws nothing never maps cairo's libraries, and one that
-  draws does.
+  draws does; likewise GSL, loaded by the first statistical test
+  (src/compare/gsl_dl.h): compare without --stats never maps it.
 """
 import os, re, subprocess, sys
 
@@ -73,6 +74,7 @@ def main():
             continue
         deps = subprocess.run(["ldd", path], capture_output=True, text=True).stdout
         check("%s does not link cairo" % name, "libcairo" not in deps, deps.strip()[:300])
+        check("%s does not link GSL" % name, "libgsl" not in deps, deps.strip()[:300])
     exe = os.path.join(build, "tracediff")
     pair = os.path.join(ROOT, "tests", "golden", "traces", "hta-trace_diff")
     out = os.path.join(build, "layout_test.png")
@@ -86,6 +88,16 @@ def main():
         check("%s %s cairo" % (argv[0], "loads" if want else "does not load"),
               r.returncode == 0 and loaded == want,
               "exit %d, cairo loaded: %s" % (r.returncode, loaded))
+    for argv, want in ((["compare"], False),
+                       (["compare", "--stats", "--control-iteration", "all", "--test-iteration", "all"], True)):
+        cmd = [exe] + argv + [os.path.join(pair, "control"), os.path.join(pair, "test"), "-q",
+                              "--format", "csv"]
+        r = subprocess.run(cmd, capture_output=True, text=True, env=dict(os.environ, LD_DEBUG="files"))
+        loaded = "libgsl.so" in r.stderr
+        check("%s %s GSL" % (" ".join(argv), "loads" if want else "does not load"),
+              r.returncode == 0 and loaded == want and
+              (",p_value," in r.stdout.splitlines()[0]) == want,
+              "exit %d, GSL loaded: %s" % (r.returncode, loaded))
     if os.path.exists(out):
         with open(out, "rb") as f:
             check("plot drew a PNG", f.read(8) == b"\x89PNG\r\n\x1a\n")

@@ -8,6 +8,7 @@
  * on the thread count or on the order of files on disk.
  */
 #include "internal.h"
+#include "compare/gsl_dl.h"
 #include "model/selection.h"
 
 #include <math.h>
@@ -146,7 +147,7 @@ static int collect_side(side_acc *a, const td_diff *d, const td_set *s, int side
         int rc = td_pick_walk(f, &pick, take_event, &w);
         free(w.map);
         if (rc < 0)
-            return td_fail(err, rc, f->path, "out of memory");
+            return td_events_fail(err, rc, f);
     }
     return 0;
 }
@@ -283,6 +284,8 @@ int td_stats_compute(td_stats **out, const td_diff *d, const td_set *control, co
     if (sopts->has_min_change && !(sopts->min_change >= 0))
         return td_fail(err, TD_EUSAGE, "", "min-change %g%%: expected 0 or more",
                        sopts->min_change);
+    if ((rc = td_gsl_load(err)) < 0)
+        return rc;
     td_stats *st = calloc(1, sizeof *st);
     side_acc acc[2] = {{0}, {0}};
     double *buf[2] = {NULL, NULL}, *p = NULL, *q = NULL;

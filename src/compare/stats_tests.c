@@ -2,11 +2,12 @@
  * The statistical tests behind `compare --stats` (docs/stats.md): Welch's
  * t-test, Mann-Whitney U (normal approximation, tie and continuity
  * corrections, as SciPy's method='asymptotic'), the Hodges-Lehmann shift and
- * Benjamini-Hochberg q-values. The distributions come from GSL.
+ * Benjamini-Hochberg q-values. The distributions come from GSL, loaded at
+ * first use (gsl_dl.h).
  */
 #include "internal.h"
 
-#include <gsl/gsl_cdf.h>
+#include "compare/gsl_dl.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,10 +57,10 @@ td_test_result td_welch(const double *a, size_t na, const double *b, size_t nb, 
     double se = sqrt(se2), t = d / se;
     r.stat = t;
     r.df = df;
-    r.p = 2 * gsl_cdf_tdist_Q(fabs(t), df);
+    r.p = 2 * td_gsl_cdf_tdist_Q(fabs(t), df);
     if (r.p > 1)
         r.p = 1;
-    double crit = gsl_cdf_tdist_Qinv(alpha / 2, df);
+    double crit = td_gsl_cdf_tdist_Qinv(alpha / 2, df);
     r.ci_low = d - crit * se;
     r.ci_high = d + crit * se;
     return r;
@@ -97,7 +98,7 @@ td_test_result td_mann_whitney(const double *a, size_t na, const double *b, size
     }
     double u = u_b > n1 * n2 - u_b ? u_b : n1 * n2 - u_b;
     double z = (u - mu - 0.5) / sqrt(s2);
-    r.p = 2 * gsl_cdf_ugaussian_Q(z);
+    r.p = 2 * td_gsl_cdf_ugaussian_Q(z);
     if (r.p > 1)
         r.p = 1;
     return r;
@@ -165,7 +166,7 @@ td_test_result td_hodges_lehmann(const double *a, size_t na, const double *b, si
     r.stat = (kth_difference(a, na, b, nb, lo_k) + kth_difference(a, na, b, nb, hi_k)) / 2;
     /* Distribution-free interval: the C-th smallest and C-th largest
      * difference, C from the normal approximation of U's distribution. */
-    double z = gsl_cdf_ugaussian_Qinv(alpha / 2);
+    double z = td_gsl_cdf_ugaussian_Qinv(alpha / 2);
     double c = floor(n / 2 - z * sqrt(n * ((double)na + (double)nb + 1) / 12));
     if (c < 1)
         c = 1;
