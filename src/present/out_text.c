@@ -12,6 +12,22 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* v in decimal at buf (room for 21 bytes), as "%lld" writes it; the end. */
+static char *fmt_i64(char *buf, int64_t v)
+{
+    char tmp[24], *t = tmp + sizeof tmp;
+    uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+    do
+        *--t = (char)('0' + u % 10);
+    while (u /= 10);
+    if (v < 0)
+        *--t = '-';
+    size_t n = (size_t)(tmp + sizeof tmp - t);
+    memcpy(buf, t, n);
+    buf[n] = '\0';
+    return buf + n;
+}
+
 void td_fmt_num(char *buf, size_t cap, double x)
 {
     if (x == 0) {
@@ -22,8 +38,11 @@ void td_fmt_num(char *buf, size_t cap, double x)
         snprintf(buf, cap, "%s", isnan(x) ? "nan" : x > 0 ? "inf" : "-inf");
         return;
     }
-    if (x == floor(x) && fabs(x) < 1e17) {
-        snprintf(buf, cap, "%.0f", x);
+    if (x == floor(x) && fabs(x) < 1e17) { /* exact in an int64: "%.0f" */
+        if (cap >= 21)
+            fmt_i64(buf, (int64_t)x);
+        else
+            snprintf(buf, cap, "%.0f", x);
         return;
     }
     for (int prec = 15; prec <= 17; prec++) {
@@ -74,9 +93,14 @@ void td_column_names(const char *names[TD_OUT_NCOLS], char bufs[4][160], const t
 void td_row_cells(char cells[TD_OUT_NCOLS - 1][40], const td_diff *d, const td_row *r)
 {
     if (td_diff_divisor(d, 0) == 1 && td_diff_divisor(d, 1) == 1) {
-        snprintf(cells[0], 40, "%llu", (unsigned long long)r->counts[0]);
-        snprintf(cells[2], 40, "%llu", (unsigned long long)r->counts[1]);
-        snprintf(cells[4], 40, "%lld", (long long)r->diff_counts);
+        if (r->counts[0] <= INT64_MAX && r->counts[1] <= INT64_MAX) {
+            fmt_i64(cells[0], (int64_t)r->counts[0]);
+            fmt_i64(cells[2], (int64_t)r->counts[1]);
+        } else {
+            snprintf(cells[0], 40, "%llu", (unsigned long long)r->counts[0]);
+            snprintf(cells[2], 40, "%llu", (unsigned long long)r->counts[1]);
+        }
+        fmt_i64(cells[4], (int64_t)r->diff_counts);
     } else { /* --per-iteration: counts per sample, with decimals */
         td_fmt_num(cells[0], 40, td_row_count(d, r, 0));
         td_fmt_num(cells[2], 40, td_row_count(d, r, 1));
@@ -85,7 +109,8 @@ void td_row_cells(char cells[TD_OUT_NCOLS - 1][40], const td_diff *d, const td_r
     td_fmt_num(cells[1], 40, r->duration[0]);
     td_fmt_num(cells[3], 40, r->duration[1]);
     td_fmt_num(cells[5], 40, r->diff_duration);
-    snprintf(cells[6], 40, "%c", r->category);
+    cells[6][0] = r->category;
+    cells[6][1] = '\0';
 }
 
 size_t td_view_count(const td_diff *d, const td_write_opts *o)
@@ -184,12 +209,25 @@ static void csv_field(FILE *f, const char *s, size_t len)
         return;
     }
     fputc('"', f);
-    for (size_t i = 0; i < len; i++) {
-        if (s[i] == '"')
-            fputc('"', f);
-        fputc(s[i], f);
+    size_t from = 0; /* runs between quotes in one write each, a quote doubled */
+    const char *q;
+    while ((q = memchr(s + from, '"', len - from))) {
+        size_t end = (size_t)(q - s) + 1; /* through the quote */
+        fwrite(s + from, 1, end - from, f);
+        fputc('"', f);
+        from = end;
     }
+    fwrite(s + from, 1, len - from, f);
     fputc('"', f);
+}
+
+/* ",cell" at p; the end. */
+static char *cell_after_comma(char *p, const char *cell)
+{
+    size_t n = strnlen(cell, 39);
+    *p++ = ',';
+    memcpy(p, cell, n);
+    return p + n;
 }
 
 static void write_csv(FILE *f, const td_diff *d, const td_write_opts *o)
@@ -219,19 +257,18 @@ static void write_csv(FILE *f, const td_diff *d, const td_write_opts *o)
         char cells[TD_OUT_NCOLS - 1][40];
         td_row_cells(cells, d, r);
         csv_field(f, r->name, r->name_len);
-        for (int c = 0; c < TD_OUT_NCOLS - 1; c++) {
-            fputc(',', f);
-            fputs(cells[c], f);
-        }
+        /* the rest of the row in one write: each cell below 40 bytes */
+        char line[(TD_OUT_NCOLS + TD_STATS_NCOLS) * 41 + 2], *lp = line;
+        for (int c = 0; c < TD_OUT_NCOLS - 1; c++)
+            lp = cell_after_comma(lp, cells[c]);
         if (st) {
             char sc[TD_STATS_NCOLS][40];
             td_stats_cells(sc, st, td_view_index(d, o, i));
-            for (int c = 0; c < TD_STATS_NCOLS; c++) {
-                fputc(',', f);
-                fputs(sc[c], f);
-            }
+            for (int c = 0; c < TD_STATS_NCOLS; c++)
+                lp = cell_after_comma(lp, sc[c]);
         }
-        fputc('\n', f);
+        *lp++ = '\n';
+        fwrite(line, 1, (size_t)(lp - line), f);
     }
 }
 

@@ -26,6 +26,36 @@ TEST(test_output__numbers_shortest_round_trip)
     FMT(5e-324, "4.94065645841247e-324"); /* reads back as 5e-324 */
 }
 
+TEST(test_output__whole_numbers_as_printf_writes_them)
+{
+    /* whole numbers below 1e17 take a path of their own: the bytes of "%.0f" */
+    double xs[] = {1,
+                   -1,
+                   9,
+                   10,
+                   -10,
+                   99999,
+                   123456789012,
+                   -9007199254740992.0,
+                   9007199254740993.0 * 8,
+                   99999999999999984.0,
+                   -99999999999999984.0,
+                   4503599627370496.0};
+    for (size_t i = 0; i < sizeof xs / sizeof xs[0]; i++) {
+        char want[64];
+        snprintf(want, sizeof want, "%.0f", xs[i]);
+        FMT(xs[i], want);
+    }
+    for (int64_t v = -100000; v <= 100000; v += 7) {
+        char want[64];
+        snprintf(want, sizeof want, "%lld", (long long)v);
+        FMT((double)v, want);
+    }
+    char small[8]; /* too small for any whole number: cut as snprintf cuts */
+    td_format_number(small, sizeof small, 123456789);
+    CHECK_STR(small, "1234567");
+}
+
 TEST(test_output__non_finite_numbers_as_pandas_writes_them)
 {
     FMT(INFINITY, "inf");
@@ -83,6 +113,36 @@ TEST(test_output__json_names_round_trip_nul_and_surrogates)
     CHECK(strstr(j, "\"name\": \"a\\u0000b\"") != NULL);
     CHECK(strstr(j, "\"name\": \"x\\ud800\\\"\"") != NULL);
     free(j);
+    td_diff_free(d);
+    td_set_free(s);
+}
+
+TEST(test_output__csv_quotes_names_as_rfc4180)
+{
+    /* JSON names: "q" inside, a comma, quotes at both ends and doubled, a
+     * newline; each written once, quoted, every quote doubled */
+    td_set *s = unit_open(unit_write_str(
+        "out_csv.json", "{\"traceEvents\": ["
+                        "{\"cat\": \"c\", \"name\": \"f<\\\"q\\\">\", \"ts\": 1, \"dur\": 1},"
+                        "{\"cat\": \"c\", \"name\": \"g(a, b)\", \"ts\": 1, \"dur\": 2},"
+                        "{\"cat\": \"c\", \"name\": \"\\\"\\\"h\\\"\", \"ts\": 1, \"dur\": 3},"
+                        "{\"cat\": \"c\", \"name\": \"i\\nj\", \"ts\": 1, \"dur\": 4}"
+                        "]}"));
+    REQUIRE(s);
+    td_diff *d = unit_self_diff(s);
+    REQUIRE(d);
+    char *buf = NULL;
+    size_t len;
+    FILE *f = open_memstream(&buf, &len);
+    REQUIRE(f);
+    td_write_csv(f, d, NULL, NULL);
+    fclose(f);
+    REQUIRE(buf);
+    CHECK(strstr(buf, "\n\"f<\"\"q\"\">\",1,1,1,1,0,0,=\n") != NULL);
+    CHECK(strstr(buf, "\n\"g(a, b)\",1,2,1,2,0,0,=\n") != NULL);
+    CHECK(strstr(buf, "\n\"\"\"\"\"h\"\"\",1,3,1,3,0,0,=\n") != NULL);
+    CHECK(strstr(buf, "\n\"i\nj\",1,4,1,4,0,0,=\n") != NULL);
+    free(buf);
     td_diff_free(d);
     td_set_free(s);
 }
