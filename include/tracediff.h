@@ -152,6 +152,8 @@ typedef struct td_file_info {
 } td_file_info;
 
 TD_API const char *td_set_path(const td_set *set);
+/* Where the set was read from: "FILE#RUN" for a summary, else its path. */
+TD_API const char *td_set_origin(const td_set *set);
 TD_API size_t td_set_nfiles(const td_set *set);
 /* Files are ordered by rank. */
 TD_API int td_set_file_info(const td_set *set, size_t i, td_file_info *out);
@@ -180,7 +182,7 @@ TD_API void td_set_category_times(const td_set *set,
 
 typedef enum td_device { TD_DEVICE_ALL = 0, TD_DEVICE_CPU = 1, TD_DEVICE_GPU = 2 } td_device;
 
-#define TD_SUMMARY_SCHEMA 1 /* PRAGMA user_version of the summaries written */
+#define TD_SUMMARY_SCHEMA 2 /* PRAGMA user_version of the summaries written; 1 is read too */
 
 typedef struct td_summary_opts {
     size_t size;     /* sizeof(td_summary_opts): set by TD_SUMMARY_OPTS_INIT */
@@ -335,7 +337,8 @@ typedef struct td_attr_stats {
     double time[TD_ATTR_NREASONS];
 } td_attr_stats;
 
-/* Attribution over every file and event of the set (no selection). */
+/* Attribution over every file and event of the set (no selection). 0, or
+ * TD_ETRACE when a summary's packed durations are damaged, TD_ENOMEM. */
 TD_API int td_set_attr_stats(const td_set *set, td_attr_stats *out);
 
 typedef struct td_compare_opts {

@@ -124,6 +124,9 @@ typedef struct td_file {
     const unsigned char *lazy; /* the packed durations while evb is not decoded yet */
     size_t nlazy;
     unsigned char *lazy_mem; /* the allocation lazy points into */
+    int lazy_heads;          /* lazy holds the group heads too (an older encoding) */
+    int lazy_damaged;        /* lazy did not decode to the groups: TD_ETRACE */
+    char *origin;            /* "FILE#RUN" of a summary's file, for messages; or NULL */
 } td_file;
 
 #define TD_ATTR_NONE 0xFFFFFFFFu
@@ -133,8 +136,11 @@ typedef struct td_file {
 
 void td_file_free(td_file *f);
 /* store/file_pack.c: makes f->evb hold f's nev events (decoding them from
- * f->lazy the first time; safe to call from several threads). 0 or TD_ENOMEM. */
+ * f->lazy the first time; safe to call from several threads). 0, TD_ENOMEM,
+ * or TD_ETRACE when a summary's durations are damaged (td_events_fail). */
 int td_file_events(const td_file *f);
+/* td_file_events' failure rc as an error naming the summary; returns rc. */
+int td_events_fail(td_error *err, int rc, const td_file *f);
 
 /* trace_load.c: read and parse one trace file. */
 typedef struct td_load_progress {

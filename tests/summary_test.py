@@ -13,6 +13,10 @@
 - bad input: a newer schema, truncated and non-SQLite files named .tdsum, a
   missing #RUN, selections a summary lacks: one line naming the file, exit 1,
   nothing written;
+- a summary of schema 1 (an older tracediff's, tests/data) answers the same
+  as the traces, and adding a run raises it to the current schema;
+- damaged packed durations: counts and totals still answer (they are kept
+  apart), anything that needs single events is one clear error;
 - a summarize killed inside its append transaction (a test hook pauses it
   there) leaves the earlier runs intact and byte for byte as they were.
 """
@@ -22,6 +26,7 @@ import tempfile, time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 GOLD = os.path.join(ROOT, "tests", "golden")
 passed = failed = 0
+TD_SCHEMA = 2  # PRAGMA user_version that summarize writes (include/tracediff.h)
 
 
 def check(name, ok, detail=""):
@@ -286,6 +291,59 @@ def killed(exe, tmp):
           names == ["old", "older2", "new"], "%r %s" % (names, err))
 
 
+def schema1(exe, tmp):
+    """A file written with schema 1 (durations interleaved with the group
+    heads, no stored totals): runs h100 and mi300 of the bert pair."""
+    import gzip
+    v1 = os.path.join(tmp, "v1.tdsum")
+    open(v1, "wb").write(gzip.open(os.path.join(ROOT, "tests/data/summary_schema1.tdsum.gz")).read())
+    version = lambda: sqlite3.connect(v1).execute("PRAGMA user_version").fetchone()[0]
+    check("schema 1 fixture", version() == 1, str(version()))
+    h100 = os.path.join(GOLD, "traces/tracelens-bert_h100")
+    mi300 = os.path.join(GOLD, "traces/tracelens-bert_mi300")
+
+    def same(label):
+        for args in (["compare", "--format", "csv"], ["compare", "--format", "json", "--hta-strict"],
+                     ["compare", "--format", "csv", "--stats", "--control-iteration", "all",
+                      "--test-iteration", "all", "--short-names"],
+                     ["compare", "--format", "csv", "--by", "op", "--device", "gpu"],
+                     ["ops", "--format", "json"]):
+            a = run(exe, args[0], h100, mi300, "-q", *args[1:])
+            b = run(exe, args[0], v1 + "#h100", v1 + "#mi300", "-q", *args[1:])
+            check("schema 1 %s: %s" % (label, " ".join(args)), a[0] == 0 and a[:2] == b[:2], b[2])
+    same("as written")
+    rc, _, err = run(exe, "summarize", h100, "-o", v1, "--run", "new", "-q")
+    check("schema 1: a run added", rc == 0 and version() == TD_SCHEMA, "%d %s" % (version(), err))
+    same("after a run was added")
+    a = run(exe, "compare", h100, mi300, "--format", "csv", "-q")
+    b = run(exe, "compare", v1 + "#new", v1 + "#mi300", "--format", "csv", "-q")
+    check("schema 1: the new run beside the old", a[:2] == b[:2], b[2])
+
+
+def damaged_durations(exe, tmp):
+    two = os.path.join(GOLD, "traces/hta-two_ranks")
+    d = os.path.join(tmp, "damaged.tdsum")
+    run(exe, "summarize", two, "-o", d, "-q")
+    before = run(exe, "compare", d, d, "--format", "csv", "-q")
+    con = sqlite3.connect(d)
+    rowid, blob = con.execute("SELECT rowid, packed FROM files WHERE encoding = 'sorted-int' "
+                              "ORDER BY rowid LIMIT 1").fetchone()
+    blob = bytearray(blob)
+    blob[-1] = (blob[-1] + 1) % 0x80  # the last duration changes: no longer its group's total
+    con.execute("UPDATE files SET packed = ? WHERE rowid = ?", (bytes(blob), rowid))
+    con.commit()
+    con.close()
+    after = run(exe, "compare", d, d, "--format", "csv", "-q")
+    check("damaged durations: totals still answer", before[0] == 0 and after[:2] == before[:2], after[2])
+    for args in (["compare", d, d, "--stats", "--control-iteration", "all", "--test-iteration", "all"],
+                 ["info", d]):
+        out = os.path.join(tmp, "damaged.out")
+        rc, _, err = run(exe, *args, "-o", out, "-q")
+        lines = err.strip().splitlines()
+        check("damaged durations: %s" % args[0], rc == 1 and len(lines) == 1 and d in lines[0] and
+              "damaged summary" in lines[0] and not os.path.exists(out), "rc %d: %s" % (rc, err))
+
+
 def main():
     exe = os.path.abspath(sys.argv[1])
     tmp = tempfile.mkdtemp(prefix="td-summary-")
@@ -294,6 +352,8 @@ def main():
         h = three_runs(exe, tmp)
         part = partial_and_raw(exe, tmp)
         bad_inputs(exe, tmp, h, part)
+        schema1(exe, tmp)
+        damaged_durations(exe, tmp)
         killed(exe, tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

@@ -47,47 +47,44 @@ static void print_list(FILE *f, const int64_t *v, size_t n)
 }
 
 /* GPU time attribution (docs/attribution.md): how much has no op, and why. */
-static void attr_json(FILE *f, const td_set *s)
+static void attr_json(FILE *f, const td_attr_stats *a)
 {
-    td_attr_stats a;
-    td_set_attr_stats(s, &a);
     char t[40];
-    td_format_number(t, sizeof t, a.gpu_time);
+    td_format_number(t, sizeof t, a->gpu_time);
     fprintf(f, ", \"attribution\": {\"gpu_events\": %llu, \"gpu_time\": %s, ",
-            (unsigned long long)a.gpu_events, t);
-    td_format_number(t, sizeof t, a.attributed_time);
+            (unsigned long long)a->gpu_events, t);
+    td_format_number(t, sizeof t, a->attributed_time);
     fprintf(f, "\"attributed\": %llu, \"attributed_time\": %s, \"unattributed\": {",
-            (unsigned long long)a.attributed, t);
+            (unsigned long long)a->attributed, t);
     for (int r = 0; r < TD_ATTR_NREASONS; r++) {
-        td_format_number(t, sizeof t, a.time[r]);
+        td_format_number(t, sizeof t, a->time[r]);
         fprintf(f, "%s\"%s\": {\"count\": %llu, \"time\": %s}", r ? ", " : "",
-                td_attr_reason_name(r), (unsigned long long)a.count[r], t);
+                td_attr_reason_name(r), (unsigned long long)a->count[r], t);
     }
     fputs("}}", f);
 }
 
-static void attr_table(FILE *f, const td_set *s)
+static void attr_table(FILE *f, const td_attr_stats *a)
 {
-    td_attr_stats a;
-    td_set_attr_stats(s, &a);
     fprintf(f, "\nGPU time by launching op (all events; docs/attribution.md)\n");
     char t[40];
-    td_format_number(t, sizeof t, a.gpu_time);
-    fprintf(f, "  %-40s %12llu %14s us\n", "gpu events", (unsigned long long)a.gpu_events, t);
-    td_format_number(t, sizeof t, a.attributed_time);
-    fprintf(f, "  %-40s %12llu %14s us\n", "attributed to an op", (unsigned long long)a.attributed,
+    td_format_number(t, sizeof t, a->gpu_time);
+    fprintf(f, "  %-40s %12llu %14s us\n", "gpu events", (unsigned long long)a->gpu_events, t);
+    td_format_number(t, sizeof t, a->attributed_time);
+    fprintf(f, "  %-40s %12llu %14s us\n", "attributed to an op", (unsigned long long)a->attributed,
             t);
     for (int r = 0; r < TD_ATTR_NREASONS; r++) {
-        if (!a.count[r])
+        if (!a->count[r])
             continue;
         char what[64];
         snprintf(what, sizeof what, "unattributed: %s", td_attr_reason_name(r));
-        td_format_number(t, sizeof t, a.time[r]);
-        fprintf(f, "  %-40s %12llu %14s us\n", what, (unsigned long long)a.count[r], t);
+        td_format_number(t, sizeof t, a->time[r]);
+        fprintf(f, "  %-40s %12llu %14s us\n", what, (unsigned long long)a->count[r], t);
     }
 }
 
-static void info_json(FILE *f, const td_set *s, const int64_t *iters, size_t ni)
+static void info_json(FILE *f, const td_set *s, const int64_t *iters, size_t ni,
+                      const td_attr_stats *a)
 {
     fputs("{\"path\": \"", f);
     td_write_json_string(f, td_set_path(s), strlen(td_set_path(s)));
@@ -123,11 +120,12 @@ static void info_json(FILE *f, const td_set *s, const int64_t *iters, size_t ni)
     cat_ctx cc = {f, 1, 0};
     td_set_categories(s, print_cat, &cc);
     fputs("}", f);
-    attr_json(f, s);
+    attr_json(f, a);
     fputs("}\n", f);
 }
 
-static void info_table(FILE *f, const td_set *s, const int64_t *iters, size_t ni)
+static void info_table(FILE *f, const td_set *s, const int64_t *iters, size_t ni,
+                       const td_attr_stats *a)
 {
     fprintf(f, "set         %s\n", td_set_path(s));
     fprintf(f, "files       %zu\n", td_set_nfiles(s));
@@ -171,7 +169,7 @@ static void info_table(FILE *f, const td_set *s, const int64_t *iters, size_t ni
     fputs("\ncounted events by category (compare --cat LIST keeps some)\n", f);
     fprintf(f, "  %-28s %12s %16s\n", "category", "events", "total us");
     td_set_category_times(s, print_cat_time, f);
-    attr_table(f, s);
+    attr_table(f, a);
 }
 
 static int info_write(const cli_opts *o, const td_set *s, const char *fmt)
@@ -183,13 +181,22 @@ static int info_write(const cli_opts *o, const td_set *s, const char *fmt)
         return EXIT_DATA;
     }
     td_set_iterations(s, iters, ni);
+    td_attr_stats a;
+    int arc = td_set_attr_stats(s, &a); /* decodes a summary's events: may fail */
+    if (arc < 0) {
+        free(iters);
+        cli_error("%s: %s", td_set_origin(s),
+                  arc == TD_ETRACE ? "damaged summary: packed durations do not decode"
+                                   : "out of memory");
+        return EXIT_DATA;
+    }
     out_file out;
     int rc = out_open(&out, o->output);
     if (rc == 0) {
         if (strcmp(fmt, "json") == 0)
-            info_json(out.f, s, iters, ni);
+            info_json(out.f, s, iters, ni, &a);
         else
-            info_table(out.f, s, iters, ni);
+            info_table(out.f, s, iters, ni, &a);
         rc = out_commit(&out);
     }
     free(iters);

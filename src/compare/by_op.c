@@ -131,8 +131,9 @@ int td_add_file_attr(builder *b, int side, const td_file *f, td_side_notes *sn,
                      const td_compare_opts *opts, td_error *err)
 {
     int rc = TD_ENOMEM;
-    if (td_file_events(f) < 0) /* a summary's events, decoded when first needed */
-        return td_fail(err, TD_ENOMEM, f->path, "out of memory");
+    int erc = td_file_events(f); /* a summary's events, decoded when first needed */
+    if (erc < 0)
+        return td_events_fail(err, erc, f);
     size_t nn = td_strtab_count(f->names);
     file_ctx c = {b, f, opts, malloc((nn + 1) * sizeof *c.row), malloc(nn + 1), -1};
     /* The side's iterations and the stream-0 rule, as every walk picks

@@ -141,7 +141,7 @@ static int add_file(builder *b, td_side_notes *sn, int side, const td_file *f, c
     }
     free(w.map);
     if (rc < 0)
-        return td_fail(err, rc, f->path, "out of memory");
+        return td_events_fail(err, rc, f);
     return 0;
 }
 

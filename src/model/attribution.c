@@ -260,10 +260,13 @@ int td_set_attr_stats(const td_set *set, td_attr_stats *out)
     out->available = set->nfiles > 0;
     for (size_t i = 0; i < set->nfiles; i++) {
         const td_file *f = set->files[i];
-        if (!f->has_attr || td_file_events(f) < 0) {
+        if (!f->has_attr) {
             out->available = 0;
             continue;
         }
+        int rc = td_file_events(f);
+        if (rc < 0)
+            return rc;
         size_t k = 0;
         for (size_t j = 0; j < f->nev; j++) {
             const td_event *e = &f->evb[j >> TD_BLOCK_SHIFT][j & (TD_BLOCK - 1)];

@@ -61,8 +61,9 @@ static inline bool td_pick_takes(const td_pick *p, const long *pos, uint32_t nam
 static inline int td_pick_walk(const td_file *f, const td_pick *p, td_pick_fn fn, void *ud)
 {
     long stack_pos[64];
-    if (td_file_events(f) < 0)
-        return TD_ENOMEM;
+    int erc = td_file_events(f);
+    if (erc < 0)
+        return erc;
     long *pos = td_pick_positions(f, p, stack_pos);
     if (!pos)
         return TD_ENOMEM;

@@ -869,6 +869,7 @@ void td_file_free(td_file *f)
     if (!f)
         return;
     free(f->path);
+    free(f->origin);
     free(f->device_name);
     td_strtab_free(f->names);
     td_strtab_free(f->cats);

@@ -344,6 +344,11 @@ const char *td_set_path(const td_set *s)
     return s->path;
 }
 
+const char *td_set_origin(const td_set *s)
+{
+    return s->origin ? s->origin : s->path;
+}
+
 size_t td_set_nfiles(const td_set *s)
 {
     return s->nfiles;

@@ -14,8 +14,9 @@
 
 #define PACK_MAGIC "TDF2"     /* with the attribution flag and per-group links */
 #define PACK_MAGIC_OLD "TDF1" /* without: read as a file with no attribution */
-#define ENC_SORTED_INT 0      /* groups of sorted whole-number durations */
+#define ENC_SORTED_INT 0      /* groups of sorted whole-number durations (read only) */
 #define ENC_RAW 1             /* every event in file order, 8-byte doubles */
+#define ENC_SORTED_TOTALS 2   /* the groups with their totals, then their durations */
 
 void td_buf_free(td_buf *b)
 {
@@ -232,8 +233,9 @@ int td_file_groups(td_groups *out, const td_file *f, const td_keep *keep, td_err
 {
     memset(out, 0, sizeof *out);
     out->has_attr = f->has_attr;
-    if (td_file_events(f) < 0)
-        return td_fail(err, TD_ENOMEM, f->path, "out of memory");
+    int erc = td_file_events(f);
+    if (erc < 0)
+        return td_events_fail(err, erc, f);
     bool *iter_on = kept_iterations(f, keep);
     keyed *k = malloc((f->nev + 1) * sizeof *k);
     int rc = -1;
@@ -306,21 +308,31 @@ static int pack_group_head(td_buf *b, const td_group *x, int has_attr)
     return bad;
 }
 
-/* Whole durations: per group, sorted and delta-coded. */
-static int pack_sorted_int(td_buf *b, const td_groups *g)
+/* Whole durations: every group's head and exact total, then the durations
+ * of every group in that order, each group's sorted and delta-coded. A
+ * reader gets counts and totals from the heads alone. */
+static int pack_sorted_totals(td_buf *b, const td_groups *g)
 {
-    int bad = put_u(b, ENC_SORTED_INT);
+    td_buf d = {0};
+    int bad = put_u(b, ENC_SORTED_TOTALS);
     bad |= put_u(b, g->n);
     for (size_t i = 0; i < g->n && !bad; i++) {
         const td_group *x = &g->g[i];
         bad |= pack_group_head(b, x, g->has_attr);
         int64_t prev = 0;
         for (size_t j = 0; j < x->count; j++) {
-            int64_t d = (int64_t)g->durs[x->first + j];
-            bad |= j ? put_u(b, (uint64_t)(d - prev)) : put_u(b, zz(d));
-            prev = d;
+            int64_t v = (int64_t)g->durs[x->first + j];
+            bad |= j ? put_u(&d, (uint64_t)(v - prev)) : put_u(&d, zz(v));
+            prev = v;
         }
+        /* whole and below 2^53 (docs/summaries.md, Exactness): sum_groups's
+         * total is exact */
+        bad |= put_u(b, zz((int64_t)x->total));
     }
+    bad |= put_u(b, d.n);
+    if (!bad && d.n)
+        bad |= put(b, d.p, d.n);
+    td_buf_free(&d);
     return bad;
 }
 
@@ -373,7 +385,7 @@ int td_file_pack(td_buf *b, const td_file *f, const td_groups *g, td_error *err)
     int bad = pack_head(b, f);
     bad |= pack_categories(b, f);
     bad |= put_u(b, (uint64_t)(g->has_attr != 0));
-    bad |= g->integral ? pack_sorted_int(b, g) : pack_raw(b, g);
+    bad |= g->integral ? pack_sorted_totals(b, g) : pack_raw(b, g);
     if (bad)
         return td_fail(err, TD_ENOMEM, f->path, "out of memory");
     return 0;
@@ -406,11 +418,21 @@ static uint64_t get_u_slow(rd *r)
     return 0;
 }
 
-/* Most varints of a summary are one byte: sorted durations differ little. */
+/* Most varints of a summary are one or two bytes: sorted durations differ
+ * little, and name ids and counts are small. */
 static inline uint64_t get_u(rd *r)
 {
-    if (r->p < r->end && *r->p < 0x80)
-        return *r->p++;
+    const unsigned char *p = r->p;
+    if (r->end - p >= 2) {
+        if (p[0] < 0x80) {
+            r->p = p + 1;
+            return p[0];
+        }
+        if (p[1] < 0x80) {
+            r->p = p + 2;
+            return ((uint64_t)p[0] & 0x7f) | (uint64_t)p[1] << 7;
+        }
+    }
     return get_u_slow(r);
 }
 
@@ -554,24 +576,26 @@ static uint32_t ev_name(uint64_t name, uint64_t flags)
            (flags & TD_GROUP_STREAM0 ? TD_EV_STREAM0 : 0);
 }
 
-/* A group's head (pack_group_head) into g, checked against the file. */
-static int get_group_head(rd *r, td_event_group *g, const td_file *f)
+/* A group's head (pack_group_head) into g, checked against the file. The
+ * cursor is copied in and out: in a local it stays in registers. */
+static int get_group_head(rd *rp, td_event_group *g, const td_file *f, size_t nnames)
 {
-    uint64_t iter = get_u(r), flags = get_u(r), name = get_u(r), count = get_u(r);
-    if (!plausible(r, count) || iter > f->niters || flags > 3 || name >= td_strtab_count(f->names))
+    rd r = *rp;
+    uint64_t iter = get_u(&r), flags = get_u(&r), name = get_u(&r), count = get_u(&r);
+    uint64_t attr[3] = {0, 0, 0};
+    if (f->has_attr && (flags & TD_GROUP_GPU))
+        for (int k = 0; k < 3; k++)
+            attr[k] = get_u(&r);
+    *rp = r;
+    if (!plausible(&r, count) || iter > f->niters || flags > 3 || name >= nnames ||
+        (attr[0] | attr[1] | attr[2]) > UINT32_MAX)
         return UNPACK_BAD;
     g->iter = (int32_t)iter - 1;
     g->name = ev_name(name, flags);
     g->count = count;
     g->total = 0;
-    memset(g->attr, 0, sizeof g->attr);
-    if (f->has_attr && (flags & TD_GROUP_GPU))
-        for (int k = 0; k < 3; k++) {
-            uint64_t v = get_u(r);
-            if (v > UINT32_MAX)
-                return UNPACK_BAD;
-            g->attr[k] = (uint32_t)v;
-        }
+    for (int k = 0; k < 3; k++)
+        g->attr[k] = (uint32_t)attr[k];
     return 0;
 }
 
@@ -681,26 +705,10 @@ static uint64_t sum_sorted(rd *r, uint64_t count)
     return sum;
 }
 
-/* Sorted whole durations: each group's count and exact total now; the
- * durations themselves stay packed in f->lazy until a walk needs them. */
-static int unpack_sorted_int(rd *r, td_file *f, uint64_t ng)
+/* Keeps the packed durations from body to r->p in f->lazy, in the bytes read
+ * when the file owns them, until a walk needs them. */
+static int keep_lazy(rd *r, td_file *f, const unsigned char *body)
 {
-    const unsigned char *body = r->p;
-    if (!(f->groups = td_big_alloc((ng + 1) * sizeof *f->groups)))
-        return UNPACK_NOMEM;
-    uint64_t nev = 0;
-    for (uint64_t i = 0; i < ng; i++) {
-        td_event_group *g = &f->groups[i];
-        if (get_group_head(r, g, f) < 0)
-            return UNPACK_BAD;
-        uint64_t sum = sum_sorted(r, g->count);
-        if (r->bad)
-            return UNPACK_BAD;
-        g->total = (double)(int64_t)sum; /* below 2^53: exact */
-        nev += g->count;
-    }
-    f->ngroups = ng;
-    f->nev = nev;
     f->nlazy = (size_t)(r->p - body);
     if (r->owned) { /* kept where it lies */
         f->lazy_mem = r->owned;
@@ -715,30 +723,97 @@ static int unpack_sorted_int(rd *r, td_file *f, uint64_t ng)
     return 0;
 }
 
+/* Sorted whole durations with heads and durations interleaved (encoding 0,
+ * written by older versions): each group's count and exact total summed
+ * now; the durations stay packed until a walk needs them. */
+static int unpack_sorted_int(rd *r, td_file *f, uint64_t ng)
+{
+    size_t nnames = td_strtab_count(f->names);
+    const unsigned char *body = r->p;
+    if (!(f->groups = td_big_alloc((ng + 1) * sizeof *f->groups)))
+        return UNPACK_NOMEM;
+    uint64_t nev = 0;
+    for (uint64_t i = 0; i < ng; i++) {
+        td_event_group *g = &f->groups[i];
+        if (get_group_head(r, g, f, nnames) < 0)
+            return UNPACK_BAD;
+        uint64_t sum = sum_sorted(r, g->count);
+        if (r->bad)
+            return UNPACK_BAD;
+        g->total = (double)(int64_t)sum; /* below 2^53: exact */
+        nev += g->count;
+    }
+    f->ngroups = ng;
+    f->nev = nev;
+    f->lazy_heads = 1;
+    return keep_lazy(r, f, body);
+}
+
+/* The same with the totals in the heads (encoding 2): the durations are
+ * not read at all until a walk needs them, and checked against the totals
+ * then. */
+static int unpack_sorted_totals(rd *r, td_file *f, uint64_t ng)
+{
+    size_t nnames = td_strtab_count(f->names);
+    if (!(f->groups = td_big_alloc((ng + 1) * sizeof *f->groups)))
+        return UNPACK_NOMEM;
+    uint64_t nev = 0;
+    for (uint64_t i = 0; i < ng; i++) {
+        td_event_group *g = &f->groups[i];
+        if (get_group_head(r, g, f, nnames) < 0)
+            return UNPACK_BAD;
+        int64_t total = unzz(get_u(r));
+        if (r->bad || total >= (int64_t)1 << 53 || total <= -((int64_t)1 << 53))
+            return UNPACK_BAD;
+        g->total = (double)total;
+        nev += g->count;
+    }
+    uint64_t nbytes = get_u(r);
+    /* a varint at least per event */
+    if (r->bad || nbytes != (uint64_t)(r->end - r->p) || nev > nbytes)
+        return UNPACK_BAD;
+    const unsigned char *body = r->p;
+    r->p = r->end;
+    f->ngroups = ng;
+    f->nev = nev;
+    f->lazy_heads = 0;
+    return keep_lazy(r, f, body);
+}
+
 /* f->lazy into f->evb: the groups in order, each one's durations ascending;
- * the gpu events' attribution beside them. */
+ * the gpu events' attribution beside them. TD_ETRACE when the durations do
+ * not decode to the groups' counts and totals (damaged bytes). */
 static int decode_lazy(td_file *f)
 {
     if (alloc_events(f, f->nev) < 0 || (f->has_attr && attr_of_groups(f) < 0))
         return TD_ENOMEM;
     rd r = {f->lazy, f->lazy + f->nlazy, 0, NULL};
     size_t k = 0;
+    int damaged = 0;
     for (size_t i = 0; i < f->ngroups; i++) {
         const td_event_group *g = &f->groups[i];
-        int head = 4 + (f->has_attr && (g->name & TD_EV_GPU) ? 3 : 0);
-        for (int h = 0; h < head; h++) /* the head, known from groups[] */
-            get_u(&r);
+        if (f->lazy_heads) { /* the head, known from groups[] */
+            int head = 4 + (f->has_attr && (g->name & TD_EV_GPU) ? 3 : 0);
+            for (int h = 0; h < head; h++)
+                get_u(&r);
+        }
         const unsigned char *p = r.p, *end = r.end;
-        uint64_t d = 0, v;
+        uint64_t d = 0, v, sum = 0;
         for (uint64_t j = 0; j < g->count; j++, k++) {
             td_event *e = &f->evb[k >> TD_BLOCK_SHIFT][k & (TD_BLOCK - 1)];
             TAKE_U(&r, p, end, v);
             d = j ? d + v : (uint64_t)unzz(v);
+            sum += d;
             e->dur = (double)(int64_t)d;
             e->name = g->name;
             e->iter = g->iter;
         }
         r.p = p;
+        damaged |= (double)(int64_t)sum != g->total;
+    }
+    if (damaged || r.bad || r.p != r.end) {
+        f->lazy_damaged = 1; /* evb stays allocated, freed with f */
+        return TD_ETRACE;
     }
     td_big_free(f->lazy_mem);
     f->lazy_mem = NULL;
@@ -749,6 +824,14 @@ static int decode_lazy(td_file *f)
 
 static pthread_mutex_t lazy_lock = PTHREAD_MUTEX_INITIALIZER;
 
+int td_events_fail(td_error *err, int rc, const td_file *f)
+{
+    if (rc != TD_ETRACE)
+        return td_fail(err, rc, f->path, "out of memory");
+    return td_fail(err, rc, f->origin ? f->origin : f->path,
+                   "damaged summary: the packed durations of %s do not decode", f->path);
+}
+
 int td_file_events(const td_file *cf)
 {
     /* Decoding fills in what f already means: the object is not const (every
@@ -757,7 +840,7 @@ int td_file_events(const td_file *cf)
     if (!f->groups) /* fixed once unpacked: no lock needed to read it */
         return 0;
     pthread_mutex_lock(&lazy_lock);
-    int rc = f->lazy ? decode_lazy(f) : 0;
+    int rc = f->lazy_damaged ? TD_ETRACE : f->lazy ? decode_lazy(f) : 0;
     pthread_mutex_unlock(&lazy_lock);
     return rc;
 }
@@ -779,11 +862,12 @@ static uint64_t get_le64(rd *r)
  * keeps no groups: its sums must be made event by event, in this order. */
 static int unpack_raw(rd *r, td_file *f, uint64_t ng)
 {
+    size_t nnames = td_strtab_count(f->names);
     td_event_group *heads = malloc((ng + 1) * sizeof *heads);
     uint64_t nev = 0;
     int rc = heads ? 0 : UNPACK_NOMEM;
     for (uint64_t i = 0; i < ng && rc == 0; i++) {
-        rc = get_group_head(r, &heads[i], f);
+        rc = get_group_head(r, &heads[i], f, nnames);
         nev += heads[i].count;
     }
     /* 9 bytes at least per event */
@@ -817,6 +901,8 @@ static int unpack_events(rd *r, td_file *f)
     uint64_t enc = get_u(r), ng = get_u(r);
     if (!plausible(r, ng))
         return UNPACK_BAD;
+    if (enc == ENC_SORTED_TOTALS)
+        return unpack_sorted_totals(r, f, ng);
     if (enc == ENC_SORTED_INT)
         return unpack_sorted_int(r, f, ng);
     if (enc == ENC_RAW)
@@ -836,7 +922,8 @@ static int unpack(td_file **out, const unsigned char *p, size_t n, unsigned char
     rd r = {p + 4, p + n, 0, owned};
     td_file *f = calloc(1, sizeof *f);
     int rc = UNPACK_NOMEM;
-    if (f && (f->names = td_strtab_new()) && (f->cats = td_strtab_new()))
+    if (f && (f->origin = dup_n(where, strlen(where))) && (f->names = td_strtab_new()) &&
+        (f->cats = td_strtab_new()))
         rc = unpack_meta(&r, f);
     if (rc == 0)
         rc = unpack_cats(&r, f);

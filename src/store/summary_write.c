@@ -530,10 +530,16 @@ static int write_run(writer *w, const td_set *set, const char *run, const td_sum
 
 int td_summary_check_header(const char *path, int must_exist, td_error *err);
 
+/* Marks db as of the schema this version writes. */
+static int set_schema_version(sqlite3 *db, const char *path, td_error *err)
+{
+    char sql[40];
+    snprintf(sql, sizeof sql, "PRAGMA user_version = %d", TD_SUMMARY_SCHEMA);
+    return exec(db, sql, path, err);
+}
+
 static int create_schema(sqlite3 *db, const char *path, td_error *err)
 {
-    char sql[100];
-    snprintf(sql, sizeof sql, "PRAGMA user_version = %d", TD_SUMMARY_SCHEMA);
     int rc = exec(db, "PRAGMA page_size = 4096", path, err);
     if (rc == 0)
         rc = exec(db, td_summary_schema_sql, path, err);
@@ -543,11 +549,12 @@ static int create_schema(sqlite3 *db, const char *path, td_error *err)
                   "('created_by', 'tracediff " TD_VERSION "')",
                   path, err);
     if (rc == 0)
-        rc = exec(db, sql, path, err);
+        rc = set_schema_version(db, path, err);
     return rc;
 }
 
-/* Fails unless db's schema is one this version writes into. */
+/* Fails unless db's schema is one this version writes into; else its
+ * version (an older one is raised when a run is added). */
 static int check_schema(sqlite3 *db, const char *path, td_error *err);
 
 /* The values of want, each of which must be among the set's have; *out NULL
@@ -698,15 +705,18 @@ static int append_to_file(writer *w, const td_set *set, const char *run, const t
                           const run_keep *k, char (*hashes)[65])
 {
     const char *path = w->path;
-    int rc;
+    int rc, version = 0;
     if ((rc = td_summary_check_header(path, 1, w->err)) < 0)
         return rc;
     if (sqlite3_open_v2(path, &w->db, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK)
         return sql_fail(w->err, w->db, path, "cannot open it for writing");
     sqlite3_busy_timeout(w->db, 10000);
     if ((rc = exec(w->db, "BEGIN IMMEDIATE", path, w->err)) < 0 ||
-        (rc = check_schema(w->db, path, w->err)) < 0 || (rc = drop_same_name(w, run, o)) < 0 ||
-        (rc = write_run(w, set, run, o, k, hashes)) < 0)
+        (rc = version = check_schema(w->db, path, w->err)) < 0 ||
+        (rc = drop_same_name(w, run, o)) < 0 || (rc = write_run(w, set, run, o, k, hashes)) < 0)
+        return rc;
+    /* the new run's encoding: older readers must refuse the file */
+    if (version < TD_SUMMARY_SCHEMA && (rc = set_schema_version(w->db, path, w->err)) < 0)
         return rc;
     test_pause_in_append(w->db);
     return exec(w->db, "COMMIT", path, w->err);
@@ -776,5 +786,5 @@ static int check_schema(sqlite3 *db, const char *path, td_error *err)
                        "a summary of a newer schema (version %d; this tracediff knows up to "
                        "%d): use a newer tracediff",
                        v, TD_SUMMARY_SCHEMA);
-    return 0;
+    return v;
 }
