@@ -459,29 +459,6 @@ static int decode_escape(td_json *j, char *o)
     return (int)put_utf8(o, cp);
 }
 
-/* The string scanner. With decode, returns the string's bytes in *s and *len;
- * without, only validates and skips. The fast path never copies. */
-/* Length of the run of ASCII digits at p, eight bytes a step. A byte is a
- * digit when its high nibble is 3 and adding 6 keeps it so. A carry out of
- * a byte >= 0xFA can only spoil bytes above the first non-digit, which is
- * the one ctz finds. */
-static inline size_t digit_run(const unsigned char *p, const unsigned char *e)
-{
-    const unsigned char *q = p;
-    while (e - q >= 8) {
-        uint64_t w;
-        memcpy(&w, q, 8);
-        uint64_t hi = 0xF0F0F0F0F0F0F0F0ull, three = 0x3030303030303030ull;
-        uint64_t bad = ((w & hi) ^ three) | (((w + 0x0606060606060606ull) & hi) ^ three);
-        if (bad)
-            return (size_t)(q - p) + ((size_t)__builtin_ctzll(bad) >> 3);
-        q += 8;
-    }
-    while (q < e && *q >= '0' && *q <= '9')
-        q++;
-    return (size_t)(q - p);
-}
-
 /* The value of eight ASCII digits (the first in the lowest byte). */
 static inline uint64_t parse8(const unsigned char *p)
 {
@@ -492,6 +469,9 @@ static inline uint64_t parse8(const unsigned char *p)
     w = (w * 100 + (w >> 16)) & 0x0000FFFF0000FFFFull;      /* quads */
     return (w * 10000 + (w >> 32)) & 0x00000000FFFFFFFFull; /* eight */
 }
+
+/* The string scanner. With decode, returns the string's bytes in *s and *len;
+ * without, only validates and skips. The fast path never copies. */
 
 /* The common string: plain ASCII, closed within the window. Returns 1 and
  * consumes it, or 0 (nothing consumed) for the general path. j->pos is at
@@ -705,7 +685,7 @@ int td_json_number(td_json *j, td_json_num *out)
         const unsigned char *p = (const unsigned char *)j->buf + j->pos;
         const unsigned char *e = (const unsigned char *)j->buf + j->end;
         const unsigned char *d = p + (c == '-');
-        size_t nd = digit_run(d, e);
+        size_t nd = td_json_digit_run(d, e);
         const unsigned char *q = d + nd;
         if (nd > 0 && nd <= 18 && q < e && !num_char[*q] && !(*d == '0' && nd > 1)) {
             /* 18 digits cannot overflow int64. */
@@ -878,7 +858,7 @@ static inline int skip_number(td_json *j, int c)
     /* Plain integers, wholly in the window: no second pass. */
     const unsigned char *d = (const unsigned char *)j->buf + j->pos + (c == '-');
     const unsigned char *e = (const unsigned char *)j->buf + j->end;
-    size_t nd = digit_run(d, e);
+    size_t nd = td_json_digit_run(d, e);
     const unsigned char *p = d + nd;
     if (nd > 0 && p < e && !num_char[*p] && !(*d == '0' && nd > 1)) {
         j->pos = (size_t)((const char *)p - j->buf);
@@ -917,18 +897,19 @@ static inline int skip_open(td_json *j, int c)
 /* The end of the number at b + p when it is one by the JSON grammar and
  * what follows (before e) cannot continue a number token; else NOPOS, and
  * the general path decides. */
-static inline size_t number_end(const unsigned char *b, size_t p, const unsigned char *e)
+static inline __attribute__((always_inline)) size_t number_end(const unsigned char *b, size_t p,
+                                                               const unsigned char *e)
 {
     const unsigned char *d = b + p;
     if (*d == '-')
         d++;
-    size_t nd = digit_run(d, e);
+    size_t nd = td_json_digit_run(d, e);
     if (nd == 0 || (*d == '0' && nd > 1))
         return NOPOS;
     d += nd;
     if (d < e && *d == '.') {
         d++;
-        if ((nd = digit_run(d, e)) == 0)
+        if ((nd = td_json_digit_run(d, e)) == 0)
             return NOPOS;
         d += nd;
     }
@@ -936,7 +917,7 @@ static inline size_t number_end(const unsigned char *b, size_t p, const unsigned
         d++;
         if (d < e && (*d == '+' || *d == '-'))
             d++;
-        if ((nd = digit_run(d, e)) == 0)
+        if ((nd = td_json_digit_run(d, e)) == 0)
             return NOPOS;
         d += nd;
     }
@@ -1320,7 +1301,7 @@ static bool walk_scalar(const unsigned char *b, const unsigned char *e, size_t a
 {
     unsigned ch = b[at];
     if (ch >= '1' && ch <= '9') { /* most often an integer past its block */
-        const unsigned char *p = b + at + digit_run(b + at, e);
+        const unsigned char *p = b + at + td_json_digit_run(b + at, e);
         if (p < e && ends_scalar[*p])
             return true;
     }
@@ -1602,8 +1583,94 @@ static inline bool may_open(const td_json *j)
 /* Validates and skips one value: the hot loop above for the usual tokens,
  * the general path (one step at a time, the same errors and offsets as
  * always) for the rest and at the window's edge. */
+/* Where a short plain string at b + p ('"' there, at most 15 bytes, no
+ * escape, control or non-ASCII byte) ends, or NOPOS. 17 bytes from p are in
+ * the window. */
+static inline size_t short_string_end(const unsigned char *b, size_t p)
+{
+#ifdef __SSE2__
+    unsigned m = td_json_stop16(b + p + 1);
+    if (!m)
+        return NOPOS;
+    size_t q = p + 1 + (size_t)__builtin_ctz(m);
+#else
+    size_t q = p + 1;
+    while (q < p + 17 && b[q] != '"' && b[q] != '\\' && b[q] >= 0x20 && b[q] < 0x80)
+        q++;
+#endif
+    return b[q] == '"' ? q + 1 : NOPOS;
+}
+
+/* Kineto's short arrays in args ("Input Dims": [[1, 128], [], [768]],
+ * "Input type": ["float", "", "Scalar"], "grid": [64, 1, 1]) in one pass
+ * over their bytes: arrays three deep at most of short plain strings and of
+ * numbers without exponent, single spaces, all before lim (at least 64
+ * bytes before the window's end), nesting no deeper than the general path
+ * allows (the caller sees to it). The end of the array at b + p ('[' there),
+ * or NOPOS, and the general path reads it and gives any error. */
+static size_t short_array_end(const unsigned char *b, size_t p, size_t lim)
+{
+    int depth = 0;
+    for (;;) { /* a value (or, just after '[', ']') is due at p */
+        if (p >= lim)
+            return NOPOS;
+        if (b[p] == '[') {
+            if (++depth > 3)
+                return NOPOS;
+            p += 1 + (b[p + 1] == ' ');
+            if (b[p] != ']')
+                continue;
+            p++;
+            if (--depth == 0)
+                return p;
+        } else if (b[p] == '"') {
+            if ((p = short_string_end(b, p)) == NOPOS)
+                return NOPOS;
+        } else {
+            size_t q = p + (b[p] == '-');
+            if (!td_json_digit(b[q]))
+                return NOPOS;
+            if (b[q++] != '0')
+                q += td_json_digit_run(b + q, b + lim);
+            if (b[q] == '.') {
+                size_t f = ++q;
+                q += td_json_digit_run(b + q, b + lim);
+                if (q == f)
+                    return NOPOS;
+            }
+            p = q;
+        }
+        for (;;) { /* after a value */
+            p += b[p] == ' ';
+            if (p >= lim)
+                return NOPOS;
+            if (b[p] == ',') {
+                p += 1 + (b[p + 1] == ' ');
+                break;
+            }
+            if (b[p] != ']' || depth == 0)
+                return NOPOS;
+            p++;
+            if (--depth == 0)
+                return p;
+        }
+    }
+}
+
 int td_json_skip_slow(td_json *j)
 {
+    if (j->end - j->pos > 80 && j->depth + 3 <= TD_JSON_MAX_DEPTH) {
+        const unsigned char *b = (const unsigned char *)j->buf;
+        size_t p = j->pos + (b[j->pos] == ' ');
+        if (b[p] == '[') {
+            size_t lim = j->end - 64 < p + 128 ? j->end - 64 : p + 128;
+            size_t q = short_array_end(b, p, lim);
+            if (q != NOPOS) {
+                j->pos = q;
+                return 0;
+            }
+        }
+    }
     int base = j->depth, st = S_VALUE;
     for (;;) {
         size_t stop = SIZE_MAX;

@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
@@ -164,22 +165,58 @@ static inline int td_json_small_int(td_json *j, int64_t *out)
     return 1;
 }
 
-/* Skips one value of any type, validating it. A short string or a plain
- * integer (most skipped values) is skipped inline. */
+/* Skips one value of any type, validating it. The most common skipped
+ * values are read inline: a plain string of up to 31 bytes, and a number
+ * without exponent ("0", "-12", "0.5925926") followed by what may follow a
+ * value. Anything else, and anything near the window's edge, takes the
+ * general path, which gives the errors. */
 int td_json_skip_slow(td_json *j);
+static inline bool td_json_digit(unsigned char c)
+{
+    return (unsigned)(c - '0') < 10u;
+}
+/* Length of the run of ASCII digits at p (before e), eight bytes a step. A
+ * byte is a digit when its high nibble is 3 and adding 6 keeps it so. A
+ * carry out of a byte >= 0xFA can only spoil bytes above the first
+ * non-digit, which is the one ctz finds. */
+static inline size_t td_json_digit_run(const unsigned char *p, const unsigned char *e)
+{
+    const unsigned char *q = p;
+    while (e - q >= 8) {
+        uint64_t w;
+        memcpy(&w, q, 8);
+        uint64_t hi = 0xF0F0F0F0F0F0F0F0ull, three = 0x3030303030303030ull;
+        uint64_t bad = ((w & hi) ^ three) | (((w + 0x0606060606060606ull) & hi) ^ three);
+        if (bad)
+            return (size_t)(q - p) + ((size_t)__builtin_ctzll(bad) >> 3);
+        q += 8;
+    }
+    while (q < e && td_json_digit(*q))
+        q++;
+    return (size_t)(q - p);
+}
+static inline bool td_json_after_value(unsigned char c)
+{
+    return c == ',' || c == '}' || c == ']' || td_json_ws(c);
+}
 static inline int td_json_skip(td_json *j)
 {
     const unsigned char *b = (const unsigned char *)j->buf;
     size_t p = j->pos, e = j->end;
-    if (e - p < 24)
+    if (e - p < 48)
         return td_json_skip_slow(j);
     if (b[p] == ' ')
         p++;
 #ifdef __SSE2__
     if (b[p] == '"') {
-        unsigned m = td_json_stop16(b + p + 1);
+        size_t q = p + 1;
+        unsigned m = td_json_stop16(b + q);
+        if (!m) {
+            q += 16;
+            m = td_json_stop16(b + q);
+        }
         if (m) {
-            size_t q = p + 1 + (size_t)__builtin_ctz(m);
+            q += (size_t)__builtin_ctz(m);
             if (b[q] == '"') {
                 j->pos = q + 1;
                 return 0;
@@ -188,12 +225,18 @@ static inline int td_json_skip(td_json *j)
         return td_json_skip_slow(j);
     }
 #endif
-    if (b[p] >= '1' && b[p] <= '9') {
-        size_t q = p + 1;
-        while (q < e && b[q] >= '0' && b[q] <= '9')
-            q++;
-        /* Followed by what may follow a value: then it is a whole integer. */
-        if (q < e && (b[q] == ',' || b[q] == '}' || b[q] == ']' || td_json_ws(b[q]))) {
+    size_t q = p + (b[p] == '-');
+    if (td_json_digit(b[q])) {
+        /* The integer part: "0" alone, or digits not starting with 0. */
+        if (b[q++] != '0')
+            q += td_json_digit_run(b + q, b + e);
+        if (q < e && b[q] == '.') {
+            size_t f = ++q;
+            q += td_json_digit_run(b + q, b + e);
+            if (q == f)
+                return td_json_skip_slow(j);
+        }
+        if (q < e && td_json_after_value(b[q])) {
             j->pos = q;
             return 0;
         }

@@ -310,6 +310,137 @@ TEST(test_json_scan__nested_values_skipped)
     }
 }
 
+/* {"k": VALUE, "pad": "..."} with member k skipped: in one piece the usual
+ * values take td_json_skip's inline path, one byte per read the general
+ * one; both must accept the same values, stop at the same byte, and refuse
+ * the rest with the same error at the same offset. */
+static int skip_member(const char *value, size_t step, uint64_t *after, td_error *err)
+{
+    char text[512], pad[321];
+    memset(pad, 'x', sizeof pad - 1); /* more than the margins of the inline paths */
+    pad[sizeof pad - 1] = '\0';
+    snprintf(text, sizeof text, "{\"k\": %s, \"pad\": \"%s\"}", value, pad);
+    doc d;
+    open_doc(&d, text, strlen(text), step);
+    bool first = true;
+    const char *k;
+    size_t kl;
+    int rc = td_json_obj_begin(&d.j);
+    if (rc == 0 && (rc = td_json_obj_next(&d.j, &first, &k, &kl)) == 1)
+        rc = td_json_skip(&d.j);
+    *after = td_json_offset(&d.j);
+    if (rc == 0) { /* what follows must be read as ever */
+        while ((rc = td_json_obj_next(&d.j, &first, &k, &kl)) > 0)
+            rc = td_json_skip(&d.j);
+        if (rc == 0)
+            rc = td_json_end(&d.j);
+    }
+    *err = d.err;
+    td_json_free(&d.j);
+    return rc;
+}
+
+TEST(test_json_scan__inline_skip_agrees_with_the_general_path)
+{
+    static const char *values[] = {
+        "0",
+        "-0",
+        "7",
+        "-12",
+        "1869554",
+        "1661203462598738",
+        "0.5925926",
+        "925.4252873563219",
+        "-0.5",
+        "123456789012345678901234567890",
+        "0.",
+        "-",
+        "-x",
+        "01",
+        "00",
+        "-01",
+        "1.",
+        "1.e5",
+        "0.5e3",
+        "1E-7",
+        "2e",
+        ".5",
+        "+1",
+        "1.5.5",
+        "0x10",
+        "1a",
+        "0.5x",
+        "\"\"",
+        "\"PyTorch Profiler\"",
+        "\"seventeen bytes!!\"",
+        "\"0123456789abcdefghijklmnopqrstu\"",
+        "\"0123456789abcdefghijklmnopqrstuv\"",
+        "\"a\\\"b\"",
+        "\"tab\there\"",
+        "\"caf\xC3\xA9\"",
+        "\"unterminated",
+        "[[], [], [], [], []]",
+        "[\"\", \"Scalar\"]",
+        "[64, 1, 1]",
+        "true",
+        "null",
+        "nul",
+        "[1,]",
+        "{}",
+        "[]",
+        "[ ]",
+        "[[]]",
+        "[[], []]",
+        "[[1, 128], [], [768]]",
+        "[[[1]]]",
+        "[[[[1]]]]",
+        "[[[[]]]]",
+        "[1 ,2]",
+        "[1,  2]",
+        "[1 2]",
+        "[1\"a\"]",
+        "[\"a\"\"b\"]",
+        "[01]",
+        "[-]",
+        "[1.]",
+        "[0.5, -3, \"x\"]",
+        "[1e5]",
+        "[\"\\n\"]",
+        "[[1], ]",
+        "[,1]",
+        "[\"0123456789abcdefg\"]",
+        "[[1,2],[3,4]]",
+        "[1]]",
+        "[[1]",
+        "[\n1]",
+        "[true]",
+    };
+    for (size_t i = 0; i < sizeof values / sizeof *values; i++) {
+        td_error e0, e1;
+        uint64_t a0, a1;
+        int r0 = skip_member(values[i], 0, &a0, &e0);
+        int r1 = skip_member(values[i], 1, &a1, &e1);
+        if (r0 != r1)
+            unit_fail(__FILE__, __LINE__, "%s: rc %d in one piece, %d byte by byte", values[i], r0,
+                      r1);
+        else if (r0 == 0 && a0 != a1)
+            unit_fail(__FILE__, __LINE__, "%s: skipped to byte %llu and %llu", values[i],
+                      (unsigned long long)a0, (unsigned long long)a1);
+        else if (r0 != 0 && (e0.offset != e1.offset || strcmp(e0.msg, e1.msg) != 0))
+            unit_fail(__FILE__, __LINE__, "%s: byte %llu: %s; byte by byte: byte %llu: %s",
+                      values[i], (unsigned long long)e0.offset, e0.msg,
+                      (unsigned long long)e1.offset, e1.msg);
+    }
+    /* And the ones the loader meets most, accepted. */
+    td_error err;
+    uint64_t after;
+    CHECK_INT(skip_member("0.5925926", 0, &after, &err), 0);
+    CHECK_INT(after, 6 + 9);
+    CHECK_INT(skip_member("\"PyTorch Profiler\"", 0, &after, &err), 0);
+    CHECK_INT(after, 6 + 18);
+    CHECK_INT(skip_member("01", 0, &after, &err), TD_EPARSE);
+}
+
 TEST(test_json_scan__keys_survive_the_window_edge)
 {
     /* One byte per read: the key must still be intact after ':' is read. */
