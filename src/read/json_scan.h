@@ -119,13 +119,18 @@ static inline unsigned td_json_stop16(const unsigned char *p)
 static inline int td_json_string(td_json *j, const char **s, size_t *len)
 {
 #ifdef __SSE2__
-    /* A short plain string right here: no call. */
+    /* A plain string of up to 31 bytes right here: no call. */
     const unsigned char *b = (const unsigned char *)j->buf;
     size_t p = j->pos;
-    if (p + 17 <= j->end && b[p] == '"') {
-        unsigned m = td_json_stop16(b + p + 1);
+    if (p + 33 <= j->end && b[p] == '"') {
+        size_t q = p + 1;
+        unsigned m = td_json_stop16(b + q);
+        if (!m) {
+            q += 16;
+            m = td_json_stop16(b + q);
+        }
         if (m) {
-            size_t q = p + 1 + (size_t)__builtin_ctz(m);
+            q += (size_t)__builtin_ctz(m);
             if (b[q] == '"') {
                 *s = j->buf + p + 1;
                 *len = q - p - 1;
@@ -199,7 +204,7 @@ static inline bool td_json_after_value(unsigned char c)
 {
     return c == ',' || c == '}' || c == ']' || td_json_ws(c);
 }
-static inline int td_json_skip(td_json *j)
+static inline __attribute__((always_inline)) int td_json_skip(td_json *j)
 {
     const unsigned char *b = (const unsigned char *)j->buf;
     size_t p = j->pos, e = j->end;
@@ -286,7 +291,9 @@ static inline __attribute__((always_inline)) int td_json_obj_next(td_json *j, bo
         if (b[p] != ',')
             goto slow;
         p++;
-        if (td_json_ws(b[p])) {
+        if (b[p] == ' ' && b[p + 1] > ' ') /* ", " as Kineto writes it */
+            p++;
+        else if (td_json_ws(b[p])) {
             do {
                 k = td_json_ws16(b + p);
                 p += k;

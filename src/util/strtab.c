@@ -17,7 +17,23 @@ struct td_strtab {
     size_t n, cap;
     uint32_t *slots; /* id + 1, 0 = empty */
     size_t nslots;   /* a power of two */
+    /* The last id interned per cheap key of (length, first and last eight
+     * bytes): a trace repeats a few hundred names millions of times, and a
+     * hit, checked byte for byte, needs no hash of the whole string. */
+    uint32_t quick[256]; /* id + 1, 0 = empty */
 };
+
+static inline size_t quick_key(const char *s, size_t len)
+{
+    uint64_t a = 0, z = 0;
+    if (len >= 8) {
+        memcpy(&a, s, 8);
+        memcpy(&z, s + len - 8, 8);
+    } else {
+        memcpy(&a, s, len);
+    }
+    return (size_t)(((a ^ (z * 0x9E3779B97F4A7C15ull) ^ len) * 0xbf58476d1ce4e5b9ull) >> 56);
+}
 
 static inline uint64_t mix(uint64_t h)
 {
@@ -119,11 +135,17 @@ int64_t td_strtab_intern(td_strtab *t, const char *s, size_t len)
 {
     if (len > UINT32_MAX || t->n >= INT32_MAX)
         return -1;
+    size_t qk = quick_key(s, len);
+    uint32_t qv = t->quick[qk];
+    if (qv && t->len[qv - 1] == len && memcmp(t->arena + t->off[qv - 1], s, len) == 0)
+        return (int64_t)qv - 1;
     uint64_t h = td_hash_bytes(s, len);
     int64_t found;
     size_t k = probe(t, s, len, h, &found);
-    if (found >= 0)
+    if (found >= 0) {
+        t->quick[qk] = (uint32_t)found + 1;
         return found;
+    }
     if (t->n + 1 > t->cap) {
         size_t c1 = t->cap, c2 = t->cap, c3 = t->cap;
         uint64_t *off = td_grow(t->off, &c1, t->n + 1, sizeof *off);
@@ -151,6 +173,7 @@ int64_t td_strtab_intern(td_strtab *t, const char *s, size_t len)
     t->hash[id] = h;
     t->alen += len + 1;
     t->slots[k] = (uint32_t)id + 1;
+    t->quick[qk] = (uint32_t)id + 1;
     if (t->n * 4 > t->nslots * 3 && rehash(t) < 0)
         return -1;
     return (int64_t)id;

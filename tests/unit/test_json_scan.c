@@ -145,6 +145,51 @@ TEST(test_json_scan__simple_escapes)
     STRING("\"\"", "");
 }
 
+/* Strings of every length around the inline path's 16 and 31 bytes, with a
+ * quote, a backslash or a control byte at every place, read in one piece
+ * (inline where they fit) and one byte per read (the general path). */
+TEST(test_json_scan__strings_inline_and_general_agree)
+{
+    for (size_t n = 0; n <= 40; n++)
+        for (size_t at = 0; at <= n; at++)
+            for (int kind = 0; kind < 3; kind++) {
+                char text[200], body[64];
+                for (size_t i = 0; i < n; i++)
+                    body[i] = (char)('a' + i % 26);
+                size_t bn = n;
+                if (at < n) { /* one odd byte at position at */
+                    static const char *odd[] = {"\\\"", "\\u00e9", "\t"};
+                    size_t ol = strlen(odd[kind]);
+                    memmove(body + at + ol, body + at + 1, n - at - 1);
+                    memcpy(body + at, odd[kind], ol);
+                    bn = n - 1 + ol;
+                }
+                int len = snprintf(text, sizeof text, "[\"%.*s\", \"%s\"]", (int)bn, body,
+                                   "padding-padding-padding-padding-padding-padding");
+                int rc[2];
+                char got[2][64];
+                size_t gl[2] = {0, 0};
+                for (size_t step = 0; step <= 1; step++) {
+                    doc d;
+                    open_doc(&d, text, (size_t)len, step);
+                    bool first = true;
+                    const char *s;
+                    rc[step] = td_json_arr_begin(&d.j);
+                    if (rc[step] == 0 && (rc[step] = td_json_arr_next(&d.j, &first)) == 1)
+                        rc[step] = td_json_string(&d.j, &s, &gl[step]);
+                    if (rc[step] == 0 && gl[step] <= sizeof got[0])
+                        memcpy(got[step], s, gl[step]);
+                    td_json_free(&d.j);
+                }
+                if (rc[0] != rc[1] ||
+                    (rc[0] == 0 && (gl[0] != gl[1] || memcmp(got[0], got[1], gl[0]) != 0)))
+                    unit_fail(__FILE__, __LINE__, "%s: rc %d/%d, length %zu/%zu", text, rc[0],
+                              rc[1], gl[0], gl[1]);
+                if (kind < 2 && rc[0] != 0)
+                    unit_fail(__FILE__, __LINE__, "%s: refused", text);
+            }
+}
+
 TEST(test_json_scan__unicode_escapes_to_utf8)
 {
     STRING("\"\\u0041\\u00e9\\u4E2D\"", "A\xC3\xA9\xE4\xB8\xAD");

@@ -99,3 +99,30 @@ TEST(test_strtab__hash_is_deterministic)
     CHECK(td_hash_bytes("abc", 3) != td_hash_bytes("abd", 3));
     CHECK(td_hash_bytes("a", 1) != td_hash_bytes("a\0", 2));
 }
+
+TEST(test_strtab__names_alike_at_both_ends_stay_apart)
+{
+    /* Same length, same first and last eight bytes: one quick-look-up key,
+     * so every intern of one displaces the other's entry there. */
+    td_strtab *t = td_strtab_new();
+    REQUIRE(t);
+    static const char *names[] = {"void kernel<float, 128, 4>(Params)",
+                                  "void kernel<int32, 128, 4>(Params)",
+                                  "void kernel<half2, 128, 4>(Params)",
+                                  "short",
+                                  "shorT",
+                                  "",
+                                  "\0x"};
+    size_t lens[] = {34, 34, 34, 5, 5, 0, 2};
+    for (int round = 0; round < 3; round++)
+        for (int i = 0; i < 7; i++) {
+            int64_t id = td_strtab_intern(t, names[i], lens[i]);
+            if (id != i)
+                unit_fail(__FILE__, __LINE__, "round %d: string %d got id %lld", round, i,
+                          (long long)id);
+        }
+    CHECK_INT(td_strtab_count(t), 7);
+    for (int i = 6; i >= 0; i--)
+        CHECK_INT(td_strtab_find(t, names[i], lens[i]), i);
+    td_strtab_free(t);
+}
