@@ -302,8 +302,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         fuzz_file_put(&comp_file, c, clen);
         free(c);
         int rc = load(&s, comp_file.path, &err);
-        bool magic = n >= 2 &&
-                     ((rest[0] == 0x1f && rest[1] == 0x8b) || (rest[0] == 0x28 && rest[1] == 0xb5));
+        /* Plain bytes that are compressed already, or a summary (SQLite is
+         * read from the file itself, never through a decompressor), are
+         * not what the compressed file holds as text. */
+        bool magic = n >= 2 && ((rest[0] == 0x1f && rest[1] == 0x8b) ||
+                                (rest[0] == 0x28 && rest[1] == 0xb5) ||
+                                (n >= 16 && memcmp(rest, "SQLite format 3", 16) == 0));
         if ((mode == 'G' || mode == 'Z' || mode == 'M') && !magic) {
             fuzz_file_put(&plain_file, rest, n);
             td_set *p = NULL;

@@ -1692,7 +1692,7 @@ int td_json_skip_slow(td_json *j)
     }
 }
 
-int td_json_obj_begin(td_json *j)
+int td_json_obj_begin_slow(td_json *j)
 {
     int c = td_json_peek(j);
     if (c != '{') {
@@ -1780,7 +1780,7 @@ int td_json_arr_begin(td_json *j)
     return 0;
 }
 
-int td_json_arr_next(td_json *j, bool *first)
+int td_json_arr_next_slow(td_json *j, bool *first)
 {
     int c = td_json_peek(j);
     if (c < -1)

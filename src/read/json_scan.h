@@ -252,12 +252,27 @@ static inline __attribute__((always_inline)) int td_json_skip(td_json *j)
 /* Objects: td_json_obj_begin consumes '{'; td_json_obj_next returns 1 with
  * the next key read (and ':' consumed), 0 after the closing '}', < 0 on
  * error. first must start true. */
-int td_json_obj_begin(td_json *j);
+int td_json_obj_begin_slow(td_json *j);
+static inline int td_json_obj_begin(td_json *j)
+{
+    size_t p = j->pos;
+    if (p + 1 < j->end && j->depth < TD_JSON_MAX_DEPTH) { /* '{' right here, or after a space */
+        p += j->buf[p] == ' ';
+        if (j->buf[p] == '{') {
+            j->stack[j->depth >> 3] |= (uint8_t)(1u << (j->depth & 7));
+            j->depth++;
+            j->pos = p + 1;
+            return 0;
+        }
+    }
+    return td_json_obj_begin_slow(j);
+}
 int td_json_obj_next_slow(td_json *j, bool *first, const char **key, size_t *klen);
 
-/* The usual member, [white space] [',' white space] "key" [' '] ':', is read
- * inline; anything else (the end of the object, long or escaped keys, the
- * window's edge, errors) goes to the general path, which starts afresh. */
+/* The usual member, [white space] [',' white space] "key" [' '] ':', and the
+ * '}' after a member are read inline; anything else (an empty object, long
+ * or escaped keys, the window's edge, errors) goes to the general path,
+ * which starts afresh. */
 /* Leading JSON white space among the 16 bytes at p (16: all of them). */
 static inline unsigned td_json_ws16(const unsigned char *p)
 {
@@ -288,6 +303,11 @@ static inline __attribute__((always_inline)) int td_json_obj_next(td_json *j, bo
             goto slow;
     }
     if (!*first) {
+        if (b[p] == '}') { /* the end of the object */
+            j->pos = p + 1;
+            j->depth--;
+            return 0;
+        }
         if (b[p] != ',')
             goto slow;
         p++;
@@ -333,9 +353,25 @@ slow:
     return td_json_obj_next_slow(j, first, key, klen);
 }
 
-/* Arrays: likewise; td_json_arr_next returns 1 when a value follows. */
+/* Arrays: likewise; td_json_arr_next returns 1 when a value follows. The
+ * usual step between elements, ',' and at most one space or line feed
+ * before the next value, is read inline. */
 int td_json_arr_begin(td_json *j);
-int td_json_arr_next(td_json *j, bool *first);
+int td_json_arr_next_slow(td_json *j, bool *first);
+static inline int td_json_arr_next(td_json *j, bool *first)
+{
+    const unsigned char *b = (const unsigned char *)j->buf;
+    size_t p = j->pos;
+    if (!*first && j->end - p > 8 && b[p] == ',') {
+        p++;
+        p += b[p] == ' ' || b[p] == '\n';
+        if (b[p] > ' ' && b[p] != ']') {
+            j->pos = p;
+            return 1;
+        }
+    }
+    return td_json_arr_next_slow(j, first);
+}
 
 /* Drops the window: the next byte read is taken to be the one at absolute
  * offset off (the caller has moved its source there). The nesting stays:
