@@ -226,8 +226,17 @@ static int32_t iter_index(const int64_t *iters, size_t n, int64_t v)
 {
     if (v < 0)
         return TD_ITER_NONE;
-    const int64_t *p = bsearch(&v, iters, n, sizeof *iters, cmp_i64);
-    return p ? (int32_t)(p - iters) : TD_ITER_NONE;
+    /* Binary search over the sorted ids, without bsearch's call per step:
+     * every event asks. */
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (iters[mid] < v)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < n && iters[lo] == v ? (int32_t)lo : TD_ITER_NONE;
 }
 
 _Static_assert(sizeof(td_raw_event) == 24, "raw events are compacted in place");
