@@ -30,7 +30,13 @@ void *td_grow(void *ptr, size_t *cap, size_t need, size_t elem);
 /* bigmem.c: a buffer that will be written at once (its pages are mapped up
  * front when it is large); free it with td_big_free, never free(). */
 void *td_big_alloc(size_t n);
+/* The same kind of block, its pages mapped as they are first touched: for
+ * one that may stay mostly unused (the first block of a small file's events). */
+void *td_big_alloc_lazy(size_t n);
 void td_big_free(void *p);
+/* Gives back the end of a td_big_alloc block beyond its first n bytes;
+ * returns the block (moved when it came from malloc), or NULL, p intact. */
+void *td_big_shrink(void *p, size_t n);
 
 /* strtab.c: an interner mapping byte strings to dense ids. */
 typedef struct td_strtab td_strtab;
@@ -99,7 +105,8 @@ typedef struct td_file {
     size_t nname_cats;
     td_event **evb; /* blocks of TD_BLOCK events; the last may be shorter */
     size_t nev, nevb;
-    bool evb_big;   /* the blocks come from td_big_alloc (a summary's), else malloc */
+    bool evb_big; /* the blocks come from td_big_alloc (a loaded trace's, a summary's), else malloc
+                   */
     int64_t *iters; /* sorted distinct step numbers of this file */
     size_t niters;
     uint64_t steps, events_cpu, events_gpu;

@@ -412,6 +412,7 @@ static int compact_blocks(td_file *f, td_raw_event **blocks, size_t n, const cor
     f->evb = calloc(nb + 1, sizeof *f->evb);
     if (!f->evb)
         return -1;
+    f->evb_big = true; /* the loader's blocks, from td_big_alloc */
     for (size_t b = 0; b < nb; b++) {
         td_raw_event *rb = blocks[b];
         td_event *eb = (td_event *)(void *)rb;
@@ -421,7 +422,7 @@ static int compact_blocks(td_file *f, td_raw_event **blocks, size_t n, const cor
             td_event o = compact_event(f, &e, b * TD_BLOCK + k, cm, wide, nwide);
             memcpy(&eb[k], &o, sizeof o);
         }
-        td_event *shrunk = realloc(eb, (m ? m : 1) * sizeof *eb);
+        td_event *shrunk = td_big_shrink(eb, (m ? m : 1) * sizeof *eb);
         f->evb[b] = shrunk ? shrunk : eb;
         blocks[b] = NULL;
         f->nevb = b + 1;

@@ -304,7 +304,9 @@ static inline int append_raw(loader *L, const td_raw_event *e)
                 return td_fail(L->j.err, TD_ENOMEM, L->f->path, "out of memory");
             L->blk = nb;
         }
-        L->blk[L->nblk] = malloc(TD_BLOCK * sizeof(td_raw_event));
+        /* A file's first block may hold a few events; later ones fill. */
+        L->blk[L->nblk] = L->nblk ? td_big_alloc(TD_BLOCK * sizeof(td_raw_event))
+                                  : td_big_alloc_lazy(TD_BLOCK * sizeof(td_raw_event));
         if (!L->blk[L->nblk])
             return td_fail(L->j.err, TD_ENOMEM, L->f->path, "out of memory");
         L->nblk++;
@@ -476,7 +478,7 @@ static int merge_events(loader *L, td_piece *p, const uint32_t *name, const uint
         if (rc < 0)
             return rc;
         if ((i & (TD_BLOCK - 1)) == TD_BLOCK - 1 || i + 1 == p->nraw) {
-            free(p->blk[i >> TD_BLOCK_SHIFT]);
+            td_big_free(p->blk[i >> TD_BLOCK_SHIFT]);
             p->blk[i >> TD_BLOCK_SHIFT] = NULL;
         }
     }
@@ -694,7 +696,7 @@ void td_split_run(td_split *sp, size_t i, const td_load_progress *prog, int want
     td_json_free(&L.j);
     td_reader_close(L.r);
     for (size_t b = 0; b < L.nblk; b++)
-        free(L.blk[b]);
+        td_big_free(L.blk[b]);
     free(L.blk);
     free(L.wide);
     free(L.links);
@@ -714,7 +716,7 @@ static int read_events(loader *L)
     if (L->seen_events) {
         /* A repeated key: as JSON readers do, the last one wins. */
         for (size_t b = 0; b < L->nblk; b++)
-            free(L->blk[b]);
+            td_big_free(L->blk[b]);
         L->nblk = 0;
         L->nraw = 0;
         L->nwide = 0;
@@ -942,7 +944,7 @@ done:
     td_json_free(&L.j);
     td_reader_close(L.r);
     for (size_t b = 0; b < L.nblk; b++)
-        free(L.blk[b]);
+        td_big_free(L.blk[b]);
     free(L.blk);
     free(L.wide);
     free(L.links);

@@ -174,7 +174,7 @@ void td_split_finish(td_split *sp, td_piece *p)
 void td_piece_clear(td_piece *p)
 {
     for (size_t b = 0; b < p->nblk; b++)
-        free(p->blk[b]);
+        td_big_free(p->blk[b]);
     free(p->blk);
     free(p->cat);
     free(p->wide);

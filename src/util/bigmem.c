@@ -6,9 +6,11 @@
  * the machine of BENCHMARKS.md). Small sizes use malloc. */
 #include "internal.h"
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 /* A header before the caller's bytes: how the block was made, so td_big_free
  * needs no size. 64 bytes keep the caller's bytes cache-line aligned. */
@@ -28,14 +30,15 @@
 #define TD_BIG_MMAP 1
 #endif
 
-void *td_big_alloc(size_t n)
+static void *big_alloc(size_t n, bool populate)
 {
     if (n > SIZE_MAX - HEAD)
         return NULL;
     size_t total = n + HEAD;
     unsigned char *p = NULL;
+    (void)populate;
 #if TD_BIG_MMAP
-    if (total >= BIG_MIN) {
+    if (populate && total >= BIG_MIN) {
         void *m = mmap(NULL, total, PROT_READ | PROT_WRITE,
                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
         if (m != MAP_FAILED) {
@@ -49,6 +52,37 @@ void *td_big_alloc(size_t n)
         return NULL;
     *(size_t *)p = 0; /* from malloc */
     return p + HEAD;
+}
+
+void *td_big_alloc(size_t n)
+{
+    return big_alloc(n, true);
+}
+
+void *td_big_alloc_lazy(size_t n)
+{
+    return big_alloc(n, false);
+}
+
+void *td_big_shrink(void *ptr, size_t n)
+{
+    unsigned char *p = (unsigned char *)ptr - HEAD;
+    size_t total = *(size_t *)p;
+    if (n > SIZE_MAX - HEAD)
+        return NULL;
+    if (!total) {
+        unsigned char *q = realloc(p, n + HEAD);
+        if (!q)
+            return NULL;
+        return q + HEAD;
+    }
+#if TD_BIG_MMAP
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    size_t keep = (n + HEAD + page - 1) / page * page;
+    if (keep < total && munmap(p + keep, total - keep) == 0)
+        *(size_t *)p = keep;
+#endif
+    return ptr;
 }
 
 void td_big_free(void *ptr)
