@@ -105,8 +105,7 @@ typedef struct td_file {
     size_t nname_cats;
     td_event **evb; /* blocks of TD_BLOCK events; the last may be shorter */
     size_t nev, nevb;
-    bool evb_big; /* the blocks come from td_big_alloc (a loaded trace's, a summary's), else malloc
-                   */
+    bool evb_big;   /* the blocks come from td_big_alloc (traces, summaries), else malloc */
     int64_t *iters; /* sorted distinct step numbers of this file */
     size_t niters;
     uint64_t steps, events_cpu, events_gpu;

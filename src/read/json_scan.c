@@ -1648,7 +1648,7 @@ static size_t short_array_end(const unsigned char *b, size_t p, size_t lim)
                 p += 1 + (b[p + 1] == ' ');
                 break;
             }
-            if (b[p] != ']' || depth == 0)
+            if (b[p] != ']')
                 return NOPOS;
             p++;
             if (--depth == 0)

@@ -170,12 +170,6 @@ static inline int td_json_small_int(td_json *j, int64_t *out)
     return 1;
 }
 
-/* Skips one value of any type, validating it. The most common skipped
- * values are read inline: a plain string of up to 31 bytes, and a number
- * without exponent ("0", "-12", "0.5925926") followed by what may follow a
- * value. Anything else, and anything near the window's edge, takes the
- * general path, which gives the errors. */
-int td_json_skip_slow(td_json *j);
 static inline bool td_json_digit(unsigned char c)
 {
     return (unsigned)(c - '0') < 10u;
@@ -204,6 +198,12 @@ static inline bool td_json_after_value(unsigned char c)
 {
     return c == ',' || c == '}' || c == ']' || td_json_ws(c);
 }
+/* Skips one value of any type, validating it. The most common skipped
+ * values are read inline: a plain string of up to 31 bytes, and a number
+ * without exponent ("0", "-12", "0.5925926") followed by what may follow a
+ * value. Anything else, and anything near the window's edge, takes the
+ * general path, which gives the errors. */
+int td_json_skip_slow(td_json *j);
 static inline __attribute__((always_inline)) int td_json_skip(td_json *j)
 {
     const unsigned char *b = (const unsigned char *)j->buf;

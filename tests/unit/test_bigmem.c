@@ -34,8 +34,7 @@ TEST(test_bigmem__blocks_shrink_and_keep_their_bytes)
             REQUIRE(q);
             for (size_t i = 0; i < keep; i++)
                 if (q[i] != (unsigned char)(i * 31 + s)) {
-                    unit_fail(__FILE__, __LINE__, "size %zu: byte %zu changed by the shrink", n,
-                              i);
+                    unit_fail(__FILE__, __LINE__, "size %zu: byte %zu changed by the shrink", n, i);
                     break;
                 }
             fill_check(__FILE__, __LINE__, q, keep, (unsigned)s + 7); /* still writable */
