@@ -4,8 +4,11 @@
  * Host events find their step by binary search over the elementary segments
  * between step boundaries, each labelled in advance with the step that wins
  * there (the one latest in the file), so overlapping or nested steps cost
- * nothing per event. Device events inherit the iteration of their launching
- * host event through a correlation hash map.
+ * nothing per event; the segment of the previous event is tried first, as
+ * events mostly come in time order. Device events inherit the iteration of
+ * their launching host event through a correlation map: a table indexed by
+ * the id when the ids are dense (profilers count them up), a hash map
+ * otherwise.
  */
 #include "internal.h"
 
@@ -57,9 +60,10 @@ typedef struct step {
 } step;
 
 typedef struct seg {
-    double at; /* segment [at, next.at) */
-    int64_t n; /* winning step number */
-    int has;   /* any step covers it */
+    double at;    /* segment [at, next.at) */
+    int64_t n;    /* winning step number */
+    int has;      /* any step covers it */
+    int32_t iter; /* index of n in the file's iters[], or TD_ITER_NONE */
 } seg;
 
 static int cmp_double(const void *a, const void *b)
@@ -78,6 +82,22 @@ static int cmp_step_start(const void *a, const void *b)
 {
     const step *x = a, *y = b;
     return (x->start > y->start) - (x->start < y->start);
+}
+
+/* The index of step number v in the sorted iters[], or TD_ITER_NONE. */
+static int32_t iter_index(const int64_t *iters, size_t n, int64_t v)
+{
+    if (v < 0)
+        return TD_ITER_NONE;
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (iters[mid] < v)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < n && iters[lo] == v ? (int32_t)lo : TD_ITER_NONE;
 }
 
 /* Max-heap of steps by file order, for the sweep. */
@@ -121,7 +141,7 @@ static void heap_pop(heap *h)
 }
 
 /* Builds the labelled segments; steps are sorted by start on return. */
-static seg *build_segments(step *st, size_t ns, size_t *nseg)
+static seg *build_segments(const td_file *f, step *st, size_t ns, size_t *nseg)
 {
     double *b = malloc((2 * ns + 1) * sizeof *b);
     const step **hv = malloc((ns + 1) * sizeof *hv);
@@ -158,6 +178,7 @@ static seg *build_segments(step *st, size_t ns, size_t *nseg)
         sg[k].at = at;
         sg[k].has = h.n > 0;
         sg[k].n = h.n > 0 ? h.v[0]->n : -1;
+        sg[k].iter = sg[k].has ? iter_index(f->iters, f->niters, sg[k].n) : TD_ITER_NONE;
     }
     free(b);
     free(hv);
@@ -165,28 +186,50 @@ static seg *build_segments(step *st, size_t ns, size_t *nseg)
     return sg;
 }
 
-/* The step number containing ts, or -1. */
-static int64_t find_step(const seg *sg, size_t nseg, double ts)
+/* The iteration (index into iters[]) of the step containing ts, or
+ * TD_ITER_NONE; *hint is the segment found last time, tried first. */
+static inline int32_t find_step(const seg *sg, size_t nseg, double ts, size_t *hint)
 {
     if (nseg == 0 || !(ts >= sg[0].at))
-        return -1;
-    size_t lo = 0, hi = nseg; /* last segment with at <= ts */
-    while (hi - lo > 1) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (sg[mid].at <= ts)
-            lo = mid;
-        else
-            hi = mid;
+        return TD_ITER_NONE;
+    size_t lo = *hint;
+    if (!(sg[lo].at <= ts && (lo + 1 == nseg || ts < sg[lo + 1].at))) {
+        lo = 0; /* last segment with at <= ts */
+        size_t hi = nseg;
+        while (hi - lo > 1) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (sg[mid].at <= ts)
+                lo = mid;
+            else
+                hi = mid;
+        }
+        *hint = lo;
     }
-    return sg[lo].has ? sg[lo].n : -1;
+    return sg[lo].iter;
 }
 
-/* Correlation id -> host iteration (open addressing, 12 bytes a slot: it
- * is alive at the peak of a file's memory, beside the raw events). */
+/* Correlation id -> host iteration. It is alive at the peak of a file's
+ * memory, beside the raw events, and every launch and kernel visits it.
+ * Profilers number correlations with a counter, so the ids of one file
+ * come in dense runs: then pages of 4096 ids (4 bytes each) found through a
+ * directory from the smallest id to the largest, only the pages some id
+ * falls in allocated, visited almost in order. Otherwise (ids spread out,
+ * or wider than 32 bits) open addressing, 12 bytes a slot. The memory is
+ * td_big_alloc'd: its pages are all written at once. */
 #define CORR_EMPTY INT64_MIN
-#define CORR_INDEX0 INT32_MIN /* the host event is the first entry: spec §3.2 */
+#define CORR_INDEX0 INT32_MIN      /* the host event is the first entry: spec §3.2 */
+#define CORR_UNSET (INT32_MIN + 1) /* a paged slot no host event took */
+#define CORR_PAGE_SHIFT 12
+#define CORR_PAGE ((size_t)1 << CORR_PAGE_SHIFT)
+/* Paged while the pages hold at most this many slots per id: 32 bytes, what
+ * the hash map takes at its lowest load. */
+#define CORR_SLOTS_PER_ID 8
 
 typedef struct corr_map {
+    int32_t **dir;  /* page of ids lo + (d << CORR_PAGE_SHIFT)..., or NULL; dir NULL: hashed */
+    int32_t *pages; /* every page, one block */
+    int64_t lo;
+    uint64_t ndir;
     int64_t *key;
     int32_t *iter; /* index into iters[], TD_ITER_NONE, or CORR_INDEX0 */
     size_t cap;
@@ -202,13 +245,14 @@ static size_t corr_slot(const corr_map *m, int64_t k)
     return i;
 }
 
-static int corr_init(corr_map *m, size_t n)
+/* The hash map for n ids. */
+static int corr_init_hash(corr_map *m, size_t n)
 {
     m->cap = 16;
     while (m->cap < n + n / 3 + 1)
         m->cap *= 2;
-    m->key = malloc(m->cap * sizeof *m->key);
-    m->iter = malloc(m->cap * sizeof *m->iter);
+    m->key = td_big_alloc(m->cap * sizeof *m->key);
+    m->iter = td_big_alloc(m->cap * sizeof *m->iter);
     if (!m->key || !m->iter)
         return -1;
     for (size_t i = 0; i < m->cap; i++)
@@ -218,25 +262,25 @@ static int corr_init(corr_map *m, size_t n)
 
 static void corr_free(corr_map *m)
 {
-    free(m->key);
-    free(m->iter);
+    free(m->dir);
+    td_big_free(m->pages);
+    td_big_free(m->key);
+    td_big_free(m->iter);
 }
 
-static int32_t iter_index(const int64_t *iters, size_t n, int64_t v)
+/* Where id k's iteration is stored (k is never CORR_EMPTY); NULL when a
+ * dense table has no slot for it. */
+static inline int32_t *corr_at(const corr_map *m, int64_t k)
 {
-    if (v < 0)
-        return TD_ITER_NONE;
-    /* Binary search over the sorted ids, without bsearch's call per step:
-     * every event asks. */
-    size_t lo = 0, hi = n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (iters[mid] < v)
-            lo = mid + 1;
-        else
-            hi = mid;
+    if (m->dir) {
+        uint64_t off = (uint64_t)k - (uint64_t)m->lo;
+        if ((off >> CORR_PAGE_SHIFT) >= m->ndir)
+            return NULL;
+        int32_t *pg = m->dir[off >> CORR_PAGE_SHIFT];
+        return pg ? &pg[off & (CORR_PAGE - 1)] : NULL;
     }
-    return lo < n && iters[lo] == v ? (int32_t)lo : TD_ITER_NONE;
+    size_t s = corr_slot(m, k);
+    return m->key[s] == k ? &m->iter[s] : NULL;
 }
 
 _Static_assert(sizeof(td_raw_event) == 24, "raw events are compacted in place");
@@ -262,14 +306,14 @@ static int64_t raw_corr(const td_raw_event *e, size_t i, const td_wide_corr *wid
  * of its correlation id; CORR_NO_LAUNCH when there is none (or it is the
  * file's first entry). */
 #define CORR_NO_LAUNCH INT32_MIN
-static int32_t device_iter(const corr_map *cm, int64_t corr)
+static inline int32_t device_iter(const corr_map *cm, int64_t corr)
 {
     if (corr == -1 || corr == CORR_EMPTY)
         return CORR_NO_LAUNCH;
-    size_t s = corr_slot(cm, corr);
-    if (cm->key[s] != corr || cm->iter[s] == CORR_INDEX0)
+    const int32_t *it = corr_at(cm, corr);
+    if (!it || *it == CORR_INDEX0 || *it == CORR_UNSET)
         return CORR_NO_LAUNCH;
-    return cm->iter[s];
+    return *it;
 }
 
 #define RAW(i) (&blocks[(i) >> TD_BLOCK_SHIFT][(i) & (TD_BLOCK - 1)])
@@ -341,24 +385,92 @@ static int collect_steps(td_file *f, td_raw_event **blocks, size_t n, step **out
     return 0;
 }
 
+/* The host sides of correlation ids: how many, their range, whether any
+ * needs 64 bits. */
+typedef struct corr_ids {
+    size_t n;
+    int64_t lo, hi;
+    bool wide;
+} corr_ids;
+
 /* Rule 1: host events find their step. The timestamp is not needed after
- * this, so its slot keeps the iteration. Returns how many events are the
- * host side of a correlation id. */
-static size_t assign_host_steps(td_raw_event **blocks, size_t n, const seg *sg, size_t nseg)
+ * this, so its slot keeps the iteration (index into iters[]). Also counts
+ * the host sides of correlation ids. */
+static void assign_host_steps(td_raw_event **blocks, size_t n, const seg *sg, size_t nseg,
+                              corr_ids *ids)
 {
-    size_t ncorr = 0;
+    size_t hint = 0;
+    ids->n = 0;
+    ids->lo = INT64_MAX;
+    ids->hi = INT64_MIN;
+    ids->wide = false;
     for (size_t i = 0; i < n; i++) {
         td_raw_event *e = RAW(i);
         double ts = e->u.ts;
-        e->u.host_iter = (e->flags & TD_RAW_HOST) ? find_step(sg, nseg, ts) : -1;
-        ncorr += (e->flags & TD_RAW_CORR_HOST) != 0;
+        e->u.host_iter = (e->flags & TD_RAW_HOST) ? find_step(sg, nseg, ts, &hint) : TD_ITER_NONE;
+        if (!(e->flags & TD_RAW_CORR_HOST))
+            continue;
+        ids->n++;
+        if (e->corr == TD_CORR_WIDE) {
+            ids->wide = true;
+            continue;
+        }
+        ids->lo = e->corr < ids->lo ? e->corr : ids->lo;
+        ids->hi = e->corr > ids->hi ? e->corr : ids->hi;
     }
-    return ncorr;
+}
+
+/* Pages for the ids when they are dense enough (corr_map): 1 when made, 0
+ * when the hash map should be used instead, -1 when out of memory. */
+static int corr_pages(corr_map *m, td_raw_event **blocks, size_t n, const corr_ids *ids)
+{
+    if (ids->wide || ids->n == 0)
+        return 0;
+    uint64_t ndir = (((uint64_t)ids->hi - (uint64_t)ids->lo) >> CORR_PAGE_SHIFT) + 1;
+    if (ndir > ids->n)
+        return 0; /* a directory larger than the ids */
+    int32_t **dir = calloc(ndir, sizeof *dir);
+    if (!dir)
+        return -1;
+    int32_t *mark = (int32_t *)dir; /* any non-NULL pointer: "an id falls here" */
+    size_t used = 0;
+    for (size_t i = 0; i < n; i++) {
+        const td_raw_event *e = RAW(i);
+        if (!(e->flags & TD_RAW_CORR_HOST))
+            continue;
+        uint64_t d = ((uint64_t)(int64_t)e->corr - (uint64_t)ids->lo) >> CORR_PAGE_SHIFT;
+        used += dir[d] == NULL;
+        dir[d] = mark;
+    }
+    if (used > 1 && used * CORR_PAGE > CORR_SLOTS_PER_ID * (uint64_t)ids->n) {
+        free(dir);
+        return 0;
+    }
+    m->pages = td_big_alloc(used * CORR_PAGE * sizeof *m->pages);
+    if (!m->pages) {
+        free(dir);
+        return -1;
+    }
+    for (size_t k = 0; k < used * CORR_PAGE; k++)
+        m->pages[k] = CORR_UNSET;
+    for (uint64_t d = 0, k = 0; d < ndir; d++)
+        if (dir[d])
+            dir[d] = m->pages + (k++ << CORR_PAGE_SHIFT);
+    m->dir = dir;
+    m->lo = ids->lo;
+    m->ndir = ndir;
+    return 1;
+}
+
+static int corr_init(corr_map *m, td_raw_event **blocks, size_t n, const corr_ids *ids)
+{
+    int rc = corr_pages(m, blocks, n, ids);
+    return rc != 0 ? (rc < 0 ? -1 : 0) : corr_init_hash(m, ids->n);
 }
 
 /* Rule 2: the host side of each correlation id, the last in the file. */
-static void map_launches(corr_map *cm, const td_file *f, td_raw_event **blocks, size_t n,
-                         const td_wide_corr *wide, size_t nwide)
+static void map_launches(corr_map *cm, td_raw_event **blocks, size_t n, const td_wide_corr *wide,
+                         size_t nwide)
 {
     for (size_t i = 0; i < n; i++) {
         const td_raw_event *e = RAW(i);
@@ -367,10 +479,14 @@ static void map_launches(corr_map *cm, const td_file *f, td_raw_event **blocks, 
         int64_t corr = raw_corr(e, i, wide, nwide);
         if (corr == CORR_EMPTY)
             continue; /* an id of INT64_MIN cannot be stored: such kernels get -1 */
+        int32_t it = (e->flags & TD_RAW_INDEX0) ? CORR_INDEX0 : (int32_t)e->u.host_iter;
+        if (cm->dir) {
+            *corr_at(cm, corr) = it; /* every host id has its page */
+            continue;
+        }
         size_t s = corr_slot(cm, corr);
         cm->key[s] = corr;
-        cm->iter[s] = (e->flags & TD_RAW_INDEX0) ? CORR_INDEX0
-                                                 : iter_index(f->iters, f->niters, e->u.host_iter);
+        cm->iter[s] = it;
     }
 }
 
@@ -386,7 +502,7 @@ static td_event compact_event(td_file *f, const td_raw_event *e, size_t i, const
     else
         f->events_cpu++;
     if (e->flags & TD_RAW_HOST) {
-        o.iter = iter_index(f->iters, f->niters, e->u.host_iter);
+        o.iter = (int32_t)e->u.host_iter;
         return o;
     }
     o.iter = device_iter(cm, raw_corr(e, i, wide, nwide));
@@ -449,11 +565,13 @@ int td_assign_iterations(td_file *f, td_raw_event **blocks, size_t n, const td_w
     for (size_t i = 0; i < ns; i++)
         if (!isnan(st[i].start) && !isnan(st[i].end))
             st[kept++] = st[i];
-    if (!(sg = build_segments(st, kept, &nseg)))
+    if (!(sg = build_segments(f, st, kept, &nseg)))
         goto done;
-    if (corr_init(&cm, assign_host_steps(blocks, n, sg, nseg)) < 0)
+    corr_ids ids;
+    assign_host_steps(blocks, n, sg, nseg, &ids);
+    if (corr_init(&cm, blocks, n, &ids) < 0)
         goto done;
-    map_launches(&cm, f, blocks, n, wide, nwide);
+    map_launches(&cm, blocks, n, wide, nwide);
     rc = compact_blocks(f, blocks, n, &cm, wide, nwide);
 done:
     free(st);

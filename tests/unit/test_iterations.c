@@ -2,6 +2,10 @@
 #include "harness.h"
 #include "internal.h"
 
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
 static void check_step(const char *file, int line, const char *name, int want_rc, int64_t want)
 {
     int64_t v = -12345;
@@ -62,4 +66,119 @@ TEST(test_iterations__step_number_reads_only_len_bytes)
     CHECK_INT(td_step_number("ProfilerStep#12", 14, &v), 1);
     CHECK_INT(v, 1);
     CHECK_INT(td_step_number("ProfilerStep#12", 13, &v), 0);
+}
+
+/* Spec §3 rule 2 whatever the correlation ids look like: a counter (the
+ * usual case), runs far apart, ids spread out, ids wider than 32 bits,
+ * ids from 0. Each of 3000 launches (steps of 500) has its kernel later in
+ * the file; the kernels must get their launch's step, and kernels whose id
+ * has no launch (below, above, and between the ids) none. */
+enum { CORR_LAUNCHES = 3000, CORR_PER_STEP = 500 };
+
+static int64_t corr_layout(int layout, int64_t k)
+{
+    switch (layout) {
+    case 0:
+        return 1000 + k; /* a counter */
+    case 1:
+        return 5 + (k % 1000) + (k / 1000) * 100000; /* runs apart */
+    case 2:
+        return (k + 1) * 100003; /* spread out */
+    case 3:
+        return ((int64_t)1 << 40) + k; /* wider than 32 bits */
+    default:
+        return k; /* from 0 */
+    }
+}
+
+static void appendf(char **buf, size_t *len, size_t *cap, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char tmp[256];
+    int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
+    va_end(ap);
+    if (*len + (size_t)n + 1 > *cap) {
+        *cap = (*len + (size_t)n + 1) * 2;
+        *buf = realloc(*buf, *cap);
+    }
+    memcpy(*buf + *len, tmp, (size_t)n + 1);
+    *len += (size_t)n;
+}
+
+static void check_corr_layout(int layout)
+{
+    size_t len = 0, cap = 0;
+    char *t = NULL;
+    appendf(&t, &len, &cap, "{\"traceEvents\": [");
+    int nsteps = CORR_LAUNCHES / CORR_PER_STEP;
+    for (int s = 0; s < nsteps; s++)
+        appendf(&t, &len, &cap,
+                "{\"cat\": \"user_annotation\", \"name\": \"ProfilerStep#%d\", \"ts\": %d, "
+                "\"dur\": 1000000},\n",
+                10 + s, s * 1000000);
+    for (int k = 0; k < CORR_LAUNCHES; k++)
+        appendf(&t, &len, &cap,
+                "{\"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", \"ts\": %d, "
+                "\"dur\": 1, \"args\": {\"correlation\": %lld}},\n",
+                (k / CORR_PER_STEP) * 1000000 + 10 + k % CORR_PER_STEP,
+                (long long)corr_layout(layout, k));
+    /* A relaunch of id 0 in the last step: the last launch in the file wins. */
+    appendf(&t, &len, &cap,
+            "{\"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", \"ts\": %d, "
+            "\"dur\": 1, \"args\": {\"correlation\": %lld}},\n",
+            (nsteps - 1) * 1000000 + 900, (long long)corr_layout(layout, 0));
+    for (int k = 0; k < CORR_LAUNCHES; k++)
+        appendf(&t, &len, &cap,
+                "{\"cat\": \"kernel\", \"name\": \"k\", \"ts\": %d, \"dur\": 2, "
+                "\"args\": {\"stream\": 7, \"correlation\": %lld}},\n",
+                k * 10, (long long)corr_layout(layout, k));
+    /* Ids no launch has: beyond both ends, between (when there are gaps). */
+    bool gaps = layout == 1 || layout == 2;
+    int64_t first = corr_layout(layout, 0);
+    int64_t none[] = {corr_layout(layout, CORR_LAUNCHES + 5),
+                      first >= 3 ? first - 3 : corr_layout(layout, CORR_LAUNCHES + 100),
+                      gaps ? corr_layout(layout, 999) + 5000 : corr_layout(layout, 90000),
+                      INT64_MAX};
+    for (size_t i = 0; i < sizeof none / sizeof *none; i++)
+        appendf(&t, &len, &cap,
+                "{\"cat\": \"kernel\", \"name\": \"orphan\", \"ts\": 5, \"dur\": 2, "
+                "\"args\": {\"stream\": 7, \"correlation\": %lld}}%s\n",
+                (long long)none[i], i + 1 < sizeof none / sizeof *none ? "," : "");
+    appendf(&t, &len, &cap, "]}");
+    char name[32];
+    snprintf(name, sizeof name, "corr_layout%d.json", layout);
+    const char *path = unit_write(name, t, len);
+    free(t);
+    td_file *f = NULL;
+    td_error err = {0};
+    if (td_file_load(&f, path, NULL, 0, &err) != 0) {
+        unit_fail(__FILE__, __LINE__, "layout %d: %s", layout, err.msg);
+        return;
+    }
+    CHECK_INT(f->niters, (size_t)nsteps);
+    size_t first_kernel = (size_t)nsteps + CORR_LAUNCHES + 1, wrong = 0;
+    for (int k = 0; k < CORR_LAUNCHES; k++) {
+        size_t i = first_kernel + (size_t)k;
+        const td_event *e = &f->evb[i >> TD_BLOCK_SHIFT][i & (TD_BLOCK - 1)];
+        int32_t want = k == 0 ? nsteps - 1 : k / CORR_PER_STEP;
+        if (e->iter != want && wrong++ < 3)
+            unit_fail(__FILE__, __LINE__, "layout %d: kernel %d in iteration %d, expected %d",
+                      layout, k, e->iter, want);
+    }
+    for (size_t o = 0; o < sizeof none / sizeof *none; o++) {
+        size_t i = first_kernel + CORR_LAUNCHES + o;
+        const td_event *e = &f->evb[i >> TD_BLOCK_SHIFT][i & (TD_BLOCK - 1)];
+        if (e->iter != TD_ITER_NONE)
+            unit_fail(__FILE__, __LINE__, "layout %d: orphan %zu in iteration %d", layout, o,
+                      e->iter);
+    }
+    CHECK_INT(f->events_no_launch, sizeof none / sizeof *none);
+    td_file_free(f);
+}
+
+TEST(test_iterations__launches_found_whatever_the_ids)
+{
+    for (int layout = 0; layout < 5; layout++)
+        check_corr_layout(layout);
 }
