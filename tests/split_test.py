@@ -11,7 +11,8 @@ TD_SPLIT=N forces every plain file into N pieces, however small. Checks:
 - ops, compare --by op, --stats and info, and summaries, on a few of them;
 - generated traces whose naive cut points fall inside long strings full of
   escaped quotes and braces, inside nested args, a bare array of events,
-  metadata after traceEvents and a repeated traceEvents key;
+  metadata after traceEvents, a repeated traceEvents key, and pieces of
+  several event blocks each;
 - corrupt traces: the same error message and byte offset with -j 1 and -j 4.
 """
 import gzip, json, os, shutil, subprocess, sys, tempfile
@@ -142,6 +143,9 @@ def generated(exe, tmp):
                      % ("[\n  " + sep.join(events(1500, 5, seed=3)) + "\n]",
                         sep.join(events(2000, 3)))),
         "plain_events": '{"traceEvents": [\n  %s\n]}' % sep.join(events(4000)),
+        # Pieces of several event blocks (16,384 events each), merged into
+        # a last block with room left.
+        "many_blocks": '{"traceEvents": [\n  %s\n]}' % sep.join(events(70000, seed=7)),
     }
     other = os.path.join(tmp, "other.json")
     write(other, '{"traceEvents": [\n  %s\n]}' % sep.join(events(500, seed=5)))

@@ -440,7 +440,7 @@ READER_INLINE int read_event(loader *L, bool attr)
 
 /* Appends a piece's events, links and wide ids to L's, in L's ids (name[],
  * cat[]: the piece's ids mapped), counting each event as keep_event does,
- * in file order; frees the piece's blocks as it goes. */
+ * in file order; the piece's blocks are taken over or freed. */
 static int merge_events(loader *L, td_piece *p, const uint32_t *name, const uint32_t *cat)
 {
     size_t base = L->nraw;
@@ -464,25 +464,45 @@ static int merge_events(loader *L, td_piece *p, const uint32_t *name, const uint
             nl[L->nlinks++].name = name[p->links[k].name];
         }
     }
-    for (size_t i = 0; i < p->nraw; i++) {
+    /* The piece's blocks become the file's: event k of the piece goes to
+     * slot base + k, into the last block while it has room, then into the
+     * piece's own blocks, each holding what follows the previous one. Every
+     * slot written held an earlier event of the piece (already read), so one
+     * forward pass moves the events in place, with no new pages. */
+    size_t b0 = L->nblk, need = (base + p->nraw + TD_BLOCK - 1) >> TD_BLOCK_SHIFT;
+    size_t adopt = need > b0 ? need - b0 : 0;
+    if (adopt) {
+        td_raw_event **nb = td_grow(L->blk, &L->blkcap, need, sizeof *nb);
+        if (!nb)
+            return td_fail(L->j.err, TD_ENOMEM, L->f->path, "out of memory");
+        L->blk = nb;
+        memcpy(nb + b0, p->blk, adopt * sizeof *nb);
+        L->nblk = need; /* owned by L from here, freed by it on error */
+    }
+    int rc = 0;
+    size_t i = 0;
+    for (; i < p->nraw; i++) {
         td_raw_event e = p->blk[i >> TD_BLOCK_SHIFT][i & (TD_BLOCK - 1)];
         uint32_t nm = name[e.name];
-        if (nm >= (1u << TD_NAME_BITS))
-            return td_fail(L->j.err, TD_ETRACE, L->f->path,
-                           "more than %lld distinct names in one file",
-                           (long long)1 << TD_NAME_BITS);
-        e.name = nm & ((1u << TD_NAME_BITS) - 1);
-        int rc = append_raw(L, &e);
-        if (rc == 0)
-            rc = count_category(L, cat[p->cat[i]], nm, e.dur);
-        if (rc < 0)
-            return rc;
-        if ((i & (TD_BLOCK - 1)) == TD_BLOCK - 1 || i + 1 == p->nraw) {
-            td_big_free(p->blk[i >> TD_BLOCK_SHIFT]);
-            p->blk[i >> TD_BLOCK_SHIFT] = NULL;
+        if (nm >= (1u << TD_NAME_BITS)) {
+            rc = td_fail(L->j.err, TD_ETRACE, L->f->path,
+                         "more than %lld distinct names in one file", (long long)1 << TD_NAME_BITS);
+            break;
         }
+        e.name = nm & ((1u << TD_NAME_BITS) - 1);
+        size_t g = base + i;
+        L->blk[g >> TD_BLOCK_SHIFT][g & (TD_BLOCK - 1)] = e;
+        if ((rc = count_category(L, cat[p->cat[i]], nm, e.dur)) < 0)
+            break;
     }
-    return 0;
+    L->nraw = base + i;
+    for (size_t b = 0; b < p->nblk; b++) {
+        if (b >= adopt)
+            td_big_free(p->blk[b]); /* emptied by the shift */
+        p->blk[b] = NULL;
+    }
+    p->nblk = 0;
+    return rc;
 }
 
 /* Appends what piece p read to L: its names and cats interned in the order
