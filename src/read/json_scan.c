@@ -778,12 +778,7 @@ static int push(td_json *j, bool object)
 {
     if (j->depth >= TD_JSON_MAX_DEPTH)
         return td_json_error(j, "nesting deeper than %d levels", TD_JSON_MAX_DEPTH);
-    uint8_t bit = (uint8_t)(1u << (j->depth & 7));
-    if (object)
-        j->stack[j->depth >> 3] |= bit;
-    else
-        j->stack[j->depth >> 3] &= (uint8_t)~bit;
-    j->depth++;
+    td_json_enter(j, object);
     return 0;
 }
 
@@ -1626,19 +1621,8 @@ static size_t short_array_end(const unsigned char *b, size_t p, size_t lim)
         } else if (b[p] == '"') {
             if ((p = short_string_end(b, p)) == NOPOS)
                 return NOPOS;
-        } else {
-            size_t q = p + (b[p] == '-');
-            if (!td_json_digit(b[q]))
-                return NOPOS;
-            if (b[q++] != '0')
-                q += td_json_digit_run(b + q, b + lim);
-            if (b[q] == '.') {
-                size_t f = ++q;
-                q += td_json_digit_run(b + q, b + lim);
-                if (q == f)
-                    return NOPOS;
-            }
-            p = q;
+        } else if ((p = td_json_plain_number_end(b, p, lim)) == NOPOS) {
+            return NOPOS;
         }
         for (;;) { /* after a value */
             p += b[p] == ' ';

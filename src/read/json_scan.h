@@ -198,6 +198,28 @@ static inline bool td_json_after_value(unsigned char c)
 {
     return c == ',' || c == '}' || c == ']' || td_json_ws(c);
 }
+/* The end of a number without exponent at b + p ("0", "-12", "0.5925926"):
+ * the offset of the byte after it, or SIZE_MAX when the bytes before e do
+ * not start one. A leading "0" ends the integer part ("01" ends after the
+ * "0"), so the caller's check of the byte that follows refuses it. The
+ * grammar of the inline paths (td_json_skip, Kineto's short arrays), whose
+ * callers have bytes to spare: b[p + 1] is read even when p + 1 == e. */
+static inline __attribute__((always_inline)) size_t td_json_plain_number_end(const unsigned char *b,
+                                                                             size_t p, size_t e)
+{
+    size_t q = p + (b[p] == '-');
+    if (!td_json_digit(b[q]))
+        return SIZE_MAX;
+    if (b[q++] != '0')
+        q += td_json_digit_run(b + q, b + e);
+    if (q < e && b[q] == '.') {
+        size_t f = ++q;
+        q += td_json_digit_run(b + q, b + e);
+        if (q == f)
+            return SIZE_MAX;
+    }
+    return q;
+}
 /* Skips one value of any type, validating it. The most common skipped
  * values are read inline: a plain string of up to 31 bytes, and a number
  * without exponent ("0", "-12", "0.5925926") followed by what may follow a
@@ -230,21 +252,10 @@ static inline __attribute__((always_inline)) int td_json_skip(td_json *j)
         return td_json_skip_slow(j);
     }
 #endif
-    size_t q = p + (b[p] == '-');
-    if (td_json_digit(b[q])) {
-        /* The integer part: "0" alone, or digits not starting with 0. */
-        if (b[q++] != '0')
-            q += td_json_digit_run(b + q, b + e);
-        if (q < e && b[q] == '.') {
-            size_t f = ++q;
-            q += td_json_digit_run(b + q, b + e);
-            if (q == f)
-                return td_json_skip_slow(j);
-        }
-        if (q < e && td_json_after_value(b[q])) {
-            j->pos = q;
-            return 0;
-        }
+    size_t q = td_json_plain_number_end(b, p, e);
+    if (q < e && td_json_after_value(b[q])) { /* SIZE_MAX: not one */
+        j->pos = q;
+        return 0;
     }
     return td_json_skip_slow(j);
 }
@@ -253,14 +264,24 @@ static inline __attribute__((always_inline)) int td_json_skip(td_json *j)
  * the next key read (and ':' consumed), 0 after the closing '}', < 0 on
  * error. first must start true. */
 int td_json_obj_begin_slow(td_json *j);
+/* One level deeper, into an object or an array (the caller has checked
+ * the depth): the stack keeps a bit per level, set for an object. */
+static inline void td_json_enter(td_json *j, bool object)
+{
+    uint8_t bit = (uint8_t)(1u << (j->depth & 7));
+    if (object)
+        j->stack[j->depth >> 3] |= bit;
+    else
+        j->stack[j->depth >> 3] &= (uint8_t)~bit;
+    j->depth++;
+}
 static inline int td_json_obj_begin(td_json *j)
 {
     size_t p = j->pos;
     if (p + 1 < j->end && j->depth < TD_JSON_MAX_DEPTH) { /* '{' right here, or after a space */
         p += j->buf[p] == ' ';
         if (j->buf[p] == '{') {
-            j->stack[j->depth >> 3] |= (uint8_t)(1u << (j->depth & 7));
-            j->depth++;
+            td_json_enter(j, true);
             j->pos = p + 1;
             return 0;
         }
