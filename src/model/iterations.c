@@ -6,8 +6,8 @@
  * there (the one latest in the file), so overlapping or nested steps cost
  * nothing per event; the segment of the previous event is tried first, as
  * events mostly come in time order. Device events inherit the iteration of
- * their launching host event through a correlation map: a table indexed by
- * the id when the ids are dense (profilers count them up), a hash map
+ * their launching host event through a correlation map: pages indexed by
+ * the id where the ids are dense (profilers count them up), a hash map
  * otherwise.
  */
 #include "internal.h"
@@ -268,8 +268,8 @@ static void corr_free(corr_map *m)
     td_big_free(m->iter);
 }
 
-/* Where id k's iteration is stored (k is never CORR_EMPTY); NULL when a
- * dense table has no slot for it. */
+/* Where id k's iteration is stored (k is never CORR_EMPTY); NULL when no
+ * page or hash slot holds it. */
 static inline int32_t *corr_at(const corr_map *m, int64_t k)
 {
     if (m->dir) {

@@ -69,7 +69,7 @@ TEST(test_iterations__step_number_reads_only_len_bytes)
 }
 
 /* Spec §3 rule 2 whatever the correlation ids look like: a counter (the
- * usual case), runs far apart, ids spread out, ids wider than 32 bits,
+ * usual case), runs of ids apart, ids spread out, ids wider than 32 bits,
  * ids from 0. Each of 3000 launches (steps of 500) has its kernel later in
  * the file; the kernels must get their launch's step, and kernels whose id
  * has no launch (below, above, and between the ids) none. */
@@ -98,9 +98,14 @@ static void appendf(char **buf, size_t *len, size_t *cap, const char *fmt, ...)
     char tmp[256];
     int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
     va_end(ap);
+    if (n < 0 || (size_t)n >= sizeof tmp)
+        abort(); /* the lines written here are short */
     if (*len + (size_t)n + 1 > *cap) {
         *cap = (*len + (size_t)n + 1) * 2;
-        *buf = realloc(*buf, *cap);
+        char *nb = realloc(*buf, *cap);
+        if (!nb)
+            abort();
+        *buf = nb;
     }
     memcpy(*buf + *len, tmp, (size_t)n + 1);
     *len += (size_t)n;
