@@ -747,7 +747,8 @@ TD_API int td_chart_svg_opts(FILE *f, td_chart_kind kind, const td_diff *diff, c
  * iterations 5–10) vs test (rank 0, iteration 5) · gpu", then ", by op",
  * ", short names", ", normalized names", ", per (rank, iteration)" as opts
  * (the options diff was computed with; NULL = defaults) say. Written to buf
- * (NUL-terminated, cut to cap); returns its length. */
+ * (NUL-terminated, cut to cap); returns its length. opts with a size that
+ * is not valid (see "Options structs") give an empty line. */
 TD_API size_t td_chart_subtitle(char *buf, size_t cap, const td_diff *diff,
                                 const td_compare_opts *opts, const char *control_label,
                                 const char *test_label);

@@ -54,9 +54,12 @@ size_t td_chart_subtitle(char *buf, size_t cap, const td_diff *diff, const td_co
     if (!cap)
         return 0;
     buf[0] = '\0';
-    td_compare_opts zero = TD_COMPARE_OPTS_INIT;
-    if (!opts)
-        opts = &zero;
+    /* The caller's struct may be an older, shorter one (its size says):
+     * read through a full copy. A size that is not valid writes nothing. */
+    td_compare_opts own;
+    if (TD_OPTS_TAKE(&own, opts, td_compare_opts, TD_COMPARE_OPTS_INIT, NULL) < 0)
+        return 0;
+    opts = &own;
     side_text(&b, diff, 0, control_label ? control_label : "control");
     put(&b, " vs ");
     side_text(&b, diff, 1, test_label ? test_label : "test");

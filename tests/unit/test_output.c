@@ -2,6 +2,7 @@
 #include "unit_traces.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 
 static void check_fmt(const char *file, int line, double x, const char *want)
@@ -143,6 +144,45 @@ TEST(test_output__csv_quotes_names_as_rfc4180)
     CHECK(strstr(buf, "\n\"\"\"\"\"h\"\"\",1,3,1,3,0,0,=\n") != NULL);
     CHECK(strstr(buf, "\n\"i\nj\",1,4,1,4,0,0,=\n") != NULL);
     free(buf);
+    td_diff_free(d);
+    td_set_free(s);
+}
+
+/* td_chart_subtitle reads the options through their size: an older,
+ * shorter struct is read as far as it goes, a size that is not valid gives
+ * an empty line. */
+TEST(test_output__subtitle_reads_options_by_their_size)
+{
+    td_set *s = unit_open(unit_write_str(
+        "subtitle.json", "{\"traceEvents\": ["
+                         "{\"cat\": \"user_annotation\", \"name\": \"ProfilerStep#3\", \"ts\": 0, "
+                         "\"dur\": 100},"
+                         "{\"cat\": \"cpu_op\", \"name\": \"aten::mm\", \"ts\": 1, \"dur\": 2}]}"));
+    REQUIRE(s);
+    td_diff *d = unit_self_diff(s);
+    REQUIRE(d);
+    char buf[256];
+    td_compare_opts o = TD_COMPARE_OPTS_INIT;
+    o.short_names = true;
+    o.normalize_names = true;
+    o.per_iteration = true;
+    size_t n = td_chart_subtitle(buf, sizeof buf, d, &o, "a", "b");
+    CHECK_INT(n, strlen(buf));
+    CHECK(strstr(buf, ", short names") != NULL);
+    CHECK(strstr(buf, ", normalized names") != NULL);
+    CHECK(strstr(buf, ", per (rank, iteration)") != NULL);
+
+    o.size = offsetof(td_compare_opts, only); /* a caller built before `only` */
+    td_chart_subtitle(buf, sizeof buf, d, &o, "a", "b");
+    CHECK(strstr(buf, ", short names") != NULL);
+    CHECK(strstr(buf, ", normalized names") == NULL);
+    CHECK(strstr(buf, ", per (rank, iteration)") == NULL);
+
+    o.size = 0;
+    CHECK_INT(td_chart_subtitle(buf, sizeof buf, d, &o, "a", "b"), 0);
+    CHECK_STR(buf, "");
+    o.size = sizeof o + 8;
+    CHECK_INT(td_chart_subtitle(buf, sizeof buf, d, &o, "a", "b"), 0);
     td_diff_free(d);
     td_set_free(s);
 }
