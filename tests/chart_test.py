@@ -82,7 +82,8 @@ def csv_rows(exe, a, b, args):
     rc, out, err = run([exe, "compare", a, b, "--format", "csv", "-q"] + args)
     if rc != 0:
         return None, err
-    return list(csv.reader(io.StringIO(out.decode("utf-8"), newline="")))[1:], ""
+    # CSV keeps a name's bytes (a lone surrogate as its 3 bytes): surrogatepass
+    return list(csv.reader(io.StringIO(out.decode("utf-8", "surrogatepass"), newline="")))[1:], ""
 
 
 def num(s):
@@ -90,7 +91,11 @@ def num(s):
 
 
 def shown(name):
-    """A name as charts and the report show it: control characters as '?'."""
+    """A name as charts and the report show it: control characters as '?',
+    noncharacters as U+FFFD, a surrogate's three bytes as three U+FFFD (each
+    byte of malformed UTF-8 is replaced)."""
+    name = re.sub("[\ud800-\udfff]", "\ufffd" * 3, name)
+    name = re.sub("[\ufdd0-\ufdef\ufffe\uffff]", "\ufffd", name)
     return re.sub("[\x00-\x1f\x7f-\x9f]", "?", name)
 
 
@@ -484,11 +489,12 @@ def write_trace(path, names, scale):
 
 
 def test_hostile_names(exe, tmp):
-    """Names built to break out of SVG, HTML attributes and <script>."""
+    """Names built to break out of SVG, HTML attributes, <script> and XML
+    (control characters, a lone surrogate, a noncharacter)."""
     names = ["</script><script>alert(1)</script>", "a & b < c > d", "quote \" and ' apostrophe",
              "line\u2028sep\u2029para", "<!-- not a comment", "]]> cdata end",
              "tab\there", "void k<float>(int, char const*)", "\u00e9l\u00e8ve \u4e2d\u6587",
-             "x" * 700]
+             "x" * 700, "ctrl\u0001char", "lone \ud800 surrogate", "nonchar \uffff end"]
     for side, scale in (("c", 3), ("t", 5)):
         os.makedirs(os.path.join(tmp, side))
         write_trace(os.path.join(tmp, side, "rank0.json.gz"), names, scale)
@@ -507,6 +513,11 @@ def test_hostile_names(exe, tmp):
               text.count("</script>") == 2 and "alert(1)</script>" not in text)
         check("hostile names: U+2028 escaped in JSON", "\u2028" not in text.split("td-data")[2])
         check("hostile names: GPU name escaped", "GPU &lt;&amp;&gt; &quot;quoted&quot;" in text)
+    junit = os.path.join(tmp, "hostile-junit.xml")
+    rc, _, err = run([exe, "check", a, b, "-q", "--max-regression", "0%", "--junit", junit])
+    if check("hostile names: check --junit", rc in (0, 3) and os.path.exists(junit), err):
+        rc, err = xmllint(["--noout", junit])
+        check("hostile names: JUnit XML well-formed (xmllint)", rc == 0, err.strip()[:300])
 
 
 def main():

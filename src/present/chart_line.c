@@ -15,25 +15,7 @@
 
 static void xml_text(FILE *f, const char *s)
 {
-    for (; *s; s++) {
-        switch (*s) {
-        case '<':
-            fputs("&lt;", f);
-            break;
-        case '>':
-            fputs("&gt;", f);
-            break;
-        case '&':
-            fputs("&amp;", f);
-            break;
-        case '"':
-            fputs("&quot;", f);
-            break;
-        default:
-            if ((unsigned char)*s >= 0x20 || *s == '\t')
-                fputc(*s, f);
-        }
-    }
+    td_xml_text(f, s, strlen(s));
 }
 
 static const char *const palette[] = {"#4C72B0", "#DD8452", "#55A868", "#C44E52", "#8172B3",

@@ -3,6 +3,7 @@
  * write. */
 #include "present/chart_draw.h"
 #include "present/out_common.h"
+#include "util/utf8_text.h"
 
 #include <string.h>
 
@@ -22,35 +23,10 @@ static void svg_num(FILE *f, double x)
     fputs(strcmp(buf, "-0") == 0 ? "0" : buf, f);
 }
 
-static void svg_escape(FILE *f, const char *s, size_t len)
-{
-    for (size_t i = 0; i < len; i++) {
-        switch (s[i]) {
-        case '&':
-            fputs("&amp;", f);
-            break;
-        case '<':
-            fputs("&lt;", f);
-            break;
-        case '>':
-            fputs("&gt;", f);
-            break;
-        case '"':
-            fputs("&quot;", f);
-            break;
-        case '\'':
-            fputs("&#39;", f);
-            break;
-        default:
-            fputc(s[i], f);
-        }
-    }
-}
-
 static void svg_title(FILE *f, const chart *c, const chart_op *o)
 {
     fputs("<title>", f);
-    svg_escape(f, c->pool + o->str, o->len);
+    td_xml_text(f, c->pool + o->str, o->len);
     fputs("</title>", f);
 }
 
@@ -111,7 +87,7 @@ static void svg_op(FILE *f, const chart *c, const chart_op *o)
             fputs(")\"", f);
         }
         fputc('>', f);
-        svg_escape(f, c->pool + o->str, o->len);
+        td_xml_text(f, c->pool + o->str, o->len);
         fputs("</text>\n", f);
         break;
     case OP_GROUP:

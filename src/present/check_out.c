@@ -4,6 +4,7 @@
  * name. tracediff check and the Python module print these.
  */
 #include "internal.h"
+#include "util/utf8_text.h"
 
 #include <math.h>
 #include <stdbool.h>
@@ -161,36 +162,6 @@ static void write_json(FILE *f, const gate *g)
     fputs(g->nregs ? "\n ]}\n" : "]}\n", f);
 }
 
-/* XML 1.0 text: the five escapes, and '?' for the control characters XML
- * cannot hold at all. */
-static void xml_text(FILE *f, const char *s, size_t len)
-{
-    for (size_t i = 0; i < len; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if (c == '&')
-            fputs("&amp;", f);
-        else if (c == '<')
-            fputs("&lt;", f);
-        else if (c == '>')
-            fputs("&gt;", f);
-        else if (c == '"')
-            fputs("&quot;", f);
-        else if (c == '\'')
-            fputs("&apos;", f);
-        else if (c < 0x20 && c != '\t' && c != '\n' && c != '\r')
-            fputc('?', f);
-        else if (c == 0xEF && i + 2 < len && (unsigned char)s[i + 1] == 0xBF &&
-                 ((unsigned char)s[i + 2] == 0xBE || (unsigned char)s[i + 2] == 0xBF)) {
-            fputc('?', f); /* U+FFFE, U+FFFF */
-            i += 2;
-        } else if (c == 0xED && i + 1 < len && ((unsigned char)s[i + 1] & 0xE0) == 0xA0) {
-            fputc('?', f); /* a lone surrogate kept from the input */
-            i += 2;
-        } else
-            fputc(c, f);
-    }
-}
-
 static int write_junit(FILE *f, const gate *g)
 {
     bool *reg = calloc(td_diff_nrows(g->d) + 1, sizeof *reg);
@@ -208,7 +179,7 @@ static int write_junit(FILE *f, const gate *g)
     for (size_t i = 0; i < g->nnames; i++) {
         size_t r = g->names[i];
         fputs("  <testcase classname=\"tracediff\" name=\"", f);
-        xml_text(f, rows[r].name, rows[r].name_len);
+        td_xml_text(f, rows[r].name, rows[r].name_len);
         fputc('"', f);
         if (!reg[r]) {
             fputs("/>\n", f);

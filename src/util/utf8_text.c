@@ -85,3 +85,30 @@ size_t td_utf8_encode(char out[4], uint32_t cp)
     out[3] = (char)(0x80 | (cp & 0x3F));
     return 4;
 }
+
+void td_xml_text(FILE *f, const char *s, size_t len)
+{
+    char buf[4];
+    for (size_t i = 0; i < len;) {
+        uint32_t cp = td_text_next(s, len, &i);
+        switch (cp) {
+        case '&':
+            fputs("&amp;", f);
+            break;
+        case '<':
+            fputs("&lt;", f);
+            break;
+        case '>':
+            fputs("&gt;", f);
+            break;
+        case '"':
+            fputs("&quot;", f);
+            break;
+        case '\'':
+            fputs("&#39;", f);
+            break;
+        default:
+            fwrite(buf, 1, td_utf8_encode(buf, cp), f);
+        }
+    }
+}

@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /* The code point at s[*i] (advancing *i by at least one byte), made safe to
  * show: malformed UTF-8, surrogates and noncharacters become U+FFFD, and
@@ -13,5 +14,11 @@ uint32_t td_text_next(const char *s, size_t len, size_t *i);
 
 /* Encodes cp as UTF-8 into out; returns the byte count (1 to 4). */
 size_t td_utf8_encode(char out[4], uint32_t cp);
+
+/* len bytes of s as XML 1.0 and HTML text, inside elements and quoted
+ * attributes alike: made safe by td_text_next, then & < > " ' escaped. The
+ * one escaper of the SVG charts, the trend chart, the HTML report and the
+ * JUnit file of `check`. */
+void td_xml_text(FILE *f, const char *s, size_t len);
 
 #endif
