@@ -88,9 +88,9 @@ $(SO): $(LIB_OBJ)
 	    $(LIB_OBJ) $(CORE_LIBS)
 
 # The few internal helpers present/ shares with the core (errors, growable
-# arrays, UTF-8) are hidden in libtracediff.so: the render library keeps its
-# own private copy of them.
-RENDER_PRIVATE := $(BUILD)/src/util/error.o $(BUILD)/src/util/utf8_text.o
+# arrays, UTF-8, run-time loading) are hidden in libtracediff.so: the render
+# library keeps its own private copy of them.
+RENDER_PRIVATE := $(BUILD)/src/util/error.o $(BUILD)/src/util/utf8_text.o $(BUILD)/src/util/dl.o
 
 $(RSO): $(RENDER_OBJ) $(RENDER_PRIVATE) $(SO)
 	$(CC) -shared -Wl,--no-undefined -Wl,-soname,libtracediff-render.so.$(SOVER) $(LDFLAGS) \

@@ -1,12 +1,11 @@
 /* GSL's distribution functions, found at run time (gsl_dl.h says why). */
 #include "compare/gsl_dl.h"
 #include "internal.h"
+#include "util/dl.h"
 
-#include <dlfcn.h>
 #include <gsl/gsl_cdf.h>
 #include <math.h>
 #include <pthread.h>
-#include <string.h>
 
 /* The soname of the GSL this was compiled against, found by the build
  * (Makefile, setup.py); the development link name otherwise. */
@@ -26,30 +25,13 @@ static pthread_once_t once = PTHREAD_ONCE_INIT;
 static int loaded;        /* 1 once every pointer is set */
 static char problem[256]; /* why loading failed */
 
-static void find(void *h, const char *name, void *slot)
-{
-    void *p = dlsym(h, name);
-    if (!p && !problem[0])
-        snprintf(problem, sizeof problem, "%s has no %s", TD_GSL_SONAME, name);
-    memcpy(slot, &p, sizeof p);
-}
-
 static void load_once(void)
 {
-    void *h = dlopen(TD_GSL_SONAME, RTLD_NOW | RTLD_LOCAL);
-    if (!h) {
-        snprintf(problem, sizeof problem, "%s", dlerror());
-        return;
-    }
-    find(h, "gsl_cdf_tdist_Q", &fn.tdist_Q);
-    find(h, "gsl_cdf_tdist_Qinv", &fn.tdist_Qinv);
-    find(h, "gsl_cdf_ugaussian_Q", &fn.ugaussian_Q);
-    find(h, "gsl_cdf_ugaussian_Qinv", &fn.ugaussian_Qinv);
-    if (problem[0]) {
-        dlclose(h);
-        return;
-    }
-    loaded = 1; /* the handle stays open for the life of the process */
+    static const char *const names[] = {"gsl_cdf_tdist_Q", "gsl_cdf_tdist_Qinv",
+                                        "gsl_cdf_ugaussian_Q", "gsl_cdf_ugaussian_Qinv"};
+    void *const slots[] = {&fn.tdist_Q, &fn.tdist_Qinv, &fn.ugaussian_Q, &fn.ugaussian_Qinv};
+    loaded = td_dl_load(TD_GSL_SONAME, names, slots, sizeof names / sizeof *names, NULL, problem,
+                        sizeof problem);
 }
 
 static int ready(void)

@@ -2,10 +2,9 @@
 #define TD_CAIRO_DL_IMPL
 #include "present/cairo_dl.h"
 #include "internal.h"
+#include "util/dl.h"
 
-#include <dlfcn.h>
 #include <pthread.h>
-#include <string.h>
 
 td_cairo_api td_cairo;
 
@@ -19,28 +18,14 @@ static char problem[256]; /* why loading failed, kept for the next caller */
 
 static void load_locked(void)
 {
-    void *h = dlopen(CAIRO_SONAME, RTLD_NOW | RTLD_LOCAL);
-    if (!h) {
-        snprintf(problem, sizeof problem, "%s", dlerror());
-        return;
-    }
-    const char *missing = NULL;
-    void *p;
-#define TD_CAIRO_FIND(f)                                                                           \
-    if (!missing) {                                                                                \
-        if ((p = dlsym(h, #f)) != NULL)                                                            \
-            memcpy(&td_cairo.f, &p, sizeof p);                                                     \
-        else                                                                                       \
-            missing = #f;                                                                          \
-    }
-    TD_CAIRO_FUNCS(TD_CAIRO_FIND)
-#undef TD_CAIRO_FIND
-    if (missing) {
-        snprintf(problem, sizeof problem, "%s has no %s (too old a cairo)", CAIRO_SONAME, missing);
-        dlclose(h);
-        return;
-    }
-    loaded = 1; /* the handle stays open for the life of the process */
+#define TD_CAIRO_NAME(f) #f,
+#define TD_CAIRO_SLOT(f) &td_cairo.f,
+    static const char *const names[] = {TD_CAIRO_FUNCS(TD_CAIRO_NAME)};
+    void *const slots[] = {TD_CAIRO_FUNCS(TD_CAIRO_SLOT)};
+#undef TD_CAIRO_NAME
+#undef TD_CAIRO_SLOT
+    loaded = td_dl_load(CAIRO_SONAME, names, slots, sizeof names / sizeof *names,
+                        " (too old a cairo)", problem, sizeof problem);
 }
 
 int td_cairo_load(td_error *err)
