@@ -37,9 +37,9 @@ TEST(test_dl__a_missing_library_says_why)
     const char *const names[] = {"cos"};
     void *const slots[] = {&c};
     char problem[256] = "";
-    CHECK_INT(td_dl_load("libtd-no-such-library.so.9", names, slots, 1, NULL, problem,
-                         sizeof problem),
-              0);
+    CHECK_INT(
+        td_dl_load("libtd-no-such-library.so.9", names, slots, 1, NULL, problem, sizeof problem),
+        0);
     CHECK(strstr(problem, "libtd-no-such-library.so.9") != NULL);
     CHECK(c == NULL);
 }
