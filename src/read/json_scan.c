@@ -11,6 +11,7 @@
 #include "read/json_index.h"
 
 #include <errno.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdarg.h>
 #ifdef __SSE2__
@@ -470,6 +471,27 @@ static inline uint64_t parse8(const unsigned char *p)
     return (w * 10000 + (w >> 32)) & 0x00000000FFFFFFFFull; /* eight */
 }
 
+static const uint64_t pow10_u64[20] = {1ull,
+                                       10ull,
+                                       100ull,
+                                       1000ull,
+                                       10000ull,
+                                       100000ull,
+                                       1000000ull,
+                                       10000000ull,
+                                       100000000ull,
+                                       1000000000ull,
+                                       10000000000ull,
+                                       100000000000ull,
+                                       1000000000000ull,
+                                       10000000000000ull,
+                                       100000000000000ull,
+                                       1000000000000000ull,
+                                       10000000000000000ull,
+                                       100000000000000000ull,
+                                       1000000000000000000ull,
+                                       10000000000000000000ull};
+
 /* The string scanner. With decode, returns the string's bytes in *s and *len;
  * without, only validates and skips. The fast path never copies. */
 
@@ -674,6 +696,74 @@ static bool number_valid(const char *t, size_t n, bool *decimal)
     return k == n;
 }
 
+#ifdef __SIZEOF_INT128__
+/* x < (2m + 1) * 2^(e - 1), = or >: -1, 0, 1, for x = w / 10^f, exactly.
+ * Both sides stay below 2^118 (w / 10^f is within an ulp of m * 2^e). */
+static int cmp_midpoint(uint64_t w, uint64_t p10, uint64_t m, int e)
+{
+    unsigned __int128 lhs = w, rhs = (unsigned __int128)(2 * m + 1) * p10;
+    if (e - 1 >= 0)
+        rhs <<= (e - 1);
+    else
+        lhs <<= (1 - e);
+    return lhs < rhs ? -1 : lhs > rhs;
+}
+#endif
+
+/* The correctly rounded double of w / 10^f (w < 2^64), as strtod gives it;
+ * false when it is not sure (strtod decides). With w <= 2^53 and f <= 22
+ * both are exact doubles and one division rounds once (Clinger's fast
+ * path): the "dur": 63.813 and "ts": 1419247332972.313 of newer traces.
+ * Beyond (nanosecond "ts": 1712195495519689.047), the quotient is within an
+ * ulp or so and is checked, and moved a step when needed, against the exact
+ * midpoints between it and its neighbours, in 128-bit integers. */
+static bool decimal_value(uint64_t w, unsigned f, double *out)
+{
+    static const double p10d[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                  1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                  1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+    if (w <= ((uint64_t)1 << 53) && f <= 22) {
+        *out = (double)w / p10d[f];
+        return true;
+    }
+#ifdef __SIZEOF_INT128__
+    if (f > 19)
+        return false;
+    uint64_t p10 = pow10_u64[f];
+    double d = (double)w / p10d[f];
+    for (int step = 0; step < 3; step++) {
+        int e;
+        double fr = frexp(d, &e); /* d = fr * 2^e, fr in [0.5, 1) */
+        uint64_t m = (uint64_t)ldexp(fr, 53);
+        e -= 53;
+        if (m == ((uint64_t)1 << 52))
+            return false; /* a power of two: the gap below is half the gap above */
+        int hi = cmp_midpoint(w, p10, m, e);
+        int lo = cmp_midpoint(w, p10, m - 1, e);
+        if (hi < 0 && lo > 0) {
+            *out = d;
+            return true;
+        }
+        if (hi == 0 || lo == 0)
+            return false; /* a tie: strtod rounds it to even */
+        d = nextafter(d, hi > 0 ? INFINITY : 0.0);
+    }
+#endif
+    return false;
+}
+
+/* The value of the n (<= 19) ASCII digits at d. */
+static inline uint64_t digits_value(const unsigned char *d, size_t n)
+{
+    uint64_t v = 0;
+    size_t k = 0;
+    for (; k + 8 <= n; k += 8)
+        v = v * 100000000 + parse8(d + k);
+    for (; k < n; k++)
+        v = v * 10 + (uint64_t)(d[k] - '0');
+    return v;
+}
+
 int td_json_number(td_json *j, td_json_num *out)
 {
     int c = td_json_peek(j);
@@ -701,6 +791,24 @@ int td_json_number(td_json *j, td_json_num *out)
             out->decimal = false;
             j->pos += (size_t)(q - p);
             return 0;
+        }
+        /* A decimal of up to 19 digits without exponent, wholly in the
+         * window ("ts" and "dur" of newer traces): no strtod when its value
+         * is certain. */
+        if (nd > 0 && q + 1 < e && *q == '.' && !(*d == '0' && nd > 1)) {
+            const unsigned char *fr = q + 1;
+            size_t nf = td_json_digit_run(fr, e);
+            const unsigned char *t = fr + nf;
+            double v;
+            if (nf > 0 && nd + nf <= 19 && t < e && !num_char[*t] &&
+                decimal_value(digits_value(d, nd) * pow10_u64[nf] + digits_value(fr, nf),
+                              (unsigned)nf, &v)) {
+                out->d = c == '-' ? -v : v;
+                out->is_int = false;
+                out->decimal = true;
+                j->pos += (size_t)(t - p);
+                return 0;
+            }
         }
     }
     if (c != '-' && !(c >= '0' && c <= '9'))

@@ -265,6 +265,102 @@ TEST(test_json_scan__decimals_correctly_rounded)
     NUMBER("1E+2", 100.0);
 }
 
+/* Decimals without exponent of up to 19 digits are converted without
+ * strtod; every one must still be the double strtod gives, bit for bit:
+ * random ones of every length and split, nanosecond timestamps, and ties
+ * between two doubles (which go to even). */
+static uint64_t rnd_state = 0x9E3779B97F4A7C15ull;
+static uint64_t rnd(void)
+{
+    rnd_state ^= rnd_state << 13;
+    rnd_state ^= rnd_state >> 7;
+    rnd_state ^= rnd_state << 17;
+    return rnd_state;
+}
+
+TEST(test_json_scan__decimals_read_as_strtod_does)
+{
+    enum { N = 300000 };
+    size_t cap = (size_t)N * 24 + 16, len = 0;
+    char *text = malloc(cap);
+    CHECK(text != NULL);
+    if (!text)
+        return;
+    static const char *const fixed[] = {"9007199254740993.0",
+                                        "9007199254740995.0",
+                                        "4503599627370497.5",
+                                        "4503599627370496.5",
+                                        "9007199254740992.5",
+                                        "1712195495519689.047",
+                                        "1419247332972.313",
+                                        "63.813",
+                                        "0.000",
+                                        "-0.5",
+                                        "9999999999999999999.",
+                                        "9999999999999999.999",
+                                        "1.8446744073709551",
+                                        "0.1000000000000000055",
+                                        "18014398509481985.0"};
+    size_t nfixed = sizeof fixed / sizeof fixed[0];
+    text[len++] = '[';
+    for (size_t k = 0; k < N; k++) {
+        if (k)
+            text[len++] = ',';
+        if (k < nfixed) {
+            if (fixed[k][strlen(fixed[k]) - 1] == '.') { /* not JSON: made whole */
+                len += (size_t)sprintf(text + len, "%s0", fixed[k]);
+                continue;
+            }
+            len += (size_t)sprintf(text + len, "%s", fixed[k]);
+            continue;
+        }
+        unsigned total = 2 + (unsigned)(rnd() % 18); /* 2..19 digits */
+        unsigned intd = 1 + (unsigned)(rnd() % (total - 1));
+        char dig[20];
+        for (unsigned i = 0; i < total; i++)
+            dig[i] = (char)('0' + rnd() % 10);
+        if (intd > 1 && dig[0] == '0')
+            dig[0] = '1';
+        if (k % 7 == 0)
+            text[len++] = '-';
+        memcpy(text + len, dig, intd);
+        len += intd;
+        text[len++] = '.';
+        memcpy(text + len, dig + intd, total - intd);
+        len += total - intd;
+    }
+    text[len++] = ']';
+    text[len] = '\0';
+    for (size_t step = 0; step <= 1; step++) {
+        doc d;
+        open_doc(&d, text, len, step ? 4093 : 0);
+        CHECK_INT(td_json_arr_begin(&d.j), 0);
+        bool first = true;
+        const char *at = text + 1;
+        size_t bad = 0, n = 0;
+        while (td_json_arr_next(&d.j, &first) > 0) {
+            td_json_num v;
+            memset(&v, 0, sizeof v);
+            if (td_json_number(&d.j, &v) != 0)
+                break;
+            char *end;
+            double want = strtod(at, &end);
+            if (memcmp(&v.d, &want, sizeof want) != 0 || v.is_int || !v.decimal) {
+                if (bad++ < 5)
+                    unit_fail(__FILE__, __LINE__, "%.*s read as %.17g, strtod %.17g",
+                              (int)(end - at), at, v.d, want);
+            }
+            at = end + 1;
+            n++;
+        }
+        CHECK_INT(n, N);
+        CHECK_INT(bad, 0);
+        CHECK_INT(td_json_end(&d.j), 0);
+        td_json_free(&d.j);
+    }
+    free(text);
+}
+
 TEST(test_json_scan__out_of_range_decimals)
 {
     /* As Python reads them: an infinity, or zero. */
