@@ -208,17 +208,19 @@ static inline int32_t find_step(const seg *sg, size_t nseg, double ts, size_t *h
     return sg[lo].iter;
 }
 
-/* Correlation id -> host iteration. It is alive at the peak of a file's
- * memory, beside the raw events, and every launch and kernel visits it.
+/* Correlation id -> host iteration. Every launch and kernel visits it.
  * Profilers number correlations with a counter, so the ids of one file
  * come in dense runs: then pages of 4096 ids (4 bytes each) found through a
  * directory from the smallest id to the largest, only the pages some id
- * falls in allocated, visited almost in order. Otherwise (ids spread out,
- * or wider than 32 bits) open addressing, 12 bytes a slot. The memory is
- * td_big_alloc'd: its pages are all written at once. */
+ * falls in allocated, visited almost in order. Their memory comes zeroed
+ * and untouched (a slot holds its value XOR CORR_UNSET, so 0 is unset): it
+ * is faulted in as launches are stored, while the raw blocks they come
+ * from shrink to compact events, and the file's peak stays the loader's.
+ * Otherwise (ids spread out, or wider than 32 bits) open addressing, 12
+ * bytes a slot, td_big_alloc'd: written at once, beside the raw events. */
 #define CORR_EMPTY INT64_MIN
 #define CORR_INDEX0 INT32_MIN      /* the host event is the first entry: spec §3.2 */
-#define CORR_UNSET (INT32_MIN + 1) /* a paged slot no host event took */
+#define CORR_UNSET (INT32_MIN + 1) /* no host event took the id */
 #define CORR_PAGE_SHIFT 12
 #define CORR_PAGE ((size_t)1 << CORR_PAGE_SHIFT)
 /* Paged while the pages hold at most this many slots per id: 32 bytes, what
@@ -263,24 +265,43 @@ static int corr_init_hash(corr_map *m, size_t n)
 static void corr_free(corr_map *m)
 {
     free(m->dir);
-    td_big_free(m->pages);
+    free(m->pages);
     td_big_free(m->key);
     td_big_free(m->iter);
 }
 
-/* Where id k's iteration is stored (k is never CORR_EMPTY); NULL when no
- * page or hash slot holds it. */
+/* The page slot of id k (paged maps); NULL when no page holds it. */
 static inline int32_t *corr_at(const corr_map *m, int64_t k)
 {
+    uint64_t off = (uint64_t)k - (uint64_t)m->lo;
+    if ((off >> CORR_PAGE_SHIFT) >= m->ndir)
+        return NULL;
+    int32_t *pg = m->dir[off >> CORR_PAGE_SHIFT];
+    return pg ? &pg[off & (CORR_PAGE - 1)] : NULL;
+}
+
+/* Stores id k's iteration (k is never CORR_EMPTY; paged: every host id has
+ * its page). */
+static inline void corr_put(corr_map *m, int64_t k, int32_t it)
+{
     if (m->dir) {
-        uint64_t off = (uint64_t)k - (uint64_t)m->lo;
-        if ((off >> CORR_PAGE_SHIFT) >= m->ndir)
-            return NULL;
-        int32_t *pg = m->dir[off >> CORR_PAGE_SHIFT];
-        return pg ? &pg[off & (CORR_PAGE - 1)] : NULL;
+        *corr_at(m, k) = it ^ CORR_UNSET;
+        return;
     }
     size_t s = corr_slot(m, k);
-    return m->key[s] == k ? &m->iter[s] : NULL;
+    m->key[s] = k;
+    m->iter[s] = it;
+}
+
+/* Id k's iteration, or CORR_UNSET. */
+static inline int32_t corr_get(const corr_map *m, int64_t k)
+{
+    if (m->dir) {
+        const int32_t *p = corr_at(m, k);
+        return p ? *p ^ CORR_UNSET : CORR_UNSET;
+    }
+    size_t s = corr_slot(m, k);
+    return m->key[s] == k ? m->iter[s] : CORR_UNSET;
 }
 
 _Static_assert(sizeof(td_raw_event) == 24, "raw events are compacted in place");
@@ -292,11 +313,11 @@ static int cmp_wide(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* The correlation id of raw event i. */
-static int64_t raw_corr(const td_raw_event *e, size_t i, const td_wide_corr *wide, size_t nwide)
+/* The correlation id of event i, whose record holds corr. */
+static int64_t event_corr(int32_t corr, size_t i, const td_wide_corr *wide, size_t nwide)
 {
-    if (e->corr != TD_CORR_WIDE)
-        return e->corr;
+    if (corr != TD_CORR_WIDE)
+        return corr;
     uint64_t key = i;
     const td_wide_corr *w = bsearch(&key, wide, nwide, sizeof *wide, cmp_wide);
     return w ? w->corr : -1;
@@ -310,10 +331,10 @@ static inline int32_t device_iter(const corr_map *cm, int64_t corr)
 {
     if (corr == -1 || corr == CORR_EMPTY)
         return CORR_NO_LAUNCH;
-    const int32_t *it = corr_at(cm, corr);
-    if (!it || *it == CORR_INDEX0 || *it == CORR_UNSET)
+    int32_t it = corr_get(cm, corr);
+    if (it == CORR_INDEX0 || it == CORR_UNSET)
         return CORR_NO_LAUNCH;
-    return *it;
+    return it;
 }
 
 #define RAW(i) (&blocks[(i) >> TD_BLOCK_SHIFT][(i) & (TD_BLOCK - 1)])
@@ -446,13 +467,11 @@ static int corr_pages(corr_map *m, td_raw_event **blocks, size_t n, const corr_i
         free(dir);
         return 0;
     }
-    m->pages = td_big_alloc(used * CORR_PAGE * sizeof *m->pages);
+    m->pages = calloc(used * CORR_PAGE, sizeof *m->pages); /* zero: unset */
     if (!m->pages) {
         free(dir);
         return -1;
     }
-    for (size_t k = 0; k < used * CORR_PAGE; k++)
-        m->pages[k] = CORR_UNSET;
     for (uint64_t d = 0, k = 0; d < ndir; d++)
         if (dir[d])
             dir[d] = m->pages + (k++ << CORR_PAGE_SHIFT);
@@ -468,32 +487,25 @@ static int corr_init(corr_map *m, td_raw_event **blocks, size_t n, const corr_id
     return rc != 0 ? (rc < 0 ? -1 : 0) : corr_init_hash(m, ids->n);
 }
 
-/* Rule 2: the host side of each correlation id, the last in the file. */
-static void map_launches(corr_map *cm, td_raw_event **blocks, size_t n, const td_wide_corr *wide,
-                         size_t nwide)
-{
-    for (size_t i = 0; i < n; i++) {
-        const td_raw_event *e = RAW(i);
-        if (!(e->flags & TD_RAW_CORR_HOST))
-            continue;
-        int64_t corr = raw_corr(e, i, wide, nwide);
-        if (corr == CORR_EMPTY)
-            continue; /* an id of INT64_MIN cannot be stored: such kernels get -1 */
-        int32_t it = (e->flags & TD_RAW_INDEX0) ? CORR_INDEX0 : (int32_t)e->u.host_iter;
-        if (cm->dir) {
-            *corr_at(cm, corr) = it; /* every host id has its page */
-            continue;
-        }
-        size_t s = corr_slot(cm, corr);
-        cm->key[s] = corr;
-        cm->iter[s] = it;
-    }
-}
+/* Marks a compact event whose iter holds its correlation id until the map
+ * is complete (clear once assigned). */
+#define EV_PENDING 0x20000000u
+_Static_assert((EV_PENDING & ((1u << TD_NAME_BITS) | TD_EV_GPU | TD_EV_STREAM0)) == 0 &&
+                   EV_PENDING >= (1u << TD_NAME_BITS),
+               "the pending bit is no name bit nor flag");
 
-/* The compact event of raw event e (number i of the file). */
-static td_event compact_event(td_file *f, const td_raw_event *e, size_t i, const corr_map *cm,
+/* The compact event of raw event e (number i of the file): final for host
+ * events; a device event keeps its correlation id, pending. Rule 2's map
+ * takes the host side of each correlation id, the last in the file. */
+static td_event compact_event(td_file *f, const td_raw_event *e, size_t i, corr_map *cm,
                               const td_wide_corr *wide, size_t nwide)
 {
+    if (e->flags & TD_RAW_CORR_HOST) {
+        int64_t corr = event_corr(e->corr, i, wide, nwide);
+        /* An id of INT64_MIN cannot be stored: such kernels get -1. */
+        if (corr != CORR_EMPTY)
+            corr_put(cm, corr, (e->flags & TD_RAW_INDEX0) ? CORR_INDEX0 : (int32_t)e->u.host_iter);
+    }
     td_event o;
     o.dur = e->dur;
     o.name = e->name | ((e->flags & TD_RAW_GPU) ? TD_EV_GPU : 0);
@@ -505,14 +517,9 @@ static td_event compact_event(td_file *f, const td_raw_event *e, size_t i, const
         o.iter = (int32_t)e->u.host_iter;
         return o;
     }
-    o.iter = device_iter(cm, raw_corr(e, i, wide, nwide));
-    bool s0 = (e->flags & TD_RAW_STREAM0) != 0;
-    if (o.iter == CORR_NO_LAUNCH) {
-        o.iter = TD_ITER_NONE;
-        f->events_no_launch++;
-        f->events_no_launch0 += s0;
-    }
-    if (s0) {
+    o.iter = e->corr;
+    o.name |= EV_PENDING;
+    if (e->flags & TD_RAW_STREAM0) {
         o.name |= TD_EV_STREAM0;
         f->events_stream0++;
     }
@@ -520,8 +527,9 @@ static td_event compact_event(td_file *f, const td_raw_event *e, size_t i, const
 }
 
 /* Compacts each block in place: event i of a block is written at byte
- * 16 i, over raw records (24 bytes each) the loop has already read. */
-static int compact_blocks(td_file *f, td_raw_event **blocks, size_t n, const corr_map *cm,
+ * 16 i, over raw records (24 bytes each) the loop has already read; the
+ * block then shrinks. */
+static int compact_blocks(td_file *f, td_raw_event **blocks, size_t n, corr_map *cm,
                           const td_wide_corr *wide, size_t nwide)
 {
     size_t nb = (n + TD_BLOCK - 1) / TD_BLOCK;
@@ -545,6 +553,28 @@ static int compact_blocks(td_file *f, td_raw_event **blocks, size_t n, const cor
     }
     f->nev = n;
     return 0;
+}
+
+/* Rule 2, once every launch is in the map: each device event takes the
+ * iteration of its launch. */
+static void assign_devices(td_file *f, const corr_map *cm, const td_wide_corr *wide, size_t nwide)
+{
+    for (size_t b = 0; b < f->nevb; b++) {
+        td_event *eb = f->evb[b];
+        size_t m = b + 1 < f->nevb ? TD_BLOCK : f->nev - b * TD_BLOCK;
+        for (size_t k = 0; k < m; k++) {
+            td_event *o = &eb[k];
+            if (!(o->name & EV_PENDING))
+                continue;
+            o->name &= ~EV_PENDING;
+            o->iter = device_iter(cm, event_corr(o->iter, b * TD_BLOCK + k, wide, nwide));
+            if (o->iter == CORR_NO_LAUNCH) {
+                o->iter = TD_ITER_NONE;
+                f->events_no_launch++;
+                f->events_no_launch0 += (o->name & TD_EV_STREAM0) != 0;
+            }
+        }
+    }
 }
 
 int td_assign_iterations(td_file *f, td_raw_event **blocks, size_t n, const td_wide_corr *wide,
@@ -571,8 +601,9 @@ int td_assign_iterations(td_file *f, td_raw_event **blocks, size_t n, const td_w
     assign_host_steps(blocks, n, sg, nseg, &ids);
     if (corr_init(&cm, blocks, n, &ids) < 0)
         goto done;
-    map_launches(&cm, blocks, n, wide, nwide);
     rc = compact_blocks(f, blocks, n, &cm, wide, nwide);
+    if (rc == 0)
+        assign_devices(f, &cm, wide, nwide);
 done:
     free(st);
     free(sg);

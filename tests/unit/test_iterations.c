@@ -111,7 +111,26 @@ static void appendf(char **buf, size_t *len, size_t *cap, const char *fmt, ...)
     *len += (size_t)n;
 }
 
-static void check_corr_layout(int layout)
+/* The launches of layout's ids, and a relaunch of the first. */
+static void append_launches(char **t, size_t *len, size_t *cap, int layout, int nsteps)
+{
+    for (int k = 0; k < CORR_LAUNCHES; k++)
+        appendf(t, len, cap,
+                "{\"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", \"ts\": %d, "
+                "\"dur\": 1, \"args\": {\"correlation\": %lld}},\n",
+                (k / CORR_PER_STEP) * 1000000 + 10 + k % CORR_PER_STEP,
+                (long long)corr_layout(layout, k));
+    /* A relaunch of id 0 in the last step: the last launch in the file wins. */
+    appendf(t, len, cap,
+            "{\"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", \"ts\": %d, "
+            "\"dur\": 1, \"args\": {\"correlation\": %lld}},\n",
+            (nsteps - 1) * 1000000 + 900, (long long)corr_layout(layout, 0));
+}
+
+/* Kernels after their launches, as profilers write them, or before them
+ * (kernels_first): a kernel's iteration is known only once every launch of
+ * the file is. */
+static void check_corr_layout(int layout, bool kernels_first)
 {
     size_t len = 0, cap = 0;
     char *t = NULL;
@@ -122,17 +141,8 @@ static void check_corr_layout(int layout)
                 "{\"cat\": \"user_annotation\", \"name\": \"ProfilerStep#%d\", \"ts\": %d, "
                 "\"dur\": 1000000},\n",
                 10 + s, s * 1000000);
-    for (int k = 0; k < CORR_LAUNCHES; k++)
-        appendf(&t, &len, &cap,
-                "{\"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", \"ts\": %d, "
-                "\"dur\": 1, \"args\": {\"correlation\": %lld}},\n",
-                (k / CORR_PER_STEP) * 1000000 + 10 + k % CORR_PER_STEP,
-                (long long)corr_layout(layout, k));
-    /* A relaunch of id 0 in the last step: the last launch in the file wins. */
-    appendf(&t, &len, &cap,
-            "{\"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", \"ts\": %d, "
-            "\"dur\": 1, \"args\": {\"correlation\": %lld}},\n",
-            (nsteps - 1) * 1000000 + 900, (long long)corr_layout(layout, 0));
+    if (!kernels_first)
+        append_launches(&t, &len, &cap, layout, nsteps);
     for (int k = 0; k < CORR_LAUNCHES; k++)
         appendf(&t, &len, &cap,
                 "{\"cat\": \"kernel\", \"name\": \"k\", \"ts\": %d, \"dur\": 2, "
@@ -148,11 +158,16 @@ static void check_corr_layout(int layout)
     for (size_t i = 0; i < sizeof none / sizeof *none; i++)
         appendf(&t, &len, &cap,
                 "{\"cat\": \"kernel\", \"name\": \"orphan\", \"ts\": 5, \"dur\": 2, "
-                "\"args\": {\"stream\": 7, \"correlation\": %lld}}%s\n",
-                (long long)none[i], i + 1 < sizeof none / sizeof *none ? "," : "");
+                "\"args\": {\"stream\": %d, \"correlation\": %lld}}%s\n",
+                (int)(i % 2) * 7, (long long)none[i],
+                i + 1 < sizeof none / sizeof *none || kernels_first ? "," : "");
+    if (kernels_first) {
+        append_launches(&t, &len, &cap, layout, nsteps);
+        len -= 2; /* the last launch's ",\n" */
+    }
     appendf(&t, &len, &cap, "]}");
     char name[32];
-    snprintf(name, sizeof name, "corr_layout%d.json", layout);
+    snprintf(name, sizeof name, "corr_layout%d%s.json", layout, kernels_first ? "k" : "");
     const char *path = unit_write(name, t, len);
     free(t);
     td_file *f = NULL;
@@ -162,7 +177,7 @@ static void check_corr_layout(int layout)
         return;
     }
     CHECK_INT(f->niters, (size_t)nsteps);
-    size_t first_kernel = (size_t)nsteps + CORR_LAUNCHES + 1, wrong = 0;
+    size_t first_kernel = (size_t)nsteps + (kernels_first ? 0 : CORR_LAUNCHES + 1), wrong = 0;
     for (int k = 0; k < CORR_LAUNCHES; k++) {
         size_t i = first_kernel + (size_t)k;
         const td_event *e = &f->evb[i >> TD_BLOCK_SHIFT][i & (TD_BLOCK - 1)];
@@ -179,11 +194,21 @@ static void check_corr_layout(int layout)
                       e->iter);
     }
     CHECK_INT(f->events_no_launch, sizeof none / sizeof *none);
+    CHECK_INT(f->events_no_launch0, 2); /* the orphans on stream 0 */
+    /* Every event's name is one of the file's, with no bit but its flags. */
+    size_t bad = 0;
+    for (size_t i = 0; i < f->nev; i++) {
+        const td_event *e = &f->evb[i >> TD_BLOCK_SHIFT][i & (TD_BLOCK - 1)];
+        bad += TD_EV_NAME(e) >= td_strtab_count(f->names);
+    }
+    CHECK_INT(bad, 0);
     td_file_free(f);
 }
 
 TEST(test_iterations__launches_found_whatever_the_ids)
 {
-    for (int layout = 0; layout < 5; layout++)
-        check_corr_layout(layout);
+    for (int layout = 0; layout < 5; layout++) {
+        check_corr_layout(layout, false);
+        check_corr_layout(layout, true);
+    }
 }
