@@ -42,6 +42,8 @@ REAL_T = os.path.join(TRACES, "hta-trace_diff", "test")
 SRC_C = os.path.join(REAL_C, "control.json.gz")
 SRC_T = os.path.join(REAL_T, "test.json.gz")
 SMALL = os.path.join(TRACES, "hta-trace_compare", "test")
+# Newer Kineto output: decimal "ts" with nanosecond digits, decimal "dur".
+SRC_NS = os.path.join(TRACES, "hta-ns_resolution", "rank-0.Apr_03_18_51_38.1102.pt.trace.json.gz")
 GEN = os.path.join(HERE, "gen_trace.py")
 
 # HTA TraceDiff (load both sides + compare_traces) on a 2-core 24 GiB machine,
@@ -75,6 +77,7 @@ def inputs_spec(quick):
         "test-x4.json": ["--input", SRC_T, "--scale", "4"],
         "control-x4.json.gz": ["--input", SRC_C, "--scale", "4", "--gzip"],
         "test-x4.json.gz": ["--input", SRC_T, "--scale", "4", "--gzip"],
+        "ns-x8.json": ["--input", SRC_NS, "--scale", "8"],
         "sweep-100MB.json": ["--input", SRC_C, "--target-mb", "100"],
         "sweep-250MB.json": ["--input", SRC_C, "--target-mb", "250"],
         "ranks%d-15MB" % nranks(quick): ["ranks", "--input", SRC_C, "--ranks",
@@ -592,7 +595,9 @@ def main():
 
     pairs = [Case("pairs", "real pair", REAL_C, REAL_T, HTA["real"]),
              Case("pairs", "x4 plain", I("control-x4.json"), I("test-x4.json"), HTA["x4"]),
-             Case("pairs", "x4 gzip", I("control-x4.json.gz"), I("test-x4.json.gz"), HTA["x4"])]
+             Case("pairs", "x4 gzip", I("control-x4.json.gz"), I("test-x4.json.gz"), HTA["x4"]),
+             Case("pairs", "ns x8 plain (decimal ts) with itself", I("ns-x8.json"),
+                  I("ns-x8.json"))]
     if not a.quick:
         pairs += [Case("pairs", "x4 gzip jitter", I("control-x4-jitter.json.gz"),
                        I("test-x4-jitter.json.gz"), HTA["x4"]),
@@ -671,7 +676,7 @@ def main():
                 [[lib, f3(statistics.median(x[1] for x in v)),
                   "%.2f" % (v[0][0] / 1e9 / statistics.median(x[1] for x in v))]
                  for lib, v in inflate_t.items()]) if inflate_t else "(not run)", "",
-          "## Pairs: the HTA trace_diff pair, scaled", "", time_rows(pairs), "",
+          "## Pairs: the HTA trace_diff pair, scaled; a newer (decimal, nanosecond) trace", "", time_rows(pairs), "",
           floor_rows(pairs), "",
           "## Size sweep: one control trace against a tiny test trace (-j 1)", "",
           sweep_rows(sweep, events), "", floor_rows(sweep), "",
