@@ -4,6 +4,7 @@
 
 #include "tracediff.h"
 
+#include <limits.h>
 #include <stdarg.h>
 #include <stdbool.h>
 
@@ -271,6 +272,17 @@ typedef struct td_reader td_reader;
 int td_reader_open(td_reader **out, const char *path, td_error *err);
 /* Reads up to cap bytes; returns the count, 0 at the end, < 0 on error. */
 long td_reader_read(td_reader *r, char *buf, size_t cap, td_error *err);
+/* Compressed input, without a copy: the next decompressed chunk becomes the
+ * caller's window. Returns the count n of new bytes, with *buf pointing at
+ * the nleft bytes of left (copied) followed by them; 0 at the end and < 0
+ * on error (*buf untouched; the window held stays valid); TD_READER_NO_SWAP
+ * when it cannot (plain input, or nleft too large): then, if the caller's
+ * window is a chunk, it copies what it keeps elsewhere and calls
+ * td_reader_swap(r, NULL, 0, NULL, NULL) to let the chunk go, before
+ * td_reader_read. A window from here stays valid until the next call, or
+ * td_reader_close. */
+#define TD_READER_NO_SWAP LONG_MAX
+long td_reader_swap(td_reader *r, const char *left, size_t nleft, char **buf, td_error *err);
 td_compression td_reader_compression(const td_reader *r);
 uint64_t td_reader_file_bytes(const td_reader *r);
 /* Compressed bytes consumed so far (for progress). */

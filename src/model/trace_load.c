@@ -44,17 +44,33 @@ typedef struct loader {
     size_t catcap;
 } loader;
 
-static long source_read(void *ud, char *buf, size_t cap, td_error *err)
+static void report_progress(loader *L)
 {
-    loader *L = ud;
-    long n = td_reader_read(L->r, buf, cap, err);
-    if (n >= 0 && L->prog && L->prog->fn) {
+    if (L->prog && L->prog->fn) {
         uint64_t c = td_reader_consumed(L->r);
         if (c > L->reported) {
             L->prog->fn(L->prog->ud, c - L->reported);
             L->reported = c;
         }
     }
+}
+
+static long source_read(void *ud, char *buf, size_t cap, td_error *err)
+{
+    loader *L = ud;
+    long n = td_reader_read(L->r, buf, cap, err);
+    if (n >= 0)
+        report_progress(L);
+    return n;
+}
+
+/* Decompressed chunks become the scanner's window, not copied. */
+static long source_swap(void *ud, const char *left, size_t nleft, char **buf, td_error *err)
+{
+    loader *L = ud;
+    long n = td_reader_swap(L->r, left, nleft, buf, err);
+    if (n >= 0 && n != TD_READER_NO_SWAP)
+        report_progress(L);
     return n;
 }
 
@@ -944,6 +960,8 @@ int td_file_load_split(td_file **out, const char *path, const td_load_progress *
     f->file_bytes = td_reader_file_bytes(L.r);
     if ((rc = td_json_init(&L.j, source_read, &L, f->path, err)) < 0)
         goto done;
+    if (f->compression != TD_COMP_NONE)
+        td_json_set_swap(&L.j, source_swap);
     rc = read_top(&L);
     for (size_t k = L.split_next; sp && k < sp->n; k++)
         td_split_cancel(&sp->p[k]); /* never reached */

@@ -11,6 +11,11 @@
  * decompressing and scanning overlap: a .json.gz costs about the longer of
  * the two rather than their sum. Errors reach the reader in order, after
  * every byte decompressed before them.
+ *
+ * A chunk need not be copied out: td_reader_swap hands the chunk itself to
+ * the JSON scanner as its window, the scanner's unread bytes copied into
+ * the room kept before the chunk's data (HEAD bytes), and takes back the
+ * chunk the scanner held before.
  */
 #include "internal.h"
 
@@ -26,6 +31,7 @@
 
 #define INBUF (256u << 10)
 #define CHUNK (256u << 10)
+#define HEAD (64u << 10) /* room before a chunk's data for the scanner's unread bytes */
 #define RING 4
 
 /* The decompressing thread and the ring it fills. produced and taken count
@@ -39,6 +45,7 @@ typedef struct ring {
     uint64_t consumed_at[RING]; /* compressed bytes read once it was made */
     uint64_t produced, taken;
     size_t rpos;        /* reader's position in chunk taken */
+    bool held;          /* chunk taken is the scanner's window (td_reader_swap) */
     int done, stop, rc; /* done: no more chunks; rc: 0 at the end, or the error */
     td_error err;
     uint64_t consumed; /* compressed bytes behind what the reader has taken */
@@ -247,7 +254,7 @@ static void *ring_main(void *arg)
         pthread_mutex_unlock(&g->mu);
         if (stop)
             return NULL;
-        char *out = g->slot[g->produced % RING];
+        char *out = g->slot[g->produced % RING] + HEAD;
         size_t len = 0;
         long n = 1;
         while (len < CHUNK && (n = read_decoded(r, out + len, CHUNK - len, &g->err)) > 0)
@@ -280,7 +287,7 @@ static int ring_start(td_reader *r, td_error *err)
 {
     ring *g = calloc(1, sizeof *g);
     for (int k = 0; g && k < RING; k++)
-        if (!(g->slot[k] = malloc(CHUNK))) {
+        if (!(g->slot[k] = malloc(HEAD + CHUNK))) {
             ring_free(g);
             g = NULL;
         }
@@ -335,7 +342,7 @@ static long ring_read(td_reader *r, char *buf, size_t cap, td_error *err)
     size_t n = g->len[k] - g->rpos;
     if (n > cap)
         n = cap;
-    memcpy(buf, g->slot[k] + g->rpos, n);
+    memcpy(buf, g->slot[k] + HEAD + g->rpos, n);
     g->rpos += n;
     g->consumed = g->consumed_at[k];
     if (g->rpos == g->len[k]) {
@@ -346,6 +353,64 @@ static long ring_read(td_reader *r, char *buf, size_t cap, td_error *err)
         pthread_mutex_unlock(&g->mu);
     }
     return (long)n;
+}
+
+/* Lets go of the chunk the scanner held as its window. */
+static void ring_release(ring *g)
+{
+    if (!g->held)
+        return;
+    pthread_mutex_lock(&g->mu);
+    g->taken++;
+    g->held = false;
+    g->rpos = 0;
+    pthread_cond_broadcast(&g->cv);
+    pthread_mutex_unlock(&g->mu);
+}
+
+long td_reader_swap(td_reader *r, const char *left, size_t nleft, char **buf, td_error *err)
+{
+    if (r->comp != TD_COMP_GZIP && r->comp != TD_COMP_ZSTD)
+        return TD_READER_NO_SWAP;
+    if (!r->ring && !r->ring_failed) {
+        int rc = ring_start(r, err);
+        if (rc < 0)
+            return rc;
+    }
+    ring *g = r->ring;
+    if (!g)
+        return TD_READER_NO_SWAP;
+    if (!buf) {
+        ring_release(g);
+        return 0;
+    }
+    uint64_t want = g->taken + (g->held ? 1 : 0);
+    pthread_mutex_lock(&g->mu);
+    while (g->produced <= want && !g->done)
+        pthread_cond_wait(&g->cv, &g->mu);
+    if (g->produced <= want) {
+        int rc = g->rc;
+        pthread_mutex_unlock(&g->mu);
+        if (rc < 0 && err)
+            *err = g->err;
+        return rc; /* the end, or the error; the window stays */
+    }
+    pthread_mutex_unlock(&g->mu);
+    /* Chunk want is the reader's until it is released. */
+    unsigned k = (unsigned)(want % RING);
+    size_t start = HEAD + (g->held ? 0 : g->rpos);
+    if (nleft > start)
+        return TD_READER_NO_SWAP;
+    char *dst = g->slot[k] + start - nleft;
+    if (nleft)
+        memmove(dst, left, nleft); /* left may be in the chunk held until now */
+    long n = (long)(g->len[k] - (start - HEAD));
+    g->consumed = g->consumed_at[k];
+    ring_release(g); /* the window before, if a chunk */
+    g->held = true;
+    g->rpos = 0;
+    *buf = dst;
+    return n;
 }
 
 long td_reader_read(td_reader *r, char *buf, size_t cap, td_error *err)

@@ -70,8 +70,8 @@ int td_json_init(td_json *j, td_json_read_fn read, void *ud, const char *path, t
     j->err = err;
     j->path = path ? path : "";
     j->keep = NO_KEEP;
-    j->cap = WINDOW;
-    j->buf = malloc(j->cap);
+    j->cap = j->owncap = WINDOW;
+    j->buf = j->own = malloc(j->cap);
     j->scap = 256;
     j->scratch = malloc(j->scap);
     if (!j->buf || !j->scratch) {
@@ -81,11 +81,16 @@ int td_json_init(td_json *j, td_json_read_fn read, void *ud, const char *path, t
     return 0;
 }
 
+void td_json_set_swap(td_json *j, td_json_swap_fn swap)
+{
+    j->swap = swap;
+}
+
 void td_json_free(td_json *j)
 {
-    free(j->buf);
+    free(j->own);
     free(j->scratch);
-    j->buf = j->scratch = NULL;
+    j->buf = j->own = j->scratch = NULL;
 }
 
 uint64_t td_json_offset(const td_json *j)
@@ -127,6 +132,54 @@ static int error_at(td_json *j, size_t pos, const char *fmt, ...)
     return rc;
 }
 
+/* Positions after the bytes before from left the window. */
+static void window_moved(td_json *j, size_t from)
+{
+    j->ilen = 0; /* the index is of bytes that moved */
+    j->base += from;
+    j->pos -= from;
+    j->end -= from;
+    if (j->keep != NO_KEEP)
+        j->keep -= from;
+}
+
+/* The source's next buffer as the window, the bytes from from on carried
+ * over: 1 when it is, 0 at the end, < 0 on error, 2 when the source cannot
+ * (the window is then the scanner's own again). */
+static int swap_window(td_json *j, size_t from)
+{
+    size_t left = j->end - from;
+    char *nb;
+    long n = j->swap(j->ud, j->buf + from, left, &nb, j->err);
+    if (n == TD_READER_NO_SWAP) {
+        if (j->buf == j->own)
+            return 2;
+        if (j->owncap < left + WINDOW / 2) {
+            size_t ncap = j->owncap;
+            while (ncap < left + WINDOW / 2)
+                ncap *= 2;
+            char *o = realloc(j->own, ncap);
+            if (!o)
+                return td_fail(j->err, TD_ENOMEM, j->path, "out of memory");
+            j->own = o;
+            j->owncap = ncap;
+        }
+        memcpy(j->own, j->buf + from, left);
+        j->swap(j->ud, NULL, 0, NULL, NULL); /* the source's buffer is let go */
+        window_moved(j, from);
+        j->buf = j->own;
+        j->cap = j->owncap;
+        return 2;
+    }
+    if (n <= 0)
+        return (int)n;
+    window_moved(j, from);
+    j->buf = nb;
+    j->end = left + (size_t)n;
+    j->cap = j->end;
+    return 1;
+}
+
 /* Makes at least need bytes available from pos (fewer only at the end of
  * input). Bytes from j->keep on are preserved; positions may move. Returns
  * the bytes available or < 0 on a read error. */
@@ -136,6 +189,18 @@ static long fill(td_json *j, size_t need)
         return j->err ? j->err->code : TD_EIO;
     while (j->end - j->pos < need && !j->eof) {
         size_t from = (j->keep != NO_KEEP && j->keep < j->pos) ? j->keep : j->pos;
+        if (j->swap) {
+            int r = swap_window(j, from);
+            if (r < 0) {
+                j->failed = 1;
+                return r;
+            }
+            if (r == 0)
+                j->eof = true;
+            if (r != 2)
+                continue;
+            from = (j->keep != NO_KEEP && j->keep < j->pos) ? j->keep : j->pos;
+        }
         if (from > 0) {
             j->ilen = 0; /* the index is of bytes that move */
             memmove(j->buf, j->buf + from, j->end - from);
@@ -153,8 +218,8 @@ static long fill(td_json *j, size_t need)
                     j->failed = 1;
                     return td_fail(j->err, TD_ENOMEM, j->path, "out of memory");
                 }
-                j->buf = nb;
-                j->cap = ncap;
+                j->buf = j->own = nb;
+                j->cap = j->owncap = ncap;
             }
         }
         long n = j->read(j->ud, j->buf + j->end, j->cap - j->end, j->err);

@@ -23,6 +23,10 @@
 /* Reads up to cap bytes into buf; returns the count, 0 at the end, < 0 on
  * error (having filled err). */
 typedef long (*td_json_read_fn)(void *ud, char *buf, size_t cap, td_error *err);
+/* A source that can hand over its own buffer as the window, without a copy
+ * (td_reader_swap's contract); optional, set with td_json_set_swap. */
+typedef long (*td_json_swap_fn)(void *ud, const char *left, size_t nleft, char **buf,
+                                td_error *err);
 
 #define TD_JSON_MAX_DEPTH 4096
 /* Blocks of 64 bytes indexed at a time (json_index.h). */
@@ -39,6 +43,9 @@ typedef struct td_json {
 
     char *buf;
     size_t cap, pos, end;
+    char *own; /* the window's own memory: buf, unless buf is the source's (swap) */
+    size_t owncap;
+    td_json_swap_fn swap;
     uint64_t base; /* absolute offset of buf[0] */
     bool eof;
     size_t keep; /* bytes from this position on survive a refill (SIZE_MAX: none) */
@@ -68,6 +75,8 @@ typedef struct td_json_num {
 } td_json_num;
 
 int td_json_init(td_json *j, td_json_read_fn read, void *ud, const char *path, td_error *err);
+/* Lets the source hand over its buffers (before the first read). */
+void td_json_set_swap(td_json *j, td_json_swap_fn swap);
 void td_json_free(td_json *j);
 
 /* Absolute byte offset of the next unread byte. */

@@ -1,8 +1,11 @@
 /* Odd but readable traces, and the ones refused (src/trace_load.c,
  * src/trace_set.c); the rules are written down in docs/errors.md. */
+#include "internal.h"
 #include "unit_traces.h"
 
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <zlib.h>
 
 static td_file_info info_of(const td_set *s)
@@ -275,4 +278,116 @@ TEST(test_trace_load__two_files_one_rank_named)
     td_error err = unit_open_error(dir);
     CHECK_INT(err.code, TD_ETRACE);
     CHECK_STR(err.msg, "two files claim rank 1: a.json and b.json.gz");
+}
+
+/* text gzipped into a new buffer of *len bytes. */
+static unsigned char *gzip_text(const char *text, size_t n, size_t *len)
+{
+    size_t cap = n + n / 10 + 1024;
+    unsigned char *gz = malloc(cap);
+    z_stream z;
+    memset(&z, 0, sizeof z);
+    if (!gz || deflateInit2(&z, 1, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
+        free(gz);
+        return NULL;
+    }
+    z.next_in = (Bytef *)(uintptr_t)text;
+    z.avail_in = (uInt)n;
+    z.next_out = gz;
+    z.avail_out = (uInt)cap;
+    int rc = deflate(&z, Z_FINISH);
+    *len = cap - z.avail_out;
+    deflateEnd(&z);
+    if (rc != Z_STREAM_END) {
+        free(gz);
+        return NULL;
+    }
+    return gz;
+}
+
+/* A trace of some megabytes: events of every size, among them names and
+ * skipped strings longer than the room a decompressed chunk keeps for the
+ * scanner's unread bytes, and tokens cut by every chunk edge. */
+static char *big_odd_trace(size_t *len)
+{
+    size_t cap = 16u << 20, n = 0;
+    char *t = malloc(cap);
+    if (!t)
+        return NULL;
+    n += (size_t)sprintf(t + n, "{\"traceEvents\": [\n");
+    for (int k = 0; k < 40000; k++) {
+        size_t pad = (size_t)(k * 7919) % 97;
+        if (k % 5000 == 17)
+            pad = 100000 + (size_t)k; /* a name longer than the room */
+        if (k % 7000 == 3)
+            pad = 300000; /* a skipped value longer than a chunk */
+        n += (size_t)sprintf(t + n, "{\"ph\": \"X\", \"cat\": \"c%d\", \"name\": \"", k % 3);
+        bool long_skip = pad == 300000;
+        for (size_t i = 0; i < (long_skip ? 3 : pad); i++)
+            t[n++] = (char)('a' + (k + i) % 26);
+        n += (size_t)sprintf(t + n, "%d\", \"ts\": %d.%03d, \"dur\": %d, \"args\": {\"s\": \"",
+                             k % 50, k * 10, k % 1000, 1 + k % 9);
+        for (size_t i = 0; i < (long_skip ? pad : pad % 13); i++)
+            t[n++] = (char)('A' + i % 26);
+        n += (size_t)sprintf(t + n, "\", \"External id\": %d}}%s\n", k, k + 1 < 40000 ? "," : "");
+        if (n + 700000 > cap)
+            break;
+    }
+    n += (size_t)sprintf(t + n, "]}");
+    *len = n;
+    return t;
+}
+
+TEST(test_trace_load__gzip_windows_read_as_plain)
+{
+    size_t n = 0, gzlen = 0;
+    char *text = big_odd_trace(&n);
+    REQUIRE(text);
+    unsigned char *gz = gzip_text(text, n, &gzlen);
+    REQUIRE(gz);
+    const char *pp = unit_write("odd_plain.json", text, n);
+    const char *gp = unit_write("odd_gzip.json.gz", gz, gzlen);
+    td_file *a = NULL, *b = NULL;
+    td_error err = {0};
+    CHECK_INT(td_file_load(&a, pp, NULL, 0, &err), 0);
+    CHECK_INT(td_file_load(&b, gp, NULL, 0, &err), 0);
+    if (a && b) {
+        CHECK(a->nev > 30000);
+        CHECK_INT(b->nev, a->nev);
+        CHECK_INT(td_strtab_count(b->names), td_strtab_count(a->names));
+        size_t bad = 0;
+        for (size_t i = 0; i < a->nev && i < b->nev; i++) {
+            const td_event *x = &a->evb[i >> TD_BLOCK_SHIFT][i & (TD_BLOCK - 1)];
+            const td_event *y = &b->evb[i >> TD_BLOCK_SHIFT][i & (TD_BLOCK - 1)];
+            size_t lx, ly;
+            const char *nx = td_strtab_get(a->names, TD_EV_NAME(x), &lx);
+            const char *ny = td_strtab_get(b->names, TD_EV_NAME(y), &ly);
+            bad += x->dur != y->dur || x->iter != y->iter || lx != ly || memcmp(nx, ny, lx) != 0;
+        }
+        CHECK_INT(bad, 0);
+    }
+    td_file_free(a);
+    td_file_free(b);
+
+    /* A syntax error deep in the stream: the same message at the same
+     * offset, compressed or not. */
+    size_t at = n / 2 + 12345;
+    while (text[at] != ',')
+        at++;
+    text[at] = ';';
+    free(gz);
+    gz = gzip_text(text, n, &gzlen);
+    REQUIRE(gz);
+    td_error ep = {0}, eg = {0};
+    a = b = NULL;
+    CHECK_INT(td_file_load(&a, unit_write("odd_bad.json", text, n), NULL, 0, &ep), TD_EPARSE);
+    CHECK_INT(td_file_load(&b, unit_write("odd_bad.json.gz", gz, gzlen), NULL, 0, &eg), TD_EPARSE);
+    CHECK(ep.has_offset && eg.has_offset);
+    CHECK_INT(eg.offset, ep.offset);
+    CHECK_INT(ep.offset, at);
+    CHECK_STR(eg.msg, ep.msg);
+    td_file_free(a);
+    td_file_free(b);
+    free(gz);
+    free(text);
 }
