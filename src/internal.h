@@ -167,9 +167,11 @@ void td_split_free(td_split *sp);
 /* How many pieces to cut a file of size bytes into, out of total bytes read
  * by threads threads (TD_SPLIT=N in the environment forces N, for tests). */
 size_t td_split_count(uint64_t size, uint64_t total, int threads);
-/* trace_load.c: piece 0 (the whole file when sp is NULL) and piece i >= 1. */
+/* trace_load.c: piece 0 (the whole file when sp is NULL) and piece i >= 1.
+ * ahead: a plain file not cut is read by a thread of its own beside the
+ * scanner (for when a core would otherwise idle). */
 int td_file_load_split(td_file **out, const char *path, const td_load_progress *prog, int want_attr,
-                       td_split *sp, td_error *err);
+                       td_split *sp, bool ahead, td_error *err);
 void td_split_run(td_split *sp, size_t i, const td_load_progress *prog, int want_attr);
 
 /* The events attribution needs, kept beside the raw events only while a
@@ -282,6 +284,9 @@ long td_reader_read(td_reader *r, char *buf, size_t cap, td_error *err);
  * td_reader_read. A window from here stays valid until the next call, or
  * td_reader_close. */
 #define TD_READER_NO_SWAP LONG_MAX
+/* Plain input read ahead by a thread of its own, as compressed input is,
+ * so that reading overlaps scanning (before the first read; no seek after). */
+void td_reader_read_ahead(td_reader *r);
 long td_reader_swap(td_reader *r, const char *left, size_t nleft, char **buf, td_error *err);
 td_compression td_reader_compression(const td_reader *r);
 uint64_t td_reader_file_bytes(const td_reader *r);

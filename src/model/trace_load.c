@@ -932,11 +932,11 @@ void td_file_free(td_file *f)
 int td_file_load(td_file **out, const char *path, const td_load_progress *prog, int want_attr,
                  td_error *err)
 {
-    return td_file_load_split(out, path, prog, want_attr, NULL, err);
+    return td_file_load_split(out, path, prog, want_attr, NULL, false, err);
 }
 
 int td_file_load_split(td_file **out, const char *path, const td_load_progress *prog, int want_attr,
-                       td_split *sp, td_error *err)
+                       td_split *sp, bool ahead, td_error *err)
 {
     *out = NULL;
     loader L;
@@ -960,8 +960,9 @@ int td_file_load_split(td_file **out, const char *path, const td_load_progress *
     f->file_bytes = td_reader_file_bytes(L.r);
     if ((rc = td_json_init(&L.j, source_read, &L, f->path, err)) < 0)
         goto done;
-    if (f->compression != TD_COMP_NONE)
-        td_json_set_swap(&L.j, source_swap);
+    if (ahead && !sp) /* a file cut into pieces seeks: read in this thread */
+        td_reader_read_ahead(L.r);
+    td_json_set_swap(&L.j, source_swap);
     rc = read_top(&L);
     for (size_t k = L.split_next; sp && k < sp->n; k++)
         td_split_cancel(&sp->p[k]); /* never reached */

@@ -114,6 +114,7 @@ typedef struct loadctx {
     const td_open_opts *opts;
     pthread_mutex_t lock;
     uint64_t done, total;
+    bool ahead; /* fewer loading threads than cores: plain files read ahead */
 } loadctx;
 
 static void on_progress(void *ud, uint64_t delta)
@@ -138,7 +139,7 @@ static int load_one(void *ud, size_t i)
         td_split_run(jb->split, c->tasks[i].piece, &prog, attr);
         return 0;
     }
-    jb->rc = td_file_load_split(&jb->file, jb->path, &prog, attr, jb->split, &jb->err);
+    jb->rc = td_file_load_split(&jb->file, jb->path, &prog, attr, jb->split, c->ahead, &jb->err);
     return jb->rc;
 }
 
@@ -237,7 +238,7 @@ int td_set_assemble(td_set **out, const char *path, td_file **files, size_t n, t
  * could not even be planned (a file's own error is in its job). */
 static int load_all(job *jobs, char **list, size_t n, const td_open_opts *opts, td_error *err)
 {
-    loadctx ctx = {jobs, NULL, opts, PTHREAD_MUTEX_INITIALIZER, 0, 0};
+    loadctx ctx = {jobs, NULL, opts, PTHREAD_MUTEX_INITIALIZER, 0, 0, false};
     uint64_t *size = calloc(n + 1, sizeof *size);
     if (!size)
         return td_fail(err, TD_ENOMEM, "", "out of memory");
@@ -249,6 +250,13 @@ static int load_all(job *jobs, char **list, size_t n, const td_open_opts *opts, 
     }
     int ntask = plan_tasks(&ctx, n, size, opts ? opts->threads : 0, err);
     free(size);
+    /* A core the pool leaves idle reads plain files ahead of their scanners
+     * (as a compressed file's thread decompresses ahead); with every core
+     * scanning, that thread would only add switching. */
+    int threads = opts && opts->threads > 0 ? opts->threads : td_ncores();
+    if (ntask >= 0 && (size_t)ntask < (size_t)threads)
+        threads = ntask;
+    ctx.ahead = ntask >= 0 && threads < td_ncores();
     if (ntask >= 0)
         td_pool_run((size_t)ntask, opts ? opts->threads : 0, load_one, &ctx);
     pthread_mutex_destroy(&ctx.lock);

@@ -63,7 +63,8 @@ struct td_reader {
     int z_done;
     ZSTD_DStream *zs;
     int zs_frame_open;
-    ring *ring; /* compressed input, once reading has begun */
+    int ahead;  /* plain input read by a thread of its own too */
+    ring *ring; /* compressed (or ahead) input, once reading has begun */
     int ring_failed;
 };
 
@@ -235,8 +236,34 @@ static long read_zstd(td_reader *r, char *buf, size_t cap, td_error *err)
     return (long)o.pos;
 }
 
+/* Plain input: straight into buf, or what detecting the format read. */
+static long read_plain(td_reader *r, char *buf, size_t cap, td_error *err)
+{
+    if (r->in_pos >= r->in_len && !r->in_eof) {
+        ssize_t n;
+        do
+            n = read(r->fd, buf, cap);
+        while (n < 0 && errno == EINTR);
+        if (n < 0)
+            return td_fail(err, TD_EIO, r->path, "read failed: %s", strerror(errno));
+        r->consumed += (uint64_t)n;
+        if (n == 0)
+            r->in_eof = 1;
+        return (long)n;
+    }
+    long n = read_raw(r, err);
+    if (n <= 0)
+        return n;
+    size_t k = (size_t)n < cap ? (size_t)n : cap;
+    memcpy(buf, r->in + r->in_pos, k);
+    r->in_pos += k;
+    return (long)k;
+}
+
 static long read_decoded(td_reader *r, char *buf, size_t cap, td_error *err)
 {
+    if (r->comp == TD_COMP_NONE)
+        return read_plain(r, buf, cap, err);
     return r->comp == TD_COMP_GZIP ? read_gzip(r, buf, cap, err) : read_zstd(r, buf, cap, err);
 }
 
@@ -368,9 +395,20 @@ static void ring_release(ring *g)
     pthread_mutex_unlock(&g->mu);
 }
 
+void td_reader_read_ahead(td_reader *r)
+{
+    r->ahead = 1;
+}
+
+/* Read by a thread of its own: compressed input, or plain input asked to. */
+static bool threaded(const td_reader *r)
+{
+    return r->comp == TD_COMP_GZIP || r->comp == TD_COMP_ZSTD || r->ahead;
+}
+
 long td_reader_swap(td_reader *r, const char *left, size_t nleft, char **buf, td_error *err)
 {
-    if (r->comp != TD_COMP_GZIP && r->comp != TD_COMP_ZSTD)
+    if (!threaded(r))
         return TD_READER_NO_SWAP;
     if (!r->ring && !r->ring_failed) {
         int rc = ring_start(r, err);
@@ -417,7 +455,7 @@ long td_reader_read(td_reader *r, char *buf, size_t cap, td_error *err)
 {
     if (cap > ((size_t)1 << 30))
         cap = (size_t)1 << 30;
-    if (r->comp == TD_COMP_GZIP || r->comp == TD_COMP_ZSTD) {
+    if (threaded(r)) {
         if (!r->ring && !r->ring_failed) {
             int rc = ring_start(r, err);
             if (rc < 0)
@@ -425,26 +463,7 @@ long td_reader_read(td_reader *r, char *buf, size_t cap, td_error *err)
         }
         return r->ring ? ring_read(r, buf, cap, err) : read_decoded(r, buf, cap, err);
     }
-    if (r->in_pos >= r->in_len && !r->in_eof) {
-        /* Plain input: read straight into the caller's buffer, no copy. */
-        ssize_t n;
-        do
-            n = read(r->fd, buf, cap);
-        while (n < 0 && errno == EINTR);
-        if (n < 0)
-            return td_fail(err, TD_EIO, r->path, "read failed: %s", strerror(errno));
-        r->consumed += (uint64_t)n;
-        if (n == 0)
-            r->in_eof = 1;
-        return (long)n;
-    }
-    long n = read_raw(r, err);
-    if (n <= 0)
-        return n;
-    size_t k = (size_t)n < cap ? (size_t)n : cap;
-    memcpy(buf, r->in + r->in_pos, k);
-    r->in_pos += k;
-    return (long)k;
+    return read_plain(r, buf, cap, err);
 }
 
 td_compression td_reader_compression(const td_reader *r)
@@ -466,6 +485,8 @@ int td_reader_seek(td_reader *r, uint64_t off, td_error *err)
 {
     if (r->comp != TD_COMP_NONE)
         return td_fail(err, TD_EUSAGE, r->path, "cannot seek in compressed input");
+    if (r->ring)
+        return td_fail(err, TD_EUSAGE, r->path, "cannot seek once read ahead");
     if (lseek(r->fd, (off_t)off, SEEK_SET) < 0)
         return td_fail(err, TD_EIO, r->path, "seek failed: %s", strerror(errno));
     r->in_pos = r->in_len = 0;

@@ -338,6 +338,8 @@ static char *big_odd_trace(size_t *len)
     return t;
 }
 
+/* Read plain (one thread), plain read ahead by a thread of its own, and
+ * gzipped: the latter two hand their buffers to the scanner as windows. */
 TEST(test_trace_load__gzip_windows_read_as_plain)
 {
     size_t n = 0, gzlen = 0;
@@ -347,27 +349,33 @@ TEST(test_trace_load__gzip_windows_read_as_plain)
     REQUIRE(gz);
     const char *pp = unit_write("odd_plain.json", text, n);
     const char *gp = unit_write("odd_gzip.json.gz", gz, gzlen);
-    td_file *a = NULL, *b = NULL;
-    td_error err = {0};
-    CHECK_INT(td_file_load(&a, pp, NULL, 0, &err), 0);
-    CHECK_INT(td_file_load(&b, gp, NULL, 0, &err), 0);
-    if (a && b) {
-        CHECK(a->nev > 30000);
-        CHECK_INT(b->nev, a->nev);
-        CHECK_INT(td_strtab_count(b->names), td_strtab_count(a->names));
-        size_t bad = 0;
-        for (size_t i = 0; i < a->nev && i < b->nev; i++) {
-            const td_event *x = &a->evb[i >> TD_BLOCK_SHIFT][i & (TD_BLOCK - 1)];
-            const td_event *y = &b->evb[i >> TD_BLOCK_SHIFT][i & (TD_BLOCK - 1)];
-            size_t lx, ly;
-            const char *nx = td_strtab_get(a->names, TD_EV_NAME(x), &lx);
-            const char *ny = td_strtab_get(b->names, TD_EV_NAME(y), &ly);
-            bad += x->dur != y->dur || x->iter != y->iter || lx != ly || memcmp(nx, ny, lx) != 0;
+    for (int way = 0; way < 2; way++) {
+        td_file *a = NULL, *b = NULL;
+        td_error err = {0};
+        CHECK_INT(td_file_load(&a, pp, NULL, 0, &err), 0);
+        if (way == 0)
+            CHECK_INT(td_file_load(&b, gp, NULL, 0, &err), 0);
+        else
+            CHECK_INT(td_file_load_split(&b, pp, NULL, 0, NULL, true, &err), 0);
+        if (a && b) {
+            CHECK(a->nev > 30000);
+            CHECK_INT(b->nev, a->nev);
+            CHECK_INT(td_strtab_count(b->names), td_strtab_count(a->names));
+            size_t bad = 0;
+            for (size_t i = 0; i < a->nev && i < b->nev; i++) {
+                const td_event *x = &a->evb[i >> TD_BLOCK_SHIFT][i & (TD_BLOCK - 1)];
+                const td_event *y = &b->evb[i >> TD_BLOCK_SHIFT][i & (TD_BLOCK - 1)];
+                size_t lx, ly;
+                const char *nx = td_strtab_get(a->names, TD_EV_NAME(x), &lx);
+                const char *ny = td_strtab_get(b->names, TD_EV_NAME(y), &ly);
+                bad +=
+                    x->dur != y->dur || x->iter != y->iter || lx != ly || memcmp(nx, ny, lx) != 0;
+            }
+            CHECK_INT(bad, 0);
         }
-        CHECK_INT(bad, 0);
+        td_file_free(a);
+        td_file_free(b);
     }
-    td_file_free(a);
-    td_file_free(b);
 
     /* A syntax error deep in the stream: the same message at the same
      * offset, compressed or not. */
@@ -378,16 +386,21 @@ TEST(test_trace_load__gzip_windows_read_as_plain)
     free(gz);
     gz = gzip_text(text, n, &gzlen);
     REQUIRE(gz);
-    td_error ep = {0}, eg = {0};
-    a = b = NULL;
-    CHECK_INT(td_file_load(&a, unit_write("odd_bad.json", text, n), NULL, 0, &ep), TD_EPARSE);
+    td_error ep = {0}, eg = {0}, ea = {0};
+    td_file *a = NULL, *b = NULL, *c = NULL;
+    const char *bad = unit_write("odd_bad.json", text, n);
+    CHECK_INT(td_file_load(&a, bad, NULL, 0, &ep), TD_EPARSE);
     CHECK_INT(td_file_load(&b, unit_write("odd_bad.json.gz", gz, gzlen), NULL, 0, &eg), TD_EPARSE);
-    CHECK(ep.has_offset && eg.has_offset);
+    CHECK_INT(td_file_load_split(&c, bad, NULL, 0, NULL, true, &ea), TD_EPARSE);
+    CHECK(ep.has_offset && eg.has_offset && ea.has_offset);
     CHECK_INT(eg.offset, ep.offset);
+    CHECK_INT(ea.offset, ep.offset);
     CHECK_INT(ep.offset, at);
     CHECK_STR(eg.msg, ep.msg);
+    CHECK_STR(ea.msg, ep.msg);
     td_file_free(a);
     td_file_free(b);
+    td_file_free(c);
     free(gz);
     free(text);
 }
