@@ -10,7 +10,9 @@
  * ahead of the reader (a ring of RING chunks of CHUNK bytes), so that
  * decompressing and scanning overlap: a .json.gz costs about the longer of
  * the two rather than their sum. Errors reach the reader in order, after
- * every byte decompressed before them.
+ * every byte decompressed before them. Plain input is read the same way
+ * when asked (td_reader_read_ahead), so that the kernel's copy from the
+ * page cache runs beside the scanner.
  *
  * A chunk need not be copied out: td_reader_swap hands the chunk itself to
  * the JSON scanner as its window, the scanner's unread bytes copied into
@@ -34,7 +36,7 @@
 #define HEAD (64u << 10) /* room before a chunk's data for the scanner's unread bytes */
 #define RING 4
 
-/* The decompressing thread and the ring it fills. produced and taken count
+/* The reading thread and the ring it fills. produced and taken count
  * chunks; chunk k is in slot k % RING. */
 typedef struct ring {
     pthread_t thread;
@@ -267,8 +269,8 @@ static long read_decoded(td_reader *r, char *buf, size_t cap, td_error *err)
     return r->comp == TD_COMP_GZIP ? read_gzip(r, buf, cap, err) : read_zstd(r, buf, cap, err);
 }
 
-/* The decompressing thread: fills free slots with whole chunks (the last
- * one short), then records the end or the error. */
+/* The reading thread (decompressing, or plain input read ahead): fills free slots with whole chunks
+ * (the last one short), then records the end or the error. */
 static void *ring_main(void *arg)
 {
     td_reader *r = arg;
