@@ -829,53 +829,58 @@ static inline uint64_t digits_value(const unsigned char *d, size_t n)
     return v;
 }
 
+/* The usual numbers, wholly in the window with a byte after them: an
+ * integer of up to 18 digits (ts, dur, stream, correlation), a decimal of up
+ * to 19 digits without exponent ("ts" and "dur" of newer traces) whose
+ * value is certain without strtod. Returns true having read one into *out;
+ * false having consumed nothing. c is the number's first byte. */
+static inline bool number_in_window(td_json *j, int c, td_json_num *out)
+{
+    const unsigned char *p = (const unsigned char *)j->buf + j->pos;
+    const unsigned char *e = (const unsigned char *)j->buf + j->end;
+    const unsigned char *d = p + (c == '-');
+    size_t nd = td_json_digit_run(d, e);
+    const unsigned char *q = d + nd;
+    if (nd > 0 && nd <= 18 && q < e && !num_char[*q] && !(*d == '0' && nd > 1)) {
+        /* 18 digits cannot overflow int64. */
+        int64_t v = 0;
+        size_t k = 0;
+        for (; k + 8 <= nd; k += 8)
+            v = v * 100000000 + (int64_t)parse8(d + k);
+        for (; k < nd; k++)
+            v = v * 10 + (d[k] - '0');
+        out->i = c == '-' ? -v : v;
+        out->d = (double)out->i;
+        out->is_int = true;
+        out->decimal = false;
+        j->pos += (size_t)(q - p);
+        return true;
+    }
+    if (nd > 0 && q + 1 < e && *q == '.' && !(*d == '0' && nd > 1)) {
+        const unsigned char *fr = q + 1;
+        size_t nf = td_json_digit_run(fr, e);
+        const unsigned char *t = fr + nf;
+        double v;
+        if (nf > 0 && nd + nf <= 19 && t < e && !num_char[*t] &&
+            decimal_value(digits_value(d, nd) * pow10_u64[nf] + digits_value(fr, nf), (unsigned)nf,
+                          &v)) {
+            out->d = c == '-' ? -v : v;
+            out->is_int = false;
+            out->decimal = true;
+            j->pos += (size_t)(t - p);
+            return true;
+        }
+    }
+    return false;
+}
+
 int td_json_number(td_json *j, td_json_num *out)
 {
     int c = td_json_peek(j);
     if (c < -1)
         return TD_EIO;
-    {
-        /* Fast path: a whole integer of up to 18 digits, wholly in the window
-         * (the usual ts, dur, stream, correlation). */
-        const unsigned char *p = (const unsigned char *)j->buf + j->pos;
-        const unsigned char *e = (const unsigned char *)j->buf + j->end;
-        const unsigned char *d = p + (c == '-');
-        size_t nd = td_json_digit_run(d, e);
-        const unsigned char *q = d + nd;
-        if (nd > 0 && nd <= 18 && q < e && !num_char[*q] && !(*d == '0' && nd > 1)) {
-            /* 18 digits cannot overflow int64. */
-            int64_t v = 0;
-            size_t k = 0;
-            for (; k + 8 <= nd; k += 8)
-                v = v * 100000000 + (int64_t)parse8(d + k);
-            for (; k < nd; k++)
-                v = v * 10 + (d[k] - '0');
-            out->i = c == '-' ? -v : v;
-            out->d = (double)out->i;
-            out->is_int = true;
-            out->decimal = false;
-            j->pos += (size_t)(q - p);
-            return 0;
-        }
-        /* A decimal of up to 19 digits without exponent, wholly in the
-         * window ("ts" and "dur" of newer traces): no strtod when its value
-         * is certain. */
-        if (nd > 0 && q + 1 < e && *q == '.' && !(*d == '0' && nd > 1)) {
-            const unsigned char *fr = q + 1;
-            size_t nf = td_json_digit_run(fr, e);
-            const unsigned char *t = fr + nf;
-            double v;
-            if (nf > 0 && nd + nf <= 19 && t < e && !num_char[*t] &&
-                decimal_value(digits_value(d, nd) * pow10_u64[nf] + digits_value(fr, nf),
-                              (unsigned)nf, &v)) {
-                out->d = c == '-' ? -v : v;
-                out->is_int = false;
-                out->decimal = true;
-                j->pos += (size_t)(t - p);
-                return 0;
-            }
-        }
-    }
+    if (number_in_window(j, c, out))
+        return 0;
     if (c != '-' && !(c >= '0' && c <= '9'))
         return td_json_error(j, c == -1 ? "unexpected end of input, expected a number"
                                         : "expected a number");
