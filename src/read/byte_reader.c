@@ -34,7 +34,7 @@
 #define INBUF (256u << 10)
 #define CHUNK (256u << 10)
 #define HEAD (64u << 10) /* room before a chunk's data for the scanner's unread bytes */
-#define RING 4
+#define RING 8
 
 /* The reading thread and the ring it fills. produced and taken count
  * chunks; chunk k is in slot k % RING. */
@@ -269,16 +269,19 @@ static long read_decoded(td_reader *r, char *buf, size_t cap, td_error *err)
     return r->comp == TD_COMP_GZIP ? read_gzip(r, buf, cap, err) : read_zstd(r, buf, cap, err);
 }
 
-/* The reading thread (decompressing, or plain input read ahead): fills free slots with whole chunks
- * (the last one short), then records the end or the error. */
+/* The reading thread (decompressing, or plain input read ahead): fills
+ * free slots with whole chunks (the last one short), then records the end
+ * or the error. Once the ring is full it sleeps until half of it is free,
+ * so that one wake-up fills several chunks. */
 static void *ring_main(void *arg)
 {
     td_reader *r = arg;
     ring *g = r->ring;
     for (;;) {
         pthread_mutex_lock(&g->mu);
-        while (g->produced - g->taken == RING && !g->stop)
-            pthread_cond_wait(&g->cv, &g->mu);
+        if (g->produced - g->taken == RING)
+            while (g->produced - g->taken > RING / 2 && !g->stop)
+                pthread_cond_wait(&g->cv, &g->mu);
         int stop = g->stop;
         pthread_mutex_unlock(&g->mu);
         if (stop)
@@ -351,6 +354,17 @@ static void ring_stop(td_reader *r)
     r->ring = NULL;
 }
 
+/* The reader lets go of chunk taken; the reading thread, asleep since the
+ * ring was full, is woken once half of it is free (ring_main). */
+static void ring_take(ring *g)
+{
+    pthread_mutex_lock(&g->mu);
+    g->taken++;
+    if (g->produced - g->taken <= RING / 2)
+        pthread_cond_broadcast(&g->cv);
+    pthread_mutex_unlock(&g->mu);
+}
+
 /* Up to cap bytes of the chunk at the head of the ring, waiting for it. */
 static long ring_read(td_reader *r, char *buf, size_t cap, td_error *err)
 {
@@ -376,10 +390,7 @@ static long ring_read(td_reader *r, char *buf, size_t cap, td_error *err)
     g->consumed = g->consumed_at[k];
     if (g->rpos == g->len[k]) {
         g->rpos = 0;
-        pthread_mutex_lock(&g->mu);
-        g->taken++;
-        pthread_cond_broadcast(&g->cv);
-        pthread_mutex_unlock(&g->mu);
+        ring_take(g);
     }
     return (long)n;
 }
@@ -389,12 +400,9 @@ static void ring_release(ring *g)
 {
     if (!g->held)
         return;
-    pthread_mutex_lock(&g->mu);
-    g->taken++;
     g->held = false;
     g->rpos = 0;
-    pthread_cond_broadcast(&g->cv);
-    pthread_mutex_unlock(&g->mu);
+    ring_take(g);
 }
 
 void td_reader_read_ahead(td_reader *r)
