@@ -32,7 +32,7 @@
 #include <zstd.h>
 
 #define INBUF (256u << 10)
-#define CHUNK (256u << 10)
+#define CHUNK (128u << 10)
 #define HEAD (64u << 10) /* room before a chunk's data for the scanner's unread bytes */
 #define RING 8
 
