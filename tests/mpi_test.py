@@ -20,7 +20,7 @@
 Without mpirun or tracediff-mpi the suite is skipped with a message; in CI
 (CI set in the environment) that counts as a failure.
 """
-import concurrent.futures, gzip, json, os, re, shutil, sqlite3, subprocess, sys, tempfile, time
+import concurrent.futures, gzip, json, os, re, shutil, signal, sqlite3, subprocess, sys, tempfile, time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 GOLD = os.path.join(ROOT, "tests", "golden")
@@ -48,17 +48,28 @@ def check(name, ok, detail=""):
         print("FAIL mpi %s%s" % (name, ": " + detail if detail else ""))
 
 
+SIGPIPE_RERUNS = []
+
+
 def run(cmd, timeout=600):
     t = time.time()
-    env = None
-    with tempfile.TemporaryDirectory(prefix="mpi-session-") as session:
-        if cmd[0] == "mpirun":
-            # Each mpirun gets its own session directory: Open MPI 4 puts
-            # every job under one /tmp/ompi.HOST.UID and removes it when a job
-            # ends, so concurrent jobs can lose it under each other
-            # ("ORTE_ERROR_LOG ... session_dir.c").
-            env = dict(os.environ, TMPDIR=session, OMPI_MCA_orte_tmpdir_base=session)
-        p = subprocess.run(cmd, capture_output=True, timeout=timeout, cwd=ROOT, env=env)
+    for attempt in range(2):
+        env = None
+        with tempfile.TemporaryDirectory(prefix="mpi-session-") as session:
+            if cmd[0] == "mpirun":
+                # Each mpirun gets its own session directory: Open MPI 4 puts
+                # every job under one /tmp/ompi.HOST.UID and removes it when a
+                # job ends, so concurrent jobs can lose it under each other
+                # ("ORTE_ERROR_LOG ... session_dir.c").
+                env = dict(os.environ, TMPDIR=session, OMPI_MCA_orte_tmpdir_base=session)
+            p = subprocess.run(cmd, capture_output=True, timeout=timeout, cwd=ROOT, env=env)
+        # Open MPI 4's mpirun itself is now and then killed by SIGPIPE in its
+        # own teardown, after the job (openpmix/openpmix#1863,
+        # open-mpi/ompi#11322; docs/cluster.md): that one signal of mpirun's
+        # gets one rerun, counted and printed; anything else is the result.
+        if cmd[0] != "mpirun" or p.returncode != -signal.SIGPIPE or attempt:
+            break
+        SIGPIPE_RERUNS.append(" ".join(os.path.basename(c) for c in cmd[6:9]))
     return p.returncode, p.stdout, p.stderr.decode("utf-8", "replace"), time.time() - t
 
 
@@ -309,6 +320,9 @@ def main():
             golden_cases(exe, mpi, tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+    if SIGPIPE_RERUNS:
+        print("mpi: rerun after mpirun died of SIGPIPE in its teardown: %s"
+              % "; ".join(SIGPIPE_RERUNS))
     print("mpi: %d passed, %d failed" % (passed, failed))
     return 1 if failed else 0
 
