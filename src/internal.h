@@ -274,19 +274,19 @@ typedef struct td_reader td_reader;
 int td_reader_open(td_reader **out, const char *path, td_error *err);
 /* Reads up to cap bytes; returns the count, 0 at the end, < 0 on error. */
 long td_reader_read(td_reader *r, char *buf, size_t cap, td_error *err);
-/* Compressed input, without a copy: the next decompressed chunk becomes the
- * caller's window. Returns the count n of new bytes, with *buf pointing at
+/* Plain input read ahead by a thread of its own, as compressed input is,
+ * so that reading overlaps scanning (before the first read; no seek after). */
+void td_reader_read_ahead(td_reader *r);
+/* Input read by a thread (compressed, or read ahead), without a copy: the
+ * next chunk becomes the caller's window. Returns the count n of new bytes, with *buf pointing at
  * the nleft bytes of left (copied) followed by them; 0 at the end and < 0
  * on error (*buf untouched; the window held stays valid); TD_READER_NO_SWAP
- * when it cannot (plain input, or nleft too large): then, if the caller's
+ * when it cannot (input read in the caller's thread, or nleft too large): then, if the caller's
  * window is a chunk, it copies what it keeps elsewhere and calls
  * td_reader_swap(r, NULL, 0, NULL, NULL) to let the chunk go, before
  * td_reader_read. A window from here stays valid until the next call, or
  * td_reader_close. */
 #define TD_READER_NO_SWAP LONG_MAX
-/* Plain input read ahead by a thread of its own, as compressed input is,
- * so that reading overlaps scanning (before the first read; no seek after). */
-void td_reader_read_ahead(td_reader *r);
 long td_reader_swap(td_reader *r, const char *left, size_t nleft, char **buf, td_error *err);
 td_compression td_reader_compression(const td_reader *r);
 uint64_t td_reader_file_bytes(const td_reader *r);
@@ -324,6 +324,8 @@ static inline bool td_name_kept(const td_file *f, uint64_t mask, uint32_t name, 
 /* pool.c: run n jobs on up to threads threads. */
 typedef int (*td_job_fn)(void *ud, size_t i);
 void td_pool_run(size_t n, int threads, td_job_fn fn, void *ud);
+/* How many threads td_pool_run(n, threads, ...) runs. */
+int td_pool_threads(size_t n, int threads);
 int td_ncores(void);
 
 /* sha256.c: FIPS 180-4 SHA-256 (as sha256sum prints it). */

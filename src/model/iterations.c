@@ -490,8 +490,7 @@ static int corr_init(corr_map *m, td_raw_event **blocks, size_t n, const corr_id
 /* Marks a compact event whose iter holds its correlation id until the map
  * is complete (clear once assigned). */
 #define EV_PENDING 0x20000000u
-_Static_assert((EV_PENDING & ((1u << TD_NAME_BITS) | TD_EV_GPU | TD_EV_STREAM0)) == 0 &&
-                   EV_PENDING >= (1u << TD_NAME_BITS),
+_Static_assert((EV_PENDING & (((1u << TD_NAME_BITS) - 1) | TD_EV_GPU | TD_EV_STREAM0)) == 0,
                "the pending bit is no name bit nor flag");
 
 /* The compact event of raw event e (number i of the file): final for host

@@ -960,9 +960,11 @@ int td_file_load_split(td_file **out, const char *path, const td_load_progress *
     f->file_bytes = td_reader_file_bytes(L.r);
     if ((rc = td_json_init(&L.j, source_read, &L, f->path, err)) < 0)
         goto done;
-    if (ahead && !sp) /* a file cut into pieces seeks: read in this thread */
+    ahead = ahead && !sp; /* a file cut into pieces seeks: read in this thread */
+    if (ahead)
         td_reader_read_ahead(L.r);
-    td_json_set_swap(&L.j, source_swap);
+    if (ahead || f->compression != TD_COMP_NONE) /* read by a thread: no copy */
+        td_json_set_swap(&L.j, source_swap);
     rc = read_top(&L);
     for (size_t k = L.split_next; sp && k < sp->n; k++)
         td_split_cancel(&sp->p[k]); /* never reached */

@@ -253,10 +253,8 @@ static int load_all(job *jobs, char **list, size_t n, const td_open_opts *opts, 
     /* A core the pool leaves idle reads plain files ahead of their scanners
      * (as a compressed file's thread decompresses ahead); with every core
      * scanning, that thread would only add switching. */
-    int threads = opts && opts->threads > 0 ? opts->threads : td_ncores();
-    if (ntask >= 0 && (size_t)ntask < (size_t)threads)
-        threads = ntask;
-    ctx.ahead = ntask >= 0 && threads < td_ncores();
+    ctx.ahead =
+        ntask >= 0 && td_pool_threads((size_t)ntask, opts ? opts->threads : 0) < td_ncores();
     if (ntask >= 0)
         td_pool_run((size_t)ntask, opts ? opts->threads : 0, load_one, &ctx);
     pthread_mutex_destroy(&ctx.lock);

@@ -202,13 +202,8 @@ static long fill(td_json *j, size_t need)
             from = (j->keep != NO_KEEP && j->keep < j->pos) ? j->keep : j->pos;
         }
         if (from > 0) {
-            j->ilen = 0; /* the index is of bytes that move */
             memmove(j->buf, j->buf + from, j->end - from);
-            j->base += from;
-            j->pos -= from;
-            j->end -= from;
-            if (j->keep != NO_KEEP)
-                j->keep -= from;
+            window_moved(j, from);
         }
         if (j->end == j->cap || j->cap - j->end < WINDOW / 4) {
             if (j->end > j->cap / 2) {
@@ -842,13 +837,7 @@ static inline bool number_in_window(td_json *j, int c, td_json_num *out)
     size_t nd = td_json_digit_run(d, e);
     const unsigned char *q = d + nd;
     if (nd > 0 && nd <= 18 && q < e && !num_char[*q] && !(*d == '0' && nd > 1)) {
-        /* 18 digits cannot overflow int64. */
-        int64_t v = 0;
-        size_t k = 0;
-        for (; k + 8 <= nd; k += 8)
-            v = v * 100000000 + (int64_t)parse8(d + k);
-        for (; k < nd; k++)
-            v = v * 10 + (d[k] - '0');
+        int64_t v = (int64_t)digits_value(d, nd); /* 18 digits fit int64 */
         out->i = c == '-' ? -v : v;
         out->d = (double)out->i;
         out->is_int = true;

@@ -29,15 +29,19 @@ int td_ncores(void)
     return n > 0 ? (int)n : 1;
 }
 
-void td_pool_run(size_t n, int threads, td_job_fn fn, void *ud)
+int td_pool_threads(size_t n, int threads)
 {
-    pool p = {fn, ud, n, 0};
     if (threads <= 0)
         threads = td_ncores();
     if ((size_t)threads > n)
         threads = (int)n;
-    if (threads > 256)
-        threads = 256;
+    return threads > 256 ? 256 : threads;
+}
+
+void td_pool_run(size_t n, int threads, td_job_fn fn, void *ud)
+{
+    pool p = {fn, ud, n, 0};
+    threads = td_pool_threads(n, threads);
     pthread_t tid[256];
     int started = 0;
     for (int t = 1; t < threads; t++) {
