@@ -74,11 +74,9 @@ static long source_swap(void *ud, const char *left, size_t nleft, char **buf, td
     return n;
 }
 
-static bool key_is(const char *k, size_t kl, const char *lit)
-{
-    size_t n = strlen(lit);
-    return kl == n && memcmp(k, lit, n) == 0;
-}
+/* k (kl bytes) is the string literal lit: its length known when compiled,
+ * so that the test is a compare of lengths and one of a few words. */
+#define key_is(k, kl, lit) ((kl) == sizeof(lit) - 1 && memcmp((k), (lit), sizeof(lit) - 1) == 0)
 
 /* An integer-valued number for stream / correlation; -1 otherwise (spec §2). */
 static int64_t int_or_minus1(const td_json_num *n)

@@ -525,10 +525,7 @@ static inline uint64_t parse8(const unsigned char *p)
 {
     uint64_t w;
     memcpy(&w, p, 8);
-    w -= 0x3030303030303030ull;
-    w = (w * 10 + (w >> 8)) & 0x00FF00FF00FF00FFull;        /* pairs */
-    w = (w * 100 + (w >> 16)) & 0x0000FFFF0000FFFFull;      /* quads */
-    return (w * 10000 + (w >> 32)) & 0x00000000FFFFFFFFull; /* eight */
+    return td_json_swar8(w);
 }
 
 static const uint64_t pow10_u64[20] = {1ull,
@@ -863,7 +860,25 @@ static inline bool number_in_window(td_json *j, int c, td_json_num *out)
     return false;
 }
 
-int td_json_number(td_json *j, td_json_num *out)
+int td_json_number_frac(td_json *j, size_t p, size_t d, unsigned n, uint64_t v, td_json_num *out)
+{
+    const unsigned char *b = (const unsigned char *)j->buf;
+    const unsigned char *e = b + j->end, *fr = b + d + n + 1;
+    size_t nf = td_json_digit_run(fr, e);
+    const unsigned char *t = fr + nf;
+    double x;
+    if (nf > 0 && n + nf <= 19 && t < e && !num_char[*t] &&
+        decimal_value(v * pow10_u64[nf] + digits_value(fr, nf), (unsigned)nf, &x)) {
+        out->d = d > p ? -x : x;
+        out->is_int = false;
+        out->decimal = true;
+        j->pos = (size_t)(t - b);
+        return 0;
+    }
+    return td_json_number_slow(j, out);
+}
+
+int td_json_number_slow(td_json *j, td_json_num *out)
 {
     int c = td_json_peek(j);
     if (c < -1)

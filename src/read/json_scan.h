@@ -152,9 +152,6 @@ static inline int td_json_string(td_json *j, const char **s, size_t *len)
     return td_json_string_slow(j, s, len);
 }
 
-/* Reads a number. */
-int td_json_number(td_json *j, td_json_num *out);
-
 /* A plain integer (0 or up to 18 digits, no sign) followed by what may
  * follow a value, read inline: returns 1 with *out set. Anything else, or
  * too near the end of the buffer: returns 0 having consumed nothing (read it
@@ -229,6 +226,83 @@ static inline __attribute__((always_inline)) size_t td_json_plain_number_end(con
     }
     return q;
 }
+/* The value of the eight ASCII digits in w (the first in the low byte). */
+static inline uint64_t td_json_swar8(uint64_t w)
+{
+    w -= 0x3030303030303030ull;
+    w = (w * 10 + (w >> 8)) & 0x00FF00FF00FF00FFull;        /* pairs */
+    w = (w * 100 + (w >> 16)) & 0x0000FFFF0000FFFFull;      /* quads */
+    return (w * 10000 + (w >> 32)) & 0x00000000FFFFFFFFull; /* eight */
+}
+
+/* k (< 8) ASCII zeros in the low bytes of a word, the rest 0. */
+static inline uint64_t td_json_zeros_below(unsigned k)
+{
+    return k ? 0x3030303030303030ull >> (64 - 8 * k) : 0;
+}
+
+#ifdef __SSE2__
+/* The run of ASCII digits among the 16 bytes at p: its length (16 when all
+ * are digits) and, when it is 1 to 16 long, its value in *v. Bytes past the
+ * run are shifted out before they count: each byte's borrow only reaches
+ * the bytes after it. */
+static inline unsigned td_json_digits16(const unsigned char *p, uint64_t *v)
+{
+    __m128i x = _mm_loadu_si128((const __m128i *)p);
+    __m128i dig = _mm_and_si128(_mm_cmpgt_epi8(x, _mm_set1_epi8('0' - 1)),
+                                _mm_cmplt_epi8(x, _mm_set1_epi8('9' + 1)));
+    unsigned n = (unsigned)__builtin_ctz(~(unsigned)_mm_movemask_epi8(dig));
+    uint64_t a, b;
+    memcpy(&a, p, 8);
+    memcpy(&b, p + 8, 8);
+    if (n == 0)
+        return 0;
+    if (n <= 8) {
+        *v = td_json_swar8(a << (8 * (8 - n)) | td_json_zeros_below(8 - n));
+        return n;
+    }
+    static const uint32_t p10[9] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000};
+    *v = td_json_swar8(a) * p10[n - 8] +
+         td_json_swar8(b << (8 * (16 - n)) | td_json_zeros_below(16 - n));
+    return n;
+}
+#endif
+
+/* Reads a number. The usual one, an integer of up to 16 digits followed by
+ * a byte that cannot continue a number, is read inline. */
+int td_json_number_slow(td_json *j, td_json_num *out);
+/* The rest of a number whose n integer digits (value v) at b + d are
+ * followed by '.': a decimal read as number_in_window does, or the
+ * general path. p is where the number starts ('-' or its first digit). */
+int td_json_number_frac(td_json *j, size_t p, size_t d, unsigned n, uint64_t v, td_json_num *out);
+static inline __attribute__((always_inline)) int td_json_number(td_json *j, td_json_num *out)
+{
+#ifdef __SSE2__
+    const unsigned char *b = (const unsigned char *)j->buf;
+    size_t p = j->pos;
+    if (j->end - p >= 40) {
+        p += b[p] == ' ';
+        size_t d = p + (b[p] == '-');
+        uint64_t v;
+        unsigned n = td_json_digits16(b + d, &v);
+        unsigned char c = b[d + n];
+        if (n && !(b[d] == '0' && n > 1)) {
+            if (!td_json_digit(c) && c != '.' && (c | 0x20) != 'e' && c != '-' && c != '+') {
+                out->i = d > p ? -(int64_t)v : (int64_t)v;
+                out->d = (double)out->i;
+                out->is_int = true;
+                out->decimal = false;
+                j->pos = d + n;
+                return 0;
+            }
+            if (c == '.')
+                return td_json_number_frac(j, p, d, n, v, out);
+        }
+    }
+#endif
+    return td_json_number_slow(j, out);
+}
+
 /* Skips one value of any type, validating it. The most common skipped
  * values are read inline: a plain string of up to 31 bytes, and a number
  * without exponent ("0", "-12", "0.5925926") followed by what may follow a
@@ -384,18 +458,31 @@ slow:
 }
 
 /* Arrays: likewise; td_json_arr_next returns 1 when a value follows. The
- * usual step between elements, ',' and at most one space or line feed
- * before the next value, is read inline. */
+ * usual step between elements, ',' and the white space before the next
+ * value (none, one byte, or Kineto's line feed and indent), is read
+ * inline. */
 int td_json_arr_begin(td_json *j);
 int td_json_arr_next_slow(td_json *j, bool *first);
 static inline int td_json_arr_next(td_json *j, bool *first)
 {
     const unsigned char *b = (const unsigned char *)j->buf;
-    size_t p = j->pos;
-    if (!*first && j->end - p > 8 && b[p] == ',') {
+    size_t p = j->pos, e = j->end;
+    if (!*first && e - p > 48 && b[p] == ',') {
         p++;
         p += b[p] == ' ' || b[p] == '\n';
-        if (b[p] > ' ' && b[p] != ']') {
+        if (td_json_ws(b[p])) {
+#ifdef __SSE2__
+            size_t k;
+            do {
+                k = td_json_ws16(b + p);
+                p += k;
+            } while (k == 16 && p + 32 <= e);
+#else
+            while (p + 1 < e && td_json_ws(b[p]))
+                p++;
+#endif
+        }
+        if (p < e && b[p] > ' ' && b[p] != ']') {
             j->pos = p;
             return 1;
         }

@@ -5,6 +5,7 @@
 #include "internal.h"
 #include "read/json_scan.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 
@@ -359,6 +360,120 @@ TEST(test_json_scan__decimals_read_as_strtod_does)
         td_json_free(&d.j);
     }
     free(text);
+}
+
+/* Reads every element of the array text with td_json_number: the count
+ * read, and the first error (rc, message, offset) if any. */
+static int read_numbers(const char *text, size_t len, size_t step, td_json_num *out, size_t cap,
+                        size_t *n, td_error *err)
+{
+    doc d;
+    open_doc(&d, text, len, step);
+    int rc = td_json_arr_begin(&d.j);
+    bool first = true;
+    *n = 0;
+    while (rc == 0 && (rc = td_json_arr_next(&d.j, &first)) > 0) {
+        td_json_num v;
+        memset(&v, 0, sizeof v);
+        if ((rc = td_json_number(&d.j, &v)) != 0)
+            break;
+        if (*n < cap)
+            out[*n] = v;
+        (*n)++;
+    }
+    if (rc == 0)
+        rc = td_json_end(&d.j);
+    *err = d.err;
+    td_json_free(&d.j);
+    return rc;
+}
+
+/* Integers of every length from 1 to 19 digits, signed or not, followed by
+ * each separator, read inline (a large window) and by the general path
+ * (one byte per read): strtoll's value when it fits, else strtod's double. */
+TEST(test_json_scan__integers_read_inline_as_strtoll_does)
+{
+    enum { N = 200000 };
+    static const char *const sep[] = {",", ", ", " ,", ",\n    ", "\n,\t"};
+    size_t cap = (size_t)N * 28 + 16, len = 0;
+    char *text = malloc(cap);
+    td_json_num *got = malloc(N * sizeof *got);
+    size_t *at = malloc(N * sizeof *at);
+    CHECK(text && got && at);
+    if (!text || !got || !at) {
+        free(text);
+        free(got);
+        free(at);
+        return;
+    }
+    text[len++] = '[';
+    for (size_t k = 0; k < N; k++) {
+        if (k)
+            len += (size_t)sprintf(text + len, "%s", sep[rnd() % 5]);
+        at[k] = len;
+        unsigned nd = 1 + (unsigned)(k % 19);
+        if (rnd() % 3 == 0)
+            text[len++] = '-';
+        for (unsigned i = 0; i < nd; i++)
+            text[len++] = (char)('0' + (i == 0 && nd > 1 ? 1 + rnd() % 9 : rnd() % 10));
+    }
+    text[len++] = ']';
+    text[len] = '\0';
+    for (size_t step = 0; step <= 1; step++) {
+        size_t n, bad = 0;
+        td_error err;
+        CHECK_INT(read_numbers(text, len, step ? 1 : 0, got, N, &n, &err), 0);
+        CHECK_INT(n, N);
+        for (size_t k = 0; k < N && k < n; k++) {
+            errno = 0;
+            long long want = strtoll(text + at[k], NULL, 10);
+            bool fits = errno == 0;
+            double wd = strtod(text + at[k], NULL);
+            /* ("-0" is the integer 0, as JSON readers take it.) */
+            if (got[k].is_int != fits || got[k].decimal || (fits && got[k].i != want) ||
+                (fits ? got[k].d != (double)want : memcmp(&got[k].d, &wd, sizeof wd) != 0)) {
+                if (bad++ < 5)
+                    unit_fail(__FILE__, __LINE__, "%.24s read as %lld / %.17g (step %zu)",
+                              text + at[k], (long long)got[k].i, got[k].d, step);
+            }
+        }
+        CHECK_INT(bad, 0);
+    }
+    free(text);
+    free(got);
+    free(at);
+}
+
+/* A bad number deep in a long array, where the inline path would read it:
+ * the same error, at the same place in it, as in a short array, which only
+ * the general path reads. */
+TEST(test_json_scan__bad_numbers_refused_inline_as_by_the_general_path)
+{
+    static const char *const bad[] = {"01",   "-01", "1.",  "-",    "1e", "12-3",
+                                      "1+2",  "00",  "-0.", "1.e5", "-a", "0x10",
+                                      "1.5.", "1ee", "1E+", "--1",  "+1", "1234567890123456-",
+                                      "7-"};
+    for (size_t b = 0; b < sizeof bad / sizeof bad[0]; b++) {
+        char text[512], shorter[64];
+        size_t len = 0;
+        text[len++] = '[';
+        for (int k = 0; k < 12; k++)
+            len += (size_t)sprintf(text + len, "1661203462598738, ");
+        size_t off = len - 1;
+        len += (size_t)sprintf(text + len, "%s, 19, 20, 21, 22, 23, 24, 25, 26, 27]", bad[b]);
+        size_t slen = (size_t)sprintf(shorter, "[%s]", bad[b]);
+        td_json_num v[32];
+        size_t n0, n1;
+        td_error e0, e1;
+        int rc0 = read_numbers(text, len, 0, v, 32, &n0, &e0);
+        int rc1 = read_numbers(shorter, slen, 0, v, 32, &n1, &e1);
+        if (rc0 != TD_EPARSE || rc1 != TD_EPARSE || n0 != n1 + 12 || e0.offset != e1.offset + off ||
+            strcmp(e0.msg, e1.msg) != 0)
+            unit_fail(__FILE__, __LINE__,
+                      "%s: long rc %d n %zu at %llu \"%s\"; short rc %d n %zu at %llu+%zu \"%s\"",
+                      bad[b], rc0, n0, (unsigned long long)e0.offset, e0.msg, rc1, n1,
+                      (unsigned long long)e1.offset, off, e1.msg);
+    }
 }
 
 TEST(test_json_scan__out_of_range_decimals)
