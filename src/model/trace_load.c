@@ -42,6 +42,8 @@ typedef struct loader {
     uint64_t split_at;
     td_piece *piece; /* a piece >= 1 being read: cats ids go to piece->cat */
     size_t catcap;
+    /* The member layouts of events and of their args (td_json_keys). */
+    td_json_keys event_keys, args_keys;
 } loader;
 
 static void report_progress(loader *L)
@@ -97,12 +99,11 @@ READER_INLINE int read_args(loader *L, int64_t *stream, int64_t *corr)
     bool first = true;
     const char *k;
     size_t kl;
-    while ((rc = td_json_obj_next(j, &first, &k, &kl)) > 0) {
-        int64_t *dst = NULL;
-        if (key_is(k, kl, "stream"))
-            dst = stream;
-        else if (key_is(k, kl, "correlation"))
-            dst = corr;
+    int8_t *tag;
+    while ((rc = td_json_member(j, &L->args_keys, &first, &k, &kl, &tag)) > 0) {
+        if (*tag < 0)
+            *tag = key_is(k, kl, "stream") ? 1 : key_is(k, kl, "correlation") ? 2 : 0;
+        int64_t *dst = *tag == 1 ? stream : *tag == 2 ? corr : NULL;
         int c = td_json_peek(j);
         if (dst && (c == '-' || (c >= '0' && c <= '9'))) {
             td_json_num n;
@@ -119,7 +120,7 @@ READER_INLINE int read_args(loader *L, int64_t *stream, int64_t *corr)
     return rc;
 }
 
-enum { F_NAME = 1, F_CAT = 2, F_TS = 4, F_DUR = 8, F_ARGS = 16 };
+enum { F_NAME = 1, F_CAT = 2, F_TS = 4, F_DUR = 8, F_ARGS = 16, F_PID = 32, F_TID = 64 };
 
 /* What one entry of traceEvents says, as its members are read. */
 typedef struct event_fields {
@@ -131,7 +132,8 @@ typedef struct event_fields {
     bool op_cat, ann_cat; /* cpu_op (or Kineto's old "Operator"); user_annotation */
 } event_fields;
 
-/* The member kind of key k, or 0 for one that is skipped. */
+/* The member kind of key k (pid and tid: read for attribution only), or 0
+ * for one that is skipped. */
 static inline int member_kind(const char *k, size_t kl)
 {
     if (kl == 4 && memcmp(k, "name", 4) == 0)
@@ -144,6 +146,10 @@ static inline int member_kind(const char *k, size_t kl)
         return F_DUR;
     if (kl == 4 && memcmp(k, "args", 4) == 0)
         return F_ARGS;
+    if (kl == 3 && memcmp(k, "pid", 3) == 0)
+        return F_PID;
+    if (kl == 3 && memcmp(k, "tid", 3) == 0)
+        return F_TID;
     return 0;
 }
 
@@ -250,8 +256,11 @@ READER_INLINE int read_event_members(loader *L, event_fields *ev, bool attr)
     bool first = true;
     const char *k;
     size_t kl;
-    while ((rc = td_json_obj_next(j, &first, &k, &kl)) > 0) {
-        int kind = member_kind(k, kl);
+    int8_t *tag;
+    while ((rc = td_json_member(j, &L->event_keys, &first, &k, &kl, &tag)) > 0) {
+        if (*tag < 0)
+            *tag = (int8_t)member_kind(k, kl);
+        int kind = *tag;
         if (kind == F_NAME || kind == F_CAT) {
             rc = read_name_or_cat(L, ev, kind, attr);
         } else if (kind == F_TS || kind == F_DUR) {
@@ -259,9 +268,8 @@ READER_INLINE int read_event_members(loader *L, event_fields *ev, bool attr)
         } else if (kind == F_ARGS && td_json_peek(j) == '{') {
             ev->stream = ev->corr = -1;
             rc = read_args(L, &ev->stream, &ev->corr);
-        } else if (attr && kl == 3 && (k[0] == 'p' || k[0] == 't') &&
-                   (key_is(k, kl, "pid") || key_is(k, kl, "tid"))) {
-            rc = read_thread_id(L, k[0] == 'p' ? &L->pid : &L->tid);
+        } else if (attr && (kind == F_PID || kind == F_TID)) {
+            rc = read_thread_id(L, kind == F_PID ? &L->pid : &L->tid);
         } else {
             rc = td_json_skip(j);
         }

@@ -1930,6 +1930,65 @@ int td_json_obj_next_slow(td_json *j, bool *first, const char **key, size_t *kle
     return 1;
 }
 
+/* The layout of bytes s[0..len) ('"' at s[koff - 1]) in ks: its index,
+ * added if new; 0 when ks is full. */
+static uint8_t key_layout(td_json_keys *ks, const unsigned char *s, size_t len, size_t koff,
+                          size_t klen)
+{
+    size_t mask = sizeof ks->slot - 1;
+    for (size_t h = td_hash_bytes((const char *)s, len) & mask;; h = (h + 1) & mask) {
+        uint8_t i = ks->slot[h];
+        if (i && ks->k[i].len == len && memcmp(ks->k[i].bytes, s, len) == 0)
+            return i;
+        if (i)
+            continue;
+        if (ks->n + 1 >= TD_JSON_KEYS_MAX)
+            return 0;
+        i = ++ks->n;
+        td_json_key *t = &ks->k[i];
+        memset(t, 0, sizeof *t);
+        memcpy(t->bytes, s, len);
+        t->care_not = len >= 32 ? 0 : ~((1u << len) - 1);
+        t->len = (uint8_t)len;
+        t->koff = (uint8_t)koff;
+        t->klen = (uint8_t)klen;
+        t->tag = -1;
+        ks->slot[h] = i;
+        return i;
+    }
+}
+
+int td_json_member_slow(td_json *j, td_json_keys *ks, bool *first, const char **key, size_t *klen,
+                        int8_t **tag)
+{
+    bool was_first = *first;
+    uint64_t at = td_json_offset(j);
+    uint8_t prev = ks->cur;
+    ks->cur = 0;
+    ks->scratch_tag = -1;
+    *tag = &ks->scratch_tag;
+    int rc = td_json_obj_next(j, first, key, klen);
+    if (rc <= 0 || at < j->base)
+        return rc;
+    /* Learnt only when the member's bytes are all in the window, the key
+     * among them as written (not decoded into scratch). */
+    const char *s = j->buf + (at - j->base);
+    size_t len = (size_t)(td_json_offset(j) - at);
+    if (len > TD_JSON_KEY_BYTES || *key <= s || *key + *klen >= s + len)
+        return rc;
+    uint8_t i = key_layout(ks, (const unsigned char *)s, len, (size_t)(*key - s), *klen);
+    if (!i)
+        return rc;
+    uint8_t *pred = was_first ? ks->start : prev ? ks->k[prev].next : NULL;
+    if (pred && pred[0] != i) {
+        pred[1] = pred[0];
+        pred[0] = i;
+    }
+    ks->cur = i;
+    *tag = &ks->k[i].tag;
+    return rc;
+}
+
 int td_json_arr_begin(td_json *j)
 {
     int c = td_json_peek(j);

@@ -457,6 +457,94 @@ slow:
     return td_json_obj_next_slow(j, first, key, klen);
 }
 
+/* Member layouts seen before. The bytes from the end of one value to the
+ * start of the next, "[ws] [',' ws] \"key\" [ws] ':'", repeat from object to
+ * object of a kind (trace events, their args): a caller keeps a
+ * td_json_keys per kind, which remembers each layout read through it (up
+ * to 32 bytes, a plain key) and the two that last followed it. A member
+ * whose bytes equal a predicted layout's is read with two 16-byte
+ * compares, no scan: those bytes were accepted by the general path in the
+ * same place (after '{' for a first member, after a value otherwise; a
+ * layout's own bytes say which), so they are valid here too. Each layout
+ * carries a tag for the caller (-1 until the caller sets it), so that a
+ * key is classified once, not once per object. */
+#define TD_JSON_KEYS_MAX 64
+#define TD_JSON_KEY_BYTES 32
+typedef struct td_json_key {
+    unsigned char bytes[TD_JSON_KEY_BYTES]; /* zero past len */
+    uint32_t care_not;                      /* bit k set: byte k is past len */
+    uint8_t len, koff, klen;                /* the key: bytes[koff], klen bytes */
+    int8_t tag;
+    uint8_t next[2];       /* the layouts that followed, the latest learnt first; 0: none */
+    unsigned char pad[22]; /* 64 bytes a layout */
+} td_json_key;
+typedef struct td_json_keys {
+    td_json_key k[TD_JSON_KEYS_MAX];    /* k[0]: none, never matched */
+    uint8_t n;                          /* layouts in k[1..n] */
+    uint8_t cur;                        /* the member just read (0: not a layout) */
+    uint8_t start[2];                   /* the layouts that began an object */
+    int8_t scratch_tag;                 /* the tag of a member that is not a layout */
+    uint8_t slot[2 * TD_JSON_KEYS_MAX]; /* by hash of the bytes: index, 0 empty */
+} td_json_keys;
+
+/* The general path of td_json_member: td_json_obj_next, then the layout
+ * learnt. */
+int td_json_member_slow(td_json *j, td_json_keys *ks, bool *first, const char **key, size_t *klen,
+                        int8_t **tag);
+
+#ifdef __SSE2__
+/* Whether the 32 bytes x0, x1 start with layout t. */
+static inline bool td_json_key_at(const td_json_key *t, __m128i x0, __m128i x1)
+{
+    uint32_t eq = (uint32_t)_mm_movemask_epi8(
+                      _mm_cmpeq_epi8(x0, _mm_loadu_si128((const __m128i *)t->bytes))) |
+                  (uint32_t)_mm_movemask_epi8(
+                      _mm_cmpeq_epi8(x1, _mm_loadu_si128((const __m128i *)(t->bytes + 16))))
+                      << 16;
+    return (eq | t->care_not) == 0xFFFFFFFFu;
+}
+#endif
+
+/* td_json_obj_next through the layouts of ks (zeroed before first use).
+ * On 1, *tag points to the member's tag, which the caller may set. The
+ * '}' that ends an object, after white space or not, is read inline too. */
+static inline __attribute__((always_inline)) int td_json_member(td_json *j, td_json_keys *ks,
+                                                                bool *first, const char **key,
+                                                                size_t *klen, int8_t **tag)
+{
+#ifdef __SSE2__
+    const unsigned char *b = (const unsigned char *)j->buf;
+    size_t p = j->pos;
+    if (j->end - p >= 64) {
+        const uint8_t *pred = *first ? ks->start : ks->k[ks->cur].next;
+        __m128i x0 = _mm_loadu_si128((const __m128i *)(b + p));
+        __m128i x1 = _mm_loadu_si128((const __m128i *)(b + p + 16));
+        uint8_t i = pred[0];
+        const td_json_key *t = &ks->k[i];
+        if (!i || !td_json_key_at(t, x0, x1)) {
+            i = pred[1];
+            t = &ks->k[i];
+            if (!i || !td_json_key_at(t, x0, x1)) {
+                size_t q = p + td_json_ws16(b + p);
+                if (b[q] != '}')
+                    return td_json_member_slow(j, ks, first, key, klen, tag);
+                j->pos = q + 1;
+                j->depth--;
+                return 0;
+            }
+        }
+        *key = j->buf + p + t->koff;
+        *klen = t->klen;
+        *first = false;
+        *tag = &ks->k[i].tag;
+        j->pos = p + t->len;
+        ks->cur = i;
+        return 1;
+    }
+#endif
+    return td_json_member_slow(j, ks, first, key, klen, tag);
+}
+
 /* Arrays: likewise; td_json_arr_next returns 1 when a value follows. The
  * usual step between elements, ',' and the white space before the next
  * value (none, one byte, or Kineto's line feed and indent), is read

@@ -780,3 +780,193 @@ TEST(test_json_scan__read_error_is_not_hidden)
         }
     }
 }
+
+/* One object of the walk below: its keys and numbers into *h, "args"
+ * objects read as objects of their own kind. */
+static int walk_object(td_json *j, td_json_keys *ks, int level, bool layouts, uint64_t *h)
+{
+    int rc = td_json_obj_begin(j);
+    if (rc < 0)
+        return rc;
+    bool first = true;
+    const char *k;
+    size_t kl;
+    int8_t *tag, none;
+    while ((rc = layouts ? td_json_member(j, &ks[level], &first, &k, &kl, &tag)
+                         : td_json_obj_next(j, &first, &k, &kl)) > 0) {
+        if (!layouts) {
+            none = -1;
+            tag = &none;
+        }
+        int8_t want = (int8_t)(td_hash_bytes(k, kl) & 0x3F);
+        if (*tag >= 0 && *tag != want)
+            unit_fail(__FILE__, __LINE__, "tag %d for \"%.*s\", set %d", *tag, (int)kl, k, want);
+        *tag = want;
+        *h = (*h ^ td_hash_bytes(k, kl)) * 0xbf58476d1ce4e5b9ull;
+        int c = td_json_peek(j);
+        td_json_num n;
+        if (level == 0 && c == '{' && kl == 4 && memcmp(k, "args", 4) == 0) {
+            rc = walk_object(j, ks, 1, layouts, h);
+        } else if (c == '-' || (c >= '0' && c <= '9')) {
+            if ((rc = td_json_number(j, &n)) == 0)
+                *h = (*h ^ (uint64_t)n.i) * 0xbf58476d1ce4e5b9ull;
+        } else {
+            rc = td_json_skip(j);
+        }
+        if (rc < 0)
+            return rc;
+    }
+    return rc;
+}
+
+/* An array of objects walked through td_json_member (layouts learnt from
+ * object to object, args by a td_json_keys of their own) or through
+ * td_json_obj_next: a hash of what was read, the result and the error. */
+static uint64_t walk_members(const char *text, size_t len, size_t step, bool layouts, int *rc_out,
+                             td_error *err)
+{
+    doc d;
+    open_doc(&d, text, len, step);
+    td_json_keys *ks = calloc(2, sizeof *ks);
+    if (!ks)
+        abort();
+    uint64_t h = 0x9E3779B97F4A7C15ull;
+    bool first = true;
+    int rc = td_json_arr_begin(&d.j);
+    while (rc == 0 && (rc = td_json_arr_next(&d.j, &first)) > 0)
+        rc = td_json_peek(&d.j) == '{' ? walk_object(&d.j, ks, 0, layouts, &h) : td_json_skip(&d.j);
+    if (rc == 0)
+        rc = td_json_end(&d.j);
+    h ^= (uint64_t)d.j.depth; /* every level left as entered */
+    *rc_out = rc;
+    *err = d.err;
+    td_json_free(&d.j);
+    free(ks);
+    return h;
+}
+
+/* Objects with the members of trace events in varying order, spacing and
+ * indentation, some keys escaped, long or not ASCII, and more than 64
+ * layouts: read through layouts as through td_json_obj_next. Then the same
+ * text with one byte changed, inserted or removed, again and again: the
+ * same result, the same error at the same offset. A layout's bytes are
+ * never taken where they would not be valid (a first member's after a
+ * value, a member's after a '}'). */
+TEST(test_json_scan__member_layouts_read_as_obj_next)
+{
+    static const char *const keys[] = {
+        "\"ph\"",         "\"cat\"",         "\"name\"",
+        "\"pid\"",        "\"tid\"",         "\"ts\"",
+        "\"dur\"",        "\"id\"",          "\"bp\"",
+        "\"s\"",          "\"External id\"", "\"Profiler Event Index\"",
+        "\"stream\"",     "\"correlation\"", "\"a key that is longer than thirty-two bytes\"",
+        "\"caf\\u00e9\"", "\"na\\\"me\"",    "\"\xc3\xa9t\xc3\xa9\""};
+    static const char *const vals[] = {
+        "\"X\"",        "1661203462598738",  "19",   "-3",   "\"cpu_op\"",
+        "[[], [1, 2]]", "{\"x\": [1]}",      "true", "null", "0.5",
+        "\"aten::mm\"", "[\"\", \"Scalar\"]"};
+    static const char *const seps[] = {", ", ",", ",\n    ", " , ", ",\n\t", ",\n      "};
+    size_t cap = 1 << 20, len = 0;
+    char *text = malloc(cap);
+    CHECK(text != NULL);
+    if (!text)
+        return;
+    text[len++] = '[';
+    for (int o = 0; o < 2000 && len < cap - 4096; o++) {
+        if (o)
+            len += (size_t)sprintf(text + len, ",\n  ");
+        const char *sep = seps[rnd() % 6];
+        size_t nm = 2 + rnd() % 8;
+        len += (size_t)sprintf(text + len, "{%s", rnd() % 2 ? "\n    " : "");
+        for (size_t m = 0; m < nm; m++) {
+            size_t kk = o % 5 ? (m * 3 + (size_t)o % 2) % 18 : rnd() % 18;
+            if (m)
+                len += (size_t)sprintf(text + len, "%s", sep);
+            len += (size_t)sprintf(text + len, "%s%s", keys[kk], rnd() % 4 ? ": " : ":");
+            if (m == nm - 1 && o % 3 == 0) { /* args */
+                len += (size_t)sprintf(text + len, "{\"stream\": 7, %s: %s, \"correlation\": %d}",
+                                       keys[rnd() % 18], vals[rnd() % 12], o);
+            } else {
+                len += (size_t)sprintf(text + len, "%s", vals[rnd() % 12]);
+            }
+        }
+        len += (size_t)sprintf(text + len, "%s}", rnd() % 2 ? "\n  " : "");
+    }
+    text[len++] = ']';
+    int rc0, rc1;
+    td_error e0, e1;
+    for (size_t step = 0; step <= 1; step++) {
+        uint64_t h0 = walk_members(text, len, step ? 4093 : 0, false, &rc0, &e0);
+        uint64_t h1 = walk_members(text, len, step ? 4093 : 0, true, &rc1, &e1);
+        CHECK_INT(rc0, 0);
+        CHECK_INT(rc1, 0);
+        CHECK(h0 == h1);
+    }
+    static const char edits[] = ",\":}{]0a\\ \n";
+    char *bad = malloc(len + 2);
+    CHECK(bad != NULL);
+    size_t differ = 0, refused = 0;
+    for (int t = 0; bad && t < 3000; t++) {
+        size_t at = 1 + rnd() % (len - 2), blen = len;
+        memcpy(bad, text, len);
+        int kind = (int)(rnd() % 3);
+        if (kind == 0) { /* change */
+            bad[at] = edits[rnd() % (sizeof edits - 1)];
+        } else if (kind == 1) { /* insert */
+            memmove(bad + at + 1, bad + at, len - at);
+            bad[at] = edits[rnd() % (sizeof edits - 1)];
+            blen++;
+        } else { /* remove */
+            memmove(bad + at, bad + at + 1, len - at - 1);
+            blen--;
+        }
+        uint64_t h0 = walk_members(bad, blen, 0, false, &rc0, &e0);
+        uint64_t h1 = walk_members(bad, blen, 0, true, &rc1, &e1);
+        refused += rc0 < 0;
+        if (rc0 != rc1 || (rc0 == 0 && h0 != h1) ||
+            (rc0 < 0 && (e0.offset != e1.offset || strcmp(e0.msg, e1.msg) != 0))) {
+            if (differ++ < 5)
+                unit_fail(__FILE__, __LINE__,
+                          "edit %d at %zu: obj_next rc %d at %llu \"%s\"; layouts rc %d at %llu "
+                          "\"%s\"",
+                          kind, at, rc0, (unsigned long long)e0.offset, rc0 < 0 ? e0.msg : "", rc1,
+                          (unsigned long long)e1.offset, rc1 < 0 ? e1.msg : "");
+        }
+    }
+    CHECK_INT(differ, 0);
+    CHECK(refused > 1000); /* most edits break the document */
+    free(bad);
+    free(text);
+}
+
+/* A member right after a value with no ',' between, where its bytes are a
+ * layout that began an object; a '}' or ']' where a member's layout was
+ * predicted; members after an object that ended inline. */
+TEST(test_json_scan__member_layouts_only_where_valid)
+{
+    static const char *const docs[] = {
+        "[{\"ph\": 1, \"cat\": 2}, {\"ph\": 1, \"cat\": 2\"ph\": 3}, %s]",
+        "[{\"ph\": 1, \"cat\": 2}, {\"ph\": 1, \"cat\": 2 \"ph\": 3}, %s]",
+        "[{\n \"ph\": 1, \"cat\": 2}, {\n \"ph\": 1, \"cat\": 2\n \"ph\": 3}, %s]",
+        "[{\"ph\": 1, \"cat\": 2}, {\"ph\": 1, \"cat\": 2}, {\"ph\": 1] , %s]",
+        "[{\"ph\": 1, \"cat\": 2}, {\"ph\": 1, \"cat\": 2}, {\"ph\": 1, \"cat\": 2}}, %s]",
+        "[{\"ph\": 1, \"cat\": 2}, {\"ph\": 1, , \"cat\": 2}, %s]",
+        "[{\"ph\": 1, \"cat\": 2}, {, \"ph\": 1, \"cat\": 2}, %s]",
+        "[{\"ph\": 1, \"cat\": 2}, {\"ph\": 1, \"cat\": 2}, {\"ph\": 1, \"cat\": 2}, %s]",
+    };
+    const char *pad = "{\"ph\": 1, \"cat\": 2}, {\"ph\": 1, \"cat\": 2}, {\"ph\": 1, \"cat\": "
+                      "2}, {\"ph\": 1, \"cat\": 2}, {\"ph\": 1, \"cat\": 2}, {\"ph\": 1}";
+    for (size_t k = 0; k < sizeof docs / sizeof docs[0]; k++) {
+        char text[1024];
+        int len = snprintf(text, sizeof text, docs[k], pad);
+        int rc0, rc1;
+        td_error e0, e1;
+        uint64_t h0 = walk_members(text, (size_t)len, 0, false, &rc0, &e0);
+        uint64_t h1 = walk_members(text, (size_t)len, 0, true, &rc1, &e1);
+        if (rc0 != rc1 || h0 != h1 ||
+            (rc0 < 0 && (e0.offset != e1.offset || strcmp(e0.msg, e1.msg) != 0)))
+            unit_fail(__FILE__, __LINE__, "doc %zu: obj_next rc %d at %llu; layouts rc %d at %llu",
+                      k, rc0, (unsigned long long)e0.offset, rc1, (unsigned long long)e1.offset);
+        CHECK_INT(rc0, k + 1 < sizeof docs / sizeof docs[0] ? TD_EPARSE : 0);
+    }
+}
