@@ -260,17 +260,37 @@ READER_INLINE int read_event_members(loader *L, event_fields *ev, bool attr)
     while ((rc = td_json_member(j, &L->event_keys, &first, &k, &kl, &tag)) > 0) {
         if (*tag < 0)
             *tag = (int8_t)member_kind(k, kl);
-        int kind = *tag;
-        if (kind == F_NAME || kind == F_CAT) {
-            rc = read_name_or_cat(L, ev, kind, attr);
-        } else if (kind == F_TS || kind == F_DUR) {
-            rc = read_time(L, ev, kind);
-        } else if (kind == F_ARGS && td_json_peek(j) == '{') {
-            ev->stream = ev->corr = -1;
-            rc = read_args(L, &ev->stream, &ev->corr);
-        } else if (attr && (kind == F_PID || kind == F_TID)) {
-            rc = read_thread_id(L, kind == F_PID ? &L->pid : &L->tid);
-        } else {
+        /* One case per kind, each reader specialised for it: a jump on
+         * the member's kind rather than a chain of tests. */
+        switch (*tag) {
+        case F_NAME:
+            rc = read_name_or_cat(L, ev, F_NAME, attr);
+            break;
+        case F_CAT:
+            rc = read_name_or_cat(L, ev, F_CAT, attr);
+            break;
+        case F_TS:
+            rc = read_time(L, ev, F_TS);
+            break;
+        case F_DUR:
+            rc = read_time(L, ev, F_DUR);
+            break;
+        case F_ARGS:
+            if (td_json_peek(j) == '{') {
+                ev->stream = ev->corr = -1;
+                rc = read_args(L, &ev->stream, &ev->corr);
+            } else {
+                rc = td_json_skip(j);
+            }
+            break;
+        case F_PID:
+        case F_TID:
+            if (attr) {
+                rc = read_thread_id(L, *tag == F_PID ? &L->pid : &L->tid);
+                break;
+            }
+            /* fall through */
+        default:
             rc = td_json_skip(j);
         }
         if (rc < 0)

@@ -184,7 +184,8 @@ static inline bool td_json_digit(unsigned char c)
  * byte is a digit when its high nibble is 3 and adding 6 keeps it so. A
  * carry out of a byte >= 0xFA can only spoil bytes above the first
  * non-digit, which is the one ctz finds. */
-static inline size_t td_json_digit_run(const unsigned char *p, const unsigned char *e)
+static inline __attribute__((always_inline)) size_t td_json_digit_run(const unsigned char *p,
+                                                                      const unsigned char *e)
 {
     const unsigned char *q = p;
     while (e - q >= 8) {
@@ -200,7 +201,7 @@ static inline size_t td_json_digit_run(const unsigned char *p, const unsigned ch
         q++;
     return (size_t)(q - p);
 }
-static inline bool td_json_after_value(unsigned char c)
+static inline __attribute__((always_inline)) bool td_json_after_value(unsigned char c)
 {
     return c == ',' || c == '}' || c == ']' || td_json_ws(c);
 }
