@@ -17,22 +17,57 @@ struct td_strtab {
     size_t n, cap;
     uint32_t *slots; /* id + 1, 0 = empty */
     size_t nslots;   /* a power of two */
-    /* The last id interned per cheap key of (length, first and last eight
-     * bytes): a trace repeats a few hundred names millions of times, and a
-     * hit, checked byte for byte, needs no hash of the whole string. */
-    uint32_t quick[256]; /* id + 1, 0 = empty */
+    /* The last string interned per cheap key of (length, first and last
+     * eight bytes), with those words: a trace repeats a few hundred names
+     * millions of times, and a hit needs no hash of the whole string and,
+     * up to 16 bytes, no compare beyond the two words. */
+    struct quick {
+        uint64_t a, z;
+        uint32_t id1; /* id + 1, 0 = empty */
+        uint32_t len;
+    } quick[256];
 };
 
-static inline size_t quick_key(const char *s, size_t len)
+/* Two words that, with the length, hold every byte of s when len <= 16:
+ * the first and last eight bytes (overlapping when len < 16), or for
+ * shorter strings the first and last four, two or one. No call, no read
+ * past s + len. */
+static inline void quick_words(const char *s, size_t len, uint64_t *a, uint64_t *z)
 {
-    uint64_t a = 0, z = 0;
     if (len >= 8) {
-        memcpy(&a, s, 8);
-        memcpy(&z, s + len - 8, 8);
+        memcpy(a, s, 8);
+        memcpy(z, s + len - 8, 8);
+    } else if (len >= 4) {
+        uint32_t x, y;
+        memcpy(&x, s, 4);
+        memcpy(&y, s + len - 4, 4);
+        *a = x;
+        *z = y;
+    } else if (len >= 2) {
+        uint16_t x, y;
+        memcpy(&x, s, 2);
+        memcpy(&y, s + len - 2, 2);
+        *a = x;
+        *z = y;
     } else {
-        memcpy(&a, s, len);
+        *a = len ? (unsigned char)s[0] : 0;
+        *z = 0;
     }
+}
+
+static inline size_t quick_key(uint64_t a, uint64_t z, size_t len)
+{
     return (size_t)(((a ^ (z * 0x9E3779B97F4A7C15ull) ^ len) * 0xbf58476d1ce4e5b9ull) >> 56);
+}
+
+/* Whether the quick entry q is s: length and words, and beyond 16 bytes
+ * the bytes between them. */
+static inline bool quick_hit(const td_strtab *t, const struct quick *q, const char *s, size_t len,
+                             uint64_t a, uint64_t z)
+{
+    if (!q->id1 || q->len != len || q->a != a || q->z != z)
+        return false;
+    return len <= 16 || memcmp(t->arena + t->off[q->id1 - 1] + 8, s + 8, len - 16) == 0;
 }
 
 static inline uint64_t mix(uint64_t h)
@@ -135,15 +170,16 @@ int64_t td_strtab_intern(td_strtab *t, const char *s, size_t len)
 {
     if (len > UINT32_MAX || t->n >= INT32_MAX)
         return -1;
-    size_t qk = quick_key(s, len);
-    uint32_t qv = t->quick[qk];
-    if (qv && t->len[qv - 1] == len && memcmp(t->arena + t->off[qv - 1], s, len) == 0)
-        return (int64_t)qv - 1;
+    uint64_t a, z;
+    quick_words(s, len, &a, &z);
+    struct quick *q = &t->quick[quick_key(a, z, len)];
+    if (quick_hit(t, q, s, len, a, z))
+        return (int64_t)q->id1 - 1;
     uint64_t h = td_hash_bytes(s, len);
     int64_t found;
     size_t k = probe(t, s, len, h, &found);
     if (found >= 0) {
-        t->quick[qk] = (uint32_t)found + 1;
+        *q = (struct quick){a, z, (uint32_t)found + 1, (uint32_t)len};
         return found;
     }
     if (t->n + 1 > t->cap) {
@@ -173,7 +209,7 @@ int64_t td_strtab_intern(td_strtab *t, const char *s, size_t len)
     t->hash[id] = h;
     t->alen += len + 1;
     t->slots[k] = (uint32_t)id + 1;
-    t->quick[qk] = (uint32_t)id + 1;
+    *q = (struct quick){a, z, (uint32_t)id + 1, (uint32_t)len};
     if (t->n * 4 > t->nslots * 3 && rehash(t) < 0)
         return -1;
     return (int64_t)id;

@@ -126,3 +126,44 @@ TEST(test_strtab__names_alike_at_both_ends_stay_apart)
         CHECK_INT(td_strtab_find(t, names[i], lens[i]), i);
     td_strtab_free(t);
 }
+
+/* Strings of every length to 40 differing in one byte at every place
+ * (and NUL bytes), interned in turns so that the cache of recent strings
+ * is hit, missed and overwritten: each keeps its own id. */
+TEST(test_strtab__strings_differing_in_one_byte_keep_their_ids)
+{
+    td_strtab *t = td_strtab_new();
+    REQUIRE(t);
+    char base[48], s[48];
+    for (int i = 0; i < 48; i++)
+        base[i] = (char)('a' + i % 26);
+    int64_t ids[41][41];
+    int bad = 0;
+    for (int round = 0; round < 3 && !bad; round++)
+        for (size_t len = 0; len <= 40; len++)
+            for (size_t at = 0; at <= len; at++) { /* at == len: the base string */
+                memcpy(s, base, len);
+                if (at < len)
+                    s[at] = round == 2 && at % 3 == 0 ? '\0' : 'Z';
+                if (round == 2 && at < len && at % 3 == 0)
+                    continue; /* NUL variants: checked below */
+                int64_t id = td_strtab_intern(t, s, len);
+                if (round == 0)
+                    ids[len][at] = id;
+                else if (id != ids[len][at])
+                    bad = unit_fail(__FILE__, __LINE__, "len %zu, byte %zu: id %lld then %lld", len,
+                                    at, (long long)ids[len][at], (long long)id) ||
+                          1;
+            }
+    size_t distinct = td_strtab_count(t);
+    CHECK_INT(distinct, 1 + 40 + 40 * 41 / 2); /* "", each base, each variant */
+    for (size_t len = 1; len <= 40; len++) {
+        memcpy(s, base, len);
+        s[len - 1] = '\0';
+        int64_t id = td_strtab_intern(t, s, len);
+        CHECK(id >= (int64_t)distinct);
+        CHECK_INT(td_strtab_intern(t, s, len), id);
+        CHECK_INT(td_strtab_intern(t, base, len), ids[len][len]);
+    }
+    td_strtab_free(t);
+}
