@@ -789,10 +789,12 @@ static bool decimal_value(uint64_t w, unsigned f, double *out)
     uint64_t p10 = pow10_u64[f];
     double d = (double)w / p10d[f];
     for (int step = 0; step < 3; step++) {
-        int e;
-        double fr = frexp(d, &e); /* d = fr * 2^e, fr in [0.5, 1) */
-        uint64_t m = (uint64_t)ldexp(fr, 53);
-        e -= 53;
+        /* d = m * 2^e, m of 53 bits: d is normal here (w > 2^53, f <= 19),
+         * its bits are the 52 below m's leading one and e's biased value. */
+        uint64_t bits;
+        memcpy(&bits, &d, sizeof bits);
+        uint64_t m = (bits & (((uint64_t)1 << 52) - 1)) | ((uint64_t)1 << 52);
+        int e = (int)((bits >> 52) & 0x7FF) - 1075;
         if (m == ((uint64_t)1 << 52))
             return false; /* a power of two: the gap below is half the gap above */
         int hi = cmp_midpoint(w, p10, m, e);
