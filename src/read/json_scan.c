@@ -49,8 +49,7 @@ static void tables_init(void)
     for (int c = 0; c < 256; c++) {
         str_stop[c] = (c < 0x20 || c == '"' || c == '\\' || c >= 0x80);
         is_ws[c] = (c == ' ' || c == '\t' || c == '\n' || c == '\r');
-        num_char[c] =
-            ((c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E');
+        num_char[c] = td_json_num_byte((unsigned char)c);
         ends_scalar[c] = is_ws[c] || c == '"' || c == '{' || c == '}' || c == '[' || c == ']' ||
                          c == ':' || c == ',';
     }

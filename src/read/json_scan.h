@@ -180,6 +180,12 @@ static inline bool td_json_digit(unsigned char c)
 {
     return (unsigned)(c - '0') < 10u;
 }
+/* A byte that may appear in a number token: after a number's digits, one
+ * that continues it (the general path reads the token whole). */
+static inline bool td_json_num_byte(unsigned char c)
+{
+    return td_json_digit(c) || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E';
+}
 /* Length of the run of ASCII digits at p (before e), eight bytes a step. A
  * byte is a digit when its high nibble is 3 and adding 6 keeps it so. A
  * carry out of a byte >= 0xFA can only spoil bytes above the first
@@ -288,7 +294,7 @@ static inline __attribute__((always_inline)) int td_json_number(td_json *j, td_j
         unsigned n = td_json_digits16(b + d, &v);
         unsigned char c = b[d + n];
         if (n && !(b[d] == '0' && n > 1)) {
-            if (!td_json_digit(c) && c != '.' && (c | 0x20) != 'e' && c != '-' && c != '+') {
+            if (!td_json_num_byte(c)) {
                 out->i = d > p ? -(int64_t)v : (int64_t)v;
                 out->d = (double)out->i;
                 out->is_int = true;
@@ -378,6 +384,14 @@ int td_json_obj_next_slow(td_json *j, bool *first, const char **key, size_t *kle
  * '}' after a member are read inline; anything else (an empty object, long
  * or escaped keys, the window's edge, errors) goes to the general path,
  * which starts afresh. */
+/* The '}' at q ends the object being read. */
+static inline int td_json_obj_end(td_json *j, size_t q)
+{
+    j->pos = q + 1;
+    j->depth--;
+    return 0;
+}
+
 /* Leading JSON white space among the 16 bytes at p (16: all of them). */
 static inline unsigned td_json_ws16(const unsigned char *p)
 {
@@ -408,11 +422,8 @@ static inline __attribute__((always_inline)) int td_json_obj_next(td_json *j, bo
             goto slow;
     }
     if (!*first) {
-        if (b[p] == '}') { /* the end of the object */
-            j->pos = p + 1;
-            j->depth--;
-            return 0;
-        }
+        if (b[p] == '}')
+            return td_json_obj_end(j, p);
         if (b[p] != ',')
             goto slow;
         p++;
@@ -479,6 +490,7 @@ typedef struct td_json_key {
     uint8_t next[2];       /* the layouts that followed, the latest learnt first; 0: none */
     unsigned char pad[22]; /* 64 bytes a layout */
 } td_json_key;
+_Static_assert(sizeof(td_json_key) == 64, "a layout is found by a shift");
 typedef struct td_json_keys {
     td_json_key k[TD_JSON_KEYS_MAX];    /* k[0]: none, never matched */
     uint8_t n;                          /* layouts in k[1..n] */
@@ -529,9 +541,7 @@ static inline __attribute__((always_inline)) int td_json_member(td_json *j, td_j
                 size_t q = p + td_json_ws16(b + p);
                 if (b[q] != '}')
                     return td_json_member_slow(j, ks, first, key, klen, tag);
-                j->pos = q + 1;
-                j->depth--;
-                return 0;
+                return td_json_obj_end(j, q);
             }
         }
         *key = j->buf + p + t->koff;
