@@ -73,6 +73,23 @@ def _dumps_marked(obj, consts):
     return json.dumps(obj, separators=SEPARATORS, default=hook)
 
 
+def _dumps_event_indented(obj, consts):
+    """An event as Kineto writes it: on lines of its own, indented, its args
+    object opened on a line of its own (markers as _dumps_marked)."""
+    def one(v):
+        return _dumps_marked(v, consts)
+    members = ['%s: %s' % (json.dumps(k), one(v)) for k, v in obj.items() if k != "args"]
+    s = "  {\n    " + ", ".join(members)
+    if "args" in obj:
+        a = obj["args"]
+        if isinstance(a, dict) and a:
+            inner = ", ".join('%s: %s' % (json.dumps(k), one(v)) for k, v in a.items())
+            s += ',\n    "args": {\n      ' + inner + "\n    }"
+        else:
+            s += ',\n    "args": ' + one(a)
+    return s + "\n  }"
+
+
 def dumps(obj):
     """json.dumps that writes Decimals with their exact text."""
     consts = []
@@ -102,7 +119,8 @@ def load_trace(path):
 class Plan:
     """Everything needed to render copies: templates, span, id offsets."""
 
-    def __init__(self, doc, jitter):
+    def __init__(self, doc, jitter, indent=False):
+        self.indent = indent
         events = doc["traceEvents"]
         self.jitter = jitter
         t_min = t_max = None
@@ -195,6 +213,10 @@ class Plan:
 
     def _template(self, e):
         if not isinstance(e, dict) or e.get("ph") == "M":
+            if self.indent and isinstance(e, dict):
+                consts = []
+                s = _dumps_event_indented(e, consts)
+                return (",\n" + MARK_RE.sub(lambda m: consts[int(m.group(2))], s), None)
             return (",\n" + dumps(e), None)
         fields = []
         x = dict(e)
@@ -231,7 +253,7 @@ class Plan:
                 x["id"] = mark(K_FLOW, v)
 
         consts = []
-        s = _dumps_marked(x, consts)
+        s = _dumps_event_indented(x, consts) if self.indent else _dumps_marked(x, consts)
         if not fields:
             if consts:
                 s = MARK_RE.sub(lambda m: consts[int(m.group(2))], s)
@@ -578,6 +600,8 @@ def parse_args(argv):
                         "below the input's size, keep only its events before a time "
                         "chosen to give M MB")
     p.add_argument("--gzip", action="store_true", help="gzip the output (level 6)")
+    p.add_argument("--indent", action="store_true",
+                   help="write each event indented on lines of its own, as Kineto does")
     p.add_argument("--jitter", action="store_true",
                    help="perturb ts/dur of copies 1..K-1 by a monotone warp (|d dur| <= 3)")
     p.add_argument("--seed", type=int, default=1, help="jitter seed (default 1)")
@@ -605,7 +629,7 @@ def main(argv=None):
     t_start = time.time()
     cut = None
     doc, in_bytes = load_trace(args.input)
-    plan = Plan(doc, args.jitter)
+    plan = Plan(doc, args.jitter, args.indent)
     if args.target_mb is not None:
         head, tail = head_tail(doc, rank=args.rank if not args.ranks_mode else 0)
         k = choose_scale(plan, args.target_mb, head, tail)

@@ -78,6 +78,8 @@ def inputs_spec(quick):
         "control-x4.json.gz": ["--input", SRC_C, "--scale", "4", "--gzip"],
         "test-x4.json.gz": ["--input", SRC_T, "--scale", "4", "--gzip"],
         "ns-x8.json": ["--input", SRC_NS, "--scale", "8"],
+        "control-x4-indent.json": ["--input", SRC_C, "--scale", "4", "--indent"],
+        "test-x4-indent.json": ["--input", SRC_T, "--scale", "4", "--indent"],
         "sweep-100MB.json": ["--input", SRC_C, "--target-mb", "100"],
         "sweep-250MB.json": ["--input", SRC_C, "--target-mb", "250"],
         "ranks%d-15MB" % nranks(quick): ["ranks", "--input", SRC_C, "--ranks",
@@ -596,6 +598,8 @@ def main():
     pairs = [Case("pairs", "real pair", REAL_C, REAL_T, HTA["real"]),
              Case("pairs", "x4 plain", I("control-x4.json"), I("test-x4.json"), HTA["x4"]),
              Case("pairs", "x4 gzip", I("control-x4.json.gz"), I("test-x4.json.gz"), HTA["x4"]),
+             Case("pairs", "x4 plain, indented as Kineto writes", I("control-x4-indent.json"),
+                  I("test-x4-indent.json"), HTA["x4"]),
              Case("pairs", "ns x8 plain (decimal ts) with itself", I("ns-x8.json"),
                   I("ns-x8.json"))]
     if not a.quick:
