@@ -231,9 +231,11 @@ enum {
 /* iterations.c: spec §2 rounding and §3 iteration numbers. Takes the n raw
  * events in blocks (blocks[k] holds TD_BLOCK of them, the last fewer),
  * compacts them in place into f->evb and frees what it does not keep; fills
- * f->iters and the counters. blocks itself stays the caller's. */
+ * f->iters and the counters. blocks itself stays the caller's. Its passes
+ * over the events run on up to threads threads, each over a run of whole
+ * blocks; the result is the same for any number. */
 int td_assign_iterations(td_file *f, td_raw_event **blocks, size_t n, const td_wide_corr *wide,
-                         size_t nwide, int round_ts, td_error *err);
+                         size_t nwide, int round_ts, int threads, td_error *err);
 /* Parse N of "ProfilerStep#N"; returns 1 when the name is a step with a number. */
 int td_step_number(const char *name, size_t len, int64_t *out);
 

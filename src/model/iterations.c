@@ -9,6 +9,13 @@
  * their launching host event through a correlation map: pages indexed by
  * the id where the ids are dense (profilers count them up), a hash map
  * otherwise.
+ *
+ * Four passes over the events, bounded by memory more than by instructions:
+ * rounding, steps and the range of the ids; host steps and the pages the ids
+ * fall in; compaction, storing launches; device events. A file that several
+ * threads read (a cut file) has each pass run by as many, each over a run
+ * of whole blocks. Launches outside the first run are stored after the
+ * pass, run by run, so that the last in the file still wins.
  */
 #include "internal.h"
 
@@ -339,61 +346,338 @@ static inline int32_t device_iter(const corr_map *cm, int64_t corr)
 
 #define RAW(i) (&blocks[(i) >> TD_BLOCK_SHIFT][(i) & (TD_BLOCK - 1)])
 
-static void round_times(td_raw_event **blocks, size_t n)
+/* The host sides of correlation ids: how many, their range, whether any
+ * needs 64 bits. */
+typedef struct corr_ids {
+    size_t n;
+    int64_t lo, hi;
+    bool wide;
+} corr_ids;
+
+/* Launches a part after the first stores once the parts before it have:
+ * (id, value) in file order. */
+typedef struct deferred {
+    int64_t *key;
+    int32_t *val;
+    size_t n, cap;
+} deferred;
+
+/* One run of whole blocks, [lo, hi) of the file's events, and what each
+ * pass over it found. A file that several threads read is compacted by as
+ * many (td_assign_iterations' threads); otherwise there is one part. */
+typedef struct part {
+    size_t lo, hi;
+    step *st; /* steps, in file order */
+    size_t ns, stcap;
+    corr_ids ids;
+    unsigned char *mark; /* pass_host: the directory entries its ids fall in */
+    deferred put;
+    uint64_t cpu, gpu, stream0, no_launch, no_launch0;
+    int oom;
+} part;
+
+enum { PASS_STEPS, PASS_HOST, PASS_COMPACT, PASS_DEVICES };
+
+typedef struct passes {
+    td_file *f;
+    td_raw_event **blocks;
+    size_t n;
+    int round_ts;
+    const int64_t *name_step; /* step number of each name id, or -1 */
+    const seg *sg;
+    size_t nseg;
+    corr_map *cm;
+    const td_wide_corr *wide;
+    size_t nwide;
+    part *parts;
+    size_t nparts;
+    int pass;
+} passes;
+
+/* Counts a host side of a correlation id. */
+static inline void count_id(corr_ids *ids, int32_t corr)
 {
-    for (size_t i = 0; i < n; i++) {
+    ids->n++;
+    if (corr == TD_CORR_WIDE) {
+        ids->wide = true;
+        return;
+    }
+    ids->lo = corr < ids->lo ? corr : ids->lo;
+    ids->hi = corr > ids->hi ? corr : ids->hi;
+}
+
+/* Rounds part p's times (spec §2), lists its steps (§3) and counts the
+ * host sides of its correlation ids. */
+static void pass_steps(passes *ps, part *p)
+{
+    td_raw_event **blocks = ps->blocks;
+    p->ids = (corr_ids){0, INT64_MAX, INT64_MIN, false};
+    for (size_t i = p->lo; i < p->hi; i++) {
         td_raw_event *e = RAW(i);
-        if (!(e->flags & TD_RAW_HAS_TS)) {
-            e->u.ts = NAN;
-            e->dur = NAN;
-            continue;
+        if (ps->round_ts) {
+            if (!(e->flags & TD_RAW_HAS_TS)) {
+                e->u.ts = NAN;
+                e->dur = NAN;
+            } else {
+                double end = floor(e->u.ts + e->dur);
+                e->u.ts = ceil(e->u.ts);
+                e->dur = end - e->u.ts;
+            }
         }
-        double end = floor(e->u.ts + e->dur);
-        e->u.ts = ceil(e->u.ts);
-        e->dur = end - e->u.ts;
+        if (e->flags & TD_RAW_CORR_HOST)
+            count_id(&p->ids, e->corr);
+        int64_t v = ps->name_step[e->name];
+        if (v < 0)
+            continue;
+        step *ns2 = td_grow(p->st, &p->stcap, p->ns + 1, sizeof *p->st);
+        if (!ns2) {
+            p->oom = 1;
+            return;
+        }
+        p->st = ns2;
+        p->st[p->ns++] = (step){e->u.ts, e->u.ts + e->dur, v, i};
     }
 }
 
-/* The steps of the file (spec §3) and its sorted distinct iterations. */
-static int collect_steps(td_file *f, td_raw_event **blocks, size_t n, step **out, size_t *nout)
+/* Rule 1: host events find their step. The timestamp is not needed after
+ * this, so its slot keeps the iteration (index into iters[]). Also marks
+ * the pages the host sides of correlation ids fall in, when paged. */
+static void pass_host(passes *ps, part *p)
 {
-    size_t nnames = td_strtab_count(f->names), ns = 0, cap = 0;
-    step *st = NULL;
+    td_raw_event **blocks = ps->blocks;
+    size_t hint = 0;
+    uint64_t lo = (uint64_t)ps->cm->lo;
+    for (size_t i = p->lo; i < p->hi; i++) {
+        td_raw_event *e = RAW(i);
+        double ts = e->u.ts;
+        e->u.host_iter =
+            (e->flags & TD_RAW_HOST) ? find_step(ps->sg, ps->nseg, ts, &hint) : TD_ITER_NONE;
+        if (p->mark && (e->flags & TD_RAW_CORR_HOST))
+            p->mark[((uint64_t)(int64_t)e->corr - lo) >> CORR_PAGE_SHIFT] = 1;
+    }
+}
+
+/* Before pass_host: whether the ids might be paged (corr_map): then each
+ * part gets a map of the directory's entries to mark. -1 when out of
+ * memory. */
+static int corr_plan(passes *ps, const corr_ids *ids)
+{
+    if (ids->wide || ids->n == 0)
+        return 0;
+    uint64_t ndir = (((uint64_t)ids->hi - (uint64_t)ids->lo) >> CORR_PAGE_SHIFT) + 1;
+    if (ndir > ids->n)
+        return 0; /* a directory larger than the ids */
+    ps->cm->lo = ids->lo;
+    ps->cm->ndir = ndir;
+    for (size_t k = 0; k < ps->nparts; k++)
+        if (!(ps->parts[k].mark = calloc(ndir, 1)))
+            return -1;
+    return 0;
+}
+
+/* After pass_host: pages for the ids when they are dense enough, else the
+ * hash map. -1 when out of memory. */
+static int corr_init(passes *ps, const corr_ids *ids)
+{
+    corr_map *m = ps->cm;
+    unsigned char *mark = ps->parts[0].mark;
+    if (!mark) {
+        m->lo = 0;
+        m->ndir = 0;
+        return corr_init_hash(m, ids->n);
+    }
+    size_t used = 0;
+    for (uint64_t d = 0; d < m->ndir; d++) {
+        for (size_t k = 1; k < ps->nparts; k++)
+            mark[d] |= ps->parts[k].mark[d];
+        used += mark[d];
+    }
+    if (used > 1 && used * CORR_PAGE > CORR_SLOTS_PER_ID * (uint64_t)ids->n) {
+        m->lo = 0;
+        m->ndir = 0;
+        return corr_init_hash(m, ids->n);
+    }
+    m->dir = calloc(m->ndir, sizeof *m->dir);
+    m->pages = calloc(used * CORR_PAGE, sizeof *m->pages); /* zero: unset */
+    if (!m->dir || !m->pages)
+        return -1;
+    for (uint64_t d = 0, k = 0; d < m->ndir; d++)
+        if (mark[d])
+            m->dir[d] = m->pages + (k++ << CORR_PAGE_SHIFT);
+    return 0;
+}
+
+/* Marks a compact event whose iter holds its correlation id until the map
+ * is complete (clear once assigned). */
+#define EV_PENDING 0x20000000u
+_Static_assert((EV_PENDING & (((1u << TD_NAME_BITS) - 1) | TD_EV_GPU | TD_EV_STREAM0)) == 0,
+               "the pending bit is no name bit nor flag");
+
+/* Rule 2's map takes the host side of each correlation id, the last in the
+ * file: the first part stores at once, the others once the parts before
+ * theirs have (td_assign_iterations). */
+static void put_launch(passes *ps, part *p, int64_t corr, int32_t it)
+{
+    if (p == ps->parts) {
+        corr_put(ps->cm, corr, it);
+        return;
+    }
+    deferred *d = &p->put;
+    if (d->n == d->cap) {
+        size_t cap = d->cap ? d->cap * 2 : 4096;
+        int64_t *k = realloc(d->key, cap * sizeof *k);
+        if (k)
+            d->key = k;
+        int32_t *v = k ? realloc(d->val, cap * sizeof *v) : NULL;
+        if (!v) {
+            p->oom = 1;
+            return;
+        }
+        d->val = v;
+        d->cap = cap;
+    }
+    d->key[d->n] = corr;
+    d->val[d->n++] = it;
+}
+
+/* The compact event of raw event e (number i of the file): final for host
+ * events; a device event keeps its correlation id, pending. */
+static td_event compact_event(passes *ps, part *p, const td_raw_event *e, size_t i)
+{
+    if (e->flags & TD_RAW_CORR_HOST) {
+        int64_t corr = event_corr(e->corr, i, ps->wide, ps->nwide);
+        /* An id of INT64_MIN cannot be stored: such kernels get -1. */
+        if (corr != CORR_EMPTY)
+            put_launch(ps, p, corr,
+                       (e->flags & TD_RAW_INDEX0) ? CORR_INDEX0 : (int32_t)e->u.host_iter);
+    }
+    td_event o;
+    o.dur = e->dur;
+    o.name = e->name | ((e->flags & TD_RAW_GPU) ? TD_EV_GPU : 0);
+    if (e->flags & TD_RAW_GPU)
+        p->gpu++;
+    else
+        p->cpu++;
+    if (e->flags & TD_RAW_HOST) {
+        o.iter = (int32_t)e->u.host_iter;
+        return o;
+    }
+    o.iter = e->corr;
+    o.name |= EV_PENDING;
+    if (e->flags & TD_RAW_STREAM0) {
+        o.name |= TD_EV_STREAM0;
+        p->stream0++;
+    }
+    return o;
+}
+
+/* Compacts part p's blocks in place: event i of a block is written at byte
+ * 16 i, over raw records (24 bytes each) the loop has already read; the
+ * block then shrinks. */
+static void pass_compact(passes *ps, part *p)
+{
+    td_file *f = ps->f;
+    for (size_t b = p->lo / TD_BLOCK; b * TD_BLOCK < p->hi; b++) {
+        td_raw_event *rb = ps->blocks[b];
+        td_event *eb = (td_event *)(void *)rb;
+        size_t m = p->hi - b * TD_BLOCK < TD_BLOCK ? p->hi - b * TD_BLOCK : TD_BLOCK;
+        for (size_t k = 0; k < m; k++) {
+            td_raw_event e = rb[k];
+            td_event o = compact_event(ps, p, &e, b * TD_BLOCK + k);
+            memcpy(&eb[k], &o, sizeof o);
+        }
+        td_event *shrunk = td_big_shrink(eb, (m ? m : 1) * sizeof *eb);
+        f->evb[b] = shrunk ? shrunk : eb;
+        ps->blocks[b] = NULL;
+    }
+}
+
+/* Rule 2, once every launch is in the map: each device event takes the
+ * iteration of its launch. */
+static void pass_devices(passes *ps, part *p)
+{
+    td_file *f = ps->f;
+    for (size_t i = p->lo; i < p->hi; i++) {
+        td_event *o = &f->evb[i >> TD_BLOCK_SHIFT][i & (TD_BLOCK - 1)];
+        if (!(o->name & EV_PENDING))
+            continue;
+        o->name &= ~EV_PENDING;
+        o->iter = device_iter(ps->cm, event_corr(o->iter, i, ps->wide, ps->nwide));
+        if (o->iter == CORR_NO_LAUNCH) {
+            o->iter = TD_ITER_NONE;
+            p->no_launch++;
+            p->no_launch0 += (o->name & TD_EV_STREAM0) != 0;
+        }
+    }
+}
+
+static int run_pass(void *ud, size_t i)
+{
+    passes *ps = ud;
+    part *p = &ps->parts[i];
+    switch (ps->pass) {
+    case PASS_STEPS:
+        pass_steps(ps, p);
+        break;
+    case PASS_HOST:
+        pass_host(ps, p);
+        break;
+    case PASS_COMPACT:
+        pass_compact(ps, p);
+        break;
+    default:
+        pass_devices(ps, p);
+        break;
+    }
+    return 0;
+}
+
+static void run(passes *ps, int pass)
+{
+    ps->pass = pass;
+    if (ps->nparts == 1)
+        run_pass(ps, 0);
+    else
+        td_pool_run(ps->nparts, (int)ps->nparts, run_pass, ps);
+}
+
+/* The step number of each name, -1 for names that are not steps. Names
+ * repeat: each distinct one is parsed once. */
+static int64_t *name_steps(const td_file *f)
+{
+    size_t nnames = td_strtab_count(f->names);
     int64_t *name_step = malloc((nnames + 1) * sizeof *name_step);
     if (!name_step)
-        return -1;
-    /* Names repeat: parse each distinct one once. */
+        return NULL;
     for (size_t id = 0; id < nnames; id++) {
         size_t len;
         const char *s = td_strtab_get(f->names, (uint32_t)id, &len);
         int64_t v;
         name_step[id] = td_step_number(s, len, &v) ? v : -1;
     }
-    for (size_t i = 0; i < n; i++) {
-        const td_raw_event *e = RAW(i);
-        int64_t v = name_step[e->name];
-        if (v < 0)
-            continue;
-        step *ns2 = td_grow(st, &cap, ns + 1, sizeof *st);
-        if (!ns2) {
-            free(st);
-            free(name_step);
-            return -1;
-        }
-        st = ns2;
-        st[ns].start = e->u.ts;
-        st[ns].end = e->u.ts + e->dur;
-        st[ns].n = v;
-        st[ns].order = i;
-        ns++;
-    }
-    free(name_step);
-    f->steps = ns;
+    return name_step;
+}
+
+/* The parts' steps in file order, and the file's sorted distinct
+ * iterations. */
+static int gather_steps(td_file *f, passes *ps, step **out, size_t *nout)
+{
+    size_t ns = 0;
+    for (size_t k = 0; k < ps->nparts; k++)
+        ns += ps->parts[k].ns;
+    step *st = malloc((ns + 1) * sizeof *st);
     f->iters = malloc((ns + 1) * sizeof *f->iters);
-    if (!f->iters) {
+    if (!st || !f->iters) {
         free(st);
         return -1;
     }
+    ns = 0;
+    for (size_t k = 0; k < ps->nparts; k++) {
+        if (ps->parts[k].ns)
+            memcpy(st + ns, ps->parts[k].st, ps->parts[k].ns * sizeof *st);
+        ns += ps->parts[k].ns;
+    }
+    f->steps = ns;
     for (size_t i = 0; i < ns; i++)
         f->iters[i] = st[i].n;
     qsort(f->iters, ns, sizeof *f->iters, cmp_i64);
@@ -406,205 +690,127 @@ static int collect_steps(td_file *f, td_raw_event **blocks, size_t n, step **out
     return 0;
 }
 
-/* The host sides of correlation ids: how many, their range, whether any
- * needs 64 bits. */
-typedef struct corr_ids {
-    size_t n;
-    int64_t lo, hi;
-    bool wide;
-} corr_ids;
-
-/* Rule 1: host events find their step. The timestamp is not needed after
- * this, so its slot keeps the iteration (index into iters[]). Also counts
- * the host sides of correlation ids. */
-static void assign_host_steps(td_raw_event **blocks, size_t n, const seg *sg, size_t nseg,
-                              corr_ids *ids)
+/* All parts' host ids as one. */
+static corr_ids all_ids(const passes *ps)
 {
-    size_t hint = 0;
-    ids->n = 0;
-    ids->lo = INT64_MAX;
-    ids->hi = INT64_MIN;
-    ids->wide = false;
-    for (size_t i = 0; i < n; i++) {
-        td_raw_event *e = RAW(i);
-        double ts = e->u.ts;
-        e->u.host_iter = (e->flags & TD_RAW_HOST) ? find_step(sg, nseg, ts, &hint) : TD_ITER_NONE;
-        if (!(e->flags & TD_RAW_CORR_HOST))
-            continue;
-        ids->n++;
-        if (e->corr == TD_CORR_WIDE) {
-            ids->wide = true;
-            continue;
-        }
-        ids->lo = e->corr < ids->lo ? e->corr : ids->lo;
-        ids->hi = e->corr > ids->hi ? e->corr : ids->hi;
+    corr_ids a = ps->parts[0].ids;
+    for (size_t k = 1; k < ps->nparts; k++) {
+        const corr_ids *b = &ps->parts[k].ids;
+        a.n += b->n;
+        a.lo = b->lo < a.lo ? b->lo : a.lo;
+        a.hi = b->hi > a.hi ? b->hi : a.hi;
+        a.wide |= b->wide;
     }
+    return a;
 }
 
-/* Pages for the ids when they are dense enough (corr_map): 1 when made, 0
- * when the hash map should be used instead, -1 when out of memory. */
-static int corr_pages(corr_map *m, td_raw_event **blocks, size_t n, const corr_ids *ids)
+/* The launches of the parts after the first, in file order; then the
+ * counts of the compaction. */
+static int finish_compact(td_file *f, passes *ps)
 {
-    if (ids->wide || ids->n == 0)
-        return 0;
-    uint64_t ndir = (((uint64_t)ids->hi - (uint64_t)ids->lo) >> CORR_PAGE_SHIFT) + 1;
-    if (ndir > ids->n)
-        return 0; /* a directory larger than the ids */
-    int32_t **dir = calloc(ndir, sizeof *dir);
-    if (!dir)
-        return -1;
-    int32_t *mark = (int32_t *)dir; /* any non-NULL pointer: "an id falls here" */
-    size_t used = 0;
-    for (size_t i = 0; i < n; i++) {
-        const td_raw_event *e = RAW(i);
-        if (!(e->flags & TD_RAW_CORR_HOST))
-            continue;
-        uint64_t d = ((uint64_t)(int64_t)e->corr - (uint64_t)ids->lo) >> CORR_PAGE_SHIFT;
-        used += dir[d] == NULL;
-        dir[d] = mark;
+    for (size_t k = 0; k < ps->nparts; k++) {
+        part *p = &ps->parts[k];
+        if (p->oom)
+            return -1;
+        for (size_t i = 0; i < p->put.n; i++)
+            corr_put(ps->cm, p->put.key[i], p->put.val[i]);
+        free(p->put.key);
+        free(p->put.val);
+        p->put = (deferred){0};
+        f->events_cpu += p->cpu;
+        f->events_gpu += p->gpu;
+        f->events_stream0 += p->stream0;
     }
-    if (used > 1 && used * CORR_PAGE > CORR_SLOTS_PER_ID * (uint64_t)ids->n) {
-        free(dir);
-        return 0;
-    }
-    m->pages = calloc(used * CORR_PAGE, sizeof *m->pages); /* zero: unset */
-    if (!m->pages) {
-        free(dir);
-        return -1;
-    }
-    for (uint64_t d = 0, k = 0; d < ndir; d++)
-        if (dir[d])
-            dir[d] = m->pages + (k++ << CORR_PAGE_SHIFT);
-    m->dir = dir;
-    m->lo = ids->lo;
-    m->ndir = ndir;
-    return 1;
-}
-
-static int corr_init(corr_map *m, td_raw_event **blocks, size_t n, const corr_ids *ids)
-{
-    int rc = corr_pages(m, blocks, n, ids);
-    return rc != 0 ? (rc < 0 ? -1 : 0) : corr_init_hash(m, ids->n);
-}
-
-/* Marks a compact event whose iter holds its correlation id until the map
- * is complete (clear once assigned). */
-#define EV_PENDING 0x20000000u
-_Static_assert((EV_PENDING & (((1u << TD_NAME_BITS) - 1) | TD_EV_GPU | TD_EV_STREAM0)) == 0,
-               "the pending bit is no name bit nor flag");
-
-/* The compact event of raw event e (number i of the file): final for host
- * events; a device event keeps its correlation id, pending. Rule 2's map
- * takes the host side of each correlation id, the last in the file. */
-static td_event compact_event(td_file *f, const td_raw_event *e, size_t i, corr_map *cm,
-                              const td_wide_corr *wide, size_t nwide)
-{
-    if (e->flags & TD_RAW_CORR_HOST) {
-        int64_t corr = event_corr(e->corr, i, wide, nwide);
-        /* An id of INT64_MIN cannot be stored: such kernels get -1. */
-        if (corr != CORR_EMPTY)
-            corr_put(cm, corr, (e->flags & TD_RAW_INDEX0) ? CORR_INDEX0 : (int32_t)e->u.host_iter);
-    }
-    td_event o;
-    o.dur = e->dur;
-    o.name = e->name | ((e->flags & TD_RAW_GPU) ? TD_EV_GPU : 0);
-    if (e->flags & TD_RAW_GPU)
-        f->events_gpu++;
-    else
-        f->events_cpu++;
-    if (e->flags & TD_RAW_HOST) {
-        o.iter = (int32_t)e->u.host_iter;
-        return o;
-    }
-    o.iter = e->corr;
-    o.name |= EV_PENDING;
-    if (e->flags & TD_RAW_STREAM0) {
-        o.name |= TD_EV_STREAM0;
-        f->events_stream0++;
-    }
-    return o;
-}
-
-/* Compacts each block in place: event i of a block is written at byte
- * 16 i, over raw records (24 bytes each) the loop has already read; the
- * block then shrinks. */
-static int compact_blocks(td_file *f, td_raw_event **blocks, size_t n, corr_map *cm,
-                          const td_wide_corr *wide, size_t nwide)
-{
-    size_t nb = (n + TD_BLOCK - 1) / TD_BLOCK;
-    f->evb = calloc(nb + 1, sizeof *f->evb);
-    if (!f->evb)
-        return -1;
-    f->evb_big = true; /* the loader's blocks, from td_big_alloc */
-    for (size_t b = 0; b < nb; b++) {
-        td_raw_event *rb = blocks[b];
-        td_event *eb = (td_event *)(void *)rb;
-        size_t m = b + 1 < nb ? TD_BLOCK : n - b * TD_BLOCK;
-        for (size_t k = 0; k < m; k++) {
-            td_raw_event e = rb[k];
-            td_event o = compact_event(f, &e, b * TD_BLOCK + k, cm, wide, nwide);
-            memcpy(&eb[k], &o, sizeof o);
-        }
-        td_event *shrunk = td_big_shrink(eb, (m ? m : 1) * sizeof *eb);
-        f->evb[b] = shrunk ? shrunk : eb;
-        blocks[b] = NULL;
-        f->nevb = b + 1;
-    }
-    f->nev = n;
     return 0;
 }
 
-/* Rule 2, once every launch is in the map: each device event takes the
- * iteration of its launch. */
-static void assign_devices(td_file *f, const corr_map *cm, const td_wide_corr *wide, size_t nwide)
+/* Splits the n events into k parts of whole blocks. */
+static part *make_parts(size_t n, size_t *k)
 {
-    for (size_t b = 0; b < f->nevb; b++) {
-        td_event *eb = f->evb[b];
-        size_t m = b + 1 < f->nevb ? TD_BLOCK : f->nev - b * TD_BLOCK;
-        for (size_t k = 0; k < m; k++) {
-            td_event *o = &eb[k];
-            if (!(o->name & EV_PENDING))
-                continue;
-            o->name &= ~EV_PENDING;
-            o->iter = device_iter(cm, event_corr(o->iter, b * TD_BLOCK + k, wide, nwide));
-            if (o->iter == CORR_NO_LAUNCH) {
-                o->iter = TD_ITER_NONE;
-                f->events_no_launch++;
-                f->events_no_launch0 += (o->name & TD_EV_STREAM0) != 0;
-            }
-        }
+    size_t nb = (n + TD_BLOCK - 1) / TD_BLOCK;
+    if (*k > nb)
+        *k = nb ? nb : 1;
+    part *parts = calloc(*k, sizeof *parts);
+    for (size_t r = 0; parts && r < *k; r++) {
+        size_t lo = nb * r / *k * TD_BLOCK, hi = nb * (r + 1) / *k * TD_BLOCK;
+        parts[r].lo = lo < n ? lo : n;
+        parts[r].hi = hi < n ? hi : n;
     }
+    return parts;
 }
 
-int td_assign_iterations(td_file *f, td_raw_event **blocks, size_t n, const td_wide_corr *wide,
-                         size_t nwide, int round_ts, td_error *err)
+/* Steps (§3) and the segments of the sweep; NULL when out of memory. */
+static seg *steps_and_segments(td_file *f, passes *ps, size_t *nseg)
 {
+    int64_t *name_step = name_steps(f);
+    if (!name_step)
+        return NULL;
+    ps->name_step = name_step;
+    run(ps, PASS_STEPS);
+    free(name_step);
+    ps->name_step = NULL;
     step *st = NULL;
-    seg *sg = NULL;
-    size_t ns = 0, nseg = 0;
-    corr_map cm = {0};
-    int rc = -1;
-
-    if (round_ts)
-        round_times(blocks, n);
-    if (collect_steps(f, blocks, n, &st, &ns) < 0)
-        goto done;
+    size_t ns = 0;
+    for (size_t k = 0; k < ps->nparts; k++)
+        if (ps->parts[k].oom)
+            return NULL;
+    if (gather_steps(f, ps, &st, &ns) < 0)
+        return NULL;
     /* NaN bounds never contain anything: leave such steps out of the sweep. */
     size_t kept = 0;
     for (size_t i = 0; i < ns; i++)
         if (!isnan(st[i].start) && !isnan(st[i].end))
             st[kept++] = st[i];
-    if (!(sg = build_segments(f, st, kept, &nseg)))
-        goto done;
-    corr_ids ids;
-    assign_host_steps(blocks, n, sg, nseg, &ids);
-    if (corr_init(&cm, blocks, n, &ids) < 0)
-        goto done;
-    rc = compact_blocks(f, blocks, n, &cm, wide, nwide);
-    if (rc == 0)
-        assign_devices(f, &cm, wide, nwide);
-done:
+    seg *sg = build_segments(f, st, kept, nseg);
     free(st);
+    return sg;
+}
+
+int td_assign_iterations(td_file *f, td_raw_event **blocks, size_t n, const td_wide_corr *wide,
+                         size_t nwide, int round_ts, int threads, td_error *err)
+{
+    corr_map cm = {0};
+    seg *sg = NULL;
+    size_t nparts = threads > 1 ? (size_t)threads : 1;
+    part *parts = make_parts(n, &nparts);
+    passes ps = {f, blocks, n, round_ts, NULL, NULL, 0, &cm, wide, nwide, parts, nparts, 0};
+    int rc = -1;
+    if (!parts || !(sg = steps_and_segments(f, &ps, &ps.nseg)))
+        goto done;
+    ps.sg = sg;
+    corr_ids ids = all_ids(&ps);
+    if (corr_plan(&ps, &ids) < 0)
+        goto done;
+    run(&ps, PASS_HOST);
+    if (corr_init(&ps, &ids) < 0)
+        goto done;
+    size_t nb = (n + TD_BLOCK - 1) / TD_BLOCK;
+    if (!(f->evb = calloc(nb + 1, sizeof *f->evb)))
+        goto done;
+    f->evb_big = true; /* the loader's blocks, from td_big_alloc */
+    run(&ps, PASS_COMPACT);
+    f->nevb = nb;
+    f->nev = n;
+    if (finish_compact(f, &ps) < 0)
+        goto done;
+    run(&ps, PASS_DEVICES);
+    for (size_t k = 0; k < nparts; k++) {
+        f->events_no_launch += parts[k].no_launch;
+        f->events_no_launch0 += parts[k].no_launch0;
+    }
+    rc = 0;
+done:
+    for (size_t b = 0; rc < 0 && b < (n + TD_BLOCK - 1) / TD_BLOCK; b++) {
+        td_big_free(blocks[b]); /* not compacted: nobody else frees them */
+        blocks[b] = NULL;
+    }
+    for (size_t k = 0; parts && k < nparts; k++) {
+        free(parts[k].st);
+        free(parts[k].put.key);
+        free(parts[k].put.val);
+        free(parts[k].mark);
+    }
+    free(parts);
     free(sg);
     corr_free(&cm);
     return rc < 0 ? td_fail(err, TD_ENOMEM, f->path, "out of memory") : 0;

@@ -1003,7 +1003,10 @@ int td_file_load_split(td_file **out, const char *path, const td_load_progress *
     td_json_free(&L.j);
     td_reader_close(L.r);
     L.r = NULL;
-    rc = td_assign_iterations(f, L.blk, L.nraw, L.wide, L.nwide, L.round_ts, err);
+    /* A file cut into pieces had a thread per piece: its passes over the
+     * events get them too. */
+    rc = td_assign_iterations(f, L.blk, L.nraw, L.wide, L.nwide, L.round_ts,
+                              (int)td_split_pieces(sp), err);
     L.nblk = 0; /* taken over (compacted or freed) by td_assign_iterations */
     if (rc == 0 && want_attr)
         rc = td_attribute(f, L.links, L.nlinks, L.round_ts, err);

@@ -212,3 +212,163 @@ TEST(test_iterations__launches_found_whatever_the_ids)
         check_corr_layout(layout, true);
     }
 }
+
+/* td_assign_iterations over several threads (a file cut into pieces): each
+ * takes a run of whole blocks, and the result must be the one thread's,
+ * whatever the ids look like (paged, hashed, wider than 32 bits), with
+ * decimal times rounded, steps anywhere in the file, and an id launched in
+ * the first part and again in the last: the last launch wins. */
+enum { FIX_EVENTS = 3 * TD_BLOCK + 1234, FIX_STEPS = 6, FIX_KERNEL = 5 };
+#define FIX_MIDDLE ((size_t)FIX_EVENTS / 2 + 11)
+#define FIX_RELAUNCH ((size_t)FIX_EVENTS - 3)
+
+typedef struct fixture {
+    td_raw_event **blocks;
+    td_wide_corr *wide;
+    size_t nwide;
+} fixture;
+
+static uint64_t fix_rand(uint64_t *s)
+{
+    *s = *s * 6364136223846793005ull + 1442695040888963407ull;
+    return *s >> 33;
+}
+
+/* The correlation id of launch k in layout: a counter, spread out, wide. */
+static int64_t fix_corr(int layout, uint64_t k)
+{
+    return layout == 0   ? 5000 + (int64_t)k
+           : layout == 1 ? (int64_t)(k + 1) * 700001 % 2000000011
+                         : ((int64_t)1 << 40) + (int64_t)k * 3;
+}
+
+static void fix_set_corr(fixture *x, td_raw_event *e, size_t i, int64_t corr)
+{
+    if (corr >= INT32_MIN + 1 && corr <= INT32_MAX) {
+        e->corr = (int32_t)corr;
+        return;
+    }
+    e->corr = TD_CORR_WIDE;
+    x->wide[x->nwide].index = i;
+    x->wide[x->nwide++].corr = corr;
+}
+
+/* FIX_EVENTS raw events: steps, host ops, launches and kernels. */
+static td_file *fix_file(fixture *x, int layout, int round_ts)
+{
+    td_file *f = calloc(1, sizeof *f);
+    if (!f || !(f->path = strdup("fixture")) || !(f->names = td_strtab_new()) ||
+        !(f->cats = td_strtab_new()))
+        abort();
+    char nm[32];
+    for (int s = 0; s < FIX_STEPS; s++) {
+        snprintf(nm, sizeof nm, "ProfilerStep#%d", 40 + s);
+        td_strtab_intern(f->names, nm, strlen(nm)); /* ids 0 .. FIX_STEPS - 1 */
+    }
+    uint32_t op = (uint32_t)td_strtab_intern(f->names, "aten::mm", 8);
+    uint32_t launch = (uint32_t)td_strtab_intern(f->names, "cudaLaunchKernel", 16);
+    uint32_t kernel = (uint32_t)td_strtab_intern(f->names, "gemm", 4);
+    size_t nb = (FIX_EVENTS + TD_BLOCK - 1) / TD_BLOCK;
+    x->blocks = calloc(nb, sizeof *x->blocks);
+    x->wide = calloc(FIX_EVENTS, sizeof *x->wide);
+    x->nwide = 0;
+    if (!x->blocks || !x->wide)
+        abort();
+    for (size_t b = 0; b < nb; b++)
+        if (!(x->blocks[b] = td_big_alloc(TD_BLOCK * sizeof(td_raw_event))))
+            abort();
+    uint64_t seed = 12345 + (uint64_t)layout, launches = 0;
+    for (size_t i = 0; i < FIX_EVENTS; i++) {
+        td_raw_event *e = &x->blocks[i >> TD_BLOCK_SHIFT][i & (TD_BLOCK - 1)];
+        memset(e, 0, sizeof *e);
+        double frac = round_ts ? (double)(fix_rand(&seed) % 1000) / 1000 : 0;
+        e->u.ts = (double)(fix_rand(&seed) % (FIX_STEPS * 1000 + 500)) + frac;
+        e->dur = (double)(fix_rand(&seed) % 50) + frac;
+        e->flags = TD_RAW_HAS_TS;
+        uint64_t kind = fix_rand(&seed) % 16;
+        if (i == FIX_KERNEL || i == FIX_MIDDLE || i == FIX_RELAUNCH) {
+            /* A kernel of the file's second launch, early; that id launched
+             * again in the middle of the file and at its end, in the last
+             * step: the kernel belongs there. */
+            e->name = i == FIX_KERNEL ? kernel : launch;
+            e->flags |= i == FIX_KERNEL ? TD_RAW_GPU : TD_RAW_HOST | TD_RAW_CORR_HOST;
+            if (i != FIX_KERNEL)
+                e->u.ts = (i == FIX_RELAUNCH ? FIX_STEPS - 1 : 2) * 1000 + 10;
+            fix_set_corr(x, e, i, fix_corr(layout, 1));
+        } else if (i % (FIX_EVENTS / FIX_STEPS) == 7) { /* a step, in no order */
+            size_t s = (i / (FIX_EVENTS / FIX_STEPS) * 5) % FIX_STEPS;
+            e->name = (uint32_t)s;
+            e->u.ts = (double)s * 1000 + frac;
+            e->dur = 1000;
+            e->flags |= TD_RAW_HOST;
+        } else if (kind < 5) {
+            e->name = op;
+            e->flags |= TD_RAW_HOST;
+            if (kind == 0 && round_ts)
+                e->flags = TD_RAW_HOST; /* no ts: NaN once rounded */
+        } else if (kind < 10 || i == 0) {
+            e->name = launch;
+            e->flags |= TD_RAW_HOST | TD_RAW_CORR_HOST | (i == 0 ? TD_RAW_INDEX0 : 0);
+            fix_set_corr(x, e, i, fix_corr(layout, launches++));
+        } else {
+            e->name = kernel;
+            e->flags |= TD_RAW_GPU | (kind == 15 ? TD_RAW_STREAM0 : 0);
+            /* Mostly a launch made before, sometimes one made later or none. */
+            uint64_t k = launches ? fix_rand(&seed) % (launches + launches / 8 + 50) : 0;
+            fix_set_corr(x, e, i, fix_corr(layout, k));
+        }
+    }
+    return f;
+}
+
+static td_file *fix_assign(int layout, int round_ts, int threads)
+{
+    fixture x;
+    td_file *f = fix_file(&x, layout, round_ts);
+    td_error err = {0};
+    int rc =
+        td_assign_iterations(f, x.blocks, FIX_EVENTS, x.wide, x.nwide, round_ts, threads, &err);
+    if (rc != 0)
+        unit_fail(__FILE__, __LINE__, "layout %d, %d threads: %s", layout, threads, err.msg);
+    free(x.blocks);
+    free(x.wide);
+    return f;
+}
+
+static const td_event *fix_event(const td_file *f, size_t i)
+{
+    return &f->evb[i >> TD_BLOCK_SHIFT][i & (TD_BLOCK - 1)];
+}
+
+TEST(test_iterations__same_on_any_number_of_threads)
+{
+    for (int layout = 0; layout < 3; layout++) {
+        for (int round_ts = 0; round_ts < 2; round_ts++) {
+            td_file *one = fix_assign(layout, round_ts, 1);
+            CHECK_INT(one->niters, FIX_STEPS);
+            CHECK(one->events_no_launch > 0);
+            CHECK_INT(fix_event(one, FIX_KERNEL)->iter, FIX_STEPS - 1);
+            for (int threads = 2; threads <= 5; threads++) {
+                td_file *many = fix_assign(layout, round_ts, threads);
+                REQUIRE(many->nev == one->nev);
+                CHECK_INT(many->niters, one->niters);
+                CHECK(memcmp(many->iters, one->iters, one->niters * sizeof *one->iters) == 0);
+                CHECK_INT(many->steps, one->steps);
+                CHECK_INT(many->events_cpu, one->events_cpu);
+                CHECK_INT(many->events_gpu, one->events_gpu);
+                CHECK_INT(many->events_stream0, one->events_stream0);
+                CHECK_INT(many->events_no_launch, one->events_no_launch);
+                CHECK_INT(many->events_no_launch0, one->events_no_launch0);
+                size_t differ = 0;
+                for (size_t i = 0; i < one->nev; i++)
+                    differ += memcmp(fix_event(one, i), fix_event(many, i), sizeof(td_event)) != 0;
+                if (differ)
+                    unit_fail(__FILE__, __LINE__,
+                              "layout %d, round %d, %d threads: %zu events differ", layout,
+                              round_ts, threads, differ);
+                td_file_free(many);
+            }
+            td_file_free(one);
+        }
+    }
+}
