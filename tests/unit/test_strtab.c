@@ -127,20 +127,20 @@ TEST(test_strtab__names_alike_at_both_ends_stay_apart)
     td_strtab_free(t);
 }
 
-/* Strings of every length to 40 differing in one byte at every place
+/* Strings of every length to 80 differing in one byte at every place
  * (and NUL bytes), interned in turns so that the cache of recent strings
  * is hit, missed and overwritten: each keeps its own id. */
 TEST(test_strtab__strings_differing_in_one_byte_keep_their_ids)
 {
     td_strtab *t = td_strtab_new();
     REQUIRE(t);
-    char base[48], s[48];
-    for (int i = 0; i < 48; i++)
+    char base[88], s[88];
+    for (int i = 0; i < 88; i++)
         base[i] = (char)('a' + i % 26);
-    int64_t ids[41][41];
+    int64_t ids[81][81];
     int bad = 0;
     for (int round = 0; round < 3 && !bad; round++)
-        for (size_t len = 0; len <= 40; len++)
+        for (size_t len = 0; len <= 80; len++)
             for (size_t at = 0; at <= len; at++) { /* at == len: the base string */
                 memcpy(s, base, len);
                 if (at < len)
@@ -156,8 +156,8 @@ TEST(test_strtab__strings_differing_in_one_byte_keep_their_ids)
                           1;
             }
     size_t distinct = td_strtab_count(t);
-    CHECK_INT(distinct, 1 + 40 + 40 * 41 / 2); /* "", each base, each variant */
-    for (size_t len = 1; len <= 40; len++) {
+    CHECK_INT(distinct, 1 + 80 + 80 * 81 / 2); /* "", each base, each variant */
+    for (size_t len = 1; len <= 80; len++) {
         memcpy(s, base, len);
         s[len - 1] = '\0';
         int64_t id = td_strtab_intern(t, s, len);
