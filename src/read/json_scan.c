@@ -548,6 +548,19 @@ static const uint64_t pow10_u64[20] = {1ull,
                                        1000000000000000000ull,
                                        10000000000000000000ull};
 
+/* The first byte from pos on that stops a plain string, or NOPOS when the
+ * window ends first: through the index where it covers pos already, else
+ * 16 bytes at a time (indexing for a long string met alone, such as a
+ * kernel's name, would index far past its end). */
+static inline size_t string_stop(td_json *j, size_t pos)
+{
+    if (pos - j->ib < j->ilen)
+        return index_next(j, j->iqs, pos);
+    const unsigned char *b = (const unsigned char *)j->buf;
+    const unsigned char *p = skip_plain(b + pos, b + j->end);
+    return p < b + j->end ? (size_t)(p - b) : NOPOS;
+}
+
 /* The string scanner. With decode, returns the string's bytes in *s and *len;
  * without, only validates and skips. The fast path never copies. */
 
@@ -556,7 +569,7 @@ static const uint64_t pow10_u64[20] = {1ull,
  * the opening quote. Kept small so that it inlines into its callers. */
 static inline int string_fast(td_json *j, const char **s, size_t *len)
 {
-    size_t q = index_next(j, j->iqs, j->pos + 1);
+    size_t q = string_stop(j, j->pos + 1);
     if (q == NOPOS || j->buf[q] != '"')
         return 0;
     *s = j->buf + j->pos + 1;
@@ -1009,7 +1022,7 @@ static inline int next_token(td_json *j)
  * plain ASCII and ends in the window, else by the general (validating) path. */
 static inline int skip_string(td_json *j)
 {
-    size_t q = index_next(j, j->iqs, j->pos + 1);
+    size_t q = string_stop(j, j->pos + 1);
     if (q != NOPOS && j->buf[q] == '"') {
         j->pos = q + 1;
         return 0;

@@ -146,15 +146,16 @@ TEST(test_json_scan__simple_escapes)
     STRING("\"\"", "");
 }
 
-/* Strings of every length around the inline path's 16 and 31 bytes, with a
- * quote, a backslash or a control byte at every place, read in one piece
- * (inline where they fit) and one byte per read (the general path). */
+/* Strings of every length to 200 (around the inline path's 16 and 31 bytes,
+ * and longer ones found 16 bytes at a time), with a quote, a backslash or a
+ * control byte at every place, read in one piece (inline where they fit)
+ * and one byte per read (the general path). */
 TEST(test_json_scan__strings_inline_and_general_agree)
 {
-    for (size_t n = 0; n <= 40; n++)
+    for (size_t n = 0; n <= 200; n++)
         for (size_t at = 0; at <= n; at++)
             for (int kind = 0; kind < 3; kind++) {
-                char text[200], body[64];
+                char text[400], body[256];
                 for (size_t i = 0; i < n; i++)
                     body[i] = (char)('a' + i % 26);
                 size_t bn = n;
@@ -168,7 +169,7 @@ TEST(test_json_scan__strings_inline_and_general_agree)
                 int len = snprintf(text, sizeof text, "[\"%.*s\", \"%s\"]", (int)bn, body,
                                    "padding-padding-padding-padding-padding-padding");
                 int rc[2];
-                char got[2][64];
+                char got[2][256];
                 size_t gl[2] = {0, 0};
                 for (size_t step = 0; step <= 1; step++) {
                     doc d;
