@@ -354,13 +354,12 @@ typedef struct corr_ids {
     bool wide;
 } corr_ids;
 
-/* Launches a part after the first stores once the parts before it have:
- * (id, value) in file order. */
-typedef struct deferred {
-    int64_t *key;
-    int32_t *val;
-    size_t n, cap;
-} deferred;
+/* A launch that a part after the first stores once the parts before it
+ * have. */
+typedef struct launch {
+    int64_t corr;
+    int32_t iter;
+} launch;
 
 /* One run of whole blocks, [lo, hi) of the file's events, and what each
  * pass over it found. A file that several threads read is compacted by as
@@ -371,17 +370,18 @@ typedef struct part {
     size_t ns, stcap;
     corr_ids ids;
     unsigned char *mark; /* pass_host: the directory entries its ids fall in */
-    deferred put;
+    launch *put;         /* pass_compact, parts after the first: in file order */
+    size_t nput, putcap;
     uint64_t cpu, gpu, stream0, no_launch, no_launch0;
     int oom;
 } part;
 
-enum { PASS_STEPS, PASS_HOST, PASS_COMPACT, PASS_DEVICES };
+typedef struct passes passes;
+typedef void pass_fn(passes *ps, part *p);
 
-typedef struct passes {
+struct passes {
     td_file *f;
     td_raw_event **blocks;
-    size_t n;
     int round_ts;
     const int64_t *name_step; /* step number of each name id, or -1 */
     const seg *sg;
@@ -391,8 +391,8 @@ typedef struct passes {
     size_t nwide;
     part *parts;
     size_t nparts;
-    int pass;
-} passes;
+    pass_fn *pass; /* the pass run() runs on each part */
+};
 
 /* Counts a host side of a correlation id. */
 static inline void count_id(corr_ids *ids, int32_t corr)
@@ -522,22 +522,13 @@ static void put_launch(passes *ps, part *p, int64_t corr, int32_t it)
         corr_put(ps->cm, corr, it);
         return;
     }
-    deferred *d = &p->put;
-    if (d->n == d->cap) {
-        size_t cap = d->cap ? d->cap * 2 : 4096;
-        int64_t *k = realloc(d->key, cap * sizeof *k);
-        if (k)
-            d->key = k;
-        int32_t *v = k ? realloc(d->val, cap * sizeof *v) : NULL;
-        if (!v) {
-            p->oom = 1;
-            return;
-        }
-        d->val = v;
-        d->cap = cap;
+    launch *put = td_grow(p->put, &p->putcap, p->nput + 1, sizeof *put);
+    if (!put) {
+        p->oom = 1;
+        return;
     }
-    d->key[d->n] = corr;
-    d->val[d->n++] = it;
+    p->put = put;
+    put[p->nput++] = (launch){corr, it};
 }
 
 /* The compact event of raw event e (number i of the file): final for host
@@ -614,25 +605,12 @@ static void pass_devices(passes *ps, part *p)
 static int run_pass(void *ud, size_t i)
 {
     passes *ps = ud;
-    part *p = &ps->parts[i];
-    switch (ps->pass) {
-    case PASS_STEPS:
-        pass_steps(ps, p);
-        break;
-    case PASS_HOST:
-        pass_host(ps, p);
-        break;
-    case PASS_COMPACT:
-        pass_compact(ps, p);
-        break;
-    default:
-        pass_devices(ps, p);
-        break;
-    }
+    ps->pass(ps, &ps->parts[i]);
     return 0;
 }
 
-static void run(passes *ps, int pass)
+/* Runs pass on every part: on as many threads as parts. */
+static void run(passes *ps, pass_fn *pass)
 {
     ps->pass = pass;
     if (ps->nparts == 1)
@@ -712,11 +690,11 @@ static int finish_compact(td_file *f, passes *ps)
         part *p = &ps->parts[k];
         if (p->oom)
             return -1;
-        for (size_t i = 0; i < p->put.n; i++)
-            corr_put(ps->cm, p->put.key[i], p->put.val[i]);
-        free(p->put.key);
-        free(p->put.val);
-        p->put = (deferred){0};
+        for (size_t i = 0; i < p->nput; i++)
+            corr_put(ps->cm, p->put[i].corr, p->put[i].iter);
+        free(p->put);
+        p->put = NULL;
+        p->nput = 0;
         f->events_cpu += p->cpu;
         f->events_gpu += p->gpu;
         f->events_stream0 += p->stream0;
@@ -746,7 +724,7 @@ static seg *steps_and_segments(td_file *f, passes *ps, size_t *nseg)
     if (!name_step)
         return NULL;
     ps->name_step = name_step;
-    run(ps, PASS_STEPS);
+    run(ps, pass_steps);
     free(name_step);
     ps->name_step = NULL;
     step *st = NULL;
@@ -771,9 +749,10 @@ int td_assign_iterations(td_file *f, td_raw_event **blocks, size_t n, const td_w
 {
     corr_map cm = {0};
     seg *sg = NULL;
+    size_t nb = (n + TD_BLOCK - 1) / TD_BLOCK;
     size_t nparts = threads > 1 ? (size_t)threads : 1;
     part *parts = make_parts(n, &nparts);
-    passes ps = {f, blocks, n, round_ts, NULL, NULL, 0, &cm, wide, nwide, parts, nparts, 0};
+    passes ps = {f, blocks, round_ts, NULL, NULL, 0, &cm, wide, nwide, parts, nparts, NULL};
     int rc = -1;
     if (!parts || !(sg = steps_and_segments(f, &ps, &ps.nseg)))
         goto done;
@@ -781,33 +760,31 @@ int td_assign_iterations(td_file *f, td_raw_event **blocks, size_t n, const td_w
     corr_ids ids = all_ids(&ps);
     if (corr_plan(&ps, &ids) < 0)
         goto done;
-    run(&ps, PASS_HOST);
+    run(&ps, pass_host);
     if (corr_init(&ps, &ids) < 0)
         goto done;
-    size_t nb = (n + TD_BLOCK - 1) / TD_BLOCK;
     if (!(f->evb = calloc(nb + 1, sizeof *f->evb)))
         goto done;
     f->evb_big = true; /* the loader's blocks, from td_big_alloc */
-    run(&ps, PASS_COMPACT);
+    run(&ps, pass_compact);
     f->nevb = nb;
     f->nev = n;
     if (finish_compact(f, &ps) < 0)
         goto done;
-    run(&ps, PASS_DEVICES);
+    run(&ps, pass_devices);
     for (size_t k = 0; k < nparts; k++) {
         f->events_no_launch += parts[k].no_launch;
         f->events_no_launch0 += parts[k].no_launch0;
     }
     rc = 0;
 done:
-    for (size_t b = 0; rc < 0 && b < (n + TD_BLOCK - 1) / TD_BLOCK; b++) {
+    for (size_t b = 0; rc < 0 && b < nb; b++) {
         td_big_free(blocks[b]); /* not compacted: nobody else frees them */
         blocks[b] = NULL;
     }
     for (size_t k = 0; parts && k < nparts; k++) {
         free(parts[k].st);
-        free(parts[k].put.key);
-        free(parts[k].put.val);
+        free(parts[k].put);
         free(parts[k].mark);
     }
     free(parts);
