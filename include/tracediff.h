@@ -113,12 +113,25 @@ typedef struct td_open_opts {
      * and td_set_attr_stats. Costs a little time and 12 bytes per gpu
      * event; off by default. */
     bool want_attribution;
+    /* Plain (uncompressed) files of at least this many bytes are mapped
+     * into memory and scanned in place instead of read: no copy from the
+     * page cache. 0 (the default) reads every file. A mapped file that
+     * another process truncates while it is read raises SIGBUS in the
+     * reading thread; the library installs no handler: a program setting
+     * this handles SIGBUS itself, naming the file with td_mapped_file. */
+    uint64_t map_min_bytes;
 } td_open_opts;
 
 #define TD_OPEN_OPTS_INIT                                                                          \
     {                                                                                              \
-        sizeof(td_open_opts), 0, NULL, NULL, false                                                 \
+        sizeof(td_open_opts), 0, NULL, NULL, false, 0                                              \
     }
+
+/* The trace file mapped (td_open_opts.map_min_bytes) at addr by a load in
+ * progress, with *offset (if not NULL) set to addr's byte offset in it; NULL
+ * when addr is in no such mapping. Async-signal-safe: for a SIGBUS handler,
+ * with the signal's si_addr. */
+TD_API const char *td_mapped_file(const void *addr, uint64_t *offset);
 
 typedef struct td_set td_set;
 

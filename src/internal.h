@@ -169,10 +169,12 @@ void td_split_free(td_split *sp);
 size_t td_split_count(uint64_t size, uint64_t total, int threads);
 /* trace_load.c: piece 0 (the whole file when sp is NULL) and piece i >= 1.
  * ahead: a plain file not cut is read by a thread of its own beside the
- * scanner (for when a core would otherwise idle). */
+ * scanner (for when a core would otherwise idle). map_min: a plain file of
+ * at least that many bytes is mapped instead (td_reader_map; 0: never). */
 int td_file_load_split(td_file **out, const char *path, const td_load_progress *prog, int want_attr,
-                       td_split *sp, bool ahead, td_error *err);
-void td_split_run(td_split *sp, size_t i, const td_load_progress *prog, int want_attr);
+                       td_split *sp, bool ahead, uint64_t map_min, td_error *err);
+void td_split_run(td_split *sp, size_t i, const td_load_progress *prog, int want_attr,
+                  uint64_t map_min);
 
 /* The events attribution needs, kept beside the raw events only while a
  * file loads (when attribution is asked for): cpu ops, user annotations,
@@ -279,7 +281,13 @@ long td_reader_read(td_reader *r, char *buf, size_t cap, td_error *err);
 /* Plain input read ahead by a thread of its own, as compressed input is,
  * so that reading overlaps scanning (before the first read; no seek after). */
 void td_reader_read_ahead(td_reader *r);
-/* Input read by a thread (compressed, or read ahead), without a copy: the
+/* A plain regular file of at least min_bytes (> 0) mapped into memory
+ * instead of read (before any read but the one telling the format apart;
+ * it wins over td_reader_read_ahead): 1 when it is, 0 when it is read as
+ * usual (compressed, small, not a regular file, the mapping failed). Its
+ * windows come from td_reader_swap without a copy; td_mapped_file names it. */
+int td_reader_map(td_reader *r, uint64_t min_bytes);
+/* Input read by a thread (compressed, or read ahead) or mapped, without a copy: the
  * next chunk becomes the caller's window. Returns the count n of new bytes, with *buf pointing at
  * the nleft bytes of left (copied) followed by them; 0 at the end and < 0
  * on error (*buf untouched; the window held stays valid); TD_READER_NO_SWAP

@@ -10,8 +10,9 @@ a one-line message naming what exists; ID.hta-refused.txt cases (HTA refuses,
 the spec's whole-trace extension applies) must succeed, match ID.csv and say
 so on stderr. ID.hta-extended.txt cases (HTA drops stream-0 GPU events, the
 spec's documented rule keeps them) must match ID.csv; their HTA-exact twins
-(`"hta_strict": true`) run with --hta-strict. With --jobs-check, every case also runs with -j 1 and -j 4 and
-the outputs must be byte-identical.
+(`"hta_strict": true`) run with --hta-strict. With --jobs-check, every case also runs with -j 1 and -j 4,
+with every plain file mapped (TD_MAP_MIN=1) and with none mapped, and the
+outputs must be byte-identical.
 """
 import concurrent.futures, csv, io, json, math, os, subprocess, sys
 
@@ -37,8 +38,9 @@ def selection(c):
 WRAP = os.environ.get("TRACEDIFF_WRAP", "").split()
 
 
-def run(cmd):
-    p = subprocess.run(WRAP + cmd, capture_output=True, timeout=600)
+def run(cmd, env=None):
+    p = subprocess.run(WRAP + cmd, capture_output=True, timeout=600,
+                       env=dict(os.environ, **env) if env else None)
     return p.returncode, p.stdout.decode("utf-8", "surrogateescape"), p.stderr.decode("utf-8", "replace")
 
 
@@ -93,10 +95,13 @@ def check_case(exe, root, c, jobs_check):
     if os.path.exists(base + ".hta-refused.txt") and "no ProfilerStep" not in err:
         return "whole-trace comparison not announced on stderr"
     if jobs_check:
-        outs = [run([exe, "compare", ctl, tst] + sel + ["--format", "csv", "-j", j])[1]
-                for j in ("1", "4")]
-        if outs[0] != outs[1] or outs[0] != out:
-            return "-j 1 and -j 4 outputs differ"
+        # TD_MAP_MIN: files from 1 byte on mapped, or none (2^62 bytes)
+        ways = [(j, m) for j in ("1", "4") for m in (None, "1")] + [("1", str(1 << 62))]
+        for j, m in ways:
+            got = run([exe, "compare", ctl, tst] + sel + ["--format", "csv", "-j", j],
+                      {"TD_MAP_MIN": m} if m else None)[1]
+            if got != out:
+                return f"-j {j}{' TD_MAP_MIN=' + m if m else ''}: output differs"
     if os.path.exists(base + ".ops.json"):
         rc, out, err = run([exe, "ops", ctl, tst] + sel + ["--format", "json"])
         if rc != 0:

@@ -66,6 +66,14 @@ void cli_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Prints a library error as one line; returns the exit status for it. */
 int cli_td_error(const td_error *err);
 
+/* mapped.c: plain trace files of at least CLI_MAP_MIN bytes are mapped
+ * (td_open_opts.map_min_bytes) once cli_map_files has installed the SIGBUS
+ * handler that names a file truncated while it is read; cli_map_min is what
+ * the commands pass (0 until then: tracediff-mpi reads every file). */
+#define CLI_MAP_MIN ((uint64_t)1 << 20)
+extern uint64_t cli_map_min;
+void cli_map_files(void);
+
 /* term.c: what stdout and the locale allow. cli_isatty is isatty unless a
  * front end set cli_tty_off: under mpirun a process's stdout is a
  * pseudo-terminal whatever mpirun's own is, so tracediff-mpi writes as the

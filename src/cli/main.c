@@ -32,5 +32,6 @@ int main(int argc, char **argv)
         cli_error("unknown command '%s' (see '%s --help')", name, g_prog);
         return EXIT_USAGE;
     }
+    cli_map_files();
     return cmd->run(cmd, argc - 1, argv + 1);
 }

@@ -697,7 +697,7 @@ static __attribute__((noinline)) int piece_loop_attr(loader *L, td_split *sp, si
 /* The reading state of a piece: its own file record (for the names and
  * cats it meets), the file opened at its cut, the scanner inside
  * traceEvents. */
-static int piece_open(loader *L, td_split *sp, td_piece *p)
+static int piece_open(loader *L, td_split *sp, td_piece *p, uint64_t map_min)
 {
     td_file *f = calloc(1, sizeof *f);
     L->f = f;
@@ -705,10 +705,14 @@ static int piece_open(loader *L, td_split *sp, td_piece *p)
         !(f->cats = td_strtab_new()))
         return TD_ENOMEM;
     int rc;
-    if ((rc = td_reader_open(&L->r, f->path, &p->err)) < 0 ||
-        (rc = td_reader_seek(L->r, p->start, &p->err)) < 0 ||
+    if ((rc = td_reader_open(&L->r, f->path, &p->err)) < 0)
+        return rc;
+    bool mapped = td_reader_map(L->r, map_min);
+    if ((rc = td_reader_seek(L->r, p->start, &p->err)) < 0 ||
         (rc = td_json_init(&L->j, source_read, L, f->path, &p->err)) < 0)
         return rc;
+    if (mapped)
+        td_json_set_swap(&L->j, source_swap);
     L->reported = td_reader_consumed(L->r);
     td_json_restart(&L->j, p->start);
     L->j.ctx = "traceEvents";
@@ -717,7 +721,8 @@ static int piece_open(loader *L, td_split *sp, td_piece *p)
     return td_json_assume(&L->j, false);
 }
 
-void td_split_run(td_split *sp, size_t i, const td_load_progress *prog, int want_attr)
+void td_split_run(td_split *sp, size_t i, const td_load_progress *prog, int want_attr,
+                  uint64_t map_min)
 {
     td_piece *p = &sp->p[i];
     int expect = PIECE_FREE;
@@ -730,7 +735,7 @@ void td_split_run(td_split *sp, size_t i, const td_load_progress *prog, int want
     L.piece = p;
     L.index = 1; /* never the first entry of traceEvents */
     L.split_at = UINT64_MAX;
-    if (piece_open(&L, sp, p) < 0) {
+    if (piece_open(&L, sp, p, map_min) < 0) {
         p->end_kind = PIECE_END_NONE; /* piece 0 reads these bytes itself */
     } else {
         if (want_attr)
@@ -958,11 +963,11 @@ void td_file_free(td_file *f)
 int td_file_load(td_file **out, const char *path, const td_load_progress *prog, int want_attr,
                  td_error *err)
 {
-    return td_file_load_split(out, path, prog, want_attr, NULL, false, err);
+    return td_file_load_split(out, path, prog, want_attr, NULL, false, 0, err);
 }
 
 int td_file_load_split(td_file **out, const char *path, const td_load_progress *prog, int want_attr,
-                       td_split *sp, bool ahead, td_error *err)
+                       td_split *sp, bool ahead, uint64_t map_min, td_error *err)
 {
     *out = NULL;
     loader L;
@@ -986,10 +991,13 @@ int td_file_load_split(td_file **out, const char *path, const td_load_progress *
     f->file_bytes = td_reader_file_bytes(L.r);
     if ((rc = td_json_init(&L.j, source_read, &L, f->path, err)) < 0)
         goto done;
-    ahead = ahead && !sp; /* a file cut into pieces seeks: read in this thread */
+    /* Mapped, or read by a thread: the scanner's windows are not copies. A
+     * file cut into pieces seeks: read in this thread when not mapped. */
+    bool mapped = td_reader_map(L.r, map_min);
+    ahead = ahead && !sp && !mapped;
     if (ahead)
         td_reader_read_ahead(L.r);
-    if (ahead || f->compression != TD_COMP_NONE) /* read by a thread: no copy */
+    if (mapped || ahead || f->compression != TD_COMP_NONE)
         td_json_set_swap(&L.j, source_swap);
     rc = read_top(&L);
     for (size_t k = L.split_next; sp && k < sp->n; k++)

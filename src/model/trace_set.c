@@ -114,8 +114,25 @@ typedef struct loadctx {
     const td_open_opts *opts;
     pthread_mutex_t lock;
     uint64_t done, total;
-    bool ahead; /* fewer loading threads than cores: plain files read ahead */
+    bool ahead;       /* fewer loading threads than cores: plain files read ahead */
+    uint64_t map_min; /* td_open_opts.map_min_bytes */
 } loadctx;
+
+/* td_open_opts.map_min_bytes; when it is set, TD_MAP_MIN=N in the
+ * environment replaces it (tests map small files with TD_MAP_MIN=1). */
+static uint64_t td_map_min(const td_open_opts *opts)
+{
+    if (!opts || opts->map_min_bytes == 0)
+        return 0;
+    const char *force = getenv("TD_MAP_MIN");
+    if (force && *force) {
+        char *end;
+        unsigned long long v = strtoull(force, &end, 10);
+        if (*end == '\0' && v > 0)
+            return (uint64_t)v;
+    }
+    return opts->map_min_bytes;
+}
 
 static void on_progress(void *ud, uint64_t delta)
 {
@@ -136,10 +153,11 @@ static int load_one(void *ud, size_t i)
     job *jb = &c->jobs[c->tasks[i].file];
     int attr = c->opts ? c->opts->want_attribution : 0;
     if (c->tasks[i].piece > 0) {
-        td_split_run(jb->split, c->tasks[i].piece, &prog, attr);
+        td_split_run(jb->split, c->tasks[i].piece, &prog, attr, c->map_min);
         return 0;
     }
-    jb->rc = td_file_load_split(&jb->file, jb->path, &prog, attr, jb->split, c->ahead, &jb->err);
+    jb->rc = td_file_load_split(&jb->file, jb->path, &prog, attr, jb->split, c->ahead, c->map_min,
+                                &jb->err);
     return jb->rc;
 }
 
@@ -238,7 +256,7 @@ int td_set_assemble(td_set **out, const char *path, td_file **files, size_t n, t
  * could not even be planned (a file's own error is in its job). */
 static int load_all(job *jobs, char **list, size_t n, const td_open_opts *opts, td_error *err)
 {
-    loadctx ctx = {jobs, NULL, opts, PTHREAD_MUTEX_INITIALIZER, 0, 0, false};
+    loadctx ctx = {jobs, NULL, opts, PTHREAD_MUTEX_INITIALIZER, 0, 0, false, td_map_min(opts)};
     uint64_t *size = calloc(n + 1, sizeof *size);
     if (!size)
         return td_fail(err, TD_ENOMEM, "", "out of memory");

@@ -18,14 +18,25 @@
  * the JSON scanner as its window, the scanner's unread bytes copied into
  * the room kept before the chunk's data (HEAD bytes), and takes back the
  * chunk the scanner held before.
+ *
+ * A plain file can instead be mapped into memory (td_reader_map): the
+ * scanner's windows are then taken from the mapping itself, each the bytes
+ * it kept followed by the next MAP_STEP bytes, with no copy and no thread.
+ * Pages behind the window are given back as it moves, so that the mapping
+ * costs a window's worth of memory, not the file's. Every mapping is listed
+ * in a table that a SIGBUS handler may read (td_mapped_file): a file
+ * truncated while it is mapped raises SIGBUS at the first page past its new
+ * end, and only the program can decide what to do about it.
  */
 #include "internal.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <isa-l/igzip_lib.h>
 #include <unistd.h>
@@ -35,6 +46,13 @@
 #define CHUNK (128u << 10)
 #define HEAD (64u << 10) /* room before a chunk's data for the scanner's unread bytes */
 #define RING 8
+#define MAP_STEP (2u << 20) /* bytes a mapped window moves by */
+/* The scanner may read a little past its window's end (never past its own
+ * padding); a mapped window therefore ends at least MAP_GUARD bytes before
+ * the mapping does, and the file's last bytes come through a copy. */
+#define MAP_GUARD 4096u
+#define MAP_PAD 64u   /* zero bytes after the copy's data */
+#define MAP_SLOTS 256 /* mappings listed for td_mapped_file at once */
 
 /* The reading thread and the ring it fills. produced and taken count
  * chunks; chunk k is in slot k % RING. */
@@ -68,7 +86,67 @@ struct td_reader {
     int ahead;  /* plain input read by a thread of its own too */
     ring *ring; /* compressed (or ahead) input, once reading has begun */
     int ring_failed;
+    /* A mapped plain file (td_reader_map): the next byte to hand over, the
+     * pages given back before map_dropped, the copy for windows that cannot
+     * be the mapping itself, the table slot. */
+    const char *map;
+    size_t map_len, map_pos, map_dropped;
+    char *bridge;
+    size_t bridge_cap;
+    int map_slot;
 };
+
+/* The mappings, for td_mapped_file (which a signal handler may call: no
+ * locks, only atomics that are lock-free). A slot is filled path, end,
+ * start, and emptied start first; a reader of a slot checks start before
+ * and after reading the others. */
+static struct {
+    _Atomic uintptr_t start, end;
+    _Atomic(const char *) path;
+} map_table[MAP_SLOTS];
+
+_Static_assert(ATOMIC_POINTER_LOCK_FREE == 2, "td_mapped_file must be async-signal-safe");
+
+static int map_register(const char *start, size_t len, const char *path)
+{
+    for (int k = 0; k < MAP_SLOTS; k++) {
+        uintptr_t zero = 0;
+        /* 1 claims the slot; it matches no address */
+        if (!atomic_compare_exchange_strong(&map_table[k].start, &zero, (uintptr_t)1))
+            continue;
+        atomic_store(&map_table[k].path, path);
+        atomic_store(&map_table[k].end, (uintptr_t)start + len);
+        atomic_store(&map_table[k].start, (uintptr_t)start);
+        return k;
+    }
+    return -1;
+}
+
+static void map_unregister(int k)
+{
+    atomic_store(&map_table[k].start, (uintptr_t)1);
+    atomic_store(&map_table[k].end, (uintptr_t)0);
+    atomic_store(&map_table[k].path, (const char *)NULL);
+    atomic_store(&map_table[k].start, (uintptr_t)0);
+}
+
+const char *td_mapped_file(const void *addr, uint64_t *offset)
+{
+    uintptr_t a = (uintptr_t)addr;
+    for (int k = 0; k < MAP_SLOTS; k++) {
+        uintptr_t s = atomic_load(&map_table[k].start);
+        if (s <= 1 || a < s)
+            continue;
+        uintptr_t e = atomic_load(&map_table[k].end);
+        const char *path = atomic_load(&map_table[k].path);
+        if (a >= e || !path || atomic_load(&map_table[k].start) != s)
+            continue;
+        if (offset)
+            *offset = (uint64_t)(a - s);
+        return path;
+    }
+    return NULL;
+}
 
 static long read_raw(td_reader *r, td_error *err)
 {
@@ -145,6 +223,94 @@ int td_reader_open(td_reader **out, const char *path, td_error *err)
     }
     *out = r;
     return 0;
+}
+
+int td_reader_map(td_reader *r, uint64_t min_bytes)
+{
+    struct stat st;
+    if (r->map || r->ring || r->comp != TD_COMP_NONE || min_bytes == 0 || r->consumed > INBUF ||
+        fstat(r->fd, &st) != 0 || !S_ISREG(st.st_mode) || (uint64_t)st.st_size < min_bytes ||
+        (uint64_t)st.st_size <= 2 * MAP_GUARD || (uint64_t)st.st_size > SIZE_MAX / 2)
+        return 0;
+    size_t len = (size_t)st.st_size;
+    void *m = mmap(NULL, len, PROT_READ, MAP_PRIVATE, r->fd, 0);
+    if (m == MAP_FAILED)
+        return 0; /* read as usual */
+    int slot = map_register(m, len, r->path);
+    if (slot < 0) {
+        munmap(m, len); /* a mapping nobody could name: read instead */
+        return 0;
+    }
+    madvise(m, len, MADV_SEQUENTIAL);
+    r->map = m;
+    r->map_len = len;
+    r->map_slot = slot;
+    r->file_bytes = (uint64_t)len;
+    /* What telling the format apart read is served again from the mapping. */
+    r->map_pos = r->map_dropped = 0;
+    r->consumed = 0;
+    r->in_pos = r->in_len = 0;
+    r->in_eof = 0;
+    return 1;
+}
+
+/* The next bytes of a mapped file into buf (a caller not taking windows). */
+static long map_read(td_reader *r, char *buf, size_t cap)
+{
+    size_t n = r->map_len - r->map_pos;
+    if (n > cap)
+        n = cap;
+    memcpy(buf, r->map + r->map_pos, n);
+    r->map_pos += n;
+    r->consumed = r->map_pos;
+    return (long)n;
+}
+
+/* td_reader_swap for a mapped file. The window is the mapping itself when
+ * the bytes kept are the ones just before the next (the usual case: they
+ * are the end of the window before), else left and the next bytes copied
+ * together into the bridge; so is the file's end (MAP_GUARD). */
+static long map_swap(td_reader *r, const char *left, size_t nleft, char **buf, td_error *err)
+{
+    if (!buf)
+        return 0; /* nothing is held */
+    size_t rest = r->map_len - r->map_pos;
+    if (rest == 0)
+        return 0;
+    const char *at = r->map + r->map_pos;
+    size_t safe = r->map_len - MAP_GUARD;
+    size_t n = r->map_pos < safe ? safe - r->map_pos : rest;
+    if (n > MAP_STEP)
+        n = MAP_STEP;
+    if (r->map_pos < safe && (nleft == 0 || left + nleft == at)) {
+        size_t from = (size_t)(at - nleft - r->map) & ~(size_t)4095;
+        if (from > r->map_dropped) { /* pages behind the window: given back */
+            madvise((char *)r->map + r->map_dropped, from - r->map_dropped, MADV_DONTNEED);
+            r->map_dropped = from;
+        }
+        *buf = (char *)at - nleft; /* read only: a window is never written */
+    } else {
+        size_t need = nleft + n + MAP_PAD;
+        if (need > r->bridge_cap) {
+            bool inside = r->bridge && left >= r->bridge && left < r->bridge + r->bridge_cap;
+            size_t off = inside ? (size_t)(left - r->bridge) : 0;
+            char *b = realloc(r->bridge, need);
+            if (!b)
+                return td_fail(err, TD_ENOMEM, r->path, "out of memory");
+            r->bridge = b;
+            r->bridge_cap = need;
+            if (inside)
+                left = b + off;
+        }
+        if (nleft)
+            memmove(r->bridge, left, nleft);
+        memcpy(r->bridge + nleft, at, n);
+        memset(r->bridge + nleft + n, 0, MAP_PAD);
+        *buf = r->bridge;
+    }
+    r->map_pos += n;
+    r->consumed = r->map_pos;
+    return (long)n;
 }
 
 static const char *isal_error(int rc)
@@ -418,6 +584,8 @@ static bool threaded(const td_reader *r)
 
 long td_reader_swap(td_reader *r, const char *left, size_t nleft, char **buf, td_error *err)
 {
+    if (r->map)
+        return map_swap(r, left, nleft, buf, err);
     if (!threaded(r))
         return TD_READER_NO_SWAP;
     if (!r->ring && !r->ring_failed) {
@@ -465,6 +633,8 @@ long td_reader_read(td_reader *r, char *buf, size_t cap, td_error *err)
 {
     if (cap > ((size_t)1 << 30))
         cap = (size_t)1 << 30;
+    if (r->map)
+        return map_read(r, buf, cap);
     if (threaded(r)) {
         if (!r->ring && !r->ring_failed) {
             int rc = ring_start(r, err);
@@ -495,6 +665,11 @@ int td_reader_seek(td_reader *r, uint64_t off, td_error *err)
 {
     if (r->comp != TD_COMP_NONE)
         return td_fail(err, TD_EUSAGE, r->path, "cannot seek in compressed input");
+    if (r->map) {
+        r->map_pos = off < r->map_len ? (size_t)off : r->map_len;
+        r->consumed = r->map_pos;
+        return 0;
+    }
     if (r->ring)
         return td_fail(err, TD_EUSAGE, r->path, "cannot seek once read ahead");
     if (lseek(r->fd, (off_t)off, SEEK_SET) < 0)
@@ -509,6 +684,11 @@ void td_reader_close(td_reader *r)
     if (!r)
         return;
     ring_stop(r);
+    if (r->map) {
+        map_unregister(r->map_slot);
+        munmap((void *)r->map, r->map_len);
+    }
+    free(r->bridge);
     free(r->z);
     ZSTD_freeDStream(r->zs);
     if (r->fd >= 0)

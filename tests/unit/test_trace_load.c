@@ -338,8 +338,8 @@ static char *big_odd_trace(size_t *len)
     return t;
 }
 
-/* Read plain (one thread), plain read ahead by a thread of its own, and
- * gzipped: the latter two hand their buffers to the scanner as windows. */
+/* Read plain (one thread), plain read ahead by a thread of its own, mapped,
+ * and gzipped: the latter three hand their buffers to the scanner as windows. */
 TEST(test_trace_load__gzip_windows_read_as_plain)
 {
     size_t n = 0, gzlen = 0;
@@ -349,14 +349,14 @@ TEST(test_trace_load__gzip_windows_read_as_plain)
     REQUIRE(gz);
     const char *pp = unit_write("odd_plain.json", text, n);
     const char *gp = unit_write("odd_gzip.json.gz", gz, gzlen);
-    for (int way = 0; way < 2; way++) {
+    for (int way = 0; way < 3; way++) {
         td_file *a = NULL, *b = NULL;
         td_error err = {0};
         CHECK_INT(td_file_load(&a, pp, NULL, 0, &err), 0);
         if (way == 0)
             CHECK_INT(td_file_load(&b, gp, NULL, 0, &err), 0);
         else
-            CHECK_INT(td_file_load_split(&b, pp, NULL, 0, NULL, true, &err), 0);
+            CHECK_INT(td_file_load_split(&b, pp, NULL, 0, NULL, way == 1, way == 2, &err), 0);
         if (a && b) {
             CHECK(a->nev > 30000);
             CHECK_INT(b->nev, a->nev);
@@ -386,21 +386,25 @@ TEST(test_trace_load__gzip_windows_read_as_plain)
     free(gz);
     gz = gzip_text(text, n, &gzlen);
     REQUIRE(gz);
-    td_error ep = {0}, eg = {0}, ea = {0};
-    td_file *a = NULL, *b = NULL, *c = NULL;
+    td_error ep = {0}, eg = {0}, ea = {0}, em = {0};
+    td_file *a = NULL, *b = NULL, *c = NULL, *d = NULL;
     const char *bad = unit_write("odd_bad.json", text, n);
     CHECK_INT(td_file_load(&a, bad, NULL, 0, &ep), TD_EPARSE);
     CHECK_INT(td_file_load(&b, unit_write("odd_bad.json.gz", gz, gzlen), NULL, 0, &eg), TD_EPARSE);
-    CHECK_INT(td_file_load_split(&c, bad, NULL, 0, NULL, true, &ea), TD_EPARSE);
-    CHECK(ep.has_offset && eg.has_offset && ea.has_offset);
+    CHECK_INT(td_file_load_split(&c, bad, NULL, 0, NULL, true, 0, &ea), TD_EPARSE);
+    CHECK_INT(td_file_load_split(&d, bad, NULL, 0, NULL, false, 1, &em), TD_EPARSE);
+    CHECK(ep.has_offset && eg.has_offset && ea.has_offset && em.has_offset);
     CHECK_INT(eg.offset, ep.offset);
     CHECK_INT(ea.offset, ep.offset);
+    CHECK_INT(em.offset, ep.offset);
     CHECK_INT(ep.offset, at);
     CHECK_STR(eg.msg, ep.msg);
     CHECK_STR(ea.msg, ep.msg);
+    CHECK_STR(em.msg, ep.msg);
     td_file_free(a);
     td_file_free(b);
     td_file_free(c);
+    td_file_free(d);
     free(gz);
     free(text);
 }

@@ -1,0 +1,147 @@
+/* The byte reader's mapped files (td_reader_map): windows taken from the
+ * mapping hold the same bytes as reading, whatever the caller keeps; the
+ * file's end comes through a padded copy; td_mapped_file names the file at
+ * an address only while it is mapped. */
+#include "harness.h"
+#include "internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static char *pattern(size_t n)
+{
+    char *t = malloc(n);
+    if (t)
+        for (size_t i = 0; i < n; i++)
+            t[i] = (char)('a' + (i * 7 + i / 4093) % 26);
+    return t;
+}
+
+/* Swaps through the whole file keeping a different number of bytes each
+ * time (none, some, all of the window, or bytes copied elsewhere first),
+ * checking each window against the file's bytes at its offset. */
+TEST(test_byte_reader__mapped_windows_hold_the_file)
+{
+    size_t n = (9u << 20) + 12345;
+    char *text = pattern(n);
+    REQUIRE(text);
+    const char *path = unit_write("mapped.bin", text, n);
+    td_reader *r = NULL;
+    td_error err = {0};
+    REQUIRE(td_reader_open(&r, path, &err) == 0);
+    CHECK_INT(td_reader_map(r, 1), 1);
+    CHECK_INT(td_reader_file_bytes(r), n);
+    char *win = NULL, *elsewhere = malloc(n);
+    REQUIRE(elsewhere);
+    size_t wlen = 0;   /* bytes in the window */
+    uint64_t base = 0; /* file offset of win[0] */
+    size_t bad = 0, windows = 0, in_mapping = 0;
+    for (int step = 0;; step++) {
+        size_t keep = 0;
+        const char *left = win;
+        switch (step % 4) {
+        case 0: /* nothing kept */
+            break;
+        case 1: /* the window's last bytes */
+            keep = wlen < 100 ? wlen : 100;
+            break;
+        case 2: /* all of it */
+            keep = wlen;
+            break;
+        case 3: /* kept bytes the caller moved elsewhere */
+            keep = wlen < 5000 ? wlen : 5000;
+            if (keep)
+                memcpy(elsewhere, win + wlen - keep, keep);
+            left = elsewhere;
+            break;
+        }
+        if (left && step % 4 != 3)
+            left = win + wlen - keep;
+        long got = td_reader_swap(r, left, keep, &win, &err);
+        if (got == 0)
+            break;
+        REQUIRE(got > 0 && got != TD_READER_NO_SWAP);
+        base += wlen - keep;
+        wlen = keep + (size_t)got;
+        windows++;
+        uint64_t off = 0;
+        if (td_mapped_file(win, &off)) {
+            in_mapping++;
+            CHECK_INT(off, base);
+        }
+        bad += base + wlen > n || memcmp(win, text + base, wlen) != 0;
+    }
+    CHECK_INT(bad, 0);
+    CHECK_INT(base + wlen, n);
+    CHECK(windows >= 6);
+    CHECK(in_mapping >= 2);      /* most windows are the mapping itself */
+    CHECK(in_mapping < windows); /* copied ones too: moved bytes, the end */
+
+    /* The last window is a copy with zero bytes after it (the scanner may
+     * look past its end), never the mapping's last page. */
+    CHECK(td_mapped_file(win, NULL) == NULL);
+    CHECK(win[wlen] == 0 && win[wlen + 63] == 0);
+
+    /* Seeking, and reading with a copy: the bytes at the offset. */
+    char buf[1000];
+    CHECK_INT(td_reader_seek(r, 5u << 20, &err), 0);
+    CHECK_INT(td_reader_read(r, buf, sizeof buf, &err), (long)sizeof buf);
+    CHECK(memcmp(buf, text + (5u << 20), sizeof buf) == 0);
+    CHECK_INT(td_reader_swap(r, NULL, 0, &win, &err) > 0, 1);
+    CHECK(memcmp(win, text + (5u << 20) + sizeof buf, 4096) == 0);
+    uint64_t off = 0;
+    CHECK_STR(td_mapped_file(win, &off), path);
+    CHECK_INT(off, (5u << 20) + sizeof buf);
+
+    /* Kept bytes that are not the file's bytes before the next ones (at
+     * the start, after a seek): the window is them, then the file's. */
+    for (int k = 0; k < 2; k++) {
+        uint64_t at = k ? 3u << 20 : 0;
+        CHECK_INT(td_reader_seek(r, at, &err), 0);
+        long got = td_reader_swap(r, "HELLO", 5, &win, &err);
+        CHECK(got > 4096);
+        CHECK(memcmp(win, "HELLO", 5) == 0);
+        CHECK(memcmp(win + 5, text + at, 4096) == 0);
+    }
+    CHECK_INT(td_reader_seek(r, 5u << 20, &err), 0);
+    CHECK_INT(td_reader_swap(r, NULL, 0, &win, &err) > 0, 1);
+    const char *mapped_at = win;
+    td_reader_close(r);
+    CHECK(td_mapped_file(mapped_at, NULL) == NULL); /* unmapped: no longer named */
+    CHECK(td_mapped_file(buf, NULL) == NULL);
+    free(elsewhere);
+    free(text);
+}
+
+/* Files that are read as usual: compressed, under the threshold, tiny,
+ * not regular, or a threshold of 0. */
+TEST(test_byte_reader__what_is_not_mapped)
+{
+    static const unsigned char gz[] = {0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3,
+                                       3,    0,    0, 0, 0, 0, 0, 0, 0, 0};
+    size_t n = 100000;
+    char *text = pattern(n);
+    REQUIRE(text);
+    const char *plain = unit_write("plain.bin", text, n);
+    const char *tiny = unit_write("tiny.bin", text, 100);
+    const char *gzp = unit_write("empty.gz", gz, sizeof gz);
+    struct {
+        const char *path;
+        uint64_t min;
+        int mapped;
+    } cases[] = {{plain, 1, 1}, {plain, n, 1}, {plain, n + 1, 0},  {plain, 0, 0},
+                 {tiny, 1, 0},  {gzp, 1, 0},   {"/dev/zero", 1, 0}};
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        td_reader *r = NULL;
+        td_error err = {0};
+        REQUIRE(td_reader_open(&r, cases[i].path, &err) == 0);
+        CHECK_INT(td_reader_map(r, cases[i].min), cases[i].mapped);
+        char buf[64];
+        if (cases[i].path == plain || cases[i].path == tiny) {
+            CHECK_INT(td_reader_read(r, buf, sizeof buf, &err), (long)sizeof buf);
+            CHECK(memcmp(buf, text, sizeof buf) == 0);
+        }
+        td_reader_close(r);
+    }
+    free(text);
+}
