@@ -46,7 +46,7 @@
 #define CHUNK (128u << 10)
 #define HEAD (64u << 10) /* room before a chunk's data for the scanner's unread bytes */
 #define RING 8
-#define MAP_STEP (2u << 20) /* bytes a mapped window moves by */
+#define MAP_STEP (1u << 20) /* bytes a mapped window moves by */
 /* The scanner may read a little past its window's end (never past its own
  * padding); a mapped window therefore ends at least MAP_GUARD bytes before
  * the mapping does, and the file's last bytes come through a copy. */
