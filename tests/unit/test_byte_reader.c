@@ -5,6 +5,8 @@
 #include "harness.h"
 #include "internal.h"
 
+#include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -144,4 +146,77 @@ TEST(test_byte_reader__what_is_not_mapped)
         td_reader_close(r);
     }
     free(text);
+}
+
+typedef struct maps_seen {
+    const char *path;
+    int calls, mapped;
+} maps_seen;
+
+/* Whether path is in the process's mappings now (/proc/self/maps). */
+static bool in_maps(const char *path)
+{
+    FILE *f = fopen("/proc/self/maps", "r");
+    char line[4096];
+    bool found = false;
+    while (f && !found && fgets(line, sizeof line, f))
+        found = strstr(line, path) != NULL;
+    if (f)
+        fclose(f);
+    return found;
+}
+
+static void on_progress(void *ud, uint64_t done, uint64_t total)
+{
+    maps_seen *m = ud;
+    (void)done;
+    (void)total;
+    m->calls++;
+    m->mapped += in_maps(m->path);
+}
+
+/* td_open_opts.map_min_bytes: the file is mapped while it loads when set,
+ * never when 0 or when the caller's struct is older than the field (a
+ * value past its size is not read), and unmapped once loaded. */
+TEST(test_byte_reader__open_opts_map_min_bytes)
+{
+    size_t cap = 6u << 20, n = 0;
+    char *t = malloc(cap);
+    REQUIRE(t);
+    n += (size_t)snprintf(t + n, cap - n, "{\"traceEvents\": [\n");
+    for (int k = 0; n + 200 < cap - 100; k++)
+        n +=
+            (size_t)snprintf(t + n, cap - n,
+                             "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"op%d\", \"pid\": 1, "
+                             "\"tid\": 1, \"ts\": %d, \"dur\": 3},\n",
+                             k % 50, k * 10);
+    n += (size_t)snprintf(t + n, cap - n, "{\"ph\": \"i\", \"name\": \"end\", \"ts\": 0}]}\n");
+    const char *path = unit_write("mapped_trace.json", t, n);
+    free(t);
+    for (int way = 0; way < 3; way++) {
+        maps_seen m = {path, 0, 0};
+        td_open_opts oo = TD_OPEN_OPTS_INIT;
+        oo.threads = 1;
+        oo.progress = on_progress;
+        oo.progress_ud = &m;
+        oo.map_min_bytes = way == 1 ? 0 : 1;
+        if (way == 2)
+            oo.size = offsetof(td_open_opts, map_min_bytes); /* built before the field */
+        td_set *s = NULL;
+        td_error err = {0};
+        CHECK_INT(td_set_open(&s, path, &oo, &err), 0);
+        CHECK(m.calls >= 3);
+        if (way == 0)
+            CHECK(m.mapped >= 2);
+        else
+            CHECK_INT(m.mapped, 0);
+        CHECK(!in_maps(path));
+        if (s) {
+            td_file_info fi;
+            td_set_file_info(s, 0, &fi);
+            CHECK_INT(fi.json_bytes, n);
+            CHECK(fi.events_counted > 20000);
+        }
+        td_set_free(s);
+    }
 }
