@@ -45,6 +45,19 @@ for way in "whole 1 1" "pieces 4 4"; do
     [ ! -s "$tmp/out" ] && ok || bad "$1: output written"
 done
 
+# Any size it is cut to, page-aligned or not, before or inside the last
+# page: one line naming the file and a byte (truncated, or the JSON cut
+# short where the cut page reads as zeros), exit status 1.
+for to in 0 1 4095 20000000 $((size - 1)); do
+    gzip -dc "$src" >"$tmp/c.json"
+    LD_PRELOAD="$tmp/shim.so" TRUNCATE_ON_MAP="$tmp/c.json" TRUNCATE_TO=$to \
+        "$exe" compare "$tmp/c.json" "$test" >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    if [ $rc -eq 1 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] &&
+        grep -q "^tracediff: $tmp/c.json: byte [0-9]*: " "$tmp/err"; then ok; else
+        bad "cut to $to: exit $rc, '$(cat "$tmp/err")'"; fi
+done
+
 # The shim alone changes nothing; nor does a truncation to a size the file
 # already has (or a file that is read, not mapped).
 gzip -dc "$src" >"$tmp/c.json"
