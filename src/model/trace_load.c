@@ -76,6 +76,19 @@ static long source_swap(void *ud, const char *left, size_t nleft, char **buf, td
     return n;
 }
 
+/* How the file's bytes reach the scanner: mapped when it is a plain file of
+ * at least map_min bytes, else read ahead by a thread when asked (ahead);
+ * mapped, read ahead or decompressed by a thread, the reader's buffers
+ * become the scanner's windows rather than copies. Before any read. */
+static void reader_windows(loader *L, uint64_t map_min, bool ahead)
+{
+    bool mapped = td_reader_map(L->r, map_min);
+    if (ahead && !mapped)
+        td_reader_read_ahead(L->r);
+    if (mapped || ahead || td_reader_compression(L->r) != TD_COMP_NONE)
+        td_json_set_swap(&L->j, source_swap);
+}
+
 /* k (kl bytes) is the string literal lit: its length known when compiled,
  * so that the test is a compare of lengths and one of a few words. */
 #define key_is(k, kl, lit) ((kl) == sizeof(lit) - 1 && memcmp((k), (lit), sizeof(lit) - 1) == 0)
@@ -705,14 +718,12 @@ static int piece_open(loader *L, td_split *sp, td_piece *p, uint64_t map_min)
         !(f->cats = td_strtab_new()))
         return TD_ENOMEM;
     int rc;
-    if ((rc = td_reader_open(&L->r, f->path, &p->err)) < 0)
-        return rc;
-    bool mapped = td_reader_map(L->r, map_min);
-    if ((rc = td_reader_seek(L->r, p->start, &p->err)) < 0 ||
+    if ((rc = td_reader_open(&L->r, f->path, &p->err)) < 0 ||
         (rc = td_json_init(&L->j, source_read, L, f->path, &p->err)) < 0)
         return rc;
-    if (mapped)
-        td_json_set_swap(&L->j, source_swap);
+    reader_windows(L, map_min, false); /* a piece seeks: never read ahead */
+    if ((rc = td_reader_seek(L->r, p->start, &p->err)) < 0)
+        return rc;
     L->reported = td_reader_consumed(L->r);
     td_json_restart(&L->j, p->start);
     L->j.ctx = "traceEvents";
@@ -991,14 +1002,8 @@ int td_file_load_split(td_file **out, const char *path, const td_load_progress *
     f->file_bytes = td_reader_file_bytes(L.r);
     if ((rc = td_json_init(&L.j, source_read, &L, f->path, err)) < 0)
         goto done;
-    /* Mapped, or read by a thread: the scanner's windows are not copies. A
-     * file cut into pieces seeks: read in this thread when not mapped. */
-    bool mapped = td_reader_map(L.r, map_min);
-    ahead = ahead && !sp && !mapped;
-    if (ahead)
-        td_reader_read_ahead(L.r);
-    if (mapped || ahead || f->compression != TD_COMP_NONE)
-        td_json_set_swap(&L.j, source_swap);
+    /* A file cut into pieces seeks: read in this thread when not mapped. */
+    reader_windows(&L, map_min, ahead && !sp);
     rc = read_top(&L);
     for (size_t k = L.split_next; sp && k < sp->n; k++)
         td_split_cancel(&sp->p[k]); /* never reached */

@@ -120,7 +120,7 @@ typedef struct loadctx {
 
 /* td_open_opts.map_min_bytes; when it is set, TD_MAP_MIN=N in the
  * environment replaces it (tests map small files with TD_MAP_MIN=1). */
-static uint64_t td_map_min(const td_open_opts *opts)
+static uint64_t map_min_of(const td_open_opts *opts)
 {
     if (!opts || opts->map_min_bytes == 0)
         return 0;
@@ -256,7 +256,7 @@ int td_set_assemble(td_set **out, const char *path, td_file **files, size_t n, t
  * could not even be planned (a file's own error is in its job). */
 static int load_all(job *jobs, char **list, size_t n, const td_open_opts *opts, td_error *err)
 {
-    loadctx ctx = {jobs, NULL, opts, PTHREAD_MUTEX_INITIALIZER, 0, 0, false, td_map_min(opts)};
+    loadctx ctx = {jobs, NULL, opts, PTHREAD_MUTEX_INITIALIZER, 0, 0, false, map_min_of(opts)};
     uint64_t *size = calloc(n + 1, sizeof *size);
     if (!size)
         return td_fail(err, TD_ENOMEM, "", "out of memory");

@@ -97,9 +97,9 @@ struct td_reader {
 };
 
 /* The mappings, for td_mapped_file (which a signal handler may call: no
- * locks, only atomics that are lock-free). A slot is filled path, end,
- * start, and emptied start first; a reader of a slot checks start before
- * and after reading the others. */
+ * locks, only atomics that are lock-free). A slot is claimed by setting
+ * start to 1, filled path, end, start, and emptied by setting start to 0; a
+ * reader of a slot checks start before and after reading the others. */
 static struct {
     _Atomic uintptr_t start, end;
     _Atomic(const char *) path;
@@ -124,9 +124,6 @@ static int map_register(const char *start, size_t len, const char *path)
 
 static void map_unregister(int k)
 {
-    atomic_store(&map_table[k].start, (uintptr_t)1);
-    atomic_store(&map_table[k].end, (uintptr_t)0);
-    atomic_store(&map_table[k].path, (const char *)NULL);
     atomic_store(&map_table[k].start, (uintptr_t)0);
 }
 
@@ -228,8 +225,8 @@ int td_reader_open(td_reader **out, const char *path, td_error *err)
 int td_reader_map(td_reader *r, uint64_t min_bytes)
 {
     struct stat st;
-    if (r->map || r->ring || r->comp != TD_COMP_NONE || min_bytes == 0 || r->consumed > INBUF ||
-        fstat(r->fd, &st) != 0 || !S_ISREG(st.st_mode) || (uint64_t)st.st_size < min_bytes ||
+    if (r->map || r->ring || r->comp != TD_COMP_NONE || min_bytes == 0 || fstat(r->fd, &st) != 0 ||
+        !S_ISREG(st.st_mode) || (uint64_t)st.st_size < min_bytes ||
         (uint64_t)st.st_size <= 2 * MAP_GUARD || (uint64_t)st.st_size > SIZE_MAX / 2)
         return 0;
     size_t len = (size_t)st.st_size;
@@ -245,7 +242,6 @@ int td_reader_map(td_reader *r, uint64_t min_bytes)
     r->map = m;
     r->map_len = len;
     r->map_slot = slot;
-    r->file_bytes = (uint64_t)len;
     /* What telling the format apart read is served again from the mapping. */
     r->map_pos = r->map_dropped = 0;
     r->consumed = 0;
