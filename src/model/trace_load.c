@@ -7,6 +7,7 @@
 #include "internal.h"
 #include "model/trace_split.h"
 #include "read/json_scan.h"
+#include "util/strtab.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -117,15 +118,19 @@ READER_INLINE int read_args(loader *L, int64_t *stream, int64_t *corr)
         if (*tag < 0)
             *tag = key_is(k, kl, "stream") ? 1 : key_is(k, kl, "correlation") ? 2 : 0;
         int64_t *dst = *tag == 1 ? stream : *tag == 2 ? corr : NULL;
+        if (!dst) { /* most members: skipped, no need to look first */
+            if ((rc = td_json_skip(j)) < 0)
+                return rc;
+            continue;
+        }
         int c = td_json_peek(j);
-        if (dst && (c == '-' || (c >= '0' && c <= '9'))) {
+        if (c == '-' || (c >= '0' && c <= '9')) {
             td_json_num n;
             if ((rc = td_json_number(j, &n)) < 0)
                 return rc;
             *dst = int_or_minus1(&n);
         } else {
-            if (dst)
-                *dst = -1;
+            *dst = -1;
             if ((rc = td_json_skip(j)) < 0)
                 return rc;
         }
@@ -194,7 +199,7 @@ READER_INLINE int read_name_or_cat(loader *L, event_fields *ev, int kind, bool a
     ev->bad &= ~kind;
     if (kind == F_NAME) {
         ev->sync = key_is(s, sl, "Event Sync") || key_is(s, sl, "Context Sync");
-        ev->name_id = td_strtab_intern(f->names, s, sl);
+        ev->name_id = td_strtab_intern_inline(f->names, s, sl);
         if (ev->name_id < 0)
             return td_fail(j->err, TD_ENOMEM, f->path, "out of memory");
     } else {
@@ -204,7 +209,7 @@ READER_INLINE int read_name_or_cat(loader *L, event_fields *ev, int kind, bool a
             ev->op_cat = ev->cpu_op || key_is(s, sl, "Operator");
             ev->ann_cat = key_is(s, sl, "user_annotation");
         }
-        ev->cat_id = td_strtab_intern(f->cats, s, sl);
+        ev->cat_id = td_strtab_intern_inline(f->cats, s, sl);
         if (ev->cat_id < 0)
             return td_fail(j->err, TD_ENOMEM, f->path, "out of memory");
     }

@@ -3,72 +3,10 @@
  * dense (0, 1, 2...), so callers keep per-event 32-bit ids and per-string
  * side tables in plain arrays.
  */
-#include "internal.h"
+#include "util/strtab.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-struct td_strtab {
-    char *arena;
-    size_t alen, acap;
-    uint64_t *off; /* per id: offset into arena */
-    uint32_t *len; /* per id */
-    uint64_t *hash;
-    size_t n, cap;
-    uint32_t *slots; /* id + 1, 0 = empty */
-    size_t nslots;   /* a power of two */
-    /* The last string interned per cheap key of (length, first and last
-     * eight bytes), with those words: a trace repeats a few hundred names
-     * millions of times, and a hit needs no hash of the whole string and,
-     * up to 16 bytes, no compare beyond the two words. */
-    struct quick {
-        uint64_t a, z;
-        uint32_t id1; /* id + 1, 0 = empty */
-        uint32_t len;
-    } quick[256];
-};
-
-/* Two words that, with the length, hold every byte of s when len <= 16:
- * the first and last eight bytes (overlapping when len < 16), or for
- * shorter strings the first and last four, two or one. No call, no read
- * past s + len. */
-static inline void quick_words(const char *s, size_t len, uint64_t *a, uint64_t *z)
-{
-    if (len >= 8) {
-        memcpy(a, s, 8);
-        memcpy(z, s + len - 8, 8);
-    } else if (len >= 4) {
-        uint32_t x, y;
-        memcpy(&x, s, 4);
-        memcpy(&y, s + len - 4, 4);
-        *a = x;
-        *z = y;
-    } else if (len >= 2) {
-        uint16_t x, y;
-        memcpy(&x, s, 2);
-        memcpy(&y, s + len - 2, 2);
-        *a = x;
-        *z = y;
-    } else {
-        *a = len ? (unsigned char)s[0] : 0;
-        *z = 0;
-    }
-}
-
-static inline size_t quick_key(uint64_t a, uint64_t z, size_t len)
-{
-    return (size_t)(((a ^ (z * 0x9E3779B97F4A7C15ull) ^ len) * 0xbf58476d1ce4e5b9ull) >> 56);
-}
-
-/* Whether the quick entry q is s: length and words, and beyond 16 bytes
- * the bytes between them. */
-static inline bool quick_hit(const td_strtab *t, const struct quick *q, const char *s, size_t len,
-                             uint64_t a, uint64_t z)
-{
-    if (!q->id1 || q->len != len || q->a != a || q->z != z)
-        return false;
-    return len <= 16 || memcmp(t->arena + t->off[q->id1 - 1] + 8, s + 8, len - 16) == 0;
-}
 
 static inline uint64_t mix(uint64_t h)
 {
@@ -171,15 +109,15 @@ int64_t td_strtab_intern(td_strtab *t, const char *s, size_t len)
     if (len > UINT32_MAX || t->n >= INT32_MAX)
         return -1;
     uint64_t a, z;
-    quick_words(s, len, &a, &z);
-    struct quick *q = &t->quick[quick_key(a, z, len)];
-    if (quick_hit(t, q, s, len, a, z))
+    td_strtab_quick_words(s, len, &a, &z);
+    struct td_strtab_quick *q = &t->quick[td_strtab_quick_key(a, z, len)];
+    if (td_strtab_quick_hit(t, q, s, len, a, z))
         return (int64_t)q->id1 - 1;
     uint64_t h = td_hash_bytes(s, len);
     int64_t found;
     size_t k = probe(t, s, len, h, &found);
     if (found >= 0) {
-        *q = (struct quick){a, z, (uint32_t)found + 1, (uint32_t)len};
+        *q = (struct td_strtab_quick){a, z, (uint32_t)found + 1, (uint32_t)len};
         return found;
     }
     if (t->n + 1 > t->cap) {
@@ -209,7 +147,7 @@ int64_t td_strtab_intern(td_strtab *t, const char *s, size_t len)
     t->hash[id] = h;
     t->alen += len + 1;
     t->slots[k] = (uint32_t)id + 1;
-    *q = (struct quick){a, z, (uint32_t)id + 1, (uint32_t)len};
+    *q = (struct td_strtab_quick){a, z, (uint32_t)id + 1, (uint32_t)len};
     if (t->n * 4 > t->nslots * 3 && rehash(t) < 0)
         return -1;
     return (int64_t)id;

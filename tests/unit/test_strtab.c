@@ -1,6 +1,7 @@
 /* The string interner (src/strtab.c). */
 #include "harness.h"
 #include "internal.h"
+#include "util/strtab.h"
 
 #include <stdlib.h>
 
@@ -116,7 +117,8 @@ TEST(test_strtab__names_alike_at_both_ends_stay_apart)
     size_t lens[] = {34, 34, 34, 5, 5, 0, 2};
     for (int round = 0; round < 3; round++)
         for (int i = 0; i < 7; i++) {
-            int64_t id = td_strtab_intern(t, names[i], lens[i]);
+            int64_t id = round == 1 ? td_strtab_intern_inline(t, names[i], lens[i])
+                                    : td_strtab_intern(t, names[i], lens[i]);
             if (id != i)
                 unit_fail(__FILE__, __LINE__, "round %d: string %d got id %lld", round, i,
                           (long long)id);
@@ -129,7 +131,8 @@ TEST(test_strtab__names_alike_at_both_ends_stay_apart)
 
 /* Strings of every length to 80 differing in one byte at every place
  * (and NUL bytes), interned in turns so that the cache of recent strings
- * is hit, missed and overwritten: each keeps its own id. */
+ * is hit, missed and overwritten: each keeps its own id, through
+ * td_strtab_intern and through the loader's inline look-up alike. */
 TEST(test_strtab__strings_differing_in_one_byte_keep_their_ids)
 {
     td_strtab *t = td_strtab_new();
@@ -147,7 +150,8 @@ TEST(test_strtab__strings_differing_in_one_byte_keep_their_ids)
                     s[at] = round == 2 && at % 3 == 0 ? '\0' : 'Z';
                 if (round == 2 && at < len && at % 3 == 0)
                     continue; /* NUL variants: checked below */
-                int64_t id = td_strtab_intern(t, s, len);
+                int64_t id = (round + at) % 2 ? td_strtab_intern_inline(t, s, len)
+                                              : td_strtab_intern(t, s, len);
                 if (round == 0)
                     ids[len][at] = id;
                 else if (id != ids[len][at])
@@ -162,8 +166,8 @@ TEST(test_strtab__strings_differing_in_one_byte_keep_their_ids)
         s[len - 1] = '\0';
         int64_t id = td_strtab_intern(t, s, len);
         CHECK(id >= (int64_t)distinct);
-        CHECK_INT(td_strtab_intern(t, s, len), id);
-        CHECK_INT(td_strtab_intern(t, base, len), ids[len][len]);
+        CHECK_INT(td_strtab_intern_inline(t, s, len), id);
+        CHECK_INT(td_strtab_intern_inline(t, base, len), ids[len][len]);
     }
     td_strtab_free(t);
 }
