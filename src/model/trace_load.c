@@ -107,14 +107,13 @@ static int64_t int_or_minus1(const td_json_num *n)
 READER_INLINE int read_args(loader *L, int64_t *stream, int64_t *corr)
 {
     td_json *j = &L->j;
-    int rc = td_json_obj_begin(j);
+    int rc = td_json_obj_begin_keys(j, &L->args_keys);
     if (rc < 0)
         return rc;
-    bool first = true;
     const char *k;
     size_t kl;
     int8_t *tag;
-    while ((rc = td_json_member(j, &L->args_keys, &first, &k, &kl, &tag)) > 0) {
+    while ((rc = td_json_member(j, &L->args_keys, &k, &kl, &tag)) > 0) {
         if (*tag < 0)
             *tag = key_is(k, kl, "stream") ? 1 : key_is(k, kl, "correlation") ? 2 : 0;
         int64_t *dst = *tag == 1 ? stream : *tag == 2 ? corr : NULL;
@@ -268,14 +267,13 @@ static int read_thread_id(loader *L, int64_t *out)
 READER_INLINE int read_event_members(loader *L, event_fields *ev, bool attr)
 {
     td_json *j = &L->j;
-    int rc = td_json_obj_begin(j);
+    int rc = td_json_obj_begin_keys(j, &L->event_keys);
     if (rc < 0)
         return rc;
-    bool first = true;
     const char *k;
     size_t kl;
     int8_t *tag;
-    while ((rc = td_json_member(j, &L->event_keys, &first, &k, &kl, &tag)) > 0) {
+    while ((rc = td_json_member(j, &L->event_keys, &k, &kl, &tag)) > 0) {
         if (*tag < 0)
             *tag = (int8_t)member_kind(k, kl);
         /* One case per kind, each reader specialised for it: a jump on

@@ -1972,16 +1972,15 @@ static uint8_t key_layout(td_json_keys *ks, const unsigned char *s, size_t len, 
     }
 }
 
-int td_json_member_slow(td_json *j, td_json_keys *ks, bool *first, const char **key, size_t *klen,
-                        int8_t **tag)
+int td_json_member_slow(td_json *j, td_json_keys *ks, const char **key, size_t *klen, int8_t **tag)
 {
-    bool was_first = *first;
+    bool first = ks->cur == TD_JSON_KEY_BEGIN;
     uint64_t at = td_json_offset(j);
     uint8_t prev = ks->cur;
     ks->cur = 0;
     ks->scratch_tag = -1;
     *tag = &ks->scratch_tag;
-    int rc = td_json_obj_next(j, first, key, klen);
+    int rc = td_json_obj_next(j, &first, key, klen);
     if (rc <= 0 || at < j->base)
         return rc;
     /* Learnt only when the member's bytes are all in the window, the key
@@ -1993,7 +1992,7 @@ int td_json_member_slow(td_json *j, td_json_keys *ks, bool *first, const char **
     uint8_t i = key_layout(ks, (const unsigned char *)s, len, (size_t)(*key - s), *klen);
     if (!i)
         return rc;
-    uint8_t *pred = was_first ? ks->start : prev ? ks->k[prev].next : NULL;
+    uint8_t *pred = prev ? ks->k[prev].next : NULL; /* TD_JSON_KEY_BEGIN: after '{' */
     if (pred && pred[0] != i) {
         pred[1] = pred[0];
         pred[0] = i;

@@ -491,19 +491,29 @@ typedef struct td_json_key {
     unsigned char pad[22]; /* 64 bytes a layout */
 } td_json_key;
 _Static_assert(sizeof(td_json_key) == 64, "a layout is found by a shift");
+/* k[TD_JSON_KEY_BEGIN] stands for an object's '{': its next[] holds the
+ * layouts that began an object, and it is never matched itself. */
+#define TD_JSON_KEY_BEGIN TD_JSON_KEYS_MAX
 typedef struct td_json_keys {
-    td_json_key k[TD_JSON_KEYS_MAX];    /* k[0]: none, never matched */
-    uint8_t n;                          /* layouts in k[1..n] */
-    uint8_t cur;                        /* the member just read (0: not a layout) */
-    uint8_t start[2];                   /* the layouts that began an object */
-    int8_t scratch_tag;                 /* the tag of a member that is not a layout */
+    td_json_key k[TD_JSON_KEYS_MAX + 1]; /* k[0]: none, never matched */
+    uint8_t n;                           /* layouts in k[1..n] */
+    uint8_t cur;        /* the member just read (0: not a layout; TD_JSON_KEY_BEGIN: none yet) */
+    int8_t scratch_tag; /* the tag of a member that is not a layout */
     uint8_t slot[2 * TD_JSON_KEYS_MAX]; /* by hash of the bytes: index, 0 empty */
 } td_json_keys;
 
+/* td_json_obj_begin for an object whose members are read through ks:
+ * the next member is a first one, so only layouts that began an object
+ * are tried. */
+static inline int td_json_obj_begin_keys(td_json *j, td_json_keys *ks)
+{
+    ks->cur = TD_JSON_KEY_BEGIN;
+    return td_json_obj_begin(j);
+}
+
 /* The general path of td_json_member: td_json_obj_next, then the layout
  * learnt. */
-int td_json_member_slow(td_json *j, td_json_keys *ks, bool *first, const char **key, size_t *klen,
-                        int8_t **tag);
+int td_json_member_slow(td_json *j, td_json_keys *ks, const char **key, size_t *klen, int8_t **tag);
 
 #ifdef __SSE2__
 /* Whether the 32 bytes x0, x1 start with layout t. */
@@ -518,18 +528,19 @@ static inline bool td_json_key_at(const td_json_key *t, __m128i x0, __m128i x1)
 }
 #endif
 
-/* td_json_obj_next through the layouts of ks (zeroed before first use).
- * On 1, *tag points to the member's tag, which the caller may set. The
- * '}' that ends an object, after white space or not, is read inline too. */
-static inline __attribute__((always_inline)) int td_json_member(td_json *j, td_json_keys *ks,
-                                                                bool *first, const char **key,
-                                                                size_t *klen, int8_t **tag)
+/* td_json_obj_next through the layouts of ks (zeroed before first use),
+ * in an object begun by td_json_obj_begin_keys, which also stands for
+ * td_json_obj_next's first. On 1, *tag points to the member's tag, which
+ * the caller may set. The '}' that ends an object, after white space or
+ * not, is read inline too. */
+static inline __attribute__((always_inline)) int
+td_json_member(td_json *j, td_json_keys *ks, const char **key, size_t *klen, int8_t **tag)
 {
 #ifdef __SSE2__
     const unsigned char *b = (const unsigned char *)j->buf;
     size_t p = j->pos;
     if (j->end - p >= 64) {
-        const uint8_t *pred = *first ? ks->start : ks->k[ks->cur].next;
+        const uint8_t *pred = ks->k[ks->cur].next;
         __m128i x0 = _mm_loadu_si128((const __m128i *)(b + p));
         __m128i x1 = _mm_loadu_si128((const __m128i *)(b + p + 16));
         uint8_t i = pred[0];
@@ -540,20 +551,19 @@ static inline __attribute__((always_inline)) int td_json_member(td_json *j, td_j
             if (!i || !td_json_key_at(t, x0, x1)) {
                 size_t q = p + td_json_ws16(b + p);
                 if (b[q] != '}')
-                    return td_json_member_slow(j, ks, first, key, klen, tag);
+                    return td_json_member_slow(j, ks, key, klen, tag);
                 return td_json_obj_end(j, q);
             }
         }
         *key = j->buf + p + t->koff;
         *klen = t->klen;
-        *first = false;
         *tag = &ks->k[i].tag;
         j->pos = p + t->len;
         ks->cur = i;
         return 1;
     }
 #endif
-    return td_json_member_slow(j, ks, first, key, klen, tag);
+    return td_json_member_slow(j, ks, key, klen, tag);
 }
 
 /* Arrays: likewise; td_json_arr_next returns 1 when a value follows. The

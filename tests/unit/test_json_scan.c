@@ -786,14 +786,14 @@ TEST(test_json_scan__read_error_is_not_hidden)
  * objects read as objects of their own kind. */
 static int walk_object(td_json *j, td_json_keys *ks, int level, bool layouts, uint64_t *h)
 {
-    int rc = td_json_obj_begin(j);
+    int rc = layouts ? td_json_obj_begin_keys(j, &ks[level]) : td_json_obj_begin(j);
     if (rc < 0)
         return rc;
     bool first = true;
     const char *k;
     size_t kl;
     int8_t *tag, none;
-    while ((rc = layouts ? td_json_member(j, &ks[level], &first, &k, &kl, &tag)
+    while ((rc = layouts ? td_json_member(j, &ks[level], &k, &kl, &tag)
                          : td_json_obj_next(j, &first, &k, &kl)) > 0) {
         if (!layouts) {
             none = -1;
@@ -942,7 +942,9 @@ TEST(test_json_scan__member_layouts_read_as_obj_next)
 
 /* A member right after a value with no ',' between, where its bytes are a
  * layout that began an object; a '}' or ']' where a member's layout was
- * predicted; members after an object that ended inline. */
+ * predicted; a layout that follows a value right after '{' (the member
+ * before the object's '{' was one it follows); members after an object
+ * that ended inline. */
 TEST(test_json_scan__member_layouts_only_where_valid)
 {
     static const char *const docs[] = {
@@ -953,6 +955,7 @@ TEST(test_json_scan__member_layouts_only_where_valid)
         "[{\"ph\": 1, \"cat\": 2}, {\"ph\": 1, \"cat\": 2}, {\"ph\": 1, \"cat\": 2}}, %s]",
         "[{\"ph\": 1, \"cat\": 2}, {\"ph\": 1, , \"cat\": 2}, %s]",
         "[{\"ph\": 1, \"cat\": 2}, {, \"ph\": 1, \"cat\": 2}, %s]",
+        "[{\"ph\": 1, \"cat\": 2}, {\"ph\": 1, \"cat\": 2}, {\"ph\": 1}, {, \"cat\": 2}, %s]",
         "[{\"ph\": 1, \"cat\": 2}, {\"ph\": 1, \"cat\": 2}, {\"ph\": 1, \"cat\": 2}, %s]",
     };
     const char *pad = "{\"ph\": 1, \"cat\": 2}, {\"ph\": 1, \"cat\": 2}, {\"ph\": 1, \"cat\": "
