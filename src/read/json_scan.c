@@ -1983,6 +1983,10 @@ int td_json_member_slow(td_json *j, td_json_keys *ks, const char **key, size_t *
     int rc = td_json_obj_next(j, &first, key, klen);
     if (rc <= 0 || at < j->base)
         return rc;
+    /* The one space after ':' belongs to the layout too (white space before
+     * a value), so that the value is read from its first byte. */
+    if (j->pos < j->end && j->buf[j->pos] == ' ')
+        j->pos++;
     /* Learnt only when the member's bytes are all in the window, the key
      * among them as written (not decoded into scratch). */
     const char *s = j->buf + (at - j->base);

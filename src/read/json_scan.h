@@ -470,7 +470,7 @@ slow:
 }
 
 /* Member layouts seen before. The bytes from the end of one value to the
- * start of the next, "[ws] [',' ws] \"key\" [ws] ':'", repeat from object to
+ * start of the next, "[ws] [',' ws] \"key\" [ws] ':' [' ']", repeat from object to
  * object of a kind (trace events, their args): a caller keeps a
  * td_json_keys per kind, which remembers each layout read through it (up
  * to 32 bytes, a plain key) and the two that last followed it. A member
@@ -531,7 +531,9 @@ static inline bool td_json_key_at(const td_json_key *t, __m128i x0, __m128i x1)
 /* td_json_obj_next through the layouts of ks (zeroed before first use),
  * in an object begun by td_json_obj_begin_keys, which also stands for
  * td_json_obj_next's first. On 1, *tag points to the member's tag, which
- * the caller may set. The '}' that ends an object, after white space or
+ * the caller may set; *key and *klen are set only while that tag is < 0
+ * (the caller has not classified the key yet): a tagged layout's key is
+ * known by its tag. The '}' that ends an object, after white space or
  * not, is read inline too. */
 static inline __attribute__((always_inline)) int
 td_json_member(td_json *j, td_json_keys *ks, const char **key, size_t *klen, int8_t **tag)
@@ -555,8 +557,10 @@ td_json_member(td_json *j, td_json_keys *ks, const char **key, size_t *klen, int
                 return td_json_obj_end(j, q);
             }
         }
-        *key = j->buf + p + t->koff;
-        *klen = t->klen;
+        if (t->tag < 0) {
+            *key = j->buf + p + t->koff;
+            *klen = t->klen;
+        }
         *tag = &ks->k[i].tag;
         j->pos = p + t->len;
         ks->cur = i;

@@ -782,6 +782,14 @@ TEST(test_json_scan__read_error_is_not_hidden)
     }
 }
 
+/* The keys a walk has seen, by tag: a tagged layout gives no key. */
+static struct seen_key {
+    uint64_t hash;
+    int level;
+    bool args;
+} seen[120];
+static int8_t n_seen;
+
 /* One object of the walk below: its keys and numbers into *h, "args"
  * objects read as objects of their own kind. */
 static int walk_object(td_json *j, td_json_keys *ks, int level, bool layouts, uint64_t *h)
@@ -790,8 +798,8 @@ static int walk_object(td_json *j, td_json_keys *ks, int level, bool layouts, ui
     if (rc < 0)
         return rc;
     bool first = true;
-    const char *k;
-    size_t kl;
+    const char *k = NULL;
+    size_t kl = 0;
     int8_t *tag, none;
     while ((rc = layouts ? td_json_member(j, &ks[level], &k, &kl, &tag)
                          : td_json_obj_next(j, &first, &k, &kl)) > 0) {
@@ -799,14 +807,39 @@ static int walk_object(td_json *j, td_json_keys *ks, int level, bool layouts, ui
             none = -1;
             tag = &none;
         }
-        int8_t want = (int8_t)(td_hash_bytes(k, kl) & 0x3F);
-        if (*tag >= 0 && *tag != want)
-            unit_fail(__FILE__, __LINE__, "tag %d for \"%.*s\", set %d", *tag, (int)kl, k, want);
-        *tag = want;
-        *h = (*h ^ td_hash_bytes(k, kl)) * 0xbf58476d1ce4e5b9ull;
+        /* A key is tagged with its place among the keys seen; a tagged
+         * layout gives no key, so its tag says which one it is. Some keys
+         * are left untagged: their layouts must give the key every time. */
+        int8_t at;
+        if (*tag < 0) {
+            if (!k)
+                return unit_fail(__FILE__, __LINE__, "an untagged member without its key"),
+                       TD_EPARSE;
+            uint64_t kh = td_hash_bytes(k, kl);
+            at = 0;
+            while (at < n_seen && (seen[at].hash != kh || seen[at].level != level))
+                at++;
+            if (at == n_seen) {
+                if (n_seen == (int8_t)(sizeof seen / sizeof seen[0]))
+                    abort();
+                seen[n_seen++] = (struct seen_key){kh, level, kl == 4 && memcmp(k, "args", 4) == 0};
+            }
+            if (kh % 3)
+                *tag = at;
+        } else if (*tag >= n_seen || seen[*tag].level != level) {
+            return unit_fail(__FILE__, __LINE__, "tag %d: no key of level %d", *tag, level),
+                   TD_EPARSE;
+        } else {
+            at = *tag;
+            if (k && td_hash_bytes(k, kl) != seen[at].hash)
+                unit_fail(__FILE__, __LINE__, "tag %d given to \"%.*s\"", at, (int)kl, k);
+        }
+        k = NULL; /* a key given must be this member's own */
+        const struct seen_key *sk = &seen[at];
+        *h = (*h ^ sk->hash) * 0xbf58476d1ce4e5b9ull;
         int c = td_json_peek(j);
         td_json_num n;
-        if (level == 0 && c == '{' && kl == 4 && memcmp(k, "args", 4) == 0) {
+        if (level == 0 && c == '{' && sk->args) {
             rc = walk_object(j, ks, 1, layouts, h);
         } else if (c == '-' || (c >= '0' && c <= '9')) {
             if ((rc = td_json_number(j, &n)) == 0)
@@ -833,6 +866,7 @@ static uint64_t walk_members(const char *text, size_t len, size_t step, bool lay
         abort();
     uint64_t h = 0x9E3779B97F4A7C15ull;
     bool first = true;
+    n_seen = 0;
     int rc = td_json_arr_begin(&d.j);
     while (rc == 0 && (rc = td_json_arr_next(&d.j, &first)) > 0)
         rc = td_json_peek(&d.j) == '{' ? walk_object(&d.j, ks, 0, layouts, &h) : td_json_skip(&d.j);
