@@ -114,14 +114,15 @@ READER_INLINE int read_args(loader *L, int64_t *stream, int64_t *corr)
     size_t kl;
     int8_t *tag;
     while ((rc = td_json_member(j, &L->args_keys, &k, &kl, &tag)) > 0) {
-        if (*tag < 0)
-            *tag = key_is(k, kl, "stream") ? 1 : key_is(k, kl, "correlation") ? 2 : 0;
-        int64_t *dst = *tag == 1 ? stream : *tag == 2 ? corr : NULL;
-        if (!dst) { /* most members: skipped, no need to look first */
+        int8_t t = *tag;
+        if (t < 0)
+            t = *tag = key_is(k, kl, "stream") ? 1 : key_is(k, kl, "correlation") ? 2 : 0;
+        if (t == 0) { /* most members: skipped, no need to look first */
             if ((rc = td_json_skip(j)) < 0)
                 return rc;
             continue;
         }
+        int64_t *dst = t == 1 ? stream : corr;
         int c = td_json_peek(j);
         if (c == '-' || (c >= '0' && c <= '9')) {
             td_json_num n;

@@ -389,6 +389,35 @@ static int read_numbers(const char *text, size_t len, size_t step, td_json_num *
     return rc;
 }
 
+/* The run of digits at p, up to e, 16 bytes at a time or byte by byte:
+ * runs of every length to 40 cut by every byte around the digits' range
+ * (and high bytes), starting anywhere, with e anywhere after p. Bytes past
+ * e are digits too, and must not count. */
+TEST(test_json_scan__digit_runs_stop_at_a_non_digit_or_e)
+{
+    static const unsigned char stops[] = {'/', ':', ' ', '.', 'e', '-', 0x80, 0xB0, 0xFF, 0};
+    unsigned char buf[96];
+    int bad = 0;
+    for (size_t s = 0; s < sizeof stops; s++)
+        for (size_t run = 0; run <= 40; run++) {
+            memset(buf, '7', sizeof buf);
+            for (size_t i = 0; i < run; i++)
+                buf[i] = (unsigned char)('0' + i % 10);
+            buf[run] = stops[s];
+            for (size_t p = 0; p <= run; p++)
+                for (size_t e = p; e <= 48; e++) {
+                    size_t want = (run < e ? run : e) - p;
+                    size_t got16 = td_json_digit_run16(buf + p, buf + e);
+                    size_t got = td_json_digit_run(buf + p, buf + e);
+                    if ((got16 != want || got != want) && bad++ < 5)
+                        unit_fail(__FILE__, __LINE__,
+                                  "run %zu, stop 0x%02x, p %zu, e %zu: %zu and %zu, not %zu", run,
+                                  stops[s], p, e, got16, got, want);
+                }
+        }
+    CHECK_INT(bad, 0);
+}
+
 /* Integers of every length from 1 to 19 digits, signed or not, followed by
  * each separator, read inline (a large window) and by the general path
  * (one byte per read): strtoll's value when it fits, else strtod's double. */
