@@ -845,7 +845,7 @@ static inline bool number_in_window(td_json *j, int c, td_json_num *out)
     const unsigned char *p = (const unsigned char *)j->buf + j->pos;
     const unsigned char *e = (const unsigned char *)j->buf + j->end;
     const unsigned char *d = p + (c == '-');
-    size_t nd = td_json_digit_run16(d, e);
+    size_t nd = td_json_digit_run(d, e);
     const unsigned char *q = d + nd;
     if (nd > 0 && nd <= 18 && q < e && !num_char[*q] && !(*d == '0' && nd > 1)) {
         int64_t v = (int64_t)digits_value(d, nd); /* 18 digits fit int64 */
@@ -858,7 +858,7 @@ static inline bool number_in_window(td_json *j, int c, td_json_num *out)
     }
     if (nd > 0 && q + 1 < e && *q == '.' && !(*d == '0' && nd > 1)) {
         const unsigned char *fr = q + 1;
-        size_t nf = td_json_digit_run16(fr, e);
+        size_t nf = td_json_digit_run(fr, e);
         const unsigned char *t = fr + nf;
         double v;
         if (nf > 0 && nd + nf <= 19 && t < e && !num_char[*t] &&
@@ -878,7 +878,7 @@ int td_json_number_frac(td_json *j, size_t p, size_t d, unsigned n, uint64_t v, 
 {
     const unsigned char *b = (const unsigned char *)j->buf;
     const unsigned char *e = b + j->end, *fr = b + d + n + 1;
-    size_t nf = td_json_digit_run16(fr, e);
+    size_t nf = td_json_digit_run(fr, e);
     const unsigned char *t = fr + nf;
     double x;
     if (nf > 0 && n + nf <= 19 && t < e && !num_char[*t] &&
@@ -1049,7 +1049,7 @@ static inline int skip_number(td_json *j, int c)
     /* Plain integers, wholly in the window: no second pass. */
     const unsigned char *d = (const unsigned char *)j->buf + j->pos + (c == '-');
     const unsigned char *e = (const unsigned char *)j->buf + j->end;
-    size_t nd = td_json_digit_run16(d, e);
+    size_t nd = td_json_digit_run(d, e);
     const unsigned char *p = d + nd;
     if (nd > 0 && p < e && !num_char[*p] && !(*d == '0' && nd > 1)) {
         j->pos = (size_t)((const char *)p - j->buf);
@@ -1094,13 +1094,13 @@ static inline __attribute__((always_inline)) size_t number_end(const unsigned ch
     const unsigned char *d = b + p;
     if (*d == '-')
         d++;
-    size_t nd = td_json_digit_run16(d, e);
+    size_t nd = td_json_digit_run(d, e);
     if (nd == 0 || (*d == '0' && nd > 1))
         return NOPOS;
     d += nd;
     if (d < e && *d == '.') {
         d++;
-        if ((nd = td_json_digit_run16(d, e)) == 0)
+        if ((nd = td_json_digit_run(d, e)) == 0)
             return NOPOS;
         d += nd;
     }
@@ -1108,7 +1108,7 @@ static inline __attribute__((always_inline)) size_t number_end(const unsigned ch
         d++;
         if (d < e && (*d == '+' || *d == '-'))
             d++;
-        if ((nd = td_json_digit_run16(d, e)) == 0)
+        if ((nd = td_json_digit_run(d, e)) == 0)
             return NOPOS;
         d += nd;
     }

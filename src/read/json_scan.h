@@ -186,12 +186,23 @@ static inline bool td_json_num_byte(unsigned char c)
 {
     return td_json_digit(c) || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E';
 }
+#ifdef __SSE2__
+/* How many of the 16 bytes at p are ASCII digits before the first that is
+ * not (16: all of them). */
+static inline __attribute__((always_inline)) unsigned td_json_digits_at16(const unsigned char *p)
+{
+    __m128i x = _mm_loadu_si128((const __m128i *)p);
+    __m128i dig = _mm_and_si128(_mm_cmpgt_epi8(x, _mm_set1_epi8('0' - 1)),
+                                _mm_cmplt_epi8(x, _mm_set1_epi8('9' + 1)));
+    return (unsigned)__builtin_ctz(~(unsigned)_mm_movemask_epi8(dig));
+}
+#endif
 /* Length of the run of ASCII digits at p (before e), eight bytes a step. A
  * byte is a digit when its high nibble is 3 and adding 6 keeps it so. A
  * carry out of a byte >= 0xFA can only spoil bytes above the first
  * non-digit, which is the one ctz finds. */
-static inline __attribute__((always_inline)) size_t td_json_digit_run(const unsigned char *p,
-                                                                      const unsigned char *e)
+static inline __attribute__((always_inline)) size_t td_json_digit_run8(const unsigned char *p,
+                                                                       const unsigned char *e)
 {
     const unsigned char *q = p;
     while (e - q >= 8) {
@@ -207,21 +218,17 @@ static inline __attribute__((always_inline)) size_t td_json_digit_run(const unsi
         q++;
     return (size_t)(q - p);
 }
-/* td_json_digit_run, the first 16 bytes in one compare when they are all
- * before e. */
-static inline __attribute__((always_inline)) size_t td_json_digit_run16(const unsigned char *p,
-                                                                        const unsigned char *e)
+/* The same, the first 16 bytes in one compare when they are all before e. */
+static inline __attribute__((always_inline)) size_t td_json_digit_run(const unsigned char *p,
+                                                                      const unsigned char *e)
 {
 #ifdef __SSE2__
     if (e - p >= 16) {
-        __m128i x = _mm_loadu_si128((const __m128i *)p);
-        __m128i dig = _mm_and_si128(_mm_cmpgt_epi8(x, _mm_set1_epi8('0' - 1)),
-                                    _mm_cmplt_epi8(x, _mm_set1_epi8('9' + 1)));
-        unsigned n = (unsigned)__builtin_ctz(~(unsigned)_mm_movemask_epi8(dig)); /* <= 16 */
-        return n < 16 ? n : 16 + td_json_digit_run(p + 16, e);
+        unsigned n = td_json_digits_at16(p);
+        return n < 16 ? n : 16 + td_json_digit_run8(p + 16, e);
     }
 #endif
-    return td_json_digit_run(p, e);
+    return td_json_digit_run8(p, e);
 }
 static inline __attribute__((always_inline)) bool td_json_after_value(unsigned char c)
 {
@@ -240,10 +247,10 @@ static inline __attribute__((always_inline)) size_t td_json_plain_number_end(con
     if (!td_json_digit(b[q]))
         return SIZE_MAX;
     if (b[q++] != '0')
-        q += td_json_digit_run16(b + q, b + e);
+        q += td_json_digit_run(b + q, b + e);
     if (q < e && b[q] == '.') {
         size_t f = ++q;
-        q += td_json_digit_run16(b + q, b + e);
+        q += td_json_digit_run(b + q, b + e);
         if (q == f)
             return SIZE_MAX;
     }
@@ -271,10 +278,7 @@ static inline uint64_t td_json_zeros_below(unsigned k)
  * the bytes after it. */
 static inline unsigned td_json_digits16(const unsigned char *p, uint64_t *v)
 {
-    __m128i x = _mm_loadu_si128((const __m128i *)p);
-    __m128i dig = _mm_and_si128(_mm_cmpgt_epi8(x, _mm_set1_epi8('0' - 1)),
-                                _mm_cmplt_epi8(x, _mm_set1_epi8('9' + 1)));
-    unsigned n = (unsigned)__builtin_ctz(~(unsigned)_mm_movemask_epi8(dig));
+    unsigned n = td_json_digits_at16(p);
     uint64_t a, b;
     memcpy(&a, p, 8);
     memcpy(&b, p + 8, 8);

@@ -106,13 +106,14 @@ int64_t td_strtab_find(const td_strtab *t, const char *s, size_t len)
 
 int64_t td_strtab_intern(td_strtab *t, const char *s, size_t len)
 {
+    return td_strtab_intern_inline(t, s, len);
+}
+
+int64_t td_strtab_intern_miss(td_strtab *t, const char *s, size_t len, uint64_t a, uint64_t z)
+{
     if (len > UINT32_MAX || t->n >= INT32_MAX)
         return -1;
-    uint64_t a, z;
-    td_strtab_quick_words(s, len, &a, &z);
     struct td_strtab_quick *q = &t->quick[td_strtab_quick_key(a, z, len)];
-    if (td_strtab_quick_hit(t, q, s, len, a, z))
-        return (int64_t)q->id1 - 1;
     uint64_t h = td_hash_bytes(s, len);
     int64_t found;
     size_t k = probe(t, s, len, h, &found);

@@ -74,8 +74,13 @@ static inline bool td_strtab_quick_hit(const td_strtab *t, const struct td_strta
     return len <= 16 || memcmp(t->arena + t->off[q->id1 - 1] + 8, s + 8, len - 16) == 0;
 }
 
-/* td_strtab_intern, with a string that is in the quick table found inline
- * (lengths beyond UINT32_MAX never match a quick entry's). */
+/* td_strtab_intern after a miss in the quick table: a and z are the
+ * string's quick words. */
+int64_t td_strtab_intern_miss(td_strtab *t, const char *s, size_t len, uint64_t a, uint64_t z);
+
+/* td_strtab_intern itself, inline for the loader: a string in the quick
+ * table is found with no call (lengths beyond UINT32_MAX never match a
+ * quick entry's). */
 static inline int64_t td_strtab_intern_inline(td_strtab *t, const char *s, size_t len)
 {
     uint64_t a, z;
@@ -83,7 +88,7 @@ static inline int64_t td_strtab_intern_inline(td_strtab *t, const char *s, size_
     const struct td_strtab_quick *q = &t->quick[td_strtab_quick_key(a, z, len)];
     if (td_strtab_quick_hit(t, q, s, len, a, z))
         return (int64_t)q->id1 - 1;
-    return td_strtab_intern(t, s, len);
+    return td_strtab_intern_miss(t, s, len, a, z);
 }
 
 #endif

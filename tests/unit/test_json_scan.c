@@ -389,7 +389,8 @@ static int read_numbers(const char *text, size_t len, size_t step, td_json_num *
     return rc;
 }
 
-/* The run of digits at p, up to e, 16 bytes at a time or byte by byte:
+/* The run of digits at p, up to e (16 bytes in one compare, then eight,
+ * then byte by byte):
  * runs of every length to 40 cut by every byte around the digits' range
  * (and high bytes), starting anywhere, with e anywhere after p. Bytes past
  * e are digits too, and must not count. */
@@ -407,12 +408,11 @@ TEST(test_json_scan__digit_runs_stop_at_a_non_digit_or_e)
             for (size_t p = 0; p <= run; p++)
                 for (size_t e = p; e <= 48; e++) {
                     size_t want = (run < e ? run : e) - p;
-                    size_t got16 = td_json_digit_run16(buf + p, buf + e);
                     size_t got = td_json_digit_run(buf + p, buf + e);
-                    if ((got16 != want || got != want) && bad++ < 5)
+                    if (got != want && bad++ < 5)
                         unit_fail(__FILE__, __LINE__,
-                                  "run %zu, stop 0x%02x, p %zu, e %zu: %zu and %zu, not %zu", run,
-                                  stops[s], p, e, got16, got, want);
+                                  "run %zu, stop 0x%02x, p %zu, e %zu: %zu, not %zu", run, stops[s],
+                                  p, e, got, want);
                 }
         }
     CHECK_INT(bad, 0);
