@@ -1771,9 +1771,6 @@ static inline bool may_open(const td_json *j)
     return c == '{' || c == '[' || is_ws[c];
 }
 
-/* Validates and skips one value: the hot loop above for the usual tokens,
- * the general path (one step at a time, the same errors and offsets as
- * always) for the rest and at the window's edge. */
 /* Where a short plain string at b + p ('"' there, at most 15 bytes, no
  * escape, control or non-ASCII byte) ends, or NOPOS. 17 bytes from p are in
  * the window. */
@@ -1837,20 +1834,135 @@ static size_t short_array_end(const unsigned char *b, size_t p, size_t lim)
     }
 }
 
-int td_json_skip_slow(td_json *j)
+/* What a short array's 32 bytes are, a bit per byte: '"', '[', ']', ',',
+ * ' ', digits, '0', '-', and bytes that may stand in a plain string
+ * (0x20 to 0x7F but '\\'). */
+typedef struct {
+    uint32_t quote, open, close, comma, space, digit, zero, minus, plain;
+} array_bytes;
+
+/* The end of the array whose '[' is byte 0 of the 32 classified in m, or
+ * NOPOS: the grammar of short_array_end32 checked on the masks. */
+static inline __attribute__((always_inline)) size_t array_end_bits(array_bytes m, size_t p)
 {
-    if (j->end - j->pos > 80 && j->depth + 3 <= TD_JSON_MAX_DEPTH) {
-        const unsigned char *b = (const unsigned char *)j->buf;
-        size_t p = j->pos + (b[j->pos] == ' ');
-        if (b[p] == '[') {
-            size_t lim = j->end - 64 < p + 128 ? j->end - 64 : p + 128;
-            size_t q = short_array_end(b, p, lim);
-            if (q != NOPOS) {
-                j->pos = q;
-                return 0;
-            }
+    uint32_t in_str = m.quote; /* from an opening quote to the byte before its closing one */
+    in_str ^= in_str << 1;
+    in_str ^= in_str << 2;
+    in_str ^= in_str << 4;
+    in_str ^= in_str << 8;
+    in_str ^= in_str << 16;
+    uint32_t out = ~in_str;
+    uint32_t open = m.open & out, close = m.close & out;
+    /* The ']' that closes the first '[' (bit 0). */
+    uint32_t br = open | close, end = 0;
+    int depth = 0;
+    while (br) {
+        uint32_t bit = br & -br;
+        if (open & bit) {
+            if (++depth > 3)
+                return NOPOS;
+        } else if (--depth == 0) {
+            end = bit;
+            break;
         }
+        br ^= bit;
     }
+    if (!end)
+        return NOPOS;
+    uint32_t in = end | (end - 1); /* the array's bytes */
+    uint32_t comma = m.comma & out, space = m.space & out;
+    uint32_t digit = m.digit & out, minus = m.minus & out, zero = m.zero & out;
+    uint32_t num = digit | minus, closing = m.quote & out;
+    uint32_t num_start = num & ~(num << 1), num_end = num & ~(num >> 1);
+    uint32_t value_start = open | (m.quote & in_str) | num_start;
+    uint32_t value_end = (close | closing | num_end) & in & ~end;
+    uint32_t after_comma = ((comma << 1) & ~space) | (((comma << 1) & space) << 1);
+    uint32_t bad = ~(open | close | comma | space | num | closing | (in_str & m.plain));
+    bad |= (open << 1) & ~(value_start | close); /* '[' then a value or ']' */
+    bad |= after_comma & ~value_start;           /* ',' and a space at most, then a value */
+    bad |= (value_end << 1) & ~(comma | close);  /* a value then ',' or ']' */
+    bad |= minus & ~num_start;                   /* '-' first in a number */
+    bad |= (minus << 1) & ~digit;                /* and a digit after it */
+    bad |= ((zero & (num_start | (minus << 1))) << 1) & digit; /* no leading zero */
+    if (bad & in)
+        return NOPOS;
+    return p + (size_t)__builtin_ctz(end) + 1;
+}
+
+#ifdef __SSE2__
+/* Bits of the 32 bytes in x0, x1 where f0, f1 are set. */
+#define BITS32(f0, f1) ((uint32_t)_mm_movemask_epi8(f0) | (uint32_t)_mm_movemask_epi8(f1) << 16)
+#define EQ32(c) BITS32(_mm_cmpeq_epi8(x0, _mm_set1_epi8(c)), _mm_cmpeq_epi8(x1, _mm_set1_epi8(c)))
+
+/* The end of a short array at b + p ('[' there; 32 bytes in the window)
+ * that ends within those 32 bytes, in the layout Kineto and Python's json
+ * write: integers, plain strings of printable ASCII, arrays three deep at
+ * most, and white space only as one space after a comma. The bytes are
+ * classified into bit masks and the grammar is checked on the masks: what
+ * may follow '[', ',' and the end of a value, where '-' and '0' may stand
+ * in a number. Only the brackets are visited one by one, to find the end.
+ * NOPOS for anything else, which short_array_end or the general path then
+ * reads. This classifier takes SSE2, short_array_end32_avx2 AVX2. */
+static size_t short_array_end32(const unsigned char *b, size_t p)
+{
+    __m128i x0 = _mm_loadu_si128((const __m128i *)(b + p));
+    __m128i x1 = _mm_loadu_si128((const __m128i *)(b + p + 16));
+    __m128i z = _mm_set1_epi8('0'), nine = _mm_set1_epi8(9), ctl = _mm_set1_epi8(0x1F);
+    __m128i bs = _mm_set1_epi8('\\');
+    __m128i d0 = _mm_sub_epi8(x0, z), d1 = _mm_sub_epi8(x1, z);
+    array_bytes m = {
+        .quote = EQ32('"'),
+        .open = EQ32('['),
+        .close = EQ32(']'),
+        .comma = EQ32(','),
+        .space = EQ32(' '),
+        .digit = BITS32(_mm_cmpeq_epi8(_mm_min_epu8(d0, nine), d0),
+                        _mm_cmpeq_epi8(_mm_min_epu8(d1, nine), d1)),
+        .zero = EQ32('0'),
+        .minus = EQ32('-'),
+        /* signed: bytes from 0x80 are below 0x1F */
+        .plain = BITS32(_mm_andnot_si128(_mm_cmpeq_epi8(x0, bs), _mm_cmpgt_epi8(x0, ctl)),
+                        _mm_andnot_si128(_mm_cmpeq_epi8(x1, bs), _mm_cmpgt_epi8(x1, ctl))),
+    };
+    return array_end_bits(m, p);
+}
+#undef EQ32
+#undef BITS32
+#endif
+
+#ifdef __x86_64__
+/* short_array_end32 with one 32-byte AVX2 register per class. */
+__attribute__((target("avx2,bmi,bmi2"))) static size_t
+short_array_end32_avx2(const unsigned char *b, size_t p)
+{
+    __m256i x = _mm256_loadu_si256((const __m256i *)(b + p));
+    __m256i d = _mm256_sub_epi8(x, _mm256_set1_epi8('0'));
+#define EQ32(c) (uint32_t) _mm256_movemask_epi8(_mm256_cmpeq_epi8(x, _mm256_set1_epi8(c)))
+    array_bytes m = {
+        .quote = EQ32('"'),
+        .open = EQ32('['),
+        .close = EQ32(']'),
+        .comma = EQ32(','),
+        .space = EQ32(' '),
+        .digit = (uint32_t)_mm256_movemask_epi8(
+            _mm256_cmpeq_epi8(_mm256_min_epu8(d, _mm256_set1_epi8(9)), d)),
+        .zero = EQ32('0'),
+        .minus = EQ32('-'),
+        .plain = (uint32_t)_mm256_movemask_epi8(
+            _mm256_andnot_si256(_mm256_cmpeq_epi8(x, _mm256_set1_epi8('\\')),
+                                _mm256_cmpgt_epi8(x, _mm256_set1_epi8(0x1F)))),
+    };
+#undef EQ32
+    return array_end_bits(m, p);
+}
+#endif
+
+/* Validates and skips one value: the structural walk for large ones, the
+ * hot loop above for the usual tokens, the general path (one step at a
+ * time, the same errors and offsets as always) for the rest and at the
+ * window's edge. */
+static __attribute__((noinline)) int skip_value(td_json *j)
+{
     int base = j->depth, st = S_VALUE;
     for (;;) {
         size_t stop = SIZE_MAX;
@@ -1870,6 +1982,40 @@ int td_json_skip_slow(td_json *j)
         if (st <= 0)
             return st;
     }
+}
+
+int td_json_skip_array(td_json *j, size_t p)
+{
+    if (j->end - j->pos > 80 && j->depth + 3 <= TD_JSON_MAX_DEPTH) {
+        const unsigned char *b = (const unsigned char *)j->buf;
+#if defined(__x86_64__)
+        size_t q = j->fast_walk ? short_array_end32_avx2(b, p) : short_array_end32(b, p);
+#elif defined(__SSE2__)
+        size_t q = short_array_end32(b, p);
+#else
+        size_t q = NOPOS;
+#endif
+        if (q == NOPOS) {
+            size_t lim = j->end - 64 < p + 128 ? j->end - 64 : p + 128;
+            q = short_array_end(b, p, lim);
+        }
+        if (q != NOPOS) {
+            j->pos = q;
+            return 0;
+        }
+    }
+    return skip_value(j);
+}
+
+/* Short arrays first, then skip_value. */
+int td_json_skip_slow(td_json *j)
+{
+    if (j->end - j->pos > 80) {
+        size_t p = j->pos + (j->buf[j->pos] == ' ');
+        if (j->buf[p] == '[')
+            return td_json_skip_array(j, p);
+    }
+    return skip_value(j);
 }
 
 int td_json_obj_begin_slow(td_json *j)

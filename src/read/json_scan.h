@@ -334,8 +334,12 @@ static inline __attribute__((always_inline)) int td_json_number(td_json *j, td_j
  * values are read inline: a plain string of up to 31 bytes, and a number
  * without exponent ("0", "-12", "0.5925926") followed by what may follow a
  * value. Anything else, and anything near the window's edge, takes the
- * general path, which gives the errors. */
+ * general path, which gives the errors. An array goes to
+ * td_json_skip_array (its '[' at j->buf + p, p being j->pos or the byte
+ * after one space), which reads the short ones args hold without the
+ * general path (json_scan.c). */
 int td_json_skip_slow(td_json *j);
+int td_json_skip_array(td_json *j, size_t p);
 static inline __attribute__((always_inline)) int td_json_skip(td_json *j)
 {
     const unsigned char *b = (const unsigned char *)j->buf;
@@ -362,6 +366,8 @@ static inline __attribute__((always_inline)) int td_json_skip(td_json *j)
         return td_json_skip_slow(j);
     }
 #endif
+    if (b[p] == '[')
+        return td_json_skip_array(j, p);
     size_t q = td_json_plain_number_end(b, p, e);
     if (q < e && td_json_after_value(b[q])) { /* SIZE_MAX: not one */
         j->pos = q;

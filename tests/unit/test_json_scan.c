@@ -727,6 +727,97 @@ TEST(test_json_scan__inline_skip_agrees_with_the_general_path)
     CHECK_INT(skip_member("01", 0, &after, &err), TD_EPARSE);
 }
 
+/* A random array of the shapes Kineto writes in args, at most depth deep. */
+static void random_array(char *out, size_t cap, int depth)
+{
+    static const char *scalars[] = {"0",      "7",       "-1",        "128",        "768",
+                                    "-0",     "\"\"",    "\"float\"", "\"Scalar\"", "\"a[b\"",
+                                    "\"x]\"", "\"c,d\"", "\"e \""};
+    size_t n = strlen(out);
+    snprintf(out + n, cap - n, "[");
+    unsigned k = (unsigned)(rnd() % 5);
+    for (unsigned i = 0; i < k; i++) {
+        n = strlen(out);
+        if (i)
+            snprintf(out + n, cap - n, "%s", rnd() % 8 ? ", " : ",");
+        if (depth > 1 && rnd() % 3 == 0) {
+            random_array(out, cap, depth - 1);
+        } else {
+            n = strlen(out);
+            snprintf(out + n, cap - n, "%s", scalars[rnd() % (sizeof scalars / sizeof *scalars)]);
+        }
+    }
+    n = strlen(out);
+    snprintf(out + n, cap - n, "]");
+}
+
+/* Short arrays (args' "Input Dims", "Input type", "grid") are skipped by
+ * bit masks when they end within 32 bytes: random ones, valid and with a
+ * byte changed, inserted or removed, must be accepted and refused as the
+ * general path does, byte by byte. */
+TEST(test_json_scan__short_arrays_skipped_as_the_general_path_does)
+{
+    static const char alphabet[] = "[]\",- 0129.ae\\\t\n{}:\x01\xC3";
+    unsigned accepted = 0, refused = 0, short_ok = 0;
+    for (int it = 0; it < 40000; it++) {
+        char v[256] = "";
+        random_array(v, 200, 1 + (int)(rnd() % 4));
+        size_t len = strlen(v);
+        unsigned edits = (unsigned)(rnd() % 3);
+        for (unsigned e = 0; e < edits && len > 1; e++) {
+            size_t at = 1 + (size_t)(rnd() % (len - 1));
+            char c = alphabet[rnd() % (sizeof alphabet - 1)];
+            switch (rnd() % 3) {
+            case 0:
+                v[at] = c;
+                break;
+            case 1:
+                memmove(v + at + 1, v + at, len - at + 1);
+                v[at] = c;
+                len++;
+                break;
+            default:
+                memmove(v + at, v + at + 1, len - at);
+                len--;
+                break;
+            }
+        }
+        td_error e0, e1;
+        uint64_t a0, a1;
+        int r0 = skip_member(v, 0, &a0, &e0);
+        int r1 = skip_member(v, 1, &a1, &e1);
+        if (r0 != r1)
+            unit_fail(__FILE__, __LINE__, "%s: rc %d in one piece, %d byte by byte", v, r0, r1);
+        else if (r0 == 0 && a0 != a1)
+            unit_fail(__FILE__, __LINE__, "%s: skipped to byte %llu and %llu", v,
+                      (unsigned long long)a0, (unsigned long long)a1);
+        else if (r0 != 0 && (e0.offset != e1.offset || strcmp(e0.msg, e1.msg) != 0))
+            unit_fail(__FILE__, __LINE__, "%s: byte %llu: %s; byte by byte: byte %llu: %s", v,
+                      (unsigned long long)e0.offset, e0.msg, (unsigned long long)e1.offset, e1.msg);
+        if (r0 == 0) {
+            accepted++;
+            short_ok += len < 32;
+        } else {
+            refused++;
+        }
+    }
+    /* Both outcomes, and many short arrays accepted, were met. */
+    CHECK(accepted > 10000);
+    CHECK(refused > 5000);
+    CHECK(short_ok > 5000);
+    /* Kineto's own, read whole. */
+    td_error err;
+    uint64_t after;
+    CHECK_INT(skip_member("[[1, 128], [], [768]]", 0, &after, &err), 0);
+    CHECK_INT(after, 6 + 21);
+    CHECK_INT(skip_member("[\"float\", \"\", \"Scalar\"]", 0, &after, &err), 0);
+    CHECK_INT(after, 6 + 23);
+    CHECK_INT(skip_member("[[\"]\"], 0]", 0, &after, &err), 0);
+    CHECK_INT(after, 6 + 10);
+    CHECK_INT(skip_member("[[1, 128], [], [0768]]", 0, &after, &err), TD_EPARSE);
+    CHECK_INT(skip_member("[1, -]", 0, &after, &err), TD_EPARSE);
+}
+
 TEST(test_json_scan__keys_survive_the_window_edge)
 {
     /* One byte per read: the key must still be intact after ':' is read. */
