@@ -1841,6 +1841,14 @@ typedef struct {
     uint32_t quote, open, close, comma, space, digit, zero, minus, plain;
 } array_bytes;
 
+/* The classes from a classifier's EQ32(c), DIGIT32 and PLAIN32. */
+#define ARRAY_BYTES                                                                                \
+    {                                                                                              \
+        .quote = EQ32('"'), .open = EQ32('['), .close = EQ32(']'), .comma = EQ32(','),             \
+        .space = EQ32(' '), .digit = DIGIT32, .zero = EQ32('0'), .minus = EQ32('-'),               \
+        .plain = PLAIN32,                                                                          \
+    }
+
 /* The end of the array whose '[' is byte 0 of the 32 classified in m, or
  * NOPOS: the grammar of short_array_end32 checked on the masks. */
 static inline __attribute__((always_inline)) size_t array_end_bits(array_bytes m, size_t p)
@@ -1910,20 +1918,15 @@ static size_t short_array_end32(const unsigned char *b, size_t p)
     __m128i z = _mm_set1_epi8('0'), nine = _mm_set1_epi8(9), ctl = _mm_set1_epi8(0x1F);
     __m128i bs = _mm_set1_epi8('\\');
     __m128i d0 = _mm_sub_epi8(x0, z), d1 = _mm_sub_epi8(x1, z);
-    array_bytes m = {
-        .quote = EQ32('"'),
-        .open = EQ32('['),
-        .close = EQ32(']'),
-        .comma = EQ32(','),
-        .space = EQ32(' '),
-        .digit = BITS32(_mm_cmpeq_epi8(_mm_min_epu8(d0, nine), d0),
-                        _mm_cmpeq_epi8(_mm_min_epu8(d1, nine), d1)),
-        .zero = EQ32('0'),
-        .minus = EQ32('-'),
-        /* signed: bytes from 0x80 are below 0x1F */
-        .plain = BITS32(_mm_andnot_si128(_mm_cmpeq_epi8(x0, bs), _mm_cmpgt_epi8(x0, ctl)),
-                        _mm_andnot_si128(_mm_cmpeq_epi8(x1, bs), _mm_cmpgt_epi8(x1, ctl))),
-    };
+#define DIGIT32                                                                                    \
+    BITS32(_mm_cmpeq_epi8(_mm_min_epu8(d0, nine), d0), _mm_cmpeq_epi8(_mm_min_epu8(d1, nine), d1))
+/* signed: bytes from 0x80 are below 0x1F */
+#define PLAIN32                                                                                    \
+    BITS32(_mm_andnot_si128(_mm_cmpeq_epi8(x0, bs), _mm_cmpgt_epi8(x0, ctl)),                      \
+           _mm_andnot_si128(_mm_cmpeq_epi8(x1, bs), _mm_cmpgt_epi8(x1, ctl)))
+    array_bytes m = ARRAY_BYTES;
+#undef DIGIT32
+#undef PLAIN32
     return array_end_bits(m, p);
 }
 #undef EQ32
@@ -1938,20 +1941,15 @@ short_array_end32_avx2(const unsigned char *b, size_t p)
     __m256i x = _mm256_loadu_si256((const __m256i *)(b + p));
     __m256i d = _mm256_sub_epi8(x, _mm256_set1_epi8('0'));
 #define EQ32(c) (uint32_t) _mm256_movemask_epi8(_mm256_cmpeq_epi8(x, _mm256_set1_epi8(c)))
-    array_bytes m = {
-        .quote = EQ32('"'),
-        .open = EQ32('['),
-        .close = EQ32(']'),
-        .comma = EQ32(','),
-        .space = EQ32(' '),
-        .digit = (uint32_t)_mm256_movemask_epi8(
-            _mm256_cmpeq_epi8(_mm256_min_epu8(d, _mm256_set1_epi8(9)), d)),
-        .zero = EQ32('0'),
-        .minus = EQ32('-'),
-        .plain = (uint32_t)_mm256_movemask_epi8(
-            _mm256_andnot_si256(_mm256_cmpeq_epi8(x, _mm256_set1_epi8('\\')),
-                                _mm256_cmpgt_epi8(x, _mm256_set1_epi8(0x1F)))),
-    };
+#define DIGIT32                                                                                    \
+    (uint32_t) _mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_min_epu8(d, _mm256_set1_epi8(9)), d))
+#define PLAIN32                                                                                    \
+    (uint32_t)                                                                                     \
+        _mm256_movemask_epi8(_mm256_andnot_si256(_mm256_cmpeq_epi8(x, _mm256_set1_epi8('\\')),     \
+                                                 _mm256_cmpgt_epi8(x, _mm256_set1_epi8(0x1F))))
+    array_bytes m = ARRAY_BYTES;
+#undef DIGIT32
+#undef PLAIN32
 #undef EQ32
     return array_end_bits(m, p);
 }

@@ -626,6 +626,26 @@ static int skip_member(const char *value, size_t step, uint64_t *after, td_error
     return rc;
 }
 
+/* Skips value whole and byte by byte (the general path): both must accept,
+ * stop at the same byte, or refuse with the same error at the same offset.
+ * The return code of the whole one. */
+static int skip_agrees(const char *file, int line, const char *value)
+{
+    td_error e0, e1;
+    uint64_t a0, a1;
+    int r0 = skip_member(value, 0, &a0, &e0);
+    int r1 = skip_member(value, 1, &a1, &e1);
+    if (r0 != r1)
+        unit_fail(file, line, "%s: rc %d in one piece, %d byte by byte", value, r0, r1);
+    else if (r0 == 0 && a0 != a1)
+        unit_fail(file, line, "%s: skipped to byte %llu and %llu", value, (unsigned long long)a0,
+                  (unsigned long long)a1);
+    else if (r0 != 0 && (e0.offset != e1.offset || strcmp(e0.msg, e1.msg) != 0))
+        unit_fail(file, line, "%s: byte %llu: %s; byte by byte: byte %llu: %s", value,
+                  (unsigned long long)e0.offset, e0.msg, (unsigned long long)e1.offset, e1.msg);
+    return r0;
+}
+
 TEST(test_json_scan__inline_skip_agrees_with_the_general_path)
 {
     static const char *values[] = {
@@ -701,22 +721,8 @@ TEST(test_json_scan__inline_skip_agrees_with_the_general_path)
         "[\n1]",
         "[true]",
     };
-    for (size_t i = 0; i < sizeof values / sizeof *values; i++) {
-        td_error e0, e1;
-        uint64_t a0, a1;
-        int r0 = skip_member(values[i], 0, &a0, &e0);
-        int r1 = skip_member(values[i], 1, &a1, &e1);
-        if (r0 != r1)
-            unit_fail(__FILE__, __LINE__, "%s: rc %d in one piece, %d byte by byte", values[i], r0,
-                      r1);
-        else if (r0 == 0 && a0 != a1)
-            unit_fail(__FILE__, __LINE__, "%s: skipped to byte %llu and %llu", values[i],
-                      (unsigned long long)a0, (unsigned long long)a1);
-        else if (r0 != 0 && (e0.offset != e1.offset || strcmp(e0.msg, e1.msg) != 0))
-            unit_fail(__FILE__, __LINE__, "%s: byte %llu: %s; byte by byte: byte %llu: %s",
-                      values[i], (unsigned long long)e0.offset, e0.msg,
-                      (unsigned long long)e1.offset, e1.msg);
-    }
+    for (size_t i = 0; i < sizeof values / sizeof *values; i++)
+        skip_agrees(__FILE__, __LINE__, values[i]);
     /* And the ones the loader meets most, accepted. */
     td_error err;
     uint64_t after;
@@ -782,18 +788,7 @@ TEST(test_json_scan__short_arrays_skipped_as_the_general_path_does)
                 break;
             }
         }
-        td_error e0, e1;
-        uint64_t a0, a1;
-        int r0 = skip_member(v, 0, &a0, &e0);
-        int r1 = skip_member(v, 1, &a1, &e1);
-        if (r0 != r1)
-            unit_fail(__FILE__, __LINE__, "%s: rc %d in one piece, %d byte by byte", v, r0, r1);
-        else if (r0 == 0 && a0 != a1)
-            unit_fail(__FILE__, __LINE__, "%s: skipped to byte %llu and %llu", v,
-                      (unsigned long long)a0, (unsigned long long)a1);
-        else if (r0 != 0 && (e0.offset != e1.offset || strcmp(e0.msg, e1.msg) != 0))
-            unit_fail(__FILE__, __LINE__, "%s: byte %llu: %s; byte by byte: byte %llu: %s", v,
-                      (unsigned long long)e0.offset, e0.msg, (unsigned long long)e1.offset, e1.msg);
+        int r0 = skip_agrees(__FILE__, __LINE__, v);
         if (r0 == 0) {
             accepted++;
             short_ok += len < 32;
