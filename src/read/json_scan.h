@@ -265,32 +265,36 @@ static inline uint64_t td_json_swar8(uint64_t w)
     return (w * 10000 + (w >> 32)) & 0x00000000FFFFFFFFull; /* eight */
 }
 
-/* k (< 8) ASCII zeros in the low bytes of a word, the rest 0. */
-static inline uint64_t td_json_zeros_below(unsigned k)
-{
-    return k ? 0x3030303030303030ull >> (64 - 8 * k) : 0;
-}
-
 #ifdef __SSE2__
 /* The run of ASCII digits among the 16 bytes at p: its length (16 when all
- * are digits) and, when it is 1 to 16 long, its value in *v. Bytes past the
- * run are shifted out before they count: each byte's borrow only reaches
- * the bytes after it. */
+ * are digits) and, when it is 1 to 16 long, its value in *v. The 15 bytes
+ * before p must be readable: the 16 bytes that end with the run are read
+ * again, those before the run cleared, so that the run stands right-aligned
+ * as a 16-digit number, and its value is summed on SSE2's multiply-add:
+ * pairs of digits, then quads, then eights, then the two eights. */
 static inline unsigned td_json_digits16(const unsigned char *p, uint64_t *v)
 {
+    /* Read at keep + n: 0xFF from byte 16 - n on, where the run begins. */
+    static const unsigned char keep[32] = {0,    0,    0,    0,    0,    0,    0,    0,
+                                           0,    0,    0,    0,    0,    0,    0,    0,
+                                           0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+                                           0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF};
     unsigned n = td_json_digits_at16(p);
-    uint64_t a, b;
-    memcpy(&a, p, 8);
-    memcpy(&b, p + 8, 8);
     if (n == 0)
         return 0;
-    if (n <= 8) {
-        *v = td_json_swar8(a << (8 * (8 - n)) | td_json_zeros_below(8 - n));
-        return n;
-    }
-    static const uint32_t p10[9] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000};
-    *v = td_json_swar8(a) * p10[n - 8] +
-         td_json_swar8(b << (8 * (16 - n)) | td_json_zeros_below(16 - n));
+    __m128i x = _mm_loadu_si128((const __m128i *)(p + n - 16));
+    __m128i d = _mm_and_si128(_mm_sub_epi8(x, _mm_set1_epi8('0')),
+                              _mm_loadu_si128((const __m128i *)(keep + n)));
+    __m128i z = _mm_setzero_si128();
+    /* Each step multiplies the even value of a pair by 10^k and adds the odd. */
+    __m128i pairs =
+        _mm_packs_epi32(_mm_madd_epi16(_mm_unpacklo_epi8(d, z), _mm_set1_epi32(10 | 1 << 16)),
+                        _mm_madd_epi16(_mm_unpackhi_epi8(d, z), _mm_set1_epi32(10 | 1 << 16)));
+    __m128i quads = _mm_madd_epi16(pairs, _mm_set1_epi32(100 | 1 << 16));
+    __m128i eights = _mm_madd_epi16(_mm_packs_epi32(quads, quads), _mm_set1_epi32(10000 | 1 << 16));
+    uint64_t hi = (uint32_t)_mm_cvtsi128_si32(eights);
+    uint64_t lo = (uint32_t)_mm_cvtsi128_si32(_mm_srli_si128(eights, 4));
+    *v = hi * 100000000u + lo;
     return n;
 }
 #endif
@@ -307,7 +311,7 @@ static inline __attribute__((always_inline)) int td_json_number(td_json *j, td_j
 #ifdef __SSE2__
     const unsigned char *b = (const unsigned char *)j->buf;
     size_t p = j->pos;
-    if (j->end - p >= 40) {
+    if (j->end - p >= 40 && p >= 16) { /* td_json_digits16 reads 15 bytes back */
         p += b[p] == ' ';
         size_t d = p + (b[p] == '-');
         uint64_t v;
