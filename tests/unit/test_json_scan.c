@@ -646,6 +646,22 @@ static int skip_agrees(const char *file, int line, const char *value)
     return r0;
 }
 
+/* Skips value in one piece: rc, and on success the value must end where
+ * it does (the member's "{\"k\": " is 6 bytes). */
+static void skip_ends(const char *file, int line, const char *value, int want)
+{
+    td_error err;
+    uint64_t after;
+    int rc = skip_member(value, 0, &after, &err);
+    if (rc != want)
+        unit_fail(file, line, "%s: rc %d, expected %d", value, rc, want);
+    else if (rc == 0 && after != 6 + strlen(value))
+        unit_fail(file, line, "%s: skipped to byte %llu, expected %zu", value,
+                  (unsigned long long)after, 6 + strlen(value));
+}
+#define SKIPS(value) skip_ends(__FILE__, __LINE__, (value), 0)
+#define SKIP_REFUSES(value) skip_ends(__FILE__, __LINE__, (value), TD_EPARSE)
+
 TEST(test_json_scan__inline_skip_agrees_with_the_general_path)
 {
     static const char *values[] = {
@@ -724,13 +740,9 @@ TEST(test_json_scan__inline_skip_agrees_with_the_general_path)
     for (size_t i = 0; i < sizeof values / sizeof *values; i++)
         skip_agrees(__FILE__, __LINE__, values[i]);
     /* And the ones the loader meets most, accepted. */
-    td_error err;
-    uint64_t after;
-    CHECK_INT(skip_member("0.5925926", 0, &after, &err), 0);
-    CHECK_INT(after, 6 + 9);
-    CHECK_INT(skip_member("\"PyTorch Profiler\"", 0, &after, &err), 0);
-    CHECK_INT(after, 6 + 18);
-    CHECK_INT(skip_member("01", 0, &after, &err), TD_EPARSE);
+    SKIPS("0.5925926");
+    SKIPS("\"PyTorch Profiler\"");
+    SKIP_REFUSES("01");
 }
 
 /* A random array of the shapes Kineto writes in args, at most depth deep. */
@@ -801,16 +813,11 @@ TEST(test_json_scan__short_arrays_skipped_as_the_general_path_does)
     CHECK(refused > 5000);
     CHECK(short_ok > 5000);
     /* Kineto's own, read whole. */
-    td_error err;
-    uint64_t after;
-    CHECK_INT(skip_member("[[1, 128], [], [768]]", 0, &after, &err), 0);
-    CHECK_INT(after, 6 + 21);
-    CHECK_INT(skip_member("[\"float\", \"\", \"Scalar\"]", 0, &after, &err), 0);
-    CHECK_INT(after, 6 + 23);
-    CHECK_INT(skip_member("[[\"]\"], 0]", 0, &after, &err), 0);
-    CHECK_INT(after, 6 + 10);
-    CHECK_INT(skip_member("[[1, 128], [], [0768]]", 0, &after, &err), TD_EPARSE);
-    CHECK_INT(skip_member("[1, -]", 0, &after, &err), TD_EPARSE);
+    SKIPS("[[1, 128], [], [768]]");
+    SKIPS("[\"float\", \"\", \"Scalar\"]");
+    SKIPS("[[\"]\"], 0]");
+    SKIP_REFUSES("[[1, 128], [], [0768]]");
+    SKIP_REFUSES("[1, -]");
 }
 
 TEST(test_json_scan__keys_survive_the_window_edge)
