@@ -127,8 +127,9 @@ static bool *kept_iterations(const td_file *f, const td_keep *keep)
 /* The kept events of f into k (file order); returns their count and sets
  * *integral when every duration is whole and their absolute sum small. */
 static size_t collect_kept(keyed *k, const td_file *f, const td_keep *keep, const bool *iter_on,
-                           int *integral)
+                           int *integral, bool *any_nan)
 {
+    *any_nan = false;
     size_t n = 0;
     int device = keep ? keep->device : TD_DEVICE_ALL;
     bool whole_all = true;
@@ -155,6 +156,7 @@ static size_t collect_kept(keyed *k, const td_file *f, const td_keep *keep, cons
             abs_sum += fabs(e->dur);
         else
             whole_all = false;
+        *any_nan |= isnan(e->dur);
         n++;
     }
     /* Sums of whole numbers are exact in any order while they stay below
@@ -229,6 +231,214 @@ static int keep_file_order(td_groups *out, keyed *k, size_t n)
     return 0;
 }
 
+/* The group of a (key, attr) pair met while hashing, in the order met. */
+typedef struct met {
+    uint64_t key;
+    uint32_t attr[3];
+    size_t count;
+    size_t rank; /* its place among the groups in (key, attr) order */
+} met;
+
+static int cmp_met(const void *a, const void *b)
+{
+    const met *x = *(met *const *)a, *y = *(met *const *)b;
+    if (x->key != y->key)
+        return x->key < y->key ? -1 : 1;
+    return memcmp(x->attr, y->attr, sizeof x->attr);
+}
+
+static uint64_t met_hash(uint64_t key, const uint32_t attr[3])
+{
+    uint64_t h = key * 0x9E3779B97F4A7C15ull;
+    h ^= ((uint64_t)attr[0] << 32 | attr[1]) * 0xC2B2AE3D27D4EB4Full;
+    h ^= (uint64_t)attr[2] * 0x165667B19E3779F9ull;
+    return h ^ (h >> 29);
+}
+
+/* The durations d[0..n) in ascending order, equal ones (-0 and 0 among
+ * them) in the order given: insertion sort for short runs, then merges
+ * through tmp. No NaN. */
+static void sort_durs(double *d, size_t n, double *tmp)
+{
+    const size_t run = 16;
+    for (size_t lo = 0; lo < n; lo += run) {
+        size_t hi = lo + run < n ? lo + run : n;
+        for (size_t i = lo + 1; i < hi; i++) {
+            double x = d[i];
+            size_t j = i;
+            for (; j > lo && x < d[j - 1]; j--)
+                d[j] = d[j - 1];
+            d[j] = x;
+        }
+    }
+    double *src = d, *dst = tmp;
+    for (size_t w = run; w < n; w *= 2) {
+        for (size_t lo = 0; lo < n; lo += 2 * w) {
+            size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
+            size_t a = lo, b = mid, o = lo;
+            while (a < mid && b < hi)
+                dst[o++] = src[b] < src[a] ? src[b++] : src[a++];
+            while (a < mid)
+                dst[o++] = src[a++];
+            while (b < hi)
+                dst[o++] = src[b++];
+        }
+        double *t = src;
+        src = dst;
+        dst = t;
+    }
+    if (src != d)
+        memcpy(d, src, n * sizeof *d);
+}
+
+/* The groups of the events as met: a hash table of (key, attr), each
+ * event's group in gid[]. */
+typedef struct met_table {
+    uint32_t *slot; /* met index + 1; 0 empty */
+    size_t cap;
+    met *m;
+    size_t n, mcap;
+    uint32_t *gid;
+} met_table;
+
+static void met_free(met_table *t)
+{
+    free(t->slot);
+    free(t->m);
+    free(t->gid);
+}
+
+/* Doubles the table at half full: it grows with the groups (far fewer than
+ * the events), so that it stays in the cache. */
+static int met_grow(met_table *t)
+{
+    size_t cap = 2 * t->cap;
+    uint32_t *ns = calloc(cap, sizeof *ns);
+    if (!ns)
+        return -1;
+    for (size_t g = 0; g < t->n; g++) {
+        size_t q = (size_t)met_hash(t->m[g].key, t->m[g].attr) & (cap - 1);
+        while (ns[q])
+            q = (q + 1) & (cap - 1);
+        ns[q] = (uint32_t)(g + 1);
+    }
+    free(t->slot);
+    t->slot = ns;
+    t->cap = cap;
+    return 0;
+}
+
+/* Each event's group, the groups counted. -1 when out of memory. */
+static int met_fill(met_table *t, const keyed *k, size_t n)
+{
+    t->cap = 1024;
+    t->mcap = 256;
+    t->slot = calloc(t->cap, sizeof *t->slot);
+    t->m = malloc(t->mcap * sizeof *t->m);
+    t->gid = malloc((n + 1) * sizeof *t->gid);
+    if (!t->slot || !t->m || !t->gid || n > UINT32_MAX - 1)
+        return -1;
+    for (size_t i = 0; i < n; i++) {
+        size_t h = (size_t)met_hash(k[i].key, k[i].attr) & (t->cap - 1);
+        uint32_t s;
+        while ((s = t->slot[h]) != 0) {
+            const met *g = &t->m[s - 1];
+            if (g->key == k[i].key && memcmp(g->attr, k[i].attr, sizeof g->attr) == 0)
+                break;
+            h = (h + 1) & (t->cap - 1);
+        }
+        if (!s) { /* a new group */
+            if (2 * (t->n + 1) > t->cap) {
+                if (met_grow(t) < 0)
+                    return -1;
+                h = (size_t)met_hash(k[i].key, k[i].attr) & (t->cap - 1);
+                while (t->slot[h])
+                    h = (h + 1) & (t->cap - 1);
+            }
+            met *nm = td_grow(t->m, &t->mcap, t->n + 1, sizeof *t->m);
+            if (!nm)
+                return -1;
+            t->m = nm;
+            t->m[t->n] = (met){k[i].key, {k[i].attr[0], k[i].attr[1], k[i].attr[2]}, 0, 0};
+            t->slot[h] = s = (uint32_t)++t->n;
+        }
+        t->m[s - 1].count++;
+        t->gid[i] = s - 1;
+    }
+    return 0;
+}
+
+/* out's groups in (key, attr) order, each group's rank set; fill[r] the
+ * first slot of group r's durations. -1 when out of memory. */
+static int met_rank(td_groups *out, met_table *t, size_t *fill)
+{
+    met **order = malloc((t->n + 1) * sizeof *order);
+    if (!order || !(out->g = calloc(t->n + 1, sizeof *out->g))) {
+        free(order);
+        return -1;
+    }
+    for (size_t g = 0; g < t->n; g++)
+        order[g] = &t->m[g];
+    qsort(order, t->n, sizeof *order, cmp_met);
+    size_t first = 0;
+    for (size_t r = 0; r < t->n; r++) {
+        met *g = order[r];
+        g->rank = r;
+        td_group *o = &out->g[r];
+        o->iter = (int32_t)(uint32_t)(g->key >> 32) - 1;
+        uint32_t nm = (uint32_t)g->key;
+        o->name = nm & ~(TD_EV_GPU | TD_EV_STREAM0);
+        o->flags =
+            (nm & TD_EV_GPU ? TD_GROUP_GPU : 0) | (nm & TD_EV_STREAM0 ? TD_GROUP_STREAM0 : 0);
+        o->first = fill[r] = first;
+        o->count = g->count;
+        memcpy(o->attr, g->attr, sizeof o->attr);
+        first += g->count;
+    }
+    out->n = t->n;
+    free(order);
+    return 0;
+}
+
+/* make_groups, sum_groups and keep_file_order on k (n events, file order,
+ * no NaN duration) without sorting the events: each finds its group in a
+ * hash table, the groups are sorted, the durations counted into them in
+ * file order and each group's sorted on its own (stably: equal ones, -0
+ * and 0 among them, stay in file order). The order of cmp_keyed, so the
+ * same groups and bytes. -1 when out of memory. */
+static int hash_groups(td_groups *out, const keyed *k, size_t n)
+{
+    met_table t = {0};
+    size_t *fill = malloc((n + 1) * sizeof *fill);
+    double *tmp = malloc((n + 1) * sizeof *tmp);
+    int rc = -1;
+    if (!fill || !tmp || met_fill(&t, k, n) < 0 || met_rank(out, &t, fill) < 0 ||
+        !(out->durs = malloc((n + 1) * sizeof *out->durs)))
+        goto done;
+    for (size_t i = 0; i < n; i++)
+        out->durs[fill[t.m[t.gid[i]].rank]++] = k[i].dur;
+    for (size_t r = 0; r < out->n; r++)
+        sort_durs(out->durs + out->g[r].first, (size_t)out->g[r].count, tmp);
+    sum_groups(out);
+    if (!out->integral) { /* file order: each event's group and duration */
+        out->seq = malloc((n + 1) * sizeof *out->seq);
+        out->seq_durs = malloc((n + 1) * sizeof *out->seq_durs);
+        if (!out->seq || !out->seq_durs)
+            goto done;
+        for (size_t i = 0; i < n; i++) {
+            out->seq[i] = t.m[t.gid[i]].rank;
+            out->seq_durs[i] = k[i].dur;
+        }
+        out->nseq = n;
+    }
+    rc = 0;
+done:
+    met_free(&t);
+    free(fill);
+    free(tmp);
+    return rc;
+}
+
 int td_file_groups(td_groups *out, const td_file *f, const td_keep *keep, td_error *err)
 {
     memset(out, 0, sizeof *out);
@@ -240,12 +450,17 @@ int td_file_groups(td_groups *out, const td_file *f, const td_keep *keep, td_err
     keyed *k = malloc((f->nev + 1) * sizeof *k);
     int rc = -1;
     if (iter_on && k) {
-        size_t n = collect_kept(k, f, keep, iter_on, &out->integral);
-        qsort(k, n, sizeof *k, cmp_keyed);
-        if ((rc = make_groups(out, k, n)) == 0) {
-            sum_groups(out);
-            if (!out->integral)
-                rc = keep_file_order(out, k, n);
+        bool any_nan;
+        size_t n = collect_kept(k, f, keep, iter_on, &out->integral, &any_nan);
+        if (!any_nan) {
+            rc = hash_groups(out, k, n);
+        } else { /* cmp_keyed's order of NaNs is qsort's: the sort kept for them */
+            qsort(k, n, sizeof *k, cmp_keyed);
+            if ((rc = make_groups(out, k, n)) == 0) {
+                sum_groups(out);
+                if (!out->integral)
+                    rc = keep_file_order(out, k, n);
+            }
         }
     }
     free(k);
