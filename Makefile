@@ -24,6 +24,10 @@ PCRE2_LIBS   := $(shell pkg-config --libs libpcre2-8 2>/dev/null || echo -lpcre2
 GSL_CFLAGS   := $(shell pkg-config --cflags gsl 2>/dev/null)
 GSL_SONAME   := $(shell objdump -p "$$($(CC) -print-file-name=libgsl.so)" 2>/dev/null | \
                   sed -n 's/^ *SONAME *//p')
+# libcrypto: SHA-256 of the files summarized (src/util/sha256.c), loaded at
+# the first hash, not linked; its soname, likewise.
+CRYPTO_SONAME := $(shell objdump -p "$$($(CC) -print-file-name=libcrypto.so)" 2>/dev/null | \
+                  sed -n 's/^ *SONAME *//p')
 CFLAGS  += $(CSTD) $(WARN) $(OPT) -Iinclude -Isrc $(PCRE2_CFLAGS) $(GSL_CFLAGS) -MMD -MP
 # libtracediff: util, read, model, store, compare. No drawing.
 SQLITE_CFLAGS := $(shell pkg-config --cflags sqlite3 2>/dev/null)
@@ -72,6 +76,7 @@ $(LIB_OBJ) $(RENDER_OBJ): CFLAGS += -fPIC -fvisibility=hidden
 $(LIB_OBJ) $(RENDER_OBJ) $(CLI_OBJ): Makefile
 $(RENDER_OBJ): CFLAGS += $(CAIRO_CFLAGS)
 $(BUILD)/src/compare/gsl_dl.o: CFLAGS += $(if $(GSL_SONAME),-DTD_GSL_SONAME='"$(GSL_SONAME)"')
+$(BUILD)/src/util/sha256.o: CFLAGS += $(if $(CRYPTO_SONAME),-DTD_CRYPTO_SONAME='"$(CRYPTO_SONAME)"')
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)

@@ -27,11 +27,12 @@ def version():
     return re.search(r'#define TD_VERSION "([^"]+)"', text).group(1)
 
 
-def gsl_soname():
-    """The soname of the GSL the compiler links (libgsl.so -> libgsl.so.N):
-    the module loads GSL at first use (src/compare/gsl_dl.h)."""
+def soname(lib_name):
+    """The soname of the library the compiler links (libgsl.so ->
+    libgsl.so.N): the module loads GSL at first use (src/compare/gsl_dl.h),
+    libcrypto at the first hash (src/util/sha256.c)."""
     try:
-        lib = subprocess.run(["cc", "-print-file-name=libgsl.so"], capture_output=True,
+        lib = subprocess.run(["cc", "-print-file-name=" + lib_name], capture_output=True,
                              text=True, check=True).stdout.strip()
         out = subprocess.run(["objdump", "-p", lib], capture_output=True, text=True,
                              check=True).stdout
@@ -52,7 +53,8 @@ ext = Extension(
     sources=SOURCES,
     include_dirs=["include", "src"],
     define_macros=[("_POSIX_C_SOURCE", "200809L"), ("_DEFAULT_SOURCE", None)] +
-    ([("TD_GSL_SONAME", '"%s"' % gsl_soname())] if gsl_soname() else []),
+    [(macro, '"%s"' % soname(lib)) for macro, lib in
+     (("TD_GSL_SONAME", "libgsl.so"), ("TD_CRYPTO_SONAME", "libcrypto.so")) if soname(lib)],
     extra_compile_args=["-std=c11", "-O2", "-fvisibility=hidden", "-Wall", "-Wextra",
                         "-Wno-missing-field-initializers"] + cflags,
     libraries=["isal", "zstd", "z", "pcre2-8", "sqlite3", "dl", "pthread", "m"],

@@ -4,7 +4,7 @@
 set -e
 # What the build and the tests need. --list prints the names (for CI).
 PKGS="make gcc libc6-dev pkg-config zlib1g-dev libisal-dev libzstd-dev libcairo2-dev libpcre2-dev
-      libsqlite3-dev sqlite3 libgsl-dev
+      libsqlite3-dev sqlite3 libgsl-dev libssl-dev
       python3 python3-dev python3-pandas python3-venv python3-pip python3-setuptools python3-scipy
       valgrind libxml2-utils
       libopenmpi-dev openmpi-bin"

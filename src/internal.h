@@ -338,16 +338,22 @@ void td_pool_run(size_t n, int threads, td_job_fn fn, void *ud);
 int td_pool_threads(size_t n, int threads);
 int td_ncores(void);
 
-/* sha256.c: FIPS 180-4 SHA-256 (as sha256sum prints it). */
+/* sha256.c: FIPS 180-4 SHA-256 (as sha256sum prints it), by libcrypto when
+ * it can be loaded, else portably. A context begun is ended by
+ * td_sha256_hex or td_sha256_free. */
 typedef struct td_sha256 {
     uint32_t h[8];
     uint64_t len;
     unsigned char buf[64];
     size_t nbuf;
+    void *evp;  /* libcrypto's context, or NULL */
+    int failed; /* libcrypto failed midway: no hash */
 } td_sha256;
 void td_sha256_init(td_sha256 *c);
 void td_sha256_update(td_sha256 *c, const void *data, size_t n);
-void td_sha256_hex(td_sha256 *c, char out[65]); /* finishes c */
+int td_sha256_hex(td_sha256 *c, char out[65]); /* finishes c; -1 if libcrypto failed */
+void td_sha256_free(td_sha256 *c);             /* ends c without a hash */
+const char *td_sha256_backend(void);           /* "libcrypto" or "builtin" */
 
 /* stats_tests.c: the tests behind td_stats_compute (NAN when undefined). */
 typedef struct td_test_result {

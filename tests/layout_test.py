@@ -12,7 +12,9 @@
   loads it when the first chart is drawn (src/present/cairo_dl.h), so a
   command that draws nothing never maps cairo's libraries, and one that
   draws does; likewise GSL, loaded by the first statistical test
-  (src/compare/gsl_dl.h): compare without --stats never maps it.
+  (src/compare/gsl_dl.h): compare without --stats never maps it; and
+  libcrypto, loaded by the first SHA-256 (src/util/sha256.c): compare never
+  maps it, summarize does.
 """
 import os, re, subprocess, sys
 
@@ -75,6 +77,7 @@ def main():
         deps = subprocess.run(["ldd", path], capture_output=True, text=True).stdout
         check("%s does not link cairo" % name, "libcairo" not in deps, deps.strip()[:300])
         check("%s does not link GSL" % name, "libgsl" not in deps, deps.strip()[:300])
+        check("%s does not link libcrypto" % name, "libcrypto" not in deps, deps.strip()[:300])
     exe = os.path.join(build, "tracediff")
     pair = os.path.join(ROOT, "tests", "golden", "traces", "hta-trace_diff")
     out = os.path.join(build, "layout_test.png")
@@ -98,6 +101,20 @@ def main():
               r.returncode == 0 and loaded == want and
               (",p_value," in r.stdout.splitlines()[0]) == want,
               "exit %d, GSL loaded: %s" % (r.returncode, loaded))
+    tdsum = os.path.join(build, "layout_test.tdsum")
+    for argv, want in ((["compare", os.path.join(pair, "control"), os.path.join(pair, "test"),
+                         "--format", "csv"], False),
+                       (["summarize", os.path.join(pair, "control"), "-o", tdsum], True)):
+        if os.path.exists(tdsum):
+            os.unlink(tdsum)
+        r = subprocess.run([exe] + argv + ["-q"], capture_output=True, text=True,
+                           env=dict(os.environ, LD_DEBUG="files"))
+        loaded = "libcrypto.so" in r.stderr
+        check("%s %s libcrypto" % (argv[0], "loads" if want else "does not load"),
+              r.returncode == 0 and loaded == want,
+              "exit %d, libcrypto loaded: %s" % (r.returncode, loaded))
+    if os.path.exists(tdsum):
+        os.unlink(tdsum)
     if os.path.exists(out):
         with open(out, "rb") as f:
             check("plot drew a PNG", f.read(8) == b"\x89PNG\r\n\x1a\n")

@@ -182,9 +182,12 @@ int td_file_sha256(char out[65], const char *path, td_error *err)
     int e = errno;
     free(buf);
     close(fd);
-    if (k < 0)
+    if (k < 0) {
+        td_sha256_free(&c);
         return td_fail(err, TD_EIO, path, "read failed: %s", strerror(e));
-    td_sha256_hex(&c, out);
+    }
+    if (td_sha256_hex(&c, out) < 0)
+        return td_fail(err, TD_EIO, path, "libcrypto could not hash it");
     return 0;
 }
 
