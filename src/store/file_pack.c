@@ -166,6 +166,18 @@ static size_t collect_kept(keyed *k, const td_file *f, const td_keep *keep, cons
 }
 
 /* k (sorted by key, then duration) into out's groups and durations. */
+/* A group begun from its events' key and attribution, first at durs[first]. */
+static void group_begin(td_group *g, uint64_t key, const uint32_t attr[3], size_t first)
+{
+    memset(g, 0, sizeof *g);
+    g->iter = (int32_t)(uint32_t)(key >> 32) - 1;
+    uint32_t nm = (uint32_t)key;
+    g->name = nm & ~(TD_EV_GPU | TD_EV_STREAM0);
+    g->flags = (nm & TD_EV_GPU ? TD_GROUP_GPU : 0) | (nm & TD_EV_STREAM0 ? TD_GROUP_STREAM0 : 0);
+    g->first = first;
+    memcpy(g->attr, attr, sizeof g->attr);
+}
+
 static int make_groups(td_groups *out, keyed *k, size_t n)
 {
     size_t ng = 0, cap = 0;
@@ -179,15 +191,7 @@ static int make_groups(td_groups *out, keyed *k, size_t n)
             if (!g)
                 return -1;
             out->g = g;
-            g = &out->g[ng++];
-            memset(g, 0, sizeof *g);
-            g->iter = (int32_t)(uint32_t)(k[i].key >> 32) - 1;
-            uint32_t nm = (uint32_t)k[i].key;
-            g->name = nm & ~(TD_EV_GPU | TD_EV_STREAM0);
-            g->flags =
-                (nm & TD_EV_GPU ? TD_GROUP_GPU : 0) | (nm & TD_EV_STREAM0 ? TD_GROUP_STREAM0 : 0);
-            g->first = i;
-            memcpy(g->attr, k[i].attr, sizeof g->attr);
+            group_begin(&out->g[ng++], k[i].key, k[i].attr, i);
         }
         out->g[ng - 1].count++;
         k[i].group = ng - 1;
@@ -368,9 +372,9 @@ static int met_fill(met_table *t, const keyed *k, size_t n)
     return 0;
 }
 
-/* out's groups in (key, attr) order, each group's rank set; fill[r] the
- * first slot of group r's durations. -1 when out of memory. */
-static int met_rank(td_groups *out, met_table *t, size_t *fill)
+/* out's groups in (key, attr) order, each group's rank set. -1 when out of
+ * memory. */
+static int met_rank(td_groups *out, met_table *t)
 {
     met **order = malloc((t->n + 1) * sizeof *order);
     if (!order || !(out->g = calloc(t->n + 1, sizeof *out->g))) {
@@ -384,15 +388,8 @@ static int met_rank(td_groups *out, met_table *t, size_t *fill)
     for (size_t r = 0; r < t->n; r++) {
         met *g = order[r];
         g->rank = r;
-        td_group *o = &out->g[r];
-        o->iter = (int32_t)(uint32_t)(g->key >> 32) - 1;
-        uint32_t nm = (uint32_t)g->key;
-        o->name = nm & ~(TD_EV_GPU | TD_EV_STREAM0);
-        o->flags =
-            (nm & TD_EV_GPU ? TD_GROUP_GPU : 0) | (nm & TD_EV_STREAM0 ? TD_GROUP_STREAM0 : 0);
-        o->first = fill[r] = first;
-        o->count = g->count;
-        memcpy(o->attr, g->attr, sizeof o->attr);
+        group_begin(&out->g[r], g->key, g->attr, first);
+        out->g[r].count = g->count;
         first += g->count;
     }
     out->n = t->n;
@@ -409,12 +406,15 @@ static int met_rank(td_groups *out, met_table *t, size_t *fill)
 static int hash_groups(td_groups *out, const keyed *k, size_t n)
 {
     met_table t = {0};
-    size_t *fill = malloc((n + 1) * sizeof *fill);
+    size_t *fill = NULL; /* the next slot of each group's durations */
     double *tmp = malloc((n + 1) * sizeof *tmp);
     int rc = -1;
-    if (!fill || !tmp || met_fill(&t, k, n) < 0 || met_rank(out, &t, fill) < 0 ||
-        !(out->durs = malloc((n + 1) * sizeof *out->durs)))
+    if (!tmp || met_fill(&t, k, n) < 0 || met_rank(out, &t) < 0 ||
+        !(out->durs = malloc((n + 1) * sizeof *out->durs)) ||
+        !(fill = malloc((t.n + 1) * sizeof *fill)))
         goto done;
+    for (size_t r = 0; r < out->n; r++)
+        fill[r] = out->g[r].first;
     for (size_t i = 0; i < n; i++)
         out->durs[fill[t.m[t.gid[i]].rank]++] = k[i].dur;
     for (size_t r = 0; r < out->n; r++)
