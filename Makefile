@@ -168,9 +168,12 @@ sanitize: deps
 	    sh tests/run_all.sh build-asan
 
 # The reference cases under valgrind memcheck: zero errors, zero leaks.
+# Then the cases of one pair with files loaded by child processes (forced).
+VALGRIND = valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=all --suppressions=tests/valgrind.supp
 valgrind: deps all
-	TRACEDIFF_WRAP="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=all --suppressions=tests/valgrind.supp" \
-	    python3 tests/golden_test.py $(BIN) tests/golden/cases.json --parallel 2
+	TRACEDIFF_WRAP="$(VALGRIND)" python3 tests/golden_test.py $(BIN) tests/golden/cases.json --parallel 2
+	TD_PROCESSES=1 TRACEDIFF_WRAP="$(VALGRIND)" \
+	    python3 tests/golden_test.py $(BIN) tests/golden/cases.json --parallel 2 --only trace_diff
 
 # tracediff-mpi's ranks under valgrind (Open MPI's own start-up leaks left out).
 valgrind-mpi: all

@@ -118,13 +118,27 @@ typedef struct td_open_opts {
      * page cache. 0 (the default) reads every file. A mapped file that
      * another process truncates while it is read raises SIGBUS in the
      * reading thread; the library installs no handler: a program setting
-     * this handles SIGBUS itself, naming the file with td_mapped_file. */
+     * this handles SIGBUS itself, naming the file with td_mapped_file.
+     * (In the child processes of `processes` below the library handles it:
+     * that file's load fails with TD_EIO, naming the file and the byte.) */
     uint64_t map_min_bytes;
+    /* Load whole files in child processes (fork) rather than threads, when
+     * there are several to read on more than one thread and at least a
+     * megabyte in all, most of it in plain files to be mapped (map_min_bytes
+     * above): each child has an address space of its own, so the readers
+     * never interrupt one another to flush their TLBs when mapped windows
+     * are given back, and sends its files back through a memory file. The results are the same; a
+     * file whose child failed is loaded again in the calling process. For
+     * programs that may fork (the tracediff command): call it with no
+     * other thread running. Not used with a progress callback, nor when a
+     * file is cut into pieces. TD_PROCESSES=0 in the environment turns it
+     * off. Off by default. */
+    bool processes;
 } td_open_opts;
 
 #define TD_OPEN_OPTS_INIT                                                                          \
     {                                                                                              \
-        sizeof(td_open_opts), 0, NULL, NULL, false, 0                                              \
+        sizeof(td_open_opts), 0, NULL, NULL, false, 0, false                                       \
     }
 
 /* The trace file mapped (td_open_opts.map_min_bytes) at addr by a load in

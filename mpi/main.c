@@ -32,7 +32,13 @@ static int open_built(td_set **out, const char *const *paths, size_t n, const td
                       td_error *err)
 {
     int rc = mpi_sets_take(&g_sets, out, paths, n, err);
-    return rc == 1 ? td_sets_open(out, paths, n, opts, err) : rc;
+    if (rc != 1)
+        return rc;
+    /* No forked loaders in an MPI process: its transports may not survive
+     * a fork. */
+    td_open_opts own = *opts;
+    own.processes = false;
+    return td_sets_open(out, paths, n, &own, err);
 }
 
 static int find(const cli_command *cmd)

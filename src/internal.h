@@ -50,6 +50,21 @@ int64_t td_strtab_find(const td_strtab *t, const char *s, size_t len);
 size_t td_strtab_count(const td_strtab *t);
 const char *td_strtab_get(const td_strtab *t, uint32_t id, size_t *len);
 uint64_t td_hash_bytes(const char *s, size_t len);
+/* An interner's arrays, to copy one between processes (model/file_xfer.c)
+ * without hashing its strings again. */
+typedef struct td_strtab_parts {
+    const char *arena; /* the strings, each followed by '\0' */
+    size_t alen;
+    const uint64_t *off, *hash; /* per id */
+    const uint32_t *len;
+    size_t n;
+    const uint32_t *slots; /* id + 1, 0 = empty */
+    size_t nslots;         /* a power of two */
+} td_strtab_parts;
+void td_strtab_parts_of(const td_strtab *t, td_strtab_parts *p);
+/* A new interner holding copies of p's arrays; NULL when out of memory or
+ * when p is not consistent. */
+td_strtab *td_strtab_from_parts(const td_strtab_parts *p);
 
 /* Events are kept in blocks of TD_BLOCK: appending never copies, slack is at
  * most one block, and each block is compacted in place once iterations are
@@ -134,6 +149,8 @@ typedef struct td_file {
     int lazy_heads;          /* lazy holds the group heads too (an older encoding) */
     int lazy_damaged;        /* lazy did not decode to the groups: TD_ETRACE */
     char *origin;            /* "FILE#RUN" of a summary's file, for messages; or NULL */
+    void *ev_map;            /* evb points into this mapping (file_xfer.c), or NULL */
+    size_t ev_map_len;
 } td_file;
 
 #define TD_ATTR_NONE 0xFFFFFFFFu

@@ -10,7 +10,9 @@ For each case of tests/bad/expected.txt, runs
 from the repository root and checks the exit status and the whole of
 stderr against the expected ones. A failure must also leave stdout empty,
 and with "-o DIR/out.csv" must leave DIR empty (no output file, no
-temporary file); a success must write exactly DIR/out.csv. Some cases get
+temporary file); a success must write exactly DIR/out.csv. Each case also
+runs with its files loaded by child processes (TD_PROCESSES=1 -j 2), which
+must give the same exit status, stdout and stderr. Some cases get
 extra checks (see EXTRA). --regen rewrites expected.txt from what the CLI
 does now: review the diff before committing it.
 
@@ -46,10 +48,11 @@ def made_here(name, tmp):
     raise SystemExit("unknown generated case " + name)
 
 
-def run(tracediff, bad, extra):
+def run(tracediff, bad, extra, env=None):
     t0 = time.monotonic()
     p = subprocess.run([tracediff, "compare", bad, GOOD, "--format", "csv"] + extra,
-                       cwd=ROOT, capture_output=True, timeout=60)
+                       cwd=ROOT, capture_output=True, timeout=60,
+                       env=dict(os.environ, **env) if env else None)
     return p.returncode, p.stdout, p.stderr.decode("utf-8", "replace"), time.monotonic() - t0
 
 
@@ -130,6 +133,10 @@ def check(tracediff, name, want_rc, want_err, verbose):
             errs.append("stderr:\n    got:  %r\n    want: %r" % (err.rstrip("\n"), want))
         if secs > TIME_LIMIT:
             errs.append("took %.1f s" % secs)
+        # Each file loaded by a child process: the same outcome, byte for byte
+        rc3, out3, err3, _ = run(tracediff, bad, ["-j", "2"], {"TD_PROCESSES": "1"})
+        if (rc3, out3, err3) != (rc, out, err):
+            errs.append("TD_PROCESSES=1 -j 2: exit %d, stderr %r" % (rc3, err3[:300]))
         if rc != 0 and out:
             errs.append("stdout not empty on failure (%d bytes)" % len(out))
         if rc == 0 and not out:

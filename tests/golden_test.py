@@ -11,10 +11,13 @@ the spec's whole-trace extension applies) must succeed, match ID.csv and say
 so on stderr. ID.hta-extended.txt cases (HTA drops stream-0 GPU events, the
 spec's documented rule keeps them) must match ID.csv; their HTA-exact twins
 (`"hta_strict": true`) run with --hta-strict. With --jobs-check, every case also runs with -j 1 and -j 4,
-with every plain file mapped (TD_MAP_MIN=1) and with none mapped, and the
-outputs must be byte-identical.
+with every plain file mapped (TD_MAP_MIN=1) and with none mapped, and with
+-j 2 and 3 with the files loaded by child processes (TD_PROCESSES=1) and by
+threads only (TD_PROCESSES=0), and the outputs must be byte-identical. Under
+TRACEDIFF_WRAP (valgrind), a report of the wrapper on stderr fails the case,
+whichever process it came from.
 """
-import concurrent.futures, csv, io, json, math, os, subprocess, sys
+import concurrent.futures, csv, io, json, math, os, re, subprocess, sys
 
 COLS = ["control_counts", "control_total_duration", "test_counts", "test_total_duration",
         "diff_counts", "diff_duration"]
@@ -78,6 +81,10 @@ def check_case(exe, root, c, jobs_check):
     ctl, tst = os.path.join(root, c["control"]), os.path.join(root, c["test"])
     sel = selection(c)
     rc, out, err = run([exe, "compare", ctl, tst] + sel + ["--format", "csv"])
+    if WRAP and re.search(r"^==\d+== ", err, re.M):
+        # a report of the wrapper (valgrind) from any process, child
+        # processes loading files among them, whose exit status is not ours
+        return "valgrind: " + err.strip()[:300]
     if os.path.exists(base + ".error.txt"):
         if rc not in (1, 2):
             return f"expected exit 1 or 2, got {rc}"
@@ -95,13 +102,18 @@ def check_case(exe, root, c, jobs_check):
     if os.path.exists(base + ".hta-refused.txt") and "no ProfilerStep" not in err:
         return "whole-trace comparison not announced on stderr"
     if jobs_check:
-        # TD_MAP_MIN: files from 1 byte on mapped, or none (2^62 bytes)
-        ways = [(j, m) for j in ("1", "4") for m in (None, "1")] + [("1", str(1 << 62))]
-        for j, m in ways:
-            got = run([exe, "compare", ctl, tst] + sel + ["--format", "csv", "-j", j],
-                      {"TD_MAP_MIN": m} if m else None)[1]
+        # TD_MAP_MIN: files from 1 byte on mapped, or none (2^62 bytes);
+        # TD_PROCESSES: files loaded by child processes whatever their size,
+        # or by threads only
+        ways = [(j, {"TD_MAP_MIN": m} if m else {}) for j in ("1", "4") for m in (None, "1")]
+        ways += [("1", {"TD_MAP_MIN": str(1 << 62)})]
+        ways += [("2", {"TD_PROCESSES": p}) for p in ("0", "1")]
+        ways += [("3", {"TD_PROCESSES": "1", "TD_MAP_MIN": "1"})]
+        for j, env in ways:
+            got = run([exe, "compare", ctl, tst] + sel + ["--format", "csv", "-j", j], env)[1]
             if got != out:
-                return f"-j {j}{' TD_MAP_MIN=' + m if m else ''}: output differs"
+                how = " ".join(f"{k}={v}" for k, v in env.items())
+                return f"-j {j} {how}: output differs"
     if os.path.exists(base + ".ops.json"):
         rc, out, err = run([exe, "ops", ctl, tst] + sel + ["--format", "json"])
         if rc != 0:

@@ -26,13 +26,14 @@ test=tests/golden/traces/hta-trace_diff/test
 # An ASan build would otherwise refuse a preloaded library ahead of its own.
 export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
 
-# name, TD_SPLIT, -j
-for way in "whole 1 1" "pieces 4 4"; do
+# name, TD_SPLIT, -j, TD_PROCESSES (files loaded by child processes: a
+# child that dies of SIGBUS leaves its file to the parent, which reports it)
+for way in "whole 1 1 0" "pieces 4 4 0" "processes 1 2 1"; do
     set -- $way
     gzip -dc "$src" >"$tmp/c.json"
     size=$(wc -c <"$tmp/c.json")
     LD_PRELOAD="$tmp/shim.so" TRUNCATE_ON_MAP="$tmp/c.json" TRUNCATE_TO=8192 \
-        TD_MAP_MIN=1 TD_SPLIT=$2 "$exe" compare "$tmp/c.json" "$test" -j "$3" \
+        TD_MAP_MIN=1 TD_SPLIT=$2 TD_PROCESSES=$4 "$exe" compare "$tmp/c.json" "$test" -j "$3" \
         >"$tmp/out" 2>"$tmp/err"
     rc=$?
     [ $rc -eq 1 ] && ok || bad "$1: exit status $rc, expected 1"

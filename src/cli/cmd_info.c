@@ -210,6 +210,7 @@ static int info_run(const cli_opts *o, const char *path)
     td_open_opts oo = TD_OPEN_OPTS_INIT;
     oo.threads = o->threads;
     oo.map_min_bytes = cli_map_min;
+    oo.processes = true;
     oo.want_attribution = true; /* unattributed GPU time, and why */
     td_error err = {0};
     if (cli_sets_open(&s, &path, 1, &oo, &err) < 0)

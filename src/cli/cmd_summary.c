@@ -26,6 +26,7 @@ static int summarize_run(const cli_opts *o, const char *set_path)
     td_open_opts oo = TD_OPEN_OPTS_INIT;
     oo.threads = o->threads;
     oo.map_min_bytes = cli_map_min;
+    oo.processes = true;
     oo.want_attribution = true; /* kept, so that --by, explain, info and report work from it */
     cli_progress pr = {0};
     cli_progress_attach(&pr, &oo, o->quiet);

@@ -26,6 +26,7 @@ static int load_pair(cli_opts *o, td_set **control, td_set **test)
     td_open_opts oo = TD_OPEN_OPTS_INIT;
     oo.threads = o->threads;
     oo.map_min_bytes = cli_map_min;
+    oo.processes = true;
     oo.want_attribution = o->want_attr || o->cmp.by != TD_BY_KERNEL;
     if (o->classes_path && !o->classes) {
         td_error cerr = {0};

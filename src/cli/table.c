@@ -619,7 +619,7 @@ const cli_option cli_options[] = {
     {"test-label", 0, "NAME", NULL, "selection", ON_PAIR,
      "test's label: headers, legends, column prefixes", set_test_label},
     {"jobs", 'j', "N", NULL, "selection", ON_READ,
-     "threads reading the traces (default: one per core)", set_jobs},
+     "threads (or processes) reading the traces (default: one per core)", set_jobs},
     {"quiet", 'q', NULL, NULL, "selection", ON_READ, "no notes on stderr", set_quiet},
     /* statistics */
     {"stats", 0, NULL, NULL, "statistics", ON(CMD_COMPARE) | ON(CMD_REPORT),

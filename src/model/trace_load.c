@@ -12,6 +12,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 /* The per-event functions are inlined into the loop over traceEvents, which
  * is compiled twice (event_loop_plain, event_loop_attr): forced, because the
@@ -960,7 +961,7 @@ void td_file_free(td_file *f)
     free(f->cat_counts);
     free(f->cat_dur);
     free(f->name_cats);
-    for (size_t b = 0; b < f->nevb; b++)
+    for (size_t b = 0; b < f->nevb && !f->ev_map; b++)
         if (f->evb_big)
             td_big_free(f->evb[b]);
         else
@@ -972,6 +973,8 @@ void td_file_free(td_file *f)
     free(f->attr_ann);
     td_big_free(f->groups);
     td_big_free(f->lazy_mem);
+    if (f->ev_map)
+        munmap(f->ev_map, f->ev_map_len);
     free(f);
 }
 

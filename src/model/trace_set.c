@@ -3,14 +3,17 @@
  * the sets being opened are read concurrently by a small pool.
  */
 #include "internal.h"
+#include "model/file_procs.h"
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 static bool has_suffix(const char *s, const char *suf)
 {
@@ -94,6 +97,10 @@ int td_trace_set_list(const char *path, char ***list, size_t *n, size_t *cap, td
     qsort(*list + first, *n - first, sizeof **list, cmp_str);
     return 0;
 }
+
+/* Inputs of fewer bytes load on threads: a fork and a memory file cost
+ * about as much as reading a megabyte. */
+#define PROCESS_MIN ((uint64_t)1 << 20)
 
 typedef struct job {
     char *path;
@@ -252,6 +259,69 @@ int td_set_assemble(td_set **out, const char *path, td_file **files, size_t n, t
     return 0;
 }
 
+static td_file_slot job_slot(void *ud, size_t i)
+{
+    loadctx *c = ud;
+    job *jb = &c->jobs[c->tasks[i].file];
+    return (td_file_slot){&jb->file, &jb->rc, &jb->err};
+}
+
+static void run_task(void *ud, size_t i)
+{
+    load_one(ud, i);
+}
+
+/* A file that starts as gzip or zstd does (content decides, as the reader
+ * does): it is read, not mapped. */
+static bool compressed(const char *path)
+{
+    unsigned char m[4] = {0};
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return false;
+    ssize_t n = pread(fd, m, sizeof m, 0);
+    close(fd);
+    return (n >= 2 && m[0] == 0x1f && m[1] == 0x8b) ||
+           (n >= 4 && m[0] == 0x28 && m[1] == 0xb5 && m[2] == 0x2f && m[3] == 0xfd);
+}
+
+/* Whether mapped plain files hold most of the bytes: what processes spare
+ * is the TLB flushes of mapped windows given back; compressed files are
+ * read, and there threads of one process switch more cheaply. Looks at
+ * files until either kind holds half the bytes. */
+static bool mostly_mapped(char **list, const uint64_t *size, size_t n, uint64_t total,
+                          uint64_t map_min)
+{
+    uint64_t mapped = 0, other = 0;
+    for (size_t i = 0; i < n && mapped * 2 < total && other * 2 <= total; i++) {
+        if (map_min && size[i] >= map_min && !compressed(list[i]))
+            mapped += size[i];
+        else
+            other += size[i];
+    }
+    return mapped * 2 >= total;
+}
+
+/* td_open_opts.processes, and whether the plan suits it: whole files (no
+ * piece of a cut file: the pieces merge in one address space), more than
+ * one worker, no progress callback (it would be called from several
+ * processes), a megabyte or more, most of it in mapped plain files.
+ * TD_PROCESSES=0 in the environment turns it off; =1 turns it on for any
+ * files (tests). */
+static bool use_processes(const loadctx *c, size_t ntask, char **list, const uint64_t *size,
+                          size_t n)
+{
+    const td_open_opts *opts = c->opts;
+    const char *force = getenv("TD_PROCESSES");
+    if (!opts || !opts->processes || opts->progress || (force && strcmp(force, "0") == 0))
+        return false;
+    if (ntask != n || td_pool_threads(ntask, opts->threads) < 2)
+        return false;
+    if (force && strcmp(force, "1") == 0)
+        return true;
+    return c->total >= PROCESS_MIN && mostly_mapped(list, size, n, c->total, c->map_min);
+}
+
 /* Loads the n files of list into jobs on the pool: 0, or < 0 when the work
  * could not even be planned (a file's own error is in its job). */
 static int load_all(job *jobs, char **list, size_t n, const td_open_opts *opts, td_error *err)
@@ -267,13 +337,17 @@ static int load_all(job *jobs, char **list, size_t n, const td_open_opts *opts, 
             ctx.total += size[i] = (uint64_t)st.st_size;
     }
     int ntask = plan_tasks(&ctx, n, size, opts ? opts->threads : 0, err);
+    bool procs = ntask >= 0 && use_processes(&ctx, (size_t)ntask, list, size, n);
     free(size);
     /* A core the pool leaves idle reads plain files ahead of their scanners
      * (as a compressed file's thread decompresses ahead); with every core
      * scanning, that thread would only add switching. */
     ctx.ahead =
         ntask >= 0 && td_pool_threads((size_t)ntask, opts ? opts->threads : 0) < td_ncores();
-    if (ntask >= 0)
+    td_file_tasks ft = {(size_t)ntask, run_task, job_slot, &ctx};
+    if (procs && td_file_tasks_fork(&ft, td_pool_threads((size_t)ntask, opts->threads)) == 0)
+        ; /* loaded by processes */
+    else if (ntask >= 0)
         td_pool_run((size_t)ntask, opts ? opts->threads : 0, load_one, &ctx);
     pthread_mutex_destroy(&ctx.lock);
     free(ctx.tasks);

@@ -165,3 +165,55 @@ const char *td_strtab_get(const td_strtab *t, uint32_t id, size_t *len)
         *len = t->len[id];
     return t->arena + t->off[id];
 }
+
+void td_strtab_parts_of(const td_strtab *t, td_strtab_parts *p)
+{
+    *p = (td_strtab_parts){t->arena, t->alen, t->off, t->hash, t->len, t->n, t->slots, t->nslots};
+}
+
+static void *dup_of(const void *src, size_t n, size_t elem)
+{
+    void *m = malloc(n ? n * elem : 1);
+    if (m && n)
+        memcpy(m, src, n * elem);
+    return m;
+}
+
+/* Every string within the arena and '\0'-ended, every slot an id: what
+ * look-ups rely on. */
+static bool parts_ok(const td_strtab_parts *p)
+{
+    if (p->nslots < 2 || (p->nslots & (p->nslots - 1)) || p->n * 4 > p->nslots * 3 ||
+        p->n > INT32_MAX)
+        return false;
+    for (size_t i = 0; i < p->n; i++)
+        if (p->off[i] >= p->alen || p->len[i] >= p->alen - p->off[i] ||
+            p->arena[p->off[i] + p->len[i]] != '\0')
+            return false;
+    for (size_t k = 0; k < p->nslots; k++)
+        if (p->slots[k] > p->n)
+            return false;
+    return true;
+}
+
+td_strtab *td_strtab_from_parts(const td_strtab_parts *p)
+{
+    if (!parts_ok(p))
+        return NULL;
+    td_strtab *t = calloc(1, sizeof *t);
+    if (!t)
+        return NULL;
+    t->arena = dup_of(p->arena, p->alen, 1);
+    t->off = dup_of(p->off, p->n, sizeof *t->off);
+    t->len = dup_of(p->len, p->n, sizeof *t->len);
+    t->hash = dup_of(p->hash, p->n, sizeof *t->hash);
+    t->slots = dup_of(p->slots, p->nslots, sizeof *t->slots);
+    t->alen = t->acap = p->alen;
+    t->n = t->cap = p->n;
+    t->nslots = p->nslots;
+    if (!t->arena || !t->off || !t->len || !t->hash || !t->slots) {
+        td_strtab_free(t);
+        return NULL;
+    }
+    return t;
+}

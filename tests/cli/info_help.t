@@ -9,7 +9,7 @@ $ tracediff info --help
 > .json.zst) or one trace file.
 >
 > selection:
->   -j, --jobs N          threads reading the traces (default: one per core)
+>   -j, --jobs N          threads (or processes) reading the traces (default: one per core)
 >   -q, --quiet           no notes on stderr
 >
 > output:

@@ -32,7 +32,7 @@ $ tracediff ops --help
 >                                     iteration (default: their launch's; docs/numbers.md)
 >   --control-label NAME              control's label: headers, legends, column prefixes
 >   --test-label NAME                 test's label: headers, legends, column prefixes
->   -j, --jobs N                      threads reading the traces (default: one per core)
+>   -j, --jobs N                      threads (or processes) reading the traces (default: one per core)
 >   -q, --quiet                       no notes on stderr
 >
 > rows:

@@ -171,3 +171,41 @@ TEST(test_strtab__strings_differing_in_one_byte_keep_their_ids)
     }
     td_strtab_free(t);
 }
+
+TEST(test_strtab__copied_by_parts)
+{
+    td_strtab *t = td_strtab_new();
+    REQUIRE(t);
+    char buf[32];
+    for (int i = 0; i < 5000; i++)
+        td_strtab_intern(t, buf, (size_t)snprintf(buf, sizeof buf, "s%d", i * 7));
+    td_strtab_parts p;
+    td_strtab_parts_of(t, &p);
+    td_strtab *c = td_strtab_from_parts(&p);
+    REQUIRE(c);
+    CHECK_INT(td_strtab_count(c), 5000);
+    int bad = 0;
+    for (int i = 0; i < 5000 && !bad; i++) {
+        int n = snprintf(buf, sizeof buf, "s%d", i * 7);
+        bad = td_strtab_find(c, buf, (size_t)n) != i;
+    }
+    CHECK(!bad);
+    CHECK_INT(td_strtab_intern(c, "new", 3), 5000);
+    CHECK_INT(td_strtab_intern(c, "s7", 2), 1);
+    td_strtab_parts q = p;
+    q.nslots = 3; /* not a power of two */
+    CHECK(td_strtab_from_parts(&q) == NULL);
+    uint64_t *off = malloc(p.n * sizeof *off);
+    REQUIRE(off);
+    memcpy(off, p.off, p.n * sizeof *off);
+    q = p;
+    q.off = off;
+    off[4999] = p.alen - 1; /* a string past the arena */
+    CHECK(td_strtab_from_parts(&q) == NULL);
+    off[4999] = p.off[4999];
+    off[10] = p.off[10] + 1; /* "70" and the next string's "s": no '\0' */
+    CHECK(td_strtab_from_parts(&q) == NULL);
+    free(off);
+    td_strtab_free(c);
+    td_strtab_free(t);
+}

@@ -1,0 +1,315 @@
+/*
+ * A loaded file as one block of bytes, for a file loaded in another process
+ * of the same program (trace_set.c): its fields, strings and arrays, the
+ * events as one contiguous run that the reading side uses in place.
+ * Not a storage format: both sides are the same build, so the td_file
+ * struct itself is copied and its pointers rebuilt.
+ */
+#include "model/file_xfer.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#define XFER_MAGIC 0x7472616365786672ull /* "tracexfr" */
+#define ALIGN8(n) (((n) + 7) & ~(size_t)7)
+
+#ifndef IOV_MAX
+#define IOV_MAX 1024
+#endif
+
+/* The writer: counts the bytes, or copies them to memory, or lists them as
+ * pieces of the file's own arrays for one pwritev (no copy here). */
+typedef struct wbuf {
+    unsigned char *p; /* memory: the destination */
+    bool list;        /* else, with list, the pieces */
+    struct iovec *iov;
+    size_t niov, cap;
+    uint64_t words[32]; /* the numbers pieces point at */
+    size_t nwords;
+    size_t n;
+    bool bad; /* out of memory for the pieces */
+} wbuf;
+
+static const unsigned char zeros[64];
+
+static void emit(wbuf *w, const void *src, size_t len)
+{
+    if (!len)
+        return;
+    if (w->p) {
+        memcpy(w->p + w->n, src, len);
+    } else if (w->list) {
+        if (w->niov == w->cap) {
+            struct iovec *v = td_grow(w->iov, &w->cap, w->niov + 1, sizeof *v);
+            if (!v) {
+                w->bad = true;
+                return;
+            }
+            w->iov = v;
+        }
+        w->iov[w->niov++] = (struct iovec){(void *)(uintptr_t)src, len};
+    }
+    w->n += len;
+}
+
+/* Zeros up to the next multiple of align (at most 64). */
+static void pad(wbuf *w, size_t align)
+{
+    emit(w, zeros, (align - w->n % align) % align);
+}
+
+static void put(wbuf *w, const void *src, size_t len)
+{
+    emit(w, src, len);
+    pad(w, 8);
+}
+
+static void put_u64(wbuf *w, uint64_t v)
+{
+    if (w->nwords == sizeof w->words / sizeof *w->words) {
+        w->bad = true;
+        return;
+    }
+    uint64_t *at = &w->words[w->nwords++];
+    *at = v;
+    put(w, at, sizeof *at);
+}
+
+static void put_str(wbuf *w, const char *s)
+{
+    if (!s) {
+        put_u64(w, UINT64_MAX);
+        return;
+    }
+    size_t len = strlen(s);
+    put_u64(w, len);
+    put(w, s, len);
+}
+
+static void put_tab(wbuf *w, const td_strtab *t)
+{
+    if (!t) {
+        put_u64(w, UINT64_MAX);
+        return;
+    }
+    td_strtab_parts p;
+    td_strtab_parts_of(t, &p);
+    put_u64(w, p.n);
+    put_u64(w, p.nslots);
+    put_u64(w, p.alen);
+    put(w, p.arena, p.alen);
+    put(w, p.off, p.n * sizeof *p.off);
+    put(w, p.hash, p.n * sizeof *p.hash);
+    put(w, p.len, p.n * sizeof *p.len);
+    put(w, p.slots, p.nslots * sizeof *p.slots);
+}
+
+static void put_file(wbuf *w, const td_file *f)
+{
+    put(w, f, sizeof *f);
+    put_str(w, f->path);
+    put_str(w, f->device_name);
+    put_tab(w, f->names);
+    put_tab(w, f->cats);
+    put(w, f->cat_counts, f->ncat_counts * sizeof *f->cat_counts);
+    put(w, f->cat_dur, f->ncat_counts * sizeof *f->cat_dur);
+    put(w, f->name_cats, f->nname_cats * sizeof *f->name_cats);
+    put(w, f->iters, f->niters * sizeof *f->iters);
+    if (f->has_attr) {
+        put(w, f->attr_op, f->nattr * sizeof *f->attr_op);
+        put(w, f->attr_top, f->nattr * sizeof *f->attr_top);
+        put(w, f->attr_ann, f->nattr * sizeof *f->attr_ann);
+    }
+    pad(w, 64); /* the events on a cache line */
+    for (size_t b = 0; b < f->nevb; b++) {
+        size_t k = b + 1 < f->nevb ? TD_BLOCK : f->nev - b * TD_BLOCK;
+        put(w, f->evb[b], k * sizeof **f->evb);
+    }
+}
+
+size_t td_file_xfer_size(const td_file *f)
+{
+    wbuf w = {0};
+    put_u64(&w, XFER_MAGIC);
+    put_u64(&w, 0);
+    put_file(&w, f);
+    return w.n;
+}
+
+void td_file_xfer_write(const td_file *f, unsigned char *dst, size_t size)
+{
+    wbuf w = {0};
+    w.p = dst;
+    put_u64(&w, XFER_MAGIC);
+    put_u64(&w, size);
+    put_file(&w, f);
+}
+
+/* pwritev of all of v[0..n) at off, however the writes come back short. */
+static int write_all(int fd, struct iovec *v, size_t n, uint64_t off)
+{
+    while (n > 0) {
+        int k = n > IOV_MAX ? IOV_MAX : (int)n;
+        ssize_t got = pwritev(fd, v, k, (off_t)off);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got <= 0)
+            return -1;
+        off += (uint64_t)got;
+        for (size_t left = (size_t)got; left > 0;) {
+            size_t step = left < v->iov_len ? left : v->iov_len;
+            v->iov_base = (char *)v->iov_base + step;
+            v->iov_len -= step;
+            left -= step;
+            if (v->iov_len == 0) {
+                v++;
+                n--;
+            }
+        }
+    }
+    return 0;
+}
+
+int td_file_xfer_send(const td_file *f, int fd, uint64_t off, size_t *size)
+{
+    *size = td_file_xfer_size(f);
+    wbuf w = {0};
+    w.list = true;
+    put_u64(&w, XFER_MAGIC);
+    put_u64(&w, *size);
+    put_file(&w, f);
+    int rc = w.bad || w.n != *size ? -1 : write_all(fd, w.iov, w.niov, off);
+    free(w.iov);
+    return rc;
+}
+
+typedef struct rbuf {
+    const unsigned char *p;
+    size_t n, len;
+    bool bad;
+} rbuf;
+
+static const void *take(rbuf *r, size_t len)
+{
+    if (r->bad || len > r->len - r->n) {
+        r->bad = true;
+        return NULL;
+    }
+    const void *at = r->p + r->n;
+    r->n = ALIGN8(r->n + len);
+    if (r->n > r->len)
+        r->n = r->len;
+    return at;
+}
+
+static uint64_t take_u64(rbuf *r)
+{
+    const void *at = take(r, 8);
+    uint64_t v = 0;
+    if (at)
+        memcpy(&v, at, 8);
+    return v;
+}
+
+static void *copy_of(rbuf *r, size_t len)
+{
+    const void *at = take(r, len);
+    if (!at || len == 0)
+        return NULL;
+    void *m = malloc(len);
+    if (!m) {
+        r->bad = true;
+        return NULL;
+    }
+    memcpy(m, at, len);
+    return m;
+}
+
+static char *take_str(rbuf *r)
+{
+    uint64_t len = take_u64(r);
+    if (len == UINT64_MAX || r->bad)
+        return NULL;
+    const char *s = take(r, len);
+    char *c = s ? malloc(len + 1) : NULL;
+    if (!c) {
+        r->bad = true;
+        return NULL;
+    }
+    memcpy(c, s, len);
+    c[len] = '\0';
+    return c;
+}
+
+static td_strtab *take_tab(rbuf *r)
+{
+    td_strtab_parts p;
+    p.n = take_u64(r);
+    if (p.n == UINT64_MAX || r->bad)
+        return NULL;
+    p.nslots = take_u64(r);
+    p.alen = take_u64(r);
+    /* Bounded by the bytes left before anything is multiplied. */
+    if (p.n > r->len / 8 || p.nslots > r->len / 4 || p.alen > r->len) {
+        r->bad = true;
+        return NULL;
+    }
+    p.arena = take(r, p.alen);
+    p.off = take(r, p.n * sizeof *p.off);
+    p.hash = take(r, p.n * sizeof *p.hash);
+    p.len = take(r, p.n * sizeof *p.len);
+    p.slots = take(r, p.nslots * sizeof *p.slots);
+    td_strtab *t = r->bad ? NULL : td_strtab_from_parts(&p);
+    if (!t)
+        r->bad = true;
+    return t;
+}
+
+int td_file_xfer_read(td_file **out, void *map, size_t len)
+{
+    *out = NULL;
+    rbuf r = {map, 0, len, false};
+    if (take_u64(&r) != XFER_MAGIC || take_u64(&r) != len)
+        return TD_ETRACE;
+    const td_file *src = take(&r, sizeof *src);
+    td_file *f = src ? calloc(1, sizeof *f) : NULL;
+    if (!f)
+        return src ? TD_ENOMEM : TD_ETRACE;
+    *f = *src;
+    f->path = take_str(&r);
+    f->device_name = take_str(&r);
+    f->names = take_tab(&r);
+    f->cats = take_tab(&r);
+    f->cat_counts = copy_of(&r, f->ncat_counts * sizeof *f->cat_counts);
+    f->cat_dur = copy_of(&r, f->ncat_counts * sizeof *f->cat_dur);
+    f->name_cats = copy_of(&r, f->nname_cats * sizeof *f->name_cats);
+    f->iters = copy_of(&r, f->niters * sizeof *f->iters);
+    f->attr_op = f->attr_top = f->attr_ann = NULL;
+    if (f->has_attr) {
+        f->attr_op = copy_of(&r, f->nattr * sizeof *f->attr_op);
+        f->attr_top = copy_of(&r, f->nattr * sizeof *f->attr_top);
+        f->attr_ann = copy_of(&r, f->nattr * sizeof *f->attr_ann);
+    }
+    r.n = (r.n + 63) & ~(size_t)63;
+    f->groups = NULL;
+    f->lazy = NULL;
+    f->lazy_mem = NULL;
+    f->origin = NULL;
+    f->evb = malloc((f->nevb + 1) * sizeof *f->evb);
+    const unsigned char *ev = take(&r, f->nev * sizeof(td_event));
+    if (!f->evb || !ev || r.bad) {
+        f->nevb = 0;
+        td_file_free(f);
+        return TD_ENOMEM;
+    }
+    for (size_t b = 0; b < f->nevb; b++)
+        f->evb[b] = (td_event *)(void *)(ev + b * TD_BLOCK * sizeof(td_event));
+    f->ev_map = map;
+    f->ev_map_len = len;
+    *out = f;
+    return 0;
+}
