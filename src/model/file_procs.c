@@ -65,6 +65,12 @@ static int send_file(const td_file *f, int fd, uint64_t *end, slot_state *s)
     return 0;
 }
 
+/* The task at place k of the order. */
+static size_t task_at(const td_file_tasks *t, size_t k)
+{
+    return t->order ? t->order[k] : k;
+}
+
 /* A child's slot being loaded, for its SIGBUS handler. */
 static slot_state *volatile g_loading;
 
@@ -113,9 +119,10 @@ static _Noreturn void child(const td_file_tasks *t, shared *sh, int worker, int 
     setrlimit(RLIMIT_CORE, &none);
     uint64_t end = 0;
     for (;;) {
-        size_t i = atomic_fetch_add(&sh->next, 1);
-        if (i >= t->n)
+        size_t k = atomic_fetch_add(&sh->next, 1);
+        if (k >= t->n)
             break;
+        size_t i = task_at(t, k);
         slot_state *s = &sh->slot[i];
         s->worker = worker;
         atomic_store(&s->state, SLOT_TAKEN);
@@ -178,23 +185,23 @@ static void take_slot(const td_file_tasks *t, slot_state *s, size_t i, const int
     atomic_store(&s->state, SLOT_HERE);
 }
 
-/* This process's share: tasks from the counter, and between them the files
- * the children have sent so far, so that few are left to take in at the
- * end, when the other cores are idle. */
+/* This process's share: the first task (taken before the children
+ * started), then tasks from the counter, and between them the files the
+ * children have sent so far, so that few are left to take in at the end,
+ * when the other cores are idle. */
 static void run_here(const td_file_tasks *t, shared *sh, const int *fds)
 {
-    size_t seen = 0; /* slots below this one are taken in */
-    for (;;) {
-        size_t i = atomic_fetch_add(&sh->next, 1);
-        if (i >= t->n)
-            return;
+    size_t seen = 1; /* tasks before this place are taken in */
+    for (size_t k = 0; k < t->n; k = atomic_fetch_add(&sh->next, 1)) {
+        size_t i = task_at(t, k);
         atomic_store(&sh->slot[i].state, SLOT_HERE);
         t->run(t->ud, i);
-        for (; seen < i; seen++) {
-            int st = atomic_load(&sh->slot[seen].state);
+        for (; seen < k; seen++) {
+            size_t j = task_at(t, seen);
+            int st = atomic_load(&sh->slot[j].state);
             if (st == SLOT_FREE || st == SLOT_TAKEN) /* a child's, not done yet */
                 break;
-            take_slot(t, &sh->slot[seen], seen, fds, false);
+            take_slot(t, &sh->slot[j], j, fds, false);
         }
     }
 }
@@ -207,6 +214,9 @@ int td_file_tasks_fork(const td_file_tasks *t, int workers)
     shared *sh = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     if (sh == MAP_FAILED)
         return -1;
+    /* The first task is this process's own: it has no file to send, so it
+     * takes the largest, and the children never hold up the end with it. */
+    atomic_store(&sh->next, 1);
     int fds[MAX_WORKERS];
     pid_t pids[MAX_WORKERS];
     int started = 1;

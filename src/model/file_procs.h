@@ -16,10 +16,12 @@ typedef struct td_file_tasks {
     void (*run)(void *ud, size_t i); /* loads task i into its slot */
     td_file_slot (*slot)(void *ud, size_t i);
     void *ud;
+    const size_t *order; /* the tasks in the order taken, largest first; NULL: 0, 1, ... */
 } td_file_tasks;
 
-/* Runs the tasks on `workers` processes: this one and workers - 1 forked
- * children, each taking the next task; a child sends each file back as
+/* Runs the tasks on `workers` processes: this one, which takes the first
+ * task of the order, and workers - 1 forked children, each taking the next
+ * task; a child sends each file back as
  * file_xfer.c's bytes in a memory file, which this process maps and uses in
  * place. A task whose child failed (killed, out of memory) is run again
  * here, so every slot ends filled as the run would fill it. 0 when done;

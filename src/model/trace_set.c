@@ -322,6 +322,40 @@ static bool use_processes(const loadctx *c, size_t ntask, char **list, const uin
     return c->total >= PROCESS_MIN && mostly_mapped(list, size, n, c->total, c->map_min);
 }
 
+typedef struct sized {
+    uint64_t size;
+    size_t i;
+} sized;
+
+static int cmp_larger(const void *a, const void *b)
+{
+    const sized *x = a, *y = b;
+    if (x->size != y->size)
+        return x->size > y->size ? -1 : 1;
+    return x->i < y->i ? -1 : x->i > y->i;
+}
+
+/* The files largest first (in list order among equals), the order in
+ * which processes take them: a worker left with a big file last would
+ * hold up the end. NULL when out of memory (list order then). */
+static size_t *largest_first(const uint64_t *size, size_t n)
+{
+    sized *s = malloc((n + 1) * sizeof *s);
+    size_t *order = malloc((n + 1) * sizeof *order);
+    if (s && order) {
+        for (size_t i = 0; i < n; i++)
+            s[i] = (sized){size[i], i};
+        qsort(s, n, sizeof *s, cmp_larger);
+        for (size_t i = 0; i < n; i++)
+            order[i] = s[i].i;
+    } else {
+        free(order);
+        order = NULL;
+    }
+    free(s);
+    return order;
+}
+
 /* Loads the n files of list into jobs on the pool: 0, or < 0 when the work
  * could not even be planned (a file's own error is in its job). */
 static int load_all(job *jobs, char **list, size_t n, const td_open_opts *opts, td_error *err)
@@ -338,17 +372,19 @@ static int load_all(job *jobs, char **list, size_t n, const td_open_opts *opts, 
     }
     int ntask = plan_tasks(&ctx, n, size, opts ? opts->threads : 0, err);
     bool procs = ntask >= 0 && use_processes(&ctx, (size_t)ntask, list, size, n);
+    size_t *order = procs ? largest_first(size, n) : NULL; /* tasks are files */
     free(size);
     /* A core the pool leaves idle reads plain files ahead of their scanners
      * (as a compressed file's thread decompresses ahead); with every core
      * scanning, that thread would only add switching. */
     ctx.ahead =
         ntask >= 0 && td_pool_threads((size_t)ntask, opts ? opts->threads : 0) < td_ncores();
-    td_file_tasks ft = {(size_t)ntask, run_task, job_slot, &ctx};
+    td_file_tasks ft = {(size_t)ntask, run_task, job_slot, &ctx, order};
     if (procs && td_file_tasks_fork(&ft, td_pool_threads((size_t)ntask, opts->threads)) == 0)
         ; /* loaded by processes */
     else if (ntask >= 0)
         td_pool_run((size_t)ntask, opts ? opts->threads : 0, load_one, &ctx);
+    free(order);
     pthread_mutex_destroy(&ctx.lock);
     free(ctx.tasks);
     for (size_t i = 0; i < n; i++) {

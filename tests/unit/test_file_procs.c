@@ -1,7 +1,8 @@
 /* Loaded files carried between processes (model/file_xfer.c) and whole
  * files loaded by child processes (model/file_procs.c): every field, string
  * and event of a file comes back as it was loaded; a child's failed load
- * comes back as its error; a task whose child died is run again. */
+ * comes back as its error; a task whose child died is run again; in list
+ * order or another. */
 #include "harness.h"
 #include "internal.h"
 #include "model/file_procs.h"
@@ -253,7 +254,11 @@ TEST(test_file_procs__tasks_on_processes)
     *deaths = 0;
     for (size_t die = 0; die <= N; die++) {
         tasks_ud u = {paths, files, rc, err, getpid(), die, deaths, 0};
-        td_file_tasks t = {N, run_task, slot_of, &u};
+        /* In list order, or last first (this process takes the first). */
+        size_t reversed[N];
+        for (size_t k = 0; k < N; k++)
+            reversed[k] = N - 1 - k;
+        td_file_tasks t = {N, run_task, slot_of, &u, die % 2 ? reversed : NULL};
         for (int i = 0; i < N; i++)
             rc[i] = 99;
         REQUIRE(td_file_tasks_fork(&t, 3) == 0);
