@@ -127,12 +127,13 @@ typedef struct td_open_opts {
      * megabyte in all, most of it in plain files to be mapped (map_min_bytes
      * above): each child has an address space of its own, so the readers
      * never interrupt one another to flush their TLBs when mapped windows
-     * are given back, and sends its files back through a memory file. The results are the same; a
-     * file whose child failed is loaded again in the calling process. For
-     * programs that may fork (the tracediff command): call it with no
-     * other thread running. Not used with a progress callback, nor when a
-     * file is cut into pieces. TD_PROCESSES=0 in the environment turns it
-     * off. Off by default. */
+     * are given back, and sends its files back through a memory file.
+     * The results are the same; a file whose child failed is loaded again
+     * in the calling process, and only the calling process calls
+     * `progress` (with every process's bytes). For programs that may fork
+     * (the tracediff command): call it with no other thread running. Not
+     * used when a file is cut into pieces. TD_PROCESSES=0 in the
+     * environment turns it off. Off by default. */
     bool processes;
 } td_open_opts;
 

@@ -9,9 +9,11 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -123,6 +125,10 @@ typedef struct loadctx {
     uint64_t done, total;
     bool ahead;       /* fewer loading threads than cores: plain files read ahead */
     uint64_t map_min; /* td_open_opts.map_min_bytes */
+    /* Loading in processes: the bytes read by all of them, in shared memory;
+     * only the parent calls the progress callback. */
+    _Atomic uint64_t *shared_done;
+    pid_t parent;
 } loadctx;
 
 /* td_open_opts.map_min_bytes; when it is set, TD_MAP_MIN=N in the
@@ -144,8 +150,14 @@ static uint64_t map_min_of(const td_open_opts *opts)
 static void on_progress(void *ud, uint64_t delta)
 {
     loadctx *c = ud;
+    uint64_t all = 0;
+    if (c->shared_done) { /* files in processes: counted by all, shown by one */
+        all = atomic_fetch_add(c->shared_done, delta) + delta;
+        if (getpid() != c->parent)
+            return;
+    }
     pthread_mutex_lock(&c->lock);
-    c->done += delta;
+    c->done = c->shared_done ? all : c->done + delta;
     /* Pieces of a cut file read a little past their ends: never over 100%. */
     uint64_t done = c->total && c->done > c->total ? c->total : c->done;
     if (c->opts && c->opts->progress)
@@ -304,8 +316,7 @@ static bool mostly_mapped(char **list, const uint64_t *size, size_t n, uint64_t 
 
 /* td_open_opts.processes, and whether the plan suits it: whole files (no
  * piece of a cut file: the pieces merge in one address space), more than
- * one worker, no progress callback (it would be called from several
- * processes), a megabyte or more, most of it in mapped plain files.
+ * one worker, a megabyte or more, most of it in mapped plain files.
  * TD_PROCESSES=0 in the environment turns it off; =1 turns it on for any
  * files (tests). */
 static bool use_processes(const loadctx *c, size_t ntask, char **list, const uint64_t *size,
@@ -313,13 +324,31 @@ static bool use_processes(const loadctx *c, size_t ntask, char **list, const uin
 {
     const td_open_opts *opts = c->opts;
     const char *force = getenv("TD_PROCESSES");
-    if (!opts || !opts->processes || opts->progress || (force && strcmp(force, "0") == 0))
+    if (!opts || !opts->processes || (force && strcmp(force, "0") == 0))
         return false;
     if (ntask != n || td_pool_threads(ntask, opts->threads) < 2)
         return false;
     if (force && strcmp(force, "1") == 0)
         return true;
     return c->total >= PROCESS_MIN && mostly_mapped(list, size, n, c->total, c->map_min);
+}
+
+/* The tasks on processes, progress counted in shared memory: 0, or -1
+ * when no process could be started (nothing run). */
+static int forked(loadctx *c, const td_file_tasks *ft, int workers)
+{
+    void *m = mmap(NULL, sizeof *c->shared_done, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+                   -1, 0);
+    if (m == MAP_FAILED)
+        return -1;
+    c->shared_done = m;
+    c->parent = getpid();
+    int rc = td_file_tasks_fork(ft, workers);
+    if (rc == 0)
+        on_progress(c, 0); /* the children's last bytes, counted after ours */
+    c->shared_done = NULL;
+    munmap(m, sizeof *c->shared_done);
+    return rc;
 }
 
 typedef struct sized {
@@ -360,7 +389,8 @@ static size_t *largest_first(const uint64_t *size, size_t n)
  * could not even be planned (a file's own error is in its job). */
 static int load_all(job *jobs, char **list, size_t n, const td_open_opts *opts, td_error *err)
 {
-    loadctx ctx = {jobs, NULL, opts, PTHREAD_MUTEX_INITIALIZER, 0, 0, false, map_min_of(opts)};
+    loadctx ctx = {jobs, NULL, opts, PTHREAD_MUTEX_INITIALIZER, 0, 0, false, map_min_of(opts),
+                   NULL, 0};
     uint64_t *size = calloc(n + 1, sizeof *size);
     if (!size)
         return td_fail(err, TD_ENOMEM, "", "out of memory");
@@ -380,7 +410,7 @@ static int load_all(job *jobs, char **list, size_t n, const td_open_opts *opts, 
     ctx.ahead =
         ntask >= 0 && td_pool_threads((size_t)ntask, opts ? opts->threads : 0) < td_ncores();
     td_file_tasks ft = {(size_t)ntask, run_task, job_slot, &ctx, order};
-    if (procs && td_file_tasks_fork(&ft, td_pool_threads((size_t)ntask, opts->threads)) == 0)
+    if (procs && forked(&ctx, &ft, td_pool_threads((size_t)ntask, opts->threads)) == 0)
         ; /* loaded by processes */
     else if (ntask >= 0)
         td_pool_run((size_t)ntask, opts ? opts->threads : 0, load_one, &ctx);

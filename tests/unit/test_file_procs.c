@@ -12,16 +12,18 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-/* A trace of n events over `names` names, a third of them kernels on
- * streams launched by the host events before them, in 4 steps. */
-static const char *write_trace(const char *name, size_t n, unsigned names)
+/* A trace of rank `rank`, n events over `names` names, a third of them
+ * kernels on streams launched by the host events before them, in 4 steps. */
+static const char *write_rank(const char *name, size_t n, unsigned names, int rank)
 {
     size_t cap = 260 * n + 4096, len = 0;
     char *t = malloc(cap);
     if (!t)
         return NULL;
     len += (size_t)snprintf(t + len, cap - len,
-                            "{\"deviceProperties\": [{\"name\": \"GPU X\"}], \"traceEvents\": [\n");
+                            "{\"distributedInfo\": {\"rank\": %d}, \"deviceProperties\": "
+                            "[{\"name\": \"GPU X\"}], \"traceEvents\": [\n",
+                            rank);
     for (int s = 0; s < 4; s++)
         len += (size_t)snprintf(t + len, cap - len,
                                 "{\"ph\": \"X\", \"cat\": \"user_annotation\", \"name\": "
@@ -48,6 +50,11 @@ static const char *write_trace(const char *name, size_t n, unsigned names)
     const char *p = unit_write(name, t, len);
     free(t);
     return p;
+}
+
+static const char *write_trace(const char *name, size_t n, unsigned names)
+{
+    return write_rank(name, n, names, 0);
 }
 
 static int same_tab(const td_strtab *a, const td_strtab *b)
@@ -281,4 +288,76 @@ TEST(test_file_procs__tasks_on_processes)
     }
     CHECK(*deaths > 0); /* the path of a child that died was taken */
     munmap(deaths, sizeof *deaths);
+}
+
+typedef struct seen_progress {
+    pid_t pid;
+    int calls, others, backwards;
+    uint64_t last, total;
+} seen_progress;
+
+static void on_progress(void *ud, uint64_t done, uint64_t total)
+{
+    seen_progress *p = ud;
+    p->calls++;
+    p->others += getpid() != p->pid; /* a child's call would not reach here */
+    p->backwards += done < p->last;
+    p->last = done;
+    p->total = total;
+}
+
+/* td_sets_open with td_open_opts.processes: the sets a threads-only open
+ * gives, with the files past the first read by children (their events in
+ * place in the memory file), and progress counted over every process's
+ * bytes, reported by this one alone. */
+TEST(test_file_procs__sets_opened_in_processes)
+{
+    char name[32];
+    const char *paths[2];
+    for (int i = 0; i < 2; i++) {
+        snprintf(name, sizeof name, "procs_set%d/rank%d.json", i, i);
+        REQUIRE(write_rank(name, 3000 + 2000 * (size_t)i, 40, 0));
+        snprintf(name, sizeof name, "procs_set%d/rank%d.json", i, i + 2);
+        paths[i] = write_rank(name, 7000 + 20000 * (size_t)i, 40, 1);
+        REQUIRE(paths[i]);
+    }
+    char dirs[2][4200];
+    for (int i = 0; i < 2; i++) {
+        snprintf(dirs[i], sizeof dirs[i], "%s", paths[i]);
+        *strrchr(dirs[i], '/') = '\0';
+    }
+    const char *sets[2] = {dirs[0], dirs[1]};
+    td_set *a[2] = {NULL, NULL}, *b[2] = {NULL, NULL};
+    td_error err = {0};
+    td_open_opts oo = TD_OPEN_OPTS_INIT;
+    oo.threads = 3;
+    oo.map_min_bytes = 1;
+    if (td_sets_open(a, sets, 2, &oo, &err) != 0)
+        fprintf(stderr, "%s %s\n", err.path, err.msg);
+    REQUIRE(a[0] && a[1]);
+    /* A child that starts late may find every file taken: try again. */
+    size_t in_place = 0;
+    for (int attempt = 0; attempt < 5 && in_place == 0; attempt++) {
+        seen_progress p = {getpid(), 0, 0, 0, 0, 0};
+        oo.processes = true;
+        oo.progress = on_progress;
+        oo.progress_ud = &p;
+        for (int s = 0; s < 2; s++)
+            td_set_free(b[s]);
+        CHECK(td_sets_open(b, sets, 2, &oo, &err) == 0);
+        CHECK(p.calls > 0 && p.others == 0 && p.backwards == 0);
+        CHECK(p.total > 0 && p.last == p.total);
+        for (int s = 0; s < 2 && b[0] && b[1]; s++) {
+            CHECK(a[s]->nfiles == 2 && b[s]->nfiles == 2);
+            for (size_t i = 0; i < a[s]->nfiles && i < b[s]->nfiles; i++) {
+                check_same_file(a[s]->files[i], b[s]->files[i]);
+                in_place += b[s]->files[i]->ev_map != NULL;
+            }
+        }
+    }
+    CHECK(in_place >= 1 && in_place <= 3); /* the largest is read here */
+    for (int s = 0; s < 2; s++) {
+        td_set_free(a[s]);
+        td_set_free(b[s]);
+    }
 }
