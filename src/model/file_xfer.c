@@ -269,6 +269,35 @@ static td_strtab *take_tab(rbuf *r)
     return t;
 }
 
+/* src's sizes within the len bytes, before anything is multiplied, and
+ * blocks that hold its events exactly. */
+static bool sizes_ok(const td_file *src, size_t len)
+{
+    size_t most = len / 4;
+    return src->ncat_counts <= most && src->nname_cats <= most && src->niters <= most &&
+           src->nattr <= most && src->nev <= most &&
+           src->nevb == (src->nev + TD_BLOCK - 1) / TD_BLOCK;
+}
+
+/* f's arrays, each copied out of r; false when r did not hold them. */
+static bool take_arrays(rbuf *r, td_file *f)
+{
+    f->path = take_str(r);
+    f->device_name = take_str(r);
+    f->names = take_tab(r);
+    f->cats = take_tab(r);
+    f->cat_counts = copy_of(r, f->ncat_counts * sizeof *f->cat_counts);
+    f->cat_dur = copy_of(r, f->ncat_counts * sizeof *f->cat_dur);
+    f->name_cats = copy_of(r, f->nname_cats * sizeof *f->name_cats);
+    f->iters = copy_of(r, f->niters * sizeof *f->iters);
+    if (f->has_attr) {
+        f->attr_op = copy_of(r, f->nattr * sizeof *f->attr_op);
+        f->attr_top = copy_of(r, f->nattr * sizeof *f->attr_top);
+        f->attr_ann = copy_of(r, f->nattr * sizeof *f->attr_ann);
+    }
+    return !r->bad;
+}
+
 int td_file_xfer_read(td_file **out, void *map, size_t len)
 {
     *out = NULL;
@@ -276,35 +305,35 @@ int td_file_xfer_read(td_file **out, void *map, size_t len)
     if (take_u64(&r) != XFER_MAGIC || take_u64(&r) != len)
         return TD_ETRACE;
     const td_file *src = take(&r, sizeof *src);
-    td_file *f = src ? calloc(1, sizeof *f) : NULL;
+    if (!src || !sizes_ok(src, len))
+        return TD_ETRACE;
+    td_file *f = malloc(sizeof *f);
     if (!f)
-        return src ? TD_ENOMEM : TD_ETRACE;
+        return TD_ENOMEM;
+    /* The counts and flags as sent; every pointer this side's own. */
     *f = *src;
-    f->path = take_str(&r);
-    f->device_name = take_str(&r);
-    f->names = take_tab(&r);
-    f->cats = take_tab(&r);
-    f->cat_counts = copy_of(&r, f->ncat_counts * sizeof *f->cat_counts);
-    f->cat_dur = copy_of(&r, f->ncat_counts * sizeof *f->cat_dur);
-    f->name_cats = copy_of(&r, f->nname_cats * sizeof *f->name_cats);
-    f->iters = copy_of(&r, f->niters * sizeof *f->iters);
+    f->path = f->device_name = f->origin = NULL;
+    f->names = f->cats = NULL;
+    f->cat_counts = NULL;
+    f->cat_dur = NULL;
+    f->name_cats = NULL;
+    f->iters = NULL;
     f->attr_op = f->attr_top = f->attr_ann = NULL;
-    if (f->has_attr) {
-        f->attr_op = copy_of(&r, f->nattr * sizeof *f->attr_op);
-        f->attr_top = copy_of(&r, f->nattr * sizeof *f->attr_top);
-        f->attr_ann = copy_of(&r, f->nattr * sizeof *f->attr_ann);
-    }
-    r.n = (r.n + 63) & ~(size_t)63;
+    f->evb = NULL;
     f->groups = NULL;
     f->lazy = NULL;
     f->lazy_mem = NULL;
-    f->origin = NULL;
-    f->evb = malloc((f->nevb + 1) * sizeof *f->evb);
-    const unsigned char *ev = take(&r, f->nev * sizeof(td_event));
-    if (!f->evb || !ev || r.bad) {
+    f->ev_map = NULL;
+    const unsigned char *ev = NULL;
+    if (take_arrays(&r, f)) {
+        r.n = (r.n + 63) & ~(size_t)63;
+        ev = r.n <= r.len ? take(&r, f->nev * sizeof(td_event)) : NULL;
+    }
+    f->evb = ev ? malloc((f->nevb + 1) * sizeof *f->evb) : NULL;
+    if (!f->evb) {
         f->nevb = 0;
         td_file_free(f);
-        return TD_ENOMEM;
+        return ev ? TD_ENOMEM : TD_ETRACE;
     }
     for (size_t b = 0; b < f->nevb; b++)
         f->evb[b] = (td_event *)(void *)(ev + b * TD_BLOCK * sizeof(td_event));

@@ -195,6 +195,26 @@ TEST(test_file_procs__damaged_bytes_refused)
     td_file *g = NULL;
     /* Cut short, and an interner whose slot names an id it lacks. */
     CHECK(td_file_xfer_read(&g, m, size - 8) == TD_ETRACE && !g);
+    /* Blocks that do not hold the events, and more events than bytes (the
+     * struct as sent follows the magic and the size). */
+    td_file sent;
+    memcpy(&sent, m + 16, sizeof sent);
+    sent.nevb++;
+    memcpy(m + 16, &sent, sizeof sent);
+    CHECK(td_file_xfer_read(&g, m, size) == TD_ETRACE && !g);
+    sent.nevb--;
+    sent.nev = size;
+    memcpy(m + 16, &sent, sizeof sent);
+    CHECK(td_file_xfer_read(&g, m, size) == TD_ETRACE && !g);
+    sent.nev = f->nev;
+    memcpy(m + 16, &sent, sizeof sent);
+    CHECK(td_file_xfer_read(&g, m, size) == 0 && g);
+    if (g) { /* its events are in m, freed below: not its to free */
+        g->ev_map = NULL;
+        g->nevb = 0;
+        td_file_free(g);
+        g = NULL;
+    }
     td_strtab_parts p;
     td_strtab_parts_of(f->names, &p);
     uint32_t *slots = malloc(p.nslots * sizeof *slots);
