@@ -263,7 +263,7 @@ TEST(test_file_procs__tasks_on_processes)
 {
     enum { N = 7 };
     const char *paths[N];
-    char name[32];
+    char name[64];
     for (int i = 0; i < N; i++) {
         snprintf(name, sizeof name, "procs%d.json", i);
         paths[i] = i == 3 ? "no/such/trace.json" : write_trace(name, 2000 + 5000 * (size_t)i, 50);
@@ -332,7 +332,7 @@ static void on_progress(void *ud, uint64_t done, uint64_t total)
  * bytes, reported by this one alone. */
 TEST(test_file_procs__sets_opened_in_processes)
 {
-    char name[32];
+    char name[64];
     const char *paths[2];
     for (int i = 0; i < 2; i++) {
         snprintf(name, sizeof name, "procs_set%d/rank%d.json", i, i);
