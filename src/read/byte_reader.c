@@ -23,7 +23,10 @@
  * scanner's windows are then taken from the mapping itself, each the bytes
  * it kept followed by the next MAP_STEP bytes, with no copy and no thread.
  * Pages behind the window are given back as it moves, so that the mapping
- * costs a window's worth of memory, not the file's. Every mapping is listed
+ * costs a window's worth of memory, not the file's: in steps of a 128th of
+ * the file (up to MAP_DROP), for each give-back flushes the TLB of every
+ * core running the process (an interrupt to each other one), and a bigger
+ * file can spare the memory. Every mapping is listed
  * in a table that a SIGBUS handler may read (td_mapped_file): a file
  * truncated while it is mapped raises SIGBUS at the first page past its new
  * end, and only the program can decide what to do about it.
@@ -47,6 +50,7 @@
 #define HEAD (64u << 10) /* room before a chunk's data for the scanner's unread bytes */
 #define RING 8
 #define MAP_STEP (1u << 20) /* bytes a mapped window moves by */
+#define MAP_DROP (8u << 20) /* most bytes behind the window before they are given back */
 /* The scanner may read a little past its window's end (never past its own
  * padding); a mapped window therefore ends at least MAP_GUARD bytes before
  * the mapping does, and the file's last bytes come through a copy. */
@@ -91,6 +95,7 @@ struct td_reader {
      * be the mapping itself, the table slot. */
     const char *map;
     size_t map_len, map_pos, map_dropped;
+    size_t map_drop; /* bytes let stay behind the window: map_len / 128, <= MAP_DROP */
     char *bridge;
     size_t bridge_cap;
     int map_slot;
@@ -244,6 +249,7 @@ int td_reader_map(td_reader *r, uint64_t min_bytes)
     r->map_slot = slot;
     /* What telling the format apart read is served again from the mapping. */
     r->map_pos = r->map_dropped = 0;
+    r->map_drop = len / 128 < MAP_DROP ? len / 128 : MAP_DROP;
     r->consumed = 0;
     r->in_pos = r->in_len = 0;
     r->in_eof = 0;
@@ -280,7 +286,7 @@ static long map_swap(td_reader *r, const char *left, size_t nleft, char **buf, t
         n = MAP_STEP;
     if (r->map_pos < safe && (nleft == 0 || left + nleft == at)) {
         size_t from = (size_t)(at - nleft - r->map) & ~(size_t)4095;
-        if (from > r->map_dropped) { /* pages behind the window: given back */
+        if (from > r->map_dropped + r->map_drop) { /* pages behind the window: given back */
             madvise((char *)r->map + r->map_dropped, from - r->map_dropped, MADV_DONTNEED);
             r->map_dropped = from;
         }

@@ -220,3 +220,61 @@ TEST(test_byte_reader__open_opts_map_min_bytes)
         td_set_free(s);
     }
 }
+
+/* Kilobytes of path's mapping in this process (Rss of /proc/self/smaps):
+ * pages touched and not given back. */
+static long mapped_kb(const char *path)
+{
+    FILE *f = fopen("/proc/self/smaps", "r");
+    char line[4096];
+    long kb = 0;
+    bool in = false;
+    while (f && fgets(line, sizeof line, f)) {
+        size_t len = strlen(line);
+        if (len && line[len - 1] == '\n')
+            line[--len] = '\0';
+        if (strchr(line, '-') && strchr(line, ' ') && strchr(line, '-') < strchr(line, ' '))
+            in = len >= strlen(path) && strcmp(line + len - strlen(path), path) == 0;
+        else if (in && strncmp(line, "Rss:", 4) == 0)
+            kb += strtol(line + 4, NULL, 10);
+    }
+    if (f)
+        fclose(f);
+    return kb;
+}
+
+/* A mapped file costs its window and the bytes let stay behind it (a
+ * 128th of the file), not what has been read: pages behind the window are
+ * given back as it moves. */
+TEST(test_byte_reader__pages_behind_the_window_given_back)
+{
+    size_t n = 32u << 20;
+    char *text = pattern(n);
+    REQUIRE(text);
+    const char *path = unit_write("given_back.bin", text, n);
+    free(text);
+    td_reader *r = NULL;
+    td_error err = {0};
+    REQUIRE(td_reader_open(&r, path, &err) == 0);
+    CHECK_INT(td_reader_map(r, 1), 1);
+    char *win = NULL;
+    uint64_t read = 0, sum = 0;
+    long most = 0;
+    for (;;) {
+        long got = td_reader_swap(r, NULL, 0, &win, &err);
+        if (got <= 0)
+            break;
+        for (long i = 0; i < got; i += 4096) /* every page touched */
+            sum += (unsigned char)win[i];
+        read += (uint64_t)got;
+        long kb = mapped_kb(path);
+        if (read > (8u << 20) && kb > most)
+            most = kb;
+    }
+    CHECK(read == n && sum > 0);
+    /* 1 MB window, 256 KB behind it, a page or so around: never 8 MB */
+    CHECK(most > 0 && most <= 2048);
+    if (most > 2048)
+        fprintf(stderr, "    %ld KB of the mapping kept\n", most);
+    td_reader_close(r);
+}
