@@ -4,6 +4,11 @@
 # level this CPU lacks falls back to the best one below it), against the
 # build in $1 (default: build).
 #
+# Each level is run once as the level it resolves to on this CPU: one that
+# falls back to a level already run is not run again, and the default level
+# (the best the CPU has) is the one the rest of the suite runs in, unit_tests
+# and golden_test.py without TD_SIMD, so it is not run again here either.
+#
 # Prints "simd-levels: N passed, N failed" (N counts level-suite runs).
 B=${1:-build}
 cd "$(dirname "$0")/.." || exit 1
@@ -11,7 +16,26 @@ passed=0
 failed=0
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
+default=$("$B/unit_tests" --simd-level)
+case "$default" in scalar | sse2 | avx2 | avx512) ;; *)
+    echo "unit_tests --simd-level gave '$default'"
+    echo "simd-levels: 0 passed, 1 failed"
+    exit 1
+    ;;
+esac
+done_levels=" $default "
 for level in scalar sse2 avx2 avx512; do
+    eff=$(TD_SIMD=$level "$B/unit_tests" --simd-level)
+    case "$done_levels" in *" $eff "*)
+        if [ "$eff" = "$default" ]; then
+            echo "$level: runs as $eff, the default level, run by the rest of the suite"
+        else
+            echo "$level: runs as $eff, run above"
+        fi
+        continue
+        ;;
+    esac
+    done_levels="$done_levels$eff "
     TD_SIMD=$level "$B/unit_tests" json_ >"$out" 2>&1
     rc=$?
     if [ $rc -eq 0 ]; then passed=$((passed + 1)); else failed=$((failed + 1)); grep FAIL "$out" | head -n 20; fi

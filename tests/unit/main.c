@@ -1,5 +1,6 @@
 /* The unit-test runner: see harness.h. */
 #include "harness.h"
+#include "read/json_index.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
@@ -122,6 +123,13 @@ static int by_file_then_name(const void *a, const void *b)
 
 int main(int argc, char **argv)
 {
+    /* The level of the scanner's block index that TD_SIMD resolves to on
+     * this CPU (tests/simd_levels_test.sh runs each distinct one once). */
+    if (argc > 1 && strcmp(argv[1], "--simd-level") == 0) {
+        printf("%s\n", td_json_simd_name(td_json_simd_level()));
+        free(tests);
+        return 0;
+    }
     const char *only = argc > 1 ? argv[1] : NULL;
     int passed = 0, failed = 0;
     qsort(tests, ntests, sizeof *tests, by_file_then_name);
