@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 typedef struct unit_test {
@@ -131,6 +132,9 @@ int main(int argc, char **argv)
         return 0;
     }
     const char *only = argc > 1 ? argv[1] : NULL;
+    /* TD_UNIT_TIMES=S: name each test that takes S seconds or more. */
+    const char *times = getenv("TD_UNIT_TIMES");
+    double slow = times ? atof(times) : -1;
     int passed = 0, failed = 0;
     qsort(tests, ntests, sizeof *tests, by_file_then_name);
     for (size_t i = 0; i < ntests; i++) {
@@ -138,7 +142,13 @@ int main(int argc, char **argv)
             continue;
         running = tests[i].name;
         failed_now = 0;
+        struct timespec t0, t1;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
         tests[i].fn();
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        double took = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+        if (slow >= 0 && took >= slow)
+            printf("time %s: %.2f s\n", tests[i].name, took);
         fflush(stdout);
         if (failed_now)
             failed++;

@@ -1,0 +1,95 @@
+#!/usr/bin/env python3
+"""Runs every test suite against one build, several at a time.
+
+    run_all.py [BUILD] [-j N] [--only NAME,...]
+
+A suite is the unit-test binary, a tests/*_test.py script (given the CLI) or
+a tests/*_test.sh script (given the build directory). Suites are independent
+(each keeps its files in a temporary directory of its own), so N of them run
+at once, N from -j, else TD_TEST_JOBS, else the number of CPUs; the longest
+start first. Each suite prints its own closing line "<suite>: N passed, N
+failed"; this prints one line per suite with that result and its time, a
+failing suite's whole output, and one closing line "N passed, N failed" over
+all of them.
+"""
+import concurrent.futures, os, re, subprocess, sys, time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# The slowest suites, slowest first: they start first, so that the short ones
+# fill the gaps at the end instead of one long suite running alone.
+LONG = ["mpi", "split", "summary", "golden", "simd_levels", "pip", "stats", "python", "unit",
+        "chart", "attribution"]
+RESULT = re.compile(r"(?:^|[^0-9])([0-9]+) passed, ([0-9]+) failed")
+
+
+def suites(build):
+    out = []
+    if os.path.exists(os.path.join(build, "unit_tests")):
+        out.append(("unit", [os.path.join(build, "unit_tests")]))
+    tdir = os.path.join(ROOT, "tests")
+    for f in sorted(os.listdir(tdir)):
+        path = os.path.join("tests", f)
+        if f.endswith("_test.py"):
+            cmd = [sys.executable, path, os.path.join(build, "tracediff")]
+            if f == "golden_test.py":
+                cmd += ["tests/golden/cases.json", "--jobs-check"]
+            out.append((f[:-8], cmd))
+        elif f.endswith("_test.sh"):
+            out.append((f[:-8], ["sh", path, build]))
+    rank = {n: i for i, n in enumerate(LONG)}
+    return sorted(out, key=lambda s: (rank.get(s[0], len(LONG)), s[0]))
+
+
+def run(name, cmd):
+    t0 = time.monotonic()
+    p = subprocess.run(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                       stdin=subprocess.DEVNULL)
+    took = time.monotonic() - t0
+    text = p.stdout.decode("utf-8", "replace")
+    found = RESULT.findall(text)
+    if found:
+        passed, failed = int(found[-1][0]), int(found[-1][1])
+    else:
+        passed, failed = 0, 1
+        text += "\n(suite printed no result line)"
+    if p.returncode != 0 and failed == 0:
+        failed = 1
+    return name, p.returncode, passed, failed, took, text
+
+
+def main():
+    args = sys.argv[1:]
+    jobs = int(os.environ.get("TD_TEST_JOBS") or os.cpu_count() or 1)
+    only = None
+    if "-j" in args:
+        i = args.index("-j")
+        jobs = int(args[i + 1])
+        del args[i:i + 2]
+    if "--only" in args:
+        i = args.index("--only")
+        only = set(args[i + 1].split(","))
+        del args[i:i + 2]
+    build = args[0] if args else "build"
+    todo = [s for s in suites(build) if only is None or s[0] in only]
+    t0 = time.monotonic()
+    total_p = total_f = 0
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        futures = [pool.submit(run, n, c) for n, c in todo]
+        for fut in concurrent.futures.as_completed(futures):
+            name, rc, passed, failed, took, text = fut.result()
+            total_p += passed
+            total_f += failed
+            if failed:
+                sys.stdout.write(text if text.endswith("\n") else text + "\n")
+            print("%-14s %6.1f s  %d passed, %d failed%s"
+                  % (name, took, passed, failed, "" if rc == 0 else "  (exit %d)" % rc),
+                  flush=True)
+    print("%-14s %6.1f s  (%d suites, %d at a time)"
+          % ("all", time.monotonic() - t0, len(todo), jobs))
+    print()
+    print("%d passed, %d failed" % (total_p, total_f))
+    return 0 if total_f == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
