@@ -2,9 +2,14 @@
 #
 #   make            the libraries and build/tracediff
 #   make demo       install what is missing, build, compare the bundled examples
-#   make test       build and run every test (unit, reference cases, CLI, bad inputs)
-#   make sanitize   the whole suite under AddressSanitizer + UBSan
-#   make valgrind   the reference cases under valgrind memcheck
+#   make test       build and run every test (unit, reference cases, CLI, bad inputs),
+#                   the suites two at a time (TD_TEST_JOBS, default the CPUs)
+#   make sanitize   every suite under AddressSanitizer + UBSan, the reference cases
+#                   on their subset (tests/subset/golden.txt)
+#   make valgrind   the subset of reference cases under valgrind memcheck
+#   make check-all  sanitize and valgrind on every reference case (before merging
+#                   anything that touches read/ or model/)
+#   make coverage-build, coverage-subset: the line coverage behind the subset
 #   make bench      benchmarks (long; see bench/README.md)
 #   make lint       functions over 80 lines, cppcheck
 #   make format     clang-format every C file; make check-format: only check
@@ -64,7 +69,8 @@ MAN         := $(BUILD)/tracediff.1
 # A program that uses the whole library, statically linked.
 LIBS_ALL    := $(RLIB) $(LIB)
 
-.PHONY: all mpi-skipped valgrind-mpi deps demo test unit golden clitest sanitize valgrind bench clean lint format check-format
+.PHONY: all mpi-skipped valgrind-mpi deps demo test unit golden clitest sanitize sanitize-build valgrind \
+        check-all coverage-build coverage-subset bench clean lint format check-format
 
 all: $(BIN) $(SO) $(RSO) $(MAN)
 
@@ -158,22 +164,49 @@ test: deps
 	@$(MAKE) --no-print-directory all $(UNIT_BIN)
 	@sh tests/run_all.sh $(BUILD)
 
-# The whole suite under AddressSanitizer + UndefinedBehaviorSanitizer.
-sanitize: deps
-	@$(MAKE) --no-print-directory BUILD=build-asan \
+# Every suite under AddressSanitizer + UndefinedBehaviorSanitizer: every unit
+# test, CLI expectation, bad input and fuzz replay; the suites that walk the
+# reference cases walk the subset of them (TD_TEST_SUBSET=1, tests/cases.py),
+# chosen by line coverage (scripts/choose_subset.py, numbers in
+# CONTRIBUTING.md). SUBSET=0 runs every case (make check-all).
+SUBSET ?= 1
+ASAN_BUILD = $(MAKE) --no-print-directory BUILD=build-asan \
 	    OPT="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
-	    LDFLAGS="-fsanitize=address,undefined" all build-asan/unit_tests
-	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	    LDFLAGS="-fsanitize=address,undefined"
+sanitize-build:
+	@$(ASAN_BUILD) all build-asan/unit_tests
+
+sanitize: deps sanitize-build
+	TD_TEST_SUBSET=$(SUBSET) ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	    LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
 	    sh tests/run_all.sh build-asan
 
-# The reference cases under valgrind memcheck: zero errors, zero leaks.
-# Then the cases of one pair with files loaded by child processes (forced).
+# The reference cases under valgrind memcheck: zero errors, zero leaks; what
+# ASan cannot judge (reads of uninitialised memory). The subset of them, as
+# for sanitize (SUBSET=0: every case). Then the cases of one pair with files
+# loaded by child processes (forced).
 VALGRIND = valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=all --suppressions=tests/valgrind.supp
 valgrind: deps all
-	TRACEDIFF_WRAP="$(VALGRIND)" python3 tests/golden_test.py $(BIN) tests/golden/cases.json --parallel 2
+	TD_TEST_SUBSET=$(SUBSET) TRACEDIFF_WRAP="$(VALGRIND)" \
+	    python3 tests/golden_test.py $(BIN) tests/golden/cases.json --parallel 2
 	TD_PROCESSES=1 TRACEDIFF_WRAP="$(VALGRIND)" \
 	    python3 tests/golden_test.py $(BIN) tests/golden/cases.json --parallel 2 --only trace_diff
+
+# Every instrumented pass on every reference case: what sanitize and valgrind
+# leave out, for changes to read/ or model/ (about 30 minutes on two cores).
+check-all:
+	@$(MAKE) --no-print-directory sanitize SUBSET=0
+	@$(MAKE) --no-print-directory valgrind SUBSET=0
+
+# The line coverage behind the subset: a build with gcc's --coverage, then
+# scripts/choose_subset.py (choose: rewrite tests/subset/golden.txt; measure:
+# the whole suite's coverage per folder, every case against the subset).
+coverage-build:
+	@$(MAKE) --no-print-directory BUILD=build-cov OPT="-O0 -g --coverage" LDFLAGS=--coverage \
+	    all build-cov/unit_tests
+
+coverage-subset: coverage-build
+	python3 scripts/choose_subset.py measure build-cov
 
 # tracediff-mpi's ranks under valgrind (Open MPI's own start-up leaks left out).
 valgrind-mpi: all
@@ -195,7 +228,7 @@ check-format:
 	clang-format --dry-run --Werror --style=file $(C_FILES)
 
 clean:
-	rm -rf $(BUILD) build-asan
+	rm -rf $(BUILD) build-asan build-cov
 
 # Fragments owned by their folders: fuzzing, browser tests, benchmarks,
 # the Python module, make install.

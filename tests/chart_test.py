@@ -18,6 +18,9 @@ install libxml2-utils (scripts/deps.sh does).
 import csv, gzip, io, json, math, os, re, shutil, struct, subprocess, sys, tempfile, zlib
 import xml.etree.ElementTree as ET
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import cases as reference  # noqa: E402
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 GOLDEN = os.path.join(ROOT, "tests", "golden")
 SVG = "{http://www.w3.org/2000/svg}"
@@ -65,7 +68,7 @@ def selection(c):
 def pairs():
     """The examples, then each distinct pair (and rank choice) of the reference cases."""
     seen, out = set(), [("examples", "examples/control", "examples/test", [])]
-    for c in json.load(open(os.path.join(GOLDEN, "cases.json"))):
+    for c in reference.load(os.path.join(GOLDEN, "cases.json")):
         if os.path.exists(os.path.join(GOLDEN, c["id"] + ".error.txt")):
             continue
         sel = selection(c)

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Reference tests: every case of tests/golden/cases.json through the real CLI.
 
-    golden_test.py TRACEDIFF CASES.json [--only SUBSTR] [-v] [--jobs-check] [--parallel N]
+    golden_test.py TRACEDIFF CASES.json [--only SUBSTR] [--id ID] [-v] [--jobs-check] [--parallel N]
 
 For each case: `compare --format csv` is matched against ID.csv column by
 column (rows by key, numbers as numbers); `ops --format json` against
@@ -18,6 +18,9 @@ TRACEDIFF_WRAP (valgrind), a report of the wrapper on stderr fails the case,
 whichever process it came from.
 """
 import concurrent.futures, csv, io, json, math, os, re, subprocess, sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import cases as reference  # noqa: E402
 
 COLS = ["control_counts", "control_total_duration", "test_counts", "test_total_duration",
         "diff_counts", "diff_duration"]
@@ -134,10 +137,12 @@ def main():
     args = [a for a in sys.argv[1:3] if not a.startswith("-")]
     flags = sys.argv[1:]
     only = flags[flags.index("--only") + 1] if "--only" in flags else None
+    exact = flags[flags.index("--id") + 1] if "--id" in flags else None
     exe, cases_path = os.path.abspath(args[0]), args[1]
     root = os.path.dirname(os.path.abspath(cases_path))
     workers = int(flags[flags.index("--parallel") + 1]) if "--parallel" in flags else 1
-    cases = [c for c in json.load(open(cases_path)) if not only or only in c["id"]]
+    cases = [c for c in reference.load(cases_path)
+             if (not only or only in c["id"]) and (not exact or exact == c["id"])]
     with concurrent.futures.ThreadPoolExecutor(max_workers=workers) as pool:
         results = list(pool.map(lambda c: check_case(exe, root, c, "--jobs-check" in flags), cases))
     passed = failed = 0

@@ -22,6 +22,9 @@ Without mpirun or tracediff-mpi the suite is skipped with a message; in CI
 """
 import concurrent.futures, gzip, json, os, re, shutil, signal, sqlite3, subprocess, sys, tempfile, time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import cases as reference  # noqa: E402
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 GOLD = os.path.join(ROOT, "tests", "golden")
 TRACES = os.path.join(GOLD, "traces")
@@ -275,7 +278,7 @@ def golden_pair(exe, mpi, tmp, k, jobs):
 
 
 def golden_cases(exe, mpi, tmp):
-    cases = json.load(open(os.path.join(GOLD, "cases.json")))
+    cases = reference.load(os.path.join(GOLD, "cases.json"))
     t0 = time.time()
     pairs = {}
     for c in cases:

@@ -14,6 +14,9 @@ the same order, the same index (name, order) and the same values.
 """
 import gc, json, math, os, re, subprocess, sys, tempfile, threading, time, warnings
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import cases as reference  # noqa: E402
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
@@ -915,7 +918,7 @@ def main():
     flags = sys.argv[2:]
     only = flags[flags.index("--only") + 1] if "--only" in flags else None
     passed = failed = 0
-    cases = json.load(open(os.path.join(GOLDEN, "cases.json")))
+    cases = reference.load(os.path.join(GOLDEN, "cases.json"))
     for c in cases:
         if only and only not in c["id"]:
             continue

@@ -23,6 +23,9 @@
 import concurrent.futures, hashlib, json, os, shutil, signal, sqlite3, subprocess, sys
 import tempfile, time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import cases as reference  # noqa: E402
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 GOLD = os.path.join(ROOT, "tests", "golden")
 passed = failed = 0
@@ -58,7 +61,7 @@ def selection(c):
 
 
 def golden(exe, tmp):
-    cases = json.load(open(os.path.join(GOLD, "cases.json")))
+    cases = reference.load(os.path.join(GOLD, "cases.json"))
     sets = sorted({os.path.join(GOLD, c[k]) for c in cases for k in ("control", "test")})
     summ = {}
     for i, s in enumerate(sets):

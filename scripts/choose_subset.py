@@ -1,0 +1,197 @@
+#!/usr/bin/env python3
+"""Chooses and measures the reference-case subset of the instrumented passes.
+
+    choose_subset.py choose  [BUILD] [--fresh]   write tests/subset/golden.txt
+    choose_subset.py measure [BUILD]   line coverage of the whole suite, every
+                                       case vs the subset, per folder of src/
+
+BUILD (default build-cov) is made by `make coverage-build`: the plain build
+with gcc's --coverage. Each run writes its counters under a directory of its
+own (GCOV_PREFIX), so runs never mix; gcov's JSON output gives the lines run.
+
+choose: every reference case runs alone through golden_test.py;
+the subset is then picked greedily: first the case that exercises most
+option values not yet exercised (each device, selection kind of either side,
+--short-names, --hta-strict, --ns, error and HTA-refused cases), then the
+case adding the most lines not yet covered, until the subset covers every
+line that all the cases together cover and every option value they use.
+
+measure: tests/run_all.sh twice, without and with TD_TEST_SUBSET=1, and the
+line coverage of src/ per folder for both (the table in CONTRIBUTING.md).
+"""
+import collections, concurrent.futures, glob, json, os, shutil, subprocess, sys, tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+CASES = os.path.join(ROOT, "tests", "golden", "cases.json")
+SUBSET = os.path.join(ROOT, "tests", "subset", "golden.txt")
+
+
+def cov_env(prefix):
+    strip = len([p for p in ROOT.split(os.sep) if p])
+    return dict(os.environ, GCOV_PREFIX=prefix, GCOV_PREFIX_STRIP=str(strip))
+
+
+def lines_run(build, prefix):
+    """{(source file, line)} run in the counters under prefix."""
+    objdir = os.path.join(prefix, build)
+    if not os.path.isdir(objdir):
+        return set()
+    # gcov wants the notes file beside the counters.
+    for gcno in glob.glob(os.path.join(ROOT, build, "**", "*.gcno"), recursive=True):
+        rel = os.path.relpath(gcno, ROOT)
+        dst = os.path.join(prefix, rel)
+        if os.path.exists(dst[:-5] + ".gcda") and not os.path.exists(dst):
+            os.symlink(gcno, dst)
+    out = set()
+    gcdas = glob.glob(os.path.join(objdir, "**", "*.gcda"), recursive=True)
+    for i in range(0, len(gcdas), 40):
+        p = subprocess.run(["gcov", "--json-format", "--stdout"] + gcdas[i:i + 40],
+                           capture_output=True, text=True, cwd=prefix)
+        for doc in p.stdout.splitlines():
+            if not doc.strip():
+                continue
+            for f in json.loads(doc)["files"]:
+                name = os.path.relpath(os.path.join(ROOT, f["file"]), ROOT) \
+                    if not os.path.isabs(f["file"]) else os.path.relpath(f["file"], ROOT)
+                if not name.startswith("src/"):
+                    continue
+                for ln in f["lines"]:
+                    if ln["count"] > 0:
+                        out.add((name, ln["line_number"]))
+    return out
+
+
+def all_lines(build):
+    """{(source file, line)} that can run at all: every line with code."""
+    tmp = tempfile.mkdtemp(prefix="td-cov-all.")
+    out = {}
+    gcnos = glob.glob(os.path.join(ROOT, build, "src", "**", "*.gcno"), recursive=True)
+    p = subprocess.run(["gcov", "--json-format", "--stdout"] + gcnos,
+                       capture_output=True, text=True, cwd=tmp)
+    for doc in p.stdout.splitlines():
+        if not doc.strip():
+            continue
+        for f in json.loads(doc)["files"]:
+            name = os.path.relpath(os.path.join(ROOT, f["file"]), ROOT)
+            if name.startswith("src/"):
+                out.setdefault(name, set()).update(ln["line_number"] for ln in f["lines"])
+    shutil.rmtree(tmp)
+    return {(f, n) for f, ls in out.items() for n in ls}
+
+
+def traits(c):
+    """What a case exercises besides its lines: each value of each option."""
+    out = {("device", c.get("device", "all"))}
+    for side in ("control", "test"):
+        it = c.get(side + "_iteration")
+        out.add((side + "_iteration", "list" if isinstance(it, list) else str(it)))
+        rk = c.get(side + "_rank")
+        out.add((side + "_rank", "list" if isinstance(rk, list) else str(rk is not None)))
+    for flag in ("short_names", "hta_strict", "ns"):
+        out.add((flag, bool(c.get(flag))))
+    base = os.path.join(ROOT, "tests", "golden", c["id"])
+    for mark in (".error.txt", ".hta-refused.txt", ".hta-extended.txt"):
+        out.add((mark, os.path.exists(base + mark)))
+    return out
+
+
+def per_case(build, case):
+    prefix = tempfile.mkdtemp(prefix="td-cov-case.")
+    exe = os.path.join(ROOT, build, "tracediff")
+    # without --jobs-check: the ways of loading (threads, processes, maps)
+    # do not depend on the case, and every case of the subset runs them
+    subprocess.run([sys.executable, os.path.join(ROOT, "tests", "golden_test.py"), exe, CASES,
+                    "--id", case["id"]], env=cov_env(prefix), capture_output=True)
+    got = lines_run(build, prefix)
+    shutil.rmtree(prefix)
+    return got
+
+
+def choose(build, fresh):
+    """Each case's lines are kept in BUILD/case-lines.json: a rerun after cases
+    were added runs only the new ones (--fresh: all again, after code moved)."""
+    cases = json.load(open(CASES))
+    cache_path = os.path.join(ROOT, build, "case-lines.json")
+    cover = {}
+    if not fresh and os.path.exists(cache_path):
+        cover = {k: {tuple(x) for x in v} for k, v in json.load(open(cache_path)).items()}
+    todo = [c for c in cases if c["id"] not in cover]
+
+    def one(c):
+        got = per_case(build, c)
+        print("%s: %d lines" % (c["id"], len(got)), file=sys.stderr, flush=True)
+        return c["id"], got
+
+    with concurrent.futures.ThreadPoolExecutor(2) as pool:
+        cover.update(pool.map(one, todo))
+    with open(cache_path, "w") as f:
+        json.dump({k: sorted(v) for k, v in cover.items()}, f)
+    cover = {c["id"]: cover[c["id"]] for c in cases}
+    union = set().union(*cover.values())
+    chosen, have, seen = [], set(), set()
+    every_trait = set().union(*(traits(c) for c in cases))
+    by_id = {c["id"]: c for c in cases}
+    # the case adding most lines not yet covered, counting each option value
+    # not yet exercised as worth a line more than any case adds, until both
+    # are exhausted
+    while have != union or seen != every_trait:
+        def gain(i):
+            return (len(traits(by_id[i]) - seen) * (len(union) + 1) + len(cover[i] - have), -len(i))
+        best = max((i for i in cover if i not in chosen), key=gain)
+        if gain(best)[0] == 0:
+            break
+        chosen.append(best)
+        have |= cover[best]
+        seen |= traits(by_id[best])
+    with open(SUBSET, "w", encoding="utf-8") as f:
+        f.write("# The reference cases of the instrumented passes (TD_TEST_SUBSET=1).\n")
+        f.write("# Made by scripts/choose_subset.py choose: %d of %d cases, covering\n"
+                % (len(chosen), len(cases)))
+        f.write("# %d of the %d lines that all the cases cover, and every option value.\n"
+                % (len(have), len(union)))
+        for i in sorted(chosen):
+            f.write(i + "\n")
+    print("%d of %d cases; lines %d of %d" % (len(chosen), len(cases), len(have), len(union)))
+
+
+def suite(build, subset):
+    prefix = tempfile.mkdtemp(prefix="td-cov-suite.")
+    env = cov_env(prefix)
+    env["LDFLAGS"] = "--coverage"  # what the suites link against the libraries
+    if subset:
+        env["TD_TEST_SUBSET"] = "1"
+    p = subprocess.run(["sh", os.path.join(ROOT, "tests", "run_all.sh"), build], env=env,
+                       capture_output=True, text=True, cwd=ROOT)
+    print("suite%s: %s" % (" (subset)" if subset else "", p.stdout.strip().splitlines()[-1]))
+    got = lines_run(build, prefix)
+    shutil.rmtree(prefix)
+    return got
+
+
+def measure(build):
+    code = all_lines(build)
+    full, sub = suite(build, False), suite(build, True)
+    folders = sorted({f.split("/")[1] for f, _ in code})
+    print("| folder | lines | every case | subset | difference |")
+    print("|---|---:|---:|---:|---:|")
+    for d in folders + ["all"]:
+        c = {x for x in code if d == "all" or x[0].split("/")[1] == d}
+        a, b = len(full & c), len(sub & c)
+        print("| %s | %d | %.1f%% | %.1f%% | %+.1f |"
+              % (d, len(c), 100 * a / len(c), 100 * b / len(c), 100 * (b - a) / len(c)))
+
+
+def main():
+    what = sys.argv[1] if len(sys.argv) > 1 else "measure"
+    rest = [a for a in sys.argv[2:] if not a.startswith("--")]
+    build = rest[0] if rest else "build-cov"
+    if not os.path.exists(os.path.join(ROOT, build, "tracediff")):
+        sys.exit("%s/tracediff: not built (make coverage-build)" % build)
+    if what == "choose":
+        choose(build, "--fresh" in sys.argv)
+    else:
+        measure(build)
+
+
+if __name__ == "__main__":
+    main()
