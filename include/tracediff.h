@@ -712,6 +712,29 @@ TD_API int td_short_name(char **out, size_t *out_len, const char *name, size_t l
  * the shortest text that reads back to the same double. */
 TD_API void td_format_number(char *buf, size_t cap, double x);
 
+/* Text as the tables show it (docs/errors.md, "Hostile names"): C0 and C1
+ * controls (U+009B among them) and DEL as "\x1b", the bidirectional
+ * controls (U+202A-202E, U+2066-2069, U+200E, U+200F, U+061C) as "\u202e",
+ * malformed UTF-8 and noncharacters as U+FFFD; with TD_TEXT_MARKDOWN also
+ * '|' as "\|". Writes at most cap bytes into out, NUL included, cut only
+ * between characters; returns the length of the whole text (as snprintf). */
+#define TD_TEXT_MARKDOWN 1u
+TD_API size_t td_text_visible(char *out, size_t cap, const char *s, size_t len, unsigned flags);
+
+/* Temporary output files (docs/errors.md): every file the library or the
+ * program writes under a temporary name is known here until it is renamed
+ * into place or removed, so that a signal handler can remove them all.
+ * td_temp_create is mkstemp(tmpl) with the name registered before a signal
+ * can see the file; td_temp_track registers a name the caller will create
+ * itself; td_temp_forget drops a name (after its rename or unlink). Up to
+ * 16 names at once; past that a name is not tracked (returns -1 or 0). */
+TD_API int td_temp_create(char *tmpl);
+TD_API int td_temp_track(const char *path);
+TD_API void td_temp_forget(const char *path);
+/* Removes every tracked file: async-signal-safe (unlink only), for a
+ * handler of SIGINT, SIGTERM or SIGHUP that then re-raises the signal. */
+TD_API void td_temp_remove_all(void);
+
 /* Escape a byte string as the inside of a JSON string literal (no quotes).
  * A piece of a larger output: returns TD_EIO when f has an error, without
  * flushing; the caller reports the output's failure as a whole. */

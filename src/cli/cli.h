@@ -84,6 +84,15 @@ bool cli_color_ok(FILE *f); /* a terminal, NO_COLOR unset, TERM not dumb */
 bool cli_unicode_ok(void);
 /* The terminal's width when tty, else COLUMNS when set, else 120 (tty) or 160. */
 int cli_term_width(bool tty);
+/* s as the tables show it (td_text_visible: escapes for controls and
+ * bidirectional marks); the buffer is reused after 8 more calls. */
+const char *cli_visible(const char *s);
+const char *cli_visible_n(const char *s, size_t len);
+/* s as a table cell of width columns (code points), padded on the right,
+ * or on the left with CLI_CELL_RIGHT; cut with "..." with CLI_CELL_CUT. */
+#define CLI_CELL_RIGHT 1u
+#define CLI_CELL_CUT 2u
+void cli_put_cell(FILE *f, const char *s, size_t width, unsigned how);
 
 /* progress.c: a progress line on stderr while reading, only on a terminal. */
 typedef struct cli_progress {

@@ -112,8 +112,13 @@ static int cmp_fold(const void *a, const void *b)
 
 static void put_text(FILE *f, const char *s, size_t len)
 {
-    for (size_t i = 0; i < len; i++)
-        fputc((unsigned char)s[i] < 0x20 ? '?' : s[i], f);
+    char small[512];
+    size_t need = td_text_visible(small, sizeof small, s, len, 0);
+    char *big = need >= sizeof small ? malloc(need + 1) : NULL;
+    if (big)
+        td_text_visible(big, need + 1, s, len, 0);
+    fputs(big ? big : small, f);
+    free(big);
 }
 
 /* --explain-names: the rows of a diff by full name, grouped as

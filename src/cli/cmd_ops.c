@@ -27,39 +27,34 @@ static size_t cols_bytes(const char *s, size_t len, size_t cols, bool from_end)
     return b;
 }
 
-static void put_bytes(FILE *f, const char *s, size_t len)
-{
-    for (size_t b = 0; b < len; b++) {
-        unsigned char ch = (unsigned char)s[b];
-        fputc(ch < 0x20 ? '?' : ch, f);
-    }
-}
-
 /* A name in at most width columns, cut as the compare table cuts it: at the
  * start for a Python frame or a name ending in an address (file, line and
  * address stay), else at the end (a kernel's template arguments stay). */
 static void print_name(FILE *f, const td_row *r, size_t width)
 {
     fputs("  ", f);
-    size_t cols = text_cols(r->name, r->name_len);
+    /* As the tables show names: escapes for controls (docs/errors.md). */
+    const char *name = cli_visible_n(r->name, r->name_len);
+    size_t len = strlen(name);
+    size_t cols = text_cols(name, len);
     if (width < 12 || cols <= width) {
-        put_bytes(f, r->name, r->name_len);
+        fputs(name, f);
         fputc('\n', f);
         return;
     }
     bool tail = false;
-    for (size_t i = 0; i + 4 <= r->name_len && !tail; i++)
-        tail = memcmp(r->name + i, ".py(", 4) == 0;
-    for (size_t i = r->name_len > 24 ? r->name_len - 24 : 0; i + 2 <= r->name_len && !tail; i++)
-        tail = memcmp(r->name + i, "0x", 2) == 0;
+    for (size_t i = 0; i + 4 <= len && !tail; i++)
+        tail = memcmp(name + i, ".py(", 4) == 0;
+    for (size_t i = len > 24 ? len - 24 : 0; i + 2 <= len && !tail; i++)
+        tail = memcmp(name + i, "0x", 2) == 0;
     const char *ell = cli_unicode_ok() ? "\xE2\x80\xA6" : "...";
     size_t keep = width - (cli_unicode_ok() ? 1 : 3);
     if (tail) {
-        size_t tb = cols_bytes(r->name, r->name_len, keep, true);
+        size_t tb = cols_bytes(name, len, keep, true);
         fputs(ell, f);
-        put_bytes(f, r->name + r->name_len - tb, tb);
+        fwrite(name + len - tb, 1, tb, f);
     } else {
-        put_bytes(f, r->name, cols_bytes(r->name, r->name_len, keep, false));
+        fwrite(name, 1, cols_bytes(name, len, keep, false), f);
         fputs(ell, f);
     }
     fputc('\n', f);

@@ -126,11 +126,15 @@ static void write_runs(FILE *f, const char *fmt, const td_run_info *r, size_t n)
     } else {
         fprintf(f, "%-24s  %-20s  %5s  %10s  %12s  %12s  %16s  %16s\n", "run", "created", "ranks",
                 "iterations", "source_MB", "events", "cpu_us", "gpu_us");
-        for (size_t i = 0; i < n; i++)
-            fprintf(f, "%-24s  %-20s  %5llu  %10llu  %12.2f  %12llu  %16.0f  %16.0f\n", r[i].name,
-                    r[i].created, (unsigned long long)r[i].nranks, (unsigned long long)r[i].niters,
+        for (size_t i = 0; i < n; i++) {
+            cli_put_cell(f, r[i].name, 24, 0);
+            fputs("  ", f);
+            cli_put_cell(f, r[i].created ? r[i].created : "", 20, 0);
+            fprintf(f, "  %5llu  %10llu  %12.2f  %12llu  %16.0f  %16.0f\n",
+                    (unsigned long long)r[i].nranks, (unsigned long long)r[i].niters,
                     r[i].source_bytes / 1e6, (unsigned long long)r[i].events, r[i].cpu_us,
                     r[i].gpu_us);
+        }
     }
 }
 
@@ -226,15 +230,13 @@ static void trend_write(FILE *f, const char *fmt, const td_trend *t)
             }
     } else {
         fprintf(f, "%-50s", "name");
-        for (size_t r = 0; r < nr; r++)
-            fprintf(f, "  %24.24s", td_trend_run(t, r));
+        for (size_t r = 0; r < nr; r++) {
+            fputs("  ", f);
+            cli_put_cell(f, td_trend_run(t, r), 24, CLI_CELL_RIGHT | CLI_CELL_CUT);
+        }
         fputc('\n', f);
         for (size_t j = 0; j < nn; j++) {
-            const char *nm = td_trend_name(t, j);
-            if (strlen(nm) > 50)
-                fprintf(f, "%-.47s...", nm);
-            else
-                fprintf(f, "%-50s", nm);
+            cli_put_cell(f, td_trend_name(t, j), 50, CLI_CELL_CUT);
             for (size_t r = 0; r < nr; r++) {
                 double v = td_trend_total(t, j, r), d = v - td_trend_total(t, j, 0);
                 if (r == 0)

@@ -66,6 +66,32 @@ int td_write_end(FILE *f, td_error *err)
     return td_fail(err, TD_EIO, "", "cannot write: %s", strerror(e ? e : errno ? errno : EIO));
 }
 
+char *td_visible_dup(const char *s, size_t len, unsigned flags)
+{
+    size_t need = td_text_visible(NULL, 0, s, len, flags);
+    char *v = malloc(need + 1);
+    if (v)
+        td_text_visible(v, need + 1, s, len, flags);
+    return v;
+}
+
+void td_put_visible(FILE *f, const char *s, size_t len, unsigned flags, size_t max)
+{
+    char *v = td_visible_dup(s, len, flags);
+    if (!v) {
+        fputs("?", f);
+        return;
+    }
+    size_t b = 0, cols = 0;
+    for (; v[b]; b++)
+        if (((unsigned char)v[b] & 0xC0) != 0x80 && max && cols++ == max)
+            break;
+    fwrite(v, 1, b, f);
+    if (v[b])
+        fputs("...", f);
+    free(v);
+}
+
 const char *td_label(const char *l, int side)
 {
     return l ? l : side ? "test" : "control";
@@ -382,18 +408,11 @@ int td_write_json(FILE *f, const td_diff *d, const td_write_opts *opts, td_error
 static void md_name(FILE *f, const char *s, size_t len)
 {
     /* A code span keeps <...> from being read as HTML; '|' must still be
-     * escaped inside a table. */
+     * escaped inside a table, and a newline would end the row: both, and
+     * every control, as td_text_visible shows them. */
     bool tick = memchr(s, '`', len) != NULL;
     fputs(tick ? "`` " : "`", f);
-    for (size_t i = 0; i < len; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if (c == '|')
-            fputs("\\|", f);
-        else if (c == '\n' || c == '\r' || c == '\0')
-            fputc(' ', f);
-        else
-            fputc(c, f);
-    }
+    td_put_visible(f, s, len, TD_TEXT_MARKDOWN, 0);
     fputs(tick ? " ``" : "`", f);
 }
 
@@ -404,8 +423,11 @@ static void write_markdown(FILE *f, const td_diff *d, const td_write_opts *o)
     td_column_names(names, bufs, d, o);
     const td_stats *st = o ? o->stats : NULL;
     fputc('|', f);
-    for (int c = 0; c < TD_OUT_NCOLS; c++)
-        fprintf(f, " %s |", names[c]);
+    for (int c = 0; c < TD_OUT_NCOLS; c++) {
+        fputc(' ', f); /* the labels are the user's text */
+        td_put_visible(f, names[c], strlen(names[c]), TD_TEXT_MARKDOWN, 0);
+        fputs(" |", f);
+    }
     if (st)
         fputs(" change (interval) | q | verdict |", f);
     fputs("\n|:---|", f);
