@@ -687,17 +687,26 @@ typedef struct td_write_opts {
     /* Statistics of the diff (td_stats_compute), or NULL: the writers then
      * add their columns (CSV, JSON, Markdown, the table's verdict). */
     const td_stats *stats;
+    /* CSV only: a text cell (a name, a label) that starts with '=', '+',
+     * '-', '@', TAB or CR gets a leading '\'', so that a spreadsheet shows it
+     * rather than evaluating it as a formula. Numbers are never prefixed.
+     * Off by default: CSV is exact for programs (td_write_csv_field). */
+    bool csv_safe;
 } td_write_opts;
 
 #define TD_WRITE_OPTS_INIT                                                                         \
     {                                                                                              \
-        sizeof(td_write_opts), NULL, NULL, NULL, 0, 0, false, false, false, NULL                   \
+        sizeof(td_write_opts), NULL, NULL, NULL, 0, 0, false, false, false, NULL, false            \
     }
 
 TD_API int td_write_csv(FILE *f, const td_diff *diff, const td_write_opts *opts, td_error *err);
 TD_API int td_write_json(FILE *f, const td_diff *diff, const td_write_opts *opts, td_error *err);
 TD_API int td_write_markdown(FILE *f, const td_diff *diff, const td_write_opts *opts,
                              td_error *err);
+/* One CSV text cell: quoted as RFC 4180 says when it holds a comma, a
+ * quote or a line end; with safe, prefixed with '\'' when it starts with
+ * '=', '+', '-', '@', TAB or CR (td_write_opts.csv_safe). */
+TD_API void td_write_csv_field(FILE *f, const char *s, size_t len, bool safe);
 /* Aligned columns for a terminal: long names shortened with an ellipsis to
  * fit the width, and a bar per row showing the change in duration. */
 TD_API int td_write_table(FILE *f, const td_diff *diff, const td_write_opts *opts, td_error *err);

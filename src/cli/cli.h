@@ -50,6 +50,7 @@ typedef struct cli_opts {
     bool default_output;      /* report: no -o, written to tracediff-report.html */
     bool per_iteration_ok;    /* the table gives the command --per-iteration (for the hint) */
     int chart_width, chart_height; /* plot, report --width, --height (0: fit) */
+    bool csv_safe;                 /* --csv-safe: text cells that look like formulas get a ' */
 } cli_opts;
 
 #define CLI_OPTS_INIT                                                                              \

@@ -77,6 +77,7 @@ static int write_rows(FILE *f, const cli_pair *p, const char *fmt, td_error *err
     const cli_opts *o = &p->o;
     td_write_opts w = TD_WRITE_OPTS_INIT;
     w.control_label = o->control_label;
+    w.csv_safe = o->csv_safe;
     w.test_label = o->test_label;
     w.rows = p->rows;
     w.nrows = p->nrows;

@@ -96,6 +96,7 @@ static int explain_write(cli_pair *p, const char *fmt, const char *name)
         return rc;
     td_write_opts w = TD_WRITE_OPTS_INIT;
     w.control_label = p->o.control_label;
+    w.csv_safe = p->o.csv_safe;
     w.test_label = p->o.test_label;
     w.rows = p->rows;
     w.nrows = p->nrows;

@@ -61,7 +61,7 @@ static void print_name(FILE *f, const td_row *r, size_t width)
 }
 
 /* One line per name: category,name (RFC 4180 quoting), lists in order. */
-static void ops_csv(FILE *f, const td_diff *d)
+static void ops_csv(FILE *f, const td_diff *d, bool safe)
 {
     const td_row *rows = td_diff_rows(d);
     size_t n = td_diff_nrows(d);
@@ -70,16 +70,9 @@ static void ops_csv(FILE *f, const td_diff *d)
         for (size_t i = 0; i < n; i++) {
             if (td_row_op_category(&rows[i]) != (td_op_category)c)
                 continue;
-            const td_row *r = &rows[i];
-            bool quote = memchr(r->name, ',', r->name_len) || memchr(r->name, '"', r->name_len) ||
-                         memchr(r->name, '\n', r->name_len) || memchr(r->name, '\r', r->name_len);
-            fprintf(f, "%s,%s", td_op_category_name((td_op_category)c), quote ? "\"" : "");
-            for (size_t b = 0; b < r->name_len; b++) {
-                if (r->name[b] == '"')
-                    fputc('"', f);
-                fputc(r->name[b], f);
-            }
-            fputs(quote ? "\"\n" : "\n", f);
+            fprintf(f, "%s,", td_op_category_name((td_op_category)c));
+            td_write_csv_field(f, rows[i].name, rows[i].name_len, safe);
+            fputc('\n', f);
         }
 }
 
@@ -122,7 +115,7 @@ static int ops_run(cli_pair *p)
         if (td_write_ops_json(out.f, p->diff, &err) < 0)
             return out_fail(&out, &err);
     } else if (strcmp(fmt, "csv") == 0)
-        ops_csv(out.f, p->diff);
+        ops_csv(out.f, p->diff, p->o.csv_safe);
     else
         ops_table(out.f, p->diff, out.f == stdout && cli_color_ok(stdout),
                   (size_t)cli_term_width(tty));

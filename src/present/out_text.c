@@ -225,16 +225,24 @@ void td_stats_change_text(char *buf, size_t cap, const td_row_stats *rs)
                  100 * rs->ci_high / m);
 }
 
-static void csv_field(FILE *f, const char *s, size_t len)
+/* What a spreadsheet takes for the start of a formula (OWASP's list). */
+static bool formula_start(const char *s, size_t len)
 {
-    bool quote = false;
+    return len && strchr("=+-@\t\r", s[0]) != NULL && s[0] != '\0';
+}
+
+static void csv_field(FILE *f, const char *s, size_t len, bool safe)
+{
+    bool quote = false, prefix = safe && formula_start(s, len);
     for (size_t i = 0; i < len && !quote; i++)
         quote = s[i] == ',' || s[i] == '"' || s[i] == '\n' || s[i] == '\r';
     if (!quote) {
+        if (prefix)
+            fputc('\'', f);
         fwrite(s, 1, len, f);
         return;
     }
-    fputc('"', f);
+    fputs(prefix ? "\"'" : "\"", f);
     size_t from = 0; /* runs between quotes in one write each, a quote doubled */
     const char *q;
     while ((q = memchr(s + from, '"', len - from))) {
@@ -245,6 +253,11 @@ static void csv_field(FILE *f, const char *s, size_t len)
     }
     fwrite(s + from, 1, len - from, f);
     fputc('"', f);
+}
+
+void td_write_csv_field(FILE *f, const char *s, size_t len, bool safe)
+{
+    csv_field(f, s, len, safe);
 }
 
 /* ",cell" at p; the end. */
@@ -264,7 +277,7 @@ static void write_csv(FILE *f, const td_diff *d, const td_write_opts *o)
     for (int c = 0; c < TD_OUT_NCOLS; c++) {
         if (c)
             fputc(',', f);
-        csv_field(f, names[c], strlen(names[c]));
+        csv_field(f, names[c], strlen(names[c]), o->csv_safe);
     }
     const td_stats *st = o ? o->stats : NULL;
     const char *snames[TD_STATS_NCOLS];
@@ -273,7 +286,7 @@ static void write_csv(FILE *f, const td_diff *d, const td_write_opts *o)
         td_stats_column_names(snames, sbufs, o);
         for (int c = 0; c < TD_STATS_NCOLS; c++) {
             fputc(',', f);
-            csv_field(f, snames[c], strlen(snames[c]));
+            csv_field(f, snames[c], strlen(snames[c]), o->csv_safe);
         }
     }
     fputc('\n', f);
@@ -282,7 +295,7 @@ static void write_csv(FILE *f, const td_diff *d, const td_write_opts *o)
         const td_row *r = td_view_row(d, o, i);
         char cells[TD_OUT_NCOLS - 1][40];
         td_row_cells(cells, d, r);
-        csv_field(f, r->name, r->name_len);
+        csv_field(f, r->name, r->name_len, o->csv_safe);
         /* the rest of the row in one write: each cell below 40 bytes */
         char line[(TD_OUT_NCOLS + TD_STATS_NCOLS) * 41 + 2], *lp = line;
         for (int c = 0; c < TD_OUT_NCOLS - 1; c++)
