@@ -152,6 +152,9 @@ int out_open(out_file *o, const char *path); /* NULL or "-": stdout; 0 or an exi
 int out_fail(out_file *o, td_error *err);
 int out_commit(out_file *o); /* returns 0 or an exit status */
 void out_abort(out_file *o);
+/* Installs the handler that removes every temporary output file on SIGINT,
+ * SIGTERM or SIGHUP, then dies by the signal (docs/errors.md). */
+void cli_catch_signals(void);
 /* --format, else the one -o's extension names (.csv, .json, .md; others:
  * pipe_fmt), else tty_fmt on a terminal and pipe_fmt otherwise. */
 const char *cli_default_format(const cli_opts *o, const char *tty_fmt, const char *pipe_fmt);

@@ -223,7 +223,5 @@ int td_check_write(FILE *f, const td_check *c, td_check_format format, td_error 
     }
     if (rc == TD_ENOMEM)
         return td_fail(err, rc, NULL, "out of memory");
-    if (ferror(f))
-        return td_fail(err, TD_EIO, NULL, "write failed");
-    return 0;
+    return td_write_end(f, err); /* "cannot write: <why>"; the caller names the file */
 }
