@@ -19,7 +19,8 @@ static void print_side_header(FILE *f, const cli_opts *o, const td_diff *d, int 
                               const char *path)
 {
     const td_side_notes *n = td_diff_notes(d, side);
-    fprintf(f, "%-8s %s  rank%s ", cli_side_label(o, side), path, n->nranks == 1 ? "" : "s");
+    cli_put_cell(f, cli_side_label(o, side), 8, 0);
+    fprintf(f, " %s  rank%s ", cli_visible(path), n->nranks == 1 ? "" : "s");
     for (size_t i = 0; i < n->nranks; i++)
         fprintf(f, "%s%lld", i ? "," : "", (long long)n->ranks[i]);
     if (n->whole_trace)
