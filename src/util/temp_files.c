@@ -42,7 +42,7 @@ void td_temp_forget(const char *path)
 {
     for (int i = 0; i < NSLOTS; i++) {
         int expect = READY;
-        if (strcmp(paths[i], path) == 0 &&
+        if (atomic_load(&state[i]) == READY && strcmp(paths[i], path) == 0 &&
             atomic_compare_exchange_strong(&state[i], &expect, BUSY)) {
             paths[i][0] = '\0';
             atomic_store(&state[i], FREE);
