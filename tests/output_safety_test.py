@@ -191,7 +191,8 @@ def csv_cells(exe, c, t, s):
         check("--csv-safe: ' before " + repr(n), "'" + n in snames and n not in snames)
     for n in set(HOSTILE) - set(FORMULA):
         check("--csv-safe: untouched " + repr(n), n in snames)
-    check("--csv-safe: a label is text", srows[0][1] == "'-ctl_counts", srows[0][:3])
+    check("--csv-safe: exit 0", rc == 0 and srows != [], err)
+    check("--csv-safe: a label is text", srows[:1] and srows[0][1] == "'-ctl_counts", srows[:1])
     # Numbers stay numbers, negative ones included; every row otherwise equal.
     neg = [r for r in rows[1:] if r[6].startswith("-")]
     check("csv: some diff_duration negative", neg != [])
