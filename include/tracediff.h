@@ -687,17 +687,26 @@ typedef struct td_write_opts {
     /* Statistics of the diff (td_stats_compute), or NULL: the writers then
      * add their columns (CSV, JSON, Markdown, the table's verdict). */
     const td_stats *stats;
+    /* CSV only: a text cell (a name, a label) that starts with '=', '+',
+     * '-', '@', TAB or CR gets a leading '\'', so that a spreadsheet shows it
+     * rather than evaluating it as a formula. Numbers are never prefixed.
+     * Off by default: CSV is exact for programs (td_write_csv_field). */
+    bool csv_safe;
 } td_write_opts;
 
 #define TD_WRITE_OPTS_INIT                                                                         \
     {                                                                                              \
-        sizeof(td_write_opts), NULL, NULL, NULL, 0, 0, false, false, false, NULL                   \
+        sizeof(td_write_opts), NULL, NULL, NULL, 0, 0, false, false, false, NULL, false            \
     }
 
 TD_API int td_write_csv(FILE *f, const td_diff *diff, const td_write_opts *opts, td_error *err);
 TD_API int td_write_json(FILE *f, const td_diff *diff, const td_write_opts *opts, td_error *err);
 TD_API int td_write_markdown(FILE *f, const td_diff *diff, const td_write_opts *opts,
                              td_error *err);
+/* One CSV text cell: quoted as RFC 4180 says when it holds a comma, a
+ * quote or a line end; with safe, prefixed with '\'' when it starts with
+ * '=', '+', '-', '@', TAB or CR (td_write_opts.csv_safe). */
+TD_API void td_write_csv_field(FILE *f, const char *s, size_t len, bool safe);
 /* Aligned columns for a terminal: long names shortened with an ellipsis to
  * fit the width, and a bar per row showing the change in duration. */
 TD_API int td_write_table(FILE *f, const td_diff *diff, const td_write_opts *opts, td_error *err);
@@ -711,6 +720,29 @@ TD_API int td_short_name(char **out, size_t *out_len, const char *name, size_t l
 /* A number as the writers print it: whole numbers without a fraction, else
  * the shortest text that reads back to the same double. */
 TD_API void td_format_number(char *buf, size_t cap, double x);
+
+/* Text as the tables show it (docs/errors.md, "Hostile names"): C0 and C1
+ * controls (U+009B among them) and DEL as "\x1b", the bidirectional
+ * controls (U+202A-202E, U+2066-2069, U+200E, U+200F, U+061C) as "\u202e",
+ * malformed UTF-8 and noncharacters as U+FFFD; with TD_TEXT_MARKDOWN also
+ * '|' as "\|". Writes at most cap bytes into out, NUL included, cut only
+ * between characters; returns the length of the whole text (as snprintf). */
+#define TD_TEXT_MARKDOWN 1u
+TD_API size_t td_text_visible(char *out, size_t cap, const char *s, size_t len, unsigned flags);
+
+/* Temporary output files (docs/errors.md): every file the library or the
+ * program writes under a temporary name is known here until it is renamed
+ * into place or removed, so that a signal handler can remove them all.
+ * td_temp_create is mkstemp(tmpl) with the name registered before a signal
+ * can see the file; td_temp_track registers a name the caller will create
+ * itself; td_temp_forget drops a name (after its rename or unlink). Up to
+ * 16 names at once; past that a name is not tracked (returns -1 or 0). */
+TD_API int td_temp_create(char *tmpl);
+TD_API int td_temp_track(const char *path);
+TD_API void td_temp_forget(const char *path);
+/* Removes every tracked file: async-signal-safe (unlink only), for a
+ * handler of SIGINT, SIGTERM or SIGHUP that then re-raises the signal. */
+TD_API void td_temp_remove_all(void);
 
 /* Escape a byte string as the inside of a JSON string literal (no quotes).
  * A piece of a larger output: returns TD_EIO when f has an error, without

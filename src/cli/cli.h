@@ -50,6 +50,7 @@ typedef struct cli_opts {
     bool default_output;      /* report: no -o, written to tracediff-report.html */
     bool per_iteration_ok;    /* the table gives the command --per-iteration (for the hint) */
     int chart_width, chart_height; /* plot, report --width, --height (0: fit) */
+    bool csv_safe;                 /* --csv-safe: text cells that look like formulas get a ' */
 } cli_opts;
 
 #define CLI_OPTS_INIT                                                                              \
@@ -84,6 +85,15 @@ bool cli_color_ok(FILE *f); /* a terminal, NO_COLOR unset, TERM not dumb */
 bool cli_unicode_ok(void);
 /* The terminal's width when tty, else COLUMNS when set, else 120 (tty) or 160. */
 int cli_term_width(bool tty);
+/* s as the tables show it (td_text_visible: escapes for controls and
+ * bidirectional marks); the buffer is reused after 8 more calls. */
+const char *cli_visible(const char *s);
+const char *cli_visible_n(const char *s, size_t len);
+/* s as a table cell of width columns (code points), padded on the right,
+ * or on the left with CLI_CELL_RIGHT; cut with "..." with CLI_CELL_CUT. */
+#define CLI_CELL_RIGHT 1u
+#define CLI_CELL_CUT 2u
+void cli_put_cell(FILE *f, const char *s, size_t width, unsigned how);
 
 /* progress.c: a progress line on stderr while reading, only on a terminal. */
 typedef struct cli_progress {
@@ -142,6 +152,9 @@ int out_open(out_file *o, const char *path); /* NULL or "-": stdout; 0 or an exi
 int out_fail(out_file *o, td_error *err);
 int out_commit(out_file *o); /* returns 0 or an exit status */
 void out_abort(out_file *o);
+/* Installs the handler that removes every temporary output file on SIGINT,
+ * SIGTERM or SIGHUP, then dies by the signal (docs/errors.md). */
+void cli_catch_signals(void);
 /* --format, else the one -o's extension names (.csv, .json, .md; others:
  * pipe_fmt), else tty_fmt on a terminal and pipe_fmt otherwise. */
 const char *cli_default_format(const cli_opts *o, const char *tty_fmt, const char *pipe_fmt);

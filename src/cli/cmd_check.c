@@ -11,10 +11,8 @@ static int write_junit(const td_check *c, const char *path)
     if (rc)
         return rc;
     td_error err = {0};
-    if (td_check_write(out.f, c, TD_CHECK_JUNIT, &err) < 0) {
-        out_abort(&out);
-        return cli_td_error(&err);
-    }
+    if (td_check_write(out.f, c, TD_CHECK_JUNIT, &err) < 0)
+        return out_fail(&out, &err);
     return out_commit(&out);
 }
 
@@ -57,10 +55,8 @@ static int check_run(cli_pair *p, td_check **c)
     td_check_format f = strcmp(fmt, "json") == 0       ? TD_CHECK_JSON
                         : strcmp(fmt, "markdown") == 0 ? TD_CHECK_MARKDOWN
                                                        : TD_CHECK_TEXT;
-    if (td_check_write(out.f, *c, f, &err) < 0) {
-        out_abort(&out);
-        return cli_td_error(&err);
-    }
+    if (td_check_write(out.f, *c, f, &err) < 0)
+        return out_fail(&out, &err);
     if ((rc = out_commit(&out)) != 0)
         return rc;
     return td_check_passed(*c) ? EXIT_OK : EXIT_REGRESSION;

@@ -19,7 +19,8 @@ static void print_side_header(FILE *f, const cli_opts *o, const td_diff *d, int 
                               const char *path)
 {
     const td_side_notes *n = td_diff_notes(d, side);
-    fprintf(f, "%-8s %s  rank%s ", cli_side_label(o, side), path, n->nranks == 1 ? "" : "s");
+    cli_put_cell(f, cli_side_label(o, side), 8, 0);
+    fprintf(f, " %s  rank%s ", cli_visible(path), n->nranks == 1 ? "" : "s");
     for (size_t i = 0; i < n->nranks; i++)
         fprintf(f, "%s%lld", i ? "," : "", (long long)n->ranks[i]);
     if (n->whole_trace)
@@ -77,6 +78,7 @@ static int write_rows(FILE *f, const cli_pair *p, const char *fmt, td_error *err
     const cli_opts *o = &p->o;
     td_write_opts w = TD_WRITE_OPTS_INIT;
     w.control_label = o->control_label;
+    w.csv_safe = o->csv_safe;
     w.test_label = o->test_label;
     w.rows = p->rows;
     w.nrows = p->nrows;
@@ -112,8 +114,13 @@ static int cmp_fold(const void *a, const void *b)
 
 static void put_text(FILE *f, const char *s, size_t len)
 {
-    for (size_t i = 0; i < len; i++)
-        fputc((unsigned char)s[i] < 0x20 ? '?' : s[i], f);
+    char small[512];
+    size_t need = td_text_visible(small, sizeof small, s, len, 0);
+    char *big = need >= sizeof small ? malloc(need + 1) : NULL;
+    if (big)
+        td_text_visible(big, need + 1, s, len, 0);
+    fputs(big ? big : small, f);
+    free(big);
 }
 
 /* --explain-names: the rows of a diff by full name, grouped as

@@ -34,8 +34,12 @@ static int explain_table(FILE *f, const cli_pair *p, const char *name, td_write_
     const td_side_notes *c = td_diff_notes(p->diff, 0), *t = td_diff_notes(p->diff, 1);
     const char *cl = p->o.control_label ? p->o.control_label : "control";
     const char *tl = p->o.test_label ? p->o.test_label : "test";
-    fprintf(f, "%s %s\n\n", key_name(p), name);
-    fprintf(f, "%-14s %14s %14s %14s\n", "", cl, tl, "diff");
+    fprintf(f, "%s %s\n\n", key_name(p), cli_visible(name));
+    fprintf(f, "%-14s ", "");
+    cli_put_cell(f, cl, 14, CLI_CELL_RIGHT);
+    fputc(' ', f);
+    cli_put_cell(f, tl, 14, CLI_CELL_RIGHT);
+    fprintf(f, " %14s\n", "diff");
     time_line(f, "CPU time", c->only_cpu_time, t->only_cpu_time);
     time_line(f, "GPU time", c->only_gpu_time, t->only_gpu_time);
     fprintf(f, "%-14s %14llu %14llu\n\n", "calls", (unsigned long long)c->only_cpu_count,
@@ -92,6 +96,7 @@ static int explain_write(cli_pair *p, const char *fmt, const char *name)
         return rc;
     td_write_opts w = TD_WRITE_OPTS_INIT;
     w.control_label = p->o.control_label;
+    w.csv_safe = p->o.csv_safe;
     w.test_label = p->o.test_label;
     w.rows = p->rows;
     w.nrows = p->nrows;

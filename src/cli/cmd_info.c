@@ -26,7 +26,9 @@ static void print_cat(void *ud, const char *cat, uint64_t n)
         td_write_json_string(c->f, cat, strlen(cat));
         fprintf(c->f, "\": %llu", (unsigned long long)n);
     } else {
-        fprintf(c->f, "  %-28s %12llu\n", cat, (unsigned long long)n);
+        fputs("  ", c->f);
+        cli_put_cell(c->f, cat, 28, 0);
+        fprintf(c->f, " %12llu\n", (unsigned long long)n);
     }
 }
 
@@ -37,7 +39,9 @@ static void print_cat_time(void *ud, const char *cat, uint64_t n, double dur)
     char d[40] = "?";
     if (!isnan(dur))
         snprintf(d, sizeof d, "%.0f", dur);
-    fprintf(ud, "  %-28s %12llu %16s\n", cat, (unsigned long long)n, d);
+    fputs("  ", ud);
+    cli_put_cell(ud, cat, 28, 0);
+    fprintf(ud, " %12llu %16s\n", (unsigned long long)n, d);
 }
 
 static void print_list(FILE *f, const int64_t *v, size_t n)
@@ -127,7 +131,7 @@ static void info_json(FILE *f, const td_set *s, const int64_t *iters, size_t ni,
 static void info_table(FILE *f, const td_set *s, const int64_t *iters, size_t ni,
                        const td_attr_stats *a)
 {
-    fprintf(f, "set         %s\n", td_set_path(s));
+    fprintf(f, "set         %s\n", cli_visible(td_set_path(s)));
     fprintf(f, "files       %zu\n", td_set_nfiles(s));
     fprintf(f, "steps       ");
     bool run = ni > 1 && iters[ni - 1] - iters[0] == (int64_t)ni - 1;
@@ -147,9 +151,10 @@ static void info_table(FILE *f, const td_set *s, const int64_t *iters, size_t ni
                 (long long)fi.rank, comp_name(fi.compression), fi.file_bytes / 1e6,
                 fi.json_bytes / 1e6, (unsigned long long)fi.events_total,
                 (unsigned long long)fi.events_counted, (unsigned long long)fi.events_cpu,
-                (unsigned long long)fi.events_gpu, (unsigned long long)fi.steps, fi.path);
+                (unsigned long long)fi.events_gpu, (unsigned long long)fi.steps,
+                cli_visible(fi.path));
         if (fi.device_name)
-            fprintf(f, "%*s%s\n", 94, "", fi.device_name);
+            fprintf(f, "%*s%s\n", 94, "", cli_visible(fi.device_name));
         if (fi.rounded)
             fprintf(f, "%*s(decimal timestamps: rounded to whole microseconds)\n", 94, "");
         if (fi.events_stream0)

@@ -27,46 +27,41 @@ static size_t cols_bytes(const char *s, size_t len, size_t cols, bool from_end)
     return b;
 }
 
-static void put_bytes(FILE *f, const char *s, size_t len)
-{
-    for (size_t b = 0; b < len; b++) {
-        unsigned char ch = (unsigned char)s[b];
-        fputc(ch < 0x20 ? '?' : ch, f);
-    }
-}
-
 /* A name in at most width columns, cut as the compare table cuts it: at the
  * start for a Python frame or a name ending in an address (file, line and
  * address stay), else at the end (a kernel's template arguments stay). */
 static void print_name(FILE *f, const td_row *r, size_t width)
 {
     fputs("  ", f);
-    size_t cols = text_cols(r->name, r->name_len);
+    /* As the tables show names: escapes for controls (docs/errors.md). */
+    const char *name = cli_visible_n(r->name, r->name_len);
+    size_t len = strlen(name);
+    size_t cols = text_cols(name, len);
     if (width < 12 || cols <= width) {
-        put_bytes(f, r->name, r->name_len);
+        fputs(name, f);
         fputc('\n', f);
         return;
     }
     bool tail = false;
-    for (size_t i = 0; i + 4 <= r->name_len && !tail; i++)
-        tail = memcmp(r->name + i, ".py(", 4) == 0;
-    for (size_t i = r->name_len > 24 ? r->name_len - 24 : 0; i + 2 <= r->name_len && !tail; i++)
-        tail = memcmp(r->name + i, "0x", 2) == 0;
+    for (size_t i = 0; i + 4 <= len && !tail; i++)
+        tail = memcmp(name + i, ".py(", 4) == 0;
+    for (size_t i = len > 24 ? len - 24 : 0; i + 2 <= len && !tail; i++)
+        tail = memcmp(name + i, "0x", 2) == 0;
     const char *ell = cli_unicode_ok() ? "\xE2\x80\xA6" : "...";
     size_t keep = width - (cli_unicode_ok() ? 1 : 3);
     if (tail) {
-        size_t tb = cols_bytes(r->name, r->name_len, keep, true);
+        size_t tb = cols_bytes(name, len, keep, true);
         fputs(ell, f);
-        put_bytes(f, r->name + r->name_len - tb, tb);
+        fwrite(name + len - tb, 1, tb, f);
     } else {
-        put_bytes(f, r->name, cols_bytes(r->name, r->name_len, keep, false));
+        fwrite(name, 1, cols_bytes(name, len, keep, false), f);
         fputs(ell, f);
     }
     fputc('\n', f);
 }
 
 /* One line per name: category,name (RFC 4180 quoting), lists in order. */
-static void ops_csv(FILE *f, const td_diff *d)
+static void ops_csv(FILE *f, const td_diff *d, bool safe)
 {
     const td_row *rows = td_diff_rows(d);
     size_t n = td_diff_nrows(d);
@@ -75,16 +70,9 @@ static void ops_csv(FILE *f, const td_diff *d)
         for (size_t i = 0; i < n; i++) {
             if (td_row_op_category(&rows[i]) != (td_op_category)c)
                 continue;
-            const td_row *r = &rows[i];
-            bool quote = memchr(r->name, ',', r->name_len) || memchr(r->name, '"', r->name_len) ||
-                         memchr(r->name, '\n', r->name_len) || memchr(r->name, '\r', r->name_len);
-            fprintf(f, "%s,%s", td_op_category_name((td_op_category)c), quote ? "\"" : "");
-            for (size_t b = 0; b < r->name_len; b++) {
-                if (r->name[b] == '"')
-                    fputc('"', f);
-                fputc(r->name[b], f);
-            }
-            fputs(quote ? "\"\n" : "\n", f);
+            fprintf(f, "%s,", td_op_category_name((td_op_category)c));
+            td_write_csv_field(f, rows[i].name, rows[i].name_len, safe);
+            fputc('\n', f);
         }
 }
 
@@ -127,7 +115,7 @@ static int ops_run(cli_pair *p)
         if (td_write_ops_json(out.f, p->diff, &err) < 0)
             return out_fail(&out, &err);
     } else if (strcmp(fmt, "csv") == 0)
-        ops_csv(out.f, p->diff);
+        ops_csv(out.f, p->diff, p->o.csv_safe);
     else
         ops_table(out.f, p->diff, out.f == stdout && cli_color_ok(stdout),
                   (size_t)cli_term_width(tty));

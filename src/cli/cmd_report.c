@@ -62,7 +62,7 @@ static int report_run(cli_pair *p)
             pick[k] = &views[k];
         }
     if ((rc = write_report(p, pick)) == 0 && o->default_output)
-        fprintf(stderr, "%s: wrote %s\n", g_prog, o->output);
+        fprintf(stderr, "%s: wrote %s\n", g_prog, cli_visible(o->output));
     return rc;
 }
 

@@ -62,24 +62,13 @@ static void json_str(FILE *f, const char *s)
     fputc('"', f);
 }
 
-static void csv_str(FILE *f, const char *s)
+static void csv_str(FILE *f, const char *s, bool safe)
 {
-    if (!s)
-        return;
-    if (!strpbrk(s, ",\"\n\r")) {
-        fputs(s, f);
-        return;
-    }
-    fputc('"', f);
-    for (; *s; s++) {
-        if (*s == '"')
-            fputc('"', f);
-        fputc(*s, f);
-    }
-    fputc('"', f);
+    if (s)
+        td_write_csv_field(f, s, strlen(s), safe);
 }
 
-static void write_runs(FILE *f, const char *fmt, const td_run_info *r, size_t n)
+static void write_runs(FILE *f, const char *fmt, const td_run_info *r, size_t n, bool safe)
 {
     char cpu[40], gpu[40];
     if (strcmp(fmt, "json") == 0) {
@@ -115,22 +104,26 @@ static void write_runs(FILE *f, const char *fmt, const td_run_info *r, size_t n)
         for (size_t i = 0; i < n; i++) {
             td_format_number(cpu, sizeof cpu, r[i].cpu_us);
             td_format_number(gpu, sizeof gpu, r[i].gpu_us);
-            csv_str(f, r[i].name);
+            csv_str(f, r[i].name, safe);
             fprintf(f, ",%s,%llu,%llu,%llu,%llu,%s,%s,", r[i].created,
                     (unsigned long long)r[i].nranks, (unsigned long long)r[i].niters,
                     (unsigned long long)r[i].source_bytes, (unsigned long long)r[i].events, cpu,
                     gpu);
-            csv_str(f, r[i].source);
+            csv_str(f, r[i].source, safe);
             fputc('\n', f);
         }
     } else {
         fprintf(f, "%-24s  %-20s  %5s  %10s  %12s  %12s  %16s  %16s\n", "run", "created", "ranks",
                 "iterations", "source_MB", "events", "cpu_us", "gpu_us");
-        for (size_t i = 0; i < n; i++)
-            fprintf(f, "%-24s  %-20s  %5llu  %10llu  %12.2f  %12llu  %16.0f  %16.0f\n", r[i].name,
-                    r[i].created, (unsigned long long)r[i].nranks, (unsigned long long)r[i].niters,
+        for (size_t i = 0; i < n; i++) {
+            cli_put_cell(f, r[i].name, 24, 0);
+            fputs("  ", f);
+            cli_put_cell(f, r[i].created ? r[i].created : "", 20, 0);
+            fprintf(f, "  %5llu  %10llu  %12.2f  %12llu  %16.0f  %16.0f\n",
+                    (unsigned long long)r[i].nranks, (unsigned long long)r[i].niters,
                     r[i].source_bytes / 1e6, (unsigned long long)r[i].events, r[i].cpu_us,
                     r[i].gpu_us);
+        }
     }
 }
 
@@ -145,7 +138,7 @@ static int runs_run(const cli_opts *o, const char *path)
     out_file out;
     int rc = out_open(&out, o->output);
     if (rc == 0) {
-        write_runs(out.f, fmt, runs, (size_t)n);
+        write_runs(out.f, fmt, runs, (size_t)n, o->csv_safe);
         rc = out_commit(&out);
     }
     td_run_infos_free(runs, (size_t)n);
@@ -183,7 +176,7 @@ static char **split_runs(const char *v, size_t *n)
     return out;
 }
 
-static void trend_write(FILE *f, const char *fmt, const td_trend *t)
+static void trend_write(FILE *f, const char *fmt, const td_trend *t, bool safe)
 {
     size_t nr = td_trend_nruns(t), nn = td_trend_nnames(t);
     char a[40], b[40];
@@ -219,22 +212,20 @@ static void trend_write(FILE *f, const char *fmt, const td_trend *t)
             for (size_t r = 0; r < nr; r++) {
                 td_format_number(a, sizeof a, td_trend_total(t, j, r));
                 td_format_number(b, sizeof b, td_trend_total(t, j, r) - td_trend_total(t, j, 0));
-                csv_str(f, td_trend_name(t, j));
+                csv_str(f, td_trend_name(t, j), safe);
                 fputc(',', f);
-                csv_str(f, td_trend_run(t, r));
+                csv_str(f, td_trend_run(t, r), safe);
                 fprintf(f, ",%llu,%s,%s\n", (unsigned long long)td_trend_count(t, j, r), a, b);
             }
     } else {
         fprintf(f, "%-50s", "name");
-        for (size_t r = 0; r < nr; r++)
-            fprintf(f, "  %24.24s", td_trend_run(t, r));
+        for (size_t r = 0; r < nr; r++) {
+            fputs("  ", f);
+            cli_put_cell(f, td_trend_run(t, r), 24, CLI_CELL_RIGHT | CLI_CELL_CUT);
+        }
         fputc('\n', f);
         for (size_t j = 0; j < nn; j++) {
-            const char *nm = td_trend_name(t, j);
-            if (strlen(nm) > 50)
-                fprintf(f, "%-.47s...", nm);
-            else
-                fprintf(f, "%-50s", nm);
+            cli_put_cell(f, td_trend_name(t, j), 50, CLI_CELL_CUT);
             for (size_t r = 0; r < nr; r++) {
                 double v = td_trend_total(t, j, r), d = v - td_trend_total(t, j, 0);
                 if (r == 0)
@@ -265,7 +256,7 @@ static int trend_out(const cli_opts *o, const td_trend *t, bool chart)
     out_file out;
     int rc = out_open(&out, o->output);
     if (rc == 0) {
-        trend_write(out.f, fmt, t);
+        trend_write(out.f, fmt, t, o->csv_safe);
         rc = out_commit(&out);
     }
     return rc;

@@ -143,6 +143,17 @@ void cli_doc_man(FILE *f)
           "bad usage: an unknown option, rank, iteration, column or format\n.TP\n3\n"
           "a regression was found (reserved for \\fBcheck\\fR)\n",
           f);
+    fputs(".SH SIGNALS\n", f);
+    roff_paragraphs(f, "On SIGINT, SIGTERM or SIGHUP, the temporary files of the outputs being\n"
+                       "written are removed, and the process dies by the signal: an output file\n"
+                       "is written whole or not at all.");
+    fputs(".SH NOTES\n", f);
+    roff_paragraphs(f, "Names and labels come from traces, summaries and the command line: the\n"
+                       "tables and messages show control characters and bidirectional controls\n"
+                       "as escapes (\\x1b, \\u202e), Markdown escapes | as well, and the\n"
+                       "HTML report escapes markup. CSV and JSON give the names exactly; with\n"
+                       "--csv-safe, CSV text cells that a spreadsheet would take for a formula\n"
+                       "get a leading '. Set directories are read for regular files only.");
     fputs(".SH SEE ALSO\nREADME.md, docs/numbers.md and docs/errors.md in the source tree.\n", f);
 }
 

@@ -123,7 +123,7 @@ static void stats_warning(const cli_opts *o, const td_stats *st)
             "%s: warning: --samples iteration: %s has %zu (rank, iteration) sample%s (need 2 a "
             "side): every row is n/a; select more with --%s-iteration all (or N,M,...) or "
             "--%s-rank all, or use --samples call\n",
-            g_prog, cli_side_label(o, side), k, k == 1 ? "" : "s", opt, opt);
+            g_prog, cli_visible(cli_side_label(o, side)), k, k == 1 ? "" : "s", opt, opt);
 }
 
 /* Totals of 6 iterations against 1 are not comparable: say how to fix it. */

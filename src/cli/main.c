@@ -33,5 +33,6 @@ int main(int argc, char **argv)
         return EXIT_USAGE;
     }
     cli_map_files();
+    cli_catch_signals();
     return cmd->run(cmd, argc - 1, argv + 1);
 }

@@ -56,6 +56,7 @@ static void on_sigbus(int sig, siginfo_t *si, void *uc)
             break;
         done += (size_t)w;
     }
+    td_temp_remove_all(); /* no half-written output either */
     _exit(EXIT_DATA);
 }
 

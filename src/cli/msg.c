@@ -2,14 +2,36 @@
 #include "cli.h"
 
 #include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
 
 const char *g_prog = "tracediff";
 
+/* A message names files, labels and names as they were given, shown as the
+ * tables show them (cli_visible), line by line. */
 static void vmsg(const char *kind, const char *fmt, va_list ap)
 {
+    char small[1024], *text = small;
+    va_list again;
+    va_copy(again, ap);
+    int n = vsnprintf(small, sizeof small, fmt, ap);
+    if (n >= (int)sizeof small && (text = malloc((size_t)n + 1)) != NULL)
+        vsnprintf(text, (size_t)n + 1, fmt, again);
+    va_end(again);
+    if (!text)
+        text = small;
     fprintf(stderr, "%s: %s", g_prog, kind);
-    vfprintf(stderr, fmt, ap);
+    for (const char *line = text;;) {
+        const char *end = strchr(line, '\n');
+        fputs(cli_visible_n(line, end ? (size_t)(end - line) : strlen(line)), stderr);
+        if (!end)
+            break;
+        fputc('\n', stderr);
+        line = end + 1;
+    }
     fputc('\n', stderr);
+    if (text != small)
+        free(text);
 }
 
 void cli_error(const char *fmt, ...)

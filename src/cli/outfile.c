@@ -5,6 +5,7 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -56,7 +57,7 @@ static int open_temporary(out_file *o, const char *path)
         return EXIT_DATA;
     }
     snprintf(o->tmp, n + 16, "%s.tmp.XXXXXX", path);
-    int fd = mkstemp(o->tmp);
+    int fd = td_temp_create(o->tmp);
     if (fd < 0) {
         cli_error("%s: cannot create: %s", path, strerror(errno));
         free(o->tmp);
@@ -71,6 +72,7 @@ static int open_temporary(out_file *o, const char *path)
     if (!o->f) {
         close(fd);
         unlink(o->tmp);
+        td_temp_forget(o->tmp);
         free(o->tmp);
         o->tmp = NULL;
         cli_error("%s: cannot create: %s", path, strerror(errno));
@@ -129,6 +131,7 @@ int out_commit(out_file *o)
         unlink(o->tmp);
         rc = EXIT_DATA;
     }
+    td_temp_forget(o->tmp);
     free(o->tmp);
     o->tmp = NULL;
     return rc;
@@ -154,8 +157,33 @@ void out_abort(out_file *o)
         if (o->f)
             fclose(o->f);
         unlink(o->tmp);
+        td_temp_forget(o->tmp);
         free(o->tmp);
         o->tmp = NULL;
     }
     o->f = NULL;
+}
+
+/* SIGINT, SIGTERM, SIGHUP: the temporary files go (td_temp_remove_all is
+ * async-signal-safe), then the signal's own action, so that the caller sees
+ * the process die by it. A signal ignored when the program started (nohup,
+ * a background job) stays ignored. */
+static void on_stop(int sig)
+{
+    td_temp_remove_all();
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+void cli_catch_signals(void)
+{
+    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+    for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++) {
+        struct sigaction sa, old;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = on_stop;
+        sigemptyset(&sa.sa_mask);
+        if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler != SIG_IGN)
+            sigaction(sigs[i], &sa, NULL);
+    }
 }

@@ -365,6 +365,13 @@ static int set_quiet(cli_opts *o, const char *v)
     return 0;
 }
 
+static int set_csv_safe(cli_opts *o, const char *v)
+{
+    (void)v;
+    o->csv_safe = true;
+    return 0;
+}
+
 /* "all" keeps everything, as when left out. */
 static int set_one_list(td_list *l, const char *opt, const char *v)
 {
@@ -693,6 +700,11 @@ const cli_option cli_options[] = {
     {"format", 0, "FORMAT", "roff|usage|tsv", "output", ON(CMD_MAN),
      "roff: the man page (default); usage: README's option\nlist; tsv: the option table",
      set_format},
+    {"csv-safe", 0, NULL, NULL, "output",
+     ON(CMD_COMPARE) | ON(CMD_OPS) | ON(CMD_EXPLAIN) | ON(CMD_RUNS) | ON(CMD_TREND),
+     "CSV for a spreadsheet: a text cell starting with = + - @,\n"
+     "TAB or CR gets a leading ' (numbers never do)",
+     set_csv_safe},
     {"width", 0, "PX", NULL, "output", ON(CMD_PLOT) | ON(CMD_REPORT),
      "a chart's width in pixels (default: what the labels\n"
      "need; a larger width widens the bars, a smaller one is\n"

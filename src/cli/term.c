@@ -42,3 +42,67 @@ int cli_term_width(bool tty)
         return atoi(c);
     return tty ? 120 : 160;
 }
+
+/* Names and labels come from traces, summaries and the command line: the
+ * tables show them through td_text_visible, so that no escape sequence, bell
+ * or bidirectional control reaches the terminal (docs/errors.md). */
+const char *cli_visible(const char *s)
+{
+    return cli_visible_n(s, strlen(s));
+}
+
+const char *cli_visible_n(const char *s, size_t len)
+{
+    static char *ring[8];
+    static size_t caps[8];
+    static unsigned next;
+    unsigned k = next++ % 8;
+    size_t need = td_text_visible(ring[k], caps[k], s, len, 0);
+    if (need >= caps[k]) {
+        char *b = realloc(ring[k], need + 1);
+        if (!b)
+            return "?";
+        ring[k] = b;
+        caps[k] = need + 1;
+        td_text_visible(ring[k], caps[k], s, len, 0);
+    }
+    return ring[k];
+}
+
+/* Columns of UTF-8 text: one per code point, as the compare table counts. */
+static size_t cols_of(const char *s)
+{
+    size_t w = 0;
+    for (; *s; s++)
+        w += ((unsigned char)*s & 0xC0) != 0x80;
+    return w;
+}
+
+/* The bytes of the first cols columns of s. */
+static size_t bytes_of(const char *s, size_t cols)
+{
+    size_t b = 0, c = 0;
+    for (; s[b]; b++) {
+        if (((unsigned char)s[b] & 0xC0) != 0x80 && c++ == cols)
+            break;
+    }
+    return b;
+}
+
+void cli_put_cell(FILE *f, const char *s, size_t width, unsigned how)
+{
+    const char *v = cli_visible(s);
+    size_t cols = cols_of(v);
+    if ((how & CLI_CELL_CUT) && cols > width) {
+        size_t keep = width > 3 ? width - 3 : 0;
+        fwrite(v, 1, bytes_of(v, keep), f);
+        fputs("...", f);
+        cols = keep + 3;
+        v = "";
+    }
+    if (how & CLI_CELL_RIGHT)
+        fprintf(f, "%*s", (int)(cols < width ? width - cols : 0), "");
+    fputs(v, f);
+    if (!(how & CLI_CELL_RIGHT))
+        fprintf(f, "%*s", (int)(cols < width ? width - cols : 0), "");
+}

@@ -48,6 +48,17 @@ static char *join(const char *dir, const char *name)
     return p;
 }
 
+/* What a directory entry that is not a regular file is, for the message. */
+static const char *file_kind(mode_t m)
+{
+    return S_ISDIR(m)    ? "a directory"
+           : S_ISFIFO(m) ? "a FIFO (named pipe)"
+           : S_ISSOCK(m) ? "a socket"
+           : S_ISCHR(m)  ? "a character device"
+           : S_ISBLK(m)  ? "a block device"
+                         : "not a regular file";
+}
+
 /* The trace files of one set: paths (malloc'd) appended to *list. */
 int td_trace_set_list(const char *path, char ***list, size_t *n, size_t *cap, td_error *err)
 {
@@ -82,9 +93,11 @@ int td_trace_set_list(const char *path, char ***list, size_t *n, size_t *cap, td
             break;
         }
         *list = l;
+        /* Only regular files: opening a FIFO named like a trace would wait
+         * for a writer forever, a device would be read without end. */
         struct stat fs;
-        if (stat(full, &fs) == 0 && S_ISDIR(fs.st_mode)) {
-            rc = td_fail(err, TD_EIO, full, "is a directory, not a trace file");
+        if (stat(full, &fs) == 0 && !S_ISREG(fs.st_mode)) {
+            rc = td_fail(err, TD_EIO, full, "is %s, not a trace file", file_kind(fs.st_mode));
             free(full);
             break;
         }

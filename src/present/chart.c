@@ -836,6 +836,8 @@ int td_chart_write_opts(const char *path, td_chart_kind kind, const td_diff *dif
     FILE *f = NULL;
     size_t n = strlen(path) + 16;
     char *tmp = malloc(n);
+    if (tmp)
+        tmp[0] = '\0';
     rc = chart_build(&c, &in, err);
     if (rc < 0)
         goto done;
@@ -856,7 +858,7 @@ int td_chart_write_opts(const char *path, td_chart_kind kind, const td_diff *dif
     }
     /* Drawn beside the target and renamed into place: whole or not at all. */
     snprintf(tmp, n, "%s.tmp.XXXXXX", path);
-    int fd = mkstemp(tmp);
+    int fd = td_temp_create(tmp); /* removed by the CLI on a signal */
     if (fd < 0) {
         rc = td_fail(err, TD_EIO, path, "cannot create: %s", strerror(errno));
         free(tmp);
@@ -887,8 +889,10 @@ draw:
     if (rc == 0 && tmp && rename(tmp, path) != 0)
         rc = td_fail(err, TD_EIO, path, "cannot write: %s", strerror(errno));
 done:
-    if (rc < 0 && tmp)
+    if (rc < 0 && tmp && tmp[0])
         unlink(tmp);
+    if (tmp && tmp[0])
+        td_temp_forget(tmp);
     free(tmp);
     chart_free(&c);
     return rc;

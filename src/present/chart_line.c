@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static void xml_text(FILE *f, const char *s)
@@ -264,13 +265,23 @@ int td_trend_chart_write(const char *path, const td_trend *t, td_error *err)
     char *tmp = malloc(n + 32);
     if (!tmp)
         return td_fail(err, TD_ENOMEM, path, "out of memory");
-    snprintf(tmp, n + 32, "%s.tmp%ld", path, (long)getpid());
-    FILE *f = fopen(tmp, kind ? "wb" : "w");
+    /* Beside the target, renamed into place: whole or not at all. */
+    snprintf(tmp, n + 32, "%s.tmp.XXXXXX", path);
+    int fd = td_temp_create(tmp);
+    FILE *f = fd < 0 ? NULL : fdopen(fd, kind ? "wb" : "w");
     if (!f) {
-        int rc = td_fail(err, TD_EIO, path, "cannot write: %s", strerror(errno));
+        int rc = td_fail(err, TD_EIO, path, "cannot create: %s", strerror(errno));
+        if (fd >= 0) {
+            close(fd);
+            unlink(tmp);
+            td_temp_forget(tmp);
+        }
         free(tmp);
         return rc;
     }
+    mode_t um = umask(0);
+    umask(um);
+    fchmod(fd, 0666 & ~um);
     int rc = 0;
     if (kind == 0) {
         pen p = {f, NULL};
@@ -279,12 +290,18 @@ int td_trend_chart_write(const char *path, const td_trend *t, td_error *err)
     } else {
         rc = write_cairo(f, t, kind == 2, path, err);
     }
-    int bad = ferror(f);
-    bad |= fclose(f) != 0;
-    if (rc == 0 && (bad || rename(tmp, path) < 0))
-        rc = td_fail(err, TD_EIO, path, "write failed");
+    /* The flush repeats a failed write: errno says why (ENOSPC). */
+    errno = 0;
+    int bad = fflush(f) != 0 || ferror(f) ? (errno ? errno : EIO) : 0;
+    if (fclose(f) != 0 && !bad)
+        bad = errno ? errno : EIO;
+    if (rc == 0 && bad)
+        rc = td_fail(err, TD_EIO, path, "cannot write: %s", strerror(bad));
+    if (rc == 0 && rename(tmp, path) < 0)
+        rc = td_fail(err, TD_EIO, path, "cannot write: %s", strerror(errno));
     if (rc < 0)
         unlink(tmp);
+    td_temp_forget(tmp);
     free(tmp);
     return rc;
 }

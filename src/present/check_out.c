@@ -5,11 +5,13 @@
  */
 #include "internal.h"
 #include "util/utf8_text.h"
+#include "present/out_common.h"
 
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* The check's numbers, read once through the public accessors. */
 typedef struct gate {
@@ -25,12 +27,7 @@ typedef struct gate {
 
 static void put_name(FILE *f, const td_row *r, size_t max)
 {
-    for (size_t b = 0; b < r->name_len && b < max; b++) {
-        unsigned char ch = (unsigned char)r->name[b];
-        fputc(ch < 0x20 ? '?' : ch, f);
-    }
-    if (r->name_len > max)
-        fputs("...", f);
+    td_put_visible(f, r->name, r->name_len, 0, max);
 }
 
 static void fmt(char *buf, size_t cap, double x)
@@ -78,19 +75,16 @@ static void write_table(FILE *f, const gate *g)
     }
 }
 
+/* In a code span: a '`' would end it early, so it is shown as '\''. */
 static void md_cell_name(FILE *f, const td_row *r)
 {
+    char *v = td_visible_dup(r->name, r->name_len, TD_TEXT_MARKDOWN);
+    for (char *c = v; c && (c = strchr(c, '`')) != NULL;)
+        *c = '\'';
     fputc('`', f);
-    for (size_t b = 0; b < r->name_len && b < 300; b++) {
-        unsigned char c = (unsigned char)r->name[b];
-        if (c == '|')
-            fputs("\\|", f);
-        else if (c == '`' || c < 0x20)
-            fputc(c == '`' ? '\'' : ' ', f);
-        else
-            fputc(c, f);
-    }
-    fputs(r->name_len > 300 ? "...`" : "`", f);
+    td_put_visible(f, v ? v : "?", v ? strlen(v) : 1, 0, 300);
+    fputc('`', f);
+    free(v);
 }
 
 static void write_markdown(FILE *f, const gate *g)
@@ -229,7 +223,5 @@ int td_check_write(FILE *f, const td_check *c, td_check_format format, td_error 
     }
     if (rc == TD_ENOMEM)
         return td_fail(err, rc, NULL, "out of memory");
-    if (ferror(f))
-        return td_fail(err, TD_EIO, NULL, "write failed");
-    return 0;
+    return td_write_end(f, err); /* "cannot write: <why>"; the caller names the file */
 }

@@ -36,6 +36,11 @@ int td_stats_cell_is_text(int c);
 /* "+12.3% [+8.1, +16.5]": the change and its interval relative to the
  * control mean ("" when undefined). */
 void td_stats_change_text(char *buf, size_t cap, const td_row_stats *rs);
+/* out_text.c: s as a table shows it (td_text_visible with flags), in a
+ * malloc'd string (NULL when out of memory); td_put_visible writes at most
+ * max code points of it (0: all), then "..." when it was cut. */
+char *td_visible_dup(const char *s, size_t len, unsigned flags);
+void td_put_visible(FILE *f, const char *s, size_t len, unsigned flags, size_t max);
 /* report_html.c: HTML text (escaped), "1,234 us", and a coloured change. */
 void td_html_text(FILE *f, const char *s, size_t len);
 void td_html_us(FILE *f, double v);

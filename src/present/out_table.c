@@ -9,6 +9,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define BAR_W 10
@@ -36,7 +37,43 @@ static const char *find_bytes(const char *s, size_t len, const char *pat, size_t
     return NULL;
 }
 
-/* Writes the code points [from, to) of s; control characters become '?'. */
+/* A name or label as the table shows it (td_text_visible): escapes for
+ * controls, valid UTF-8, so that widths count what the terminal shows. The
+ * buffer grows to the longest name; were it to fail, the name is cut. */
+typedef struct shown {
+    char *p;
+    size_t cap;
+    char small[256];
+} shown;
+
+static const char *visible(shown *v, const char *s, size_t len, size_t *n)
+{
+    if (!v->p) {
+        v->p = v->small;
+        v->cap = sizeof v->small;
+    }
+    size_t need = td_text_visible(v->p, v->cap, s, len, 0);
+    if (need >= v->cap) {
+        char *b = malloc(need + 1);
+        if (b) {
+            if (v->p != v->small)
+                free(v->p);
+            v->p = b;
+            v->cap = need + 1;
+        }
+        need = td_text_visible(v->p, v->cap, s, len, 0);
+    }
+    *n = need < v->cap ? need : strlen(v->p);
+    return v->p;
+}
+
+static void shown_free(shown *v)
+{
+    if (v->p != v->small)
+        free(v->p);
+}
+
+/* Writes the code points [from, to) of s (visible text already). */
 static void put_span(FILE *f, const char *s, size_t len, size_t from, size_t to)
 {
     size_t cols = 0, i = 0;
@@ -46,12 +83,8 @@ static void put_span(FILE *f, const char *s, size_t len, size_t from, size_t to)
         if (c >= 0x80)
             while (i + l < len && ((unsigned char)s[i + l] & 0xC0) == 0x80)
                 l++;
-        if (cols >= from) {
-            if (c < 0x20 || c == 0x7F)
-                fputc('?', f);
-            else
-                fwrite(s + i, 1, l, f);
-        }
+        if (cols >= from)
+            fwrite(s + i, 1, l, f);
         i += l;
         cols++;
     }
@@ -68,8 +101,10 @@ static bool tail_matters(const char *s, size_t len)
 
 /* Writes at most w columns of the name, padded to w, with an ellipsis where
  * it was cut. */
-static void put_name(FILE *f, const char *s, size_t len, size_t w, int ascii)
+static void put_name(FILE *f, shown *v, const char *name, size_t name_len, size_t w, int ascii)
 {
+    size_t len;
+    const char *s = visible(v, name, name_len, &len);
     size_t tw = text_width(s, len);
     size_t ell = ascii ? 3 : 1;
     size_t cols = tw;
@@ -140,9 +175,26 @@ static void put_verdict(FILE *f, const td_row_stats *rs, size_t chw, size_t vw, 
             *tint ? RESET : "");
 }
 
+/* The side labels over their column pairs. */
+static void label_line(FILE *f, shown *v, const td_write_opts *o, size_t namew,
+                       const size_t cw[TD_OUT_NCOLS - 1])
+{
+    const char *labels[3] = {td_label(o->control_label, 0), td_label(o->test_label, 1), "diff"};
+    fprintf(f, "%s%-*s", o->color ? BOLD : "", (int)namew, "");
+    for (int g = 0; g < 3; g++) {
+        size_t len, span = cw[2 * g] + cw[2 * g + 1] + 2;
+        const char *l = visible(v, labels[g], strlen(labels[g]), &len);
+        size_t tw = text_width(l, len);
+        fprintf(f, "  %*s", (int)(tw < span ? span - tw : 0), "");
+        put_span(f, l, len, 0, span);
+    }
+    fprintf(f, "%s\n", o->color ? RESET : "");
+}
+
 static void write_table(FILE *f, const td_diff *d, const td_write_opts *o)
 {
     int ascii = o->ascii, color = o->color;
+    shown v = {0};
     size_t width = o->width > 0 ? (size_t)o->width : 120;
     size_t n = td_view_count(d, o);
     /* Width of each numeric column: the widest cell or its title. */
@@ -159,7 +211,9 @@ static void write_table(FILE *f, const td_diff *d, const td_write_opts *o)
         for (int c = 0; c < TD_OUT_NCOLS - 1; c++)
             if (strlen(cells[c]) > cw[c])
                 cw[c] = strlen(cells[c]);
-        size_t tw = text_width(r->name, r->name_len);
+        size_t len;
+        const char *name = visible(&v, r->name, r->name_len, &len);
+        size_t tw = text_width(name, len);
         if (tw > namew)
             namew = tw;
     }
@@ -180,16 +234,9 @@ static void write_table(FILE *f, const td_diff *d, const td_write_opts *o)
         namew = room;
     if (namew < 8)
         namew = 8;
-    /* First header line: the side labels over their column pairs. */
-    const char *labels[3] = {td_label(o->control_label, 0), td_label(o->test_label, 1), "diff"};
-    fprintf(f, "%s%-*s", color ? BOLD : "", (int)namew, "");
-    for (int g = 0; g < 3; g++) {
-        int span = (int)(cw[2 * g] + cw[2 * g + 1] + 2);
-        fprintf(f, "  %*.*s", span, span, labels[g]);
-    }
-    fprintf(f, "%s\n", color ? RESET : "");
+    label_line(f, &v, o, namew, cw);
     fprintf(f, "%s", color ? BOLD : "");
-    put_name(f, td_diff_key_name(d), strlen(td_diff_key_name(d)), namew, ascii);
+    put_name(f, &v, td_diff_key_name(d), strlen(td_diff_key_name(d)), namew, ascii);
     size_t line = namew;
     for (int c = 0; c < TD_OUT_NCOLS - 1; c++) {
         size_t tw = text_width(hdr[c], strlen(hdr[c]));
@@ -211,7 +258,7 @@ static void write_table(FILE *f, const td_diff *d, const td_write_opts *o)
         const td_row *r = td_view_row(d, o, i);
         char cells[TD_OUT_NCOLS - 1][40];
         td_row_cells(cells, d, r);
-        put_name(f, r->name, r->name_len, namew, ascii);
+        put_name(f, &v, r->name, r->name_len, namew, ascii);
         const char *col = !color ? "" : r->category == '+' ? RED : r->category == '-' ? GREEN : "";
         for (int c = 0; c < TD_OUT_NCOLS - 1; c++) {
             bool tint = c >= 4 && *col;
@@ -241,6 +288,7 @@ static void write_table(FILE *f, const td_diff *d, const td_write_opts *o)
         put_bar(f, rel, ascii, color);
         fputc('\n', f);
     }
+    shown_free(&v);
 }
 
 int td_write_table(FILE *f, const td_diff *d, const td_write_opts *opts, td_error *err)

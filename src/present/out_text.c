@@ -66,6 +66,32 @@ int td_write_end(FILE *f, td_error *err)
     return td_fail(err, TD_EIO, "", "cannot write: %s", strerror(e ? e : errno ? errno : EIO));
 }
 
+char *td_visible_dup(const char *s, size_t len, unsigned flags)
+{
+    size_t need = td_text_visible(NULL, 0, s, len, flags);
+    char *v = malloc(need + 1);
+    if (v)
+        td_text_visible(v, need + 1, s, len, flags);
+    return v;
+}
+
+void td_put_visible(FILE *f, const char *s, size_t len, unsigned flags, size_t max)
+{
+    char *v = td_visible_dup(s, len, flags);
+    if (!v) {
+        fputs("?", f);
+        return;
+    }
+    size_t b = 0, cols = 0;
+    for (; v[b]; b++)
+        if (((unsigned char)v[b] & 0xC0) != 0x80 && max && cols++ == max)
+            break;
+    fwrite(v, 1, b, f);
+    if (v[b])
+        fputs("...", f);
+    free(v);
+}
+
 const char *td_label(const char *l, int side)
 {
     return l ? l : side ? "test" : "control";
@@ -199,16 +225,24 @@ void td_stats_change_text(char *buf, size_t cap, const td_row_stats *rs)
                  100 * rs->ci_high / m);
 }
 
-static void csv_field(FILE *f, const char *s, size_t len)
+/* What a spreadsheet takes for the start of a formula (OWASP's list). */
+static bool formula_start(const char *s, size_t len)
 {
-    bool quote = false;
+    return len && strchr("=+-@\t\r", s[0]) != NULL && s[0] != '\0';
+}
+
+static void csv_field(FILE *f, const char *s, size_t len, bool safe)
+{
+    bool quote = false, prefix = safe && formula_start(s, len);
     for (size_t i = 0; i < len && !quote; i++)
         quote = s[i] == ',' || s[i] == '"' || s[i] == '\n' || s[i] == '\r';
     if (!quote) {
+        if (prefix)
+            fputc('\'', f);
         fwrite(s, 1, len, f);
         return;
     }
-    fputc('"', f);
+    fputs(prefix ? "\"'" : "\"", f);
     size_t from = 0; /* runs between quotes in one write each, a quote doubled */
     const char *q;
     while ((q = memchr(s + from, '"', len - from))) {
@@ -219,6 +253,11 @@ static void csv_field(FILE *f, const char *s, size_t len)
     }
     fwrite(s + from, 1, len - from, f);
     fputc('"', f);
+}
+
+void td_write_csv_field(FILE *f, const char *s, size_t len, bool safe)
+{
+    csv_field(f, s, len, safe);
 }
 
 /* ",cell" at p; the end. */
@@ -238,7 +277,7 @@ static void write_csv(FILE *f, const td_diff *d, const td_write_opts *o)
     for (int c = 0; c < TD_OUT_NCOLS; c++) {
         if (c)
             fputc(',', f);
-        csv_field(f, names[c], strlen(names[c]));
+        csv_field(f, names[c], strlen(names[c]), o->csv_safe);
     }
     const td_stats *st = o ? o->stats : NULL;
     const char *snames[TD_STATS_NCOLS];
@@ -247,7 +286,7 @@ static void write_csv(FILE *f, const td_diff *d, const td_write_opts *o)
         td_stats_column_names(snames, sbufs, o);
         for (int c = 0; c < TD_STATS_NCOLS; c++) {
             fputc(',', f);
-            csv_field(f, snames[c], strlen(snames[c]));
+            csv_field(f, snames[c], strlen(snames[c]), o->csv_safe);
         }
     }
     fputc('\n', f);
@@ -256,7 +295,7 @@ static void write_csv(FILE *f, const td_diff *d, const td_write_opts *o)
         const td_row *r = td_view_row(d, o, i);
         char cells[TD_OUT_NCOLS - 1][40];
         td_row_cells(cells, d, r);
-        csv_field(f, r->name, r->name_len);
+        csv_field(f, r->name, r->name_len, o->csv_safe);
         /* the rest of the row in one write: each cell below 40 bytes */
         char line[(TD_OUT_NCOLS + TD_STATS_NCOLS) * 41 + 2], *lp = line;
         for (int c = 0; c < TD_OUT_NCOLS - 1; c++)
@@ -382,18 +421,11 @@ int td_write_json(FILE *f, const td_diff *d, const td_write_opts *opts, td_error
 static void md_name(FILE *f, const char *s, size_t len)
 {
     /* A code span keeps <...> from being read as HTML; '|' must still be
-     * escaped inside a table. */
+     * escaped inside a table, and a newline would end the row: both, and
+     * every control, as td_text_visible shows them. */
     bool tick = memchr(s, '`', len) != NULL;
     fputs(tick ? "`` " : "`", f);
-    for (size_t i = 0; i < len; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if (c == '|')
-            fputs("\\|", f);
-        else if (c == '\n' || c == '\r' || c == '\0')
-            fputc(' ', f);
-        else
-            fputc(c, f);
-    }
+    td_put_visible(f, s, len, TD_TEXT_MARKDOWN, 0);
     fputs(tick ? " ``" : "`", f);
 }
 
@@ -404,8 +436,11 @@ static void write_markdown(FILE *f, const td_diff *d, const td_write_opts *o)
     td_column_names(names, bufs, d, o);
     const td_stats *st = o ? o->stats : NULL;
     fputc('|', f);
-    for (int c = 0; c < TD_OUT_NCOLS; c++)
-        fprintf(f, " %s |", names[c]);
+    for (int c = 0; c < TD_OUT_NCOLS; c++) {
+        fputc(' ', f); /* the labels are the user's text */
+        td_put_visible(f, names[c], strlen(names[c]), TD_TEXT_MARKDOWN, 0);
+        fputs(" |", f);
+    }
     if (st)
         fputs(" change (interval) | q | verdict |", f);
     fputs("\n|:---|", f);

@@ -88,8 +88,15 @@ static int kernels_of(FILE *f, const td_report_input *in, const td_row *op, td_e
     return rc;
 }
 
-static const char head_row[] = "<thead><tr><th>%s</th><th>%s</th><th>%s</th><th>change</th>"
-                               "<th>GPU events</th></tr></thead><tbody>\n";
+/* The labels are the user's text: escaped like every name in the report. */
+static void head_row(FILE *f, const char *first, const char *const label[2])
+{
+    fprintf(f, "<thead><tr><th>%s</th><th>", first);
+    td_html_text(f, label[0], strlen(label[0]));
+    fputs("</th><th>", f);
+    td_html_text(f, label[1], strlen(label[1]));
+    fputs("</th><th>change</th><th>GPU events</th></tr></thead><tbody>\n", f);
+}
 
 static int top_ops(FILE *f, const td_report_input *in, const char *const label[2], td_error *err)
 {
@@ -102,7 +109,7 @@ static int top_ops(FILE *f, const td_report_input *in, const char *const label[2
         return (int)n;
     }
     fputs("<table class=\"moved\" id=\"moved-ops\">", f);
-    fprintf(f, head_row, "op (click for its kernels)", label[0], label[1]);
+    head_row(f, "op (click for its kernels)", label);
     for (long i = 0; i < n && rc >= 0; i++) {
         const td_row *r = &td_diff_rows(d)[rows[i]];
         fputs("<tr><td class=\"name\"><details><summary>", f);
@@ -130,7 +137,7 @@ static int by_class(FILE *f, const td_report_input *in, const char *const label[
         return (int)n;
     }
     fputs("<h3>By kernel class</h3>\n<table class=\"moved\" id=\"moved-classes\">", f);
-    fprintf(f, head_row, "class", label[0], label[1]);
+    head_row(f, "class", label);
     for (long i = 0; i < n; i++) {
         const td_row *r = &td_diff_rows(d)[rows[i]];
         fputs("<tr><td class=\"name\">", f);

@@ -630,6 +630,7 @@ static int write_new_file(writer *w, char **tmp, const td_set *set, const char *
         return td_fail(w->err, TD_ENOMEM, path, "out of memory");
     snprintf(*tmp, n + 32, "%s.tmp%ld", path, (long)getpid());
     unlink(*tmp);
+    td_temp_track(*tmp); /* removed by the CLI's signal handler */
     if (sqlite3_open_v2(*tmp, &w->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) !=
         SQLITE_OK)
         return sql_fail(w->err, w->db, path, "cannot create it");
@@ -652,6 +653,7 @@ static int write_new_file(writer *w, char **tmp, const td_set *set, const char *
     if (rename(*tmp, path) < 0)
         return td_fail(w->err, TD_EIO, path, "cannot rename the new file into place: %s",
                        strerror(errno));
+    td_temp_forget(*tmp);
     free(*tmp);
     *tmp = NULL;
     return 0;
@@ -763,6 +765,7 @@ int td_summary_write(const char *path, const td_set *set, const td_summary_opts 
     }
     if (tmp) {
         unlink(tmp);
+        td_temp_forget(tmp);
         free(tmp);
     }
     free(hashes);

@@ -51,6 +51,11 @@ static uint32_t decode(const unsigned char *s, size_t len, size_t *i)
     return cp;
 }
 
+uint32_t td_utf8_decode(const char *s, size_t len, size_t *i)
+{
+    return decode((const unsigned char *)s, len, i);
+}
+
 uint32_t td_text_next(const char *s, size_t len, size_t *i)
 {
     uint32_t cp = decode((const unsigned char *)s, len, i);

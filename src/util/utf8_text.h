@@ -7,6 +7,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
+/* The code point at s[*i], advancing *i by at least one byte; malformed
+ * UTF-8 (overlong forms, surrogates, cut short) is U+FFFD, one byte long. */
+uint32_t td_utf8_decode(const char *s, size_t len, size_t *i);
+
 /* The code point at s[*i] (advancing *i by at least one byte), made safe to
  * show: malformed UTF-8, surrogates and noncharacters become U+FFFD, and
  * control characters '?', as the terminal table writes them. */

@@ -8,7 +8,9 @@ For each report: the DOM after the page's script ran holds both charts (one
 bar group per chart row) and every row of the table, in name order; opened at
 "#sort=COL&dir=DIR" the rows come in that order (the same function sorts on a
 header click) and the header says so; "#q=TEXT" filters. A report of 20,000
-rows renders whole. Screenshots (1400x2000) of the examples' report and of the
+rows renders whole. A report whose labels and names carry markup and
+scripts (each would mark <body> if it ran) shows them as text and runs none
+of them. Screenshots (1400x2000) of the examples' report and of the
 hta-trace_diff report go to DIR (default build/browser) for a person to look at.
 """
 import csv, gzip, html.parser, io, json, os, re, shutil, struct, subprocess, sys, tempfile, time
@@ -51,6 +53,87 @@ def browse(exe, url, extra):
         return p.returncode, p.stdout.decode("utf-8", "replace")
     finally:
         shutil.rmtree(profile, ignore_errors=True)
+
+
+class Pwned(html.parser.HTMLParser):
+    """Traces of a hostile payload in a dumped DOM: the mark any of them
+    leaves on <body> when it runs, and elements that should not be there."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.marks, self.planted, self.title = [], [], ""
+        self.in_title = False
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "body" and "data-pwned" in a:
+            self.marks.append(a["data-pwned"])
+        if tag in ("img", "iframe") or any(k.startswith("on") for k in a):
+            self.planted.append(tag)
+        self.in_title = tag == "title"
+
+    def handle_endtag(self, tag):
+        self.in_title = False
+
+    def handle_data(self, data):
+        if self.in_title:
+            self.title += data
+
+
+# Markup that would run if a label or a name reached the page unescaped.
+PAYLOADS = ["<img src=x onerror=\"document.body.dataset.pwned='img'\">",
+            "<script>document.body.dataset.pwned='script'</script>",
+            "\"><svg onload=\"document.body.dataset.pwned='svg'\">",
+            "</script><script>document.body.dataset.pwned='json'</script>",
+            "'; document.body.dataset.pwned='js'; '\u202e\x1b]0;t\x07"]
+
+
+def hostile_set(tmp):
+    """A real trace (TraceLens' bert on an H100) twice, its busiest ops and
+    kernels renamed to the payloads; the test side slower."""
+    src = os.path.join(ROOT, "tests/golden/traces/tracelens-bert_h100")
+    f = [os.path.join(src, n) for n in os.listdir(src) if ".json" in n][0]
+    with gzip.open(f, "rt") as fh:
+        trace = json.load(fh)
+    counts = {}
+    for e in trace["traceEvents"]:
+        if e.get("cat") in ("cpu_op", "kernel") and e.get("ph") == "X":
+            counts[e["name"]] = counts.get(e["name"], 0) + 1
+    busiest = sorted(counts, key=lambda n: (-counts[n], n))
+    ops = [n for n in busiest if not n.startswith("void ")][:3]
+    kernels = [n for n in busiest if n.startswith("void ")][:2]
+    rename = dict(zip(ops + kernels, PAYLOADS))
+    dirs = []
+    for side, scale in (("hostile_c", 1), ("hostile_t", 2)):
+        for e in trace["traceEvents"]:
+            if e.get("name") in rename or e.get("name") in PAYLOADS:
+                e["name"] = rename.get(e["name"], e["name"])
+                if scale != 1 and "dur" in e:
+                    e["dur"] = e["dur"] * scale
+        os.makedirs(os.path.join(tmp, side))
+        with open(os.path.join(tmp, side, "trace.json"), "w") as fh:
+            json.dump(trace, fh)
+        dirs.append(os.path.join(tmp, side))
+    return dirs
+
+
+def check_hostile(td, browser, tmp):
+    a, b = hostile_set(tmp)
+    labels = ["--control-label", PAYLOADS[0] + PAYLOADS[2], "--test-label",
+              PAYLOADS[1] + PAYLOADS[3]]
+    check_report(td, browser, tmp, "hostile", a, b, labels, sorts=[("name", "desc", 0)])
+    out = os.path.join(tmp, "hostile.html")
+    with open(out, encoding="utf-8") as f:
+        page = f.read()
+    check("hostile: the GPU time section is there", 'id="moved-ops"' in page)
+    for q in ("", "#q=pwned", "#sort=diff_duration&dir=desc"):
+        rc, dumped = browse(browser, "file://" + out + q, ["--dump-dom"])
+        p = Pwned()
+        p.feed(dumped)
+        check("hostile%s: no payload ran" % q, rc == 0 and p.marks == [], p.marks)
+        check("hostile%s: no element planted" % q, p.planted == [], p.planted)
+        check("hostile%s: the labels are the title's text" % q,
+              PAYLOADS[0] in p.title and PAYLOADS[1] in p.title, repr(p.title[:200]))
 
 
 class Dom(html.parser.HTMLParser):
@@ -204,6 +287,7 @@ def main():
         check("#q= filters the rows (case-insensitive)", d.names == want and want,
               "%d shown, want %d" % (len(d.names), len(want)))
         check("#q=: count says so", d.count == "%d of 432 rows" % len(want), repr(d.count))
+        check_hostile(td, browser, tmp)
         a, b = big_set(tmp, 20000)
         took = check_report(td, browser, tmp, "20k-rows", a, b, sorts=[("diff_duration", "desc", 6)])
         if took is not None:

@@ -70,6 +70,8 @@ $ tracediff compare --help
 > output:
 >   --format table|csv|json|markdown  default: table on a terminal, else csv;
 >                                     with -o, from the file's extension
+>   --csv-safe                        CSV for a spreadsheet: a text cell starting with = + - @,
+>                                     TAB or CR gets a leading ' (numbers never do)
 >   -o, --output FILE                 written whole or not at all ('-': stdout)
 >
 > examples:

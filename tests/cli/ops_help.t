@@ -47,6 +47,8 @@ $ tracediff ops --help
 >
 > output:
 >   --format table|csv|json           default: table on a terminal, else csv (category,name)
+>   --csv-safe                        CSV for a spreadsheet: a text cell starting with = + - @,
+>                                     TAB or CR gets a leading ' (numbers never do)
 >   -o, --output FILE                 written whole or not at all ('-': stdout)
 >
 > examples:
