@@ -208,6 +208,7 @@ static int info_run(const cli_opts *o, const char *path)
     const char *fmt = o->format ? o->format : "table"; /* checked by the parser */
     td_set *s = NULL;
     td_open_opts oo = TD_OPEN_OPTS_INIT;
+    oo.ns = o->ns;
     oo.threads = o->threads;
     oo.map_min_bytes = cli_map_min;
     oo.processes = true;
