@@ -140,7 +140,7 @@ typedef struct td_open_opts {
      * decimals, instead of rounded to whole microseconds as HTA does by
      * default (docs/numbers.md). The library does not read the environment:
      * td_env_ns() says what HTA would do. A summary holds one rule or the
-     * other: opening one made under the other rule is TD_EUSAGE (when its
+     * other: opening one made under the other rule is TD_ETRACE (when its
      * traces had decimal timestamps, the only case where the rules differ). */
     bool ns;
 } td_open_opts;
@@ -472,6 +472,13 @@ TD_API size_t td_diff_nrows(const td_diff *diff);
 TD_API const td_row *td_diff_rows(const td_diff *diff);
 TD_API const td_side_notes *td_diff_notes(const td_diff *diff, td_side side);
 TD_API bool td_diff_short_names(const td_diff *diff);
+/* The one note owed when HTA's rounding of decimal timestamps (the default,
+ * not ns) changed the numbers: some selected event's duration became
+ * negative, or some row's total of a side moved by more than 5% of the
+ * traces' own (td_side_notes.round_negative, round_moved_rows, both sides
+ * added). Written to buf (NUL-terminated, cut to cap); returns its length,
+ * 0 (and "") when there is nothing to say. */
+TD_API size_t td_diff_rounding_note(const td_diff *diff, char *buf, size_t cap);
 /* Rows of a diff computed without normalize_names whose names differ from
  * another row's only by addresses or Python line numbers (step numbers are
  * not counted): the rows --normalize-names would fold together. */

@@ -309,9 +309,9 @@ int td_trace_set_list(const char *path, char ***list, size_t *n, size_t *cap, td
  * ranks and iterations filled in. */
 int td_set_assemble(td_set **out, const char *path, td_file **files, size_t n, td_error *err);
 /* 0 when the durations of set s follow the rule asked for (ns: the
- * traces' own resolution, else HTA's rounding), else TD_EUSAGE naming the
- * summary and how to make it again. Only files with decimal timestamps
- * count: for the others both rules give the same numbers. */
+ * traces' own resolution, else HTA's rounding), else TD_ETRACE naming the
+ * summary and how to make it again (the data is not what was asked for). Only files with decimal
+ * timestamps count: for the others both rules give the same numbers. */
 int td_set_check_rule(const td_set *s, bool ns, td_error *err);
 /* 0 when the set holds what a selection needs (always for trace sets), else
  * TD_EUSAGE naming what a partial summary lacks. */

@@ -246,6 +246,7 @@ def case_args(c, ops):
     sel += ["--device", c.get("device", "all")]
     sel += ["--short-names"] if c.get("short_names") else []
     sel += ["--hta-strict"] if c.get("hta_strict") else []
+    sel += ["--ns"] if c.get("ns") else []
     if ops:
         return ["ops", ctl, tst, "--format", "json"] + sel
     return ["compare", ctl, tst, "--format", "csv"] + sel

@@ -6,7 +6,11 @@
 - every case of tests/golden/cases.json through summaries: each set summarized
   once, then compare --format csv and json and ops --format json from the
   summaries must be byte-identical to the same commands on the traces
-  (--hta-strict cases too); info --format json of each set as well;
+  (--hta-strict and --ns cases too, the latter from summaries made with
+  --ns); info --format json of each set as well;
+- the duration rule: a summary made without --ns compared with --ns (and
+  the reverse) is one error naming it and saying to summarize again, exit 1;
+  --cat on a summary that lacks its events' categories is refused;
 - a file of three runs: runs lists them, H#a against H#b equals the original
   sets, PRAGMA integrity_check says ok, trend writes valid SVG, PNG and PDF;
 - a summary of decimal durations (the raw encoding) answers exactly;
@@ -54,28 +58,36 @@ def selection(c):
         out.append("--short-names")
     if c.get("hta_strict"):
         out.append("--hta-strict")
+    if c.get("ns"):
+        out.append("--ns")
     return out
 
 
 def golden(exe, tmp):
     cases = json.load(open(os.path.join(GOLD, "cases.json")))
-    sets = sorted({os.path.join(GOLD, c[k]) for c in cases for k in ("control", "test")})
+    # Each set summarized under each duration rule its cases use (--ns: the
+    # traces' own resolution), keyed (set, ns).
+    sets = sorted({(os.path.join(GOLD, c[k]), bool(c.get("ns")))
+                   for c in cases for k in ("control", "test")})
     summ = {}
-    for i, s in enumerate(sets):
-        out = os.path.join(tmp, "set%d.tdsum" % i)
-        rc, _, err = run(exe, "summarize", s, "-o", out)
+    for i, (s, ns) in enumerate(sets):
+        out = os.path.join(tmp, "set%d%s.tdsum" % (i, "ns" if ns else ""))
+        rule = ["--ns"] if ns else []
+        rc, _, err = run(exe, "summarize", s, "-o", out, *rule)
         if rc == 0:
-            summ[s] = out
-            a, b = run(exe, "info", s, "--format", "json"), run(exe, "info", out, "--format", "json")
-            check("info %s" % os.path.relpath(s, GOLD), a[:2] == b[:2])
-            a, b = run(exe, "info", s), run(exe, "info", out)
+            summ[s, ns] = out
+            a = run(exe, "info", s, "--format", "json", *rule)
+            b = run(exe, "info", out, "--format", "json", *rule)
+            check("info %s%s" % (os.path.relpath(s, GOLD), " --ns" if ns else ""), a[:2] == b[:2])
+            a, b = run(exe, "info", s, *rule), run(exe, "info", out, *rule)
             check("info table %s" % os.path.relpath(s, GOLD),
                   a[0] == b[0] and a[1].replace(s.encode(), b"") ==
                   b[1].replace(out.encode(), b"").replace(s.encode(), b""))
         else:
-            summ[s] = s  # its error must then appear the same way
+            summ[s, ns] = s  # its error must then appear the same way
 
     def one(c):
+        ns = bool(c.get("ns"))
         ct, tt = os.path.join(GOLD, c["control"]), os.path.join(GOLD, c["test"])
         res = []
         cmds = [["compare", "--format", "csv"], ["compare", "--format", "json"],
@@ -94,7 +106,7 @@ def golden(exe, tmp):
         for cmd in cmds:
             sel = selection(c)
             a = run(exe, cmd[0], ct, tt, *(cmd[1:] + sel + ["-q"]))
-            b = run(exe, cmd[0], summ[ct], summ[tt], *(cmd[1:] + sel + ["-q"]))
+            b = run(exe, cmd[0], summ[ct, ns], summ[tt, ns], *(cmd[1:] + sel + ["-q"]))
             res.append(("%s %s" % (c["id"], " ".join(cmd)), a[0] == b[0] and a[1] == b[1],
                         "rc %d/%d %s" % (a[0], b[0], b[2].strip()[:200])))
         return res
@@ -104,6 +116,44 @@ def golden(exe, tmp):
             for r in res:
                 check(*r)
     return summ
+
+
+def ns_rule(exe, tmp):
+    """A summary holds one duration rule: comparing it under the other is one
+    clear error naming it and the fix, exit 1; a summary of whole-us traces
+    answers both rules; --cat on a summary of a file whose names have two
+    categories on one side is refused (its events' own are not kept)."""
+    bert = os.path.join(GOLD, "traces", "tracelens-bert_h100")
+    whole = os.path.join(GOLD, "traces", "hta-trace_diff", "control")
+    for ns in (False, True):
+        rule = ["--ns"] if ns else []
+        other = [] if ns else ["--ns"]
+        out = os.path.join(tmp, "rule%d.tdsum" % ns)
+        check("summarize %s" % " ".join(rule), run(exe, "summarize", bert, "-o", out, *rule)[0] == 0)
+        rc, o, err = run(exe, "compare", out, out, "--format", "csv", *other)
+        lines = err.strip().splitlines()
+        want = "summarize the traces again with --ns" if not ns else "made with --ns"
+        check("summary made %s --ns, compared %s it: one error, exit 1" %
+              ("with" if ns else "without", "without" if ns else "with"),
+              rc == 1 and o == b"" and len(lines) == 1 and out in lines[0] and want in lines[0],
+              "rc %d %r" % (rc, err))
+        rc, o, err = run(exe, "compare", out, bert, "--format", "csv", "-q", *rule)
+        rc2, o2, _ = run(exe, "compare", bert, bert, "--format", "csv", "-q", *rule)
+        check("summary made %s --ns compared under its rule" % ("with" if ns else "without"),
+              rc == rc2 == 0 and o == o2 and o, err)
+        w = os.path.join(tmp, "whole%d.tdsum" % ns)
+        run(exe, "summarize", whole, "-o", w, *rule)
+        a = run(exe, "compare", w, w, "--format", "csv", "-q", *other)
+        b = run(exe, "compare", whole, whole, "--format", "csv", "-q", *other)
+        check("whole-us summary answers both rules", a[0] == 0 and a[1] == b[1] and a[1], a[2])
+    noisy = os.path.join(ROOT, "tests", "data", "noisy", "control")
+    m = os.path.join(tmp, "mixed.tdsum")
+    run(exe, "summarize", noisy, "-o", m)
+    rc, _, err = run(exe, "compare", m, m, "--cat", "cpu_op", "--format", "csv")
+    check("--cat on a summary of mixed categories: refused, naming the summary",
+          rc == 1 and m in err and "need the trace" in err, "rc %d %r" % (rc, err))
+    rc, o, err = run(exe, "compare", m, m, "--format", "csv", "-q")
+    check("the same summary without --cat", rc == 0 and o, err)
 
 
 def three_runs(exe, tmp):
@@ -349,6 +399,7 @@ def main():
     tmp = tempfile.mkdtemp(prefix="td-summary-")
     try:
         golden(exe, tmp)
+        ns_rule(exe, tmp)
         h = three_runs(exe, tmp)
         part = partial_and_raw(exe, tmp)
         bad_inputs(exe, tmp, h, part)

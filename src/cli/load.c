@@ -157,6 +157,9 @@ static int diff_and_view(cli_pair *p)
         note_side(o, p->control, p->diff, 0);
         note_side(o, p->test, p->diff, 1);
         samples_hint(o, p->diff);
+        char note[256];
+        if (td_diff_rounding_note(p->diff, note, sizeof note))
+            cli_note("%s", note);
         size_t noisy = td_diff_noisy_names(p->diff);
         if (noisy && !o->table_out && !o->explain_names)
             cli_note("%zu names differ only by addresses or line numbers; --normalize-names "

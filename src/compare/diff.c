@@ -297,7 +297,7 @@ static int add_side(builder *b, td_diff *d, int side, const td_set *s, const td_
         }
         td_pick pick = td_pick_of(sn, opts);
         if (opts->categories && (!f->name_cats || !f->cats_by_side))
-            return td_fail(err, TD_EUSAGE, f->origin ? f->origin : f->path,
+            return td_fail(err, TD_ETRACE, f->origin ? f->origin : f->path,
                            "this summary keeps %s: --cat and --no-python need the trace "
                            "files, or a summary made again from them",
                            f->name_cats ? "the categories of names, not of events"
@@ -466,6 +466,28 @@ const td_row *td_diff_rows(const td_diff *d)
 const td_side_notes *td_diff_notes(const td_diff *d, td_side side)
 {
     return &d->notes[side ? 1 : 0];
+}
+
+size_t td_diff_rounding_note(const td_diff *d, char *buf, size_t cap)
+{
+    uint64_t neg = d->notes[0].round_negative + d->notes[1].round_negative;
+    uint64_t moved = d->notes[0].round_moved_rows + d->notes[1].round_moved_rows;
+    char a[96] = "", b[96] = "";
+    if (cap)
+        buf[0] = '\0';
+    if (!neg && !moved)
+        return 0;
+    if (neg)
+        snprintf(a, sizeof a, "made %llu event duration%s negative", (unsigned long long)neg,
+                 neg == 1 ? "" : "s");
+    if (moved)
+        snprintf(b, sizeof b, "%smoved %llu row total%s by more than 5%%", neg ? " and " : "",
+                 (unsigned long long)moved, moved == 1 ? "" : "s");
+    int n = snprintf(buf, cap,
+                     "HTA's rounding of decimal timestamps to whole us %s%s; --ns keeps the "
+                     "traces' own durations",
+                     a, b);
+    return n < 0 ? 0 : (size_t)n < cap ? (size_t)n : cap ? cap - 1 : 0;
 }
 
 bool td_diff_short_names(const td_diff *d)

@@ -564,10 +564,10 @@ int td_set_check_rule(const td_set *s, bool ns, td_error *err)
             continue;
         const char *where = s->origin ? s->origin : f->path;
         if (ns)
-            return td_fail(err, TD_EUSAGE, where,
+            return td_fail(err, TD_ETRACE, where,
                            "this summary holds durations rounded to whole us (made without "
                            "--ns): summarize the traces again with --ns to compare with --ns");
-        return td_fail(err, TD_EUSAGE, where,
+        return td_fail(err, TD_ETRACE, where,
                        "this summary holds the traces' own durations (made with --ns): "
                        "compare with --ns, or summarize the traces again without it");
     }
