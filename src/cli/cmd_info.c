@@ -158,10 +158,17 @@ static void info_table(FILE *f, const td_set *s, const int64_t *iters, size_t ni
         print_list(f, iters, ni);
     else
         fputs("none (no ProfilerStep: compared as whole traces)", f);
+    bool decimal = false;
+    for (size_t i = 0; i < td_set_nfiles(s); i++) {
+        td_file_info fi;
+        td_set_file_info(s, i, &fi);
+        decimal |= fi.decimal_ts;
+    }
     fprintf(f, "\ndurations   %s\n\n",
             td_set_ns(s) ? "the traces' own, in us with their decimals (--ns)"
-                         : "decimal timestamps rounded to whole us, as HTA does (--ns keeps "
-                           "the traces' own)");
+            : decimal    ? "decimal timestamps rounded to whole us, as HTA does (--ns keeps "
+                           "the traces' own)"
+                         : "whole us, as the traces write them (no decimal timestamps)");
     fprintf(f, "%6s  %-5s  %10s  %11s  %10s  %10s  %9s  %9s  %6s  %s\n", "rank", "comp", "file_MB",
             "json_MB", "events", "counted", "cpu", "gpu", "steps", "file / device");
     for (size_t i = 0; i < td_set_nfiles(s); i++) {

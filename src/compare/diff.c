@@ -298,10 +298,9 @@ static int add_side(builder *b, td_diff *d, int side, const td_set *s, const td_
         td_pick pick = td_pick_of(sn, opts);
         if (opts->categories && (!f->name_cats || !f->cats_by_side))
             return td_fail(err, TD_ETRACE, f->origin ? f->origin : f->path,
-                           "this summary keeps %s: --cat and --no-python need the trace "
-                           "files, or a summary made again from them",
-                           f->name_cats ? "the categories of names, not of events"
-                                        : "no categories");
+                           "this summary does not keep each event's category%s: --cat and "
+                           "--no-python need the trace files",
+                           f->name_cats ? " (some name has events of two categories)" : "");
         int rc = attr ? td_add_file_attr(b, side, f, sn, opts, err)
                       : add_file(b, sn, side, f, &pick, opts, err);
         if (rc < 0)
