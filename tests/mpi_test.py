@@ -122,9 +122,17 @@ def same_now(name, cli_cmd, mpi_cmd, files=()):
     if a[1] != b[1]:
         return name, False, "stdout differs (%d vs %d bytes)" % (len(a[1]), len(b[1]))
     for ca, cb in files:
-        if open(ca, "rb").read() != open(cb, "rb").read():
+        if without_rounding_note(open(ca, "rb").read()) != \
+                without_rounding_note(open(cb, "rb").read()):
             return name, False, "%s and %s differ" % (ca, cb)
     return name, True, ""
+
+
+def without_rounding_note(data: bytes) -> bytes:
+    """A report's note on HTA's rounding counts the rows it moved from each
+    event's own duration, which the packed files tracediff-mpi gathers do not
+    carry (docs/numbers.md): the rest of the page must be the same bytes."""
+    return re.sub(rb'<li class="rounding">[^<]*</li>\n', b"", data)
 
 
 def pair_cases(exe, mpi, ctl, tst, tmp):

@@ -24,7 +24,7 @@
 - a summarize killed inside its append transaction (a test hook pauses it
   there) leaves the earlier runs intact and byte for byte as they were.
 """
-import concurrent.futures, hashlib, json, os, shutil, signal, sqlite3, subprocess, sys
+import concurrent.futures, hashlib, json, os, re, shutil, signal, sqlite3, subprocess, sys
 import tempfile, time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -214,13 +214,17 @@ def three_runs(exe, tmp):
     rc2, out, _ = run(exe, "runs", h, "--format", "json")
     check("--replace", rc == 0 and [r["name"] for r in json.loads(out)] == ["a", "b", "c"], err)
     # Report from summaries: the same page.
+    # (but for the note on HTA's rounding: its moved rows need each event's
+    # own duration, which a summary does not keep; docs/numbers.md)
+    def page(r):
+        return re.sub(rb'<li class="rounding">[^<]*</li>\n', b"", r[1])
     ra = run(exe, "report", c, t, "-o", "-")
     rb = run(exe, "report", h + "#a", h + "#b", "-o", "-")
-    check("report identical", ra[0] == 0 and ra[1] == rb[1])
+    check("report identical", ra[0] == 0 and page(ra) == page(rb))
     sel = ["--control-iteration", "all", "--per-iteration", "-q"]
     ra = run(exe, "report", c, t, "-o", "-", *sel)
     rb = run(exe, "report", h + "#a", h + "#b", "-o", "-", *sel)
-    check("report --per-iteration identical", ra[0] == 0 and ra[1] == rb[1], rb[2][:200])
+    check("report --per-iteration identical", ra[0] == 0 and page(ra) == page(rb), rb[2][:200])
     ra = run(exe, "plot", "counts", c, t, "-o", "-", *sel)
     rb = run(exe, "plot", "counts", h + "#a", h + "#b", "-o", "-", *sel)
     check("plot --per-iteration identical", ra[0] == 0 and ra[1] == rb[1], rb[2][:200])
