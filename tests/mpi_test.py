@@ -132,7 +132,8 @@ def without_rounding_note(data: bytes) -> bytes:
     """A report's note on HTA's rounding counts the rows it moved from each
     event's own duration, which the packed files tracediff-mpi gathers do not
     carry (docs/numbers.md): the rest of the page must be the same bytes."""
-    return re.sub(rb'<li class="rounding">[^<]*</li>\n', b"", data)
+    data = re.sub(rb'<li class="rounding">[^<]*</li>\n', b"", data)
+    return data.replace(b'<h2>Notes</h2>\n<ul class="notes" id="notes">\n</ul>\n', b"")
 
 
 def pair_cases(exe, mpi, ctl, tst, tmp):
