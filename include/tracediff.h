@@ -135,12 +135,25 @@ typedef struct td_open_opts {
      * used when a file is cut into pieces. TD_PROCESSES=0 in the
      * environment turns it off. Off by default. */
     bool processes;
+    /* Keep the trace's own resolution (HTA_DISABLE_NS_ROUNDING=1): decimal
+     * timestamps and durations are used as they are, in us with their
+     * decimals, instead of rounded to whole microseconds as HTA does by
+     * default (docs/numbers.md). The library does not read the environment:
+     * td_env_ns() says what HTA would do. A summary holds one rule or the
+     * other: opening one made under the other rule is TD_ETRACE (when its
+     * traces had decimal timestamps, the only case where the rules differ). */
+    bool ns;
 } td_open_opts;
 
 #define TD_OPEN_OPTS_INIT                                                                          \
     {                                                                                              \
-        sizeof(td_open_opts), 0, NULL, NULL, false, 0, false                                       \
+        sizeof(td_open_opts), 0, NULL, NULL, false, 0, false, false                                \
     }
+
+/* Whether HTA_DISABLE_NS_ROUNDING in the environment turns HTA's rounding
+ * off, read as HTA reads it: exactly "1" does, anything else (unset, "0",
+ * "true", "1 ") does not. */
+TD_API bool td_env_ns(void);
 
 /* The trace file mapped (td_open_opts.map_min_bytes) at addr by a load in
  * progress, with *offset (if not NULL) set to addr's byte offset in it; NULL
@@ -177,6 +190,7 @@ typedef struct td_file_info {
     bool rounded;              /* decimal timestamps rounded to microseconds */
     bool bom;                  /* starts with a UTF-8 byte order mark (skipped) */
     const char *device_name;   /* deviceProperties[0].name, or NULL */
+    bool decimal_ts;           /* some ts was decimal: rounded unless ns */
 } td_file_info;
 
 TD_API const char *td_set_path(const td_set *set);
@@ -185,6 +199,10 @@ TD_API const char *td_set_origin(const td_set *set);
 TD_API size_t td_set_nfiles(const td_set *set);
 /* Files are ordered by rank. */
 TD_API int td_set_file_info(const td_set *set, size_t i, td_file_info *out);
+
+/* Whether the set's durations keep the trace's own resolution (opened with
+ * td_open_opts.ns, or a summary made so), else HTA's whole-us rounding. */
+TD_API bool td_set_ns(const td_set *set);
 
 /* Sorted, distinct ranks and iterations of the set. Returns how many there
  * are; writes at most cap of them to out (out may be NULL when cap is 0). */
@@ -299,10 +317,12 @@ TD_API int td_trend_chart_write(const char *path, const td_trend *t, td_error *e
 TD_API int td_set_list_files(char ***out, size_t *n, const char *path, td_error *err);
 
 #define TD_PACK_SHA256 1 /* also hash the file's bytes (what td_summary_write records) */
+#define TD_PACK_NS 2     /* keep the trace's own resolution (td_open_opts.ns) */
 
 /* Loads one trace file and packs its aggregates into *out (malloc'd, *n
  * bytes; the caller frees it with free()). Only one file's events are in
- * memory at a time. flags: 0 or TD_PACK_SHA256. Errors are td_sets_open's. */
+ * memory at a time. flags: 0, TD_PACK_SHA256, TD_PACK_NS or both. Errors are
+ * td_sets_open's. */
 TD_API int td_set_pack_file(unsigned char **out, size_t *n, const char *path, unsigned flags,
                             td_error *err);
 
@@ -391,9 +411,9 @@ typedef struct td_compare_opts {
      * different numbers of iterations compare fairly. */
     bool per_iteration;
     /* Only events of these categories ("cpu_op,kernel"; NULL = all), or with
-     * exclude_categories every category but these. The filter goes by name:
-     * a name seen under a kept category keeps all its events
-     * (td_side_notes.cat_mixed counts such names). */
+     * exclude_categories every category but these. The filter goes by event:
+     * a kernel and a cpu_op of the same name are told apart (by the side of
+     * the event, host or gpu: docs/numbers.md). */
     const char *categories;
     bool exclude_categories;
 } td_compare_opts;
@@ -428,10 +448,17 @@ typedef struct td_side_notes {
     uint64_t only_cpu_count; /* opts.only: host events of that name selected */
     double only_cpu_time;    /* ... their total duration, us */
     double only_gpu_time;    /* opts.only: the gpu time attributed to it */
-    uint64_t cat_mixed;      /* names under both kept and left-out categories (kept whole) */
+    uint64_t cat_mixed;      /* always 0: --cat selects events, nothing is kept whole */
     size_t nranks, niters;   /* the resolved selection */
     const int64_t *ranks;
     const int64_t *iters;
+    /* HTA's rounding (no ns) in the selected events: how many got a
+     * negative duration from it (a sub-us event that crosses no whole us),
+     * and how many rows' totals of this side it moved by more than 5% of
+     * the trace's own total (0 when a summary cannot tell: it keeps only
+     * the rounded durations). docs/numbers.md, "Decimal timestamps". */
+    uint64_t round_negative;
+    uint64_t round_moved_rows;
 } td_side_notes;
 
 typedef struct td_diff td_diff;
@@ -445,6 +472,13 @@ TD_API size_t td_diff_nrows(const td_diff *diff);
 TD_API const td_row *td_diff_rows(const td_diff *diff);
 TD_API const td_side_notes *td_diff_notes(const td_diff *diff, td_side side);
 TD_API bool td_diff_short_names(const td_diff *diff);
+/* The one note owed when HTA's rounding of decimal timestamps (the default,
+ * not ns) changed the numbers: some selected event's duration became
+ * negative, or some row's total of a side moved by more than 5% of the
+ * traces' own (td_side_notes.round_negative, round_moved_rows, both sides
+ * added). Written to buf (NUL-terminated, cut to cap); returns its length,
+ * 0 (and "") when there is nothing to say. */
+TD_API size_t td_diff_rounding_note(const td_diff *diff, char *buf, size_t cap);
 /* Rows of a diff computed without normalize_names whose names differ from
  * another row's only by addresses or Python line numbers (step numbers are
  * not counted): the rows --normalize-names would fold together. */

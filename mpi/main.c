@@ -96,7 +96,7 @@ static int run(int argc, char **argv, int me)
         /* The sets are the positionals after the choice (plot's counts|duration). */
         int first = cmd->choices ? 1 : 0;
         mpi_sets_build(&g_sets, pos + first, (size_t)(cmd->npositional - first),
-                       commands[find(cmd)].flags, MPI_COMM_WORLD);
+                       commands[find(cmd)].flags | (o.ns ? TD_PACK_NS : 0), MPI_COMM_WORLD);
         rc = EXIT_OK;
         if (me == 0) {
             cli_sets_open = open_built;

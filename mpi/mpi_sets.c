@@ -130,9 +130,11 @@ static int plan_make(plan *p, mpi_sets *ms)
             list_err = e;
         }
     }
+    td_open_opts oo = TD_OPEN_OPTS_INIT;
+    oo.ns = (ms->flags & TD_PACK_NS) != 0;
     for (size_t i = 0; rc == 0 && i < ms->n; i++)
         if (kind[i] == 1)
-            rc = td_set_open(&ms->sets[i], ms->paths[i], NULL, &ms->err);
+            rc = td_set_open(&ms->sets[i], ms->paths[i], &oo, &ms->err);
     if (rc == 0 && list_rc < 0) {
         rc = list_rc;
         ms->err = list_err;
@@ -511,6 +513,7 @@ int mpi_sets_build(mpi_sets *ms, const char *const *paths, size_t n, unsigned fl
     memset(ms, 0, sizeof *ms);
     ms->n = n;
     ms->paths = paths;
+    ms->flags = flags;
     share s = {.comm = comm, .fail = NO_FAIL};
     MPI_Comm_rank(comm, &s.me);
     MPI_Comm_size(comm, &s.nproc);

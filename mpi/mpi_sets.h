@@ -15,12 +15,14 @@ typedef struct mpi_sets {
     int rc;                   /* rank 0: what td_sets_open would have returned */
     td_error err;             /* ... and its error */
     int taken;                /* handed over already */
+    unsigned flags;           /* mpi_sets_build's */
 } mpi_sets;
 
 /* Collective over comm: every process calls it with the same paths and
- * flags (TD_PACK_SHA256 or 0). Summaries among the paths are opened by rank 0
- * alone. Errors are kept for rank 0 to report through mpi_sets_take; every
- * process returns 0 when the sets were built, else the error's code. */
+ * flags (TD_PACK_SHA256, TD_PACK_NS). Summaries among the paths are opened by
+ * rank 0 alone (with td_open_opts.ns as TD_PACK_NS says). Errors are kept for rank 0 to report
+ * through mpi_sets_take; every process returns 0 when the sets were built, else the error's code.
+ */
 int mpi_sets_build(mpi_sets *ms, const char *const *paths, size_t n, unsigned flags, MPI_Comm comm);
 
 /* td_sets_open's contract on rank 0: hands over the sets built (or their

@@ -151,7 +151,14 @@ static PyObject *Set_get_attributed(SetObject *self, void *Py_UNUSED(closure))
     return PyBool_FromLong(self->attributed);
 }
 
+static PyObject *Set_get_ns(SetObject *self, void *Py_UNUSED(c))
+{
+    return PyBool_FromLong(td_set_ns(self->set));
+}
+
 static PyGetSetDef Set_getset[] = {
+    {"ns", (getter)Set_get_ns, NULL,
+     "Whether the set's durations keep the traces' own resolution (else HTA's rounding).", NULL},
     {"path", (getter)Set_get_path, NULL, "The set's path.", NULL},
     {"attributed", (getter)Set_get_attributed, NULL,
      "Whether the set was opened with want_attribution (compare's by needs it).", NULL},
@@ -171,11 +178,15 @@ static PyTypeObject SetType = {
  * files read at once. */
 static PyObject *open_sets(PyObject *Py_UNUSED(mod), PyObject *args, PyObject *kw)
 {
-    static char *kwlist[] = {"paths", "threads", "want_attribution", NULL};
-    PyObject *seq, *result = NULL;
+    static char *kwlist[] = {"paths", "threads", "want_attribution", "ns", NULL};
+    PyObject *seq, *result = NULL, *ns_arg = Py_None;
     int threads = 0, attributed = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|ip:open_sets", kwlist, &seq, &threads,
-                                     &attributed))
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|ipO:open_sets", kwlist, &seq, &threads,
+                                     &attributed, &ns_arg))
+        return NULL;
+    /* ns=None: as HTA, HTA_DISABLE_NS_ROUNDING=1 in the environment. */
+    int ns = ns_arg == Py_None ? td_env_ns() : PyObject_IsTrue(ns_arg);
+    if (ns < 0)
         return NULL;
     PyObject *fast = PySequence_Fast(seq, "paths must be a sequence");
     if (!fast)
@@ -196,6 +207,7 @@ static PyObject *open_sets(PyObject *Py_UNUSED(mod), PyObject *args, PyObject *k
     td_open_opts opts = TD_OPEN_OPTS_INIT;
     opts.threads = threads;
     opts.want_attribution = attributed;
+    opts.ns = ns;
     td_error err = {0};
     int rc;
     Py_BEGIN_ALLOW_THREADS rc = td_sets_open(sets, paths, (size_t)n, &opts, &err);
@@ -296,13 +308,20 @@ static PyObject *name_str(const td_row *r)
     return PyUnicode_DecodeUTF8(r->name, (Py_ssize_t)r->name_len, "surrogateescape");
 }
 
-static PyObject *notes_dict(const td_side_notes *n)
+/* A side's notes; "rounding" is the diff's one note on HTA's rounding
+ * (td_diff_rounding_note, "" when none), the same in both sides' dicts. */
+static PyObject *notes_dict(const td_diff *d, td_side side)
 {
+    const td_side_notes *n = td_diff_notes(d, side);
+    char round[256];
+    td_diff_rounding_note(d, round, sizeof round);
     return Py_BuildValue(
-        "{s:O,s:K,s:K,s:K,s:N,s:N}", "whole_trace", n->whole_trace ? Py_True : Py_False,
+        "{s:O,s:K,s:K,s:K,s:N,s:N,s:K,s:K,s:s}", "whole_trace", n->whole_trace ? Py_True : Py_False,
         "no_launch", (unsigned long long)n->no_launch, "strict_dropped",
         (unsigned long long)n->strict_dropped, "events", (unsigned long long)n->events, "ranks",
-        int64_list(n->ranks, n->nranks), "iterations", int64_list(n->iters, n->niters));
+        int64_list(n->ranks, n->nranks), "iterations", int64_list(n->iters, n->niters),
+        "round_negative", (unsigned long long)n->round_negative, "round_moved_rows",
+        (unsigned long long)n->round_moved_rows, "rounding", round);
 }
 
 /* A row's count of a side: whole, or divided (per_iteration) as a float. */
@@ -342,8 +361,7 @@ static PyObject *diff_result(const td_diff *d)
             goto done;
     }
     result = Py_BuildValue("(OOOOONNs)", cols[0], cols[1], cols[2], cols[3], cols[4],
-                           notes_dict(td_diff_notes(d, TD_CONTROL)),
-                           notes_dict(td_diff_notes(d, TD_TEST)), td_diff_key_name(d));
+                           notes_dict(d, TD_CONTROL), notes_dict(d, TD_TEST), td_diff_key_name(d));
 done:
     for (int c = 0; c < 5; c++)
         Py_XDECREF(cols[c]);
@@ -721,17 +739,20 @@ static PyObject *str_or_none(const char *s)
 /* summarize(...) -> the run's name, as stored. */
 static PyObject *summarize(PyObject *Py_UNUSED(mod), PyObject *args, PyObject *kw)
 {
-    static char *kwlist[] = {"set",        "path",   "run",     "replace", "ranks",
-                             "iterations", "device", "threads", "created", NULL};
-    PyObject *src, *dst, *ranks = Py_None, *iters = Py_None, *result = NULL;
+    static char *kwlist[] = {"set",    "path",    "run",     "replace", "ranks", "iterations",
+                             "device", "threads", "created", "ns",      NULL};
+    PyObject *src, *dst, *ranks = Py_None, *iters = Py_None, *result = NULL, *ns_arg = Py_None;
     td_summary_opts so = TD_SUMMARY_OPTS_INIT;
     int device = TD_DEVICE_ALL, threads = 0, replace = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O&O&|zpOOiiz:summarize", kwlist,
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O&O&|zpOOiizO:summarize", kwlist,
                                      PyUnicode_FSConverter, &src, PyUnicode_FSConverter, &dst,
                                      &so.run, &replace, &ranks, &iters, &device, &threads,
-                                     &so.created))
+                                     &so.created, &ns_arg))
         return NULL;
+    int ns = ns_arg == Py_None ? td_env_ns() : PyObject_IsTrue(ns_arg);
     so.replace = replace;
+    if (ns < 0)
+        goto done;
     if (device < TD_DEVICE_ALL || device > TD_DEVICE_GPU) {
         PyErr_Format(UsageError, "device must be 0 (all), 1 (cpu) or 2 (gpu)");
         goto done;
@@ -744,6 +765,7 @@ static PyObject *summarize(PyObject *Py_UNUSED(mod), PyObject *args, PyObject *k
     td_open_opts oo = TD_OPEN_OPTS_INIT;
     oo.threads = threads;
     oo.want_attribution = true;
+    oo.ns = ns;
     td_error err = {0};
     td_set *set = NULL;
     char *name = NULL;
@@ -1014,7 +1036,8 @@ static PyObject *short_name(PyObject *Py_UNUSED(mod), PyObject *arg)
 
 static PyMethodDef module_methods[] = {
     {"open_sets", (PyCFunction)(void (*)(void))open_sets, METH_VARARGS | METH_KEYWORDS,
-     "open_sets(paths, threads=0) -> [Set]: open trace sets, reading all files at once."},
+     "open_sets(paths, threads=0, want_attribution=False, ns=None) -> [Set]: open trace "
+     "sets, reading all files at once; ns=None follows HTA_DISABLE_NS_ROUNDING=1."},
     {"compare", (PyCFunction)(void (*)(void))compare, METH_VARARGS | METH_KEYWORDS,
      "compare(control, test, control_rank=None, test_rank=None, control_iteration=None, "
      "test_iteration=None, device=0, short_names=False, hta_strict=False, categories=None, "

@@ -106,18 +106,37 @@ typedef struct td_file {
     td_compression compression;
     uint64_t file_bytes, json_bytes;
     uint64_t events_total, events_skipped;
-    int rounded;
-    int bom; /* starts with a UTF-8 byte order mark (skipped) */
+    int rounded;    /* decimal timestamps rounded to whole us (spec §2) */
+    int decimal_ts; /* some ts was decimal (or missing): rounded unless ns */
+    int ns;         /* loaded keeping the trace's own resolution (td_open_opts.ns) */
+    int bom;        /* starts with a UTF-8 byte order mark (skipped) */
     char *device_name;
     td_strtab *names;
     td_strtab *cats;
     uint64_t *cat_counts; /* per cats id */
     size_t ncat_counts;
-    double *cat_dur; /* per cats id: summed dur of its counted events, us (0 if unknown) */
-    /* Per names id: the categories the name appears under, bit c for cats
-     * id c (ids >= 63 share bit 63). NULL when unknown (an old summary).
-     * 8 bytes per distinct name and nothing per event: --cat filters by name. */
+    /* per cats id: summed dur of its counted events, us, as compare has them
+     * (rounded or not: rounded above); 0 if unknown */
+    double *cat_dur;
+    /* Per names id: the categories the name's events have. With
+     * cats_by_side, split by side: td_name_cat_bit (a name's host events and
+     * its gpu events each nearly always have one category, so the pair
+     * (name, side) tells an event's category: --cat selects events); else
+     * (an older summary) bit c for cats id c, ids >= 63 sharing bit 63.
+     * NULL when unknown (an old summary). */
     uint64_t *name_cats;
+    int cats_by_side;
+    /* Per event (evb order), its cats id (255: 255 and above), when some
+     * name has events of two categories on one side (a user_annotation and
+     * a cpu_op both named aten::copy_): --cat then reads the event's own.
+     * NULL otherwise, and in files read from summaries (their name_cats
+     * are not cats_by_side then). */
+    uint8_t *ev_cat;
+    /* A rounded file loaded from its trace: per event (in evb order), the
+     * rounded duration (0 when NAN) minus the trace's own, for the note that
+     * says what the rounding changed (td_side_notes.round_moved_rows).
+     * NULL otherwise (not rounded, or read from a summary). */
+    float *rdelta;
     size_t nname_cats;
     td_event **evb; /* blocks of TD_BLOCK events; the last may be shorter */
     size_t nev, nevb;
@@ -171,7 +190,11 @@ typedef struct td_load_progress {
     void (*fn)(void *ud, uint64_t delta);
     void *ud;
 } td_load_progress;
-int td_file_load(td_file **out, const char *path, const td_load_progress *prog, int want_attr,
+/* td_file_load flags: attribution (td_open_opts.want_attribution), the
+ * trace's own resolution (td_open_opts.ns). */
+#define TD_LOAD_ATTR 1
+#define TD_LOAD_NS 2
+int td_file_load(td_file **out, const char *path, const td_load_progress *prog, int flags,
                  td_error *err);
 
 /* trace_split.c: one plain file read by several threads (model/trace_split.h).
@@ -188,7 +211,7 @@ size_t td_split_count(uint64_t size, uint64_t total, int threads);
  * ahead: a plain file not cut is read by a thread of its own beside the
  * scanner (for when a core would otherwise idle). map_min: a plain file of
  * at least that many bytes is mapped instead (td_reader_map; 0: never). */
-int td_file_load_split(td_file **out, const char *path, const td_load_progress *prog, int want_attr,
+int td_file_load_split(td_file **out, const char *path, const td_load_progress *prog, int flags,
                        td_split *sp, bool ahead, uint64_t map_min, td_error *err);
 void td_split_run(td_split *sp, size_t i, const td_load_progress *prog, int want_attr,
                   uint64_t map_min);
@@ -285,6 +308,11 @@ int td_trace_set_list(const char *path, char ***list, size_t *n, size_t *cap, td
 /* Makes a set of files (taking them, freed on failure too): sorted by rank,
  * ranks and iterations filled in. */
 int td_set_assemble(td_set **out, const char *path, td_file **files, size_t n, td_error *err);
+/* 0 when the durations of set s follow the rule asked for (ns: the
+ * traces' own resolution, else HTA's rounding), else TD_ETRACE naming the
+ * summary and how to make it again (the data is not what was asked for). Only files with decimal
+ * timestamps count: for the others both rules give the same numbers. */
+int td_set_check_rule(const td_set *s, bool ns, td_error *err);
 /* 0 when the set holds what a selection needs (always for trace sets), else
  * TD_EUSAGE naming what a partial summary lacks. */
 int td_set_check_selection(const td_set *s, const int64_t *ranks, size_t nranks,
@@ -334,17 +362,46 @@ long td_diff_find_row(const td_diff *d, const char *s, size_t len);
 int td_name_key(char **out, size_t *out_len, const char *s, size_t len, int short_names,
                 int normalize);
 
-/* name_fold.c: the category filter of a comparison (td_compare_opts.categories)
- * for one file: the bits of f->name_cats it keeps (every bit: no filter). */
+/* The bit of f->name_cats (cats_by_side) of category id c on a side: bits
+ * 0-31 the host side, 32-63 the gpu side; ids >= 31 share a side's last bit. */
+static inline uint64_t td_name_cat_bit(size_t c, bool gpu)
+{
+    return (uint64_t)1 << ((gpu ? 32 : 0) + (c < 31 ? c : 31));
+}
+
+/* selection.c: the bits of f->name_cats that a category filter (a
+ * comma-separated list, or every category but those with exclude) keeps;
+ * every bit when cats is NULL (no filter). */
+uint64_t td_cats_mask(const td_file *f, const char *cats, bool exclude);
+/* name_fold.c: the same for a comparison's opts (td_compare_opts.categories). */
 uint64_t td_cat_mask(const td_file *f, const td_compare_opts *o);
-/* Whether a name of f passes mask; *mixed set when it is also under a
- * category left out. */
+/* Whether some event of a name of f passes mask: a name none of whose
+ * events is kept can be skipped whole. The events themselves are selected
+ * by td_pick_walk (model/selection.h), side by side. *mixed is never set
+ * (the filter no longer goes by name). */
 static inline bool td_name_kept(const td_file *f, uint64_t mask, uint32_t name, bool *mixed)
 {
+    (void)mixed;
     if (mask == UINT64_MAX || !f->name_cats || name >= f->nname_cats)
         return true;
-    uint64_t c = f->name_cats[name];
-    *mixed = (c & mask) && (c & ~mask);
+    return (f->name_cats[name] & mask) != 0;
+}
+
+/* Whether event i of f, of a name (flag bits included), passes mask: by
+ * its own category (ev_cat), else by the categories of the name on the
+ * event's side (one, unless an older summary). For groups, i is unused. */
+static inline bool td_event_cat_kept(const td_file *f, uint64_t mask, uint32_t name, size_t i)
+{
+    uint32_t id = name & ~(TD_EV_GPU | TD_EV_STREAM0);
+    if (mask == UINT64_MAX)
+        return true;
+    if (f->ev_cat)
+        return (td_name_cat_bit(f->ev_cat[i], (name & TD_EV_GPU) != 0) & mask) != 0;
+    if (!f->name_cats || id >= f->nname_cats)
+        return true;
+    uint64_t c = f->name_cats[id];
+    if (f->cats_by_side)
+        c &= (name & TD_EV_GPU) ? 0xFFFFFFFF00000000u : 0xFFFFFFFFu;
     return (c & mask) != 0;
 }
 

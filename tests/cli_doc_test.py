@@ -157,8 +157,8 @@ def check_completion(exe, table):
              ("tracediff plot ", ["counts", "duration"]),
              ("tracediff completion ", ["bash", "zsh"]),
              ("tracediff info examples/c", ["examples/control"]),
-             ("tracediff info -", ["--format", "--help", "--jobs", "--output", "--quiet", "-j",
-                                   "-o", "-q"])]
+             ("tracediff info -", ["--format", "--help", "--jobs", "--ns", "--output", "--quiet",
+                                   "-j", "-o", "-q"])]
     for line, want in cases:
         got = sorted(bash_complete(bash, line))
         check(f"bash completes {line!r}", got == sorted(want), f"got {got}")

@@ -10,7 +10,8 @@ a one-line message naming what exists; ID.hta-refused.txt cases (HTA refuses,
 the spec's whole-trace extension applies) must succeed, match ID.csv and say
 so on stderr. ID.hta-extended.txt cases (HTA drops stream-0 GPU events, the
 spec's documented rule keeps them) must match ID.csv; their HTA-exact twins
-(`"hta_strict": true`) run with --hta-strict. With --jobs-check, every case also runs with -j 1 and -j 4,
+(`"hta_strict": true`) run with --hta-strict; cases marked `"ns": true` (HTA
+with HTA_DISABLE_NS_ROUNDING=1) run with --ns. With --jobs-check, every case also runs with -j 1 and -j 4,
 with every plain file mapped (TD_MAP_MIN=1) and with none mapped, and with
 -j 2 and 3 with the files loaded by child processes (TD_PROCESSES=1) and by
 threads only (TD_PROCESSES=0), and the outputs must be byte-identical. Under
@@ -38,6 +39,8 @@ def selection(c):
         out.append("--short-names")
     if c.get("hta_strict"):
         out.append("--hta-strict")
+    if c.get("ns"):
+        out.append("--ns")
     return out
 
 

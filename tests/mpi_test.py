@@ -125,9 +125,18 @@ def same_now(name, cli_cmd, mpi_cmd, files=()):
     if a[1] != b[1]:
         return name, False, "stdout differs (%d vs %d bytes)" % (len(a[1]), len(b[1]))
     for ca, cb in files:
-        if open(ca, "rb").read() != open(cb, "rb").read():
+        if without_rounding_note(open(ca, "rb").read()) != \
+                without_rounding_note(open(cb, "rb").read()):
             return name, False, "%s and %s differ" % (ca, cb)
     return name, True, ""
+
+
+def without_rounding_note(data: bytes) -> bytes:
+    """A report's note on HTA's rounding counts the rows it moved from each
+    event's own duration, which the packed files tracediff-mpi gathers do not
+    carry (docs/numbers.md): the rest of the page must be the same bytes."""
+    data = re.sub(rb'<li class="rounding">[^<]*</li>\n', b"", data)
+    return data.replace(b'<h2>Notes</h2>\n<ul class="notes" id="notes">\n</ul>\n', b"")
 
 
 def pair_cases(exe, mpi, ctl, tst, tmp):
@@ -249,6 +258,7 @@ def case_args(c, ops):
     sel += ["--device", c.get("device", "all")]
     sel += ["--short-names"] if c.get("short_names") else []
     sel += ["--hta-strict"] if c.get("hta_strict") else []
+    sel += ["--ns"] if c.get("ns") else []
     if ops:
         return ["ops", ctl, tst, "--format", "json"] + sel
     return ["compare", ctl, tst, "--format", "csv"] + sel

@@ -105,7 +105,7 @@ def sel(c):
     return dict(control_rank=c.get("control_rank"), test_rank=c.get("test_rank"),
                 control_iteration=c.get("control_iteration"),
                 test_iteration=c.get("test_iteration"), device_type=DEVICES[c["device"]],
-                hta_strict=bool(c.get("hta_strict")))
+                hta_strict=bool(c.get("hta_strict")), ns=bool(c.get("ns")))
 
 
 def frame_problem(df, path):
@@ -134,17 +134,18 @@ def frame_problem(df, path):
 _sets = {}
 
 
-def labeled(rel, label):
-    # One load per trace set and label for the whole suite.
-    key = (rel, label)
+def labeled(rel, label, ns=False):
+    # One load per trace set, label and duration rule for the whole suite.
+    key = (rel, label, ns)
     if key not in _sets:
-        _sets[key] = LabeledTrace(label=label, trace_dir=os.path.join(GOLDEN, rel))
+        _sets[key] = LabeledTrace(label=label, trace_dir=os.path.join(GOLDEN, rel), ns=ns)
     return _sets[key]
 
 
 def check_case(c):
     base = os.path.join(GOLDEN, c["id"])
-    ctl, tst = labeled(c["control"], "control"), labeled(c["test"], "test")
+    ns = bool(c.get("ns"))
+    ctl, tst = labeled(c["control"], "control", ns), labeled(c["test"], "test", ns)
     s = sel(c)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -848,6 +849,68 @@ def t_summary_errors():
         else:
             raise AssertionError("an unknown rank did not raise")
         assert tracediff.runs(p)["name"].tolist() == ["base"], "a failed summarize changed it"
+
+
+BERT_H100 = os.path.join(TRACES, "tracelens-bert_h100")
+BERT_MI300 = os.path.join(TRACES, "tracelens-bert_mi300")
+
+
+def t_ns_rule():
+    # ns=True per call, ns=False, and the default: HTA_DISABLE_NS_ROUNDING
+    # read as HTA reads it (exactly "1"); each equals the CLI's csv.
+    ns_csv = cli("compare", "--format", "csv", "-q", "--control-label", "Control",
+                 "--test-label", "Test", "--ns", BERT_H100, BERT_MI300).stdout
+    hta_csv = cli("compare", "--format", "csv", "-q", "--control-label", "Control",
+                  "--test-label", "Test", BERT_H100, BERT_MI300).stdout
+    assert ns_csv != hta_csv
+    old = os.environ.pop("HTA_DISABLE_NS_ROUNDING", None)
+    try:
+        for env, ns, want in ((None, True, ns_csv), (None, False, hta_csv), (None, None, hta_csv),
+                              ("1", None, ns_csv), ("0", None, hta_csv), ("true", None, hta_csv),
+                              ("1", False, hta_csv)):
+            if env is None:
+                os.environ.pop("HTA_DISABLE_NS_ROUNDING", None)
+            else:
+                os.environ["HTA_DISABLE_NS_ROUNDING"] = env
+            df = quiet(TraceDiff.compare_traces, BERT_H100, BERT_MI300, ns=ns)
+            assert frame_equals_csv(df, want) is None, (env, ns, frame_equals_csv(df, want))
+    finally:
+        os.environ.pop("HTA_DISABLE_NS_ROUNDING", None)
+        if old is not None:
+            os.environ["HTA_DISABLE_NS_ROUNDING"] = old
+    # A LabeledTrace read under one rule is read again under the call's.
+    a, b = LabeledTrace("Control", trace_dir=BERT_H100), LabeledTrace("Test", trace_dir=BERT_MI300)
+    assert not a._set.ns
+    df = quiet(TraceDiff.compare_traces, a, b, ns=True)
+    assert a._set.ns and frame_equals_csv(df, ns_csv) is None
+    # The rounding note: a TraceDiffWarning without ns, in the CLI's words;
+    # none with ns.
+    err = cli("compare", "--format", "csv", BERT_H100, BERT_MI300).stderr.decode()
+    note = [ln for ln in err.splitlines() if "HTA's rounding" in ln]
+    assert len(note) == 1 and "--ns" in note[0], err
+    for ns, n in ((False, 1), (True, 0)):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            TraceDiff.compare_traces(BERT_H100, BERT_MI300, ns=ns)
+        got = [str(w.message) for w in caught if issubclass(w.category, TraceDiffWarning)
+               and "HTA's rounding" in str(w.message)]
+        assert len(got) == n, (ns, got)
+        if n:
+            assert note[0].endswith(got[0]), (note, got)
+    # Summaries hold one rule; the other is a TraceError naming the file.
+    with tempfile.TemporaryDirectory() as tmp:
+        p = os.path.join(tmp, "s.tdsum")
+        tracediff.summarize(BERT_H100, p, ns=False)
+        try:
+            TraceDiff.compare_traces(p, p, ns=True)
+        except tracediff.TraceError as e:
+            assert p in e.file and "--ns" in e.message, (e.file, e.message)
+        else:
+            raise AssertionError("a rounded summary compared with ns=True did not raise")
+        q = os.path.join(tmp, "n.tdsum")
+        tracediff.summarize(BERT_H100, q, ns=True)
+        df = quiet(TraceDiff.compare_traces, q, BERT_MI300, ns=True)
+        assert frame_equals_csv(df, ns_csv) is None, frame_equals_csv(df, ns_csv)
 
 
 def t_errors_carry_c_message():

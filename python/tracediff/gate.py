@@ -139,6 +139,7 @@ def check(
     max_regression: float = 5,
     min_us: float = 0,
     threads: int = 0,
+    ns: Optional[bool] = None,
 ) -> CheckResult:
     """``tracediff check CONTROL TEST``: compares both sides with statistics
     and finds the regressions (verdict slower, and a change of at least
@@ -146,13 +147,14 @@ def check(
     (``--control-rank`` is ``control_rank``, ``--cat`` is ``categories``...).
     Sets are paths (a directory, a file, ``FILE.tdsum[#RUN]``) or
     LabeledTraces. A side whose selection has no events raises TraceError.
+    ``ns``: the durations' rule, as ``TraceDiff.compare_traces``'s.
     """
     for name, v in (("max_regression", max_regression), ("min_us", min_us)):
         if isinstance(v, bool) or not isinstance(v, (int, float)) or not v >= 0:
             raise UsageError(f"Invalid argument {name}={v!r} (a number of 0 or more).")
     cats, exclude = _categories(categories, no_python)
     sk = _stats_kwargs(samples, alpha, min_change)
-    ctl, tst = _adapt(control, test, threads)
+    ctl, tst = _adapt(control, test, threads, ns)
     gate = _core.check(
         ctl._set, tst._set, control_rank, test_rank, control_iteration, test_iteration,
         _device_code(device, strict=True), bool(short_names), bool(hta_strict), cats, exclude,

@@ -32,6 +32,7 @@ def summarize(
     device="all",
     threads: int = 0,
     created: Optional[str] = None,
+    ns: Optional[bool] = None,
 ) -> str:
     """``tracediff summarize SET -o PATH``: adds a trace set (a directory, a
     file, a LabeledTrace, or a summary's run) as one run to the summary at
@@ -41,7 +42,9 @@ def summarize(
     default all); ``device``: "all", "cpu" or "gpu". ``created``: the time
     recorded, "YYYY-MM-DDTHH:MM:SSZ" (default: now). The file is written
     whole or the run added in one transaction: a failure leaves it as it was.
-    Returns the run's name as stored (``run``, or the default).
+    Returns the run's name as stored (``run``, or the default). ``ns``: the
+    durations' rule the run holds (``--ns``; None: HTA_DISABLE_NS_ROUNDING=1
+    in the environment); a comparison under the other rule refuses the run.
     """
     src = trace_dir_or_set.trace_dir if isinstance(trace_dir_or_set, LabeledTrace) else \
         _path_of(trace_dir_or_set)
@@ -49,7 +52,7 @@ def summarize(
         raise UsageError(f"Invalid argument type for ({trace_dir_or_set!r}).")
     return _core.summarize(src, os.fspath(path), run=run, replace=bool(replace), ranks=ranks,
                     iterations=iterations, device=_device_code(device, strict=True),
-                    threads=threads, created=created)
+                    threads=threads, created=created, ns=ns)
 
 
 def runs(path: Union[str, os.PathLike]):

@@ -156,7 +156,25 @@ def _attributed(lt: "LabeledTrace", threads: int) -> None:
     """Reopens a LabeledTrace's set with attribution (what launched each GPU
     event), which ``by`` needs, unless it has it; kept for later calls."""
     if not lt._set.attributed:
-        lt._set = _core.open_sets([lt._set.path], threads=threads, want_attribution=True)[0]
+        lt._set = _core.open_sets([lt._set.path], threads=threads, want_attribution=True,
+                                  ns=lt._set.ns)[0]
+
+
+def _with_rule(lt: "LabeledTrace", ns: bool, threads: int) -> None:
+    """Reopens a LabeledTrace's set under the duration rule asked for (ns:
+    the traces' own resolution, else HTA's rounding) unless it has it; a
+    summary made under the other rule raises TraceError naming it."""
+    if lt._set.ns != ns:
+        lt._set = _core.open_sets([lt._set.path], threads=threads,
+                                  want_attribution=lt._set.attributed, ns=ns)[0]
+
+
+def _ns(ns: Optional[bool]) -> bool:
+    """The rule of a call: ``ns`` as given, else HTA's switch in the
+    environment (exactly ``HTA_DISABLE_NS_ROUNDING=1``, as HTA reads it)."""
+    if ns is None:
+        return os.environ.get("HTA_DISABLE_NS_ROUNDING") == "1"
+    return bool(ns)
 
 
 def _path_of(x) -> Optional[str]:
@@ -183,6 +201,7 @@ class LabeledTrace:
         trace_dir: Optional[str] = None,
         *,
         threads: int = 0,
+        ns: Optional[bool] = None,
         _set=None,
     ) -> None:
         self.label: str = label if label else f"t{random.randint(0, 10)}"
@@ -197,7 +216,7 @@ class LabeledTrace:
                 "either a trace object or a valid trace dir must be provided in "
                 "LabeledTrace.__init__()"
             )
-        self._set = _core.open_sets([path], threads=threads)[0]
+        self._set = _core.open_sets([path], threads=threads, ns=_ns(ns))[0]
 
     @property
     def trace_dir(self) -> str:
@@ -219,13 +238,16 @@ class LabeledTrace:
         return f"LabeledTrace(label={self.label!r}, trace_dir={self._set.path!r})"
 
 
-def _adapt(control, test, threads: int):
-    """LabeledTraces for both sides; plain paths are read together."""
+def _adapt(control, test, threads: int, ns: Optional[bool] = None):
+    """LabeledTraces for both sides, their durations under the call's rule
+    (``ns``, see _ns); plain paths are read together."""
+    ns = _ns(ns)
     sides = [control, test]
     out: List[Optional[LabeledTrace]] = [None, None]
     todo = []
     for i, x in enumerate(sides):
         if isinstance(x, LabeledTrace):
+            _with_rule(x, ns, threads)
             out[i] = x
             continue
         path = _path_of(x)
@@ -233,7 +255,7 @@ def _adapt(control, test, threads: int):
             raise UsageError(f"Invalid argument type for ({x}).")
         todo.append((i, path))
     if todo:
-        sets = _core.open_sets([p for _, p in todo], threads=threads)
+        sets = _core.open_sets([p for _, p in todo], threads=threads, ns=ns)
         for (i, _), s in zip(todo, sets):
             out[i] = LabeledTrace(label=("Control", "Test")[i], _set=s)
     return out[0], out[1]
@@ -262,6 +284,12 @@ def _warn_notes(lt: LabeledTrace, notes: dict) -> None:
             TraceDiffWarning,
             stacklevel=4,
         )
+
+
+def _warn_rounding(notes: dict) -> None:
+    """The one note on HTA's rounding (the CLI's, in the same words)."""
+    if notes.get("rounding"):
+        warnings.warn(notes["rounding"], TraceDiffWarning, stacklevel=4)
 
 
 def _counts_column(values: list, missing: bool) -> np.ndarray:
@@ -305,6 +333,7 @@ class TraceDiff:
         categories: Optional[Union[str, List[str]]] = None,
         no_python: bool = False,
         normalize_names: bool = False,
+        ns: Optional[bool] = None,
     ) -> pd.DataFrame:
         """Counts and total durations (us) per operator/kernel name, side by side.
 
@@ -340,10 +369,18 @@ class TraceDiff:
         ``normalize_names=True`` (``--normalize-names``) gives one row to
         names that differ only by addresses, Python line numbers or step
         numbers. The DataFrame is then ``tracediff compare --format csv``'s.
+
+        ``ns=True`` (``--ns``) keeps the traces' own resolution: durations in
+        us with their decimals, nothing rounded; ``ns=False`` rounds decimal
+        timestamps to whole us as HTA does; ``None`` (the default) follows
+        ``HTA_DISABLE_NS_ROUNDING=1`` in the environment, as HTA does. A
+        LabeledTrace read under the other rule is read again. Without it,
+        when the rounding made some duration negative or moved a total by
+        more than 5%, a TraceDiffWarning says so.
         """
         cats, exclude = _categories(categories, no_python)
         by_code = _by_code(by)
-        ctl, tst = _adapt(control, test, threads)
+        ctl, tst = _adapt(control, test, threads, ns)
         if by_code:
             _attributed(ctl, threads)
             _attributed(tst, threads)
@@ -368,6 +405,7 @@ class TraceDiff:
         )
         _warn_notes(ctl, cnotes)
         _warn_notes(tst, tnotes)
+        _warn_rounding(cnotes)
         divided = bool(extra and extra["per_iteration"])
         cmiss = divided or 0 in cc
         tmiss = divided or 0 in tc
@@ -409,14 +447,15 @@ class TraceDiff:
         *,
         hta_strict: bool = False,
         threads: int = 0,
+        ns: Optional[bool] = None,
     ) -> Dict[str, List[str]]:
         """The names (full names) in five lists, each sorted: ``added`` (only
         in test), ``deleted`` (only in control), ``increased``, ``decreased``
-        and ``unchanged`` (in both; by count)."""
-        ctl, tst = _adapt(control, test, threads)
+        and ``unchanged`` (in both; by count). ``ns`` as compare_traces."""
+        ctl, tst = _adapt(control, test, threads, ns)
         df = cls.compare_traces(
             ctl, tst, control_rank, test_rank, control_iteration, test_iteration, device_type,
-            hta_strict=hta_strict,
+            hta_strict=hta_strict, ns=ns,
         )
         c = df[f"{ctl.label}_counts"]
         t = df[f"{tst.label}_counts"]

@@ -37,11 +37,25 @@ static void print_cat_time(void *ud, const char *cat, uint64_t n, double dur)
     if (n == 0)
         return;
     char d[40] = "?";
-    if (!isnan(dur))
-        snprintf(d, sizeof d, "%.0f", dur);
+    if (!isnan(dur)) /* whole us, or (--ns) to the ns */
+        snprintf(d, sizeof d, dur == floor(dur) ? "%.0f" : "%.3f", dur);
     fputs("  ", ud);
     cli_put_cell(ud, cat, 28, 0);
     fprintf(ud, " %12llu %16s\n", (unsigned long long)n, d);
+}
+
+/* "category_us": each category's total duration, as compare sums them. */
+static void print_cat_json_time(void *ud, const char *cat, uint64_t n, double dur)
+{
+    cat_ctx *c = ud;
+    if (n == 0)
+        return;
+    char d[40] = "null";
+    if (!isnan(dur))
+        td_format_number(d, sizeof d, dur);
+    fprintf(c->f, "%s\"", c->n++ ? ", " : "");
+    td_write_json_string(c->f, cat, strlen(cat));
+    fprintf(c->f, "\": %s", d);
 }
 
 static void print_list(FILE *f, const int64_t *v, size_t n)
@@ -92,7 +106,9 @@ static void info_json(FILE *f, const td_set *s, const int64_t *iters, size_t ni,
 {
     fputs("{\"path\": \"", f);
     td_write_json_string(f, td_set_path(s), strlen(td_set_path(s)));
-    fputs("\", \"iterations\": [", f);
+    /* The rule of every duration below (docs/numbers.md, "Decimal
+     * timestamps"): compare's, with or without --ns alike. */
+    fprintf(f, "\", \"durations\": \"%s\", \"iterations\": [", td_set_ns(s) ? "ns" : "hta-rounded");
     print_list(f, iters, ni);
     fputs("], \"files\": [", f);
     for (size_t i = 0; i < td_set_nfiles(s); i++) {
@@ -105,13 +121,15 @@ static void info_json(FILE *f, const td_set *s, const int64_t *iters, size_t ni,
                 "\"json_bytes\": %llu, \"events_total\": %llu, \"events_counted\": %llu, "
                 "\"events_cpu\": %llu, \"events_gpu\": %llu, \"events_stream0\": %llu, "
                 "\"events_no_launch\": %llu, "
-                "\"events_skipped\": %llu, \"steps\": %llu, \"rounded\": %s, \"device\": ",
+                "\"events_skipped\": %llu, \"steps\": %llu, \"rounded\": %s, "
+                "\"decimal_timestamps\": %s, \"device\": ",
                 (long long)fi.rank, comp_name(fi.compression), (unsigned long long)fi.file_bytes,
                 (unsigned long long)fi.json_bytes, (unsigned long long)fi.events_total,
                 (unsigned long long)fi.events_counted, (unsigned long long)fi.events_cpu,
                 (unsigned long long)fi.events_gpu, (unsigned long long)fi.events_stream0,
                 (unsigned long long)fi.events_no_launch, (unsigned long long)fi.events_skipped,
-                (unsigned long long)fi.steps, fi.rounded ? "true" : "false");
+                (unsigned long long)fi.steps, fi.rounded ? "true" : "false",
+                fi.decimal_ts ? "true" : "false");
         if (fi.device_name) {
             fputc('"', f);
             td_write_json_string(f, fi.device_name, strlen(fi.device_name));
@@ -123,6 +141,9 @@ static void info_json(FILE *f, const td_set *s, const int64_t *iters, size_t ni,
     fputs("\n], \"categories\": {", f);
     cat_ctx cc = {f, 1, 0};
     td_set_categories(s, print_cat, &cc);
+    fputs("}, \"category_us\": {", f);
+    cat_ctx ct = {f, 1, 0};
+    td_set_category_times(s, print_cat_json_time, &ct);
     fputs("}", f);
     attr_json(f, a);
     fputs("}\n", f);
@@ -141,7 +162,17 @@ static void info_table(FILE *f, const td_set *s, const int64_t *iters, size_t ni
         print_list(f, iters, ni);
     else
         fputs("none (no ProfilerStep: compared as whole traces)", f);
-    fputs("\n\n", f);
+    bool decimal = false;
+    for (size_t i = 0; i < td_set_nfiles(s); i++) {
+        td_file_info fi;
+        td_set_file_info(s, i, &fi);
+        decimal |= fi.decimal_ts;
+    }
+    fprintf(f, "\ndurations   %s\n\n",
+            td_set_ns(s) ? "the traces' own, in us with their decimals (--ns)"
+            : decimal    ? "decimal timestamps rounded to whole us, as HTA does (--ns keeps "
+                           "the traces' own)"
+                         : "whole us, as the traces write them (no decimal timestamps)");
     fprintf(f, "%6s  %-5s  %10s  %11s  %10s  %10s  %9s  %9s  %6s  %s\n", "rank", "comp", "file_MB",
             "json_MB", "events", "counted", "cpu", "gpu", "steps", "file / device");
     for (size_t i = 0; i < td_set_nfiles(s); i++) {
@@ -157,6 +188,8 @@ static void info_table(FILE *f, const td_set *s, const int64_t *iters, size_t ni
             fprintf(f, "%*s%s\n", 94, "", cli_visible(fi.device_name));
         if (fi.rounded)
             fprintf(f, "%*s(decimal timestamps: rounded to whole microseconds)\n", 94, "");
+        else if (fi.decimal_ts)
+            fprintf(f, "%*s(decimal timestamps: kept, --ns)\n", 94, "");
         if (fi.events_stream0)
             fprintf(f,
                     "%*s(%llu GPU %s on stream 0: their launch's iteration; none with "
@@ -171,7 +204,9 @@ static void info_table(FILE *f, const td_set *s, const int64_t *iters, size_t ni
             fprintf(f, "%*s(%llu unusable entries skipped)\n", 94, "",
                     (unsigned long long)fi.events_skipped);
     }
-    fputs("\ncounted events by category (compare --cat LIST keeps some)\n", f);
+    fputs("\ncounted events by category (compare --cat LIST keeps some; durations as "
+          "compare has them)\n",
+          f);
     fprintf(f, "  %-28s %12s %16s\n", "category", "events", "total us");
     td_set_category_times(s, print_cat_time, f);
     attr_table(f, a);
@@ -213,6 +248,7 @@ static int info_run(const cli_opts *o, const char *path)
     const char *fmt = o->format ? o->format : "table"; /* checked by the parser */
     td_set *s = NULL;
     td_open_opts oo = TD_OPEN_OPTS_INIT;
+    oo.ns = o->ns;
     oo.threads = o->threads;
     oo.map_min_bytes = cli_map_min;
     oo.processes = true;

@@ -24,6 +24,7 @@ static int summarize_run(const cli_opts *o, const char *set_path)
     so.device = o->cmp.device;
     td_set *s = NULL;
     td_open_opts oo = TD_OPEN_OPTS_INIT;
+    oo.ns = o->ns;
     oo.threads = o->threads;
     oo.map_min_bytes = cli_map_min;
     oo.processes = true;

@@ -139,6 +139,24 @@ void cli_doc_man(FILE *f)
                        "per rank (.json, .json.gz or .json.zst), or a single trace file.");
     man_commands(f);
     man_options(f);
+    fputs(".SH DURATIONS\n", f);
+    roff_paragraphs(f, "Durations are in microseconds. A file whose timestamps have decimals is\n"
+                       "rounded as HTA rounds it: end = floor(ts + dur), ts = ceil(ts),\n"
+                       "dur = end - ts. An event with ts 100.3 and dur 0.4 counts -1 us; one\n"
+                       "with ts 100.6 and dur 1.7 counts 1 us. When that made a selected\n"
+                       "duration negative or moved a row's total by more than 5%, a note on\n"
+                       "stderr says how many, and the report lists it.\n\n"
+                       "--ns keeps the traces' own resolution: the same events count 0.4 and\n"
+                       "1.7 us. Every command that reads traces takes it, info's totals\n"
+                       "follow the same rule as compare's, and a summary records the rule it\n"
+                       "was made with: comparing it under the other is an error (exit 1)\n"
+                       "that says to summarize the traces again.\n\n"
+                       "--cat selects events, not names: on a torch.compile trace whose Triton\n"
+                       "kernel has a cpu_op of the same name, --cat kernel keeps the kernel\n"
+                       "alone, and --cat kernel --device cpu is empty (exit 0).");
+    fputs(".SH ENVIRONMENT\n.TP\nHTA_DISABLE_NS_ROUNDING\n"
+          "exactly 1: as \\-\\-ns (HTA's own switch, read as HTA reads it)\n",
+          f);
     fputs(".SH EXIT STATUS\n.TP\n0\ndone\n.TP\n1\nbad data or an I/O error\n.TP\n2\n"
           "bad usage: an unknown option, rank, iteration, column or format\n.TP\n3\n"
           "a regression was found (reserved for \\fBcheck\\fR)\n",

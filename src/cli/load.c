@@ -24,6 +24,7 @@ static int load_pair(cli_opts *o, td_set **control, td_set **test)
     const char *paths[2] = {o->control, o->test};
     cli_progress pr;
     td_open_opts oo = TD_OPEN_OPTS_INIT;
+    oo.ns = o->ns;
     oo.threads = o->threads;
     oo.map_min_bytes = cli_map_min;
     oo.processes = true;
@@ -82,10 +83,6 @@ static void note_side(const cli_opts *o, const td_set *s, const td_diff *d, int 
                  "gives them their launch's iteration); see docs/numbers.md",
                  label, (unsigned long long)n->strict_dropped,
                  n->strict_dropped == 1 ? "event" : "events");
-    if (n->cat_mixed)
-        cli_note("%s: %llu %s under both kept and left-out categories: kept whole (--cat goes "
-                 "by name)",
-                 label, (unsigned long long)n->cat_mixed, n->cat_mixed == 1 ? "name" : "names");
     note_files(s);
 }
 
@@ -160,6 +157,9 @@ static int diff_and_view(cli_pair *p)
         note_side(o, p->control, p->diff, 0);
         note_side(o, p->test, p->diff, 1);
         samples_hint(o, p->diff);
+        char note[256];
+        if (td_diff_rounding_note(p->diff, note, sizeof note))
+            cli_note("%s", note);
         size_t noisy = td_diff_noisy_names(p->diff);
         if (noisy && !o->table_out && !o->explain_names)
             cli_note("%zu names differ only by addresses or line numbers; --normalize-names "

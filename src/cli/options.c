@@ -181,6 +181,9 @@ int cli_parse(const cli_command *cmd, cli_opts *o, const char **pos, int argc, c
                   cmd->name);
         return EXIT_USAGE;
     }
+    /* HTA's own switch, read as HTA reads it (exactly "1"). */
+    if (td_env_ns())
+        o->ns = true;
     return CLI_RUN;
 }
 

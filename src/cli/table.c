@@ -337,6 +337,13 @@ static int set_hta_strict(cli_opts *o, const char *v)
     return 0;
 }
 
+static int set_ns(cli_opts *o, const char *v)
+{
+    (void)v;
+    o->ns = true;
+    return 0;
+}
+
 static int set_control_label(cli_opts *o, const char *v)
 {
     o->control_label = v;
@@ -621,6 +628,12 @@ const cli_option cli_options[] = {
      "HTA's own numbers: GPU events on stream 0 get no\n"
      "iteration (default: their launch's; docs/numbers.md)",
      set_hta_strict},
+    {"ns", 0, NULL, NULL, "selection", ON_READ,
+     "the traces' own resolution: durations in us with their\n"
+     "decimals, nothing rounded (default: decimal timestamps are\n"
+     "rounded to whole us as HTA does; HTA_DISABLE_NS_ROUNDING=1\n"
+     "in the environment does the same; docs/numbers.md)",
+     set_ns},
     {"control-label", 0, "NAME", NULL, "selection", ON_PAIR,
      "control's label: headers, legends, column prefixes", set_control_label},
     {"test-label", 0, "NAME", NULL, "selection", ON_PAIR,

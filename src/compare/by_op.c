@@ -94,8 +94,9 @@ static int64_t row_of(file_ctx *c, uint32_t name, uint32_t key, bool *unattr)
     return c->row[id];
 }
 
-/* One event of the file; k counts the gpu-side events before it. */
-static int add_event(file_ctx *c, int side, const td_event *e, size_t k, td_side_notes *sn)
+/* Event i of the file; k counts the gpu-side events before it. */
+static int add_event(file_ctx *c, int side, const td_event *e, size_t i, size_t k,
+                     td_side_notes *sn)
 {
     const td_compare_opts *o = c->o;
     uint32_t name = TD_EV_NAME(e);
@@ -124,6 +125,7 @@ static int add_event(file_ctx *c, int side, const td_event *e, size_t k, td_side
         sn->only_gpu_time += e->dur;
     c->b->acc[r].counts[side]++;
     td_acc_add_dur(&c->b->acc[r], side, e->dur);
+    td_acc_rounding(&c->b->acc[r], side, c->f, i, e, sn);
     return 0;
 }
 
@@ -157,7 +159,7 @@ int td_add_file_attr(builder *b, int side, const td_file *f, td_side_notes *sn,
         long ip;
         if (!td_pick_takes(&pick, pos, e->name, e->iter, &ip))
             continue;
-        if ((rc = add_event(&c, side, e, gk, sn)) < 0)
+        if ((rc = add_event(&c, side, e, i, gk, sn)) < 0)
             goto done;
     }
     rc = 0;

@@ -123,6 +123,31 @@ static int add_group(void *ud, const td_event_group *g, long iter_pos)
     return 0;
 }
 
+/* What HTA's rounding did to the events of a rounded file that the walk
+ * took (their rows are in w->map): a second walk, by index, for td_file.rdelta. */
+static int add_rounding(file_walk *w, td_side_notes *sn, const td_pick *pick)
+{
+    const td_file *f = w->f;
+    long stack_pos[64];
+    long *pos = td_pick_positions(f, pick, stack_pos);
+    if (!pos)
+        return TD_ENOMEM;
+    uint64_t mask = td_cats_mask(f, pick->cats, pick->cats_exclude);
+    for (size_t i = 0; i < f->nev; i++) {
+        const td_event *e = &f->evb[i >> TD_BLOCK_SHIFT][i & (TD_BLOCK - 1)];
+        long ip;
+        if (!td_pick_takes(pick, pos, e->name, e->iter, &ip) ||
+            !td_event_cat_kept(f, mask, e->name, i))
+            continue;
+        int64_t r = w->map[TD_EV_NAME(e)];
+        if (r >= 0)
+            td_acc_rounding(&w->b->acc[r], w->side, f, i, e, sn);
+    }
+    if (pos != stack_pos)
+        free(pos);
+    return 0;
+}
+
 static int add_file(builder *b, td_side_notes *sn, int side, const td_file *f, const td_pick *pick,
                     const td_compare_opts *o, td_error *err)
 {
@@ -134,11 +159,12 @@ static int add_file(builder *b, td_side_notes *sn, int side, const td_file *f, c
         for (size_t i = 0; i < nn; i++) {
             bool mixed = false;
             w.map[i] = td_name_kept(f, mask, (uint32_t)i, &mixed) ? -1 : -2;
-            sn->cat_mixed += mixed;
         }
         rc = f->groups ? td_pick_walk_groups(f, pick, add_group, &w)
                        : td_pick_walk(f, pick, add_event, &w);
     }
+    if (rc == 0 && f->rounded && !f->groups)
+        rc = add_rounding(&w, sn, pick);
     free(w.map);
     if (rc < 0)
         return td_events_fail(err, rc, f);
@@ -270,10 +296,11 @@ static int add_side(builder *b, td_diff *d, int side, const td_set *s, const td_
             }
         }
         td_pick pick = td_pick_of(sn, opts);
-        if (opts->categories && !f->name_cats)
-            return td_fail(err, TD_EUSAGE, f->path,
-                           "a summary keeps no categories per name: --cat and --no-python "
-                           "need the trace files");
+        if (opts->categories && (!f->name_cats || !f->cats_by_side))
+            return td_fail(err, TD_ETRACE, f->origin ? f->origin : f->path,
+                           "this summary does not keep each event's category%s: --cat and "
+                           "--no-python need the trace files",
+                           f->name_cats ? " (some name has events of two categories)" : "");
         int rc = attr ? td_add_file_attr(b, side, f, sn, opts, err)
                       : add_file(b, sn, side, f, &pick, opts, err);
         if (rc < 0)
@@ -298,6 +325,11 @@ static int make_rows(td_diff *d, builder *b)
             r->counts[side] = a->counts[side];
             r->duration[side] = (a->sum[side] + a->comp[side]) / d->per[side];
             d->notes[side].events += a->counts[side];
+            /* Spec §2's rounding moved this total by more than 5% of the
+             * traces' own (or made it from nothing). */
+            double own = a->sum[side] + a->comp[side] - a->rdelta[side];
+            if (a->rdelta[side] != 0 && fabs(a->rdelta[side]) > 0.05 * fabs(own))
+                d->notes[side].round_moved_rows++;
         }
         r->diff_counts = (int64_t)(r->counts[1] - r->counts[0]);
         r->diff_duration = r->duration[1] - r->duration[0];
@@ -433,6 +465,28 @@ const td_row *td_diff_rows(const td_diff *d)
 const td_side_notes *td_diff_notes(const td_diff *d, td_side side)
 {
     return &d->notes[side ? 1 : 0];
+}
+
+size_t td_diff_rounding_note(const td_diff *d, char *buf, size_t cap)
+{
+    uint64_t neg = d->notes[0].round_negative + d->notes[1].round_negative;
+    uint64_t moved = d->notes[0].round_moved_rows + d->notes[1].round_moved_rows;
+    char a[96] = "", b[96] = "";
+    if (cap)
+        buf[0] = '\0';
+    if (!neg && !moved)
+        return 0;
+    if (neg)
+        snprintf(a, sizeof a, "made %llu event duration%s negative", (unsigned long long)neg,
+                 neg == 1 ? "" : "s");
+    if (moved)
+        snprintf(b, sizeof b, "%smoved %llu row total%s by more than 5%%", neg ? " and " : "",
+                 (unsigned long long)moved, moved == 1 ? "" : "s");
+    int n = snprintf(buf, cap,
+                     "HTA's rounding of decimal timestamps to whole us %s%s; --ns keeps the "
+                     "traces' own durations",
+                     a, b);
+    return n < 0 ? 0 : (size_t)n < cap ? (size_t)n : cap ? cap - 1 : 0;
 }
 
 bool td_diff_short_names(const td_diff *d)

@@ -8,6 +8,7 @@
 typedef struct acc {
     uint64_t counts[2];
     double sum[2], comp[2]; /* Neumaier-compensated sums, as pandas does */
+    double rdelta[2];       /* HTA's rounding: rounded minus the traces' own (td_file.rdelta) */
 } acc;
 
 typedef struct builder {
@@ -21,6 +22,17 @@ typedef struct builder {
 } builder;
 
 void td_acc_add_dur(acc *a, int side, double x);
+/* What HTA's rounding did to event i of f (selected, counted in a): its
+ * negative durations and its change to a's total (td_side_notes.round_*). */
+static inline void td_acc_rounding(acc *a, int side, const td_file *f, size_t i, const td_event *e,
+                                   td_side_notes *sn)
+{
+    if (!f->rounded)
+        return;
+    sn->round_negative += e->dur < 0;
+    if (f->rdelta)
+        a->rdelta[side] += f->rdelta[i];
+}
 /* The row of name s (short-named unless whole, or short names are off);
  * -1 when out of memory. */
 int64_t td_builder_row(builder *b, const char *s, size_t len, bool whole);

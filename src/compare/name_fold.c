@@ -107,28 +107,7 @@ int td_name_key(char **out, size_t *out_len, const char *s, size_t len, int shor
     return rc;
 }
 
-/* Whether the comma-separated list holds the word s. */
-static bool in_words(const char *list, const char *s, size_t len)
-{
-    for (const char *w = list; *w;) {
-        size_t k = strcspn(w, ",");
-        if (k == len && memcmp(w, s, len) == 0)
-            return true;
-        w += k + (w[k] == ',');
-    }
-    return false;
-}
-
 uint64_t td_cat_mask(const td_file *f, const td_compare_opts *o)
 {
-    if (!o->categories)
-        return UINT64_MAX;
-    uint64_t mask = 0;
-    for (size_t c = 0; c < td_strtab_count(f->cats); c++) {
-        size_t len;
-        const char *s = td_strtab_get(f->cats, (uint32_t)c, &len);
-        if (in_words(o->categories, s, len) != (o->exclude_categories != 0))
-            mask |= (uint64_t)1 << (c < 63 ? c : 63);
-    }
-    return mask;
+    return td_cats_mask(f, o->categories, o->exclude_categories != 0);
 }

@@ -119,6 +119,10 @@ static void put_file(wbuf *w, const td_file *f)
     put(w, f->cat_dur, f->ncat_counts * sizeof *f->cat_dur);
     put(w, f->name_cats, f->nname_cats * sizeof *f->name_cats);
     put(w, f->iters, f->niters * sizeof *f->iters);
+    if (f->rdelta)
+        put(w, f->rdelta, f->nev * sizeof *f->rdelta);
+    if (f->ev_cat)
+        put(w, f->ev_cat, f->nev * sizeof *f->ev_cat);
     if (f->has_attr) {
         put(w, f->attr_op, f->nattr * sizeof *f->attr_op);
         put(w, f->attr_top, f->nattr * sizeof *f->attr_top);
@@ -280,7 +284,7 @@ static bool sizes_ok(const td_file *src, size_t len)
 }
 
 /* f's arrays, each copied out of r; false when r did not hold them. */
-static bool take_arrays(rbuf *r, td_file *f)
+static bool take_arrays(rbuf *r, td_file *f, bool rdelta, bool ev_cat)
 {
     f->path = take_str(r);
     f->device_name = take_str(r);
@@ -290,6 +294,10 @@ static bool take_arrays(rbuf *r, td_file *f)
     f->cat_dur = copy_of(r, f->ncat_counts * sizeof *f->cat_dur);
     f->name_cats = copy_of(r, f->nname_cats * sizeof *f->name_cats);
     f->iters = copy_of(r, f->niters * sizeof *f->iters);
+    if (rdelta)
+        f->rdelta = copy_of(r, f->nev * sizeof *f->rdelta);
+    if (ev_cat)
+        f->ev_cat = copy_of(r, f->nev * sizeof *f->ev_cat);
     if (f->has_attr) {
         f->attr_op = copy_of(r, f->nattr * sizeof *f->attr_op);
         f->attr_top = copy_of(r, f->nattr * sizeof *f->attr_top);
@@ -318,6 +326,9 @@ int td_file_xfer_read(td_file **out, void *map, size_t len)
     f->cat_dur = NULL;
     f->name_cats = NULL;
     f->iters = NULL;
+    bool rdelta = f->rdelta != NULL, ev_cat = f->ev_cat != NULL;
+    f->rdelta = NULL;
+    f->ev_cat = NULL;
     f->attr_op = f->attr_top = f->attr_ann = NULL;
     f->evb = NULL;
     f->groups = NULL;
@@ -325,7 +336,7 @@ int td_file_xfer_read(td_file **out, void *map, size_t len)
     f->lazy_mem = NULL;
     f->ev_map = NULL;
     const unsigned char *ev = NULL;
-    if (take_arrays(&r, f)) {
+    if (take_arrays(&r, f, rdelta, ev_cat)) {
         r.n = (r.n + 63) & ~(size_t)63;
         ev = r.n <= r.len ? take(&r, f->nev * sizeof(td_event)) : NULL;
     }

@@ -415,6 +415,7 @@ static void pass_steps(passes *ps, part *p)
     for (size_t i = p->lo; i < p->hi; i++) {
         td_raw_event *e = RAW(i);
         if (ps->round_ts) {
+            double own = e->dur;
             if (!(e->flags & TD_RAW_HAS_TS)) {
                 e->u.ts = NAN;
                 e->dur = NAN;
@@ -423,6 +424,8 @@ static void pass_steps(passes *ps, part *p)
                 e->u.ts = ceil(e->u.ts);
                 e->dur = end - e->u.ts;
             }
+            if (ps->f->rdelta)
+                ps->f->rdelta[i] = (float)((isnan(e->dur) ? 0 : e->dur) - (isnan(own) ? 0 : own));
         }
         if (e->flags & TD_RAW_CORR_HOST)
             count_id(&p->ids, e->corr);
@@ -754,6 +757,8 @@ int td_assign_iterations(td_file *f, td_raw_event **blocks, size_t n, const td_w
     part *parts = make_parts(n, &nparts);
     passes ps = {f, blocks, round_ts, NULL, NULL, 0, &cm, wide, nwide, parts, nparts, NULL};
     int rc = -1;
+    if (round_ts && !(f->rdelta = malloc((n + 1) * sizeof *f->rdelta)))
+        goto done;
     if (!parts || !(sg = steps_and_segments(f, &ps, &ps.nseg)))
         goto done;
     ps.sg = sg;

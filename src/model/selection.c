@@ -128,3 +128,33 @@ int td_resolve(int64_t **out, size_t *nout, const td_list *want, const int64_t *
     *nout = n;
     return 0;
 }
+
+/* Whether the comma-separated list holds the word s. */
+static bool in_words(const char *list, const char *s, size_t len)
+{
+    for (const char *w = list; *w;) {
+        size_t k = strcspn(w, ",");
+        if (k == len && memcmp(w, s, len) == 0)
+            return true;
+        w += k + (w[k] == ',');
+    }
+    return false;
+}
+
+uint64_t td_cats_mask(const td_file *f, const char *cats, bool exclude)
+{
+    if (!cats)
+        return UINT64_MAX;
+    uint64_t mask = 0;
+    for (size_t c = 0; c < td_strtab_count(f->cats); c++) {
+        size_t len;
+        const char *s = td_strtab_get(f->cats, (uint32_t)c, &len);
+        if (in_words(cats, s, len) == exclude)
+            continue;
+        if (f->cats_by_side)
+            mask |= td_name_cat_bit(c, false) | td_name_cat_bit(c, true);
+        else
+            mask |= (uint64_t)1 << (c < 63 ? c : 63);
+    }
+    return mask;
+}

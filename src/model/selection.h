@@ -21,6 +21,10 @@ typedef struct td_pick {
     int whole_trace; /* no ProfilerStep: every event, whatever its iteration */
     td_device device;
     bool strict; /* --hta-strict: stream-0 device events left out */
+    /* --cat: only events of these categories (or with cats_exclude, of every
+     * other one); NULL: every event. */
+    const char *cats;
+    bool cats_exclude;
 } td_pick;
 
 /* Called per selected event, in file order, with the position of the
@@ -68,10 +72,12 @@ static inline int td_pick_walk(const td_file *f, const td_pick *p, td_pick_fn fn
     if (!pos)
         return TD_ENOMEM;
     int rc = 0;
+    uint64_t mask = td_cats_mask(f, p->cats, p->cats_exclude);
     for (size_t i = 0; i < f->nev; i++) {
         const td_event *e = &f->evb[i >> TD_BLOCK_SHIFT][i & (TD_BLOCK - 1)];
         long ip;
-        if (td_pick_takes(p, pos, e->name, e->iter, &ip) && (rc = fn(ud, e, ip)) < 0)
+        if (td_pick_takes(p, pos, e->name, e->iter, &ip) &&
+            td_event_cat_kept(f, mask, e->name, i) && (rc = fn(ud, e, ip)) < 0)
             break;
     }
     if (pos != stack_pos)
@@ -92,10 +98,12 @@ static inline int td_pick_walk_groups(const td_file *f, const td_pick *p, td_pic
     if (!pos)
         return TD_ENOMEM;
     int rc = 0;
+    uint64_t mask = td_cats_mask(f, p->cats, p->cats_exclude);
     for (size_t i = 0; i < f->ngroups; i++) {
         const td_event_group *g = &f->groups[i];
         long ip;
-        if (td_pick_takes(p, pos, g->name, g->iter, &ip) && (rc = fn(ud, g, ip)) < 0)
+        if (td_pick_takes(p, pos, g->name, g->iter, &ip) &&
+            td_event_cat_kept(f, mask, g->name, 0) && (rc = fn(ud, g, ip)) < 0)
             break;
     }
     if (pos != stack_pos)
@@ -106,7 +114,8 @@ static inline int td_pick_walk_groups(const td_file *f, const td_pick *p, td_pic
 /* The pick of one side of a diff, from its resolved selection. */
 static inline td_pick td_pick_of(const td_side_notes *sn, const td_compare_opts *o)
 {
-    td_pick p = {sn->iters, sn->niters, sn->whole_trace, o->device, o->hta_strict != 0};
+    td_pick p = {sn->iters,          sn->niters,    sn->whole_trace,      o->device,
+                 o->hta_strict != 0, o->categories, o->exclude_categories};
     return p;
 }
 

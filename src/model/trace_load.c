@@ -36,6 +36,16 @@ typedef struct loader {
     int64_t pid, tid; /* of the event being read, when want_attr */
     int round_ts;
     int seen_events;
+    /* Per cats id: the summed durations as HTA's rounding makes them (spec
+     * §2), kept beside f->cat_dur (the trace's own) until the file's rule is
+     * known; f->cat_dur then takes the ones compare uses. */
+    double *cat_rdur;
+    size_t ncat_rdur;
+    /* Per raw event: its cats id (255 for 255 and above), kept as the file's
+     * ev_cat when some name has events of two categories on one side. */
+    uint8_t *evcat;
+    size_t evcatcap;
+    int cats_mixed;
     uint64_t index;
     /* Piece 0 of a file cut into pieces (trace_split.h): the next cut not
      * yet reached, and its offset (UINT64_MAX: none, the usual case). */
@@ -376,22 +386,46 @@ static inline int append_raw(loader *L, const td_raw_event *e)
     return 0;
 }
 
-READER_INLINE int count_category(loader *L, int64_t cat_id, int64_t name_id, double dur)
+/* An event's duration under HTA's rounding (spec §2): NAN without ts. */
+static inline double rounded_dur(const td_raw_event *e)
+{
+    if (!(e->flags & TD_RAW_HAS_TS))
+        return NAN;
+    return floor(e->u.ts + e->dur) - ceil(e->u.ts);
+}
+
+/* Counts a kept event under its category: the category's count and both
+ * its sums (the trace's durations and rounded ones), and the name's
+ * categories on the event's side (td_name_cat_bit). */
+READER_INLINE int count_category(loader *L, int64_t cat_id, int64_t name_id, const td_raw_event *e,
+                                 size_t index)
 {
     td_file *f = L->f;
     size_t cid = (size_t)cat_id, nid = (size_t)name_id;
+    if (index >= L->evcatcap) {
+        uint8_t *ec = td_grow(L->evcat, &L->evcatcap, index + 1, sizeof *ec);
+        if (!ec)
+            return td_fail(L->j.err, TD_ENOMEM, f->path, "out of memory");
+        L->evcat = ec;
+    }
+    L->evcat[index] = (uint8_t)(cid < 255 ? cid : 255);
     if (cid >= f->ncat_counts) {
-        size_t cap = f->ncat_counts, cap2 = f->ncat_counts;
+        size_t cap = f->ncat_counts, cap2 = f->ncat_counts, cap3 = f->ncat_counts;
         uint64_t *cc = td_grow(f->cat_counts, &cap, cid + 1, sizeof *cc);
         if (cc)
             f->cat_counts = cc;
         double *cd = cc ? td_grow(f->cat_dur, &cap2, cap, sizeof *cd) : NULL;
-        if (!cd)
+        if (cd)
+            f->cat_dur = cd;
+        double *rd = cd ? td_grow(L->cat_rdur, &cap3, cap, sizeof *rd) : NULL;
+        if (!rd)
             return td_fail(L->j.err, TD_ENOMEM, f->path, "out of memory");
-        f->cat_dur = cd;
+        L->cat_rdur = rd;
         memset(cc + f->ncat_counts, 0, (cap - f->ncat_counts) * sizeof *cc);
         memset(cd + f->ncat_counts, 0, (cap - f->ncat_counts) * sizeof *cd);
+        memset(rd + f->ncat_counts, 0, (cap - f->ncat_counts) * sizeof *rd);
         f->ncat_counts = cap;
+        L->ncat_rdur = cap;
     }
     if (nid >= f->nname_cats) {
         size_t cap = f->nname_cats;
@@ -403,9 +437,16 @@ READER_INLINE int count_category(loader *L, int64_t cat_id, int64_t name_id, dou
         f->nname_cats = cap;
     }
     f->cat_counts[cid]++;
-    if (!isnan(dur))
-        f->cat_dur[cid] += dur;
-    f->name_cats[nid] |= (uint64_t)1 << (cid < 63 ? cid : 63);
+    if (!isnan(e->dur))
+        f->cat_dur[cid] += e->dur;
+    double rd = rounded_dur(e);
+    if (!isnan(rd))
+        L->cat_rdur[cid] += rd;
+    bool gpu = (e->flags & TD_RAW_GPU) != 0;
+    uint64_t side = gpu ? 0xFFFFFFFF00000000u : 0xFFFFFFFFu, bit = td_name_cat_bit(cid, gpu);
+    if (f->name_cats[nid] & side & ~bit)
+        L->cats_mixed = 1;
+    f->name_cats[nid] |= bit;
     return 0;
 }
 
@@ -467,7 +508,7 @@ READER_INLINE int keep_event(loader *L, event_fields *ev, uint64_t index, bool a
         return rc;
     if (L->piece) /* counted when merged, in file order (cat_dur's sums) */
         return piece_cat(L, ev->cat_id);
-    return count_category(L, ev->cat_id, ev->name_id, ev->e.dur);
+    return count_category(L, ev->cat_id, ev->name_id, &ev->e, L->nraw - 1);
 }
 
 /* One entry of traceEvents: read, then kept when it counts (spec §2). */
@@ -552,7 +593,7 @@ static int merge_events(loader *L, td_piece *p, const uint32_t *name, const uint
         e.name = nm & ((1u << TD_NAME_BITS) - 1);
         size_t g = base + i;
         L->blk[g >> TD_BLOCK_SHIFT][g & (TD_BLOCK - 1)] = e;
-        if ((rc = count_category(L, cat[p->cat[i]], nm, e.dur)) < 0)
+        if ((rc = count_category(L, cat[p->cat[i]], nm, &e, g)) < 0)
             break;
     }
     L->nraw = base + i;
@@ -811,6 +852,9 @@ static int read_events(loader *L)
             memset(L->f->cat_counts, 0, L->f->ncat_counts * sizeof *L->f->cat_counts);
         if (L->f->cat_dur)
             memset(L->f->cat_dur, 0, L->f->ncat_counts * sizeof *L->f->cat_dur);
+        if (L->cat_rdur)
+            memset(L->cat_rdur, 0, L->ncat_rdur * sizeof *L->cat_rdur);
+        L->cats_mixed = 0;
         if (L->f->name_cats)
             memset(L->f->name_cats, 0, L->f->nname_cats * sizeof *L->f->name_cats);
     }
@@ -961,6 +1005,8 @@ void td_file_free(td_file *f)
     free(f->cat_counts);
     free(f->cat_dur);
     free(f->name_cats);
+    free(f->rdelta);
+    free(f->ev_cat);
     for (size_t b = 0; b < f->nevb && !f->ev_map; b++)
         if (f->evb_big)
             td_big_free(f->evb[b]);
@@ -978,15 +1024,16 @@ void td_file_free(td_file *f)
     free(f);
 }
 
-int td_file_load(td_file **out, const char *path, const td_load_progress *prog, int want_attr,
+int td_file_load(td_file **out, const char *path, const td_load_progress *prog, int flags,
                  td_error *err)
 {
-    return td_file_load_split(out, path, prog, want_attr, NULL, false, 0, err);
+    return td_file_load_split(out, path, prog, flags, NULL, false, 0, err);
 }
 
-int td_file_load_split(td_file **out, const char *path, const td_load_progress *prog, int want_attr,
+int td_file_load_split(td_file **out, const char *path, const td_load_progress *prog, int flags,
                        td_split *sp, bool ahead, uint64_t map_min, td_error *err)
 {
+    int want_attr = (flags & TD_LOAD_ATTR) != 0;
     *out = NULL;
     loader L;
     memset(&L, 0, sizeof L);
@@ -1017,7 +1064,20 @@ int td_file_load_split(td_file **out, const char *path, const td_load_progress *
     if (rc < 0)
         goto done;
     f->json_bytes = td_json_offset(&L.j);
+    /* Decimal timestamps are rounded as HTA does (spec §2) unless the
+     * trace's own resolution was asked for (td_open_opts.ns). */
+    f->decimal_ts = L.round_ts;
+    f->ns = (flags & TD_LOAD_NS) != 0;
+    if (f->ns)
+        L.round_ts = 0;
     f->rounded = L.round_ts;
+    if (L.round_ts && L.cat_rdur)
+        memcpy(f->cat_dur, L.cat_rdur, f->ncat_counts * sizeof *f->cat_dur);
+    f->cats_by_side = 1;
+    if (L.cats_mixed) { /* the events' own categories are needed: --cat */
+        f->ev_cat = L.evcat;
+        L.evcat = NULL;
+    }
     /* The reading state goes before the events are compacted: peak memory
      * is the raw events, not the raw events plus the window. */
     td_json_free(&L.j);
@@ -1038,6 +1098,8 @@ done:
     free(L.blk);
     free(L.wide);
     free(L.links);
+    free(L.cat_rdur);
+    free(L.evcat);
     if (rc < 0) {
         td_file_free(f);
         return rc;

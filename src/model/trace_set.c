@@ -183,12 +183,13 @@ static int load_one(void *ud, size_t i)
     loadctx *c = ud;
     td_load_progress prog = {on_progress, c};
     job *jb = &c->jobs[c->tasks[i].file];
-    int attr = c->opts ? c->opts->want_attribution : 0;
+    int attr = c->opts && c->opts->want_attribution ? TD_LOAD_ATTR : 0;
     if (c->tasks[i].piece > 0) {
         td_split_run(jb->split, c->tasks[i].piece, &prog, attr, c->map_min);
         return 0;
     }
-    jb->rc = td_file_load_split(&jb->file, jb->path, &prog, attr, jb->split, c->ahead, c->map_min,
+    int flags = attr | (c->opts && c->opts->ns ? TD_LOAD_NS : 0);
+    jb->rc = td_file_load_split(&jb->file, jb->path, &prog, flags, jb->split, c->ahead, c->map_min,
                                 &jb->err);
     return jb->rc;
 }
@@ -553,6 +554,36 @@ int td_set_file_info(const td_set *s, size_t i, td_file_info *o)
     o->rounded = f->rounded;
     o->bom = f->bom;
     o->device_name = f->device_name;
+    o->decimal_ts = f->decimal_ts;
+    return 0;
+}
+
+bool td_set_ns(const td_set *s)
+{
+    return s->nfiles > 0 && s->files[0]->ns;
+}
+
+bool td_env_ns(void)
+{
+    const char *v = getenv("HTA_DISABLE_NS_ROUNDING");
+    return v && strcmp(v, "1") == 0;
+}
+
+int td_set_check_rule(const td_set *s, bool ns, td_error *err)
+{
+    for (size_t i = 0; i < s->nfiles; i++) {
+        const td_file *f = s->files[i];
+        if (!f->decimal_ts || (f->ns != 0) == ns)
+            continue;
+        const char *where = s->origin ? s->origin : f->path;
+        if (ns)
+            return td_fail(err, TD_ETRACE, where,
+                           "this summary holds durations rounded to whole us (made without "
+                           "--ns): summarize the traces again with --ns to compare with --ns");
+        return td_fail(err, TD_ETRACE, where,
+                       "this summary holds the traces' own durations (made with --ns): "
+                       "compare with --ns, or summarize the traces again without it");
+    }
     return 0;
 }
 

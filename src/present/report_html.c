@@ -584,6 +584,14 @@ static void notes(report *r)
                 "<li>%zu names differ only by addresses or line numbers; "
                 "<code>--normalize-names</code> folds them</li>\n",
                 noisy);
+    char round[256];
+    if (td_diff_rounding_note(r->in->diff, round, sizeof round)) {
+        if (!started++)
+            fputs("<h2>Notes</h2>\n<ul class=\"notes\" id=\"notes\">\n", f);
+        fputs("<li class=\"rounding\">", f);
+        html_str(f, round);
+        fputs("</li>\n", f);
+    }
     if (started)
         fputs("</ul>\n", f);
 }

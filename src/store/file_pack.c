@@ -474,6 +474,31 @@ int td_file_groups(td_groups *out, const td_file *f, const td_keep *keep, td_err
 
 /* ---- packing ---- */
 
+/* The word that held only "rounded" (0 or 1) in the first packed files,
+ * now bits: 1 rounded, 2 loaded with ns (the trace's own resolution), 4
+ * some ts decimal, 8 name categories split by side (td_name_cat_bit) and
+ * each (name, side) of one category, so that they tell every event's (a
+ * file that needed td_file.ev_cat is packed without it: --cat then needs
+ * its trace). An
+ * older file's 0 or 1 reads as it was made: HTA's rule, decimal exactly
+ * when rounded, categories per name. */
+enum { RULE_ROUNDED = 1, RULE_NS = 2, RULE_DECIMAL = 4, RULE_CATS_BY_SIDE = 8 };
+
+static uint64_t pack_rule(const td_file *f)
+{
+    return (f->rounded ? RULE_ROUNDED : 0) | (f->ns ? RULE_NS : 0) |
+           (f->decimal_ts ? RULE_DECIMAL : 0) |
+           (f->cats_by_side && !f->ev_cat ? RULE_CATS_BY_SIDE : 0);
+}
+
+static void unpack_rule(td_file *f, uint64_t v)
+{
+    f->rounded = (v & RULE_ROUNDED) != 0;
+    f->ns = (v & RULE_NS) != 0;
+    f->decimal_ts = (v & (RULE_DECIMAL | RULE_ROUNDED)) != 0;
+    f->cats_by_side = (v & RULE_CATS_BY_SIDE) != 0;
+}
+
 /* The file's metadata and counters, its categories, iterations and names. */
 static int pack_head(td_buf *b, const td_file *f)
 {
@@ -485,7 +510,7 @@ static int pack_head(td_buf *b, const td_file *f)
         bad |= put_s(b, f->device_name, strlen(f->device_name));
     const uint64_t nums[] = {zz(f->rank),       (uint64_t)f->has_rank, f->compression,
                              f->file_bytes,     f->json_bytes,         f->events_total,
-                             f->events_skipped, (uint64_t)f->rounded,  (uint64_t)f->bom,
+                             f->events_skipped, pack_rule(f),          (uint64_t)f->bom,
                              f->steps,          f->events_cpu,         f->events_gpu,
                              f->events_stream0, f->events_no_launch,   f->events_no_launch0};
     for (size_t i = 0; i < sizeof nums / sizeof *nums; i++)
@@ -694,7 +719,7 @@ static int unpack_meta(rd *r, td_file *f)
     f->json_bytes = get_u(r);
     f->events_total = get_u(r);
     f->events_skipped = get_u(r);
-    f->rounded = (int)get_u(r);
+    unpack_rule(f, get_u(r));
     f->bom = (int)get_u(r);
     f->steps = get_u(r);
     f->events_cpu = get_u(r);

@@ -33,6 +33,8 @@ int td_sets_open(td_set **out, const char *const *paths, size_t n, const td_open
             rc = k;
         } else if (k == 1) {
             rc = td_summary_open_set(&out[i], file, run, err);
+            if (rc == 0)
+                rc = td_set_check_rule(out[i], opts->ns, err);
             free(file);
             free(run);
         } else {

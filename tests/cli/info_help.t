@@ -9,6 +9,10 @@ $ tracediff info --help
 > .json.zst) or one trace file.
 >
 > selection:
+>   --ns                  the traces' own resolution: durations in us with their
+>                         decimals, nothing rounded (default: decimal timestamps are
+>                         rounded to whole us as HTA does; HTA_DISABLE_NS_ROUNDING=1
+>                         in the environment does the same; docs/numbers.md)
 >   -j, --jobs N          threads (or processes) reading the traces (default: one per core)
 >   -q, --quiet           no notes on stderr
 >

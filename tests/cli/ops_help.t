@@ -30,6 +30,10 @@ $ tracediff ops --help
 >                                     applied before --short-names (docs/numbers.md)
 >   --hta-strict                      HTA's own numbers: GPU events on stream 0 get no
 >                                     iteration (default: their launch's; docs/numbers.md)
+>   --ns                              the traces' own resolution: durations in us with their
+>                                     decimals, nothing rounded (default: decimal timestamps are
+>                                     rounded to whole us as HTA does; HTA_DISABLE_NS_ROUNDING=1
+>                                     in the environment does the same; docs/numbers.md)
 >   --control-label NAME              control's label: headers, legends, column prefixes
 >   --test-label NAME                 test's label: headers, legends, column prefixes
 >   -j, --jobs N                      threads (or processes) reading the traces (default: one per core)

@@ -13,7 +13,11 @@
 #include <unistd.h>
 
 /* A trace of rank `rank`, n events over `names` names, a third of them
- * kernels on streams launched by the host events before them, in 4 steps. */
+ * kernels on streams launched by the host events before them, in 4 steps.
+ * Names are shared by cpu_ops and cuda_runtime events (two categories on
+ * the host side: each event's category is kept) and one ts is decimal (the
+ * file is rounded: each event's rounding change is kept), so that a file
+ * crosses with td_file.ev_cat and rdelta. */
 static const char *write_rank(const char *name, size_t n, unsigned names, int rank)
 {
     size_t cap = 260 * n + 4096, len = 0;
@@ -46,7 +50,7 @@ static const char *write_rank(const char *name, size_t n, unsigned names, int ra
             (unsigned)(x % 7) + 1, kernel ? 7 : -1, i % 3 ? i - (i % 3 == 2) : 0);
     }
     len +=
-        (size_t)snprintf(t + len, cap - len, "{\"ph\": \"i\", \"name\": \"end\", \"ts\": 1}]}\n");
+        (size_t)snprintf(t + len, cap - len, "{\"ph\": \"i\", \"name\": \"end\", \"ts\": 1.5}]}\n");
     const char *p = unit_write(name, t, len);
     free(t);
     return p;
@@ -105,6 +109,10 @@ static void check_same_file(const td_file *a, const td_file *b)
     CHECK(b->events_gpu == a->events_gpu && b->events_stream0 == a->events_stream0);
     CHECK(b->events_no_launch == a->events_no_launch);
     CHECK(b->rounded == a->rounded && b->bom == a->bom);
+    CHECK(b->decimal_ts == a->decimal_ts && b->ns == a->ns && b->cats_by_side == a->cats_by_side);
+    CHECK(!a->rdelta == !b->rdelta && !a->ev_cat == !b->ev_cat);
+    CHECK(!a->rdelta || same_array(a->rdelta, b->rdelta, a->nev * sizeof *a->rdelta));
+    CHECK(!a->ev_cat || same_array(a->ev_cat, b->ev_cat, a->nev * sizeof *a->ev_cat));
     CHECK(same_tab(a->names, b->names));
     CHECK(same_tab(a->cats, b->cats));
     CHECK(b->ncat_counts == a->ncat_counts);
@@ -167,6 +175,7 @@ TEST(test_file_procs__a_file_crosses_whole)
         td_file *f = NULL;
         td_error err = {0};
         REQUIRE(td_file_load(&f, path, NULL, attr, &err) == 0);
+        CHECK(f->ev_cat && f->rdelta); /* both cross too */
         CHECK(f->nevb == 4 && f->has_attr == attr && f->events_gpu > 0);
         td_file *g = round_trip(f, way >> 1);
         if (g) {

@@ -115,3 +115,56 @@ TEST(test_rounding__rounded_bounds_decide_the_iteration)
     td_diff_free(d);
     td_set_free(s);
 }
+
+/* --ns (td_open_opts.ns): the same file, nothing rounded; the note's counts
+ * without it; a name of two categories on one side keeps each event's. */
+TEST(test_rounding__ns_keeps_the_traces_own_and_the_note_counts)
+{
+    const char *p = unit_write_str(
+        "round_ns.json",
+        "{\"traceEvents\": ["
+        "{\"cat\": \"cpu_op\", \"name\": \"a\", \"ts\": 10.5, \"dur\": 2.3},"
+        "{\"cat\": \"cpu_op\", \"name\": \"b\", \"ts\": 10.2, \"dur\": 0.5},"
+        "{\"cat\": \"user_annotation\", \"name\": \"b\", \"ts\": 30.1, \"dur\": 4.25}"
+        "]}");
+    td_open_opts oo = TD_OPEN_OPTS_INIT;
+    oo.ns = true;
+    td_set *s = NULL;
+    td_error err = {0};
+    REQUIRE(td_set_open(&s, p, &oo, &err) == 0);
+    td_file_info fi;
+    REQUIRE(td_set_file_info(s, 0, &fi) == 0);
+    CHECK(!fi.rounded && fi.decimal_ts && td_set_ns(s));
+    td_diff *d = unit_self_diff(s);
+    REQUIRE(d);
+    CHECK_DBL(UNIT_ROW(d, "a")->duration[0], 2.3);
+    CHECK_DBL(UNIT_ROW(d, "b")->duration[0], 0.5 + 4.25);
+    char note[256];
+    CHECK(td_diff_rounding_note(d, note, sizeof note) == 0 && note[0] == '\0');
+    td_diff_free(d);
+    /* --cat by event: b's annotation alone, though b is also a cpu_op. */
+    td_compare_opts co = TD_COMPARE_OPTS_INIT;
+    co.categories = "user_annotation";
+    REQUIRE(td_diff_compute(&d, s, s, &co, &err) == 0);
+    CHECK(td_diff_nrows(d) == 1);
+    CHECK_DBL(UNIT_ROW(d, "b")->duration[0], 4.25);
+    CHECK(UNIT_ROW(d, "b")->counts[0] == 1);
+    td_diff_free(d);
+    td_set_free(s);
+
+    /* HTA's rule: a 1, b -1 (the cpu_op) + 3 (the annotation). The cpu_op b
+     * turned negative; both rows moved by more than 5% on each side. */
+    s = unit_open(p);
+    REQUIRE(s);
+    CHECK(!td_set_ns(s));
+    d = unit_self_diff(s);
+    REQUIRE(d);
+    CHECK_DBL(UNIT_ROW(d, "b")->duration[0], 2);
+    const td_side_notes *n = td_diff_notes(d, TD_CONTROL);
+    CHECK(n->round_negative == 1 && n->round_moved_rows == 2);
+    CHECK(td_diff_rounding_note(d, note, sizeof note) > 0);
+    CHECK(strstr(note, "made 2 event durations negative and moved 4 row totals") != NULL);
+    CHECK(strstr(note, "--ns") != NULL);
+    td_diff_free(d);
+    td_set_free(s);
+}
