@@ -532,6 +532,7 @@ static int write_run(writer *w, const td_set *set, const char *run, const td_sum
 }
 
 int td_summary_check_header(const char *path, int must_exist, td_error *err);
+int td_summary_harden(sqlite3 *db, int views);
 
 /* Marks db as of the schema this version writes. */
 static int set_schema_version(sqlite3 *db, const char *path, td_error *err)
@@ -711,7 +712,8 @@ static int append_to_file(writer *w, const td_set *set, const char *run, const t
     int rc, version = 0;
     if ((rc = td_summary_check_header(path, 1, w->err)) < 0)
         return rc;
-    if (sqlite3_open_v2(path, &w->db, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK)
+    if (sqlite3_open_v2(path, &w->db, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK ||
+        td_summary_harden(w->db, 1) < 0)
         return sql_fail(w->err, w->db, path, "cannot open it for writing");
     sqlite3_busy_timeout(w->db, 10000);
     if ((rc = exec(w->db, "BEGIN IMMEDIATE", path, w->err)) < 0 ||
