@@ -262,6 +262,8 @@ def runs_cases(exe, tmp):
             ("NULL name", "UPDATE runs SET name = NULL", ["compare", "S", "S"], "damaged summary"),
             ("NULL date", "UPDATE runs SET created = NULL", ["runs", "S"], "damaged summary"),
             ("NULL name in runs", "UPDATE runs SET name = NULL", ["runs", "S"], "damaged summary"),
+            ("NULL name in trend", "UPDATE runs SET name = NULL", ["trend", "S"],
+             "damaged summary"),
             ("ranks out of order", "UPDATE runs SET ranks = '1,0'", ["compare", "S", "S"],
              "damaged summary"),
             ("ranks with a gap", "UPDATE runs SET ranks = '0,1,2'", ["compare", "S", "S"],
