@@ -1,7 +1,8 @@
 /*
  * Writing summaries: one run of a trace set into SQLite (schema in
- * docs/summaries.md). A new file is built under a temporary name and renamed
- * into place; a run added to an existing file goes in one transaction.
+ * docs/summaries.md). A new file is built under a temporary name and linked
+ * into place only if no file appeared meanwhile (else its run is appended to
+ * the file that did); a run added to an existing file goes in one transaction.
  */
 #include "store.h"
 
@@ -13,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -620,8 +622,32 @@ static int hash_sources(char (**hashes)[65], const td_set *set, const char *path
     return rc;
 }
 
+/* Puts the complete file tmp in place as path unless a file already is
+ * there: 1 when one was (tmp is left alone), 0 when tmp is now path. link()
+ * refuses an existing target atomically; where a filesystem has no hard
+ * links, renameat2(RENAME_NOREPLACE) does the same. */
+static int place_new_file(const char *tmp, const char *path, td_error *err)
+{
+    if (link(tmp, path) == 0) {
+        unlink(tmp);
+        return 0;
+    }
+    int e = errno;
+#ifdef SYS_renameat2
+    if (e == EPERM || e == EOPNOTSUPP || e == ENOSYS || e == EMLINK) {
+        if (syscall(SYS_renameat2, AT_FDCWD, tmp, AT_FDCWD, path, 1 /* RENAME_NOREPLACE */) == 0)
+            return 0;
+        e = errno;
+    }
+#endif
+    if (e == EEXIST)
+        return 1;
+    return td_fail(err, TD_EIO, path, "cannot put the new file in place: %s", strerror(e));
+}
+
 /* A new summary: built under a temporary name beside path (*tmp, removed by
- * the caller on failure), then renamed into place. */
+ * the caller on failure), then put in place unless another writer's file got
+ * there first: then 1, and the caller appends the run to that file. */
 static int write_new_file(writer *w, char **tmp, const td_set *set, const char *run,
                           const td_summary_opts *o, const run_keep *k, char (*hashes)[65])
 {
@@ -650,9 +676,8 @@ static int write_new_file(writer *w, char **tmp, const td_set *set, const char *
         fsync(fd);
         close(fd);
     }
-    if (rename(*tmp, path) < 0)
-        return td_fail(w->err, TD_EIO, path, "cannot rename the new file into place: %s",
-                       strerror(errno));
+    if ((rc = place_new_file(*tmp, path, w->err)) != 0)
+        return rc; /* 1: the caller removes *tmp and appends */
     free(*tmp);
     *tmp = NULL;
     return 0;
@@ -756,8 +781,15 @@ int td_summary_write(const char *path, const td_set *set, const td_summary_opts 
     run_keep k = {ranks, iters, nranks, niters};
     struct stat st;
     if (rc == 0)
-        rc = stat(path, &st) != 0 ? write_new_file(&w, &tmp, set, run, o, &k, hashes)
-                                  : append_to_file(&w, set, run, o, &k, hashes);
+        rc = stat(path, &st) != 0 ? write_new_file(&w, &tmp, set, run, o, &k, hashes) : 1;
+    if (rc == 1 && tmp) {
+        /* another writer created path meanwhile: its run stays, ours joins it */
+        unlink(tmp);
+        free(tmp);
+        tmp = NULL;
+    }
+    if (rc == 1)
+        rc = append_to_file(&w, set, run, o, &k, hashes);
     if (w.db) {
         if (rc < 0)
             sqlite3_exec(w.db, "ROLLBACK", NULL, NULL, NULL);
