@@ -6,6 +6,7 @@
  * its raw double. No SQLite here: the bytes can travel between processes.
  */
 #include "store.h"
+#include "util/utf8_text.h"
 
 #include <math.h>
 #include <pthread.h>
@@ -791,6 +792,9 @@ static int unpack_names(rd *r, td_file *f)
     for (uint64_t i = 0; i < nn && !r->bad; i++) {
         size_t len;
         const char *s = get_s(r, &len);
+        /* names as the JSON reader keeps them: UTF-8, lone surrogates too */
+        if (r->bad || !td_utf8_valid(s, len, true))
+            return UNPACK_BAD;
         int64_t id = td_strtab_intern(f->names, s, len);
         if (id < 0)
             return UNPACK_NOMEM;

@@ -3,6 +3,7 @@
  * its traces made (opened read-only), and the list of runs.
  */
 #include "store.h"
+#include "util/utf8_text.h"
 
 #include <errno.h>
 #include <sqlite3.h>
@@ -171,20 +172,36 @@ int td_summary_open_ro(sqlite3 **out, const char *path, td_error *err)
     return td_fail(err, TD_ETRACE, path, "cannot open it");
 }
 
-/* "a, b, c" of the run names, for messages. */
-static void list_runs(sqlite3 *db, char *buf, size_t cap)
+bool td_summary_run_name_ok(sqlite3_stmt *q, int col)
+{
+    if (sqlite3_column_type(q, col) != SQLITE_TEXT)
+        return false;
+    const char *s = (const char *)sqlite3_column_text(q, col);
+    int n = sqlite3_column_bytes(q, col);
+    return s && n >= 0 && !memchr(s, 0, (size_t)n) && td_utf8_valid(s, (size_t)n, false);
+}
+
+/* "a, b, c" of the run names, for messages; -1 when a name is not one
+ * tracediff writes (td_summary_run_name_ok), else 0. */
+static int list_runs(sqlite3 *db, char *buf, size_t cap)
 {
     sqlite3_stmt *q = NULL;
     size_t n = 0;
+    int rc = 0;
     buf[0] = '\0';
     if (sqlite3_prepare_v2(db, "SELECT name FROM runs ORDER BY run_id", -1, &q, NULL) != SQLITE_OK)
-        return;
-    while (sqlite3_step(q) == SQLITE_ROW && n + 8 < cap) {
+        return 0;
+    while (sqlite3_step(q) == SQLITE_ROW) {
+        if (sqlite3_column_type(q, 0) != SQLITE_NULL && !td_summary_run_name_ok(q, 0))
+            rc = -1;
+        if (n + 8 >= cap)
+            continue;
         const char *nm = (const char *)sqlite3_column_text(q, 0);
         int k = snprintf(buf + n, cap - n, "%s%s", n ? ", " : "", nm ? nm : "(null)");
         n = k < 0 ? n : n + (size_t)k >= cap ? cap - 1 : n + (size_t)k;
     }
     sqlite3_finalize(q);
+    return rc;
 }
 
 /* "1,2,3" into *out (malloc'd, or NULL when empty); -1 when text is not
@@ -274,7 +291,9 @@ static int take_run_row(run_row *r, sqlite3_stmt *q, const char *file, td_error 
 static int find_run(run_row *r, sqlite3 *db, const char *file, const char *run, td_error *err)
 {
     char names[200];
-    list_runs(db, names, sizeof names);
+    if (list_runs(db, names, sizeof names) < 0)
+        return td_fail(err, TD_ETRACE, file,
+                       "damaged summary: a run's name is not UTF-8 text without NUL");
     sqlite3_stmt *q = NULL;
     if (sqlite3_prepare_v2(db,
                            "SELECT run_id, name, source, ranks, iterations, kept_ranks, "
@@ -509,6 +528,11 @@ long td_summary_runs(td_run_info **out, const char *path, td_error *err)
                          "damaged summary: run %zu lacks its name, date, version, source or "
                          "device",
                          n);
+            goto done;
+        }
+        if (!td_summary_run_name_ok(q, 0)) {
+            rc = td_fail(err, TD_ETRACE, path,
+                         "damaged summary: the name of run %zu is not UTF-8 text without NUL", n);
             goto done;
         }
         r->name = col_dup(q, 0);

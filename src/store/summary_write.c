@@ -5,6 +5,7 @@
  * the file that did); a run added to an existing file goes in one transaction.
  */
 #include "store.h"
+#include "util/utf8_text.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -593,6 +594,11 @@ static int name_run(char **run, const td_set *set, const td_summary_opts *o, con
     if (!(*run)[0] || strchr(*run, '#'))
         return td_fail(err, TD_EUSAGE, path, "run name '%s': expected a non-empty name without '#'",
                        *run);
+    /* o->run is a C string, so it holds no NUL; a name that is not UTF-8
+     * (a folder's name in another encoding) would be read back as damage */
+    if (!td_utf8_valid(*run, strlen(*run), false))
+        return td_fail(err, TD_EUSAGE, path,
+                       "run name: not valid UTF-8 (name the run with --run NAME)");
     return 0;
 }
 

@@ -115,11 +115,18 @@ static int read_runs(run_list *l, sqlite3 *db, const char *path, td_error *err)
         return td_fail(err, TD_ETRACE, path, "reading it: %s", sqlite3_errmsg(db));
     int rc = 0, s = SQLITE_DONE;
     while (rc == 0 && (s = sqlite3_step(q)) == SQLITE_ROW) {
-        const char *nm = (const char *)sqlite3_column_text(q, 1);
-        if (!nm && sqlite3_column_type(q, 1) == SQLITE_NULL) {
+        /* the type first: sqlite3_column_text converts a blob to text */
+        if (sqlite3_column_type(q, 1) == SQLITE_NULL) {
             rc = td_fail(err, TD_ETRACE, path, "damaged summary: run %zu has no name", l->n + 1);
             break;
         }
+        if (!td_summary_run_name_ok(q, 1)) {
+            rc = td_fail(err, TD_ETRACE, path,
+                         "damaged summary: the name of run %zu is not UTF-8 text without NUL",
+                         l->n + 1);
+            break;
+        }
+        const char *nm = (const char *)sqlite3_column_text(q, 1);
         char **na = td_grow(l->names, &c1, l->n + 1, sizeof *na);
         if (na)
             l->names = na;
