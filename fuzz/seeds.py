@@ -4,9 +4,14 @@ traces in tests/golden/traces and a list of tricky JSON texts. Run from the
 repository root; it replaces the seed files it writes and leaves any other
 file (e.g. a minimised input added by hand) alone. Keep the total < 2 MB.
 
-    python3 fuzz/seeds.py
+    python3 fuzz/seeds.py [TRACEDIFF]
+
+Given a tracediff binary, it also writes the packed target's seeds: the
+files.packed bytes of summaries of the same snippets, of the attribution
+traces of tests/data (sorted-int with attribution), of a decimal trace (raw)
+and of the schema 1 fixture (the older sorted-int encoding).
 """
-import glob, gzip, json, os
+import glob, gzip, json, os, sqlite3, subprocess, sys, tempfile
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 TRACES = os.path.join(ROOT, "tests", "golden", "traces")
@@ -218,10 +223,45 @@ ARGS = {
 }
 
 
+def packed_of(summary):
+    con = sqlite3.connect("file:%s?mode=ro" % summary, uri=True)
+    rows = con.execute("SELECT r.name, f.rank, f.packed FROM files f JOIN runs r USING (run_id) "
+                       "ORDER BY f.run_id, f.rank").fetchall()
+    con.close()
+    return rows
+
+
+def packed_seeds(exe, snippets):
+    """Summaries of the snippets and of a few test files, their packed bytes."""
+    data = os.path.join(ROOT, "tests", "data")
+    with tempfile.TemporaryDirectory() as tmp:
+        sources = dict(snippets)
+        for name in ("attribution/edge.json", "attribution/edge2.json", "attribution/ties.json",
+                     "summary_decimal.json"):
+            with open(os.path.join(data, name), "rb") as f:
+                sources[name.replace("/", "-")[:-5]] = f.read()
+        for label, text in sorted(sources.items()):
+            src = os.path.join(tmp, label + ".json")
+            with open(src, "wb") as f:
+                f.write(text)
+            out = os.path.join(tmp, label + ".tdsum")
+            if subprocess.run([exe, "summarize", src, "-o", out, "-q"]).returncode == 0:
+                for _, _, blob in packed_of(out):
+                    write("packed", label, blob)
+        old = os.path.join(tmp, "schema1.tdsum")
+        with gzip.open(os.path.join(data, "summary_schema1.tdsum.gz")) as f, open(old, "wb") as o:
+            o.write(f.read())
+        for run, rank, blob in packed_of(old):
+            if len(blob) < 32768:
+                write("packed", "schema1.%s.%d" % (run, rank), blob)
+
+
 def main():
+    snippets = {}
     for p in sorted(glob.glob(os.path.join(TRACES, "**", "*.json*"), recursive=True)):
         label = os.path.relpath(p, TRACES).split(os.sep)[0]
         text = snippet(events_of(p))
+        snippets[label] = text
         write("trace_load", label + ".json", text)
         for k, v in cuts(text).items():
             write("trace_load", label + "." + k, v)
@@ -242,6 +282,8 @@ def main():
         write("json_scan", "trace." + k, v)
     for k, v in ARGS.items():
         write("args", k, v)
+    if len(sys.argv) > 1:
+        packed_seeds(os.path.abspath(sys.argv[1]), snippets)
 
 
 if __name__ == "__main__":

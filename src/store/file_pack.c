@@ -6,6 +6,7 @@
  * its raw double. No SQLite here: the bytes can travel between processes.
  */
 #include "store.h"
+#include "util/utf8_text.h"
 
 #include <math.h>
 #include <pthread.h>
@@ -713,14 +714,20 @@ static int unpack_meta(rd *r, td_file *f)
             return UNPACK_NOMEM;
     }
     f->rank = unzz(get_u(r));
-    f->has_rank = (int)get_u(r);
-    f->compression = (td_compression)get_u(r);
+    uint64_t has_rank = get_u(r), comp = get_u(r);
+    if (has_rank > 1 || comp > TD_COMP_ZSTD)
+        return UNPACK_BAD;
+    f->has_rank = (int)has_rank;
+    f->compression = (td_compression)comp;
     f->file_bytes = get_u(r);
     f->json_bytes = get_u(r);
     f->events_total = get_u(r);
     f->events_skipped = get_u(r);
-    unpack_rule(f, get_u(r));
-    f->bom = (int)get_u(r);
+    uint64_t rule = get_u(r), bom = get_u(r);
+    if (rule > (RULE_ROUNDED | RULE_NS | RULE_DECIMAL | RULE_CATS_BY_SIDE) || bom > 1)
+        return UNPACK_BAD;
+    unpack_rule(f, rule);
+    f->bom = (int)bom;
     f->steps = get_u(r);
     f->events_cpu = get_u(r);
     f->events_gpu = get_u(r);
@@ -771,8 +778,10 @@ static int unpack_categories(rd *r, td_file *f)
         }
     }
     if (get_u(r) == 1) {
-        if (!plausible(r, nn) || !(f->name_cats = calloc(nn + 1, sizeof *f->name_cats)))
-            return r->bad ? UNPACK_BAD : UNPACK_NOMEM;
+        if (!plausible(r, nn))
+            return UNPACK_BAD;
+        if (!(f->name_cats = calloc(nn + 1, sizeof *f->name_cats)))
+            return UNPACK_NOMEM;
         f->nname_cats = nn;
         for (size_t i = 0; i < nn && !r->bad; i++)
             f->name_cats[i] = get_u(r);
@@ -780,6 +789,9 @@ static int unpack_categories(rd *r, td_file *f)
     return r->bad ? UNPACK_BAD : 0;
 }
 
+/* The file's step numbers, ascending and distinct as the model keeps them:
+ * a step that does not follow the one before (or would not fit) is
+ * damage. */
 static int unpack_iters(rd *r, td_file *f)
 {
     uint64_t ni = get_u(r);
@@ -787,9 +799,13 @@ static int unpack_iters(rd *r, td_file *f)
         return UNPACK_BAD;
     if (!(f->iters = malloc((ni + 1) * sizeof *f->iters)))
         return UNPACK_NOMEM;
-    for (uint64_t i = 0; i < ni; i++)
-        f->iters[i] = (i ? f->iters[i - 1] : 0) + unzz(get_u(r));
-    f->niters = ni;
+    for (uint64_t i = 0; i < ni && !r->bad; i++) {
+        int64_t d = unzz(get_u(r));
+        if (i > 0 && (d <= 0 || f->iters[i - 1] > INT64_MAX - d))
+            return UNPACK_BAD;
+        f->iters[i] = i ? f->iters[i - 1] + d : d;
+        f->niters = i + 1;
+    }
     return r->bad ? UNPACK_BAD : 0;
 }
 
@@ -801,6 +817,9 @@ static int unpack_names(rd *r, td_file *f)
     for (uint64_t i = 0; i < nn && !r->bad; i++) {
         size_t len;
         const char *s = get_s(r, &len);
+        /* names as the JSON reader keeps them: UTF-8, lone surrogates too */
+        if (r->bad || !td_utf8_valid(s, len, true))
+            return UNPACK_BAD;
         int64_t id = td_strtab_intern(f->names, s, len);
         if (id < 0)
             return UNPACK_NOMEM;
@@ -816,6 +835,14 @@ static uint32_t ev_name(uint64_t name, uint64_t flags)
            (flags & TD_GROUP_STREAM0 ? TD_EV_STREAM0 : 0);
 }
 
+/* An attribution as a summary may hold it: a names id of the file, none,
+ * or a reason (docs/attribution.md). */
+static bool attr_ok(uint64_t v, size_t nnames)
+{
+    return v < nnames || v == TD_ATTR_NONE ||
+           (v >= TD_ATTR_REASON_BASE && v < TD_ATTR_REASON_BASE + TD_ATTR_NREASONS);
+}
+
 /* A group's head (pack_group_head) into g, checked against the file. The
  * cursor is copied in and out: in a local it stays in registers. */
 static int get_group_head(rd *rp, td_event_group *g, const td_file *f, size_t nnames)
@@ -828,7 +855,7 @@ static int get_group_head(rd *rp, td_event_group *g, const td_file *f, size_t nn
             attr[k] = get_u(&r);
     *rp = r;
     if (!plausible(&r, count) || iter > f->niters || flags > 3 || name >= nnames ||
-        (attr[0] | attr[1] | attr[2]) > UINT32_MAX)
+        !attr_ok(attr[0], nnames) || !attr_ok(attr[1], nnames) || !attr_ok(attr[2], nnames))
         return UNPACK_BAD;
     g->iter = (int32_t)iter - 1;
     g->name = ev_name(name, flags);

@@ -67,4 +67,11 @@ int td_file_sha256(char out[65], const char *path, td_error *err);
 int td_summary_split(const char *path, char **file, char **run, td_error *err);
 int td_summary_open_set(td_set **out, const char *file, const char *run, td_error *err);
 
+/* summary_read.c: whether column col of q's row is a run name as tracediff
+ * writes one: text, valid UTF-8, no NUL (a C string would end at the NUL, so
+ * "test\0x" would show, and be taken, as "test"). Call it before
+ * sqlite3_column_text on that column, which turns a blob into text. */
+struct sqlite3_stmt;
+bool td_summary_run_name_ok(struct sqlite3_stmt *q, int col);
+
 #endif

@@ -3,6 +3,7 @@
  * its traces made (opened read-only), and the list of runs.
  */
 #include "store.h"
+#include "util/utf8_text.h"
 
 #include <errno.h>
 #include <sqlite3.h>
@@ -90,6 +91,24 @@ static int sql_fail(td_error *err, sqlite3 *db, const char *path, const char *wh
     return td_fail(err, TD_ETRACE, path, "%s: %s", what, m);
 }
 
+/* A summary may come from anyone, and nothing in it runs as code here:
+ * SQLite refuses its triggers, and its views unless views (readers query
+ * tables only; a writer keeps ops_named), lets its schema call innocuous
+ * functions only, and turns off the SQL that can corrupt a file
+ * (docs/summaries.md, "A summary is input"). 0, or -1 when this SQLite
+ * cannot. */
+int td_summary_harden(sqlite3 *db, int views);
+int td_summary_harden(sqlite3 *db, int views)
+{
+    int bad = sqlite3_db_config(db, SQLITE_DBCONFIG_DEFENSIVE, 1, (int *)NULL);
+    bad |= sqlite3_db_config(db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, (int *)NULL);
+    bad |= sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_TRIGGER, 0, (int *)NULL);
+    if (!views)
+        bad |= sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_VIEW, 0, (int *)NULL);
+    sqlite3_limit(db, SQLITE_LIMIT_ATTACHED, 0);
+    return bad ? -1 : 0;
+}
+
 /* Opens a summary read-only and checks its schema version. A run added by a
  * process that was killed leaves a hot journal that only a writer can roll
  * back: then the file is opened once for writing to do so. */
@@ -101,7 +120,8 @@ int td_summary_open_ro(sqlite3 **out, const char *path, td_error *err)
     if (td_summary_check_header(path, 1, err) < 0)
         return TD_ETRACE;
     for (int attempt = 0; attempt < 2; attempt++) {
-        if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+        if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK ||
+            td_summary_harden(db, 0) < 0) {
             int rc = sql_fail(err, db, path, "cannot open it");
             sqlite3_close(db);
             return rc;
@@ -117,7 +137,8 @@ int td_summary_open_ro(sqlite3 **out, const char *path, td_error *err)
         if (v < 0 && attempt == 0 && ext == SQLITE_READONLY_ROLLBACK) {
             sqlite3_close(db);
             sqlite3 *rw = NULL;
-            if (sqlite3_open_v2(path, &rw, SQLITE_OPEN_READWRITE, NULL) == SQLITE_OK)
+            if (sqlite3_open_v2(path, &rw, SQLITE_OPEN_READWRITE, NULL) == SQLITE_OK &&
+                td_summary_harden(rw, 0) == 0)
                 sqlite3_exec(rw, "SELECT count(*) FROM sqlite_master", NULL, NULL, NULL);
             sqlite3_close(rw);
             continue;
@@ -151,22 +172,40 @@ int td_summary_open_ro(sqlite3 **out, const char *path, td_error *err)
     return td_fail(err, TD_ETRACE, path, "cannot open it");
 }
 
-/* "a, b, c" of the run names, for messages. */
-static void list_runs(sqlite3 *db, char *buf, size_t cap)
+bool td_summary_run_name_ok(sqlite3_stmt *q, int col)
+{
+    if (sqlite3_column_type(q, col) != SQLITE_TEXT)
+        return false;
+    const char *s = (const char *)sqlite3_column_text(q, col);
+    int n = sqlite3_column_bytes(q, col);
+    return s && n >= 0 && !memchr(s, 0, (size_t)n) && td_utf8_valid(s, (size_t)n, false);
+}
+
+/* "a, b, c" of the run names, for messages; -1 when a name is not one
+ * tracediff writes (td_summary_run_name_ok), else 0. */
+static int list_runs(sqlite3 *db, char *buf, size_t cap)
 {
     sqlite3_stmt *q = NULL;
     size_t n = 0;
+    int rc = 0;
     buf[0] = '\0';
     if (sqlite3_prepare_v2(db, "SELECT name FROM runs ORDER BY run_id", -1, &q, NULL) != SQLITE_OK)
-        return;
-    while (sqlite3_step(q) == SQLITE_ROW && n + 8 < cap) {
-        int k = snprintf(buf + n, cap - n, "%s%s", n ? ", " : "",
-                         (const char *)sqlite3_column_text(q, 0));
+        return 0;
+    while (sqlite3_step(q) == SQLITE_ROW) {
+        if (sqlite3_column_type(q, 0) != SQLITE_NULL && !td_summary_run_name_ok(q, 0))
+            rc = -1;
+        if (n + 8 >= cap)
+            continue;
+        const char *nm = (const char *)sqlite3_column_text(q, 0);
+        int k = snprintf(buf + n, cap - n, "%s%s", n ? ", " : "", nm ? nm : "(null)");
         n = k < 0 ? n : n + (size_t)k >= cap ? cap - 1 : n + (size_t)k;
     }
     sqlite3_finalize(q);
+    return rc;
 }
 
+/* "1,2,3" into *out (malloc'd, or NULL when empty); -1 when text is not
+ * such a list. */
 static int parse_list(int64_t **out, size_t *n, const char *text)
 {
     *out = NULL;
@@ -175,8 +214,9 @@ static int parse_list(int64_t **out, size_t *n, const char *text)
     const char *p = text;
     while (p && *p) {
         char *end;
+        errno = 0;
         long long v = strtoll(p, &end, 10);
-        if (end == p)
+        if (end == p || errno || (*end && *end != ','))
             return -1;
         int64_t *o = td_grow(*out, &cap, *n + 1, sizeof *o);
         if (!o)
@@ -212,10 +252,23 @@ static char *text_dup(sqlite3_stmt *q, int i)
     return t ? strdup((const char *)t) : NULL;
 }
 
+/* Whether columns [from, to) of q's row all hold a value: a summary that
+ * tracediff wrote has no NULL where this says none. */
+static bool all_set(sqlite3_stmt *q, int from, int to)
+{
+    for (int i = from; i < to; i++)
+        if (sqlite3_column_type(q, i) == SQLITE_NULL)
+            return false;
+    return true;
+}
+
 /* The row of q's current run into r. */
 static int take_run_row(run_row *r, sqlite3_stmt *q, const char *file, td_error *err)
 {
     r->id = sqlite3_column_int64(q, 0);
+    if (!all_set(q, 1, 5))
+        return td_fail(err, TD_ETRACE, file,
+                       "damaged summary: a run without its name, source, ranks or iterations");
     const char *nm = (const char *)sqlite3_column_text(q, 1);
     size_t wl = strlen(file) + strlen(nm ? nm : "") + 2;
     r->where = malloc(wl);
@@ -238,7 +291,9 @@ static int take_run_row(run_row *r, sqlite3_stmt *q, const char *file, td_error 
 static int find_run(run_row *r, sqlite3 *db, const char *file, const char *run, td_error *err)
 {
     char names[200];
-    list_runs(db, names, sizeof names);
+    if (list_runs(db, names, sizeof names) < 0)
+        return td_fail(err, TD_ETRACE, file,
+                       "damaged summary: a run's name is not UTF-8 text without NUL");
     sqlite3_stmt *q = NULL;
     if (sqlite3_prepare_v2(db,
                            "SELECT run_id, name, source, ranks, iterations, kept_ranks, "
@@ -250,9 +305,9 @@ static int find_run(run_row *r, sqlite3 *db, const char *file, const char *run, 
         sqlite3_bind_text(q, 1, run, -1, SQLITE_STATIC);
     int nrun = 0, rc;
     while ((rc = sqlite3_step(q)) == SQLITE_ROW)
-        if (nrun++ == 0 && take_run_row(r, q, file, err) < 0) {
+        if (nrun++ == 0 && (rc = take_run_row(r, q, file, err)) < 0) {
             sqlite3_finalize(q);
-            return TD_ENOMEM;
+            return rc;
         }
     sqlite3_finalize(q);
     if (rc != SQLITE_DONE)
@@ -318,7 +373,7 @@ static int read_files(td_file ***files, size_t *n, sqlite3 *db, const char *file
             (rc = td_file_unpack_owned(&nf[*n], p, len, r->where, err)) < 0)
             break;
         const char *h = (const char *)sqlite3_column_text(q, 1);
-        if (h && strlen(h) == 64)
+        if (h && strlen(h) == 64 && strspn(h, "0123456789abcdef") == 64)
             memcpy(nf[*n]->sha256, h, 65);
         (*n)++;
     }
@@ -332,20 +387,58 @@ static int read_files(td_file ***files, size_t *n, sqlite3 *db, const char *file
     return 0;
 }
 
+static bool ascending(const int64_t *v, size_t n)
+{
+    for (size_t i = 1; i < n; i++)
+        if (v[i - 1] >= v[i])
+            return false;
+    return true;
+}
+
+/* Whether every value of a (ascending) is in b (ascending). */
+static bool within(const int64_t *a, size_t na, const int64_t *b, size_t nb)
+{
+    size_t j = 0;
+    for (size_t i = 0; i < na; i++) {
+        while (j < nb && b[j] < a[i])
+            j++;
+        if (j == nb || b[j] != a[i])
+            return false;
+    }
+    return true;
+}
+
+/* The run's files against what it says of its source: every file's rank
+ * and iterations among the source's, and a file for every rank unless
+ * ranks were picked (the files are in rank order, td_set_assemble). */
+static bool files_agree(const td_set *s, bool ranks_picked)
+{
+    size_t j = 0;
+    for (size_t i = 0; i < s->nfiles; i++) {
+        const td_file *f = s->files[i];
+        while (j < s->nranks && s->ranks[j] < f->rank)
+            j++;
+        if (j == s->nranks || s->ranks[j] != f->rank || !ascending(f->iters, f->niters) ||
+            !within(f->iters, f->niters, s->iters, s->niters))
+            return false;
+    }
+    return ranks_picked || s->nfiles == s->nranks;
+}
+
 /* What the set knows of its source (every rank and iteration, whatever was
- * kept) and what it holds. */
+ * kept, each list ascending) and what it holds. */
 static int describe_source(td_set *s, run_row *r, td_error *err)
 {
     int64_t *v;
     size_t nv;
-    if (parse_list(&v, &nv, r->ranks) < 0 || nv == 0) {
+    if (parse_list(&v, &nv, r->ranks) < 0 || nv == 0 || !ascending(v, nv)) {
         free(v);
         return td_fail(err, TD_ETRACE, r->where, "damaged summary: bad ranks");
     }
     free(s->ranks);
     s->ranks = v;
     s->nranks = nv;
-    if (parse_list(&v, &nv, r->iters) < 0) {
+    if (parse_list(&v, &nv, r->iters) < 0 || !ascending(v, nv)) {
         free(v);
         return td_fail(err, TD_ETRACE, r->where, "damaged summary: bad iterations");
     }
@@ -356,6 +449,10 @@ static int describe_source(td_set *s, run_row *r, td_error *err)
     s->partial = r->kept_ranks || r->kept_iters || r->device != TD_DEVICE_ALL;
     if (r->kept_iters && parse_list(&s->have_iters, &s->nhave_iters, r->kept_iters) < 0)
         return td_fail(err, TD_ETRACE, r->where, "damaged summary: bad kept iterations");
+    if (!files_agree(s, r->kept_ranks != NULL))
+        return td_fail(err, TD_ETRACE, r->where,
+                       "damaged summary: its files do not match the ranks and iterations of "
+                       "the run");
     s->origin = r->where;
     r->where = NULL;
     return 0;
@@ -426,6 +523,18 @@ long td_summary_runs(td_run_info **out, const char *path, td_error *err)
         v = nv;
         td_run_info *r = &v[n++];
         memset(r, 0, sizeof *r);
+        if (!all_set(q, 0, 4) || sqlite3_column_type(q, 6) == SQLITE_NULL) {
+            rc = td_fail(err, TD_ETRACE, path,
+                         "damaged summary: run %zu lacks its name, date, version, source or "
+                         "device",
+                         n);
+            goto done;
+        }
+        if (!td_summary_run_name_ok(q, 0)) {
+            rc = td_fail(err, TD_ETRACE, path,
+                         "damaged summary: the name of run %zu is not UTF-8 text without NUL", n);
+            goto done;
+        }
         r->name = col_dup(q, 0);
         r->created = col_dup(q, 1);
         r->tool_version = col_dup(q, 2);

@@ -1,9 +1,11 @@
 /*
  * Writing summaries: one run of a trace set into SQLite (schema in
- * docs/summaries.md). A new file is built under a temporary name and renamed
- * into place; a run added to an existing file goes in one transaction.
+ * docs/summaries.md). A new file is built under a temporary name and linked
+ * into place only if no file appeared meanwhile (else its run is appended to
+ * the file that did); a run added to an existing file goes in one transaction.
  */
 #include "store.h"
+#include "util/utf8_text.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -13,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -532,6 +535,7 @@ static int write_run(writer *w, const td_set *set, const char *run, const td_sum
 }
 
 int td_summary_check_header(const char *path, int must_exist, td_error *err);
+int td_summary_harden(sqlite3 *db, int views);
 
 /* Marks db as of the schema this version writes. */
 static int set_schema_version(sqlite3 *db, const char *path, td_error *err)
@@ -590,6 +594,11 @@ static int name_run(char **run, const td_set *set, const td_summary_opts *o, con
     if (!(*run)[0] || strchr(*run, '#'))
         return td_fail(err, TD_EUSAGE, path, "run name '%s': expected a non-empty name without '#'",
                        *run);
+    /* o->run is a C string, so it holds no NUL; a name that is not UTF-8
+     * (a folder's name in another encoding) would be read back as damage */
+    if (!td_utf8_valid(*run, strlen(*run), false))
+        return td_fail(err, TD_EUSAGE, path,
+                       "run name: not valid UTF-8 (name the run with --run NAME)");
     return 0;
 }
 
@@ -619,8 +628,32 @@ static int hash_sources(char (**hashes)[65], const td_set *set, const char *path
     return rc;
 }
 
+/* Puts the complete file tmp in place as path unless a file already is
+ * there: 1 when one was (tmp is left alone), 0 when tmp is now path. link()
+ * refuses an existing target atomically; where a filesystem has no hard
+ * links, renameat2(RENAME_NOREPLACE) does the same. */
+static int place_new_file(const char *tmp, const char *path, td_error *err)
+{
+    if (link(tmp, path) == 0) {
+        unlink(tmp);
+        return 0;
+    }
+    int e = errno;
+#ifdef SYS_renameat2
+    if (e == EPERM || e == EOPNOTSUPP || e == ENOSYS || e == EMLINK) {
+        if (syscall(SYS_renameat2, AT_FDCWD, tmp, AT_FDCWD, path, 1 /* RENAME_NOREPLACE */) == 0)
+            return 0;
+        e = errno;
+    }
+#endif
+    if (e == EEXIST)
+        return 1;
+    return td_fail(err, TD_EIO, path, "cannot put the new file in place: %s", strerror(e));
+}
+
 /* A new summary: built under a temporary name beside path (*tmp, removed by
- * the caller on failure), then renamed into place. */
+ * the caller on failure), then put in place unless another writer's file got
+ * there first: then 1, and the caller appends the run to that file. */
 static int write_new_file(writer *w, char **tmp, const td_set *set, const char *run,
                           const td_summary_opts *o, const run_keep *k, char (*hashes)[65])
 {
@@ -650,9 +683,8 @@ static int write_new_file(writer *w, char **tmp, const td_set *set, const char *
         fsync(fd);
         close(fd);
     }
-    if (rename(*tmp, path) < 0)
-        return td_fail(w->err, TD_EIO, path, "cannot rename the new file into place: %s",
-                       strerror(errno));
+    if ((rc = place_new_file(*tmp, path, w->err)) != 0)
+        return rc; /* 1: the caller removes *tmp and appends */
     td_temp_forget(*tmp);
     free(*tmp);
     *tmp = NULL;
@@ -713,7 +745,8 @@ static int append_to_file(writer *w, const td_set *set, const char *run, const t
     int rc, version = 0;
     if ((rc = td_summary_check_header(path, 1, w->err)) < 0)
         return rc;
-    if (sqlite3_open_v2(path, &w->db, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK)
+    if (sqlite3_open_v2(path, &w->db, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK ||
+        td_summary_harden(w->db, 1) < 0)
         return sql_fail(w->err, w->db, path, "cannot open it for writing");
     sqlite3_busy_timeout(w->db, 10000);
     if ((rc = exec(w->db, "BEGIN IMMEDIATE", path, w->err)) < 0 ||
@@ -756,8 +789,16 @@ int td_summary_write(const char *path, const td_set *set, const td_summary_opts 
     run_keep k = {ranks, iters, nranks, niters};
     struct stat st;
     if (rc == 0)
-        rc = stat(path, &st) != 0 ? write_new_file(&w, &tmp, set, run, o, &k, hashes)
-                                  : append_to_file(&w, set, run, o, &k, hashes);
+        rc = stat(path, &st) != 0 ? write_new_file(&w, &tmp, set, run, o, &k, hashes) : 1;
+    if (rc == 1 && tmp) {
+        /* another writer created path meanwhile: its run stays, ours joins it */
+        unlink(tmp);
+        td_temp_forget(tmp);
+        free(tmp);
+        tmp = NULL;
+    }
+    if (rc == 1)
+        rc = append_to_file(&w, set, run, o, &k, hashes);
     if (w.db) {
         if (rc < 0)
             sqlite3_exec(w.db, "ROLLBACK", NULL, NULL, NULL);

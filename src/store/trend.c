@@ -113,19 +113,33 @@ static int read_runs(run_list *l, sqlite3 *db, const char *path, td_error *err)
     if (sqlite3_prepare_v2(db, "SELECT run_id, name FROM runs ORDER BY run_id", -1, &q, NULL) !=
         SQLITE_OK)
         return td_fail(err, TD_ETRACE, path, "reading it: %s", sqlite3_errmsg(db));
-    int rc = 0;
-    while (rc == 0 && sqlite3_step(q) == SQLITE_ROW) {
+    int rc = 0, s = SQLITE_DONE;
+    while (rc == 0 && (s = sqlite3_step(q)) == SQLITE_ROW) {
+        /* the type first: sqlite3_column_text converts a blob to text */
+        if (sqlite3_column_type(q, 1) == SQLITE_NULL) {
+            rc = td_fail(err, TD_ETRACE, path, "damaged summary: run %zu has no name", l->n + 1);
+            break;
+        }
+        if (!td_summary_run_name_ok(q, 1)) {
+            rc = td_fail(err, TD_ETRACE, path,
+                         "damaged summary: the name of run %zu is not UTF-8 text without NUL",
+                         l->n + 1);
+            break;
+        }
+        const char *nm = (const char *)sqlite3_column_text(q, 1);
         char **na = td_grow(l->names, &c1, l->n + 1, sizeof *na);
         if (na)
             l->names = na;
         int64_t *ni = td_grow(l->ids, &c2, l->n + 1, sizeof *ni);
         if (ni)
             l->ids = ni;
-        if (!na || !ni || !(l->names[l->n] = strdup((const char *)sqlite3_column_text(q, 1))))
+        if (!na || !ni || !nm || !(l->names[l->n] = strdup(nm)))
             rc = td_fail(err, TD_ENOMEM, path, "out of memory");
         else
             l->ids[l->n++] = sqlite3_column_int64(q, 0);
     }
+    if (rc == 0 && s != SQLITE_DONE)
+        rc = td_fail(err, TD_ETRACE, path, "reading it: %s", sqlite3_errmsg(db));
     sqlite3_finalize(q);
     return rc;
 }

@@ -56,6 +56,24 @@ uint32_t td_utf8_decode(const char *s, size_t len, size_t *i)
     return decode((const unsigned char *)s, len, i);
 }
 
+bool td_utf8_valid(const char *s, size_t len, bool wtf8)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    for (size_t i = 0; i < len;) {
+        size_t at = i;
+        /* a lone surrogate: ED A0..BF 80..BF */
+        if (wtf8 && u[i] == 0xED && i + 2 < len && u[i + 1] >= 0xA0 && u[i + 1] <= 0xBF &&
+            (u[i + 2] & 0xC0) == 0x80) {
+            i += 3;
+            continue;
+        }
+        /* decode gives U+FFFD for one malformed byte; a real U+FFFD takes 3 */
+        if (decode(u, len, &i) == REPLACEMENT && i - at == 1)
+            return false;
+    }
+    return true;
+}
+
 uint32_t td_text_next(const char *s, size_t len, size_t *i)
 {
     uint32_t cp = decode((const unsigned char *)s, len, i);

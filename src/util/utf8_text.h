@@ -3,6 +3,7 @@
 #ifndef TD_UTF8_TEXT_H
 #define TD_UTF8_TEXT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -15,6 +16,12 @@ uint32_t td_utf8_decode(const char *s, size_t len, size_t *i);
  * show: malformed UTF-8, surrogates and noncharacters become U+FFFD, and
  * control characters '?', as the terminal table writes them. */
 uint32_t td_text_next(const char *s, size_t len, size_t *i);
+
+/* Whether len bytes of s are well-formed UTF-8 (NUL included): no stray or
+ * missing continuation bytes, no overlong forms, nothing past U+10FFFF. A
+ * surrogate's 3-byte form passes only with wtf8, as the JSON reader keeps a
+ * lone \uD800 escape in a trace's names that way. */
+bool td_utf8_valid(const char *s, size_t len, bool wtf8);
 
 /* Encodes cp as UTF-8 into out; returns the byte count (1 to 4). */
 size_t td_utf8_encode(char out[4], uint32_t cp);

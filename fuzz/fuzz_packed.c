@@ -1,0 +1,135 @@
+/*
+ * Fuzz target: one packed trace file, the bytes a summary keeps in
+ * files.packed (docs/summaries.md, "The packed file"; src/store/file_pack.c),
+ * and everything downstream of it. A summary is input like any other: it
+ * may come from anywhere, and these bytes are read without SQLite's help.
+ *
+ * The input is the packed bytes as they are. Properties:
+ * - unpacking gives a file or an error with a message, never a crash, and
+ *   not "out of memory" on a small input;
+ * - a file that unpacks holds only what the model promises: every event's
+ *   name id below the file's names, its iteration an index of the file's
+ *   iterations (or none), the iterations sorted and distinct, one
+ *   attribution entry per gpu event and each a names id, a reason or none;
+ *   damaged durations are TD_ETRACE with a message naming the summary;
+ * - the one-file set compared with itself, by kernel, op, top op,
+ *   annotation and class, and its attribution statistics, run without
+ *   error and with equal counts on both sides;
+ * - the file packs again, and that unpacks to as many events.
+ */
+#include "fuzz_util.h"
+#include "internal.h"
+#include "store/store.h"
+
+#include <math.h>
+
+static void check_file(const td_file *f)
+{
+    size_t nnames = td_strtab_count(f->names);
+    for (size_t i = 1; i < f->niters; i++)
+        FUZZ_CHECK(f->iters[i - 1] < f->iters[i], "iterations %zu and %zu not ascending", i - 1, i);
+    size_t ngpu = 0;
+    for (size_t k = 0; k < f->nev; k++) {
+        const td_event *e = &f->evb[k >> TD_BLOCK_SHIFT][k & (TD_BLOCK - 1)];
+        FUZZ_CHECK(TD_EV_NAME(e) < nnames, "event %zu: name id %u of %zu names", k,
+                   (unsigned)TD_EV_NAME(e), nnames);
+        FUZZ_CHECK(e->iter == TD_ITER_NONE || (e->iter >= 0 && (size_t)e->iter < f->niters),
+                   "event %zu: iteration index %d of %zu", k, (int)e->iter, f->niters);
+        ngpu += (e->name & TD_EV_GPU) != 0;
+    }
+    if (!f->has_attr)
+        return;
+    FUZZ_CHECK(f->nattr == ngpu, "%zu attribution entries for %zu gpu events", f->nattr, ngpu);
+    for (size_t k = 0; k < f->nattr; k++) {
+        uint32_t v[3] = {f->attr_op[k], f->attr_top[k], f->attr_ann[k]};
+        for (int j = 0; j < 3; j++)
+            FUZZ_CHECK(v[j] < nnames || v[j] == TD_ATTR_NONE ||
+                           (TD_ATTR_IS_REASON(v[j]) && (v[j] & 0xFF) < (uint32_t)TD_ATTR_NREASONS),
+                       "gpu event %zu: attribution %u of %zu names", k, (unsigned)v[j], nnames);
+    }
+}
+
+static void compare_self(const td_set *s, td_by by, uint64_t bits)
+{
+    td_compare_opts co = TD_COMPARE_OPTS_INIT;
+    co.by = by;
+    co.device = (td_device)(bits % 3);
+    co.hta_strict = (bits >> 2) & 1;
+    co.short_names = (bits >> 3) & 1;
+    co.normalize_names = (bits >> 4) & 1;
+    if ((bits >> 5) & 1)
+        co.control_iters.all = co.test_iters.all = true;
+    if ((bits >> 6) & 1)
+        co.control_ranks.all = co.test_ranks.all = true;
+    td_diff *d = NULL;
+    td_error err = {0};
+    if (td_diff_compute(&d, s, s, &co, &err) < 0) {
+        FUZZ_CHECK(err.msg[0], "td_diff_compute failed without a message");
+        FUZZ_CHECK(err.code != TD_ENOMEM, "out of memory on a small input: %s", err.msg);
+        return;
+    }
+    const td_row *rows = td_diff_rows(d);
+    for (size_t i = 0; i < td_diff_nrows(d); i++)
+        FUZZ_CHECK(rows[i].counts[0] == rows[i].counts[1], "a set differs from itself in counts");
+    td_diff_free(d);
+}
+
+/* The file packed again (every event kept) unpacks to as many events. */
+static void repack(const td_file *f)
+{
+    td_groups g;
+    td_buf b = {0};
+    td_error err = {0};
+    td_keep keep = {NULL, 0, TD_DEVICE_ALL};
+    if (td_file_groups(&g, f, &keep, &err) < 0)
+        return;
+    if (td_file_pack(&b, f, &g, &err) == 0) {
+        td_file *again = NULL;
+        int rc = td_file_unpack(&again, b.p, b.n, "repacked", &err);
+        FUZZ_CHECK(rc == 0, "a file that unpacked does not unpack once packed again: %s", err.msg);
+        FUZZ_CHECK(td_file_events(again) == 0, "repacked durations do not decode");
+        FUZZ_CHECK(again->nev == f->nev, "%zu events, %zu after packing again", again->nev, f->nev);
+        td_file_free(again);
+    }
+    td_buf_free(&b);
+    td_groups_free(&g);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    uint64_t bits = fuzz_hash(data, size);
+    td_file *f = NULL;
+    td_error err = {0};
+    int rc = td_file_unpack(&f, data, size, "h.tdsum#run", &err);
+    if (rc < 0) {
+        FUZZ_CHECK(f == NULL, "a file returned with an error");
+        FUZZ_CHECK(err.code == rc && err.msg[0], "error %d without a message", rc);
+        FUZZ_CHECK(rc != TD_ENOMEM, "out of memory on a small input: %s", err.msg);
+        return 0;
+    }
+    rc = td_file_events(f);
+    if (rc < 0) {
+        FUZZ_CHECK(rc == TD_ETRACE, "td_file_events: %d", rc);
+        td_events_fail(&err, rc, f);
+        FUZZ_CHECK(strstr(err.msg, "damaged summary"), "'%s'", err.msg);
+        td_file_free(f);
+        return 0;
+    }
+    check_file(f);
+    repack(f);
+    td_file **files = malloc(sizeof *files);
+    if (!files)
+        abort();
+    files[0] = f;
+    td_set *s = NULL;
+    if (td_set_assemble(&s, "h.tdsum#run", files, 1, &err) < 0)
+        return 0; /* the set took the file */
+    static const td_by by[] = {TD_BY_KERNEL, TD_BY_OP, TD_BY_TOP_OP, TD_BY_ANNOTATION, TD_BY_CLASS};
+    for (size_t i = 0; i < sizeof by / sizeof by[0]; i++)
+        compare_self(s, by[i], bits >> (7 * i));
+    td_attr_stats st;
+    FUZZ_CHECK(td_set_attr_stats(s, &st) == 0, "td_set_attr_stats failed");
+    td_set_free(s);
+    return 0;
+}
