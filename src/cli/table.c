@@ -546,6 +546,27 @@ static int set_height(cli_opts *o, const char *v)
     return 0;
 }
 
+static int set_gate_waits(cli_opts *o, const char *v)
+{
+    (void)v;
+    o->gate_waits = true;
+    return 0;
+}
+
+static int set_allow_new(cli_opts *o, const char *v)
+{
+    (void)v;
+    o->allow_new = true;
+    return 0;
+}
+
+static int set_max_step_regression(cli_opts *o, const char *v)
+{
+    o->has_max_step_regression = true;
+    return set_real("--max-step-regression", v, true, 0, false, 1e9,
+                    "a percentage of 0 or more, e.g. 5%", &o->max_step_regression);
+}
+
 static int set_junit(cli_opts *o, const char *v)
 {
     o->junit = v;
@@ -553,7 +574,7 @@ static int set_junit(cli_opts *o, const char *v)
 }
 
 #define ON_ROWS (ON(CMD_COMPARE) | ON(CMD_PLOT) | ON(CMD_REPORT) | ON(CMD_EXPLAIN))
-#define ON_BY (ON(CMD_COMPARE) | ON(CMD_OPS) | ON(CMD_PLOT))
+#define ON_BY (ON(CMD_COMPARE) | ON(CMD_OPS) | ON(CMD_PLOT) | ON(CMD_CHECK))
 #define ON_READ (ON_PAIR | ON(CMD_INFO) | ON(CMD_SUMMARIZE))
 
 const cli_option cli_options[] = {
@@ -642,6 +663,20 @@ const cli_option cli_options[] = {
      "the smallest slowdown that fails the check (default 5%)", set_max_regression},
     {"min-us", 0, "U", NULL, "gate", ON(CMD_CHECK),
      "ignore names whose control total in the selection is\nunder U us (default 0)", set_min_us},
+    {"gate-waits", 0, NULL, NULL, "gate", ON(CMD_CHECK),
+     "let waits fail the check too: synchronize calls and ops\n"
+     "mostly inside them or device-to-host copies (default:\n"
+     "listed apart, never failing; docs/stats.md)",
+     set_gate_waits},
+    {"allow-new", 0, NULL, NULL, "gate", ON(CMD_CHECK),
+     "a name only in test is not a regression (default: it is,\n"
+     "when its total is at least --min-us)",
+     set_allow_new},
+    {"max-step-regression", 0, "P%", NULL, "gate", ON(CMD_CHECK),
+     "also fail when the step time (ProfilerStep) or the GPU\n"
+     "time per (rank, iteration) grew by more than P%\n"
+     "(significantly, with 3 or more samples a side)",
+     set_max_step_regression},
     {"junit", 0, "FILE", NULL, "gate", ON(CMD_CHECK),
      "JUnit XML: a testcase per compared name, a <failure>\nper regression (written whole or "
      "not at all)",
@@ -669,9 +704,9 @@ const cli_option cli_options[] = {
     {"top", 0, "N", NULL, "rows", ON_ROWS, "the first N rows after sorting", set_top},
     {"top", 0, "N", NULL, "rows", ON(CMD_TREND),
      "the N names that changed most (default: all; 10 in a chart)", set_top},
-    {"include", 0, "REGEX", NULL, "rows", ON_ROWS,
+    {"include", 0, "REGEX", NULL, "rows", ON_ROWS | ON(CMD_CHECK),
      "keep the names REGEX matches (regex as in Python, PCRE2)", set_include},
-    {"exclude", 0, "REGEX", NULL, "rows", ON_ROWS,
+    {"exclude", 0, "REGEX", NULL, "rows", ON_ROWS | ON(CMD_CHECK),
      "drop the names REGEX matches (regex as in Python, PCRE2)", set_exclude},
     /* output */
     {"format", 0, "FORMAT", "table|csv|json|markdown", "output", ON(CMD_COMPARE),
