@@ -219,7 +219,7 @@ class LabeledTrace:
         return f"LabeledTrace(label={self.label!r}, trace_dir={self._set.path!r})"
 
 
-def _adapt(control, test, threads: int):
+def _adapt(control, test, threads: int, attribution: bool = False):
     """LabeledTraces for both sides; plain paths are read together."""
     sides = [control, test]
     out: List[Optional[LabeledTrace]] = [None, None]
@@ -233,7 +233,8 @@ def _adapt(control, test, threads: int):
             raise UsageError(f"Invalid argument type for ({x}).")
         todo.append((i, path))
     if todo:
-        sets = _core.open_sets([p for _, p in todo], threads=threads)
+        sets = _core.open_sets([p for _, p in todo], threads=threads,
+                               want_attribution=attribution)
         for (i, _), s in zip(todo, sets):
             out[i] = LabeledTrace(label=("Control", "Test")[i], _set=s)
     return out[0], out[1]
