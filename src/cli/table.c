@@ -180,7 +180,15 @@ const cli_command cli_commands[] = {
      "Compares both sides with statistics (as compare --stats; docs/stats.md) and\n"
      "fails when some name is a regression: verdict 'slower' (q <= alpha and the\n"
      "mean grew by at least --min-change) and a change of at least\n"
-     "--max-regression.\n\n"
+     "--max-regression, or a name only in test with a total of at least --min-us\n"
+     "(new; --allow-new turns it off).\n\n"
+     "Waits (synchronize calls, and ops at least 80% of whose time is inside them\n"
+     "or device-to-host copies, as measured) are listed apart and do not fail\n"
+     "(--gate-waits). With per-call samples and one (rank, iteration) a side, run-\n"
+     "to-run noise is not measured: the output says so, and a name fails only when\n"
+     "its total grew by --max-regression as well. --max-step-regression P% also\n"
+     "gates the step time and the GPU time per (rank, iteration). Worked examples:\n"
+     "docs/stats.md.\n\n"
      "Exit status: 0 no regression, 1 bad data (an unreadable trace, an empty\n"
      "selection), 2 bad usage, 3 at least one regression.",
      {"tracediff check examples/control examples/test",

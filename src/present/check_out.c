@@ -118,7 +118,7 @@ static void table_rows(FILE *f, const gate *g, const size_t *idx, size_t n, bool
         const td_row_stats *rs = &td_stats_rows(g->st)[idx[k]];
         char ch[64], q[32], cm[32], tm[32];
         change_text(ch, sizeof ch, g, idx[k]);
-        fmt(q, sizeof q, rs->q);
+        fmt(q, sizeof q, td_check_row_new(g->c, idx[k]) ? NAN : rs->q);
         fmt(cm, sizeof cm, rs->mean[0]);
         fmt(tm, sizeof tm, rs->mean[1]);
         fprintf(f, "%-28s  %10s  %12s  %12s  ", ch, q, cm, tm);
@@ -138,7 +138,7 @@ static void write_table(FILE *f, const gate *g)
     if (g->nwaits) {
         fprintf(f,
                 "\nwaits: %zu name%s whose time is the CPU waiting for the device (not gating; "
-                "--gate-waits), %zu slower:",
+                "--gate-waits), %zu slower\n",
                 g->nwaits, g->nwaits == 1 ? "" : "s", g->nwait_regs);
         if (g->nwait_regs) {
             size_t *w = malloc(g->nwait_regs * sizeof *w), m = 0;
@@ -148,8 +148,6 @@ static void write_table(FILE *f, const gate *g)
             if (w)
                 table_rows(f, g, w, m, true);
             free(w);
-        } else {
-            fputc('\n', f);
         }
     }
 }
