@@ -537,13 +537,18 @@ typedef struct td_row_stats {
     double mean[2], stdev[2]; /* stdev: sample standard deviation (n - 1) */
     double median[2], min[2], max[2];
     double diff_mean;  /* test mean - control mean */
-    double change_pct; /* 100 * diff_mean / control mean */
-    /* iteration: Welch's 1 - alpha interval for diff_mean; call: the
-     * distribution-free 1 - alpha interval of the Hodges-Lehmann shift */
+    double change_pct; /* 100 * diff_mean / control mean, in either mode */
+    /* iteration: Welch's 1 - alpha interval for diff_mean; NAN in call mode */
     double ci_low, ci_high;
     double hl_shift; /* call mode: the Hodges-Lehmann shift, else NAN */
     double p, q;     /* two-sided p-value; Benjamini-Hochberg q-value */
     td_verdict verdict;
+    /* Why the row has no test (verdict n/a), in words; NULL when it has one
+     * or is added/removed. */
+    const char *reason;
+    /* call mode: the distribution-free 1 - alpha interval of hl_shift
+     * (NAN in iteration mode) */
+    double shift_low, shift_high;
 } td_row_stats;
 
 typedef struct td_stats td_stats;

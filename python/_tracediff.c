@@ -452,15 +452,17 @@ static int put(PyObject *l, size_t i, PyObject *v)
     return 0;
 }
 
-/* The statistics columns (n per side, then 16 numbers, then the verdict, as
- * td_row_stats holds them; undefined numbers are NaN) and what was used. */
+/* The statistics columns (n per side, then 16 numbers, then the verdict,
+ * the three numbers of the shift and the reason, as td_row_stats holds
+ * them; undefined numbers are NaN) and what was used. */
 #define STATS_NUMS 16
+#define STATS_COLS (STATS_NUMS + 7)
 static PyObject *stats_result(const td_stats *st, size_t n)
 {
     const td_row_stats *rs = td_stats_rows(st);
-    PyObject *cols[STATS_NUMS + 3] = {NULL}, *result = NULL;
+    PyObject *cols[STATS_COLS] = {NULL}, *result = NULL;
     int bad = 0;
-    for (int c = 0; c < STATS_NUMS + 3; c++)
+    for (int c = 0; c < STATS_COLS; c++)
         bad |= !(cols[c] = PyList_New((Py_ssize_t)n));
     for (size_t i = 0; !bad && i < n; i++) {
         const td_row_stats *r = &rs[i];
@@ -473,9 +475,13 @@ static PyObject *stats_result(const td_stats *st, size_t n)
         for (int k = 0; k < STATS_NUMS; k++)
             bad |= put(cols[2 + k], i, PyFloat_FromDouble(v[k]));
         bad |= put(cols[STATS_NUMS + 2], i, PyUnicode_FromString(td_verdict_name(r->verdict)));
+        bad |= put(cols[STATS_NUMS + 3], i, PyFloat_FromDouble(r->hl_shift));
+        bad |= put(cols[STATS_NUMS + 4], i, PyFloat_FromDouble(r->shift_low));
+        bad |= put(cols[STATS_NUMS + 5], i, PyFloat_FromDouble(r->shift_high));
+        bad |= put(cols[STATS_NUMS + 6], i, PyUnicode_FromString(r->reason ? r->reason : ""));
     }
-    PyObject *list = bad ? NULL : PyList_New(STATS_NUMS + 3);
-    for (int c = 0; c < STATS_NUMS + 3; c++) {
+    PyObject *list = bad ? NULL : PyList_New(STATS_COLS);
+    for (int c = 0; c < STATS_COLS; c++) {
         if (list)
             PyList_SET_ITEM(list, c, cols[c]);
         else

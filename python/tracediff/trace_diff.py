@@ -460,7 +460,8 @@ class TraceDiff:
 _STATS_COLUMNS = (
     "{c}_n", "{t}_n", "{c}_mean", "{t}_mean", "{c}_stdev", "{t}_stdev", "{c}_median",
     "{t}_median", "{c}_min", "{c}_max", "{t}_min", "{t}_max", "diff_mean", "change_pct",
-    "ci_low", "ci_high", "p_value", "q_value", "verdict",
+    "ci_low", "ci_high", "p_value", "q_value", "verdict", "shift_us", "shift_low", "shift_high",
+    "reason",
 )
 
 
@@ -471,7 +472,7 @@ def _add_stats(df: pd.DataFrame, st: dict, cl: str, tl: str) -> None:
         col = name.format(c=cl, t=tl)
         if name.endswith("_n"):
             df[col] = np.array(values, dtype=np.int64)
-        elif name == "verdict":
+        elif name in ("verdict", "reason"):
             df[col] = np.array(values, dtype=object)
         else:
             df[col] = np.array(values, dtype=np.float64)
