@@ -395,6 +395,24 @@ static td_samples choose_mode(const td_stats_opts *so, const size_t side_samples
     return side_samples[0] >= 3 && side_samples[1] >= 3 ? TD_SAMPLES_ITERATION : TD_SAMPLES_CALL;
 }
 
+/* Each row's test from its samples; p[r] its p-value. */
+static void test_rows(td_stats *st, const td_row *rows, side_acc acc[2], double *buf[2],
+                      bool no_calls, double *p)
+{
+    for (size_t r = 0; r < st->nrows; r++) {
+        size_t n0 = 0, n1 = 0;
+        const double *x0 = buf[0], *x1 = buf[1];
+        if (!no_calls) {
+            x0 = samples_of(&acc[0], st->mode, r, buf[0], &n0);
+            x1 = samples_of(&acc[1], st->mode, r, buf[1], &n1);
+        }
+        test_row(&st->rows[r], &rows[r], x0, n0, x1, n1, st->mode, st->alpha);
+        if (no_calls && st->rows[r].verdict == TD_VERDICT_NA)
+            st->rows[r].reason = NO_CALLS_REASON;
+        p[r] = st->rows[r].p;
+    }
+}
+
 int td_stats_compute(td_stats **out, const td_diff *d, const td_set *control, const td_set *test,
                      const td_compare_opts *opts, const td_stats_opts *sopts, td_error *err)
 {
@@ -447,18 +465,7 @@ int td_stats_compute(td_stats **out, const td_diff *d, const td_set *control, co
     q = malloc((n + 1) * sizeof *q);
     if (!st->rows || !buf[0] || !buf[1] || !p || !q)
         goto nomem;
-    for (size_t r = 0; r < n; r++) {
-        size_t n0 = 0, n1 = 0;
-        const double *x0 = buf[0], *x1 = buf[1];
-        if (!no_calls) {
-            x0 = samples_of(&acc[0], st->mode, r, buf[0], &n0);
-            x1 = samples_of(&acc[1], st->mode, r, buf[1], &n1);
-        }
-        test_row(&st->rows[r], &rows[r], x0, n0, x1, n1, st->mode, st->alpha);
-        if (no_calls && st->rows[r].verdict == TD_VERDICT_NA)
-            st->rows[r].reason = NO_CALLS_REASON;
-        p[r] = st->rows[r].p;
-    }
+    test_rows(st, rows, acc, buf, no_calls, p);
     if (td_bh_qvalues(q, p, n) < 0)
         goto nomem;
     for (size_t r = 0; r < n; r++) {
