@@ -499,6 +499,22 @@ def _cli_sel(kw):
     return out
 
 
+def t_stats_by_equal_cli():
+    # compare_traces(by=..., stats=True): the rows' own GPU time, as compare
+    # --by X --stats --format csv gives it (samples, means, reasons).
+    c, t = _trace("kineto-resnet50_workers0"), _trace("kineto-resnet50_workers4")
+    for by, flag in (("op", "op"), ("class", "class"), ("annotation", "annotation")):
+        for samples in ("iteration", "call"):
+            want = cli("compare", "--stats", "--format", "csv", "-q", c, t, "--by", flag,
+                       "--samples", samples, "--control-iteration", "all", "--test-iteration",
+                       "all", "--control-label", "control", "--test-label", "test").stdout
+            df = quiet(TraceDiff.compare_traces, LabeledTrace(label="control", trace_dir=c),
+                       LabeledTrace(label="test", trace_dir=t), by=by, stats=True,
+                       samples=samples, control_iteration="all", test_iteration="all")
+            problem = frame_equals_csv(df, want)
+            assert problem is None, f"by={by} samples={samples}: {problem}"
+
+
 def t_stats_columns_equal_cli():
     # compare_traces(stats=True) against compare --stats --format csv: the
     # same columns, order and values, in every sample mode, with and without

@@ -127,6 +127,32 @@ def steady_example(exe):
           ok and r[0]["verdict"] in ("noise", "faster", "slower"), r)
 
 
+def same_everywhere(exe):
+    """Summaries and the check give the numbers compare --stats gives."""
+    import tempfile
+    T = os.path.join(GOLDEN, "traces")
+    c, t = os.path.join(T, "kineto-resnet50_workers0"), os.path.join(T, "kineto-resnet50_workers4")
+    sel = ["--control-iteration", "all", "--test-iteration", "all"]
+    with tempfile.TemporaryDirectory() as tmp:
+        sc, stt = os.path.join(tmp, "c.tdsum"), os.path.join(tmp, "t.tdsum")
+        ok = run(exe, "summarize", c, "-o", sc, "-q")[0] == 0 and \
+            run(exe, "summarize", t, "-o", stt, "-q")[0] == 0
+        for by in ("op", "class", "annotation"):
+            a = run(exe, "compare", c, t, "--by", by, "--stats", "--format", "csv", "-q", *sel)
+            b = run(exe, "compare", sc, stt, "--by", by, "--stats", "--format", "csv", "-q", *sel)
+            check("--by %s --stats: the same CSV from summaries as from the traces" % by,
+                  ok and a[0] == 0 and a == b, (a[0], b[0], b[2][:200]))
+    a = rows_of(run(exe, "compare", c, t, "--by", "op", "--stats", "--format", "csv", "-q",
+                    *sel)[1])
+    rc, out, err = run(exe, "check", c, t, "--by", "op", "--format", "json", "-q", *sel)
+    j = json.loads(out) if out.strip() else {}
+    by = {r["op"]: r for r in a}
+    bad = [r["name"] for r in j.get("rows", []) if r["name"] in by and
+           float(by[r["name"]]["control_mean"]) != r["control_mean"]]
+    check("check --by op: the regressions' means are compare --by op --stats's",
+          rc in (0, 3) and not bad and j.get("compared", 0) > 0, (rc, bad[:3], err[:200]))
+
+
 def scipy_main():
     from scipy import stats
     exe = sys.argv[1]
@@ -173,6 +199,7 @@ def main():
     exe = os.path.abspath(sys.argv[1])
     invariant(exe)
     steady_example(exe)
+    same_everywhere(exe)
     has = subprocess.run([SYS_PY, "-c", "import scipy"], capture_output=True).returncode == 0 \
         if os.path.exists(SYS_PY) else False
     if not has:
