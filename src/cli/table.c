@@ -206,8 +206,9 @@ const cli_command cli_commands[] = {
      "kernel name on each side, with counts, total GPU time (us) and the diff; and\n"
      "the op's own CPU time (its events' total duration in the selection) beside\n"
      "its GPU time. The GPU side only. --by top-op or annotation: NAME is an\n"
-     "outermost op or a user annotation. csv: a last row (CPU time). See\n"
-     "docs/attribution.md.\n\n" TRACE_SET_NOTE,
+     "outermost op or a user annotation. csv: a last row (CPU time). Kernels are\n"
+     "sorted by |change of duration| unless --sort. A NAME in neither selection is\n"
+     "an error (exit 1) naming the closest names. See docs/attribution.md.\n\n" TRACE_SET_NOTE,
      {"tracediff explain examples/control examples/test aten::mm --sort abs_diff_duration",
       "tracediff explain examples/control examples/test aten::mm --format json", NULL},
      cmd_explain},
