@@ -396,13 +396,17 @@ typedef struct td_compare_opts {
      * (td_side_notes.cat_mixed counts such names). */
     const char *categories;
     bool exclude_categories;
+    /* explain (with only, only_by TD_BY_OP): also the gpu events launched
+     * inside the op's children, at any depth (needs sets read from traces
+     * with attribution: a summary does not keep the op calls). */
+    bool only_inclusive;
 } td_compare_opts;
 
 #define TD_COMPARE_OPTS_INIT                                                                       \
     {                                                                                              \
         sizeof(td_compare_opts), TD_LIST_INIT, TD_LIST_INIT, TD_LIST_INIT, TD_LIST_INIT,           \
             TD_DEVICE_ALL, false, false, TD_BY_KERNEL, NULL, NULL, TD_BY_KERNEL, false, false,     \
-            NULL, false                                                                            \
+            NULL, false, false                                                                     \
     }
 
 /* The two sides of a comparison: index of td_row.counts, .duration, ... */

@@ -148,6 +148,12 @@ typedef struct td_file {
      * attribution, a summary). */
     double *wait_in, *wait_of;
     size_t nwait;
+    /* The op calls around each launch (explain --inclusive): per gpu-side
+     * event (as attr_op), the innermost op call (an index into op_name and
+     * op_parent, or TD_ATTR_NONE); per op call its names id and the op call
+     * around it (or TD_ATTR_NONE). NULL when not kept (a summary). */
+    uint32_t *attr_call, *op_name, *op_parent;
+    size_t nops;
     td_event_group *groups; /* NULL unless read from a sorted-int summary */
     size_t ngroups;
     const unsigned char *lazy; /* the packed durations while evb is not decoded yet */

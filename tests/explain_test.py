@@ -42,6 +42,60 @@ def lev(a, b):
     return prev[-1]
 
 
+def inclusive_expected(path, op):
+    """GPU time (selected: every iteration) of the events whose launch lies
+    inside a call of op on its thread, at any depth: found here from the
+    raw events."""
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import stats_test as st
+    doc, _ = st.load_json(path)
+    raw = doc["traceEvents"]
+    evs = st.read_events(path)
+    for e in evs:
+        e["pid"], e["tid"] = raw[e["idx"]].get("pid"), raw[e["idx"]].get("tid")
+    calls = [e for e in evs if e["cat"] in ("cpu_op", "Operator") and e["name"] == op]
+    launch = {}
+    for e in evs:
+        if e["host"] and e["corr"] != -1:
+            launch[e["corr"]] = e
+    total = 0
+    for g in evs:
+        if g["host"] or g["iter"] is None or g["corr"] not in launch:
+            continue
+        L = launch[g["corr"]]
+        if any(c["pid"] == L["pid"] and c["tid"] == L["tid"] and c["ts"] <= L["ts"] and
+               L["ts"] + L["dur"] <= c["ts"] + c["dur"] for c in calls):
+            total += g["dur"]
+    return total
+
+
+def inclusive(exe):
+    import json
+    every = ["--control-iteration", "all", "--test-iteration", "all"]
+    for d, op in (("tracelens-bert_h100", "aten::linear"),
+                  ("kineto-resnet50_workers0", "aten::convolution")):
+        p = os.path.join(T, d)
+        rc, out, err = run(exe, "explain", p, p, op, "--inclusive", "--format", "json", "-q",
+                           *every)
+        j = json.loads(out) if rc == 0 else {}
+        rc2, out2, _ = run(exe, "explain", p, p, op, "--format", "json", "-q", *every)
+        own = json.loads(out2)["control"]["gpu_time"] if rc2 == 0 else None
+        files = sorted(f for f in os.listdir(p) if f.endswith(".json") or f.endswith(".gz"))
+        want = inclusive_expected(os.path.join(p, files[0]), op)
+        got = j.get("control", {}).get("gpu_time")
+        check("explain %s --inclusive (%s): the GPU time launched inside its calls at any "
+              "depth (%s us; %s us its own)" % (op, d, got, own),
+              got is not None and abs(got - want) < 1e-6 and got > (own or 0) and
+              sum(k["control_total_duration"] for k in j["kernels"]) == got,
+              (rc, got, want, err[:200]))
+    with __import__("tempfile").TemporaryDirectory() as tmp:
+        s = os.path.join(tmp, "s.tdsum")
+        run(exe, "summarize", os.path.join(T, "tracelens-bert_h100"), "-o", s, "-q")
+        rc, out, err = run(exe, "explain", s, s, "aten::linear", "--inclusive", "-q")
+        check("explain --inclusive on a summary: an error saying to give the trace files",
+              rc != 0 and "trace files" in err, (rc, err[:200]))
+
+
 def main():
     exe = os.path.abspath(sys.argv[1])
     every = ["--control-iteration", "all", "--test-iteration", "all"]
@@ -75,6 +129,7 @@ def main():
                         "--format", "csv", "--sort", "name")
     rows2 = [r["name"] for r in csv.DictReader(io.StringIO(out2)) if r["name"] != "(CPU time)"]
     check("explain --sort name still orders by name", rows2 == sorted(rows2), rows2[:3])
+    inclusive(exe)
     print("explain: %d passed, %d failed" % (passed, failed))
     sys.exit(1 if failed else 0)
 

@@ -141,7 +141,7 @@ def expected_waits(path):
     names = {e["name"] for e in evs if is_sync(e["name"])}
     inside, total = {}, {}
     for o in evs:
-        if o.get("cat") != "cpu_op":
+        if o.get("cat") not in ("cpu_op", "Operator"):
             continue
         w = sum(k["dur"] for k in waits if k.get("pid") == o.get("pid") and k.get("tid") ==
                 o.get("tid") and o["ts"] <= k["ts"] and k["ts"] + k["dur"] <= o["ts"] + o["dur"])

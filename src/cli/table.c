@@ -555,6 +555,13 @@ static int set_height(cli_opts *o, const char *v)
     return 0;
 }
 
+static int set_inclusive(cli_opts *o, const char *v)
+{
+    (void)v;
+    o->cmp.only_inclusive = true;
+    return 0;
+}
+
 static int set_gate_waits(cli_opts *o, const char *v)
 {
     (void)v;
@@ -704,6 +711,10 @@ const cli_option cli_options[] = {
      "GPU side (--device gpu); GPU time with no op is the row\n"
      "(unattributed). See docs/attribution.md",
      set_by},
+    {"inclusive", 0, NULL, NULL, "rows", ON(CMD_EXPLAIN),
+     "also the kernels launched inside the op's children, at\n"
+     "any depth (aten::linear: its GEMMs; needs trace files)",
+     set_inclusive},
     {"by", 0, "KEY", "op|top-op|annotation", "rows", ON(CMD_EXPLAIN),
      "NAME is an innermost op (default), an outermost op,\nor a user annotation", set_by},
     {"classes", 0, "FILE", NULL, "rows", ON_BY,
