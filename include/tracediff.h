@@ -649,6 +649,10 @@ TD_API bool td_check_row_new(const td_check *check, size_t row);
  * run-to-run noise is not measured, and a regression needs the name's
  * total to have grown by max_regression as well. */
 TD_API bool td_check_one_run(const td_check *check);
+/* True when some file kept no timing of its ops (read from a summary, or
+ * by tracediff-mpi, whose files travel as summaries do): only the
+ * synchronize calls are waits then, found by name. */
+TD_API bool td_check_waits_by_name(const td_check *check);
 
 /* The step gate (td_check_opts.max_step_regression), per (rank, iteration)
  * sample. A side without ProfilerStep has no step time (NAN). */

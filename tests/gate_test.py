@@ -168,6 +168,21 @@ def measured_waits(exe):
               rc == 0 and got == want and want, (sorted(got - want)[:5], sorted(want - got)[:5]))
 
 
+def waits_from_summary(exe, tmp):
+    d = os.path.join(TRACES, "hta-negative_queue")
+    sm = os.path.join(tmp, "nq.tdsum")
+    rc = run(exe, "summarize", d, "-o", sm, "-q")[0]
+    rc2, j, err = gate_json(exe, sm, sm)
+    rc3, out, _ = run(exe, "check", sm, sm, "-q")
+    check("a summary keeps no op timing: waits are the synchronize calls, and the output "
+          "says so", rc == 0 and rc2 == 0 and j.get("waits_measured") is False and
+          [r["name"] for r in j.get("wait_rows", [])] == ["cudaStreamSynchronize"] and
+          "note: waits are the synchronize calls only" in out, (rc, rc2, j.get("wait_rows"), err))
+    rc, j, err = gate_json(exe, d, d)
+    check("... from the traces they are measured (waits_measured true)",
+          j.get("waits_measured") is True and len(j.get("wait_rows", [])) == 4, j.get("waits"))
+
+
 def aa_noisy(exe, tmp):
     path = st.trace_files(os.path.join(TRACES, "kineto-resnet50_workers0"))[0]
     base = st.base_iteration(path, 7)
@@ -314,6 +329,7 @@ def main():
     try:
         aa_itself(exe)
         measured_waits(exe)
+        waits_from_summary(exe, tmp)
         da, _ = aa_noisy(exe, tmp)
         gate_waits(exe, tmp)
         injected(exe, tmp)

@@ -24,6 +24,7 @@ struct td_check {
     size_t nwaits, nwait_regs;
     bool *failed, *is_new; /* per row */
     bool one_run;
+    bool waits_unmeasured; /* some file keeps no op timing (a summary) */
     td_check_step step;
 };
 
@@ -163,6 +164,23 @@ done:
     free(w.in);
     free(w.of);
     return rc;
+}
+
+/* Whether every file of both sets had its ops' waits measured. */
+static bool waits_measured(const td_check_opts *oc)
+{
+    td_compare_opts dflt = TD_COMPARE_OPTS_INIT;
+    const td_compare_opts *o = oc->compare ? oc->compare : &dflt;
+    if (o->by != TD_BY_KERNEL)
+        return true; /* nothing is a wait */
+    if (!oc->control || !oc->test)
+        return false;
+    const td_set *sets[2] = {oc->control, oc->test};
+    for (int s = 0; s < 2; s++)
+        for (size_t i = 0; i < sets[s]->nfiles; i++)
+            if (!sets[s]->files[i]->wait_in)
+                return false;
+    return true;
 }
 
 /* ---- The step gate ---- */
@@ -361,6 +379,7 @@ int td_check_compute(td_check **out, const td_diff *diff, const td_stats *stats,
             in_view[oc.rows[k]] = true;
     if (!oc.gate_waits && (rc = find_waits(wait, diff, &oc)) < 0)
         goto fail;
+    c->waits_unmeasured = !oc.gate_waits && !waits_measured(&oc);
     classify_rows(c, &oc, wait, in_view);
     rc = TD_ENOMEM;
     if (sort_regressions(c) < 0)
@@ -466,4 +485,9 @@ bool td_check_one_run(const td_check *c)
 const td_check_step *td_check_step_result(const td_check *c)
 {
     return c->step.asked ? &c->step : NULL;
+}
+
+bool td_check_waits_by_name(const td_check *c)
+{
+    return c->waits_unmeasured;
 }

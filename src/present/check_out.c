@@ -27,6 +27,9 @@ typedef struct gate {
     const td_check_step *step;
 } gate;
 
+#define WAITS_BY_NAME_NOTE                                                                         \
+    "waits are the synchronize calls only: these sets keep no timing of their ops (summaries, "    \
+    "tracediff-mpi); give trace files to measure the ops that wait"
 #define ONE_RUN_NOTE                                                                               \
     "one run a side: run-to-run noise is not measured; give several iterations or runs"
 
@@ -65,6 +68,8 @@ static void summary_line(FILE *f, const gate *g)
     if (td_check_one_run(g->c))
         fprintf(f, "note: %s (a name fails only when its total grew by >= %g%% too)\n",
                 ONE_RUN_NOTE, g->max_regression);
+    if (td_check_waits_by_name(g->c))
+        fprintf(f, "note: %s\n", WAITS_BY_NAME_NOTE);
 }
 
 /* "step time 1234 -> 1300 us (+5.3%, p = 0.01): FAIL" */
@@ -225,6 +230,7 @@ static void write_json(FILE *f, const gate *g)
             failed(g) ? "regression" : "ok", g->nregs, g->nnames, g->nfaster);
     fprintf(f, ", \"one_run\": %s, \"waits\": %zu, \"wait_regressions\": %zu",
             td_check_one_run(g->c) ? "true" : "false", g->nwaits, g->nwait_regs);
+    fprintf(f, ", \"waits_measured\": %s", td_check_waits_by_name(g->c) ? "false" : "true");
     fprintf(f, ", \"samples\": \"%s\"", td_samples_name(td_stats_samples(g->st)));
     json_num(f, "alpha", td_stats_alpha(g->st));
     json_num(f, "min_change", td_stats_min_change(g->st));
