@@ -416,13 +416,17 @@ typedef struct td_compare_opts {
      * the event, host or gpu: docs/numbers.md). */
     const char *categories;
     bool exclude_categories;
+    /* explain (with only, only_by TD_BY_OP): also the gpu events launched
+     * inside the op's children, at any depth (needs sets read from traces
+     * with attribution: a summary does not keep the op calls). */
+    bool only_inclusive;
 } td_compare_opts;
 
 #define TD_COMPARE_OPTS_INIT                                                                       \
     {                                                                                              \
         sizeof(td_compare_opts), TD_LIST_INIT, TD_LIST_INIT, TD_LIST_INIT, TD_LIST_INIT,           \
             TD_DEVICE_ALL, false, false, TD_BY_KERNEL, NULL, NULL, TD_BY_KERNEL, false, false,     \
-            NULL, false                                                                            \
+            NULL, false, false                                                                     \
     }
 
 /* The two sides of a comparison: index of td_row.counts, .duration, ... */
@@ -571,13 +575,18 @@ typedef struct td_row_stats {
     double mean[2], stdev[2]; /* stdev: sample standard deviation (n - 1) */
     double median[2], min[2], max[2];
     double diff_mean;  /* test mean - control mean */
-    double change_pct; /* 100 * diff_mean / control mean */
-    /* iteration: Welch's 1 - alpha interval for diff_mean; call: the
-     * distribution-free 1 - alpha interval of the Hodges-Lehmann shift */
+    double change_pct; /* 100 * diff_mean / control mean, in either mode */
+    /* iteration: Welch's 1 - alpha interval for diff_mean; NAN in call mode */
     double ci_low, ci_high;
     double hl_shift; /* call mode: the Hodges-Lehmann shift, else NAN */
     double p, q;     /* two-sided p-value; Benjamini-Hochberg q-value */
     td_verdict verdict;
+    /* Why the row has no test (verdict n/a), in words; NULL when it has one
+     * or is added/removed. */
+    const char *reason;
+    /* call mode: the distribution-free 1 - alpha interval of hl_shift
+     * (NAN in iteration mode) */
+    double shift_low, shift_high;
 } td_row_stats;
 
 typedef struct td_stats td_stats;
@@ -613,11 +622,35 @@ typedef struct td_check_opts {
                             * has_max_regression, else 5 */
     bool has_max_regression;
     double min_us; /* names whose control total is under this are not compared */
+    /* The sets and options the diff was computed from. With them, waits
+     * are measured (see gate_waits) and max_step_regression applies;
+     * NULL: neither (only synchronize calls are known as waits, by name). */
+    const td_set *control, *test;
+    const td_compare_opts *compare;
+    /* Waits (synchronize calls, and ops at least 80% of whose time is
+     * inside synchronize calls or device-to-host copies: time the CPU spent
+     * waiting for the device) are reported apart and do not fail the check,
+     * unless gate_waits. */
+    bool gate_waits;
+    /* A name only in test, with a total of at least min_us (and above 0),
+     * is a regression ("new") unless allow_new. */
+    bool allow_new;
+    /* Percent: fail when the step time (ProfilerStep durations) or the GPU
+     * time (the selected GPU events' total) per (rank, iteration) grew by
+     * more; with >= 3 samples a side, only when Welch's test also finds it
+     * (p <= alpha). Used when has_max_step_regression (needs the sets). */
+    double max_step_regression;
+    bool has_max_step_regression;
+    /* Only these rows are compared (indices into td_diff_rows(): a view of
+     * include/exclude patterns); NULL = every row. */
+    const size_t *rows;
+    size_t nrows;
 } td_check_opts;
 
 #define TD_CHECK_OPTS_INIT                                                                         \
     {                                                                                              \
-        sizeof(td_check_opts), 5.0, false, 0.0                                                     \
+        sizeof(td_check_opts), 5.0, false, 0.0, NULL, NULL, NULL, false, false, 0.0, false, NULL,  \
+            0                                                                                      \
     }
 
 typedef struct td_check td_check;
@@ -639,6 +672,35 @@ TD_API double td_check_min_us(const td_check *check);
 TD_API size_t td_check_compared(const td_check *check, const size_t **rows);
 TD_API size_t td_check_regressions(const td_check *check, const size_t **rows);
 TD_API size_t td_check_nfaster(const td_check *check); /* compared rows that got faster */
+/* Rows that are waits (see td_check_opts.gate_waits), by name, when they
+ * do not gate; and how many of them would have been regressions. */
+TD_API size_t td_check_waits(const td_check *check, const size_t **rows);
+TD_API size_t td_check_wait_regressions(const td_check *check);
+/* Whether a row is a regression, a wait that would be one, or new. */
+TD_API bool td_check_row_failed(const td_check *check, size_t row);
+TD_API bool td_check_row_new(const td_check *check, size_t row);
+/* True when every sample is a call and a side has one (rank, iteration):
+ * run-to-run noise is not measured, and a regression needs the name's
+ * total to have grown by max_regression as well. */
+TD_API bool td_check_one_run(const td_check *check);
+/* True when some file kept no timing of its ops (read from a summary, or
+ * by tracediff-mpi, whose files travel as summaries do): only the
+ * synchronize calls are waits then, found by name. */
+TD_API bool td_check_waits_by_name(const td_check *check);
+
+/* The step gate (td_check_opts.max_step_regression), per (rank, iteration)
+ * sample. A side without ProfilerStep has no step time (NAN). */
+typedef struct td_check_step {
+    bool asked;             /* has_max_step_regression */
+    size_t n[2];            /* samples per side */
+    double step_mean[2];    /* mean step time, us (NAN: no ProfilerStep) */
+    double gpu_mean[2];     /* mean GPU time, us */
+    double step_change_pct; /* 100 * (test - control) / control */
+    double gpu_change_pct;
+    double step_p, gpu_p; /* Welch's p with >= 3 samples a side, else NAN */
+    bool step_failed, gpu_failed;
+} td_check_step;
+TD_API const td_check_step *td_check_step_result(const td_check *check);
 
 typedef enum td_check_format {
     TD_CHECK_TEXT = 0,     /* a summary line, then a table of the regressions */

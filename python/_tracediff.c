@@ -470,15 +470,17 @@ static int put(PyObject *l, size_t i, PyObject *v)
     return 0;
 }
 
-/* The statistics columns (n per side, then 16 numbers, then the verdict, as
- * td_row_stats holds them; undefined numbers are NaN) and what was used. */
+/* The statistics columns (n per side, then 16 numbers, then the verdict,
+ * the three numbers of the shift and the reason, as td_row_stats holds
+ * them; undefined numbers are NaN) and what was used. */
 #define STATS_NUMS 16
+#define STATS_COLS (STATS_NUMS + 7)
 static PyObject *stats_result(const td_stats *st, size_t n)
 {
     const td_row_stats *rs = td_stats_rows(st);
-    PyObject *cols[STATS_NUMS + 3] = {NULL}, *result = NULL;
+    PyObject *cols[STATS_COLS] = {NULL}, *result = NULL;
     int bad = 0;
-    for (int c = 0; c < STATS_NUMS + 3; c++)
+    for (int c = 0; c < STATS_COLS; c++)
         bad |= !(cols[c] = PyList_New((Py_ssize_t)n));
     for (size_t i = 0; !bad && i < n; i++) {
         const td_row_stats *r = &rs[i];
@@ -491,9 +493,13 @@ static PyObject *stats_result(const td_stats *st, size_t n)
         for (int k = 0; k < STATS_NUMS; k++)
             bad |= put(cols[2 + k], i, PyFloat_FromDouble(v[k]));
         bad |= put(cols[STATS_NUMS + 2], i, PyUnicode_FromString(td_verdict_name(r->verdict)));
+        bad |= put(cols[STATS_NUMS + 3], i, PyFloat_FromDouble(r->hl_shift));
+        bad |= put(cols[STATS_NUMS + 4], i, PyFloat_FromDouble(r->shift_low));
+        bad |= put(cols[STATS_NUMS + 5], i, PyFloat_FromDouble(r->shift_high));
+        bad |= put(cols[STATS_NUMS + 6], i, PyUnicode_FromString(r->reason ? r->reason : ""));
     }
-    PyObject *list = bad ? NULL : PyList_New(STATS_NUMS + 3);
-    for (int c = 0; c < STATS_NUMS + 3; c++) {
+    PyObject *list = bad ? NULL : PyList_New(STATS_COLS);
+    for (int c = 0; c < STATS_COLS; c++) {
         if (list)
             PyList_SET_ITEM(list, c, cols[c]);
         else
@@ -597,7 +603,7 @@ static void Check_dealloc(CheckObject *self)
 static PyObject *Check_summary(CheckObject *self, PyObject *Py_UNUSED(ignored))
 {
     const td_stats *st = self->st;
-    return Py_BuildValue("{s:O,s:n,s:n,s:n,s:s,s:d,s:d,s:d,s:d,s:n,s:n}", "passed",
+    return Py_BuildValue("{s:O,s:n,s:n,s:n,s:s,s:d,s:d,s:d,s:d,s:n,s:n,s:n,s:n,s:O}", "passed",
                          td_check_passed(self->c) ? Py_True : Py_False, "compared",
                          (Py_ssize_t)td_check_compared(self->c, NULL), "regressions",
                          (Py_ssize_t)td_check_regressions(self->c, NULL), "faster",
@@ -606,11 +612,15 @@ static PyObject *Check_summary(CheckObject *self, PyObject *Py_UNUSED(ignored))
                          "min_change", td_stats_min_change(st), "max_regression",
                          td_check_max_regression(self->c), "min_us", td_check_min_us(self->c),
                          "control_samples", (Py_ssize_t)td_stats_side_samples(st, 0),
-                         "test_samples", (Py_ssize_t)td_stats_side_samples(st, 1));
+                         "test_samples", (Py_ssize_t)td_stats_side_samples(st, 1), "waits",
+                         (Py_ssize_t)td_check_waits(self->c, NULL), "wait_regressions",
+                         (Py_ssize_t)td_check_wait_regressions(self->c), "one_run",
+                         td_check_one_run(self->c) ? Py_True : Py_False);
 }
 
 /* The regressions, most significant first: (name, control_n, test_n,
- * control_mean, test_mean, change_pct, ci_low, ci_high, p_value, q_value). */
+ * control_mean, test_mean, change_pct, ci_low, ci_high, p_value, q_value,
+ * control_total, test_total, verdict: "slower" or "new"). */
 static PyObject *Check_regressions(CheckObject *self, PyObject *Py_UNUSED(ignored))
 {
     const size_t *regs;
@@ -620,10 +630,11 @@ static PyObject *Check_regressions(CheckObject *self, PyObject *Py_UNUSED(ignore
     PyObject *l = PyList_New((Py_ssize_t)n);
     for (size_t k = 0; l && k < n; k++) {
         const td_row_stats *r = &rs[regs[k]];
-        PyObject *t =
-            Py_BuildValue("(NKKddddddd)", name_str(&rows[regs[k]]), (unsigned long long)r->n[0],
-                          (unsigned long long)r->n[1], r->mean[0], r->mean[1], r->change_pct,
-                          r->ci_low, r->ci_high, r->p, r->q);
+        PyObject *t = Py_BuildValue(
+            "(NKKddddddddds)", name_str(&rows[regs[k]]), (unsigned long long)r->n[0],
+            (unsigned long long)r->n[1], r->mean[0], r->mean[1], r->change_pct, r->ci_low,
+            r->ci_high, r->p, r->q, rows[regs[k]].duration[0], rows[regs[k]].duration[1],
+            td_check_row_new(self->c, regs[k]) ? "new" : "slower");
         if (put(l, k, t))
             Py_CLEAR(l);
     }
@@ -686,19 +697,33 @@ static int check_sides(const cmp_args *a, const td_diff *d)
 
 static PyObject *check(PyObject *Py_UNUSED(mod), PyObject *args, PyObject *kw)
 {
-    static char *kwlist[] = {CMP_KWLIST, "max_regression", "min_us", NULL};
+    static char *kwlist[] = {CMP_KWLIST,  "max_regression",      "min_us", "gate_waits",
+                             "allow_new", "max_step_regression", NULL};
     cmp_args a = {NULL, NULL, TD_COMPARE_OPTS_INIT, TD_STATS_OPTS_INIT, 1, 0, 0, 0, 0, 0};
     PyObject *sel[4] = {Py_None, Py_None, Py_None, Py_None}, *min_change = Py_None;
     int device = TD_DEVICE_ALL, samples = 0;
     double alpha = 0;
     td_check_opts co = TD_CHECK_OPTS_INIT;
     co.has_max_regression = true;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, CMP_FORMAT "dd:check", kwlist, &SetType, &a.ctl,
-                                     &SetType, &a.tst, &sel[0], &sel[1], &sel[2], &sel[3], &device,
-                                     &a.short_names, &a.hta_strict, &a.o.categories,
-                                     &a.exclude_categories, &a.normalize_names, &samples, &alpha,
-                                     &min_change, &co.max_regression, &co.min_us))
+    int gate_waits = 0, allow_new = 0;
+    PyObject *max_step = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(
+            args, kw, CMP_FORMAT "ddppO:check", kwlist, &SetType, &a.ctl, &SetType, &a.tst, &sel[0],
+            &sel[1], &sel[2], &sel[3], &device, &a.short_names, &a.hta_strict, &a.o.categories,
+            &a.exclude_categories, &a.normalize_names, &samples, &alpha, &min_change,
+            &co.max_regression, &co.min_us, &gate_waits, &allow_new, &max_step))
         return NULL;
+    co.gate_waits = gate_waits;
+    co.allow_new = allow_new;
+    if (max_step != Py_None) {
+        co.max_step_regression = PyFloat_AsDouble(max_step);
+        if (co.max_step_regression == -1 && PyErr_Occurred())
+            return NULL;
+        co.has_max_step_regression = true;
+    }
+    co.control = a.ctl->set;
+    co.test = a.tst->set;
+    co.compare = &a.o;
     CheckObject *self = NULL;
     td_diff *d = NULL;
     td_stats *st = NULL;
@@ -1049,7 +1074,8 @@ static PyMethodDef module_methods[] = {
      "control_label=None, test_label=None): kind 0 counts, 1 duration; .svg, .png or .pdf."},
     {"short_name", short_name, METH_O, "The short name of a kernel or operator name."},
     {"check", (PyCFunction)(void (*)(void))check, METH_VARARGS | METH_KEYWORDS,
-     "check(control, test, ..., max_regression=5, min_us=0) -> Check: the CI gate."},
+     "check(control, test, ..., max_regression=5, min_us=0, gate_waits=False, allow_new=False, "
+     "max_step_regression=None) -> Check: the CI gate."},
     {"summarize", (PyCFunction)(void (*)(void))summarize, METH_VARARGS | METH_KEYWORDS,
      "summarize(set, path, run=None, replace=False, ranks=None, iterations=None, device=0, "
      "threads=0, created=None) -> str: add a set as a run to a summary; the run's name."},

@@ -160,6 +160,19 @@ typedef struct td_file {
     int has_attr;
     size_t nattr; /* == events_gpu when has_attr */
     uint32_t *attr_op, *attr_top, *attr_ann;
+    /* Waiting for the device (attribution; docs/stats.md, "Waits"): per
+     * names id, the total duration of the name's cpu_op events (wait_of)
+     * and the part of it inside synchronize calls or launches of
+     * device-to-host copies (wait_in). NULL when not measured (no
+     * attribution, a summary). */
+    double *wait_in, *wait_of;
+    size_t nwait;
+    /* The op calls around each launch (explain --inclusive): per gpu-side
+     * event (as attr_op), the innermost op call (an index into op_name and
+     * op_parent, or TD_ATTR_NONE); per op call its names id and the op call
+     * around it (or TD_ATTR_NONE). NULL when not kept (a summary). */
+    uint32_t *attr_call, *op_name, *op_parent;
+    size_t nops;
     td_event_group *groups; /* NULL unless read from a sorted-int summary */
     size_t ngroups;
     const unsigned char *lazy; /* the packed durations while evb is not decoded yet */
@@ -233,9 +246,11 @@ typedef struct td_link {
     uint32_t kind; /* TD_LINK_... bits */
 } td_link;
 
-/* attribution.c: fills f->attr_* from the n link records (file order);
- * round_ts as for the raw events (spec §2). */
+/* attribution.c: fills f->attr_* and f->wait_* from the n link records
+ * (file order); round_ts as for the raw events (spec §2). */
 int td_attribute(td_file *f, td_link *links, size_t n, int round_ts, td_error *err);
+/* A call that waits for the device: cuda/hip/cu...Synchronize. */
+bool td_is_sync_name(const char *s, size_t len);
 
 /* The raw per-event record kept while one file loads (before iterations).
  * 24 bytes: it is most of a file's peak memory. */

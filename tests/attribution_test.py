@@ -289,7 +289,8 @@ def test_edge():
     check(e["annotation"] == "my_region" and e["control"]["gpu_time"] == 31 and
           e["control"]["cpu_time"] == 100, "explain --by annotation: %s" % e)
     rc, out, err = run("explain", EDGE, EDGE, "no_such_op", "--format", "csv")
-    check(rc == 0 and "nothing named 'no_such_op'" in err, "explain of an unknown op says so: %s" % err)
+    check(rc == 1 and out == "" and "no op named 'no_such_op'" in err and "closest: " in err,
+          "explain of an unknown op: an error naming the closest: %s" % err)
     rc, out, err = run("explain", EDGE, EDGE, "inner", "--format", "table")
     check(rc == 0 and "CPU time" in out and "GPU time" in out and "k_skew" in out,
           "explain table: %s" % out)

@@ -503,6 +503,22 @@ def _cli_sel(kw):
     return out
 
 
+def t_stats_by_equal_cli():
+    # compare_traces(by=..., stats=True): the rows' own GPU time, as compare
+    # --by X --stats --format csv gives it (samples, means, reasons).
+    c, t = _trace("kineto-resnet50_workers0"), _trace("kineto-resnet50_workers4")
+    for by, flag in (("op", "op"), ("class", "class"), ("annotation", "annotation")):
+        for samples in ("iteration", "call"):
+            want = cli("compare", "--stats", "--format", "csv", "-q", c, t, "--by", flag,
+                       "--samples", samples, "--control-iteration", "all", "--test-iteration",
+                       "all", "--control-label", "control", "--test-label", "test").stdout
+            df = quiet(TraceDiff.compare_traces, LabeledTrace(label="control", trace_dir=c),
+                       LabeledTrace(label="test", trace_dir=t), by=by, stats=True,
+                       samples=samples, control_iteration="all", test_iteration="all")
+            problem = frame_equals_csv(df, want)
+            assert problem is None, f"by={by} samples={samples}: {problem}"
+
+
 def t_stats_columns_equal_cli():
     # compare_traces(stats=True) against compare --stats --format csv: the
     # same columns, order and values, in every sample mode, with and without
@@ -557,10 +573,13 @@ def _check_json_rows_equal(res, js):
     df = res.regressions
     assert list(df.columns) == ["name", "control_n", "test_n", "control_mean", "test_mean",
                                 "change_pct", "ci_low", "ci_high", "p_value", "q_value",
-                                "verdict"], list(df.columns)
+                                "control_total", "test_total", "verdict"], list(df.columns)
     assert len(df) == len(rows) == js["regressions"], (len(df), len(rows))
     for i, r in enumerate(rows):
+        assert r["failed"] is True, (i, r)
         for k, v in r.items():
+            if k == "failed":
+                continue
             got = df[k].iloc[i]
             if v is None:
                 assert not math.isfinite(got), (i, k, got)
@@ -624,11 +643,37 @@ def t_check_equals_cli():
     assert quiet(tracediff.check, DIFF_C, DIFF_C).passed
 
 
+def t_check_new_and_waits():
+    # The gate's new rules through Python, as the CLI applies them: a kernel
+    # only in test fails (verdict new) unless allow_new; waits are counted
+    # apart; max_step_regression gives the step result in the JSON.
+    c = os.path.join(TRACES, "kineto-resnet50_workers0")
+    t = os.path.join(TRACES, "kineto-resnet50_workers4")
+    kw = dict(control_iteration="all", test_iteration="all", device="gpu", short_names=True,
+              min_us=1000)
+    res = quiet(tracediff.check, c, t, **kw)
+    new = res.regressions[res.regressions.verdict == "new"]
+    assert list(new.name) == ["volta_scudnn_128x32_sliced1x4_ldg4_relu_exp_small_nhwc_tn_v1"], \
+        list(new.name)
+    assert new.control_total.iloc[0] == 0 and new.test_total.iloc[0] >= 1000
+    res2 = quiet(tracediff.check, c, t, allow_new=True, **kw)
+    assert "new" not in set(res2.regressions.verdict), res2.regressions
+    res3 = quiet(tracediff.check, c, c, control_iteration="all", test_iteration="all",
+                 max_step_regression=1)
+    assert res3.passed and res3.waits >= 1 and not res3.one_run, (res3.waits, res3.one_run)
+    step = json.loads(res3.json())["step"]
+    assert step["control_n"] == 6 and step["step_failed"] is False, step
+    r = cli("check", c, c, "-q", "--control-iteration", "all", "--test-iteration", "all",
+            "--max-step-regression", "1", "--format", "json")
+    assert r.stdout == res3.json().encode()
+
+
 def t_check_bad_arguments():
     lt_c, lt_t = labeled(BASE, "control"), labeled(TEST, "test")
     for kw in ({"samples": "x"}, {"device": "tpu"}, {"max_regression": -1},
                {"min_us": float("nan")}, {"alpha": 0}, {"alpha": 1.5}, {"min_change": -1},
-               {"categories": "cpu_op", "no_python": True}, {"control_rank": "steady"}):
+               {"categories": "cpu_op", "no_python": True}, {"control_rank": "steady"},
+               {"max_step_regression": -1}, {"max_step_regression": "5%"}):
         try:
             quiet(tracediff.check, lt_c, lt_t, **kw)
         except tracediff.UsageError as e:

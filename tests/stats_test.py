@@ -406,7 +406,7 @@ def plain_unchanged(exe):
 STATS_COLS = ["samples", "control_n", "test_n", "control_mean", "test_mean", "control_stdev",
               "test_stdev", "control_median", "test_median", "control_min", "control_max",
               "test_min", "test_max", "diff_mean", "change_pct", "ci_low", "ci_high", "p_value",
-              "q_value", "verdict"]
+              "q_value", "verdict", "shift_us", "shift_low", "shift_high", "reason"]
 
 
 def bad_input(exe):

@@ -30,7 +30,8 @@ _TEXT, _MARKDOWN, _JSON, _JUNIT = 0, 1, 2, 3
 
 # The regressions' columns: the rows of tracediff check --format json.
 REGRESSION_COLUMNS = ("name", "control_n", "test_n", "control_mean", "test_mean",
-                      "change_pct", "ci_low", "ci_high", "p_value", "q_value", "verdict")
+                      "change_pct", "ci_low", "ci_high", "p_value", "q_value",
+                      "control_total", "test_total", "verdict")
 
 
 def _write_whole(path, data: bytes) -> None:
@@ -65,7 +66,12 @@ class CheckResult:
     rows of ``tracediff check --format json``: ``name``, ``control_n``,
     ``test_n``, ``control_mean``, ``test_mean`` (us), ``change_pct``,
     ``ci_low``, ``ci_high`` (the interval of the change of the mean, us),
-    ``p_value``, ``q_value`` and ``verdict``. ``compared``: names compared;
+    ``p_value``, ``q_value``, ``control_total``, ``test_total`` (the name's
+    totals in the selection, us) and ``verdict`` (``slower``, or ``new``: only in
+    test). ``compared``: names compared, waits apart; ``waits``: names that
+    are the CPU waiting for the device, and ``wait_regressions`` those of
+    them that got slower (they fail only with ``gate_waits``); ``one_run``:
+    per-call samples from one run a side (docs/stats.md);
     ``faster``: those that got faster; ``samples``, ``alpha``,
     ``min_change``, ``max_regression``, ``min_us``, ``control_samples`` and
     ``test_samples``: what was used.
@@ -85,12 +91,16 @@ class CheckResult:
         self.min_us: float = s["min_us"]
         self.control_samples: int = s["control_samples"]
         self.test_samples: int = s["test_samples"]
-        rows = [r + ("slower",) for r in gate.regressions()]
+        self.waits: int = s["waits"]
+        self.wait_regressions: int = s["wait_regressions"]
+        self.one_run: bool = s["one_run"]
+        rows = list(gate.regressions())
         df = pd.DataFrame(rows, columns=list(REGRESSION_COLUMNS))
         df = df.astype({"name": object, "control_n": "int64", "test_n": "int64",
                         "control_mean": "float64", "test_mean": "float64",
                         "change_pct": "float64", "ci_low": "float64", "ci_high": "float64",
-                        "p_value": "float64", "q_value": "float64", "verdict": object})
+                        "p_value": "float64", "q_value": "float64",
+                        "control_total": "float64", "test_total": "float64", "verdict": object})
         self.regressions = df
 
     def junit(self, path: Union[str, os.PathLike]) -> None:
@@ -138,6 +148,9 @@ def check(
     min_change: Optional[float] = None,
     max_regression: float = 5,
     min_us: float = 0,
+    gate_waits: bool = False,
+    allow_new: bool = False,
+    max_step_regression: Optional[float] = None,
     threads: int = 0,
     ns: Optional[bool] = None,
 ) -> CheckResult:
@@ -154,11 +167,19 @@ def check(
             raise UsageError(f"Invalid argument {name}={v!r} (a number of 0 or more).")
     cats, exclude = _categories(categories, no_python)
     sk = _stats_kwargs(samples, alpha, min_change)
-    ctl, tst = _adapt(control, test, threads, ns)
+    if max_step_regression is not None and (
+            isinstance(max_step_regression, bool)
+            or not isinstance(max_step_regression, (int, float)) or not max_step_regression >= 0):
+        raise UsageError(f"Invalid argument max_step_regression={max_step_regression!r} "
+                         "(a number of 0 or more).")
+    # Opened with attribution: the waits are measured as ops are attributed.
+    ctl, tst = _adapt(control, test, threads, ns, attribution=True)
     gate = _core.check(
         ctl._set, tst._set, control_rank, test_rank, control_iteration, test_iteration,
         _device_code(device, strict=True), bool(short_names), bool(hta_strict), cats, exclude,
         bool(normalize_names), max_regression=float(max_regression), min_us=float(min_us),
+        gate_waits=bool(gate_waits), allow_new=bool(allow_new),
+        max_step_regression=None if max_step_regression is None else float(max_step_regression),
         **sk,
     )
     return CheckResult(gate)

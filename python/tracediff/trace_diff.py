@@ -238,7 +238,7 @@ class LabeledTrace:
         return f"LabeledTrace(label={self.label!r}, trace_dir={self._set.path!r})"
 
 
-def _adapt(control, test, threads: int, ns: Optional[bool] = None):
+def _adapt(control, test, threads: int, ns: Optional[bool] = None, attribution: bool = False):
     """LabeledTraces for both sides, their durations under the call's rule
     (``ns``, see _ns); plain paths are read together."""
     ns = _ns(ns)
@@ -255,7 +255,8 @@ def _adapt(control, test, threads: int, ns: Optional[bool] = None):
             raise UsageError(f"Invalid argument type for ({x}).")
         todo.append((i, path))
     if todo:
-        sets = _core.open_sets([p for _, p in todo], threads=threads, ns=ns)
+        sets = _core.open_sets([p for _, p in todo], threads=threads, ns=ns,
+                               want_attribution=attribution)
         for (i, _), s in zip(todo, sets):
             out[i] = LabeledTrace(label=("Control", "Test")[i], _set=s)
     return out[0], out[1]
@@ -498,7 +499,8 @@ class TraceDiff:
 _STATS_COLUMNS = (
     "{c}_n", "{t}_n", "{c}_mean", "{t}_mean", "{c}_stdev", "{t}_stdev", "{c}_median",
     "{t}_median", "{c}_min", "{c}_max", "{t}_min", "{t}_max", "diff_mean", "change_pct",
-    "ci_low", "ci_high", "p_value", "q_value", "verdict",
+    "ci_low", "ci_high", "p_value", "q_value", "verdict", "shift_us", "shift_low", "shift_high",
+    "reason",
 )
 
 
@@ -509,7 +511,7 @@ def _add_stats(df: pd.DataFrame, st: dict, cl: str, tl: str) -> None:
         col = name.format(c=cl, t=tl)
         if name.endswith("_n"):
             df[col] = np.array(values, dtype=np.int64)
-        elif name == "verdict":
+        elif name in ("verdict", "reason"):
             df[col] = np.array(values, dtype=object)
         else:
             df[col] = np.array(values, dtype=np.float64)

@@ -37,11 +37,15 @@ typedef struct cli_opts {
     const char *run_name;
     bool replace;
     const char *names, *runs;
-    bool stats;               /* --stats (check: always) */
-    td_stats_opts sopt;       /* --samples, --alpha, --min-change */
-    double max_regression;    /* check: percent (default 5) */
-    double min_us;            /* check: ignore names whose control total is under this */
-    const char *junit;        /* check: JUnit XML file */
+    bool stats;                 /* --stats (check: always) */
+    td_stats_opts sopt;         /* --samples, --alpha, --min-change */
+    double max_regression;      /* check: percent (default 5) */
+    double min_us;              /* check: ignore names whose control total is under this */
+    const char *junit;          /* check: JUnit XML file */
+    bool gate_waits;            /* check: waits fail the check too */
+    bool allow_new;             /* check: names only in test are not regressions */
+    double max_step_regression; /* check: percent, when has_max_step_regression */
+    bool has_max_step_regression;
     bool want_attr;           /* load with attribution (explain, report, info) */
     const char *classes_path; /* --classes FILE */
     td_classes *classes;      /* loaded from classes_path */

@@ -45,6 +45,15 @@ static int check_run(cli_pair *p, td_check **c)
     co.max_regression = o->max_regression;
     co.has_max_regression = true;
     co.min_us = o->min_us;
+    co.control = p->control;
+    co.test = p->test;
+    co.compare = &o->cmp;
+    co.gate_waits = o->gate_waits;
+    co.allow_new = o->allow_new;
+    co.max_step_regression = o->max_step_regression;
+    co.has_max_step_regression = o->has_max_step_regression;
+    co.rows = p->rows;
+    co.nrows = p->nrows;
     td_error err = {0};
     if (td_check_compute(c, p->diff, p->stats, &co, &err) < 0)
         return cli_td_error(&err);
@@ -73,6 +82,7 @@ int cmd_check(const cli_command *cmd, int argc, char **argv)
         p.o.control = pos[0];
         p.o.test = pos[1];
         p.o.stats = true;
+        p.o.want_attr = true; /* the waits are measured as ops are attributed */
         rc = check_run(&p, &c);
     }
     td_check_free(c);

@@ -116,6 +116,83 @@ static int explain_write(cli_pair *p, const char *fmt, const char *name)
     return rc < 0 ? out_fail(&out, &err) : out_commit(&out);
 }
 
+/* Levenshtein distance of a and b (each cut to 256 bytes). */
+static size_t edit_distance(const char *a, size_t la, const char *b, size_t lb)
+{
+    size_t prev[257], cur[257];
+    la = la > 256 ? 256 : la;
+    lb = lb > 256 ? 256 : lb;
+    for (size_t j = 0; j <= lb; j++)
+        prev[j] = j;
+    for (size_t i = 1; i <= la; i++) {
+        cur[0] = i;
+        for (size_t j = 1; j <= lb; j++) {
+            size_t sub = prev[j - 1] + (a[i - 1] != b[j - 1]);
+            size_t del = prev[j] + 1, ins = cur[j - 1] + 1;
+            cur[j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
+        }
+        memcpy(prev, cur, (lb + 1) * sizeof *prev);
+    }
+    return prev[lb];
+}
+
+typedef struct near {
+    size_t dist, row;
+} near;
+
+static int by_dist(const void *x, const void *y)
+{
+    const near *a = x, *b = y;
+    if (a->dist != b->dist)
+        return a->dist < b->dist ? -1 : 1;
+    return (a->row > b->row) - (a->row < b->row);
+}
+
+/* NAME is in neither selection: an error listing the closest keys (edit
+ * distance) of a diff by the same key, with the sides they are on. */
+static int unknown_name(cli_pair *p, const char *name)
+{
+    td_compare_opts cmp = p->o.cmp;
+    cmp.only = NULL;
+    cmp.by = cmp.only_by;
+    td_diff *d = NULL;
+    td_error err = {0};
+    if (td_diff_compute(&d, p->control, p->test, &cmp, &err) < 0)
+        return cli_td_error(&err);
+    size_t n = td_diff_nrows(d), m = 0;
+    const td_row *rows = td_diff_rows(d);
+    near *v = malloc((n + 1) * sizeof *v);
+    if (!v) {
+        td_diff_free(d);
+        cli_error("out of memory");
+        return EXIT_DATA;
+    }
+    for (size_t r = 0; r < n; r++)
+        if (strcmp(rows[r].name, TD_UNATTRIBUTED) != 0)
+            v[m++] = (near){edit_distance(name, strlen(name), rows[r].name, rows[r].name_len), r};
+    qsort(v, m, sizeof *v, by_dist);
+    char list[1024] = "";
+    size_t len = 0;
+    for (size_t k = 0; k < m && k < 5; k++) {
+        const td_row *r = &rows[v[k].row];
+        const char *side = r->counts[0] && r->counts[1] ? "both"
+                           : r->counts[0]               ? cli_side_label(&p->o, 0)
+                                                        : cli_side_label(&p->o, 1);
+        int w = snprintf(list + len, sizeof list - len, "%s%.*s (%s)", k ? ", " : "",
+                         (int)(r->name_len > 200 ? 200 : r->name_len), r->name, side);
+        if (w < 0 || (size_t)w >= sizeof list - len)
+            break;
+        len += (size_t)w;
+    }
+    cli_error("explain: no %s named '%s' in either selection%s%s (names as 'compare --by %s' "
+              "shows them)",
+              cli_by_name(p->o.cmp.only_by), name, m ? "; closest: " : "", list,
+              cli_by_name(p->o.cmp.only_by));
+    free(v);
+    td_diff_free(d);
+    return EXIT_DATA;
+}
+
 static int explain_run(cli_pair *p, const char *name)
 {
     cli_opts *o = &p->o;
@@ -129,15 +206,16 @@ static int explain_run(cli_pair *p, const char *name)
     o->cmp.only = name;
     o->cmp.only_by = o->cmp.by == TD_BY_KERNEL ? TD_BY_OP : o->cmp.by;
     o->cmp.by = TD_BY_KERNEL;
+    if (!o->sort_text) { /* the kernels that moved most first */
+        o->view.sort = TD_COL_ABS_DIFF_DURATION;
+        o->view.has_sort = true;
+    }
     int rc = cli_pair_run(p);
     if (rc)
         return rc;
     const td_side_notes *c = td_diff_notes(p->diff, 0), *t = td_diff_notes(p->diff, 1);
-    if (!o->quiet && td_diff_nrows(p->diff) == 0 && c->only_cpu_count == 0 &&
-        t->only_cpu_count == 0)
-        cli_note("explain: nothing named '%s' in either selection (an op's name, as in "
-                 "'compare --by %s')",
-                 name, cli_by_name(o->cmp.only_by));
+    if (td_diff_nrows(p->diff) == 0 && c->only_cpu_count == 0 && t->only_cpu_count == 0)
+        return unknown_name(p, name);
     return explain_write(p, fmt, name);
 }
 

@@ -180,7 +180,15 @@ const cli_command cli_commands[] = {
      "Compares both sides with statistics (as compare --stats; docs/stats.md) and\n"
      "fails when some name is a regression: verdict 'slower' (q <= alpha and the\n"
      "mean grew by at least --min-change) and a change of at least\n"
-     "--max-regression.\n\n"
+     "--max-regression, or a name only in test with a total of at least --min-us\n"
+     "(new; --allow-new turns it off).\n\n"
+     "Waits (synchronize calls, and ops at least 80% of whose time is inside them\n"
+     "or device-to-host copies, as measured) are listed apart and do not fail\n"
+     "(--gate-waits). With per-call samples and one (rank, iteration) a side, run-\n"
+     "to-run noise is not measured: the output says so, and a name fails only when\n"
+     "its total grew by --max-regression as well. --max-step-regression P% also\n"
+     "gates the step time and the GPU time per (rank, iteration). Worked examples:\n"
+     "docs/stats.md.\n\n"
      "Exit status: 0 no regression, 1 bad data (an unreadable trace, an empty\n"
      "selection), 2 bad usage, 3 at least one regression.",
      {"tracediff check examples/control examples/test",
@@ -198,8 +206,9 @@ const cli_command cli_commands[] = {
      "kernel name on each side, with counts, total GPU time (us) and the diff; and\n"
      "the op's own CPU time (its events' total duration in the selection) beside\n"
      "its GPU time. The GPU side only. --by top-op or annotation: NAME is an\n"
-     "outermost op or a user annotation. csv: a last row (CPU time). See\n"
-     "docs/attribution.md.\n\n" TRACE_SET_NOTE,
+     "outermost op or a user annotation. csv: a last row (CPU time). Kernels are\n"
+     "sorted by |change of duration| unless --sort. A NAME in neither selection is\n"
+     "an error (exit 1) naming the closest names. See docs/attribution.md.\n\n" TRACE_SET_NOTE,
      {"tracediff explain examples/control examples/test aten::mm --sort abs_diff_duration",
       "tracediff explain examples/control examples/test aten::mm --format json", NULL},
      cmd_explain},
@@ -560,6 +569,34 @@ static int set_height(cli_opts *o, const char *v)
     return 0;
 }
 
+static int set_inclusive(cli_opts *o, const char *v)
+{
+    (void)v;
+    o->cmp.only_inclusive = true;
+    return 0;
+}
+
+static int set_gate_waits(cli_opts *o, const char *v)
+{
+    (void)v;
+    o->gate_waits = true;
+    return 0;
+}
+
+static int set_allow_new(cli_opts *o, const char *v)
+{
+    (void)v;
+    o->allow_new = true;
+    return 0;
+}
+
+static int set_max_step_regression(cli_opts *o, const char *v)
+{
+    o->has_max_step_regression = true;
+    return set_real("--max-step-regression", v, true, 0, false, 1e9,
+                    "a percentage of 0 or more, e.g. 5%", &o->max_step_regression);
+}
+
 static int set_junit(cli_opts *o, const char *v)
 {
     o->junit = v;
@@ -567,7 +604,7 @@ static int set_junit(cli_opts *o, const char *v)
 }
 
 #define ON_ROWS (ON(CMD_COMPARE) | ON(CMD_PLOT) | ON(CMD_REPORT) | ON(CMD_EXPLAIN))
-#define ON_BY (ON(CMD_COMPARE) | ON(CMD_OPS) | ON(CMD_PLOT))
+#define ON_BY (ON(CMD_COMPARE) | ON(CMD_OPS) | ON(CMD_PLOT) | ON(CMD_CHECK))
 #define ON_READ (ON_PAIR | ON(CMD_INFO) | ON(CMD_SUMMARIZE))
 
 const cli_option cli_options[] = {
@@ -662,6 +699,20 @@ const cli_option cli_options[] = {
      "the smallest slowdown that fails the check (default 5%)", set_max_regression},
     {"min-us", 0, "U", NULL, "gate", ON(CMD_CHECK),
      "ignore names whose control total in the selection is\nunder U us (default 0)", set_min_us},
+    {"gate-waits", 0, NULL, NULL, "gate", ON(CMD_CHECK),
+     "let waits fail the check too: synchronize calls and ops\n"
+     "mostly inside them or device-to-host copies (default:\n"
+     "listed apart, never failing; docs/stats.md)",
+     set_gate_waits},
+    {"allow-new", 0, NULL, NULL, "gate", ON(CMD_CHECK),
+     "a name only in test is not a regression (default: it is,\n"
+     "when its total is at least --min-us)",
+     set_allow_new},
+    {"max-step-regression", 0, "P%", NULL, "gate", ON(CMD_CHECK),
+     "also fail when the step time (ProfilerStep) or the GPU\n"
+     "time per (rank, iteration) grew by more than P%\n"
+     "(significantly, with 3 or more samples a side)",
+     set_max_step_regression},
     {"junit", 0, "FILE", NULL, "gate", ON(CMD_CHECK),
      "JUnit XML: a testcase per compared name, a <failure>\nper regression (written whole or "
      "not at all)",
@@ -680,6 +731,10 @@ const cli_option cli_options[] = {
      "GPU side (--device gpu); GPU time with no op is the row\n"
      "(unattributed). See docs/attribution.md",
      set_by},
+    {"inclusive", 0, NULL, NULL, "rows", ON(CMD_EXPLAIN),
+     "also the kernels launched inside the op's children, at\n"
+     "any depth (aten::linear: its GEMMs; needs trace files)",
+     set_inclusive},
     {"by", 0, "KEY", "op|top-op|annotation", "rows", ON(CMD_EXPLAIN),
      "NAME is an innermost op (default), an outermost op,\nor a user annotation", set_by},
     {"classes", 0, "FILE", NULL, "rows", ON_BY,
@@ -689,9 +744,9 @@ const cli_option cli_options[] = {
     {"top", 0, "N", NULL, "rows", ON_ROWS, "the first N rows after sorting", set_top},
     {"top", 0, "N", NULL, "rows", ON(CMD_TREND),
      "the N names that changed most (default: all; 10 in a chart)", set_top},
-    {"include", 0, "REGEX", NULL, "rows", ON_ROWS,
+    {"include", 0, "REGEX", NULL, "rows", ON_ROWS | ON(CMD_CHECK),
      "keep the names REGEX matches (regex as in Python, PCRE2)", set_include},
-    {"exclude", 0, "REGEX", NULL, "rows", ON_ROWS,
+    {"exclude", 0, "REGEX", NULL, "rows", ON_ROWS | ON(CMD_CHECK),
      "drop the names REGEX matches (regex as in Python, PCRE2)", set_exclude},
     /* output */
     {"format", 0, "FORMAT", "table|csv|json|markdown", "output", ON(CMD_COMPARE),

@@ -26,6 +26,15 @@ int td_attr_check(builder *b, const td_set *control, const td_set *test,
     if (opts->only && opts->only_by != TD_BY_OP && opts->only_by != TD_BY_TOP_OP &&
         opts->only_by != TD_BY_ANNOTATION)
         return td_fail(err, TD_EUSAGE, "", "explain works by op, top-op or annotation");
+    if (opts->only && opts->only_inclusive && opts->only_by != TD_BY_OP)
+        return td_fail(err, TD_EUSAGE, "", "inclusive explains an op (by op), not %s",
+                       opts->only_by == TD_BY_TOP_OP ? "a top op" : "an annotation");
+    for (int s = 0; opts->only && opts->only_inclusive && s < 2; s++)
+        for (size_t i = 0; i < sets[s]->nfiles; i++)
+            if (!sets[s]->files[i]->attr_call)
+                return td_fail(err, TD_EUSAGE, sets[s]->files[i]->path,
+                               "inclusive needs the op calls, which a summary does not keep: "
+                               "give the trace files");
     b->classes = opts->classes;
     if (opts->by == TD_BY_CLASS && !b->classes) {
         int rc = td_classes_default(&b->own_classes, err);
@@ -94,6 +103,21 @@ static int64_t row_of(file_ctx *c, uint32_t name, uint32_t key, bool *unattr)
     return c->row[id];
 }
 
+/* Whether gpu event k was launched inside a call of opts->only, at any
+ * depth (explain --inclusive). */
+static bool inside_only(file_ctx *c, size_t k)
+{
+    const td_file *f = c->f;
+    if (k >= f->nattr || !f->attr_call)
+        return false;
+    size_t depth = 0; /* a forest, but bounded all the same */
+    for (uint32_t call = f->attr_call[k];
+         call != TD_ATTR_NONE && call < f->nops && depth++ < f->nops; call = f->op_parent[call])
+        if (only_match(c, f->op_name[call]))
+            return true;
+    return false;
+}
+
 /* Event i of the file; k counts the gpu-side events before it. */
 static int add_event(file_ctx *c, int side, const td_event *e, size_t i, size_t k,
                      td_side_notes *sn)
@@ -107,7 +131,10 @@ static int add_event(file_ctx *c, int side, const td_event *e, size_t i, size_t 
         }
         return 0;
     }
-    if (o->only) {
+    if (o->only && o->only_inclusive) {
+        if (!inside_only(c, k))
+            return 0;
+    } else if (o->only) {
         uint32_t a = attr_of(c->f, k, o->only_by);
         if (a >= TD_ATTR_REASON_BASE || !only_match(c, a))
             return 0;

@@ -62,6 +62,21 @@ static long row_of(walk *w, uint32_t name)
     return w->map[name] = r;
 }
 
+/* One event's duration x into row r's samples. */
+static void add_sample(side_acc *a, td_samples mode, size_t r, size_t base, long iter_pos, double x)
+{
+    if (mode == TD_SAMPLES_CALL) {
+        a->vals[a->off[r] + a->fill[r]++] = x;
+        return;
+    }
+    size_t cell = r * a->nsamp + base + (iter_pos < 0 ? 0 : (size_t)iter_pos);
+    double s = a->sum[cell], t = s + x;
+    double c = fabs(s) >= fabs(x) ? (s - t) + x : (x - t) + s;
+    if (isfinite(c))
+        a->comp[cell] += c;
+    a->sum[cell] = t;
+}
+
 static int take_event(void *ud, const td_event *e, long iter_pos)
 {
     walk *w = ud;
@@ -70,18 +85,87 @@ static int take_event(void *ud, const td_event *e, long iter_pos)
         return TD_ENOMEM;
     if (r < 0 || isnan(e->dur)) /* NaN: a missing value, skipped as the diff skips it */
         return 0;
-    side_acc *a = w->acc;
-    if (w->mode == TD_SAMPLES_CALL) {
-        a->vals[a->off[r] + a->fill[r]++] = e->dur;
-        return 0;
-    }
-    size_t cell = (size_t)r * a->nsamp + w->base + (iter_pos < 0 ? 0 : (size_t)iter_pos);
-    double s = a->sum[cell], x = e->dur, t = s + x;
-    double c = fabs(s) >= fabs(x) ? (s - t) + x : (x - t) + s;
-    if (isfinite(c))
-        a->comp[cell] += c;
-    a->sum[cell] = t;
+    add_sample(w->acc, w->mode, (size_t)r, w->base, iter_pos, e->dur);
     return 0;
+}
+
+/* Rows by op, top op, annotation or class (docs/stats.md, "Rows other than
+ * kernels"): each selected gpu event of f keyed as the diff keyed it
+ * (by_op.c), so a row's samples add up to its total. */
+typedef struct attr_walk {
+    const td_diff *d;
+    const td_file *f;
+    const td_compare_opts *o;
+    const td_classes *classes;
+    long *map; /* names id -> row; -2 not looked up */
+    long unattr;
+} attr_walk;
+
+static uint32_t attr_key(const td_file *f, size_t k, td_by by)
+{
+    if (k >= f->nattr)
+        return TD_ATTR_NONE;
+    return by == TD_BY_OP ? f->attr_op[k] : by == TD_BY_TOP_OP ? f->attr_top[k] : f->attr_ann[k];
+}
+
+static long attr_row(attr_walk *w, uint32_t name, size_t k)
+{
+    uint32_t id = w->o->by == TD_BY_CLASS ? name : attr_key(w->f, k, w->o->by);
+    if (id >= TD_ATTR_REASON_BASE) {
+        if (w->unattr == -2)
+            w->unattr = td_diff_find_row(w->d, TD_UNATTRIBUTED, strlen(TD_UNATTRIBUTED));
+        return w->unattr;
+    }
+    if (w->map[id] != -2)
+        return w->map[id];
+    size_t len, kl;
+    const char *s = td_strtab_get(w->f->names, id, &len);
+    if (w->o->by == TD_BY_CLASS) {
+        const char *cls = td_classes_match(w->classes, s, len);
+        return w->map[id] = td_diff_find_row(w->d, cls, strlen(cls));
+    }
+    char *key;
+    if (td_name_key(&key, &kl, s, len, w->o->short_names, w->o->normalize_names) < 0)
+        return -3;
+    long r = td_diff_find_row(w->d, key ? key : s, kl);
+    free(key);
+    return w->map[id] = r;
+}
+
+static int collect_attr_file(side_acc *a, attr_walk *w, const td_pick *pick0, td_samples mode,
+                             size_t base)
+{
+    const td_file *f = w->f;
+    int erc = td_file_events(f);
+    if (erc < 0)
+        return erc;
+    td_pick pick = *pick0;
+    pick.device = TD_DEVICE_ALL; /* attribution counts every gpu-side event */
+    long stack_pos[64];
+    long *pos = td_pick_positions(f, &pick, stack_pos);
+    if (!pos)
+        return TD_ENOMEM;
+    int rc = 0;
+    size_t k = 0;
+    for (size_t i = 0; i < f->nev; i++) {
+        const td_event *e = &f->evb[i >> TD_BLOCK_SHIFT][i & (TD_BLOCK - 1)];
+        if (!(e->name & TD_EV_GPU))
+            continue;
+        size_t gk = k++;
+        long ip;
+        if (!td_pick_takes(&pick, pos, e->name, e->iter, &ip) || isnan(e->dur))
+            continue;
+        long r = attr_row(w, TD_EV_NAME(e), gk);
+        if (r == -3) {
+            rc = TD_ENOMEM;
+            break;
+        }
+        if (r >= 0)
+            add_sample(a, mode, (size_t)r, base, ip, e->dur);
+    }
+    if (pos != stack_pos)
+        free(pos);
+    return rc;
 }
 
 static bool has_rank(const td_side_notes *sn, int64_t rank, size_t *pos)
@@ -92,6 +176,41 @@ static bool has_rank(const td_side_notes *sn, int64_t rank, size_t *pos)
             return true;
         }
     return false;
+}
+
+static int collect_attr_side(side_acc *a, const td_diff *d, const td_set *s,
+                             const td_side_notes *sn, const td_pick *pick, const td_compare_opts *o,
+                             td_samples mode, size_t niters, td_error *err)
+{
+    td_classes *own = NULL;
+    const td_classes *classes = o->classes;
+    int rc;
+    if (o->by == TD_BY_CLASS && !classes) {
+        if ((rc = td_classes_default(&own, err)) < 0)
+            return rc;
+        classes = own;
+    }
+    rc = 0;
+    for (size_t i = 0; i < s->nfiles && rc == 0; i++) {
+        const td_file *f = s->files[i];
+        size_t rp;
+        if (!has_rank(sn, f->rank, &rp))
+            continue;
+        size_t nn = td_strtab_count(f->names);
+        attr_walk w = {d, f, o, classes, malloc((nn + 1) * sizeof(long)), -2};
+        if (!w.map) {
+            rc = td_fail(err, TD_ENOMEM, f->path, "out of memory");
+            break;
+        }
+        for (size_t k = 0; k < nn; k++)
+            w.map[k] = -2;
+        int wrc = collect_attr_file(a, &w, pick, mode, rp * niters);
+        free(w.map);
+        if (wrc < 0)
+            rc = td_events_fail(err, wrc, f);
+    }
+    td_classes_free(own);
+    return rc;
 }
 
 static int collect_side(side_acc *a, const td_diff *d, const td_set *s, int side,
@@ -122,6 +241,8 @@ static int collect_side(side_acc *a, const td_diff *d, const td_set *s, int side
             return td_fail(err, TD_ENOMEM, "", "out of memory");
     }
     td_pick pick = td_pick_of(sn, o);
+    if (o->by != TD_BY_KERNEL)
+        return collect_attr_side(a, d, s, sn, &pick, o, mode, niters, err);
     for (size_t i = 0; i < s->nfiles; i++) {
         const td_file *f = s->files[i];
         size_t rp;
@@ -215,13 +336,16 @@ static void test_row(td_row_stats *st, const td_row *row, const double *x0, size
     describe(st, 1, x1, n1);
     st->diff_mean = st->mean[1] - st->mean[0];
     st->change_pct = st->mean[0] != 0 ? 100 * st->diff_mean / st->mean[0] : NAN;
-    st->ci_low = st->ci_high = st->hl_shift = st->p = st->q = NAN;
+    st->ci_low = st->ci_high = st->hl_shift = st->shift_low = st->shift_high = st->p = st->q = NAN;
     if (row->counts[0] == 0 && row->counts[1] > 0)
         st->verdict = TD_VERDICT_ADDED;
     else if (row->counts[1] == 0 && row->counts[0] > 0)
         st->verdict = TD_VERDICT_REMOVED;
     else
         st->verdict = TD_VERDICT_NA;
+    if (st->verdict == TD_VERDICT_NA && (n0 < 2 || n1 < 2))
+        st->reason =
+            mode == TD_SAMPLES_ITERATION ? "under 2 samples a side" : "under 2 calls a side";
     if (n0 < 2 || n1 < 2)
         return;
     td_test_result t;
@@ -231,8 +355,9 @@ static void test_row(td_row_stats *st, const td_row *row, const double *x0, size
         t = td_mann_whitney(x0, n0, x1, n1);
         td_test_result hl = td_hodges_lehmann(x0, n0, x1, n1, alpha);
         st->hl_shift = hl.stat;
-        t.ci_low = hl.ci_low;
-        t.ci_high = hl.ci_high;
+        st->shift_low = hl.ci_low;
+        st->shift_high = hl.ci_high;
+        t.ci_low = t.ci_high = NAN; /* one interval, of the statistic shown: the shift */
     }
     st->p = t.p;
     st->ci_low = t.ci_low;
@@ -260,11 +385,32 @@ static void judge(td_row_stats *st, double alpha, double min_change)
         st->verdict = TD_VERDICT_NOISE;
 }
 
+/* Short: a CSV cell (docs/stats.md explains it). */
+#define NO_CALLS_REASON "no per-call samples by op"
+
 static td_samples choose_mode(const td_stats_opts *so, const size_t side_samples[2])
 {
     if (so->samples == TD_SAMPLES_ITERATION || so->samples == TD_SAMPLES_CALL)
         return so->samples;
     return side_samples[0] >= 3 && side_samples[1] >= 3 ? TD_SAMPLES_ITERATION : TD_SAMPLES_CALL;
+}
+
+/* Each row's test from its samples; p[r] its p-value. */
+static void test_rows(td_stats *st, const td_row *rows, side_acc acc[2], double *buf[2],
+                      bool no_calls, double *p)
+{
+    for (size_t r = 0; r < st->nrows; r++) {
+        size_t n0 = 0, n1 = 0;
+        const double *x0 = buf[0], *x1 = buf[1];
+        if (!no_calls) {
+            x0 = samples_of(&acc[0], st->mode, r, buf[0], &n0);
+            x1 = samples_of(&acc[1], st->mode, r, buf[1], &n1);
+        }
+        test_row(&st->rows[r], &rows[r], x0, n0, x1, n1, st->mode, st->alpha);
+        if (no_calls && st->rows[r].verdict == TD_VERDICT_NA)
+            st->rows[r].reason = NO_CALLS_REASON;
+        p[r] = st->rows[r].p;
+    }
 }
 
 int td_stats_compute(td_stats **out, const td_diff *d, const td_set *control, const td_set *test,
@@ -302,7 +448,12 @@ int td_stats_compute(td_stats **out, const td_diff *d, const td_set *control, co
     st->too_few =
         st->mode == TD_SAMPLES_ITERATION && (st->side_samples[0] < 2 || st->side_samples[1] < 2);
     const td_set *sets[2] = {control, test};
-    for (int s = 0; s < 2; s++)
+    /* An op's calls are not kept one by one, only its kernels: no call
+     * samples by op, top op or annotation (each row says so). */
+    bool no_calls =
+        st->mode == TD_SAMPLES_CALL &&
+        (opts->by == TD_BY_OP || opts->by == TD_BY_TOP_OP || opts->by == TD_BY_ANNOTATION);
+    for (int s = 0; s < 2 && !no_calls; s++)
         if ((rc = collect_side(&acc[s], d, sets[s], s, opts, st->mode, err)) < 0)
             goto fail;
     size_t n = st->nrows = td_diff_nrows(d);
@@ -314,13 +465,7 @@ int td_stats_compute(td_stats **out, const td_diff *d, const td_set *control, co
     q = malloc((n + 1) * sizeof *q);
     if (!st->rows || !buf[0] || !buf[1] || !p || !q)
         goto nomem;
-    for (size_t r = 0; r < n; r++) {
-        size_t n0, n1;
-        const double *x0 = samples_of(&acc[0], st->mode, r, buf[0], &n0);
-        const double *x1 = samples_of(&acc[1], st->mode, r, buf[1], &n1);
-        test_row(&st->rows[r], &rows[r], x0, n0, x1, n1, st->mode, st->alpha);
-        p[r] = st->rows[r].p;
-    }
+    test_rows(st, rows, acc, buf, no_calls, p);
     if (td_bh_qvalues(q, p, n) < 0)
         goto nomem;
     for (size_t r = 0; r < n; r++) {

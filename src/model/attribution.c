@@ -82,25 +82,42 @@ static bool is_step_name(const td_file *f, uint32_t name)
     return len >= 12 && memcmp(s, "ProfilerStep", 12) == 0;
 }
 
-/* Per launch (link index): op, top op, annotation; reason when no op. */
+/* Per launch (link index): op, top op, annotation; reason when no op;
+ * call: the innermost op call's link index (TD_ATTR_NONE: none). */
 typedef struct launch_res {
-    uint32_t op, top, ann;
+    uint32_t op, top, ann, call;
 } launch_res;
 
+/* A wait (waits[] of a launch): its time goes to every op around it. */
+static void add_wait(const stack *ops, const sweep_rec *r, double *opwait)
+{
+    for (size_t k = 0; k < ops->n; k++) {
+        const sweep_rec *o = ops->v[k];
+        if (o->ts <= r->ts && o->end >= r->end)
+            opwait[o->idx] += r->end - r->ts;
+    }
+}
+
 static void sweep(const td_file *f, const td_link *links, sweep_rec *rec, size_t nrec,
-                  const sweep_rec **ops_v, const sweep_rec **ann_v, launch_res *res)
+                  const sweep_rec **ops_v, const sweep_rec **ann_v, launch_res *res,
+                  const bool *waits, double *opwait, uint32_t *parent)
 {
     stack ops = {ops_v, 0}, ann = {ann_v, 0};
     for (size_t i = 0; i < nrec; i++) {
         const sweep_rec *r = &rec[i];
         if (i == 0 || r->pid != rec[i - 1].pid || r->tid != rec[i - 1].tid)
             ops.n = ann.n = 0;
-        if (r->kind & TD_LINK_OP)
+        if (r->kind & TD_LINK_OP) {
+            const sweep_rec *up = stack_find(&ops, r->ts, r->end, 0);
+            parent[r->idx] = up ? up->idx : TD_ATTR_NONE;
             stack_push(&ops, r);
+        }
         if ((r->kind & TD_LINK_ANN) && !is_step_name(f, links[r->idx].name))
             stack_push(&ann, r);
         if (!(r->kind & TD_LINK_LAUNCH))
             continue;
+        if (waits[r->idx])
+            add_wait(&ops, r, opwait);
         launch_res *lr = &res[r->idx];
         const sweep_rec *in = stack_find(&ops, r->ts, r->end, 0);
         const sweep_rec *out = stack_find(&ops, r->ts, r->end, 1);
@@ -108,6 +125,7 @@ static void sweep(const td_file *f, const td_link *links, sweep_rec *rec, size_t
         lr->op = in ? links[in->idx].name : TD_ATTR_REASON(R_NO_OP);
         lr->top = out ? links[out->idx].name : TD_ATTR_REASON(R_NO_OP);
         lr->ann = an ? links[an->idx].name : TD_ATTR_NONE;
+        lr->call = in ? in->idx : TD_ATTR_NONE;
     }
 }
 
@@ -173,12 +191,13 @@ static void attribute_gpu(td_file *f, const td_link *links, size_t n, const cmap
         }
         if (reason != TD_ATTR_NONE) {
             f->attr_op[k] = f->attr_top[k] = reason;
-            f->attr_ann[k] = TD_ATTR_NONE;
+            f->attr_ann[k] = f->attr_call[k] = TD_ATTR_NONE;
         } else {
             const launch_res *lr = &res[m->val[s]];
             f->attr_op[k] = lr->op;
             f->attr_top[k] = lr->top;
             f->attr_ann[k] = lr->ann;
+            f->attr_call[k] = lr->call; /* a link index until op_calls() */
         }
         k++;
     }
@@ -201,6 +220,102 @@ static size_t sweep_records(sweep_rec *rec, const td_link *links, size_t n, size
     return m;
 }
 
+/* Waiting for the device (docs/stats.md, "Waits"): a synchronize call, or
+ * a launch whose device event copies device memory to the host. */
+static bool has_prefix(const char *s, size_t len, const char *p)
+{
+    size_t n = strlen(p);
+    return len >= n && memcmp(s, p, n) == 0;
+}
+
+static bool contains(const char *s, size_t len, const char *w)
+{
+    size_t n = strlen(w);
+    for (size_t i = 0; i + n <= len; i++)
+        if (memcmp(s + i, w, n) == 0)
+            return true;
+    return false;
+}
+
+bool td_is_sync_name(const char *s, size_t len)
+{
+    return (has_prefix(s, len, "cuda") || has_prefix(s, len, "hip") || has_prefix(s, len, "cu")) &&
+           contains(s, len, "Synchronize");
+}
+
+static bool is_dtoh_name(const char *s, size_t len)
+{
+    return has_prefix(s, len, "Memcpy DtoH") || contains(s, len, "CopyDeviceToHost");
+}
+
+/* waits[i]: link i is a launch that waits for the device. */
+static void find_waits(const td_file *f, const td_link *links, size_t n, const cmap *m, bool *waits)
+{
+    for (size_t i = 0; i < n; i++) {
+        const td_link *l = &links[i];
+        size_t len;
+        const char *s = td_strtab_get(f->names, l->name, &len);
+        if (l->kind & TD_LINK_LAUNCH)
+            waits[i] = waits[i] || td_is_sync_name(s, len);
+        if (!(l->kind & TD_LINK_GPU) || (l->kind & TD_LINK_HOST) || l->corr == CMAP_EMPTY ||
+            l->corr == -1 || !is_dtoh_name(s, len))
+            continue;
+        size_t k = cmap_slot(m, l->corr);
+        if (m->key[k] == l->corr)
+            waits[m->val[k]] = true;
+    }
+}
+
+/* Per name: its ops' total duration, and the part of it inside waits. */
+static int wait_totals(td_file *f, const td_link *links, size_t n, const double *opwait)
+{
+    size_t nn = td_strtab_count(f->names);
+    f->wait_in = calloc(nn + 1, sizeof *f->wait_in);
+    f->wait_of = calloc(nn + 1, sizeof *f->wait_of);
+    if (!f->wait_in || !f->wait_of)
+        return -1;
+    f->nwait = nn;
+    for (size_t i = 0; i < n; i++) {
+        const td_link *l = &links[i];
+        if (!(l->kind & TD_LINK_OP) || isnan(l->ts) || isnan(l->dur) || l->name >= nn)
+            continue;
+        f->wait_of[l->name] += l->dur;
+        f->wait_in[l->name] += opwait[i] < l->dur ? opwait[i] : l->dur;
+    }
+    return 0;
+}
+
+/* The op calls as a forest: link indices become op call indices. */
+static int op_calls(td_file *f, const td_link *links, size_t n, const uint32_t *parent)
+{
+    uint32_t *id = malloc((n + 1) * sizeof *id);
+    size_t nops = 0;
+    if (!id)
+        return -1;
+    for (size_t i = 0; i < n; i++)
+        id[i] = (links[i].kind & TD_LINK_OP) && !isnan(links[i].ts) && !isnan(links[i].dur)
+                    ? (uint32_t)nops++
+                    : TD_ATTR_NONE;
+    f->op_name = malloc((nops + 1) * sizeof *f->op_name);
+    f->op_parent = malloc((nops + 1) * sizeof *f->op_parent);
+    if (!f->op_name || !f->op_parent) {
+        free(id);
+        return -1;
+    }
+    f->nops = nops;
+    for (size_t i = 0; i < n; i++) {
+        if (id[i] == TD_ATTR_NONE)
+            continue;
+        f->op_name[id[i]] = links[i].name;
+        f->op_parent[id[i]] = parent[i] == TD_ATTR_NONE ? TD_ATTR_NONE : id[parent[i]];
+    }
+    for (size_t k = 0; k < f->nattr; k++)
+        if (f->attr_call[k] != TD_ATTR_NONE)
+            f->attr_call[k] = id[f->attr_call[k]];
+    free(id);
+    return 0;
+}
+
 static void round_links(td_link *links, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
@@ -220,28 +335,42 @@ int td_attribute(td_file *f, td_link *links, size_t n, int round_ts, td_error *e
     sweep_rec *rec = malloc((n + 1) * sizeof *rec);
     const sweep_rec **sv = malloc((2 * n + 2) * sizeof *sv);
     launch_res *res = malloc((n + 1) * sizeof *res);
+    bool *waits = calloc(n + 1, sizeof *waits);
+    double *opwait = calloc(n + 1, sizeof *opwait);
+    uint32_t *parent = malloc((n + 1) * sizeof *parent);
+    f->attr_call = malloc((ng + 1) * sizeof *f->attr_call);
     f->attr_op = malloc((ng + 1) * sizeof *f->attr_op);
     f->attr_top = malloc((ng + 1) * sizeof *f->attr_top);
     f->attr_ann = malloc((ng + 1) * sizeof *f->attr_ann);
-    if (!rec || !sv || !res || !f->attr_op || !f->attr_top || !f->attr_ann)
+    if (!rec || !sv || !res || !waits || !opwait || !parent || !f->attr_op || !f->attr_top ||
+        !f->attr_ann || !f->attr_call)
         goto done;
     if (round_ts)
         round_links(links, n);
     nrec = sweep_records(rec, links, n, &nlaunch);
     qsort(rec, nrec, sizeof *rec, cmp_sweep);
-    for (size_t i = 0; i < n; i++)
-        res[i] = (launch_res){TD_ATTR_REASON(R_NO_OP), TD_ATTR_REASON(R_NO_OP), TD_ATTR_NONE};
-    sweep(f, links, rec, nrec, sv, sv + n + 1, res);
+    for (size_t i = 0; i < n; i++) {
+        res[i] = (launch_res){TD_ATTR_REASON(R_NO_OP), TD_ATTR_REASON(R_NO_OP), TD_ATTR_NONE,
+                              TD_ATTR_NONE};
+        parent[i] = TD_ATTR_NONE;
+    }
     if (cmap_build(&m, links, n, nlaunch) < 0)
         goto done;
+    find_waits(f, links, n, &m, waits);
+    sweep(f, links, rec, nrec, sv, sv + n + 1, res, waits, opwait, parent);
     attribute_gpu(f, links, n, &m, res);
     f->nattr = ng;
+    if (wait_totals(f, links, n, opwait) < 0 || op_calls(f, links, n, parent) < 0)
+        goto done;
     f->has_attr = 1;
     rc = 0;
 done:
     free(rec);
     free(sv);
     free(res);
+    free(waits);
+    free(opwait);
+    free(parent);
     free(m.key);
     free(m.val);
     return rc < 0 ? td_fail(err, TD_ENOMEM, f->path, "out of memory") : 0;

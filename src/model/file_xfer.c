@@ -128,6 +128,15 @@ static void put_file(wbuf *w, const td_file *f)
         put(w, f->attr_top, f->nattr * sizeof *f->attr_top);
         put(w, f->attr_ann, f->nattr * sizeof *f->attr_ann);
     }
+    if (f->wait_in) {
+        put(w, f->wait_in, f->nwait * sizeof *f->wait_in);
+        put(w, f->wait_of, f->nwait * sizeof *f->wait_of);
+    }
+    if (f->attr_call) {
+        put(w, f->attr_call, f->nattr * sizeof *f->attr_call);
+        put(w, f->op_name, f->nops * sizeof *f->op_name);
+        put(w, f->op_parent, f->nops * sizeof *f->op_parent);
+    }
     pad(w, 64); /* the events on a cache line */
     for (size_t b = 0; b < f->nevb; b++) {
         size_t k = b + 1 < f->nevb ? TD_BLOCK : f->nev - b * TD_BLOCK;
@@ -279,12 +288,13 @@ static bool sizes_ok(const td_file *src, size_t len)
 {
     size_t most = len / 4;
     return src->ncat_counts <= most && src->nname_cats <= most && src->niters <= most &&
-           src->nattr <= most && src->nev <= most &&
+           src->nattr <= most && src->nev <= most && src->nwait <= most && src->nops <= most &&
            src->nevb == (src->nev + TD_BLOCK - 1) / TD_BLOCK;
 }
 
 /* f's arrays, each copied out of r; false when r did not hold them. */
-static bool take_arrays(rbuf *r, td_file *f, bool rdelta, bool ev_cat)
+static bool take_arrays(rbuf *r, td_file *f, bool rdelta, bool ev_cat, bool has_wait,
+                        bool has_calls)
 {
     f->path = take_str(r);
     f->device_name = take_str(r);
@@ -302,6 +312,15 @@ static bool take_arrays(rbuf *r, td_file *f, bool rdelta, bool ev_cat)
         f->attr_op = copy_of(r, f->nattr * sizeof *f->attr_op);
         f->attr_top = copy_of(r, f->nattr * sizeof *f->attr_top);
         f->attr_ann = copy_of(r, f->nattr * sizeof *f->attr_ann);
+    }
+    if (has_wait) {
+        f->wait_in = copy_of(r, f->nwait * sizeof *f->wait_in);
+        f->wait_of = copy_of(r, f->nwait * sizeof *f->wait_of);
+    }
+    if (has_calls) {
+        f->attr_call = copy_of(r, f->nattr * sizeof *f->attr_call);
+        f->op_name = copy_of(r, f->nops * sizeof *f->op_name);
+        f->op_parent = copy_of(r, f->nops * sizeof *f->op_parent);
     }
     return !r->bad;
 }
@@ -330,13 +349,17 @@ int td_file_xfer_read(td_file **out, void *map, size_t len)
     f->rdelta = NULL;
     f->ev_cat = NULL;
     f->attr_op = f->attr_top = f->attr_ann = NULL;
+    bool has_wait = f->wait_in != NULL; /* the sender's pointer: only whether it had them */
+    f->wait_in = f->wait_of = NULL;
+    bool has_calls = f->attr_call != NULL;
+    f->attr_call = f->op_name = f->op_parent = NULL;
     f->evb = NULL;
     f->groups = NULL;
     f->lazy = NULL;
     f->lazy_mem = NULL;
     f->ev_map = NULL;
     const unsigned char *ev = NULL;
-    if (take_arrays(&r, f, rdelta, ev_cat)) {
+    if (take_arrays(&r, f, rdelta, ev_cat, has_wait, has_calls)) {
         r.n = (r.n + 63) & ~(size_t)63;
         ev = r.n <= r.len ? take(&r, f->nev * sizeof(td_event)) : NULL;
     }

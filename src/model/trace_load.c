@@ -1017,6 +1017,11 @@ void td_file_free(td_file *f)
     free(f->attr_op);
     free(f->attr_top);
     free(f->attr_ann);
+    free(f->wait_in);
+    free(f->wait_of);
+    free(f->attr_call);
+    free(f->op_name);
+    free(f->op_parent);
     td_big_free(f->groups);
     td_big_free(f->lazy_mem);
     if (f->ev_map)

@@ -25,7 +25,7 @@ const td_row *td_view_row(const td_diff *d, const td_write_opts *o, size_t i);
 size_t td_view_index(const td_diff *d, const td_write_opts *o, size_t i);
 
 /* The statistics columns (--stats), after the columns above. */
-#define TD_STATS_NCOLS 20
+#define TD_STATS_NCOLS 24
 void td_stats_column_names(const char *names[TD_STATS_NCOLS], char bufs[TD_STATS_NCOLS][160],
                            const td_write_opts *o);
 /* Cells of row index r as text: numbers in full ("" when undefined), the
@@ -33,14 +33,19 @@ void td_stats_column_names(const char *names[TD_STATS_NCOLS], char bufs[TD_STATS
 void td_stats_cells(char cells[TD_STATS_NCOLS][40], const td_stats *st, size_t r);
 /* Which cells are words rather than numbers. */
 int td_stats_cell_is_text(int c);
-/* "+12.3% [+8.1, +16.5]": the change and its interval relative to the
- * control mean ("" when undefined). */
+/* Iteration mode: "+12.3% [+8.1, +16.5]", the change of the mean and
+ * Welch's interval relative to the control mean; call mode: the change of
+ * the median and the Hodges-Lehmann shift's interval relative to the
+ * control median ("" when undefined). */
 void td_stats_change_text(char *buf, size_t cap, const td_row_stats *rs);
 /* out_text.c: s as a table shows it (td_text_visible with flags), in a
  * malloc'd string (NULL when out of memory); td_put_visible writes at most
  * max code points of it (0: all), then "..." when it was cut. */
 char *td_visible_dup(const char *s, size_t len, unsigned flags);
 void td_put_visible(FILE *f, const char *s, size_t len, unsigned flags, size_t max);
+
+/* The table's title of that column, by the statistics' mode. */
+const char *td_stats_change_title(const td_stats *st);
 /* report_html.c: HTML text (escaped), "1,234 us", and a coloured change. */
 void td_html_text(FILE *f, const char *s, size_t len);
 void td_html_us(FILE *f, double v);

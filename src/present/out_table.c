@@ -218,7 +218,8 @@ static void write_table(FILE *f, const td_diff *d, const td_write_opts *o)
             namew = tw;
     }
     const td_stats *st = o->stats;
-    size_t chw = strlen("mean change [interval]"), vw = strlen("verdict");
+    const char *chtitle = st ? td_stats_change_title(st) : "";
+    size_t chw = strlen(chtitle), vw = strlen("verdict");
     for (size_t i = 0; st && i < n; i++) {
         char ch[64];
         td_stats_change_text(ch, sizeof ch, &td_stats_rows(st)[td_view_index(d, o, i)]);
@@ -244,7 +245,7 @@ static void write_table(FILE *f, const td_diff *d, const td_write_opts *o)
         line += 2 + cw[c];
     }
     if (st) {
-        fprintf(f, "  %*s  %-*s", (int)chw, "mean change [interval]", (int)vw, "verdict");
+        fprintf(f, "  %*s  %-*s", (int)chw, chtitle, (int)vw, "verdict");
         line += 2 + chw + 2 + vw;
     }
     fprintf(f, "  %7s%s\n", "change", color ? RESET : "");
@@ -259,7 +260,11 @@ static void write_table(FILE *f, const td_diff *d, const td_write_opts *o)
         char cells[TD_OUT_NCOLS - 1][40];
         td_row_cells(cells, d, r);
         put_name(f, &v, r->name, r->name_len, namew, ascii);
-        const char *col = !color ? "" : r->category == '+' ? RED : r->category == '-' ? GREEN : "";
+        /* Coloured by the change of duration (slower red), not of count. */
+        const char *col = !color                 ? ""
+                          : r->diff_duration > 0 ? RED
+                          : r->diff_duration < 0 ? GREEN
+                                                 : "";
         for (int c = 0; c < TD_OUT_NCOLS - 1; c++) {
             bool tint = c >= 4 && *col;
             fprintf(f, "  %s%*s%s", tint ? col : "", (int)cw[c], cells[c], tint ? RESET : "");

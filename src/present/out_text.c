@@ -176,9 +176,10 @@ void td_stats_column_names(const char *names[TD_STATS_NCOLS], char bufs[TD_STATS
             names[c] = bufs[c];
             c++;
         }
-    static const char *const rest[] = {"diff_mean", "change_pct", "ci_low", "ci_high",
-                                       "p_value",   "q_value",    "verdict"};
-    for (int k = 0; k < 7; k++)
+    static const char *const rest[] = {"diff_mean", "change_pct", "ci_low",  "ci_high",
+                                       "p_value",   "q_value",    "verdict", "shift_us",
+                                       "shift_low", "shift_high", "reason"};
+    for (int k = 0; k < 11; k++)
         names[c++] = rest[k];
 }
 
@@ -204,16 +205,36 @@ void td_stats_cells(char cells[TD_STATS_NCOLS][40], const td_stats *st, size_t r
     for (size_t k = 0; k < sizeof v / sizeof *v; k++)
         num_cell(cells[c++], v[k]);
     snprintf(cells[c++], 40, "%s", td_verdict_name(rs->verdict));
+    num_cell(cells[c++], rs->hl_shift);
+    num_cell(cells[c++], rs->shift_low);
+    num_cell(cells[c++], rs->shift_high);
+    snprintf(cells[c++], 40, "%s", rs->reason ? rs->reason : "");
 }
 
 int td_stats_cell_is_text(int c)
 {
-    return c == 0 || c == TD_STATS_NCOLS - 1;
+    return c == 0 || c == 19 || c == TD_STATS_NCOLS - 1;
+}
+
+const char *td_stats_change_title(const td_stats *st)
+{
+    return td_stats_samples(st) == TD_SAMPLES_CALL ? "median change [shift]"
+                                                   : "mean change [interval]";
 }
 
 void td_stats_change_text(char *buf, size_t cap, const td_row_stats *rs)
 {
     double m = rs->mean[0];
+    if (!isnan(rs->hl_shift) || !isnan(rs->shift_low)) { /* call mode */
+        double md = rs->median[0];
+        if (!(md != 0) || isnan(md) || isnan(rs->median[1])) {
+            snprintf(buf, cap, "%s", "");
+            return;
+        }
+        snprintf(buf, cap, "%+.1f%% [%+.1f, %+.1f]", 100 * (rs->median[1] - md) / md,
+                 100 * rs->shift_low / md, 100 * rs->shift_high / md);
+        return;
+    }
     if (isnan(rs->change_pct) || !(m != 0)) {
         snprintf(buf, cap, "%s", "");
         return;

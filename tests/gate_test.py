@@ -1,0 +1,344 @@
+#!/usr/bin/env python3
+"""The CI gate (tracediff check) on real traces: no false alarms, the real ones found.
+
+    gate_test.py TRACEDIFF
+
+- A/A: every bundled set checked against itself passes; so do two noisy
+  copies of a real multi-iteration trace (lognormal noise per call, sigma
+  10%, the synchronize calls absorbing the GPU's noise as real runs do, no
+  change injected), one iteration a side and every iteration a side.
+- Waits: the synchronize calls and the ops mostly inside them are listed
+  apart, not gating; --gate-waits lets them gate.
+- The injected pair (stats_test.py's generator: 4% noise, +-15% in a fifth
+  of the names): exit 3 with exactly the names made 15% slower.
+- New names: a kernel only in test with a total >= --min-us fails and is
+  named; --allow-new and a higher --min-us let it pass.
+- --max-step-regression, --include/--exclude/--by on check.
+"""
+import json, math, os, random, shutil, sys, tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import stats_test as st  # noqa: E402  (the trace generator and readers)
+
+TRACES = st.TRACES
+passed = failed = 0
+SYNC = ("cudaStreamSynchronize", "cudaDeviceSynchronize", "cudaEventSynchronize")
+
+
+def check(name, ok, detail=""):
+    global passed, failed
+    if ok:
+        passed += 1
+        print("ok   %s" % name)
+    else:
+        failed += 1
+        print("FAIL %s %s" % (name, detail))
+
+
+def run(exe, *args):
+    return st.run(exe, *args)
+
+
+def gate_json(exe, c, t, *extra):
+    rc, out, err = run(exe, "check", c, t, "--format", "json", "-q", *extra)
+    try:
+        return rc, json.loads(out), err
+    except ValueError:
+        return rc, {}, err + out
+
+
+def reg_names(j):
+    return sorted(r["name"] for r in j.get("rows", []))
+
+
+def sets():
+    """Every bundled trace set (a folder of rank files)."""
+    out = []
+    for root, dirs, files in os.walk(TRACES):
+        if any(f.endswith(".json") or f.endswith(".json.gz") for f in files):
+            out.append(root)
+    return sorted(out)
+
+
+def aa_itself(exe):
+    bad = []
+    for s in sets():
+        rc, out, err = run(exe, "check", s, s, "-q")
+        if rc != 0:
+            bad.append((os.path.relpath(s, TRACES), rc, out[:200], err[:200]))
+        rc, out, err = run(exe, "check", s, s, "-q", "--control-iteration", "all",
+                           "--test-iteration", "all", "--max-step-regression", "1%")
+        if rc != 0:
+            bad.append((os.path.relpath(s, TRACES), "all", rc, out[:200], err[:200]))
+    check("A/A: each of %d bundled sets against itself passes (default, and every "
+          "iteration with --max-step-regression 1%%)" % len(sets()), not bad, bad[:3])
+
+
+def make_noisy(base, copies, seed, sigma, out):
+    """Copies of one iteration with lognormal noise per call; each copy's
+    synchronize calls absorb the change of that copy's GPU time, as the CPU
+    waits for the device in a real run."""
+    other, meta, body = base
+    rng = random.Random(seed)
+    t0 = min(e["ts"] for e in body)
+    span = max(e["ts"] + e["dur"] for e in body) - t0 + 10
+    maxcorr = max([(e.get("args") or {}).get("correlation", 0) for e in body
+                   if st.is_int((e.get("args") or {}).get("correlation", 0))] + [0])
+    evs = list(meta)
+    for c in range(copies):
+        copy, gpu_delta, syncs = [], 0.0, []
+        for e in body:
+            e2 = dict(e)
+            e2["ts"] = e["ts"] + c * span
+            a = e.get("args")
+            if e["name"].startswith("ProfilerStep"):
+                e2["name"] = "ProfilerStep#%d" % (c + 1)
+            elif e["name"] in SYNC:
+                syncs.append(e2)
+            else:
+                e2["dur"] = e["dur"] * math.exp(rng.gauss(0, sigma))
+                if isinstance(a, dict) and st.is_int(a.get("stream")) and a["stream"] >= 0:
+                    gpu_delta += e2["dur"] - e["dur"]
+            if isinstance(a, dict):
+                a = dict(a)
+                if st.is_int(a.get("correlation")) and a["correlation"] > 0:
+                    a["correlation"] += c * (maxcorr + 1)
+                for k in ("External id", "external id"):
+                    if st.is_int(a.get(k)) and a[k] > 0:
+                        a[k] += c * (maxcorr + 1)
+                e2["args"] = a
+            copy.append(e2)
+        for s in syncs:
+            s["dur"] = max(1.0, s["dur"] + gpu_delta / len(syncs))
+        evs.extend(copy)
+    doc = dict(other)
+    doc["traceEvents"] = evs
+    os.makedirs(os.path.dirname(out), exist_ok=True)
+    with open(out, "w") as f:
+        json.dump(doc, f)
+
+
+def expected_waits(path):
+    """Names that are waits, found here from the raw events: synchronize
+    calls, and cpu ops >= 80% of whose time is inside synchronize calls or
+    launches of device-to-host copies on their thread."""
+    doc, floats = st.load_json(path)
+    evs = [e for e in doc["traceEvents"] if isinstance(e, dict) and e.get("ph") == "X"
+           and "dur" in e and "ts" in e]
+    if floats:
+        for e in evs:
+            end = math.floor(e["ts"] + e["dur"])
+            e["ts"] = math.ceil(e["ts"])
+            e["dur"] = end - e["ts"]
+    dtoh = {(e.get("args") or {}).get("correlation") for e in evs
+            if e["name"].startswith("Memcpy DtoH") and st.is_int((e.get("args") or {}).get("stream"))
+            and e["args"]["stream"] >= 0}
+    is_sync = lambda n: (n.startswith("cuda") or n.startswith("hip") or n.startswith("cu")) \
+        and "Synchronize" in n
+    waits = [e for e in evs if e.get("cat") in ("cuda_runtime", "cuda_driver", "hip_runtime")
+             and st.is_int((e.get("args") or {}).get("correlation"))
+             and (is_sync(e["name"]) or e["args"]["correlation"] in dtoh)]
+    names = {e["name"] for e in evs if is_sync(e["name"])}
+    inside, total = {}, {}
+    for o in evs:
+        if o.get("cat") not in ("cpu_op", "Operator"):
+            continue
+        w = sum(k["dur"] for k in waits if k.get("pid") == o.get("pid") and k.get("tid") ==
+                o.get("tid") and o["ts"] <= k["ts"] and k["ts"] + k["dur"] <= o["ts"] + o["dur"])
+        inside[o["name"]] = inside.get(o["name"], 0) + min(w, o["dur"])
+        total[o["name"]] = total.get(o["name"], 0) + o["dur"]
+    names |= {n for n in total if total[n] > 0 and inside[n] >= 0.8 * total[n]}
+    return names
+
+
+def measured_waits(exe):
+    for name in ("hta-negative_queue", "hta-no_steps", "kineto-resnet50_workers0",
+                 "tracelens-bert_h100"):
+        d = os.path.join(TRACES, name)
+        want = set()
+        for f in st.trace_files(d):
+            want |= expected_waits(f)
+        sel = ("--control-rank", "all", "--test-rank", "all")
+        rc, out, err = run(exe, "compare", d, d, "--format", "csv", "-q", *sel)
+        want &= {r["name"] for r in st.csv_rows(out)}  # the names selected
+        rc, j, err = gate_json(exe, d, d, *sel)
+        got = {r["name"] for r in j.get("wait_rows", [])}
+        check("%s: the waits are the names measured here (%d: %s)"
+              % (name, len(want), ", ".join(sorted(want))[:120]),
+              rc == 0 and got == want and want, (sorted(got - want)[:5], sorted(want - got)[:5]))
+
+
+def waits_from_summary(exe, tmp):
+    d = os.path.join(TRACES, "hta-negative_queue")
+    sm = os.path.join(tmp, "nq.tdsum")
+    rc = run(exe, "summarize", d, "-o", sm, "-q")[0]
+    rc2, j, err = gate_json(exe, sm, sm)
+    rc3, out, _ = run(exe, "check", sm, sm, "-q")
+    check("a summary keeps no op timing: waits are the synchronize calls, and the output "
+          "says so", rc == 0 and rc2 == 0 and j.get("waits_measured") is False and
+          [r["name"] for r in j.get("wait_rows", [])] == ["cudaStreamSynchronize"] and
+          "note: waits are the synchronize calls only" in out, (rc, rc2, j.get("wait_rows"), err))
+    rc, j, err = gate_json(exe, d, d)
+    check("... from the traces they are measured (waits_measured true)",
+          j.get("waits_measured") is True and len(j.get("wait_rows", [])) == 4, j.get("waits"))
+
+
+def aa_noisy(exe, tmp):
+    path = st.trace_files(os.path.join(TRACES, "kineto-resnet50_workers0"))[0]
+    base = st.base_iteration(path, 7)
+    names = {e["name"] for e in base[2]}
+    check("the base iteration has synchronize calls", any(n in names for n in SYNC))
+    a = os.path.join(tmp, "aa1", "a.json")
+    b = os.path.join(tmp, "aa2", "b.json")
+    make_noisy(base, 8, 21, 0.10, a)
+    make_noisy(base, 8, 22, 0.10, b)
+    da, db = os.path.dirname(a), os.path.dirname(b)
+    every = ["--control-iteration", "all", "--test-iteration", "all"]
+    for label, extra in (("one iteration a side", []), ("8 iterations a side", every),
+                         ("8 iterations a side, per call", every + ["--samples", "call"]),
+                         ("one iteration a side, --device gpu", ["--device", "gpu"])):
+        rc, j, err = gate_json(exe, da, db, *extra)
+        check("A/A noisy copies (%s): check passes" % label, rc == 0 and j.get("result") == "ok",
+              (rc, reg_names(j)[:5], err[:300]))
+        if label == "one iteration a side":
+            rc, out, err = run(exe, "check", da, db, "-q")
+            check("... and says that run-to-run noise is not measured",
+                  "one run a side: run-to-run noise is not measured; give several iterations "
+                  "or runs" in out and j.get("one_run") is True, out[:400])
+            waits = {r["name"] for r in j.get("wait_rows", [])}
+            check("... the synchronize call is a wait, listed apart",
+                  "cudaStreamSynchronize" in waits and "cudaStreamSynchronize" not in
+                  reg_names(j), sorted(waits))
+            sync = [r for r in j.get("wait_rows", []) if r["name"] == "cudaStreamSynchronize"]
+            check("... whose time changed by far more than the noise (it absorbs the GPU's)",
+                  sync and abs(sync[0]["test_total"] - sync[0]["control_total"]) >
+                  0.2 * sync[0]["control_total"], sync)
+        if label == "8 iterations a side":
+            rc, out, err = run(exe, "check", da, db, "-q", *extra)
+            check("... no one-run note with 8 iterations a side",
+                  "one run a side" not in out, out[:300])
+            rc2, j2, _ = gate_json(exe, da, db, *(extra + ["--max-step-regression", "5%"]))
+            s = j2.get("step") or {}
+            check("A/A noisy copies: --max-step-regression 5% passes (step and GPU time, "
+                  "8 samples a side, Welch)",
+                  rc2 == 0 and s.get("control_n") == 8 and s.get("step_failed") is False and
+                  s.get("gpu_failed") is False and s.get("step_p_value") is not None, (rc2, s))
+    # The ops measured as waits: each has a synchronize call or a device-to-host copy inside.
+    return da, db
+
+
+def gate_waits(exe, tmp):
+    """--gate-waits on a pair whose only change is 3x longer synchronize calls."""
+    src = os.path.join(TRACES, "kineto-resnet50_workers0")
+    base = st.base_iteration(st.trace_files(src)[0], 7)
+    ctl = os.path.join(tmp, "w", "control", "c.json")
+    tst = os.path.join(tmp, "w", "test", "t.json")
+    st.make_trace(base, 8, 5, 0.04, {}, ctl)
+    st.make_trace(base, 8, 6, 0.04, {"cudaStreamSynchronize": 3.0}, tst)
+    c, t = os.path.dirname(ctl), os.path.dirname(tst)
+    every = ["--control-iteration", "all", "--test-iteration", "all"]
+    rc, j, err = gate_json(exe, c, t, *every)
+    slow = [r["name"] for r in j.get("wait_rows", []) if r["failed"]]
+    check("waits: the synchronize calls 3x longer, nothing else: check passes, the wait "
+          "listed as slower", rc == 0 and slow == ["cudaStreamSynchronize"] and
+          j.get("wait_regressions") == 1, (rc, reg_names(j), slow))
+    rc, out, err = run(exe, "check", c, t, *every, "-q")
+    check("... the text output has a waits section naming it",
+          "\nwaits: " in out and "cudaStreamSynchronize  (would fail with --gate-waits)" in out,
+          out[-500:])
+    rc, j, err = gate_json(exe, c, t, *(every + ["--gate-waits"]))
+    check("waits: ... and fails with --gate-waits, naming cudaStreamSynchronize",
+          rc == 3 and reg_names(j) == ["cudaStreamSynchronize"] and not j.get("wait_rows"),
+          (rc, reg_names(j)))
+
+
+def injected(exe, tmp):
+    src = os.path.join(TRACES, "kineto-resnet50_workers0")
+    base = st.base_iteration(st.trace_files(src)[0], 7)
+    names = sorted({e["name"] for e in base[2] if not e["name"].startswith("ProfilerStep")})
+    rng = random.Random(11)
+    picked = rng.sample(names, len(names) // 5)
+    inject = {n: (1.15 if i % 2 == 0 else 0.85) for i, n in enumerate(picked)}
+    ctl = os.path.join(tmp, "inj", "control", "c.json")
+    tst = os.path.join(tmp, "inj", "test", "t.json")
+    st.make_trace(base, 8, 1, 0.04, {}, ctl)
+    st.make_trace(base, 8, 2, 0.04, inject, tst)
+    every = ["--control-iteration", "all", "--test-iteration", "all"]
+    rc, j, err = gate_json(exe, os.path.dirname(ctl), os.path.dirname(tst), *every)
+    waits = {r["name"] for r in j.get("wait_rows", [])}
+    want = sorted(n for n, f in inject.items() if f > 1 and n not in waits)
+    got = reg_names(j)
+    check("injected pair: exit 3 with exactly the %d names made 15%% slower" % len(want),
+          rc == 3 and got == want,
+          (rc, "extra", sorted(set(got) - set(want))[:5], "missed", sorted(set(want) - set(got))[:5]))
+    # --exclude the injected names: nothing left to fail
+    rx = "^(" + "|".join(__import__("re").escape(n) for n in want) + ")$"
+    rc, j2, err = gate_json(exe, os.path.dirname(ctl), os.path.dirname(tst), *every,
+                            "--exclude", rx)
+    check("check --exclude REGEX of the regressions: exit 0, fewer names compared",
+          rc == 0 and j2.get("compared", 0) == j.get("compared", 0) - len(want), (rc, err[:200]))
+    rc, j3, err = gate_json(exe, os.path.dirname(ctl), os.path.dirname(tst), *every,
+                            "--include", rx)
+    check("check --include REGEX of the regressions: exactly them compared, all failing",
+          rc == 3 and j3.get("compared") == len(want) and reg_names(j3) == want, (rc, err[:200]))
+    rc, j4, err = gate_json(exe, os.path.dirname(ctl), os.path.dirname(tst), *every,
+                            "--by", "op")
+    check("check --by op runs on the injected pair (rows are ops' GPU time)",
+          rc in (0, 3) and j4.get("compared", 0) > 0, (rc, err[:300]))
+    # Every GPU event 15% slower: the GPU time per iteration grows
+    gpu_names = {e["name"] for e in base[2]
+                 if st.is_int((e.get("args") or {}).get("stream")) and e["args"]["stream"] >= 0}
+    slow = os.path.join(tmp, "inj", "gpu_slow", "g.json")
+    st.make_trace(base, 8, 3, 0.04, {n: 1.15 for n in gpu_names}, slow)
+    rc, j5, err = gate_json(exe, os.path.dirname(ctl), os.path.dirname(slow), *every,
+                            "--max-step-regression", "10%", "--include", "^$")
+    s = j5.get("step") or {}
+    check("--max-step-regression 10%: every GPU event 15% slower fails on the GPU time",
+          rc == 3 and s.get("gpu_failed") is True and 12 < s.get("gpu_change_pct", 0) < 18,
+          (rc, s, err[:200]))
+    rc, j6, err = gate_json(exe, os.path.dirname(ctl), os.path.dirname(slow), *every,
+                            "--max-step-regression", "20%", "--include", "^$")
+    check("--max-step-regression 20%: the same pair passes", rc == 0, (rc, j6.get("step")))
+
+
+def new_names(exe):
+    c = os.path.join(TRACES, "kineto-resnet50_workers0")
+    t = os.path.join(TRACES, "kineto-resnet50_workers4")
+    k = "volta_scudnn_128x32_sliced1x4_ldg4_relu_exp_small_nhwc_tn_v1"
+    every = ["--control-iteration", "all", "--test-iteration", "all", "--device", "gpu"]
+    rc, j, err = gate_json(exe, c, t, *every, "--min-us", "1000", "--short-names")
+    new = [r for r in j.get("rows", []) if r["verdict"] == "new"]
+    check("a kernel only in test with a total >= --min-us fails the gate and is named (new)",
+          rc == 3 and [r["name"] for r in new] == [k] and new[0]["control_total"] == 0,
+          (rc, new, err[:200]))
+    rc, out, err = run(exe, "check", c, t, *every, "--min-us", "1000", "--short-names", "-q")
+    check("... the text output says new and names it",
+          rc == 3 and any(line.startswith("new (") and k in line for line in out.splitlines()),
+          out[-600:])
+    rc, j, err = gate_json(exe, c, t, *every, "--min-us", "1000", "--short-names", "--allow-new")
+    check("--allow-new: the new kernel is not a regression",
+          k not in reg_names(j) and j.get("regressions", -1) >= 0, reg_names(j)[:5])
+    tot = new[0]["test_total"] if new else 0
+    rc, j, err = gate_json(exe, c, t, *every, "--min-us", str(tot + 1), "--short-names")
+    check("a new kernel under --min-us is not compared", k not in reg_names(j), reg_names(j)[:5])
+
+
+def main():
+    exe = os.path.abspath(sys.argv[1])
+    tmp = tempfile.mkdtemp(prefix="tdgate")
+    try:
+        aa_itself(exe)
+        measured_waits(exe)
+        waits_from_summary(exe, tmp)
+        da, _ = aa_noisy(exe, tmp)
+        gate_waits(exe, tmp)
+        injected(exe, tmp)
+        new_names(exe)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    print("gate: %d passed, %d failed" % (passed, failed))
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()
