@@ -52,9 +52,13 @@ def reg_names(j):
 
 
 def sets():
-    """Every bundled trace set (a folder of rank files)."""
+    """Every bundled PyTorch profiler trace set (a folder of rank files);
+    traces/profilers/ holds other profilers' files, which are not Kineto
+    traces."""
     out = []
     for root, dirs, files in os.walk(TRACES):
+        if os.path.relpath(root, TRACES).split(os.sep)[0] == "profilers":
+            continue
         if any(f.endswith(".json") or f.endswith(".json.gz") for f in files):
             out.append(root)
     return sorted(out)
