@@ -168,8 +168,12 @@ test: deps
 # test, CLI expectation, bad input and fuzz replay; the suites that walk the
 # reference cases walk the subset of them (TD_TEST_SUBSET=1, tests/cases.py),
 # chosen by line coverage (scripts/choose_subset.py, numbers in
-# CONTRIBUTING.md). SUBSET=0 runs every case (make check-all).
+# CONTRIBUTING.md). The unit tests' randomized loops run 1/UNIT_SCALE of
+# their rounds (tests/unit/harness.h: unit_rounds). make check-all: SUBSET=0
+# (every case), FULL=1 (every way of loading on every case), UNIT_SCALE=1.
 SUBSET ?= 1
+FULL ?= 0
+UNIT_SCALE ?= 10
 ASAN_BUILD = $(MAKE) --no-print-directory BUILD=build-asan \
 	    OPT="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
 	    LDFLAGS="-fsanitize=address,undefined"
@@ -177,7 +181,7 @@ sanitize-build:
 	@$(ASAN_BUILD) all build-asan/unit_tests
 
 sanitize: deps sanitize-build
-	TD_TEST_SUBSET=$(SUBSET) ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	TD_TEST_SUBSET=$(SUBSET) TD_TEST_FULL=$(FULL) TD_UNIT_SCALE=$(UNIT_SCALE) ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	    LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
 	    sh tests/run_all.sh build-asan
 
@@ -195,7 +199,7 @@ valgrind: deps all
 # Every instrumented pass on every reference case: what sanitize and valgrind
 # leave out, for changes to read/ or model/ (about 30 minutes on two cores).
 check-all:
-	@$(MAKE) --no-print-directory sanitize SUBSET=0
+	@$(MAKE) --no-print-directory sanitize SUBSET=0 FULL=1 UNIT_SCALE=1
 	@$(MAKE) --no-print-directory valgrind SUBSET=0
 
 # The line coverage behind the subset: a build with gcc's --coverage, then

@@ -18,6 +18,39 @@ def subset_ids():
     """The case ids of the subset, or None when every case runs."""
     if os.environ.get("TD_TEST_SUBSET", "") in ("", "0"):
         return None
+    return subset_ids_always()
+
+
+def full():
+    """TD_TEST_FULL=1 (make check-all): every way on every case, where the
+    plain pass runs the ways that depend on loading on one case per load
+    key only."""
+    return os.environ.get("TD_TEST_FULL", "") == "1"
+
+
+def load_key(c):
+    """What decides how a case's files are read: the pair, the ranks asked
+    for (which files open) and the duration rule. Selections of iterations,
+    devices and names apply after loading, so cases that share a key read
+    the same events the same way."""
+    return (c["control"], c["test"], str(c.get("control_rank")), str(c.get("test_rank")),
+            bool(c.get("hta_strict")), bool(c.get("ns")))
+
+
+def loading_representatives(cases):
+    """The ids of the cases that check the ways of loading (-j, mapped or
+    read files, threads or child processes): the first case of each load
+    key, and every case of the subset."""
+    seen, out = set(), set()
+    sub = subset_ids_always()
+    for c in cases:
+        if load_key(c) not in seen or c["id"] in sub:
+            seen.add(load_key(c))
+            out.add(c["id"])
+    return out
+
+
+def subset_ids_always():
     with open(SUBSET_FILE, encoding="utf-8") as f:
         return {ln.split("#")[0].strip() for ln in f if ln.split("#")[0].strip()}
 

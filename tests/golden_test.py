@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Reference tests: every case of tests/golden/cases.json through the real CLI.
 
-    golden_test.py TRACEDIFF CASES.json [--only SUBSTR] [--id ID] [-v] [--jobs-check] [--parallel N]
+    golden_test.py TRACEDIFF CASES.json [--only SUBSTR] [--id ID] [-v] [--jobs-check]
+                   [--loading] [--parallel N]
 
 For each case: `compare --format csv` is matched against ID.csv column by
 column (rows by key, numbers as numbers); `ops --format json` against
@@ -11,10 +12,13 @@ the spec's whole-trace extension applies) must succeed, match ID.csv and say
 so on stderr. ID.hta-extended.txt cases (HTA drops stream-0 GPU events, the
 spec's documented rule keeps them) must match ID.csv; their HTA-exact twins
 (`"hta_strict": true`) run with --hta-strict; cases marked `"ns": true` (HTA
-with HTA_DISABLE_NS_ROUNDING=1) run with --ns. With --jobs-check, every case also runs with -j 1 and -j 4,
-with every plain file mapped (TD_MAP_MIN=1) and with none mapped, and with
+with HTA_DISABLE_NS_ROUNDING=1) run with --ns. With --jobs-check, the first
+case of each load key (tests/cases.py) and the subset's cases (every case
+with TD_TEST_FULL=1) also run with -j 1 and -j 4, with every plain file mapped (TD_MAP_MIN=1) and with none mapped, and with
 -j 2 and 3 with the files loaded by child processes (TD_PROCESSES=1) and by
-threads only (TD_PROCESSES=0), and the outputs must be byte-identical. Under
+threads only (TD_PROCESSES=0), and the outputs must be byte-identical.
+--loading keeps only the cases that check a way of loading (for the SIMD
+levels of the scanner). Under
 TRACEDIFF_WRAP (valgrind), a report of the wrapper on stderr fails the case,
 whichever process it came from.
 """
@@ -146,8 +150,19 @@ def main():
     workers = int(flags[flags.index("--parallel") + 1]) if "--parallel" in flags else 1
     cases = [c for c in reference.load(cases_path)
              if (not only or only in c["id"]) and (not exact or exact == c["id"])]
+    if "--loading" in flags and not reference.full():
+        # only the cases that check a way of loading (tests/cases.py)
+        keep = reference.loading_representatives(cases)
+        cases = [c for c in cases if c["id"] in keep]
+    # The ways of loading depend on the files read, not on the selection made
+    # after: they run on one case per load key and on the subset
+    # (TD_TEST_FULL=1, as make check-all sets it: on every case).
+    ways_on = {c["id"] for c in cases} if reference.full() \
+        else reference.loading_representatives(cases)
+    jobs = "--jobs-check" in flags
     with concurrent.futures.ThreadPoolExecutor(max_workers=workers) as pool:
-        results = list(pool.map(lambda c: check_case(exe, root, c, "--jobs-check" in flags), cases))
+        results = list(pool.map(lambda c: check_case(exe, root, c, jobs and c["id"] in ways_on),
+                                cases))
     passed = failed = 0
     for c, problem in zip(cases, results):
         if problem:

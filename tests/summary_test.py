@@ -4,8 +4,11 @@
     summary_test.py TRACEDIFF
 
 - every case of tests/golden/cases.json through summaries: each set summarized
-  once, then compare --format csv and json and ops --format json from the
-  summaries must be byte-identical to the same commands on the traces
+  once, then compare --format csv and ops --format json from the summaries
+  must be byte-identical to the same commands on the traces, and so must
+  compare --format json, --stats, --per-iteration, --by, --cat on one case
+  per load key and on the subset's (tests/cases.py; every case with
+  TD_TEST_FULL=1)
   (--hta-strict and --ns cases too, the latter from summaries made with
   --ns); info --format json of each set as well;
 - the duration rule: a summary made without --ns compared with --ns (and
@@ -88,6 +91,23 @@ def two_categories_on_a_side(path):
     return False
 
 
+def more_commands(c):
+    """The commands beyond compare and ops that a case's selection allows."""
+    cmds = [["compare", "--format", "json"], ["compare", "--stats", "--format", "csv"]]
+    cmds += [["compare", "--per-iteration", "--format", "csv"],
+             ["ops", "--per-iteration", "--format", "json"]]
+    if c.get("device") == "all" and not c.get("short_names"):  # categories kept
+        cmds += [["compare", "--no-python", "--format", "csv"],
+                 ["compare", "--cat", "kernel,no_such_category", "--format", "csv"]]
+    if c.get("device") == "gpu" and not c.get("short_names"):  # attribution kept
+        cmds += [["compare", "--by", "op", "--format", "csv"],
+                 ["compare", "--by", "class", "--format", "json"]]
+    if c.get("control_iteration") == "all":  # several samples a side: both modes
+        cmds += [["compare", "--stats", "--samples", "iteration", "--format", "json"],
+                 ["compare", "--stats", "--samples", "call", "--format", "csv"]]
+    return cmds
+
+
 def golden(exe, tmp):
     cases = reference.load(os.path.join(GOLD, "cases.json"))
     # Each set summarized under each duration rule its cases use (--ns: the
@@ -111,23 +131,18 @@ def golden(exe, tmp):
         else:
             summ[s, ns] = s  # its error must then appear the same way
 
+    # compare and ops on every case; the other commands on one case per load
+    # key and on the subset's (on every case with TD_TEST_FULL=1)
+    every = {c["id"] for c in cases} if reference.full() \
+        else reference.loading_representatives(cases)
+
     def one(c):
         ns = bool(c.get("ns"))
         ct, tt = os.path.join(GOLD, c["control"]), os.path.join(GOLD, c["test"])
         res = []
-        cmds = [["compare", "--format", "csv"], ["compare", "--format", "json"],
-                ["ops", "--format", "json"], ["compare", "--stats", "--format", "csv"]]
-        cmds += [["compare", "--per-iteration", "--format", "csv"],
-                 ["ops", "--per-iteration", "--format", "json"]]
-        if c.get("device") == "all" and not c.get("short_names"):  # categories kept
-            cmds += [["compare", "--no-python", "--format", "csv"],
-                     ["compare", "--cat", "kernel,no_such_category", "--format", "csv"]]
-        if c.get("device") == "gpu" and not c.get("short_names"):  # attribution kept
-            cmds += [["compare", "--by", "op", "--format", "csv"],
-                     ["compare", "--by", "class", "--format", "json"]]
-        if c.get("control_iteration") == "all":  # several samples a side: both modes
-            cmds += [["compare", "--stats", "--samples", "iteration", "--format", "json"],
-                     ["compare", "--stats", "--samples", "call", "--format", "csv"]]
+        cmds = [["compare", "--format", "csv"], ["ops", "--format", "json"]]
+        if c["id"] in every:
+            cmds += more_commands(c)
         for cmd in cmds:
             sel = selection(c)
             a = run(exe, cmd[0], ct, tt, *(cmd[1:] + sel + ["-q"]))

@@ -32,6 +32,11 @@ const char *unit_tmpdir(void);
 const char *unit_write(const char *name, const void *data, size_t len);
 #define unit_write_str(name, text) unit_write((name), (text), strlen(text))
 
+/* The number of rounds a randomized test runs: n, or n / TD_UNIT_SCALE (at
+ * least 1) when that is set, as the sanitizer pass sets it (make sanitize:
+ * UNIT_SCALE). Every test still runs there, on fewer random inputs. */
+int unit_rounds(int n);
+
 #define TEST(name)                                                                                 \
     static void name(void);                                                                        \
     __attribute__((constructor)) static void name##__register(void)                                \

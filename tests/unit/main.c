@@ -115,6 +115,16 @@ const char *unit_write(const char *name, const void *data, size_t len)
     return made[k];
 }
 
+int unit_rounds(int n)
+{
+    static int scale;
+    if (!scale) {
+        const char *s = getenv("TD_UNIT_SCALE");
+        scale = s && atoi(s) > 1 ? atoi(s) : 1;
+    }
+    return n / scale > 0 ? n / scale : 1;
+}
+
 static int by_file_then_name(const void *a, const void *b)
 {
     const unit_test *x = a, *y = b;

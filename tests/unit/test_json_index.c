@@ -32,7 +32,7 @@ TEST(test_json_index__every_level_matches_scalar)
     uint64_t s = 88172645463325252ull;
     td_json_index_fn ref = td_json_index_kernel(TD_SIMD_SCALAR);
     REQUIRE(ref != NULL);
-    for (int round = 0; round < 400; round++) {
+    for (int round = 0; round < unit_rounds(400); round++) {
         for (size_t i = 0; i < sizeof buf; i++) {
             uint64_t r = rng_next(&s);
             buf[i] = (round & 1) ? (unsigned char)r : special[r % sizeof special];
@@ -83,7 +83,7 @@ TEST(test_json_index__classify_every_level_matches_scalar)
     static const unsigned char more[] = {'{', '}', '[', ']', ':', ',', ';', 'Z', 0x5B | 0x80};
     td_json_classify_fn ref = td_json_classify_kernel(TD_SIMD_SCALAR);
     REQUIRE(ref != NULL);
-    for (int round = 0; round < 400; round++) {
+    for (int round = 0; round < unit_rounds(400); round++) {
         for (size_t i = 0; i < sizeof buf; i++) {
             uint64_t r = rng_next(&s);
             buf[i] = (round & 1)   ? (unsigned char)r
@@ -303,7 +303,7 @@ TEST(test_json_index__skip_matches_general_path)
                                '0', '-',  '.',  'e',  't',        'x',        '\''};
     uint64_t s = 0x9E3779B97F4A7C15ull;
     int failures = 0;
-    for (int round = 0; round < 1500 && failures < 5; round++) {
+    for (int round = 0; round < unit_rounds(1500) && failures < 5; round++) {
         text t = {0};
         PUTS(&t, "[");
         int n = 1 + (int)(rng_next(&s) % 12);
@@ -333,7 +333,7 @@ TEST(test_json_index__walk_matches_general_path)
                                '.', 'e',  't',  'x',  '\'',       'u',        'E',        '+'};
     uint64_t s = 0xD1B54A32D192ED03ull;
     int failures = 0;
-    for (int round = 0; round < 1200 && failures < 5; round++) {
+    for (int round = 0; round < unit_rounds(1200) && failures < 5; round++) {
         text t = {0};
         PUTS(&t, (round & 1) ? "{\"k\": [" : "[");
         int n = 20 + (int)(rng_next(&s) % 60);
@@ -357,7 +357,7 @@ TEST(test_json_index__walk_matches_general_path)
         "truex", "1x",  "1\"a\"", "null1", "falsee", "-",       "1.",       "1e",   "01",
         "1:2",   "tru", "[1}",    "{1}",   "[,]",    "{\"a\"}", "{\"a\":}", "[1,]", "\"a\"\"b\""};
     for (size_t k = 0; k < sizeof tails / sizeof *tails && failures < 5; k++) {
-        for (size_t shift = 0; shift < 70 && failures < 5; shift++) {
+        for (size_t shift = 0; shift < 70 && failures < 5; shift += 70 / unit_rounds(70)) {
             text t = {0};
             PUTS(&t, "[\"");
             for (size_t i = 0; i < shift; i++)
@@ -398,8 +398,9 @@ TEST(test_json_index__tokens_across_block_and_window_edges)
     size_t ntok = sizeof tokens / sizeof *tokens;
     int failures = 0;
     for (size_t k = 0; k < ntok && failures < 5; k++) {
-        /* Inside one block region: every shift over two blocks. */
-        for (size_t shift = 0; shift < 130 && failures < 5; shift++) {
+        /* Inside one block region: every shift over two blocks (an even spread
+         * of them under TD_UNIT_SCALE). */
+        for (size_t shift = 0; shift < 130 && failures < 5; shift += 130 / unit_rounds(130)) {
             text t = {0};
             PUTS(&t, "[\"");
             for (size_t i = 0; i < shift; i++)
@@ -414,9 +415,12 @@ TEST(test_json_index__tokens_across_block_and_window_edges)
             free(t.p);
         }
     }
-    /* Around the window's edge: a padding string ends near 1 MiB. */
-    for (size_t k = 0; k < ntok && failures < 5; k++) {
-        for (size_t back = 0; back < 24; back += 5) {
+    /* Around the window's edge: a padding string ends near 1 MiB; every
+     * (token, back) pair, or an even spread of unit_rounds of them. */
+    size_t pairs = ntok * 5, stride = pairs / (size_t)unit_rounds((int)pairs);
+    for (size_t pi = 0; pi < pairs && failures < 5; pi += stride) {
+        size_t k = pi / 5, back = (pi % 5) * 5;
+        {
             size_t pad = (1u << 20) - 8 - back;
             text t = {0};
             PUTS(&t, "[\"");
