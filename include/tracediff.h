@@ -196,6 +196,10 @@ typedef struct td_file_info {
 TD_API const char *td_set_path(const td_set *set);
 /* Where the set was read from: "FILE#RUN" for a summary, else its path. */
 TD_API const char *td_set_origin(const td_set *set);
+/* Whether the set is a summary run written without checksums (by a
+ * tracediff before summary schema 3): damage to it cannot be detected
+ * (docs/summaries.md, "Checksums"). False for traces. */
+TD_API bool td_set_unchecked(const td_set *set);
 TD_API size_t td_set_nfiles(const td_set *set);
 /* Files are ordered by rank. */
 TD_API int td_set_file_info(const td_set *set, size_t i, td_file_info *out);
@@ -228,7 +232,8 @@ TD_API void td_set_category_times(const td_set *set,
 
 typedef enum td_device { TD_DEVICE_ALL = 0, TD_DEVICE_CPU = 1, TD_DEVICE_GPU = 2 } td_device;
 
-#define TD_SUMMARY_SCHEMA 2 /* PRAGMA user_version of the summaries written; 1 is read too */
+#define TD_SUMMARY_SCHEMA 3 /* PRAGMA user_version of the summaries written; 1 and 2 are read too  \
+                             */
 
 typedef struct td_summary_opts {
     size_t size;     /* sizeof(td_summary_opts): set by TD_SUMMARY_OPTS_INIT */
@@ -262,6 +267,7 @@ typedef struct td_run_info {
     char *kept_device;                  /* "all", "cpu" or "gpu" */
     uint64_t nranks, niters, nfiles, source_bytes, json_bytes, events;
     double cpu_us, gpu_us; /* total durations of the kept events */
+    bool unchecked;        /* written without checksums (td_set_unchecked) */
 } td_run_info;
 
 /* The runs of a summary in the order they were added. *out is freed with

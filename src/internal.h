@@ -312,6 +312,7 @@ struct td_set {
     size_t nhave_iters;
     int have_device; /* td_device stored: ALL, CPU or GPU */
     char *origin;    /* the summary file, for messages; NULL for traces */
+    int unchecked;   /* a summary run written without checksums (before schema 3) */
 };
 
 /* trace_set.c: opens sets of trace files (no summaries: see store/). */

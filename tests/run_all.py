@@ -8,11 +8,12 @@ a tests/*_test.sh script (given the build directory). Suites are independent
 (each keeps its files in a temporary directory of its own), so N of them run
 at once, N from -j, else TD_TEST_JOBS, else the number of CPUs; the longest
 start first. Each suite prints its own closing line "<suite>: N passed, N
-failed"; this prints one line per suite with that result and its time, a
+failed"; this prints one line per suite with that result, its wall time and
+its CPU time (user + system, the suite's own processes and their children), a
 failing suite's whole output, and one closing line "N passed, N failed" over
 all of them.
 """
-import concurrent.futures, os, re, subprocess, sys, time
+import concurrent.futures, os, re, subprocess, sys, tempfile, time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # The slowest suites, slowest first: they start first, so that the short ones
@@ -41,11 +42,19 @@ def suites(build):
 
 
 def run(name, cmd):
+    """Runs one suite: its name, exit status, counts, wall and CPU seconds
+    (user + system of the suite and everything it started: on a busy
+    machine the CPU time still says what the suite costs) and output."""
     t0 = time.monotonic()
-    p = subprocess.run(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                       stdin=subprocess.DEVNULL)
-    took = time.monotonic() - t0
-    text = p.stdout.decode("utf-8", "replace")
+    with tempfile.TemporaryFile() as out:
+        p = subprocess.Popen(cmd, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT,
+                             stdin=subprocess.DEVNULL)
+        _, status, use = os.wait4(p.pid, 0)
+        p.returncode = os.waitstatus_to_exitcode(status)
+        took = time.monotonic() - t0
+        out.seek(0)
+        text = out.read().decode("utf-8", "replace")
+    cpu = use.ru_utime + use.ru_stime
     found = RESULT.findall(text)
     if found:
         passed, failed = int(found[-1][0]), int(found[-1][1])
@@ -54,7 +63,7 @@ def run(name, cmd):
         text += "\n(suite printed no result line)"
     if p.returncode != 0 and failed == 0:
         failed = 1
-    return name, p.returncode, passed, failed, took, text
+    return name, p.returncode, passed, failed, took, cpu, text
 
 
 def main():
@@ -73,19 +82,21 @@ def main():
     todo = [s for s in suites(build) if only is None or s[0] in only]
     t0 = time.monotonic()
     total_p = total_f = 0
+    total_cpu = 0.0
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
         futures = [pool.submit(run, n, c) for n, c in todo]
         for fut in concurrent.futures.as_completed(futures):
-            name, rc, passed, failed, took, text = fut.result()
+            name, rc, passed, failed, took, cpu, text = fut.result()
             total_p += passed
             total_f += failed
+            total_cpu += cpu
             if failed:
                 sys.stdout.write(text if text.endswith("\n") else text + "\n")
-            print("%-14s %6.1f s  %d passed, %d failed%s"
-                  % (name, took, passed, failed, "" if rc == 0 else "  (exit %d)" % rc),
+            print("%-15s %6.1f s  %6.1f s CPU  %d passed, %d failed%s"
+                  % (name, took, cpu, passed, failed, "" if rc == 0 else "  (exit %d)" % rc),
                   flush=True)
-    print("%-14s %6.1f s  (%d suites, %d at a time)"
-          % ("all", time.monotonic() - t0, len(todo), jobs))
+    print("%-15s %6.1f s  %6.1f s CPU  (%d suites, %d at a time)"
+          % ("all", time.monotonic() - t0, total_cpu, len(todo), jobs))
     print()
     print("%d passed, %d failed" % (total_p, total_f))
     return 0 if total_f == 0 else 1

@@ -136,6 +136,13 @@ static int runs_run(const cli_opts *o, const char *path)
     long n = td_summary_runs(&runs, path, &err);
     if (n < 0)
         return cli_td_error(&err);
+    size_t unchecked = 0;
+    for (long i = 0; i < n; i++)
+        unchecked += runs[i].unchecked;
+    if (unchecked && !o->quiet)
+        cli_note("%s: %zu of its %ld runs were written without checksums (by an older "
+                 "tracediff): damage to them cannot be detected",
+                 path, unchecked, n);
     out_file out;
     int rc = out_open(&out, o->output);
     if (rc == 0) {

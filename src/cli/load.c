@@ -83,6 +83,10 @@ static void note_side(const cli_opts *o, const td_set *s, const td_diff *d, int 
                  "gives them their launch's iteration); see docs/numbers.md",
                  label, (unsigned long long)n->strict_dropped,
                  n->strict_dropped == 1 ? "event" : "events");
+    if (td_set_unchecked(s))
+        cli_note("%s (%s) was written without checksums (by an older tracediff): damage to it "
+                 "cannot be detected; summarize the traces again to add them",
+                 label, td_set_origin(s));
     note_files(s);
 }
 

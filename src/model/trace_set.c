@@ -527,6 +527,11 @@ const char *td_set_origin(const td_set *s)
     return s->origin ? s->origin : s->path;
 }
 
+bool td_set_unchecked(const td_set *s)
+{
+    return s->unchecked != 0;
+}
+
 size_t td_set_nfiles(const td_set *s)
 {
     return s->nfiles;

@@ -74,4 +74,53 @@ int td_summary_open_set(td_set **out, const char *file, const char *run, td_erro
 struct sqlite3_stmt;
 bool td_summary_run_name_ok(struct sqlite3_stmt *q, int col);
 
+/* summary_write.c: the schema's statements (docs/summaries.md), and the
+ * checksums table of schema 3 on. */
+extern const char td_summary_schema_sql[];
+extern const char td_summary_checksums_sql[];
+
+/* summary_sum.c: the checksums of a run (docs/summaries.md, "Checksums"). */
+#define TD_SUM_ALGORITHM "crc64-ecma"
+/* The columns each checksum covers, in their order. */
+#define TD_SUM_RUN_COLS                                                                            \
+    "name, created, tool_version, source, ranks, iterations, kept_ranks, kept_iterations, "        \
+    "kept_device, files, source_bytes, json_bytes, events, cpu_us, gpu_us"
+#define TD_SUM_FILE_COLS                                                                           \
+    "rank, path, file_bytes, json_bytes, compression, sha256, events_total, events_counted, "      \
+    "events_cpu, events_gpu, events_skipped, steps, device_name, encoding"
+#define TD_SUM_FILE_NCOLS 14
+typedef struct td_run_sums {
+    uint64_t run, files, derived;
+} td_run_sums;
+/* The CRC of one files row: TD_SUM_FILE_COLS at columns first.. of q's row,
+ * then its packed bytes. */
+uint64_t td_sum_file_row(struct sqlite3_stmt *q, int first, const unsigned char *packed, size_t n);
+struct sqlite3;
+/* The sums of run run_id as its rows are now: its runs row, and with
+ * TD_SUM_FILES its files rows, with TD_SUM_DERIVED its iterations, names and
+ * ops rows (else 0); < 0 on an SQLite error. */
+enum { TD_SUM_FILES = 1, TD_SUM_DERIVED = 2 };
+int td_sum_run(td_run_sums *out, struct sqlite3 *db, int64_t run_id, unsigned what);
+int td_sum_derived(uint64_t *out, struct sqlite3 *db, int64_t run_id);
+/* The sums stored for run_id: 1, 0 when it has none, -2 when its row is
+ * not one this version writes, -1 on an SQLite error. */
+int td_sum_stored(td_run_sums *out, struct sqlite3 *db, int64_t run_id);
+/* Writes run_id's checksums row from its rows as they are; < 0 on error. */
+int td_sum_write(struct sqlite3 *db, int64_t run_id);
+/* The first run id written with checksums (meta 'checksums_from'): runs
+ * from it on must have them; INT64_MAX when the file has none. */
+int td_sum_checked_from(int64_t *out, struct sqlite3 *db);
+
+/* summary_read.c: 0 when db holds tracediff's tables, indexes and view
+ * (of schema version, and nothing else), else TD_ETRACE naming what. */
+int td_summary_check_objects(struct sqlite3 *db, const char *path, int version, td_error *err);
+
+/* summary_read.c: whether run run_id of db matches its checksums: 1 when it
+ * does, 0 when it was written without them (before schema 3), < 0 (err
+ * filled, naming where) when it does not. what: TD_SUM_FILES and
+ * TD_SUM_DERIVED as for td_sum_run; files_sum, when not NULL, is the files'
+ * sum as the caller read them (then TD_SUM_FILES is not read again). */
+int td_summary_verify(struct sqlite3 *db, const char *where, int64_t run_id, unsigned what,
+                      const uint64_t *files_sum, td_error *err);
+
 #endif

@@ -44,7 +44,8 @@ int td_summary_check_header(const char *path, int must_exist, td_error *err)
         return 0;
     if (k < 0 && !must_exist)
         return 0;
-    return td_fail(err, TD_ETRACE, path, "not a tracediff summary (no SQLite header)");
+    return td_fail(err, TD_ETRACE, path,
+                   "no SQLite header: not a tracediff summary, or a damaged summary");
 }
 
 int td_summary_split(const char *path, char **file, char **run, td_error *err)
@@ -57,7 +58,8 @@ int td_summary_split(const char *path, char **file, char **run, td_error *err)
         return 1;
     }
     if (k == 0 && has_suffix(path, ".tdsum"))
-        return td_fail(err, TD_ETRACE, path, "not a tracediff summary (no SQLite header)");
+        return td_fail(err, TD_ETRACE, path,
+                       "no SQLite header: not a tracediff summary, or a damaged summary");
     if (k == 0)
         return 0;
     /* FILE#RUN: the first '#' whose left part is a summary. */
@@ -76,7 +78,8 @@ int td_summary_split(const char *path, char **file, char **run, td_error *err)
             return 1;
         }
         if (s == 0 && has_suffix(f, ".tdsum")) {
-            int rc = td_fail(err, TD_ETRACE, f, "not a tracediff summary (no SQLite header)");
+            int rc = td_fail(err, TD_ETRACE, f,
+                             "no SQLite header: not a tracediff summary, or a damaged summary");
             free(f);
             return rc;
         }
@@ -88,6 +91,15 @@ int td_summary_split(const char *path, char **file, char **run, td_error *err)
 static int sql_fail(td_error *err, sqlite3 *db, const char *path, const char *what)
 {
     const char *m = db ? sqlite3_errmsg(db) : "cannot open";
+    int code = db ? sqlite3_errcode(db) : SQLITE_CANTOPEN;
+    if (code == SQLITE_CORRUPT || code == SQLITE_NOTADB || code == SQLITE_FORMAT ||
+        code == SQLITE_MISMATCH)
+        return td_fail(err, TD_ETRACE, path, "damaged summary: %s: %s", what, m);
+    if (code == SQLITE_INTERRUPT)
+        return td_fail(err, TD_ETRACE, path,
+                       "damaged summary: %s: the query did more work than the file's size "
+                       "allows",
+                       what);
     return td_fail(err, TD_ETRACE, path, "%s: %s", what, m);
 }
 
@@ -107,6 +119,120 @@ int td_summary_harden(sqlite3 *db, int views)
         bad |= sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_VIEW, 0, (int *)NULL);
     sqlite3_limit(db, SQLITE_LIMIT_ATTACHED, 0);
     return bad ? -1 : 0;
+}
+
+/* Whether sql, one statement's text as sqlite_schema keeps it, is one of
+ * the statements of the schema text all (statements ending ";\n" or at the
+ * end). */
+static bool among_statements(const char *sql, const char *all)
+{
+    size_t n = strlen(sql);
+    for (const char *p = all; *p;) {
+        const char *end = strstr(p, ";\n");
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        if (len == n && memcmp(p, sql, n) == 0)
+            return true;
+        p += len + (end ? 2 : 0);
+    }
+    return false;
+}
+
+/* Every object of the file is one of tracediff's, as this version or an
+ * older one wrote it (tables, their automatic indexes, ops_by_run,
+ * ops_named; checksums from schema 3 on), and they are all there: anything
+ * else is refused before any query reads a row (docs/summaries.md, "A
+ * summary is input"). SQLite's statistics tables (ANALYZE) are let be. */
+int td_summary_check_objects(sqlite3 *db, const char *path, int version, td_error *err)
+{
+    static const char *const autoindexes[] = {"meta", "runs", "files", "iterations", "names"};
+    sqlite3_stmt *q = NULL;
+    int rc, nobj = 0, nauto = 0, nsums = 0;
+    if (sqlite3_prepare_v2(db, "SELECT type, name, tbl_name, sql FROM sqlite_schema", -1, &q,
+                           NULL) != SQLITE_OK)
+        return sql_fail(err, db, path, "reading its schema");
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        const char *type = (const char *)sqlite3_column_text(q, 0);
+        const char *name = (const char *)sqlite3_column_text(q, 1);
+        const char *tbl = (const char *)sqlite3_column_text(q, 2);
+        const char *sql = (const char *)sqlite3_column_text(q, 3);
+        bool ok = false;
+        if (!type || !name || !tbl) {
+            ok = false;
+        } else if (!sql && strcmp(type, "index") == 0 &&
+                   strncmp(name, "sqlite_autoindex_", 17) == 0) {
+            for (size_t i = 0; i < sizeof autoindexes / sizeof *autoindexes && !ok; i++) {
+                char want[64];
+                snprintf(want, sizeof want, "sqlite_autoindex_%s_1", autoindexes[i]);
+                ok = strcmp(name, want) == 0 && strcmp(tbl, autoindexes[i]) == 0;
+            }
+            nauto += ok;
+        } else if (strcmp(type, "table") == 0 && strncmp(name, "sqlite_stat", 11) == 0) {
+            ok = true;
+            nobj--; /* not one of ours */
+        } else if (sql && strcmp(name, "checksums") == 0) {
+            ok = strcmp(type, "table") == 0 && strcmp(sql, td_summary_checksums_sql) == 0;
+            nsums += ok;
+            nobj--;
+        } else if (sql && (strcmp(type, "table") == 0 || strcmp(type, "index") == 0 ||
+                           strcmp(type, "view") == 0)) {
+            ok = among_statements(sql, td_summary_schema_sql);
+        }
+        if (!ok) {
+            rc = td_fail(err, TD_ETRACE, path,
+                         "damaged summary: it holds %s '%s', which tracediff does not write "
+                         "(nothing of it was run)",
+                         type ? type : "an object", name ? name : "?");
+            sqlite3_finalize(q);
+            return rc;
+        }
+        nobj++;
+    }
+    sqlite3_finalize(q);
+    if (rc != SQLITE_DONE)
+        return sql_fail(err, db, path, "reading its schema");
+    /* meta, runs, files, iterations, names, ops, ops_by_run, ops_named */
+    if (nobj - nauto != 8 || nauto != 5 || (version >= 3 && nsums != 1))
+        return td_fail(err, TD_ETRACE, path,
+                       "damaged summary: some of its tables or indexes are missing");
+    return 0;
+}
+
+/* The work of the queries on one connection is bounded by the file's size:
+ * a damaged file whose pages loop fails instead of running on. SQLite calls
+ * back every 1000 virtual-machine steps; reading a 512-byte share of a page
+ * takes far fewer than the 200,000 allowed for it (every reader query is
+ * linear in the rows it reads). */
+static int over_budget(void *ud)
+{
+    uint64_t *left = ud;
+    if (*left == 0)
+        return 1;
+    (*left)--;
+    return 0;
+}
+
+static void bound_work(sqlite3 *db, const char *path)
+{
+    static _Thread_local uint64_t budget; /* one open connection per thread at a time */
+    struct stat st;
+    uint64_t pages = stat(path, &st) == 0 ? (uint64_t)st.st_size / 512 + 1 : 1;
+    budget = 10000 + pages * 200;
+    sqlite3_progress_handler(db, 1000, over_budget, &budget);
+}
+
+/* Whether db's meta table says it is a tracediff summary. */
+static bool says_summary(sqlite3 *db)
+{
+    sqlite3_stmt *q = NULL;
+    bool yes = false;
+    if (sqlite3_prepare_v2(db, "SELECT value FROM meta WHERE key = 'format'", -1, &q, NULL) ==
+            SQLITE_OK &&
+        sqlite3_step(q) == SQLITE_ROW) {
+        const unsigned char *v = sqlite3_column_text(q, 0);
+        yes = v && strcmp((const char *)v, "tracediff summary") == 0;
+    }
+    sqlite3_finalize(q);
+    return yes;
 }
 
 /* Opens a summary read-only and checks its schema version. A run added by a
@@ -130,11 +256,12 @@ int td_summary_open_ro(sqlite3 **out, const char *path, td_error *err)
         sqlite3_stmt *q = NULL;
         int v = -1, prc = sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &q, NULL);
         int src = prc == SQLITE_OK ? sqlite3_step(q) : prc;
-        if (src == SQLITE_ROW)
+        bool got = src == SQLITE_ROW;
+        if (got)
             v = sqlite3_column_int(q, 0);
         sqlite3_finalize(q);
         int ext = sqlite3_extended_errcode(db);
-        if (v < 0 && attempt == 0 && ext == SQLITE_READONLY_ROLLBACK) {
+        if (!got && attempt == 0 && ext == SQLITE_READONLY_ROLLBACK) {
             sqlite3_close(db);
             sqlite3 *rw = NULL;
             if (sqlite3_open_v2(path, &rw, SQLITE_OPEN_READWRITE, NULL) == SQLITE_OK &&
@@ -143,13 +270,17 @@ int td_summary_open_ro(sqlite3 **out, const char *path, td_error *err)
             sqlite3_close(rw);
             continue;
         }
-        if (v < 0) {
+        if (!got) {
             int rc = sql_fail(err, db, path, "not a readable summary");
             sqlite3_close(db);
             return rc;
         }
-        if (v == 0 || v > TD_SUMMARY_SCHEMA) {
-            if (v == 0)
+        if (v <= 0 || v > TD_SUMMARY_SCHEMA) {
+            if (v <= 0 && says_summary(db))
+                td_fail(err, TD_ETRACE, path,
+                        "damaged summary: its schema version is %d (tracediff writes 1 to %d)", v,
+                        TD_SUMMARY_SCHEMA);
+            else if (v <= 0)
                 td_fail(err, TD_ETRACE, path, "an SQLite file, but not a tracediff summary");
             else
                 td_fail(err, TD_ETRACE, path,
@@ -159,6 +290,12 @@ int td_summary_open_ro(sqlite3 **out, const char *path, td_error *err)
             sqlite3_close(db);
             return TD_ETRACE;
         }
+        if (td_summary_check_objects(db, path, v, err) < 0) {
+            sqlite3_close(db);
+            return TD_ETRACE;
+        }
+        bound_work(db, path);
+        sqlite3_exec(db, "PRAGMA cell_size_check = ON", NULL, NULL, NULL);
         /* Pages read through a mapping of the file: no copy into SQLite's
          * page cache on the way to the packed bytes. */
         sqlite3_exec(db, "PRAGMA mmap_size = 1073741824", NULL, NULL, NULL);
@@ -315,11 +452,58 @@ static int find_run(run_row *r, sqlite3 *db, const char *file, const char *run, 
     if (nrun == 0 && run)
         return td_fail(err, TD_ETRACE, file, "no run named '%s' (runs: %s)", run,
                        names[0] ? names : "none");
+    if (nrun > 1 && run)
+        return td_fail(err, TD_ETRACE, file, "damaged summary: %d runs are named '%s'", nrun, run);
     if (nrun != 1)
         return td_fail(err, TD_ETRACE, file,
                        nrun ? "holds %d runs: name one as FILE#RUN (runs: %s)" : "holds %d runs%s",
                        nrun, names);
     return 0;
+}
+
+int td_summary_verify(sqlite3 *db, const char *where, int64_t run_id, unsigned what,
+                      const uint64_t *files_sum, td_error *err)
+{
+    int64_t from;
+    sqlite3_stmt *q = NULL;
+    int has = 0;
+    if (sqlite3_prepare_v2(db, "SELECT count(*) FROM sqlite_schema WHERE name = 'checksums'", -1,
+                           &q, NULL) == SQLITE_OK &&
+        sqlite3_step(q) == SQLITE_ROW)
+        has = sqlite3_column_int(q, 0);
+    sqlite3_finalize(q);
+    if (td_sum_checked_from(&from, db) < 0)
+        return sql_fail(err, db, where, "reading meta");
+    if (!has)
+        return from == INT64_MAX
+                   ? 0
+                   : td_fail(err, TD_ETRACE, where, "damaged summary: its checksums are missing");
+    td_run_sums want, have;
+    int got = td_sum_stored(&want, db, run_id);
+    if (got == -1)
+        return sql_fail(err, db, where, "reading checksums");
+    if (got == -2)
+        return td_fail(err, TD_ETRACE, where,
+                       "damaged summary: its checksums row is not one tracediff writes");
+    if (got == 0)
+        return run_id < from ? 0
+                             : td_fail(err, TD_ETRACE, where,
+                                       "damaged summary: the run has no checksums row");
+    unsigned read = files_sum ? (what & ~(unsigned)TD_SUM_FILES) : what;
+    if (td_sum_run(&have, db, run_id, read) < 0)
+        return sql_fail(err, db, where, "reading the run to check it");
+    if (files_sum)
+        have.files = *files_sum;
+    const char *bad = have.run != want.run                                ? "its runs row"
+                      : (what & TD_SUM_FILES) && have.files != want.files ? "its files rows"
+                      : (what & TD_SUM_DERIVED) && have.derived != want.derived
+                          ? "its iterations, names or ops rows"
+                          : NULL;
+    if (bad)
+        return td_fail(err, TD_ETRACE, where,
+                       "damaged summary: %s do%s not match the checksums written with them (%s)",
+                       bad, strcmp(bad, "its runs row") == 0 ? "es" : "", TD_SUM_ALGORITHM);
+    return 1;
 }
 
 /* The packed bytes of files row id, read once into a buffer of their own. */
@@ -349,15 +533,18 @@ static int read_packed(unsigned char **out, size_t *len, sqlite3 *db, sqlite3_in
     return 0;
 }
 
-/* The run's files, unpacked, in rank order: *files malloc'd, *n of them. */
-static int read_files(td_file ***files, size_t *n, sqlite3 *db, const char *file, const run_row *r,
-                      td_error *err)
+/* The run's files, unpacked, in rank order: *files malloc'd, *n of them;
+ * *sum: the sum of their rows' checksums (summary_sum.c). */
+static int read_files(td_file ***files, size_t *n, uint64_t *sum, sqlite3 *db, const char *file,
+                      const run_row *r, td_error *err)
 {
     sqlite3_stmt *q = NULL;
     size_t cap = 0;
     int rc;
-    if (sqlite3_prepare_v2(db, "SELECT rowid, sha256 FROM files WHERE run_id = ? ORDER BY rank", -1,
-                           &q, NULL) != SQLITE_OK)
+    if (sqlite3_prepare_v2(db,
+                           "SELECT rowid, sha256, " TD_SUM_FILE_COLS
+                           " FROM files WHERE run_id = ? ORDER BY rank",
+                           -1, &q, NULL) != SQLITE_OK)
         return sql_fail(err, db, file, "reading files");
     sqlite3_bind_int64(q, 1, r->id);
     while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
@@ -369,8 +556,10 @@ static int read_files(td_file ***files, size_t *n, sqlite3 *db, const char *file
             break;
         }
         *files = nf;
-        if ((rc = read_packed(&p, &len, db, sqlite3_column_int64(q, 0), file, err)) < 0 ||
-            (rc = td_file_unpack_owned(&nf[*n], p, len, r->where, err)) < 0)
+        if ((rc = read_packed(&p, &len, db, sqlite3_column_int64(q, 0), file, err)) < 0)
+            break;
+        *sum += td_sum_file_row(q, 2, p, len);
+        if ((rc = td_file_unpack_owned(&nf[*n], p, len, r->where, err)) < 0)
             break;
         const char *h = (const char *)sqlite3_column_text(q, 1);
         if (h && strlen(h) == 64 && strspn(h, "0123456789abcdef") == 64)
@@ -469,11 +658,16 @@ int td_summary_open_set(td_set **out, const char *file, const char *run, td_erro
     int rc = td_summary_open_ro(&db, file, err);
     if (rc < 0)
         return rc;
+    uint64_t sum = 0;
+    int checked = 0;
     if ((rc = find_run(&r, db, file, run, err)) == 0 &&
-        (rc = read_files(&files, &nfiles, db, file, &r, err)) == 0) {
+        (rc = read_files(&files, &nfiles, &sum, db, file, &r, err)) == 0 &&
+        (rc = checked = td_summary_verify(db, r.where, r.id, TD_SUM_FILES, &sum, err)) >= 0) {
         rc = td_set_assemble(&s, r.source, files, nfiles, err); /* takes the files */
         files = NULL;
         nfiles = 0;
+        if (rc == 0)
+            s->unchecked = !checked;
     }
     if (rc == 0 && (rc = describe_source(s, &r, err)) < 0) {
         td_set_free(s);
@@ -494,6 +688,46 @@ static char *col_dup(sqlite3_stmt *q, int i)
     return t ? strdup((const char *)t) : NULL;
 }
 
+/* Run n's row of q (td_summary_runs' query) into r, checked against its
+ * checksums: every number listed comes from the run's rows. */
+static int take_run_info(td_run_info *r, sqlite3_stmt *q, sqlite3 *db, const char *path, size_t n,
+                         td_error *err)
+{
+    if (!all_set(q, 0, 4) || sqlite3_column_type(q, 6) == SQLITE_NULL)
+        return td_fail(err, TD_ETRACE, path,
+                       "damaged summary: run %zu lacks its name, date, version, source or device",
+                       n);
+    if (!td_summary_run_name_ok(q, 0))
+        return td_fail(err, TD_ETRACE, path,
+                       "damaged summary: the name of run %zu is not UTF-8 text without NUL", n);
+    r->name = col_dup(q, 0);
+    r->created = col_dup(q, 1);
+    r->tool_version = col_dup(q, 2);
+    r->source = col_dup(q, 3);
+    r->kept_ranks = col_dup(q, 4);
+    r->kept_iterations = col_dup(q, 5);
+    r->kept_device = col_dup(q, 6);
+    r->nranks = (uint64_t)sqlite3_column_int64(q, 7);
+    r->niters = (uint64_t)sqlite3_column_int64(q, 8);
+    r->nfiles = (uint64_t)sqlite3_column_int64(q, 9);
+    r->source_bytes = (uint64_t)sqlite3_column_int64(q, 10);
+    r->json_bytes = (uint64_t)sqlite3_column_int64(q, 11);
+    r->events = (uint64_t)sqlite3_column_int64(q, 12);
+    r->cpu_us = sqlite3_column_double(q, 13);
+    r->gpu_us = sqlite3_column_double(q, 14);
+    char *where = r->name ? malloc(strlen(path) + strlen(r->name) + 2) : NULL;
+    if (!where || !r->created || !r->tool_version || !r->source || !r->kept_device) {
+        free(where);
+        return td_fail(err, TD_ENOMEM, path, "out of memory");
+    }
+    sprintf(where, "%s#%s", path, r->name);
+    int checked = td_summary_verify(db, where, sqlite3_column_int64(q, 15),
+                                    TD_SUM_FILES | TD_SUM_DERIVED, NULL, err);
+    free(where);
+    r->unchecked = checked == 0;
+    return checked < 0 ? checked : 0;
+}
+
 long td_summary_runs(td_run_info **out, const char *path, td_error *err)
 {
     *out = NULL;
@@ -509,7 +743,8 @@ long td_summary_runs(td_run_info **out, const char *path, td_error *err)
             "SELECT name, created, tool_version, source, kept_ranks, kept_iterations, "
             "kept_device, (SELECT count(DISTINCT rank) FROM files f WHERE f.run_id = r.run_id), "
             "(SELECT count(DISTINCT iteration) FROM iterations i WHERE i.run_id = r.run_id), "
-            "files, source_bytes, json_bytes, events, cpu_us, gpu_us FROM runs r ORDER BY run_id",
+            "files, source_bytes, json_bytes, events, cpu_us, gpu_us, run_id FROM runs r "
+            "ORDER BY run_id",
             -1, &q, NULL) != SQLITE_OK) {
         rc = sql_fail(err, db, path, "reading runs");
         goto done;
@@ -523,37 +758,8 @@ long td_summary_runs(td_run_info **out, const char *path, td_error *err)
         v = nv;
         td_run_info *r = &v[n++];
         memset(r, 0, sizeof *r);
-        if (!all_set(q, 0, 4) || sqlite3_column_type(q, 6) == SQLITE_NULL) {
-            rc = td_fail(err, TD_ETRACE, path,
-                         "damaged summary: run %zu lacks its name, date, version, source or "
-                         "device",
-                         n);
+        if ((rc = take_run_info(r, q, db, path, n, err)) < 0)
             goto done;
-        }
-        if (!td_summary_run_name_ok(q, 0)) {
-            rc = td_fail(err, TD_ETRACE, path,
-                         "damaged summary: the name of run %zu is not UTF-8 text without NUL", n);
-            goto done;
-        }
-        r->name = col_dup(q, 0);
-        r->created = col_dup(q, 1);
-        r->tool_version = col_dup(q, 2);
-        r->source = col_dup(q, 3);
-        r->kept_ranks = col_dup(q, 4);
-        r->kept_iterations = col_dup(q, 5);
-        r->kept_device = col_dup(q, 6);
-        r->nranks = (uint64_t)sqlite3_column_int64(q, 7);
-        r->niters = (uint64_t)sqlite3_column_int64(q, 8);
-        r->nfiles = (uint64_t)sqlite3_column_int64(q, 9);
-        r->source_bytes = (uint64_t)sqlite3_column_int64(q, 10);
-        r->json_bytes = (uint64_t)sqlite3_column_int64(q, 11);
-        r->events = (uint64_t)sqlite3_column_int64(q, 12);
-        r->cpu_us = sqlite3_column_double(q, 13);
-        r->gpu_us = sqlite3_column_double(q, 14);
-        if (!r->name || !r->created || !r->tool_version || !r->source || !r->kept_device) {
-            rc = td_fail(err, TD_ENOMEM, path, "out of memory");
-            goto done;
-        }
     }
     if (rc != SQLITE_DONE) {
         rc = sql_fail(err, db, path, "reading runs");

@@ -81,6 +81,14 @@ const char td_summary_schema_sql[] =
     "         o.total_us\n"
     "  FROM ops o JOIN names n USING (run_id, name_id) JOIN runs r USING (run_id);\n";
 
+/* Schema 3 on: one row of checksums per run (summary_sum.c). */
+const char td_summary_checksums_sql[] = "CREATE TABLE checksums(\n"
+                                        "  run_id INTEGER PRIMARY KEY,\n"
+                                        "  algorithm TEXT NOT NULL,\n"
+                                        "  run INTEGER NOT NULL,\n"
+                                        "  files INTEGER NOT NULL,\n"
+                                        "  derived INTEGER NOT NULL)";
+
 static int sql_fail(td_error *err, sqlite3 *db, const char *path, const char *what)
 {
     return td_fail(err, TD_EIO, path, "%s: %s", what, db ? sqlite3_errmsg(db) : "no database");
@@ -516,6 +524,33 @@ static int write_files(writer *w, const td_set *set, const td_summary_opts *o, c
     return rc;
 }
 
+/* The run's checksums (summary_sum.c), from its rows as written; a file
+ * of an older schema gains the table, and notes from which run on every run
+ * has them. */
+static int write_checksums(writer *w)
+{
+    sqlite3_stmt *q = NULL;
+    int have = 0;
+    if (sqlite3_prepare_v2(w->db,
+                           "SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND "
+                           "name = 'checksums'",
+                           -1, &q, NULL) == SQLITE_OK &&
+        sqlite3_step(q) == SQLITE_ROW)
+        have = sqlite3_column_int(q, 0);
+    sqlite3_finalize(q);
+    int rc = have ? 0 : exec(w->db, td_summary_checksums_sql, w->path, w->err);
+    if (rc < 0)
+        return rc;
+    char sql[120];
+    snprintf(sql, sizeof sql, "INSERT OR IGNORE INTO meta VALUES ('checksums_from', '%lld')",
+             (long long)w->run_id);
+    if ((rc = exec(w->db, sql, w->path, w->err)) < 0)
+        return rc;
+    if (td_sum_write(w->db, w->run_id) < 0)
+        return sql_fail(w->err, w->db, w->path, "writing checksums");
+    return 0;
+}
+
 /* The run, inside the caller's transaction. */
 static int write_run(writer *w, const td_set *set, const char *run, const td_summary_opts *o,
                      const run_keep *k, char (*hashes)[65])
@@ -529,6 +564,8 @@ static int write_run(writer *w, const td_set *set, const char *run, const td_sum
         rc = write_files(w, set, o, k, hashes, &tot);
     if (rc == 0)
         rc = update_run_totals(w, &tot);
+    if (rc == 0)
+        rc = write_checksums(w);
     td_strtab_free(w->names);
     w->names = NULL;
     return rc;
@@ -550,6 +587,8 @@ static int create_schema(sqlite3 *db, const char *path, td_error *err)
     int rc = exec(db, "PRAGMA page_size = 4096", path, err);
     if (rc == 0)
         rc = exec(db, td_summary_schema_sql, path, err);
+    if (rc == 0)
+        rc = exec(db, td_summary_checksums_sql, path, err);
     if (rc == 0)
         rc = exec(db,
                   "INSERT INTO meta VALUES ('format', 'tracediff summary'), "
@@ -715,7 +754,15 @@ static int drop_same_name(writer *w, const char *run, const td_summary_opts *o)
              "run_id = %lld; DELETE FROM names WHERE run_id = %lld; DELETE FROM ops "
              "WHERE run_id = %lld; DELETE FROM runs WHERE run_id = %lld;",
              (long long)old, (long long)old, (long long)old, (long long)old, (long long)old);
-    return exec(w->db, sql, w->path, w->err);
+    int rc = exec(w->db, sql, w->path, w->err);
+    if (rc == 0) {
+        snprintf(sql, sizeof sql,
+                 "DELETE FROM checksums WHERE run_id = %lld AND EXISTS (SELECT 1 FROM "
+                 "sqlite_schema WHERE name = 'checksums')",
+                 (long long)old);
+        sqlite3_exec(w->db, sql, NULL, NULL, NULL); /* an older file has no such table */
+    }
+    return rc;
 }
 
 /* A test hook: TD_TEST_PAUSE_IN_APPEND=FILE makes an append, once its run is
@@ -751,6 +798,7 @@ static int append_to_file(writer *w, const td_set *set, const char *run, const t
     sqlite3_busy_timeout(w->db, 10000);
     if ((rc = exec(w->db, "BEGIN IMMEDIATE", path, w->err)) < 0 ||
         (rc = version = check_schema(w->db, path, w->err)) < 0 ||
+        (rc = td_summary_check_objects(w->db, path, version, w->err)) < 0 ||
         (rc = drop_same_name(w, run, o)) < 0 || (rc = write_run(w, set, run, o, k, hashes)) < 0)
         return rc;
     /* the new run's encoding: older readers must refuse the file */

@@ -141,6 +141,16 @@ static int read_runs(run_list *l, sqlite3 *db, const char *path, td_error *err)
     if (rc == 0 && s != SQLITE_DONE)
         rc = td_fail(err, TD_ETRACE, path, "reading it: %s", sqlite3_errmsg(db));
     sqlite3_finalize(q);
+    /* what a trend reads of each run: its row, names and ops */
+    for (size_t i = 0; i < l->n && rc == 0; i++) {
+        char *where = malloc(strlen(path) + strlen(l->names[i]) + 2);
+        if (!where)
+            return td_fail(err, TD_ENOMEM, path, "out of memory");
+        sprintf(where, "%s#%s", path, l->names[i]);
+        int v = td_summary_verify(db, where, l->ids[i], TD_SUM_DERIVED, NULL, err);
+        free(where);
+        rc = v < 0 ? v : 0;
+    }
     return rc;
 }
 

@@ -1,0 +1,173 @@
+#!/usr/bin/env python3
+"""Damaged summaries give the right answer or say they are damaged
+(docs/summaries.md, "Checksums").
+
+    summary_corrupt_test.py TRACEDIFF
+
+A summary of two runs (two ranks each) is made from real traces, then 200
+copies of it are damaged, each one way, chosen by a fixed seed:
+
+- 80 byte flips anywhere in the file (SQLite's pages, header included);
+- 60 byte flips inside a packed blob (through SQLite, so the file stays a
+  valid database);
+- 60 changed values: an op's total or count, a run's totals, a file's
+  counts, a name, an iteration (through SQLite).
+
+For each copy, `compare F#a F#b`, `runs F` and `trend F` must either print
+exactly what they print for the undamaged file (exit 0), or fail with exit
+1, one line on stderr naming the file and saying "damaged summary", and
+nothing on stdout. The only other answer allowed is for a flip of the
+schema version (bytes 60-63 of the header): a version above ours is read as
+a newer tracediff's file ("use a newer tracediff"), which a flip cannot be
+told from.
+
+Also: a summary with schema version -1 or 0 (but tracediff's tables) is a
+damaged summary; a run of schema 2 (no checksums) answers, with a note.
+"""
+import os, random, shutil, sqlite3, subprocess, sys, tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+GOLD = os.path.join(ROOT, "tests", "golden", "traces")
+passed = failed = 0
+
+
+def check(name, ok, detail=""):
+    global passed, failed
+    if ok:
+        passed += 1
+    else:
+        failed += 1
+        print("FAIL summary-corrupt %s%s" % (name, ": " + detail if detail else ""))
+
+
+def run(exe, *args):
+    try:
+        p = subprocess.run([exe] + list(args), capture_output=True, timeout=60, cwd=ROOT)
+    except subprocess.TimeoutExpired:
+        return None, b"", "no answer in 60 s"
+    return p.returncode, p.stdout, p.stderr.decode("utf-8", "replace")
+
+
+def commands(path):
+    return [["compare", path + "#a", path + "#b", "--format", "csv", "-q"],
+            ["runs", path, "--format", "csv"],
+            ["trend", path, "--format", "csv"]]
+
+
+def flip_file(path, rng):
+    data = bytearray(open(path, "rb").read())
+    at = rng.randrange(len(data))
+    data[at] ^= rng.randrange(1, 256)
+    open(path, "wb").write(bytes(data))
+    return "byte %d of the file" % at, 60 <= at < 64
+
+
+def flip_blob(path, rng):
+    con = sqlite3.connect(path)
+    rows = con.execute("SELECT rowid, packed FROM files ORDER BY rowid").fetchall()
+    rowid, blob = rows[rng.randrange(len(rows))]
+    b = bytearray(blob)
+    at = rng.randrange(len(b))
+    b[at] ^= rng.randrange(1, 256)
+    con.execute("UPDATE files SET packed = ? WHERE rowid = ?", (bytes(b), rowid))
+    con.commit()
+    con.close()
+    return "byte %d of packed blob %d" % (at, rowid), False
+
+
+VALUE_EDITS = [
+    "UPDATE ops SET total_us = total_us * 1.5 + 1 WHERE rowid = {row}",
+    "UPDATE ops SET count = count + 1 WHERE rowid = {row}",
+    "UPDATE runs SET cpu_us = cpu_us + 100 WHERE run_id = 1",
+    "UPDATE runs SET events = events - 1 WHERE run_id = 2",
+    "UPDATE files SET events_total = events_total + 1 WHERE rowid = 1",
+    "UPDATE files SET sha256 = 'ff' || substr(sha256, 3) WHERE rowid = 2",
+    "UPDATE names SET name = name || 'x' WHERE rowid = {row}",
+    "UPDATE iterations SET iteration = iteration + 1000 WHERE rowid = 1",
+    "DELETE FROM ops WHERE rowid = {row}",
+    "UPDATE checksums SET files = files + 1 WHERE run_id = 2",
+]
+
+
+def edit_value(path, rng):
+    con = sqlite3.connect(path)
+    n = con.execute("SELECT min(count(*), (SELECT count(*) FROM names)) FROM ops").fetchone()[0]
+    sql = rng.choice(VALUE_EDITS).format(row=rng.randrange(1, n + 1))
+    con.execute(sql)
+    con.commit()
+    con.close()
+    return sql, False
+
+
+def main():
+    exe = os.path.abspath(sys.argv[1])
+    tmp = tempfile.mkdtemp(prefix="td-summary-corrupt.")
+    try:
+        good = os.path.join(tmp, "good.tdsum")
+        for run_name, src in (("a", "hta-two_ranks"), ("b", "hta-trace_diff/test")):
+            rc, _, err = run(exe, "summarize", os.path.join(GOLD, src), "-o", good, "--run",
+                             run_name, "-q")
+            check("summarize %s" % src, rc == 0, err)
+        want = [run(exe, *c) for c in commands(good)]
+        check("the undamaged file answers", all(w[0] == 0 and w[1] for w in want),
+              str([w[2] for w in want]))
+        rng = random.Random(20261127)
+        kinds = [flip_file] * 80 + [flip_blob] * 60 + [edit_value] * 60
+        same = damaged = 0
+        for i, how in enumerate(kinds):
+            bad = os.path.join(tmp, "bad%d.tdsum" % i)
+            shutil.copy(good, bad)
+            what, version_bytes = how(bad, rng)
+            for cmd, (wrc, wout, _) in zip(commands(bad), want):
+                rc, out, err = run(exe, *cmd)
+                lines = err.strip().splitlines()
+                if rc == 0 and out == wout:
+                    same += 1
+                    ok = True
+                else:
+                    ok = (rc == 1 and out == b"" and len(lines) == 1 and bad in lines[0] and
+                          ("damaged summary" in lines[0] or
+                           (version_bytes and "use a newer tracediff" in lines[0])))
+                    damaged += ok
+                check("%s: %s" % (what, cmd[0]), ok,
+                      "rc %s, %d bytes out, %r" % (rc, len(out), err.strip()[:300]))
+            os.unlink(bad)
+        print("%d answers as before, %d 'damaged summary'" % (same, damaged))
+        check("damage was found at all", damaged > 100, "%d" % damaged)
+
+        # the schema version: -1 and 0 on tracediff's tables are damage
+        for v in (-1, 0):
+            bad = os.path.join(tmp, "v%d.tdsum" % (v + 1))
+            shutil.copy(good, bad)
+            con = sqlite3.connect(bad)
+            con.execute("PRAGMA user_version = %d" % v)
+            con.commit()
+            con.close()
+            rc, out, err = run(exe, "runs", bad)
+            check("user_version %d: damaged summary" % v,
+                  rc == 1 and "damaged summary" in err and "version is %d" % v in err, err)
+
+        # a run without checksums (schema 2): it answers, with a note
+        old = os.path.join(tmp, "old.tdsum")
+        shutil.copy(good, old)
+        con = sqlite3.connect(old)
+        con.executescript("DROP TABLE checksums; DELETE FROM meta WHERE key = 'checksums_from';"
+                          "PRAGMA user_version = 2;")
+        con.close()
+        rc, out, err = run(exe, *commands(old)[0][:-1])
+        check("schema 2: answers as before, with a note",
+              rc == 0 and out == want[0][1] and "without checksums" in err, err)
+        rc, out, err = run(exe, "summarize", os.path.join(GOLD, "hta-two_ranks"), "-o", old,
+                           "--run", "c", "-q")
+        rc2, out2, err2 = run(exe, "compare", old + "#a", old + "#c", "--format", "csv")
+        check("schema 2 + a new run: the new run is checked, the old is noted",
+              rc == 0 and rc2 == 0 and err2.count("without checksums") == 1 and
+              "#a)" in err2, err + err2)
+    finally:
+        shutil.rmtree(tmp)
+    print("summary-corrupt: %d passed, %d failed" % (passed, failed))
+    return 0 if failed == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
