@@ -232,8 +232,8 @@ TD_API void td_set_category_times(const td_set *set,
 
 typedef enum td_device { TD_DEVICE_ALL = 0, TD_DEVICE_CPU = 1, TD_DEVICE_GPU = 2 } td_device;
 
-#define TD_SUMMARY_SCHEMA 3 /* PRAGMA user_version of the summaries written; 1 and 2 are read too  \
-                             */
+/* PRAGMA user_version of the summaries written; 1 and 2 are read too. */
+#define TD_SUMMARY_SCHEMA 3
 
 typedef struct td_summary_opts {
     size_t size;     /* sizeof(td_summary_opts): set by TD_SUMMARY_OPTS_INIT */
