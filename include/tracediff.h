@@ -191,6 +191,10 @@ typedef struct td_file_info {
     bool bom;                  /* starts with a UTF-8 byte order mark (skipped) */
     const char *device_name;   /* deviceProperties[0].name, or NULL */
     bool decimal_ts;           /* some ts was decimal: rounded unless ns */
+    /* Another profiler's output (docs/profilers.md): what it is and the
+     * version that wrote it ("Nsight Systems SQLite export 2024.6.2.25"),
+     * its rank its place in the set; NULL for Kineto JSON. */
+    const char *format;
 } td_file_info;
 
 TD_API const char *td_set_path(const td_set *set);

@@ -5,6 +5,7 @@
  * by the scanner without being built.
  */
 #include "internal.h"
+#include "model/prof_load.h"
 #include "model/trace_split.h"
 #include "read/json_scan.h"
 #include "util/strtab.h"
@@ -1000,6 +1001,7 @@ void td_file_free(td_file *f)
     free(f->path);
     free(f->origin);
     free(f->device_name);
+    free(f->format);
     td_strtab_free(f->names);
     td_strtab_free(f->cats);
     free(f->cat_counts);
@@ -1040,6 +1042,12 @@ int td_file_load_split(td_file **out, const char *path, const td_load_progress *
 {
     int want_attr = (flags & TD_LOAD_ATTR) != 0;
     *out = NULL;
+    td_prof_kind pk = td_prof_sniff(path);
+    if (pk != TD_PROF_NONE) { /* another profiler's output (prof_load.h) */
+        for (size_t k = 1; sp && k < sp->n; k++)
+            td_split_cancel(&sp->p[k]);
+        return td_prof_load(out, path, pk, prog, flags, err);
+    }
     loader L;
     memset(&L, 0, sizeof L);
     L.prog = prog;

@@ -26,7 +26,8 @@ static bool has_suffix(const char *s, const char *suf)
 static bool trace_name(const char *name)
 {
     return has_suffix(name, ".json") || has_suffix(name, ".json.gz") ||
-           has_suffix(name, ".json.zst");
+           has_suffix(name, ".json.zst") || has_suffix(name, ".sqlite") ||
+           has_suffix(name, ".sqlite3") || has_suffix(name, ".db");
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -108,7 +109,8 @@ int td_trace_set_list(const char *path, char ***list, size_t *n, size_t *cap, td
         return rc;
     if (*n == first)
         return td_fail(err, TD_ETRACE, path,
-                       "no trace files (*.json, *.json.gz, *.json.zst) in this directory");
+                       "no trace files (*.json, *.json.gz, *.json.zst, *.sqlite, *.db) in "
+                       "this directory");
     qsort(*list + first, *n - first, sizeof **list, cmp_str);
     return 0;
 }
@@ -250,6 +252,11 @@ int td_set_assemble(td_set **out, const char *path, td_file **files, size_t n, t
     }
     s->files = files;
     s->nfiles = n;
+    /* Other profilers' outputs say no rank: theirs is the file's place in
+     * the set (docs/profilers.md, "Ranks"). */
+    for (size_t i = 0; i < n; i++)
+        if (files[i]->format && !files[i]->has_rank)
+            files[i]->rank = (int64_t)i;
     qsort(files, n, sizeof *files, cmp_file_rank);
     for (size_t i = 1; i < n; i++) {
         if (files[i]->rank == files[i - 1]->rank) {
@@ -555,6 +562,7 @@ int td_set_file_info(const td_set *s, size_t i, td_file_info *o)
     o->bom = f->bom;
     o->device_name = f->device_name;
     o->decimal_ts = f->decimal_ts;
+    o->format = f->format;
     return 0;
 }
 
