@@ -143,11 +143,14 @@ typedef struct td_open_opts {
      * other: opening one made under the other rule is TD_ETRACE (when its
      * traces had decimal timestamps, the only case where the rules differ). */
     bool ns;
+    /* Nsight Systems exports (docs/profilers.md): kernels named by their
+     * demangledName (the full signature) instead of their shortName. */
+    bool nsys_demangled;
 } td_open_opts;
 
 #define TD_OPEN_OPTS_INIT                                                                          \
     {                                                                                              \
-        sizeof(td_open_opts), 0, NULL, NULL, false, 0, false, false                                \
+        sizeof(td_open_opts), 0, NULL, NULL, false, 0, false, false, false                         \
     }
 
 /* Whether HTA_DISABLE_NS_ROUNDING in the environment turns HTA's rounding

@@ -353,6 +353,12 @@ static int set_ns(cli_opts *o, const char *v)
     return 0;
 }
 
+static int set_nsys_names(cli_opts *o, const char *v)
+{
+    o->nsys_demangled = strcmp(v, "demangled") == 0;
+    return 0;
+}
+
 static int set_control_label(cli_opts *o, const char *v)
 {
     o->control_label = v;
@@ -671,6 +677,10 @@ const cli_option cli_options[] = {
      "rounded to whole us as HTA does; HTA_DISABLE_NS_ROUNDING=1\n"
      "in the environment does the same; docs/numbers.md)",
      set_ns},
+    {"nsys-names", 0, "WHICH", "short|demangled", "selection", ON_READ,
+     "kernel names of Nsight Systems exports: nsys's shortName\n"
+     "(default) or the demangled signature (docs/profilers.md)",
+     set_nsys_names},
     {"control-label", 0, "NAME", NULL, "selection", ON_PAIR,
      "control's label: headers, legends, column prefixes", set_control_label},
     {"test-label", 0, "NAME", NULL, "selection", ON_PAIR,

@@ -680,8 +680,7 @@ static int sqlite_load(td_prof_sink *sink, const char *path, int flags, td_error
     if (rc < 0)
         return rc;
     nsys_ctx c = {.path = path, .err = err, .sink = sink};
-    const char *env = getenv("TD_NSYS_NAMES");
-    c.demangled = (flags & TD_LOAD_DEMANGLED) || (env && strcmp(env, "demangled") == 0);
+    c.demangled = (flags & TD_LOAD_DEMANGLED) != 0;
     if ((rc = db_open(&c.db, path, err)) < 0)
         return rc;
     int kind = db_kind(c.db);

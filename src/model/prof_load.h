@@ -31,9 +31,8 @@ int td_prof_sqlite_kind(const char *path);
 int td_prof_load(td_file **out, const char *path, td_prof_kind kind, const td_load_progress *prog,
                  int flags, td_error *err);
 
-/* Kernel names from demangledName instead of shortName (nsys). Also read
- * from TD_NSYS_NAMES=demangled in the environment (the CLI's --nsys-names
- * sets it, so that child processes loading files see it too). */
+/* Kernel names from demangledName instead of shortName (nsys;
+ * td_open_opts.nsys_demangled). */
 #define TD_LOAD_DEMANGLED 4
 
 /* The events of one file as a reader finds them (prof_sink.c): interned,

@@ -4,6 +4,7 @@
  */
 #include "internal.h"
 #include "model/file_procs.h"
+#include "model/prof_load.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -190,7 +191,8 @@ static int load_one(void *ud, size_t i)
         td_split_run(jb->split, c->tasks[i].piece, &prog, attr, c->map_min);
         return 0;
     }
-    int flags = attr | (c->opts && c->opts->ns ? TD_LOAD_NS : 0);
+    int flags = attr | (c->opts && c->opts->ns ? TD_LOAD_NS : 0) |
+                (c->opts && c->opts->nsys_demangled ? TD_LOAD_DEMANGLED : 0);
     jb->rc = td_file_load_split(&jb->file, jb->path, &prog, flags, jb->split, c->ahead, c->map_min,
                                 &jb->err);
     return jb->rc;
