@@ -644,25 +644,21 @@ static int rocpd_read(nsys_ctx *c)
     free(v);
     if (rc < 0)
         return rc;
-    static const char *const kernels[] = {"kernel_name?",    "start", "end",  "stream_id?",
-                                          "correlation_id?", "pid?",  "tid?", NULL};
-    static const char *const copies[] = {"name", "start", "end", "stream_id?", "correlation_id?",
-                                         "pid?", "tid?",  NULL};
-    static const char *const regions[] = {"name", "start", "end", "stream_id?", "correlation_id?",
-                                          "pid?", "tid?",  NULL};
-    /* kernel_name is the view's column in rocprofv3's docs; older ones say name. */
-    const char *const kernels_old[] = {"name", "start", "end", "stream_id?", "correlation_id?",
+    /* The views' columns as rocprofv3 documents them (data_views.sql): the
+     * kernel's display name is "name"; a few releases said kernel_name. */
+    static const char *const cols[] = {"name", "start", "end", "stream_id?", "correlation_id?",
                                        "pid?", "tid?",  NULL};
+    static const char *const kcols_old[] = {"kernel_name",     "start", "end",  "stream_id?",
+                                            "correlation_id?", "pid?",  "tid?", NULL};
     sqlite3_stmt *probe = NULL;
-    bool has_kname = sqlite3_prepare_v2(c->db, "SELECT kernel_name FROM kernels LIMIT 0", -1,
-                                        &probe, NULL) == SQLITE_OK;
+    bool has_name = sqlite3_prepare_v2(c->db, "SELECT \"name\" FROM kernels LIMIT 0", -1, &probe,
+                                       NULL) == SQLITE_OK;
     sqlite3_finalize(probe);
-    if ((rc = rocpd_view(c, "kernels", TD_PC_KERNEL, has_kname ? kernels : kernels_old, NULL)) <
-            0 ||
-        (rc = rocpd_view(c, "memory_copies", TD_PC_MEMCPY, copies, NULL)) < 0 ||
-        (rc = rocpd_view(c, "regions", TD_PC_RUNTIME, regions,
+    if ((rc = rocpd_view(c, "kernels", TD_PC_KERNEL, has_name ? cols : kcols_old, NULL)) < 0 ||
+        (rc = rocpd_view(c, "memory_copies", TD_PC_MEMCPY, cols, NULL)) < 0 ||
+        (rc = rocpd_view(c, "regions", TD_PC_RUNTIME, cols,
                          " WHERE \"category\" LIKE 'HIP_%API%'")) < 0 ||
-        (rc = rocpd_view(c, "regions", TD_PC_ANNOTATION, regions,
+        (rc = rocpd_view(c, "regions", TD_PC_ANNOTATION, cols,
                          " WHERE \"category\" LIKE 'MARKER_%'")) < 0)
         return rc;
     if (c->sink->gpu_rows == 0 && c->sink->ann_rows == 0)

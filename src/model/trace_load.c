@@ -57,6 +57,9 @@ typedef struct loader {
     size_t catcap;
     /* The member layouts of events and of their args (td_json_keys). */
     td_json_keys event_keys, args_keys;
+    /* A rocprofv3 JSON file (prof_load.h): its events, read instead. */
+    td_prof_sink *rocprof;
+    int load_flags;
 } loader;
 
 static void report_progress(loader *L)
@@ -942,6 +945,24 @@ static int read_device_properties(loader *L)
     return rc;
 }
 
+/* "rocprofiler-sdk-tool": rocprofv3's JSON, read by rocprof_json.c into
+ * a file of its own that replaces L's. */
+static int read_rocprof(loader *L)
+{
+    if (!L->rocprof) {
+        td_prof_sink *s = malloc(sizeof *s);
+        if (!s)
+            return td_fail(L->j.err, TD_ENOMEM, L->f->path, "out of memory");
+        int rc = td_prof_sink_init(s, L->f->path, L->load_flags, L->j.err);
+        L->rocprof = s;
+        if (rc < 0)
+            return rc;
+        s->f->compression = L->f->compression;
+        s->f->file_bytes = L->f->file_bytes;
+    }
+    return td_rocprof_json_read(&L->j, L->rocprof);
+}
+
 static int read_top(loader *L)
 {
     td_json *j = &L->j;
@@ -982,6 +1003,8 @@ static int read_top(loader *L)
             rc = read_distributed_info(L);
         else if (key_is(k, kl, "deviceProperties"))
             rc = read_device_properties(L);
+        else if (key_is(k, kl, "rocprofiler-sdk-tool"))
+            rc = read_rocprof(L);
         else
             rc = td_json_skip(j);
     }
@@ -989,7 +1012,7 @@ static int read_top(loader *L)
         return rc;
     if ((rc = td_json_end(j)) < 0)
         return rc;
-    if (!L->seen_events)
+    if (!L->seen_events && !L->rocprof)
         return td_fail(j->err, TD_ETRACE, L->f->path, "no traceEvents array: not a trace");
     return 0;
 }
@@ -1063,6 +1086,7 @@ int td_file_load_split(td_file **out, const char *path, const td_load_progress *
         return td_fail(err, TD_ENOMEM, path, "out of memory");
     }
     L.f = f;
+    L.load_flags = flags;
     if ((rc = td_reader_open(&L.r, path, err)) < 0)
         goto done;
     f->compression = td_reader_compression(L.r);
@@ -1076,6 +1100,21 @@ int td_file_load_split(td_file **out, const char *path, const td_load_progress *
         td_split_cancel(&sp->p[k]); /* never reached */
     if (rc < 0)
         goto done;
+    if (L.rocprof) { /* its own file, not traceEvents' */
+        L.rocprof->f->json_bytes = td_json_offset(&L.j);
+        td_json_free(&L.j);
+        td_reader_close(L.r);
+        L.r = NULL;
+        td_file *rf = NULL;
+        rc = td_prof_sink_finish(L.rocprof, &rf);
+        free(L.rocprof);
+        L.rocprof = NULL;
+        if (rc == 0) {
+            td_file_free(f);
+            f = rf;
+        }
+        goto done;
+    }
     f->json_bytes = td_json_offset(&L.j);
     /* Decimal timestamps are rounded as HTA does (spec §2) unless the
      * trace's own resolution was asked for (td_open_opts.ns). */
@@ -1113,6 +1152,10 @@ done:
     free(L.links);
     free(L.cat_rdur);
     free(L.evcat);
+    if (L.rocprof) {
+        td_prof_sink_free(L.rocprof);
+        free(L.rocprof);
+    }
     if (rc < 0) {
         td_file_free(f);
         return rc;
