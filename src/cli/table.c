@@ -36,7 +36,7 @@
 
 #define TRACE_SET_NOTE                                                                             \
     "A trace set is a directory of trace files (one per rank: .json, .json.gz,\n"                  \
-    ".json.zst) or one trace file."
+    ".json.zst; Nsight Systems or rocpd .sqlite/.db exports) or one trace file."
 
 const cli_command cli_commands[] = {
     {CMD_COMPARE,
