@@ -1060,17 +1060,47 @@ int td_file_load(td_file **out, const char *path, const td_load_progress *prog, 
     return td_file_load_split(out, path, prog, flags, NULL, false, 0, err);
 }
 
-int td_file_load_split(td_file **out, const char *path, const td_load_progress *prog, int flags,
-                       td_split *sp, bool ahead, uint64_t map_min, td_error *err)
+/* A rocprofv3 JSON file read (read_rocprof): its events become the file,
+ * in place of *f (freed); the reading state goes first, as for a trace. */
+static int finish_rocprof(loader *L, td_file **f)
+{
+    L->rocprof->f->json_bytes = td_json_offset(&L->j);
+    td_json_free(&L->j);
+    td_reader_close(L->r);
+    L->r = NULL;
+    td_file *rf = NULL;
+    int rc = td_prof_sink_finish(L->rocprof, &rf);
+    free(L->rocprof);
+    L->rocprof = NULL;
+    if (rc == 0) {
+        td_file_free(*f);
+        *f = rf;
+    }
+    return rc;
+}
+
+/* What a file's loader holds when it is done (L->f is the caller's). */
+static void loader_free(loader *L)
+{
+    td_json_free(&L->j);
+    td_reader_close(L->r);
+    for (size_t b = 0; b < L->nblk; b++)
+        td_big_free(L->blk[b]);
+    free(L->blk);
+    free(L->wide);
+    free(L->links);
+    free(L->cat_rdur);
+    free(L->evcat);
+    if (L->rocprof) {
+        td_prof_sink_free(L->rocprof);
+        free(L->rocprof);
+    }
+}
+
+static int load_trace(td_file **out, const char *path, const td_load_progress *prog, int flags,
+                      td_split *sp, bool ahead, uint64_t map_min, td_error *err)
 {
     int want_attr = (flags & TD_LOAD_ATTR) != 0;
-    *out = NULL;
-    td_prof_kind pk = td_prof_sniff(path);
-    if (pk != TD_PROF_NONE) { /* another profiler's output (prof_load.h) */
-        for (size_t k = 1; sp && k < sp->n; k++)
-            td_split_cancel(&sp->p[k]);
-        return td_prof_load(out, path, pk, prog, flags, err);
-    }
     loader L;
     memset(&L, 0, sizeof L);
     L.prog = prog;
@@ -1101,18 +1131,7 @@ int td_file_load_split(td_file **out, const char *path, const td_load_progress *
     if (rc < 0)
         goto done;
     if (L.rocprof) { /* its own file, not traceEvents' */
-        L.rocprof->f->json_bytes = td_json_offset(&L.j);
-        td_json_free(&L.j);
-        td_reader_close(L.r);
-        L.r = NULL;
-        td_file *rf = NULL;
-        rc = td_prof_sink_finish(L.rocprof, &rf);
-        free(L.rocprof);
-        L.rocprof = NULL;
-        if (rc == 0) {
-            td_file_free(f);
-            f = rf;
-        }
+        rc = finish_rocprof(&L, &f);
         goto done;
     }
     f->json_bytes = td_json_offset(&L.j);
@@ -1143,23 +1162,23 @@ int td_file_load_split(td_file **out, const char *path, const td_load_progress *
     if (rc == 0 && want_attr)
         rc = td_attribute(f, L.links, L.nlinks, L.round_ts, err);
 done:
-    td_json_free(&L.j);
-    td_reader_close(L.r);
-    for (size_t b = 0; b < L.nblk; b++)
-        td_big_free(L.blk[b]);
-    free(L.blk);
-    free(L.wide);
-    free(L.links);
-    free(L.cat_rdur);
-    free(L.evcat);
-    if (L.rocprof) {
-        td_prof_sink_free(L.rocprof);
-        free(L.rocprof);
-    }
+    loader_free(&L);
     if (rc < 0) {
         td_file_free(f);
         return rc;
     }
     *out = f;
     return 0;
+}
+
+int td_file_load_split(td_file **out, const char *path, const td_load_progress *prog, int flags,
+                       td_split *sp, bool ahead, uint64_t map_min, td_error *err)
+{
+    *out = NULL;
+    td_prof_kind pk = td_prof_sniff(path);
+    if (pk == TD_PROF_NONE)
+        return load_trace(out, path, prog, flags, sp, ahead, map_min, err);
+    for (size_t k = 1; sp && k < sp->n; k++) /* another profiler's output (prof_load.h) */
+        td_split_cancel(&sp->p[k]);
+    return td_prof_load(out, path, pk, prog, flags, err);
 }
