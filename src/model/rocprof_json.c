@@ -370,9 +370,12 @@ static int read_tool(rp *p)
 /* The kept records as events, named now that every name is known. */
 static int emit(rp *p)
 {
-    qsort(p->sym, p->nsym, sizeof *p->sym, cmp_id);
-    qsort(p->ops, p->nops, sizeof *p->ops, cmp_id);
-    qsort(p->msg, p->nmsg, sizeof *p->msg, cmp_id);
+    if (p->nsym)
+        qsort(p->sym, p->nsym, sizeof *p->sym, cmp_id);
+    if (p->nops)
+        qsort(p->ops, p->nops, sizeof *p->ops, cmp_id);
+    if (p->nmsg)
+        qsort(p->msg, p->nmsg, sizeof *p->msg, cmp_id);
     static const td_prof_cat cat[] = {TD_PC_KERNEL, TD_PC_RUNTIME, TD_PC_MEMCPY, TD_PC_ANNOTATION};
     char unknown[64];
     for (size_t i = 0; i < p->nr; i++) {

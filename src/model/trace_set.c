@@ -280,7 +280,8 @@ int td_set_assemble(td_set **out, const char *path, td_file **files, size_t n, t
     }
     for (size_t i = 0; i < n; i++) {
         s->ranks[i] = files[i]->rank;
-        memcpy(s->iters + s->niters, files[i]->iters, files[i]->niters * sizeof *s->iters);
+        if (files[i]->niters) /* none: iters may be NULL (a file sent back by a child) */
+            memcpy(s->iters + s->niters, files[i]->iters, files[i]->niters * sizeof *s->iters);
         s->niters += files[i]->niters;
     }
     s->nranks = n;
