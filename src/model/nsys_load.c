@@ -149,7 +149,9 @@ static int db_open(sqlite3 **out, const char *path, td_error *err)
     if (!uri)
         return td_fail(err, TD_ENOMEM, path, "out of memory");
     sqlite3 *db = NULL;
-    int src = sqlite3_open_v2(uri, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL);
+    /* One thread uses the connection: no mutexes. */
+    int src = sqlite3_open_v2(uri, &db,
+                              SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, NULL);
     free(uri);
     if (src != SQLITE_OK) {
         int rc = db_fail(err, db, path, "cannot open it");
@@ -272,10 +274,19 @@ static int select_cols(sqlite3 *db, const char *path, const char *t, const char 
     return 0;
 }
 
-/* Strings of StringIds by id, looked up once each. */
+/* Strings of StringIds by id. */
 typedef struct strings {
     sqlite3_stmt *q;
 } strings;
+
+/* The names id each StringIds id became (+ 1; 0 not yet), for the ids
+ * below CACHE_MAX: a table names a few hundred strings a million times,
+ * each looked up and interned once. */
+#define CACHE_MAX ((int64_t)1 << 22)
+typedef struct name_cache {
+    int64_t *id1;
+    size_t cap;
+} name_cache;
 
 static const char *string_of(strings *st, int64_t id, size_t *len)
 {
@@ -296,6 +307,34 @@ typedef struct nsys_ctx {
     strings str;
     bool demangled;
 } nsys_ctx;
+
+static size_t api_name_len(const char *s, size_t len);
+
+/* The names id of StringIds id sid (runtime API names without their
+ * version when api): >= 0; -1 when StringIds lacks it; < -1 on error. */
+static int64_t cached_name(nsys_ctx *c, name_cache *nc, int64_t sid, bool api)
+{
+    bool cacheable = sid >= 0 && sid < CACHE_MAX;
+    if (cacheable && (size_t)sid < nc->cap && nc->id1[sid])
+        return nc->id1[sid] - 1;
+    size_t len = 0;
+    const char *s = string_of(&c->str, sid, &len);
+    if (!s)
+        return -1;
+    int64_t nid = td_prof_sink_name(c->sink, s, api ? api_name_len(s, len) : len);
+    if (nid < 0 || !cacheable)
+        return nid < 0 ? TD_ENOMEM : nid;
+    if ((size_t)sid >= nc->cap) {
+        size_t old = nc->cap;
+        int64_t *n1 = td_grow(nc->id1, &nc->cap, (size_t)sid + 1, sizeof *n1);
+        if (!n1)
+            return td_fail(c->err, TD_ENOMEM, c->path, "out of memory");
+        memset(n1 + old, 0, (nc->cap - old) * sizeof *n1);
+        nc->id1 = n1;
+    }
+    nc->id1[sid] = nid + 1;
+    return nid;
+}
 
 static int step_fail(nsys_ctx *c, const char *table)
 {
@@ -351,6 +390,22 @@ static int add_timed(nsys_ctx *c, td_prof_cat cat, sqlite3_stmt *q, int col_star
     return td_prof_sink_add(c->sink, cat, s, len, us(a), us(b - a), stream, corr, pid, tid);
 }
 
+/* add_timed for a names id (cached_name: < 0 when the row has no name). */
+static int add_timed_id(nsys_ctx *c, td_prof_cat cat, sqlite3_stmt *q, int64_t nid, int64_t stream,
+                        int64_t corr, int64_t pid, int64_t tid)
+{
+    if (nid < -1)
+        return (int)nid;
+    if (nid < 0 || sqlite3_column_type(q, 0) == SQLITE_NULL ||
+        sqlite3_column_type(q, 1) == SQLITE_NULL) {
+        c->sink->f->events_total++;
+        c->sink->f->events_skipped++;
+        return 0;
+    }
+    int64_t a = sqlite3_column_int64(q, 0), b = sqlite3_column_int64(q, 1);
+    return td_prof_sink_add_id(c->sink, cat, nid, us(a), us(b - a), stream, corr, pid, tid);
+}
+
 /* nsys's globalTid / globalPid: the pid in bits 24-47, the tid in 0-23. */
 static int64_t pid_of(int64_t g)
 {
@@ -369,15 +424,16 @@ static int nsys_kernels(nsys_ctx *c)
     int rc = prepare_table(c, "CUPTI_ACTIVITY_KIND_KERNEL", want, NULL, &q);
     if (rc != 0)
         return rc > 0 ? 0 : rc;
+    name_cache nc = {0};
     while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-        size_t len = 0;
-        const char *s = string_of(&c->str, sqlite3_column_int64(q, 4), &len);
+        int64_t nid = cached_name(c, &nc, sqlite3_column_int64(q, 4), false);
         int64_t pid = pid_of(sqlite3_column_int64(q, 5));
         c->sink->gpu_rows++;
-        if ((rc = add_timed(c, TD_PC_KERNEL, q, 0, s, len, sqlite3_column_int64(q, 2),
-                            sqlite3_column_int64(q, 3), pid, -1)) < 0)
+        if ((rc = add_timed_id(c, TD_PC_KERNEL, q, nid, sqlite3_column_int64(q, 2),
+                               sqlite3_column_int64(q, 3), pid, -1)) < 0)
             break;
     }
+    free(nc.id1);
     if (rc == SQLITE_DONE)
         rc = 0;
     else if (rc > 0)
@@ -483,16 +539,15 @@ static int nsys_runtime(nsys_ctx *c)
     int rc = prepare_table(c, "CUPTI_ACTIVITY_KIND_RUNTIME", want, NULL, &q);
     if (rc != 0)
         return rc > 0 ? 0 : rc;
+    name_cache nc = {0};
     while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-        size_t len = 0;
-        const char *s = string_of(&c->str, sqlite3_column_int64(q, 3), &len);
-        if (s)
-            len = api_name_len(s, len);
+        int64_t nid = cached_name(c, &nc, sqlite3_column_int64(q, 3), true);
         int64_t g = sqlite3_column_int64(q, 4);
-        if ((rc = add_timed(c, TD_PC_RUNTIME, q, 0, s, len, -1, sqlite3_column_int64(q, 2),
-                            pid_of(g), g & 0xFFFFFF)) < 0)
+        if ((rc = add_timed_id(c, TD_PC_RUNTIME, q, nid, -1, sqlite3_column_int64(q, 2), pid_of(g),
+                               g & 0xFFFFFF)) < 0)
             break;
     }
+    free(nc.id1);
     if (rc == SQLITE_DONE)
         rc = 0;
     else if (rc > 0)

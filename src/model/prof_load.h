@@ -69,6 +69,12 @@ int td_prof_sink_init(td_prof_sink *s, const char *path, int flags, td_error *er
 /* One event: times in us, stream -1 on the host, corr -1 when none. */
 int td_prof_sink_add(td_prof_sink *s, td_prof_cat cat, const char *name, size_t len, double ts,
                      double dur, int64_t stream, int64_t corr, int64_t pid, int64_t tid);
+/* The same with the names id of the event's name (td_prof_sink_name: a
+ * reader that meets one name many times interns it once). */
+int td_prof_sink_add_id(td_prof_sink *s, td_prof_cat cat, int64_t nid, double ts, double dur,
+                        int64_t stream, int64_t corr, int64_t pid, int64_t tid);
+/* The names id of a name (interned), or TD_ENOMEM. */
+int64_t td_prof_sink_name(td_prof_sink *s, const char *name, size_t len);
 /* Iterations (and attribution): *out takes the file; the sink is freed. */
 int td_prof_sink_finish(td_prof_sink *s, td_file **out);
 void td_prof_sink_free(td_prof_sink *s);

@@ -148,15 +148,29 @@ static int store_correlation(td_prof_sink *s, td_raw_event *e, int64_t corr)
     return 0;
 }
 
+int64_t td_prof_sink_name(td_prof_sink *s, const char *name, size_t len)
+{
+    int64_t nid = td_strtab_intern(s->f->names, name, len);
+    if (nid < 0)
+        return oom(s);
+    return nid;
+}
+
 int td_prof_sink_add(td_prof_sink *s, td_prof_cat cat, const char *name, size_t len, double ts,
                      double dur, int64_t stream, int64_t corr, int64_t pid, int64_t tid)
+{
+    int64_t nid = td_prof_sink_name(s, name, len);
+    if (nid < 0)
+        return (int)nid;
+    return td_prof_sink_add_id(s, cat, nid, ts, dur, stream, corr, pid, tid);
+}
+
+int td_prof_sink_add_id(td_prof_sink *s, td_prof_cat cat, int64_t nid, double ts, double dur,
+                        int64_t stream, int64_t corr, int64_t pid, int64_t tid)
 {
     td_file *f = s->f;
     if (s->cat_id[cat] < 0 &&
         (s->cat_id[cat] = td_strtab_intern(f->cats, cat_names[cat], strlen(cat_names[cat]))) < 0)
-        return oom(s);
-    int64_t nid = td_strtab_intern(f->names, name, len);
-    if (nid < 0)
         return oom(s);
     if (nid >= ((int64_t)1 << TD_NAME_BITS))
         return td_fail(s->err, TD_ETRACE, f->path, "more than %lld distinct names in one file",
