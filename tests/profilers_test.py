@@ -566,6 +566,46 @@ def test_bad_inputs(exe, tmp):
           "not a tracediff summary" in err, err)
 
 
+def test_mpi_and_python(exe):
+    """A folder of exports through tracediff-mpi and the Python module."""
+    folder = os.path.join(D, "nsys-mordred")
+    args = ["compare", folder, folder, "--control-rank", "all", "--test-rank", "1", "--format",
+            "csv", "-q"]
+    rc, want, err = run(exe, *args)
+    mpi = os.path.join(os.path.dirname(exe), "tracediff-mpi")
+    if shutil.which("mpirun") and os.path.exists(mpi):
+        p = subprocess.run(["mpirun", "--allow-run-as-root", "--oversubscribe", "-q", "-n", "2",
+                            mpi, *args], cwd=ROOT, capture_output=True, timeout=600)
+        check("tracediff-mpi: a folder of exports, ranks in file order",
+              rc == 0 and p.returncode == 0 and p.stdout.decode() == want, p.stderr.decode())
+    else:
+        print("profilers: note: no mpirun or tracediff-mpi: the MPI check did not run")
+    pydir = os.path.join(os.path.dirname(exe), "python")
+    if os.path.isdir(os.path.join(pydir, "tracediff")):
+        code = ("import sys; from tracediff import LabeledTrace, TraceDiff\n"
+                "a = LabeledTrace(label='a', trace_dir=sys.argv[1])\n"
+                "b = LabeledTrace(label='b', trace_dir=sys.argv[1])\n"
+                "df = TraceDiff.compare_traces(a, b, control_rank=1, test_rank=1, "
+                "device_type='GPU')\n"
+                "for n, r in df.iterrows(): print(n, r['a_counts'], r['a_total_duration'])\n")
+        p = subprocess.run(["/usr/bin/python3", "-W", "ignore", "-c", code, folder], cwd=ROOT,
+                           capture_output=True, env=dict(os.environ, PYTHONPATH=pydir))
+        path = os.path.join(folder, "ad27a34-report1.sqlite")  # rank 1: second by name
+        db = sqlite3.connect(f"file:{path}?mode=ro&immutable=1", uri=True)
+        want = {**sql_kernels(db), **sql_copies(db), **sql_memsets(db)}
+        db.close()
+        got = {}
+        for line in p.stdout.decode().splitlines():
+            n, c, t = line.rsplit(" ", 2)
+            got[n] = (int(c), float(t))
+        ok = p.returncode == 0 and set(got) == set(want) and all(
+            got[k][0] == want[k][0] and close(got[k][1], want[k][1]) for k in want)
+        check("Python LabeledTrace over a folder of exports equals SQL", ok,
+              p.stderr.decode()[-300:] or sorted(set(got) ^ set(want))[:4])
+    else:
+        print("profilers: note: the Python module is not built: its check did not run")
+
+
 def main():
     exe = os.path.abspath(sys.argv[1])
     tmp = tempfile.mkdtemp(prefix="td_profilers_")
@@ -577,6 +617,7 @@ def main():
         test_rocprof_synthetic(exe, tmp)
         test_rocpd(exe, tmp)
         test_bad_inputs(exe, tmp)
+        test_mpi_and_python(exe)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     print(f"profilers: {passed} passed, {failed} failed")

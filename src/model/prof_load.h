@@ -11,6 +11,11 @@
 
 #include "internal.h"
 
+/* The rank of a loaded file whose rank is its place in its set (has_rank
+ * 0): td_set_assemble gives it. A value, not a flag, so that it survives a
+ * file packed for another process (tracediff-mpi). */
+#define TD_RANK_BY_PLACE (-1)
+
 /* What a file's first bytes (and, for those, its name) say it is. */
 typedef enum td_prof_kind {
     TD_PROF_NONE = 0,  /* anything else: read as Kineto JSON */

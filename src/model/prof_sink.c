@@ -29,6 +29,7 @@ int td_prof_sink_init(td_prof_sink *s, const char *path, int flags, td_error *er
      * rule is for Kineto's decimal timestamps), whatever --ns says. */
     f->ns = 1;
     f->cats_by_side = 1;
+    f->rank = TD_RANK_BY_PLACE;
     return 0;
 }
 

@@ -255,9 +255,9 @@ int td_set_assemble(td_set **out, const char *path, td_file **files, size_t n, t
     s->files = files;
     s->nfiles = n;
     /* Other profilers' outputs say no rank: theirs is the file's place in
-     * the set (docs/profilers.md, "Ranks"). */
+     * the set (docs/profilers.md, "Ranks"; TD_RANK_BY_PLACE). */
     for (size_t i = 0; i < n; i++)
-        if (files[i]->format && !files[i]->has_rank)
+        if (!files[i]->has_rank && files[i]->rank == TD_RANK_BY_PLACE)
             files[i]->rank = (int64_t)i;
     qsort(files, n, sizeof *files, cmp_file_rank);
     for (size_t i = 1; i < n; i++) {
