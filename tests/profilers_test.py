@@ -557,6 +557,17 @@ def test_bad_inputs(exe, tmp):
     rc, so, err = run(exe, "compare", folder, good, "-o", os.path.join(tmp, "f.csv"))
     check("bad database in a folder", rc == 1 and "b.db" in err and "neither" in err and
           not os.path.exists(os.path.join(tmp, "f.csv")), err)
+    # A trace given through a pipe is read whole: telling exports apart
+    # never takes bytes from a pipe.
+    kineto = os.path.join(ROOT, "tests/golden/traces/hta-trace_compare/test/test.json.gz")
+    if os.path.exists(kineto):
+        fifo = os.path.join(tmp, "pipe.json")
+        os.mkfifo(fifo)
+        writer = subprocess.Popen(["sh", "-c", f'cat "{kineto}" > "{fifo}"'])
+        rc, got, err = run(exe, "compare", fifo, kineto, "--format", "csv", "-q")
+        writer.wait()
+        rc2, want, _ = run(exe, "compare", kineto, kineto, "--format", "csv", "-q")
+        check("a Kineto trace through a pipe reads as the file", rc == 0 and got == want, err)
     # A .tdsum keeps its handling: a real one reads, a fake one is refused as before.
     fake = os.path.join(tmp, "fake.tdsum")
     with open(fake, "w") as f:

@@ -61,6 +61,11 @@ td_prof_kind td_prof_sniff(const char *path)
 {
     if (has_suffix(path, ".nsys-rep") || has_suffix(path, ".qdrep"))
         return TD_PROF_NSYS_REP;
+    /* Only a regular file is looked at first: a pipe's bytes, once read,
+     * would be gone for the trace reader (and SQLite cannot read one). */
+    struct stat st;
+    if (stat(path, &st) < 0 || !S_ISREG(st.st_mode))
+        return TD_PROF_NONE;
     FILE *fp = fopen(path, "rb");
     if (!fp)
         return TD_PROF_NONE; /* the reader says why */
