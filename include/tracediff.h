@@ -143,11 +143,14 @@ typedef struct td_open_opts {
      * other: opening one made under the other rule is TD_ETRACE (when its
      * traces had decimal timestamps, the only case where the rules differ). */
     bool ns;
+    /* Nsight Systems exports (docs/profilers.md): kernels named by their
+     * demangledName (the full signature) instead of their shortName. */
+    bool nsys_demangled;
 } td_open_opts;
 
 #define TD_OPEN_OPTS_INIT                                                                          \
     {                                                                                              \
-        sizeof(td_open_opts), 0, NULL, NULL, false, 0, false, false                                \
+        sizeof(td_open_opts), 0, NULL, NULL, false, 0, false, false, false                         \
     }
 
 /* Whether HTA_DISABLE_NS_ROUNDING in the environment turns HTA's rounding
@@ -191,6 +194,10 @@ typedef struct td_file_info {
     bool bom;                  /* starts with a UTF-8 byte order mark (skipped) */
     const char *device_name;   /* deviceProperties[0].name, or NULL */
     bool decimal_ts;           /* some ts was decimal: rounded unless ns */
+    /* Another profiler's output (docs/profilers.md): what it is and the
+     * version that wrote it ("Nsight Systems SQLite export 2024.6.2.25"),
+     * its rank its place in the set; NULL for Kineto JSON. */
+    const char *format;
 } td_file_info;
 
 TD_API const char *td_set_path(const td_set *set);

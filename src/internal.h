@@ -183,6 +183,9 @@ typedef struct td_file {
     char *origin;            /* "FILE#RUN" of a summary's file, for messages; or NULL */
     void *ev_map;            /* evb points into this mapping (file_xfer.c), or NULL */
     size_t ev_map_len;
+    /* Another profiler's output (model/prof_load.h): what it is and which
+     * version wrote it, for info; NULL for Kineto JSON and summaries. */
+    char *format;
 } td_file;
 
 #define TD_ATTR_NONE 0xFFFFFFFFu

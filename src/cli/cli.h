@@ -31,7 +31,8 @@ typedef struct cli_opts {
     const char *output;
     int threads;
     bool quiet;
-    bool ns; /* --ns or HTA_DISABLE_NS_ROUNDING=1: the traces' own resolution */
+    bool ns;             /* --ns or HTA_DISABLE_NS_ROUNDING=1: the traces' own resolution */
+    bool nsys_demangled; /* --nsys-names demangled */
     /* One set's selection (summarize) and the history commands (trend). */
     td_list ranks, iters;
     const char *run_name;

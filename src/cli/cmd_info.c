@@ -133,10 +133,16 @@ static void info_json(FILE *f, const td_set *s, const int64_t *iters, size_t ni,
         if (fi.device_name) {
             fputc('"', f);
             td_write_json_string(f, fi.device_name, strlen(fi.device_name));
-            fputs("\"}", f);
+            fputc('"', f);
         } else {
-            fputs("null}", f);
+            fputs("null", f);
         }
+        if (fi.format) { /* another profiler's output: its rank is its place */
+            fputs(", \"format\": \"", f);
+            td_write_json_string(f, fi.format, strlen(fi.format));
+            fputs("\", \"rank_from\": \"file order\"", f);
+        }
+        fputc('}', f);
     }
     fputs("\n], \"categories\": {", f);
     cat_ctx cc = {f, 1, 0};
@@ -186,6 +192,9 @@ static void info_table(FILE *f, const td_set *s, const int64_t *iters, size_t ni
                 cli_visible(fi.path));
         if (fi.device_name)
             fprintf(f, "%*s%s\n", 94, "", cli_visible(fi.device_name));
+        if (fi.format)
+            fprintf(f, "%*s%s (rank: the file's place in the set)\n", 94, "",
+                    cli_visible(fi.format));
         if (fi.rounded)
             fprintf(f, "%*s(decimal timestamps: rounded to whole microseconds)\n", 94, "");
         else if (fi.decimal_ts)
@@ -249,6 +258,7 @@ static int info_run(const cli_opts *o, const char *path)
     td_set *s = NULL;
     td_open_opts oo = TD_OPEN_OPTS_INIT;
     oo.ns = o->ns;
+    oo.nsys_demangled = o->nsys_demangled;
     oo.threads = o->threads;
     oo.map_min_bytes = cli_map_min;
     oo.processes = true;

@@ -114,8 +114,8 @@ void cli_usage_main(FILE *f)
         fprintf(f, "  %-11s %s\n", c->name, c->summary);
     fprintf(f,
             "\nA trace set is a directory of trace files (one per rank: .json, .json.gz, "
-            ".json.zst)\n"
-            "or one trace file. '%s <command> --help' tells more.\n\n"
+            ".json.zst;\nNsight Systems or rocpd .sqlite/.db exports, docs/profilers.md) "
+            "or one trace file.\n'%s <command> --help' tells more.\n\n"
             "exit status: 0 ok, 1 bad data or I/O error, 2 bad usage, 3 regression found (check)\n",
             g_prog);
 }

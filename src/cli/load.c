@@ -25,6 +25,7 @@ static int load_pair(cli_opts *o, td_set **control, td_set **test)
     cli_progress pr;
     td_open_opts oo = TD_OPEN_OPTS_INIT;
     oo.ns = o->ns;
+    oo.nsys_demangled = o->nsys_demangled;
     oo.threads = o->threads;
     oo.map_min_bytes = cli_map_min;
     oo.processes = true;

@@ -36,7 +36,7 @@
 
 #define TRACE_SET_NOTE                                                                             \
     "A trace set is a directory of trace files (one per rank: .json, .json.gz,\n"                  \
-    ".json.zst) or one trace file."
+    ".json.zst; Nsight Systems or rocpd .sqlite/.db exports) or one trace file."
 
 const cli_command cli_commands[] = {
     {CMD_COMPARE,
@@ -350,6 +350,12 @@ static int set_ns(cli_opts *o, const char *v)
 {
     (void)v;
     o->ns = true;
+    return 0;
+}
+
+static int set_nsys_names(cli_opts *o, const char *v)
+{
+    o->nsys_demangled = strcmp(v, "demangled") == 0;
     return 0;
 }
 
@@ -671,6 +677,10 @@ const cli_option cli_options[] = {
      "rounded to whole us as HTA does; HTA_DISABLE_NS_ROUNDING=1\n"
      "in the environment does the same; docs/numbers.md)",
      set_ns},
+    {"nsys-names", 0, "WHICH", "short|demangled", "selection", ON_READ,
+     "kernel names of Nsight Systems exports: nsys's shortName\n"
+     "(default) or the demangled signature (docs/profilers.md)",
+     set_nsys_names},
     {"control-label", 0, "NAME", NULL, "selection", ON_PAIR,
      "control's label: headers, legends, column prefixes", set_control_label},
     {"test-label", 0, "NAME", NULL, "selection", ON_PAIR,

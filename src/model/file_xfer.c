@@ -113,6 +113,7 @@ static void put_file(wbuf *w, const td_file *f)
     put(w, f, sizeof *f);
     put_str(w, f->path);
     put_str(w, f->device_name);
+    put_str(w, f->format);
     put_tab(w, f->names);
     put_tab(w, f->cats);
     put(w, f->cat_counts, f->ncat_counts * sizeof *f->cat_counts);
@@ -298,6 +299,7 @@ static bool take_arrays(rbuf *r, td_file *f, bool rdelta, bool ev_cat, bool has_
 {
     f->path = take_str(r);
     f->device_name = take_str(r);
+    f->format = take_str(r);
     f->names = take_tab(r);
     f->cats = take_tab(r);
     f->cat_counts = copy_of(r, f->ncat_counts * sizeof *f->cat_counts);
@@ -339,7 +341,7 @@ int td_file_xfer_read(td_file **out, void *map, size_t len)
         return TD_ENOMEM;
     /* The counts and flags as sent; every pointer this side's own. */
     *f = *src;
-    f->path = f->device_name = f->origin = NULL;
+    f->path = f->device_name = f->origin = f->format = NULL;
     f->names = f->cats = NULL;
     f->cat_counts = NULL;
     f->cat_dur = NULL;

@@ -5,6 +5,7 @@
  * by the scanner without being built.
  */
 #include "internal.h"
+#include "model/prof_load.h"
 #include "model/trace_split.h"
 #include "read/json_scan.h"
 #include "util/strtab.h"
@@ -56,6 +57,9 @@ typedef struct loader {
     size_t catcap;
     /* The member layouts of events and of their args (td_json_keys). */
     td_json_keys event_keys, args_keys;
+    /* A rocprofv3 JSON file (prof_load.h): its events, read instead. */
+    td_prof_sink *rocprof;
+    int load_flags;
 } loader;
 
 static void report_progress(loader *L)
@@ -941,6 +945,24 @@ static int read_device_properties(loader *L)
     return rc;
 }
 
+/* "rocprofiler-sdk-tool": rocprofv3's JSON, read by rocprof_json.c into
+ * a file of its own that replaces L's. */
+static int read_rocprof(loader *L)
+{
+    if (!L->rocprof) {
+        td_prof_sink *s = malloc(sizeof *s);
+        if (!s)
+            return td_fail(L->j.err, TD_ENOMEM, L->f->path, "out of memory");
+        int rc = td_prof_sink_init(s, L->f->path, L->load_flags, L->j.err);
+        L->rocprof = s;
+        if (rc < 0)
+            return rc;
+        s->f->compression = L->f->compression;
+        s->f->file_bytes = L->f->file_bytes;
+    }
+    return td_rocprof_json_read(&L->j, L->rocprof);
+}
+
 static int read_top(loader *L)
 {
     td_json *j = &L->j;
@@ -981,6 +1003,8 @@ static int read_top(loader *L)
             rc = read_distributed_info(L);
         else if (key_is(k, kl, "deviceProperties"))
             rc = read_device_properties(L);
+        else if (key_is(k, kl, "rocprofiler-sdk-tool"))
+            rc = read_rocprof(L);
         else
             rc = td_json_skip(j);
     }
@@ -988,7 +1012,7 @@ static int read_top(loader *L)
         return rc;
     if ((rc = td_json_end(j)) < 0)
         return rc;
-    if (!L->seen_events)
+    if (!L->seen_events && !L->rocprof)
         return td_fail(j->err, TD_ETRACE, L->f->path, "no traceEvents array: not a trace");
     return 0;
 }
@@ -1000,6 +1024,7 @@ void td_file_free(td_file *f)
     free(f->path);
     free(f->origin);
     free(f->device_name);
+    free(f->format);
     td_strtab_free(f->names);
     td_strtab_free(f->cats);
     free(f->cat_counts);
@@ -1035,11 +1060,47 @@ int td_file_load(td_file **out, const char *path, const td_load_progress *prog, 
     return td_file_load_split(out, path, prog, flags, NULL, false, 0, err);
 }
 
-int td_file_load_split(td_file **out, const char *path, const td_load_progress *prog, int flags,
-                       td_split *sp, bool ahead, uint64_t map_min, td_error *err)
+/* A rocprofv3 JSON file read (read_rocprof): its events become the file,
+ * in place of *f (freed); the reading state goes first, as for a trace. */
+static int finish_rocprof(loader *L, td_file **f)
+{
+    L->rocprof->f->json_bytes = td_json_offset(&L->j);
+    td_json_free(&L->j);
+    td_reader_close(L->r);
+    L->r = NULL;
+    td_file *rf = NULL;
+    int rc = td_prof_sink_finish(L->rocprof, &rf);
+    free(L->rocprof);
+    L->rocprof = NULL;
+    if (rc == 0) {
+        td_file_free(*f);
+        *f = rf;
+    }
+    return rc;
+}
+
+/* What a file's loader holds when it is done (L->f is the caller's). */
+static void loader_free(loader *L)
+{
+    td_json_free(&L->j);
+    td_reader_close(L->r);
+    for (size_t b = 0; b < L->nblk; b++)
+        td_big_free(L->blk[b]);
+    free(L->blk);
+    free(L->wide);
+    free(L->links);
+    free(L->cat_rdur);
+    free(L->evcat);
+    if (L->rocprof) {
+        td_prof_sink_free(L->rocprof);
+        free(L->rocprof);
+    }
+}
+
+static int load_trace(td_file **out, const char *path, const td_load_progress *prog, int flags,
+                      td_split *sp, bool ahead, uint64_t map_min, td_error *err)
 {
     int want_attr = (flags & TD_LOAD_ATTR) != 0;
-    *out = NULL;
     loader L;
     memset(&L, 0, sizeof L);
     L.prog = prog;
@@ -1055,6 +1116,7 @@ int td_file_load_split(td_file **out, const char *path, const td_load_progress *
         return td_fail(err, TD_ENOMEM, path, "out of memory");
     }
     L.f = f;
+    L.load_flags = flags;
     if ((rc = td_reader_open(&L.r, path, err)) < 0)
         goto done;
     f->compression = td_reader_compression(L.r);
@@ -1068,6 +1130,10 @@ int td_file_load_split(td_file **out, const char *path, const td_load_progress *
         td_split_cancel(&sp->p[k]); /* never reached */
     if (rc < 0)
         goto done;
+    if (L.rocprof) { /* its own file, not traceEvents' */
+        rc = finish_rocprof(&L, &f);
+        goto done;
+    }
     f->json_bytes = td_json_offset(&L.j);
     /* Decimal timestamps are rounded as HTA does (spec §2) unless the
      * trace's own resolution was asked for (td_open_opts.ns). */
@@ -1096,19 +1162,23 @@ int td_file_load_split(td_file **out, const char *path, const td_load_progress *
     if (rc == 0 && want_attr)
         rc = td_attribute(f, L.links, L.nlinks, L.round_ts, err);
 done:
-    td_json_free(&L.j);
-    td_reader_close(L.r);
-    for (size_t b = 0; b < L.nblk; b++)
-        td_big_free(L.blk[b]);
-    free(L.blk);
-    free(L.wide);
-    free(L.links);
-    free(L.cat_rdur);
-    free(L.evcat);
+    loader_free(&L);
     if (rc < 0) {
         td_file_free(f);
         return rc;
     }
     *out = f;
     return 0;
+}
+
+int td_file_load_split(td_file **out, const char *path, const td_load_progress *prog, int flags,
+                       td_split *sp, bool ahead, uint64_t map_min, td_error *err)
+{
+    *out = NULL;
+    td_prof_kind pk = td_prof_sniff(path);
+    if (pk == TD_PROF_NONE)
+        return load_trace(out, path, prog, flags, sp, ahead, map_min, err);
+    for (size_t k = 1; sp && k < sp->n; k++) /* another profiler's output (prof_load.h) */
+        td_split_cancel(&sp->p[k]);
+    return td_prof_load(out, path, pk, prog, flags, err);
 }

@@ -4,6 +4,7 @@
  */
 #include "internal.h"
 #include "model/file_procs.h"
+#include "model/prof_load.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -26,7 +27,8 @@ static bool has_suffix(const char *s, const char *suf)
 static bool trace_name(const char *name)
 {
     return has_suffix(name, ".json") || has_suffix(name, ".json.gz") ||
-           has_suffix(name, ".json.zst");
+           has_suffix(name, ".json.zst") || has_suffix(name, ".sqlite") ||
+           has_suffix(name, ".sqlite3") || has_suffix(name, ".db");
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -108,7 +110,8 @@ int td_trace_set_list(const char *path, char ***list, size_t *n, size_t *cap, td
         return rc;
     if (*n == first)
         return td_fail(err, TD_ETRACE, path,
-                       "no trace files (*.json, *.json.gz, *.json.zst) in this directory");
+                       "no trace files (*.json, *.json.gz, *.json.zst, *.sqlite, *.db) in "
+                       "this directory");
     qsort(*list + first, *n - first, sizeof **list, cmp_str);
     return 0;
 }
@@ -188,7 +191,8 @@ static int load_one(void *ud, size_t i)
         td_split_run(jb->split, c->tasks[i].piece, &prog, attr, c->map_min);
         return 0;
     }
-    int flags = attr | (c->opts && c->opts->ns ? TD_LOAD_NS : 0);
+    int flags = attr | (c->opts && c->opts->ns ? TD_LOAD_NS : 0) |
+                (c->opts && c->opts->nsys_demangled ? TD_LOAD_DEMANGLED : 0);
     jb->rc = td_file_load_split(&jb->file, jb->path, &prog, flags, jb->split, c->ahead, c->map_min,
                                 &jb->err);
     return jb->rc;
@@ -250,6 +254,11 @@ int td_set_assemble(td_set **out, const char *path, td_file **files, size_t n, t
     }
     s->files = files;
     s->nfiles = n;
+    /* Other profilers' outputs say no rank: theirs is the file's place in
+     * the set (docs/profilers.md, "Ranks"; TD_RANK_BY_PLACE). */
+    for (size_t i = 0; i < n; i++)
+        if (!files[i]->has_rank && files[i]->rank == TD_RANK_BY_PLACE)
+            files[i]->rank = (int64_t)i;
     qsort(files, n, sizeof *files, cmp_file_rank);
     for (size_t i = 1; i < n; i++) {
         if (files[i]->rank == files[i - 1]->rank) {
@@ -271,7 +280,8 @@ int td_set_assemble(td_set **out, const char *path, td_file **files, size_t n, t
     }
     for (size_t i = 0; i < n; i++) {
         s->ranks[i] = files[i]->rank;
-        memcpy(s->iters + s->niters, files[i]->iters, files[i]->niters * sizeof *s->iters);
+        if (files[i]->niters) /* none: iters may be NULL (a file sent back by a child) */
+            memcpy(s->iters + s->niters, files[i]->iters, files[i]->niters * sizeof *s->iters);
         s->niters += files[i]->niters;
     }
     s->nranks = n;
@@ -560,6 +570,7 @@ int td_set_file_info(const td_set *s, size_t i, td_file_info *o)
     o->bom = f->bom;
     o->device_name = f->device_name;
     o->decimal_ts = f->decimal_ts;
+    o->format = f->format;
     return 0;
 }
 

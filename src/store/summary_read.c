@@ -2,6 +2,7 @@
  * Reading summaries: a run of a summary back into the td_set that loading
  * its traces made (opened read-only), and the list of runs.
  */
+#include "model/prof_load.h"
 #include "store.h"
 #include "util/utf8_text.h"
 
@@ -52,6 +53,12 @@ int td_summary_split(const char *path, char **file, char **run, td_error *err)
 {
     *file = *run = NULL;
     int k = sniff(path);
+    /* An Nsight Systems or rocpd export is a trace (model/prof_load.h); so
+     * is a damaged SQLite file not named .tdsum: the trace reader says what
+     * is wrong with it. */
+    if (k == 1 && (has_suffix(path, ".tdsum") ? td_prof_sqlite_kind(path) > 0
+                                              : td_prof_sqlite_kind(path) != 0))
+        return 0;
     if (k == 1) {
         if (!(*file = strdup(path)))
             return td_fail(err, TD_ENOMEM, path, "out of memory");
@@ -281,7 +288,9 @@ int td_summary_open_ro(sqlite3 **out, const char *path, td_error *err)
                         "damaged summary: its schema version is %d (tracediff writes 1 to %d)", v,
                         TD_SUMMARY_SCHEMA);
             else if (v <= 0)
-                td_fail(err, TD_ETRACE, path, "an SQLite file, but not a tracediff summary");
+                td_fail(err, TD_ETRACE, path,
+                        "an SQLite file, but not a tracediff summary, nor an Nsight Systems "
+                        "export or a rocpd database");
             else
                 td_fail(err, TD_ETRACE, path,
                         "a summary of a newer schema (version %d; this tracediff reads up to "

@@ -9,7 +9,7 @@ $ tracediff compare --help
 > order); --sort sets the order of every format.
 >
 > A trace set is a directory of trace files (one per rank: .json, .json.gz,
-> .json.zst) or one trace file.
+> .json.zst; Nsight Systems or rocpd .sqlite/.db exports) or one trace file.
 >
 > selection:
 >   --control-rank R                  control's ranks: N | N,M,... | all (default: the lowest rank)
@@ -38,6 +38,8 @@ $ tracediff compare --help
 >                                     decimals, nothing rounded (default: decimal timestamps are
 >                                     rounded to whole us as HTA does; HTA_DISABLE_NS_ROUNDING=1
 >                                     in the environment does the same; docs/numbers.md)
+>   --nsys-names short|demangled      kernel names of Nsight Systems exports: nsys's shortName
+>                                     (default) or the demangled signature (docs/profilers.md)
 >   --control-label NAME              control's label: headers, legends, column prefixes
 >   --test-label NAME                 test's label: headers, legends, column prefixes
 >   -j, --jobs N                      threads (or processes) reading the traces (default: one per core)

@@ -22,7 +22,8 @@ $ tracediff --help
 >   completion  a shell completion script (bash or zsh) on stdout
 >   man         this program's manual page (roff) on stdout
 >
-> A trace set is a directory of trace files (one per rank: .json, .json.gz, .json.zst)
-> or one trace file. 'tracediff <command> --help' tells more.
+> A trace set is a directory of trace files (one per rank: .json, .json.gz, .json.zst;
+> Nsight Systems or rocpd .sqlite/.db exports, docs/profilers.md) or one trace file.
+> 'tracediff <command> --help' tells more.
 >
 > exit status: 0 ok, 1 bad data or I/O error, 2 bad usage, 3 regression found (check)

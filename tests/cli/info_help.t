@@ -6,19 +6,21 @@ $ tracediff info --help
 > Ranks, iterations, files, sizes and event counts by category of one set.
 >
 > A trace set is a directory of trace files (one per rank: .json, .json.gz,
-> .json.zst) or one trace file.
+> .json.zst; Nsight Systems or rocpd .sqlite/.db exports) or one trace file.
 >
 > selection:
->   --ns                  the traces' own resolution: durations in us with their
->                         decimals, nothing rounded (default: decimal timestamps are
->                         rounded to whole us as HTA does; HTA_DISABLE_NS_ROUNDING=1
->                         in the environment does the same; docs/numbers.md)
->   -j, --jobs N          threads (or processes) reading the traces (default: one per core)
->   -q, --quiet           no notes on stderr
+>   --ns                           the traces' own resolution: durations in us with their
+>                                  decimals, nothing rounded (default: decimal timestamps are
+>                                  rounded to whole us as HTA does; HTA_DISABLE_NS_ROUNDING=1
+>                                  in the environment does the same; docs/numbers.md)
+>   --nsys-names short|demangled   kernel names of Nsight Systems exports: nsys's shortName
+>                                  (default) or the demangled signature (docs/profilers.md)
+>   -j, --jobs N                   threads (or processes) reading the traces (default: one per core)
+>   -q, --quiet                    no notes on stderr
 >
 > output:
->   --format table|json   default: table
->   -o, --output FILE     written whole or not at all ('-': stdout)
+>   --format table|json            default: table
+>   -o, --output FILE              written whole or not at all ('-': stdout)
 >
 > examples:
 >   tracediff info examples/control

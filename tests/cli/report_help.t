@@ -38,6 +38,8 @@ $ tracediff report --help
 >                                   decimals, nothing rounded (default: decimal timestamps are
 >                                   rounded to whole us as HTA does; HTA_DISABLE_NS_ROUNDING=1
 >                                   in the environment does the same; docs/numbers.md)
+>   --nsys-names short|demangled    kernel names of Nsight Systems exports: nsys's shortName
+>                                   (default) or the demangled signature (docs/profilers.md)
 >   --control-label NAME            control's label: headers, legends, column prefixes
 >   --test-label NAME               test's label: headers, legends, column prefixes
 >   -j, --jobs N                    threads (or processes) reading the traces (default: one per core)

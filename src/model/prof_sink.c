@@ -1,0 +1,218 @@
+/*
+ * The events of another profiler's output (prof_load.h), kept as the Kineto
+ * loader keeps its own (trace_load.c): raw events in blocks, counted by
+ * category and by the name's categories per side, then handed to
+ * td_assign_iterations (and td_attribute) unchanged.
+ */
+#include "model/prof_load.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const cat_names[TD_PC_COUNT] = {"kernel", "gpu_memcpy", "gpu_memset",
+                                                   "cuda_runtime", "user_annotation"};
+
+int td_prof_sink_init(td_prof_sink *s, const char *path, int flags, td_error *err)
+{
+    memset(s, 0, sizeof *s);
+    s->err = err;
+    s->want_attr = (flags & TD_LOAD_ATTR) != 0;
+    for (int c = 0; c < TD_PC_COUNT; c++)
+        s->cat_id[c] = -1;
+    td_file *f = calloc(1, sizeof *f);
+    s->f = f;
+    if (!f || !(f->path = strdup(path)) || !(f->names = td_strtab_new()) ||
+        !(f->cats = td_strtab_new()))
+        return td_fail(err, TD_ENOMEM, path, "out of memory");
+    /* Durations keep the export's nanoseconds: never HTA's rounding (that
+     * rule is for Kineto's decimal timestamps), whatever --ns says. */
+    f->ns = 1;
+    f->cats_by_side = 1;
+    f->rank = TD_RANK_BY_PLACE;
+    return 0;
+}
+
+void td_prof_sink_free(td_prof_sink *s)
+{
+    for (size_t b = 0; b < s->nblk; b++)
+        td_big_free(s->blk[b]);
+    free(s->blk);
+    free(s->wide);
+    free(s->links);
+    free(s->evcat);
+    td_file_free(s->f);
+    memset(s, 0, sizeof *s);
+}
+
+static int oom(td_prof_sink *s)
+{
+    return td_fail(s->err, TD_ENOMEM, s->f->path, "out of memory");
+}
+
+static int append_raw(td_prof_sink *s, const td_raw_event *e)
+{
+    size_t slot = s->nraw & (TD_BLOCK - 1);
+    if (slot == 0) {
+        td_raw_event **nb = td_grow(s->blk, &s->blkcap, s->nblk + 1, sizeof *nb);
+        if (!nb)
+            return oom(s);
+        s->blk = nb;
+        nb[s->nblk] = s->nblk ? td_big_alloc(TD_BLOCK * sizeof(td_raw_event))
+                              : td_big_alloc_lazy(TD_BLOCK * sizeof(td_raw_event));
+        if (!nb[s->nblk])
+            return oom(s);
+        s->nblk++;
+    }
+    s->blk[s->nraw >> TD_BLOCK_SHIFT][slot] = *e;
+    s->nraw++;
+    return 0;
+}
+
+/* The category's count and time, the name's categories on its side, and
+ * the event's own category (kept when some name has two on one side). */
+static int count_category(td_prof_sink *s, size_t cid, size_t nid, const td_raw_event *e)
+{
+    td_file *f = s->f;
+    size_t index = s->nraw - 1;
+    if (index >= s->evcatcap) {
+        uint8_t *ec = td_grow(s->evcat, &s->evcatcap, index + 1, sizeof *ec);
+        if (!ec)
+            return oom(s);
+        s->evcat = ec;
+    }
+    s->evcat[index] = (uint8_t)cid;
+    if (cid >= f->ncat_counts) {
+        size_t cap = f->ncat_counts, cap2 = f->ncat_counts;
+        uint64_t *cc = td_grow(f->cat_counts, &cap, cid + 1, sizeof *cc);
+        if (cc)
+            f->cat_counts = cc;
+        double *cd = cc ? td_grow(f->cat_dur, &cap2, cap, sizeof *cd) : NULL;
+        if (!cd)
+            return oom(s);
+        f->cat_dur = cd;
+        memset(cc + f->ncat_counts, 0, (cap - f->ncat_counts) * sizeof *cc);
+        memset(cd + f->ncat_counts, 0, (cap - f->ncat_counts) * sizeof *cd);
+        f->ncat_counts = cap;
+    }
+    if (nid >= f->nname_cats) {
+        size_t cap = f->nname_cats;
+        uint64_t *nc = td_grow(f->name_cats, &cap, nid + 1, sizeof *nc);
+        if (!nc)
+            return oom(s);
+        memset(nc + f->nname_cats, 0, (cap - f->nname_cats) * sizeof *nc);
+        f->name_cats = nc;
+        f->nname_cats = cap;
+    }
+    f->cat_counts[cid]++;
+    f->cat_dur[cid] += e->dur;
+    bool gpu = (e->flags & TD_RAW_GPU) != 0;
+    uint64_t side = gpu ? 0xFFFFFFFF00000000u : 0xFFFFFFFFu, bit = td_name_cat_bit(cid, gpu);
+    if (f->name_cats[nid] & side & ~bit)
+        s->cats_mixed = 1;
+    f->name_cats[nid] |= bit;
+    return 0;
+}
+
+static int keep_link(td_prof_sink *s, td_prof_cat cat, const td_raw_event *e, double ts,
+                     int64_t corr, int64_t pid, int64_t tid)
+{
+    uint32_t kind = 0;
+    if (cat == TD_PC_ANNOTATION)
+        kind = TD_LINK_ANN;
+    else if (e->flags & TD_RAW_CORR_HOST)
+        kind = TD_LINK_LAUNCH;
+    else if (e->flags & TD_RAW_GPU)
+        kind = TD_LINK_GPU;
+    if (!kind)
+        return 0;
+    td_link *nl = td_grow(s->links, &s->linkcap, s->nlinks + 1, sizeof *nl);
+    if (!nl)
+        return oom(s);
+    s->links = nl;
+    nl[s->nlinks++] = (td_link){ts, e->dur, pid, tid, corr, e->name, kind};
+    return 0;
+}
+
+static int store_correlation(td_prof_sink *s, td_raw_event *e, int64_t corr)
+{
+    if (corr >= INT32_MIN + 1 && corr <= INT32_MAX) {
+        e->corr = (int32_t)corr;
+        return 0;
+    }
+    e->corr = TD_CORR_WIDE;
+    td_wide_corr *nw = td_grow(s->wide, &s->widecap, s->nwide + 1, sizeof *nw);
+    if (!nw)
+        return oom(s);
+    s->wide = nw;
+    nw[s->nwide++] = (td_wide_corr){s->nraw, corr};
+    return 0;
+}
+
+int64_t td_prof_sink_name(td_prof_sink *s, const char *name, size_t len)
+{
+    int64_t nid = td_strtab_intern(s->f->names, name, len);
+    if (nid < 0)
+        return oom(s);
+    return nid;
+}
+
+int td_prof_sink_add(td_prof_sink *s, td_prof_cat cat, const char *name, size_t len, double ts,
+                     double dur, int64_t stream, int64_t corr, int64_t pid, int64_t tid)
+{
+    int64_t nid = td_prof_sink_name(s, name, len);
+    if (nid < 0)
+        return (int)nid;
+    return td_prof_sink_add_id(s, cat, nid, ts, dur, stream, corr, pid, tid);
+}
+
+int td_prof_sink_add_id(td_prof_sink *s, td_prof_cat cat, int64_t nid, double ts, double dur,
+                        int64_t stream, int64_t corr, int64_t pid, int64_t tid)
+{
+    td_file *f = s->f;
+    if (s->cat_id[cat] < 0 &&
+        (s->cat_id[cat] = td_strtab_intern(f->cats, cat_names[cat], strlen(cat_names[cat]))) < 0)
+        return oom(s);
+    if (nid >= ((int64_t)1 << TD_NAME_BITS))
+        return td_fail(s->err, TD_ETRACE, f->path, "more than %lld distinct names in one file",
+                       (long long)1 << TD_NAME_BITS);
+    td_raw_event e = {.u.ts = ts, .dur = dur, .name = (uint32_t)nid, .flags = TD_RAW_HAS_TS};
+    /* Spec §3, as for a Kineto event with args.stream and args.correlation. */
+    if (stream < 0)
+        e.flags |= TD_RAW_HOST;
+    else if (stream == 0)
+        e.flags |= TD_RAW_STREAM0;
+    if (stream != -1)
+        e.flags |= TD_RAW_GPU;
+    if (corr != -1 && stream < 0)
+        e.flags |= TD_RAW_CORR_HOST;
+    int rc = store_correlation(s, &e, corr);
+    if (rc < 0)
+        return rc;
+    if (s->want_attr && (rc = keep_link(s, cat, &e, ts, corr, pid, tid)) < 0)
+        return rc;
+    if ((rc = append_raw(s, &e)) < 0)
+        return rc;
+    f->events_total++;
+    return count_category(s, (size_t)s->cat_id[cat], (size_t)nid, &e);
+}
+
+int td_prof_sink_finish(td_prof_sink *s, td_file **out)
+{
+    td_file *f = s->f;
+    *out = NULL;
+    if (s->cats_mixed) {
+        f->ev_cat = s->evcat;
+        s->evcat = NULL;
+    }
+    int rc = td_assign_iterations(f, s->blk, s->nraw, s->wide, s->nwide, 0, 1, s->err);
+    s->nblk = 0; /* taken over (compacted or freed) */
+    if (rc == 0 && s->want_attr)
+        rc = td_attribute(f, s->links, s->nlinks, 0, s->err);
+    if (rc == 0) {
+        *out = f;
+        s->f = NULL;
+    }
+    td_prof_sink_free(s);
+    return rc;
+}
