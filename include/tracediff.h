@@ -143,11 +143,16 @@ typedef struct td_open_opts {
      * other: opening one made under the other rule is TD_ETRACE (when its
      * traces had decimal timestamps, the only case where the rules differ). */
     bool ns;
+    /* Keep what td_breakdown_compute needs (tracediff_breakdown.h): the
+     * gpu-side events' times and streams, launches, synchronize calls and
+     * steps. Costs about 40 bytes per gpu event; off by default. Files are
+     * then loaded in threads, never in processes. */
+    bool want_breakdown;
 } td_open_opts;
 
 #define TD_OPEN_OPTS_INIT                                                                          \
     {                                                                                              \
-        sizeof(td_open_opts), 0, NULL, NULL, false, 0, false, false                                \
+        sizeof(td_open_opts), 0, NULL, NULL, false, 0, false, false, false                         \
     }
 
 /* Whether HTA_DISABLE_NS_ROUNDING in the environment turns HTA's rounding
@@ -940,5 +945,7 @@ TD_API int td_report_write_html(FILE *f, const td_report_input *in, td_error *er
 #ifdef __cplusplus
 }
 #endif
+
+#include "tracediff_breakdown.h" /* where the step time went */
 
 #endif

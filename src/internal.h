@@ -183,6 +183,7 @@ typedef struct td_file {
     char *origin;            /* "FILE#RUN" of a summary's file, for messages; or NULL */
     void *ev_map;            /* evb points into this mapping (file_xfer.c), or NULL */
     size_t ev_map_len;
+    struct td_bd_file *bd; /* what the breakdown needs (model/bd_collect.h), or NULL */
 } td_file;
 
 #define TD_ATTR_NONE 0xFFFFFFFFu
@@ -207,6 +208,7 @@ typedef struct td_load_progress {
  * trace's own resolution (td_open_opts.ns). */
 #define TD_LOAD_ATTR 1
 #define TD_LOAD_NS 2
+#define TD_LOAD_BD 4 /* td_open_opts.want_breakdown: model/bd_collect.h */
 int td_file_load(td_file **out, const char *path, const td_load_progress *prog, int flags,
                  td_error *err);
 
@@ -237,13 +239,15 @@ enum {
     TD_LINK_ANN = 2,
     TD_LINK_LAUNCH = 4,
     TD_LINK_GPU = 8,
-    TD_LINK_HOST = 16 /* a gpu-side event that is a host event (spec §3.1) */
+    TD_LINK_HOST = 16, /* a gpu-side event that is a host event (spec §3.1) */
+    TD_LINK_KCAT = 32  /* a kernel, memset or memcpy by its cat (docs/breakdown.md) */
 };
 typedef struct td_link {
     double ts, dur;
     int64_t pid, tid, corr;
     uint32_t name; /* names id */
     uint32_t kind; /* TD_LINK_... bits */
+    int64_t stream; /* args.stream, or -1 */
 } td_link;
 
 /* attribution.c: fills f->attr_* and f->wait_* from the n link records

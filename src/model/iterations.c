@@ -18,6 +18,7 @@
  * pass, run by run, so that the last in the file still wins.
  */
 #include "internal.h"
+#include "model/bd_collect.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -374,6 +375,7 @@ typedef struct part {
     size_t nput, putcap;
     uint64_t cpu, gpu, stream0, no_launch, no_launch0;
     int oom;
+    double tlo, thi; /* the span of its events (f->bd only) */
 } part;
 
 typedef struct passes passes;
@@ -412,6 +414,8 @@ static void pass_steps(passes *ps, part *p)
 {
     td_raw_event **blocks = ps->blocks;
     p->ids = (corr_ids){0, INT64_MAX, INT64_MIN, false};
+    p->tlo = INFINITY;
+    p->thi = -INFINITY;
     for (size_t i = p->lo; i < p->hi; i++) {
         td_raw_event *e = RAW(i);
         if (ps->round_ts) {
@@ -426,6 +430,10 @@ static void pass_steps(passes *ps, part *p)
             }
             if (ps->f->rdelta)
                 ps->f->rdelta[i] = (float)((isnan(e->dur) ? 0 : e->dur) - (isnan(own) ? 0 : own));
+        }
+        if (ps->f->bd && (e->flags & TD_RAW_HAS_TS) && !isnan(e->dur)) {
+            p->tlo = e->u.ts < p->tlo ? e->u.ts : p->tlo;
+            p->thi = e->u.ts + e->dur > p->thi ? e->u.ts + e->dur : p->thi;
         }
         if (e->flags & TD_RAW_CORR_HOST)
             count_id(&p->ids, e->corr);
@@ -720,6 +728,19 @@ static part *make_parts(size_t n, size_t *k)
     return parts;
 }
 
+/* The breakdown's steps (host events only) and span (model/bd_collect.h). */
+static int keep_steps(passes *ps, const step *st, size_t ns)
+{
+    td_raw_event **blocks = ps->blocks;
+    for (size_t k = 0; k < ps->nparts; k++)
+        td_bd_span(ps->f->bd, ps->parts[k].tlo, ps->parts[k].thi);
+    for (size_t i = 0; i < ns; i++)
+        if (!(RAW(st[i].order)->flags & TD_RAW_GPU) &&
+            td_bd_add_step(ps->f->bd, st[i].start, st[i].end, st[i].n) < 0)
+            return -1;
+    return 0;
+}
+
 /* Steps (§3) and the segments of the sweep; NULL when out of memory. */
 static seg *steps_and_segments(td_file *f, passes *ps, size_t *nseg)
 {
@@ -737,6 +758,10 @@ static seg *steps_and_segments(td_file *f, passes *ps, size_t *nseg)
             return NULL;
     if (gather_steps(f, ps, &st, &ns) < 0)
         return NULL;
+    if (f->bd && keep_steps(ps, st, ns) < 0) {
+        free(st);
+        return NULL;
+    }
     /* NaN bounds never contain anything: leave such steps out of the sweep. */
     size_t kept = 0;
     for (size_t i = 0; i < ns; i++)

@@ -5,6 +5,7 @@
  * by the scanner without being built.
  */
 #include "internal.h"
+#include "model/bd_collect.h"
 #include "model/trace_split.h"
 #include "read/json_scan.h"
 #include "util/strtab.h"
@@ -159,6 +160,7 @@ typedef struct event_fields {
     int have, bad; /* F_ bits: present; present with the wrong type */
     bool trace_cat, cpu_op, sync, ts_decimal;
     bool op_cat, ann_cat; /* cpu_op (or Kineto's old "Operator"); user_annotation */
+    bool kcat;            /* a kernel, memset or memcpy category (TD_LINK_KCAT) */
 } event_fields;
 
 /* The member kind of key k (pid and tid: read for attribution only), or 0
@@ -189,8 +191,16 @@ static inline int skip_bad_member(loader *L, event_fields *ev, int kind)
     ev->have |= kind;
     ev->bad |= kind;
     if (kind == F_CAT)
-        ev->trace_cat = ev->cpu_op = ev->op_cat = ev->ann_cat = false;
+        ev->trace_cat = ev->cpu_op = ev->op_cat = ev->ann_cat = ev->kcat = false;
     return td_json_skip(&L->j);
+}
+
+/* The categories of HTA's kernels (its idle time breakdown). */
+static bool kernel_cat(const char *s, size_t sl)
+{
+    return key_is(s, sl, "kernel") || key_is(s, sl, "Kernel") || key_is(s, sl, "gpu_memset") ||
+           key_is(s, sl, "Memset") || key_is(s, sl, "gpu_memcpy") || key_is(s, sl, "Memcpy") ||
+           key_is(s, sl, "mtia_ccp_events");
 }
 
 /* "name" or "cat": interned; the few names and cats the rules test are
@@ -219,6 +229,7 @@ READER_INLINE int read_name_or_cat(loader *L, event_fields *ev, int kind, bool a
         if (attr) { /* only attribution needs these */
             ev->op_cat = ev->cpu_op || key_is(s, sl, "Operator");
             ev->ann_cat = key_is(s, sl, "user_annotation");
+            ev->kcat = kernel_cat(s, sl);
         }
         ev->cat_id = td_strtab_intern_inline(f->cats, s, sl);
         if (ev->cat_id < 0)
@@ -473,7 +484,8 @@ static int keep_link(loader *L, const event_fields *ev)
     if (ev->e.flags & TD_RAW_CORR_HOST)
         kind |= TD_LINK_LAUNCH;
     if (ev->e.flags & TD_RAW_GPU)
-        kind |= TD_LINK_GPU | ((ev->e.flags & TD_RAW_HOST) ? TD_LINK_HOST : 0);
+        kind |= TD_LINK_GPU | ((ev->e.flags & TD_RAW_HOST) ? TD_LINK_HOST : 0) |
+                (ev->kcat ? TD_LINK_KCAT : 0);
     if (!kind)
         return 0;
     td_link *nl = td_grow(L->links, &L->linkcap, L->nlinks + 1, sizeof *nl);
@@ -488,6 +500,7 @@ static int keep_link(loader *L, const event_fields *ev)
     k->corr = ev->corr;
     k->name = ev->e.name;
     k->kind = kind;
+    k->stream = ev->stream;
     return 0;
 }
 
@@ -1026,6 +1039,7 @@ void td_file_free(td_file *f)
     td_big_free(f->lazy_mem);
     if (f->ev_map)
         munmap(f->ev_map, f->ev_map_len);
+    td_bd_file_free(f->bd);
     free(f);
 }
 
@@ -1038,12 +1052,12 @@ int td_file_load(td_file **out, const char *path, const td_load_progress *prog, 
 int td_file_load_split(td_file **out, const char *path, const td_load_progress *prog, int flags,
                        td_split *sp, bool ahead, uint64_t map_min, td_error *err)
 {
-    int want_attr = (flags & TD_LOAD_ATTR) != 0;
+    int want_attr = (flags & TD_LOAD_ATTR) != 0, want_bd = (flags & TD_LOAD_BD) != 0;
     *out = NULL;
     loader L;
     memset(&L, 0, sizeof L);
     L.prog = prog;
-    L.want_attr = want_attr;
+    L.want_attr = want_attr || want_bd; /* the breakdown reads the links too */
     L.split = sp;
     L.split_next = 1;
     L.split_at = sp && sp->n > 1 ? sp->p[1].start : UINT64_MAX;
@@ -1088,11 +1102,17 @@ int td_file_load_split(td_file **out, const char *path, const td_load_progress *
     td_json_free(&L.j);
     td_reader_close(L.r);
     L.r = NULL;
+    if (want_bd && !(f->bd = td_bd_new())) {
+        rc = td_fail(err, TD_ENOMEM, f->path, "out of memory");
+        goto done;
+    }
     /* A file cut into pieces had a thread per piece: its passes over the
      * events get them too. */
     rc = td_assign_iterations(f, L.blk, L.nraw, L.wide, L.nwide, L.round_ts,
                               (int)td_split_pieces(sp), err);
     L.nblk = 0; /* taken over (compacted or freed) by td_assign_iterations */
+    if (rc == 0 && want_bd)
+        rc = td_bd_collect(f, L.links, L.nlinks, L.round_ts, err);
     if (rc == 0 && want_attr)
         rc = td_attribute(f, L.links, L.nlinks, L.round_ts, err);
 done:

@@ -184,6 +184,7 @@ static int load_one(void *ud, size_t i)
     td_load_progress prog = {on_progress, c};
     job *jb = &c->jobs[c->tasks[i].file];
     int attr = c->opts && c->opts->want_attribution ? TD_LOAD_ATTR : 0;
+    attr |= c->opts && c->opts->want_breakdown ? TD_LOAD_BD : 0;
     if (c->tasks[i].piece > 0) {
         td_split_run(jb->split, c->tasks[i].piece, &prog, attr, c->map_min);
         return 0;
@@ -338,7 +339,8 @@ static bool use_processes(const loadctx *c, size_t ntask, char **list, const uin
 {
     const td_open_opts *opts = c->opts;
     const char *force = getenv("TD_PROCESSES");
-    if (!opts || !opts->processes || (force && strcmp(force, "0") == 0))
+    /* The breakdown's records (model/bd_collect.h) stay in this process. */
+    if (!opts || !opts->processes || opts->want_breakdown || (force && strcmp(force, "0") == 0))
         return false;
     if (ntask != n || td_pool_threads(ntask, opts->threads) < 2)
         return false;
