@@ -56,11 +56,14 @@ typedef struct cli_opts {
     bool per_iteration_ok;    /* the table gives the command --per-iteration (for the hint) */
     int chart_width, chart_height; /* plot, report --width, --height (0: fit) */
     bool csv_safe;                 /* --csv-safe: text cells that look like formulas get a ' */
+    td_breakdown_opts bd;          /* breakdown: --hta-scope, --straggler (selection: cmp's) */
+    bool per_rank;                 /* breakdown --per-rank */
 } cli_opts;
 
 #define CLI_OPTS_INIT                                                                              \
     {                                                                                              \
-        .cmp = TD_COMPARE_OPTS_INIT, .view = TD_VIEW_OPTS_INIT, .sopt = TD_STATS_OPTS_INIT         \
+        .cmp = TD_COMPARE_OPTS_INIT, .view = TD_VIEW_OPTS_INIT, .sopt = TD_STATS_OPTS_INIT,        \
+        .bd = TD_BREAKDOWN_OPTS_INIT                                                               \
     }
 
 void cli_opts_free(cli_opts *o);
