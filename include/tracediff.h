@@ -148,11 +148,17 @@ typedef struct td_open_opts {
      * steps. Costs about 40 bytes per gpu event; off by default. Files are
      * then loaded in threads, never in processes. */
     bool want_breakdown;
+    /* The events whose name this regular expression (PCRE2, as Python's
+     * re.search) matches are the iterations instead of ProfilerStep#N:
+     * host events only, numbered 0, 1, ... in time order in each file
+     * (docs/breakdown.md). NULL: ProfilerStep. A bad expression is
+     * TD_EUSAGE; one that matches nothing leaves the file whole-trace. */
+    const char *step_marker;
 } td_open_opts;
 
 #define TD_OPEN_OPTS_INIT                                                                          \
     {                                                                                              \
-        sizeof(td_open_opts), 0, NULL, NULL, false, 0, false, false, false                         \
+        sizeof(td_open_opts), 0, NULL, NULL, false, 0, false, false, false, NULL                   \
     }
 
 /* Whether HTA_DISABLE_NS_ROUNDING in the environment turns HTA's rounding

@@ -226,8 +226,10 @@ size_t td_split_count(uint64_t size, uint64_t total, int threads);
  * ahead: a plain file not cut is read by a thread of its own beside the
  * scanner (for when a core would otherwise idle). map_min: a plain file of
  * at least that many bytes is mapped instead (td_reader_map; 0: never). */
+/* marker: the compiled td_open_opts.step_marker (a pcre2_code), or NULL. */
 int td_file_load_split(td_file **out, const char *path, const td_load_progress *prog, int flags,
-                       td_split *sp, bool ahead, uint64_t map_min, td_error *err);
+                       td_split *sp, bool ahead, uint64_t map_min, const void *marker,
+                       td_error *err);
 void td_split_run(td_split *sp, size_t i, const td_load_progress *prog, int want_attr,
                   uint64_t map_min);
 
@@ -296,7 +298,12 @@ enum {
  * over the events run on up to threads threads, each over a run of whole
  * blocks; the result is the same for any number. */
 int td_assign_iterations(td_file *f, td_raw_event **blocks, size_t n, const td_wide_corr *wide,
-                         size_t nwide, int round_ts, int threads, td_error *err);
+                         size_t nwide, int round_ts, int threads, const void *marker,
+                         td_error *err);
+/* The compiled step marker (td_open_opts.step_marker): *out NULL for NULL;
+ * TD_EUSAGE naming a bad expression. Freed by td_step_marker_free. */
+int td_step_marker_compile(void **out, const char *re, td_error *err);
+void td_step_marker_free(void *marker);
 /* Parse N of "ProfilerStep#N"; returns 1 when the name is a step with a number. */
 int td_step_number(const char *name, size_t len, int64_t *out);
 

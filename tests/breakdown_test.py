@@ -14,6 +14,11 @@ its definitions.
 - On a trace without steps the default scope equals --hta-scope.
 - A side with no GPU events: the GPU numbers are null, the note says so,
   exit 0.
+- --step-marker: a trace whose ProfilerStep events were renamed train_step,
+  read with --step-marker '^train_step$', gives the numbers of that trace
+  with ProfilerStep#0, #1, ... inserted at the markers' times (in time
+  order); for breakdown and compare. A marker that matches nothing: exit 1,
+  naming the side and the expression.
 """
 import gzip, json, math, os, re, subprocess, sys, tempfile
 
@@ -330,6 +335,73 @@ def test_no_gpu(exe):
           "step_us" in out, out + err)
 
 
+def marker_pair(tmp):
+    """Trace A: ProfilerStep renamed train_step (no steps left); trace B: A
+    with ProfilerStep#k inserted at the host markers' times."""
+    src = trace_files(os.path.join(T, "hta-trace_diff", "control"))[0]
+    with gzip.open(src, "rt", encoding="utf-8") as f:
+        doc = json.load(f)
+    evs = doc["traceEvents"]
+    marks = []
+    for e in evs:
+        if isinstance(e, dict) and isinstance(e.get("name"), str) and \
+                e["name"].startswith("ProfilerStep#"):
+            e["name"] = "train_step"
+            args = e.get("args") if isinstance(e.get("args"), dict) else {}
+            if "dur" in e and args.get("stream", -1) == -1 and e.get("cat") != "gpu_user_annotation":
+                marks.append(e)
+    a = os.path.join(tmp, "a.json")
+    with open(a, "w") as f:
+        json.dump(doc, f)
+    marks.sort(key=lambda e: e["ts"])
+    for k, m in enumerate(marks):
+        step = dict(m)
+        step["name"] = "ProfilerStep#%d" % k
+        step["cat"] = "user_annotation"
+        evs.append(step)
+    b = os.path.join(tmp, "b.json")
+    with open(b, "w") as f:
+        json.dump(doc, f)
+    return a, b, len(marks)
+
+
+def test_step_marker(exe):
+    with tempfile.TemporaryDirectory() as tmp:
+        a, b, n = marker_pair(tmp)
+        rc0, ja, err = breakdown(exe, a, a, "--step-marker", "^train_step$",
+                                 "--control-iteration", "all", "--test-iteration", "all")
+        rc1, jb, err1 = breakdown(exe, b, b, "--control-iteration", "all", "--test-iteration",
+                                  "all")
+        check("step marker: both run", rc0 == 0 and rc1 == 0, err + err1)
+        if rc0 or rc1:
+            return
+        strip = lambda j: [dict((k, v) for k, v in r.items() if k != "notes")
+                           for r in j["control"]["ranks"]]
+        check("step marker: the marked trace has %d iterations" % n,
+              n >= 3 and ja["control"]["ranks"][0]["iterations"] == n, repr(strip(ja)))
+        check("step marker: per-rank numbers equal the inserted steps'", strip(ja) == strip(jb),
+              "%r\n%r" % (strip(ja), strip(jb)))
+        check("step marker: the diff and its per-iteration statistics equal",
+              ja["diff"] == jb["diff"] and ja["control"]["samples"] == jb["control"]["samples"]
+              == n)
+        for it in ("0", "2"):
+            rc, oa, e1 = run(exe, "compare", a, a, "--step-marker", "^train_step$",
+                             "--control-iteration", it, "--format", "csv", "-q")
+            rc2, ob, e2 = run(exe, "compare", b, b, "--control-iteration", it,
+                              "--format", "csv", "-q")
+            rows = lambda out: sorted(l for l in out.splitlines()[1:]
+                                      if not l.startswith(("ProfilerStep#", '"ProfilerStep#')))
+            check("step marker: compare iteration %s equals the inserted steps'" % it,
+                  rc == 0 and rc2 == 0 and rows(oa) == rows(ob) and len(rows(oa)) > 10, e1 + e2)
+        rc, out, err = run(exe, "breakdown", a, b, "--step-marker", "no_such_marker_x")
+        check("step marker matching nothing: exit 1", rc == 1, "rc %d %s" % (rc, err))
+        check("step marker matching nothing: names side and regex",
+              "control" in err and "no_such_marker_x" in err, err)
+        rc, out, err = run(exe, "compare", a, b, "--step-marker", "(")
+        check("step marker: a bad expression is a usage error", rc == 2 and "step-marker" in err,
+              "rc %d %s" % (rc, err))
+
+
 def main():
     exe = sys.argv[1]
     test_waterfall(exe)
@@ -339,6 +411,7 @@ def main():
         test_against_spec(exe, rel)
     test_no_steps(exe)
     test_no_gpu(exe)
+    test_step_marker(exe)
     print("breakdown: %d passed, %d failed" % (passed, failed))
     sys.exit(1 if failed else 0)
 

@@ -22,11 +22,12 @@ static int open_sets(bd_run *r)
     oo.threads = o->threads;
     oo.map_min_bytes = cli_map_min;
     oo.want_breakdown = true;
+    oo.step_marker = o->step_marker;
     cli_progress_attach(&pr, &oo, o->quiet);
     td_error err = {0};
     int rc = cli_sets_open(r->sets, paths, 2, &oo, &err);
     cli_progress_clear(&pr);
-    return rc < 0 ? cli_td_error(&err) : 0;
+    return rc < 0 ? cli_td_error(&err) : cli_marker_check(o, r->sets, 2);
 }
 
 /* JSON number, or null for NAN. */

@@ -624,6 +624,12 @@ static int set_junit(cli_opts *o, const char *v)
     return 0;
 }
 
+static int set_step_marker(cli_opts *o, const char *v)
+{
+    o->step_marker = v;
+    return 0;
+}
+
 static int set_hta_scope(cli_opts *o, const char *v)
 {
     (void)v;
@@ -737,6 +743,11 @@ const cli_option cli_options[] = {
      "rounded to whole us as HTA does; HTA_DISABLE_NS_ROUNDING=1\n"
      "in the environment does the same; docs/numbers.md)",
      set_ns},
+    {"step-marker", 0, "REGEX", NULL, "selection", ON_READ,
+     "the events whose name REGEX matches (PCRE2) are the\n"
+     "iterations, numbered 0, 1, ... in time order, instead of\n"
+     "ProfilerStep#N (a train_step annotation, an NVTX range)",
+     set_step_marker},
     {"control-label", 0, "NAME", NULL, "selection", ON_PAIR | ON(CMD_BREAKDOWN),
      "control's label: headers, legends, column prefixes", set_control_label},
     {"test-label", 0, "NAME", NULL, "selection", ON_PAIR | ON(CMD_BREAKDOWN),

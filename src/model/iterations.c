@@ -20,7 +20,9 @@
 #include "internal.h"
 #include "model/bd_collect.h"
 
+#define PCRE2_CODE_UNIT_WIDTH 8
 #include <math.h>
+#include <pcre2.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -386,6 +388,7 @@ struct passes {
     td_raw_event **blocks;
     int round_ts;
     const int64_t *name_step; /* step number of each name id, or -1 */
+    const void *marker;       /* td_open_opts.step_marker, compiled, or NULL */
     const seg *sg;
     size_t nseg;
     corr_map *cm;
@@ -438,8 +441,8 @@ static void pass_steps(passes *ps, part *p)
         if (e->flags & TD_RAW_CORR_HOST)
             count_id(&p->ids, e->corr);
         int64_t v = ps->name_step[e->name];
-        if (v < 0)
-            continue;
+        if (v < 0 || (ps->marker && (e->flags & TD_RAW_GPU)))
+            continue; /* a marker's steps are host events */
         step *ns2 = td_grow(p->st, &p->stcap, p->ns + 1, sizeof *p->st);
         if (!ns2) {
             p->oom = 1;
@@ -632,19 +635,79 @@ static void run(passes *ps, pass_fn *pass)
 
 /* The step number of each name, -1 for names that are not steps. Names
  * repeat: each distinct one is parsed once. */
-static int64_t *name_steps(const td_file *f)
+static int64_t *name_steps(const td_file *f, const void *marker)
 {
     size_t nnames = td_strtab_count(f->names);
     int64_t *name_step = malloc((nnames + 1) * sizeof *name_step);
-    if (!name_step)
+    pcre2_match_data *md =
+        marker ? pcre2_match_data_create_from_pattern((const pcre2_code *)marker, NULL) : NULL;
+    if (!name_step || (marker && !md)) {
+        free(name_step);
+        pcre2_match_data_free(md);
         return NULL;
+    }
     for (size_t id = 0; id < nnames; id++) {
         size_t len;
         const char *s = td_strtab_get(f->names, (uint32_t)id, &len);
         int64_t v;
-        name_step[id] = td_step_number(s, len, &v) ? v : -1;
+        if (marker) /* numbered in time order once the steps are known */
+            name_step[id] =
+                pcre2_match(marker, (PCRE2_SPTR)s, len, 0, 0, md, NULL) >= 0 ? 0 : -1;
+        else
+            name_step[id] = td_step_number(s, len, &v) ? v : -1;
     }
+    pcre2_match_data_free(md);
     return name_step;
+}
+
+int td_step_marker_compile(void **out, const char *re, td_error *err)
+{
+    *out = NULL;
+    if (!re)
+        return 0;
+    int code;
+    PCRE2_SIZE at;
+    pcre2_code *c = pcre2_compile((PCRE2_SPTR)re, PCRE2_ZERO_TERMINATED,
+                                  PCRE2_UTF | PCRE2_UCP | PCRE2_MATCH_INVALID_UTF |
+                                      PCRE2_NEVER_BACKSLASH_C,
+                                  &code, &at, NULL);
+    if (!c) {
+        PCRE2_UCHAR why[160];
+        pcre2_get_error_message(code, why, sizeof why);
+        return td_fail(err, TD_EUSAGE, "", "--step-marker '%s': %s at offset %zu", re,
+                       (const char *)why, (size_t)at);
+    }
+    *out = c;
+    return 0;
+}
+
+void td_step_marker_free(void *marker)
+{
+    pcre2_code_free((pcre2_code *)marker);
+}
+
+static int cmp_step_time(const void *a, const void *b)
+{
+    const step *x = a, *y = b;
+    if (x->start != y->start)
+        return (x->start > y->start) - (x->start < y->start);
+    return (x->order > y->order) - (x->order < y->order);
+}
+
+static int cmp_step_order(const void *a, const void *b)
+{
+    const step *x = a, *y = b;
+    return (x->order > y->order) - (x->order < y->order);
+}
+
+/* A marker's steps: numbered 0, 1, ... by start time (NaN last), back in
+ * file order. */
+static void number_markers(step *st, size_t ns)
+{
+    qsort(st, ns, sizeof *st, cmp_step_time);
+    for (size_t i = 0; i < ns; i++)
+        st[i].n = (int64_t)i;
+    qsort(st, ns, sizeof *st, cmp_step_order);
 }
 
 /* The parts' steps in file order, and the file's sorted distinct
@@ -666,6 +729,8 @@ static int gather_steps(td_file *f, passes *ps, step **out, size_t *nout)
             memcpy(st + ns, ps->parts[k].st, ps->parts[k].ns * sizeof *st);
         ns += ps->parts[k].ns;
     }
+    if (ps->marker)
+        number_markers(st, ns);
     f->steps = ns;
     for (size_t i = 0; i < ns; i++)
         f->iters[i] = st[i].n;
@@ -744,7 +809,7 @@ static int keep_steps(passes *ps, const step *st, size_t ns)
 /* Steps (§3) and the segments of the sweep; NULL when out of memory. */
 static seg *steps_and_segments(td_file *f, passes *ps, size_t *nseg)
 {
-    int64_t *name_step = name_steps(f);
+    int64_t *name_step = name_steps(f, ps->marker);
     if (!name_step)
         return NULL;
     ps->name_step = name_step;
@@ -773,14 +838,15 @@ static seg *steps_and_segments(td_file *f, passes *ps, size_t *nseg)
 }
 
 int td_assign_iterations(td_file *f, td_raw_event **blocks, size_t n, const td_wide_corr *wide,
-                         size_t nwide, int round_ts, int threads, td_error *err)
+                         size_t nwide, int round_ts, int threads, const void *marker,
+                         td_error *err)
 {
     corr_map cm = {0};
     seg *sg = NULL;
     size_t nb = (n + TD_BLOCK - 1) / TD_BLOCK;
     size_t nparts = threads > 1 ? (size_t)threads : 1;
     part *parts = make_parts(n, &nparts);
-    passes ps = {f, blocks, round_ts, NULL, NULL, 0, &cm, wide, nwide, parts, nparts, NULL};
+    passes ps = {f, blocks, round_ts, NULL, marker, NULL, 0, &cm, wide, nwide, parts, nparts, NULL};
     int rc = -1;
     if (round_ts && !(f->rdelta = malloc((n + 1) * sizeof *f->rdelta)))
         goto done;

@@ -1046,11 +1046,12 @@ void td_file_free(td_file *f)
 int td_file_load(td_file **out, const char *path, const td_load_progress *prog, int flags,
                  td_error *err)
 {
-    return td_file_load_split(out, path, prog, flags, NULL, false, 0, err);
+    return td_file_load_split(out, path, prog, flags, NULL, false, 0, NULL, err);
 }
 
 int td_file_load_split(td_file **out, const char *path, const td_load_progress *prog, int flags,
-                       td_split *sp, bool ahead, uint64_t map_min, td_error *err)
+                       td_split *sp, bool ahead, uint64_t map_min, const void *marker,
+                       td_error *err)
 {
     int want_attr = (flags & TD_LOAD_ATTR) != 0, want_bd = (flags & TD_LOAD_BD) != 0;
     *out = NULL;
@@ -1109,7 +1110,7 @@ int td_file_load_split(td_file **out, const char *path, const td_load_progress *
     /* A file cut into pieces had a thread per piece: its passes over the
      * events get them too. */
     rc = td_assign_iterations(f, L.blk, L.nraw, L.wide, L.nwide, L.round_ts,
-                              (int)td_split_pieces(sp), err);
+                              (int)td_split_pieces(sp), marker, err);
     L.nblk = 0; /* taken over (compacted or freed) by td_assign_iterations */
     if (rc == 0 && want_bd)
         rc = td_bd_collect(f, L.links, L.nlinks, L.round_ts, err);

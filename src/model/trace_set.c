@@ -142,6 +142,7 @@ typedef struct loadctx {
      * only the parent calls the progress callback. */
     _Atomic uint64_t *shared_done;
     pid_t parent;
+    const void *marker; /* td_open_opts.step_marker, compiled */
 } loadctx;
 
 /* td_open_opts.map_min_bytes; when it is set, TD_MAP_MIN=N in the
@@ -191,7 +192,7 @@ static int load_one(void *ud, size_t i)
     }
     int flags = attr | (c->opts && c->opts->ns ? TD_LOAD_NS : 0);
     jb->rc = td_file_load_split(&jb->file, jb->path, &prog, flags, jb->split, c->ahead, c->map_min,
-                                &jb->err);
+                                c->marker, &jb->err);
     return jb->rc;
 }
 
@@ -406,10 +407,17 @@ static size_t *largest_first(const uint64_t *size, size_t n)
 static int load_all(job *jobs, char **list, size_t n, const td_open_opts *opts, td_error *err)
 {
     loadctx ctx = {jobs, NULL, opts, PTHREAD_MUTEX_INITIALIZER, 0, 0, false, map_min_of(opts),
-                   NULL, 0};
+                   NULL, 0, NULL};
+    void *marker = NULL;
+    int mrc = td_step_marker_compile(&marker, opts ? opts->step_marker : NULL, err);
+    if (mrc < 0)
+        return mrc;
+    ctx.marker = marker;
     uint64_t *size = calloc(n + 1, sizeof *size);
-    if (!size)
+    if (!size) {
+        td_step_marker_free(marker);
         return td_fail(err, TD_ENOMEM, "", "out of memory");
+    }
     for (size_t i = 0; i < n; i++) {
         jobs[i].path = list[i];
         struct stat st;
@@ -431,6 +439,7 @@ static int load_all(job *jobs, char **list, size_t n, const td_open_opts *opts, 
     else if (ntask >= 0)
         td_pool_run((size_t)ntask, opts ? opts->threads : 0, load_one, &ctx);
     free(order);
+    td_step_marker_free(marker);
     pthread_mutex_destroy(&ctx.lock);
     free(ctx.tasks);
     for (size_t i = 0; i < n; i++) {
