@@ -13,6 +13,9 @@ $ tracediff info --help
 >                         decimals, nothing rounded (default: decimal timestamps are
 >                         rounded to whole us as HTA does; HTA_DISABLE_NS_ROUNDING=1
 >                         in the environment does the same; docs/numbers.md)
+>   --step-marker REGEX   the events whose name REGEX matches (PCRE2) are the
+>                         iterations, numbered 0, 1, ... in time order, instead of
+>                         ProfilerStep#N (a train_step annotation, an NVTX range)
 >   -j, --jobs N          threads (or processes) reading the traces (default: one per core)
 >   -q, --quiet           no notes on stderr
 >

@@ -34,6 +34,9 @@ $ tracediff ops --help
 >                                     decimals, nothing rounded (default: decimal timestamps are
 >                                     rounded to whole us as HTA does; HTA_DISABLE_NS_ROUNDING=1
 >                                     in the environment does the same; docs/numbers.md)
+>   --step-marker REGEX               the events whose name REGEX matches (PCRE2) are the
+>                                     iterations, numbered 0, 1, ... in time order, instead of
+>                                     ProfilerStep#N (a train_step annotation, an NVTX range)
 >   --control-label NAME              control's label: headers, legends, column prefixes
 >   --test-label NAME                 test's label: headers, legends, column prefixes
 >   -j, --jobs N                      threads (or processes) reading the traces (default: one per core)
