@@ -245,8 +245,21 @@ static void side_header(FILE *f, const bd_run *r, td_side s)
             td_breakdown_samples(r->b, s) == 1 ? "" : "s");
 }
 
-static void text_row(FILE *f, bool md, const char *name, const double v[3], double pct,
-                     const char *verdict)
+/* The width of the name column: the longest name shown. */
+static size_t name_width(const bd_run *r)
+{
+    size_t n, nb, w = 26;
+    const td_bd_row *rows = td_breakdown_rows(r->b, &n);
+    const td_bd_bar *bars = td_breakdown_waterfall(r->b, &nb);
+    for (size_t i = 0; i < n; i++)
+        w = strlen(rows[i].name) > w ? strlen(rows[i].name) : w;
+    for (size_t i = 0; i < nb; i++)
+        w = strlen(bars[i].component) + 2 > w ? strlen(bars[i].component) + 2 : w;
+    return w;
+}
+
+static void text_row(FILE *f, bool md, size_t width, const char *name, const double v[3],
+                     double pct, const char *verdict)
 {
     if (md) {
         fprintf(f, "| %s | ", name);
@@ -263,28 +276,28 @@ static void text_row(FILE *f, bool md, const char *name, const double v[3], doub
         snprintf(buf[i], sizeof buf[i], isnan(v[i]) ? "n/a" : i == 2 ? "%+.1f" : "%.1f",
                  v[i] == 0 ? 0 : v[i]);
     snprintf(buf[3], sizeof buf[3], isnan(pct) ? "" : "%+.1f%%", pct);
-    cli_put_cell(f, name, 40, 0);
+    cli_put_cell(f, name, width, 0);
     fprintf(f, " %14s %14s %14s %9s  %s\n", buf[0], buf[1], buf[2], buf[3], verdict);
 }
 
 static void write_diff_text(FILE *f, const bd_run *r, bool md)
 {
-    size_t n, nb;
+    size_t n, nb, w = name_width(r);
     const char *c = cli_side_label(r->o, 0), *t = cli_side_label(r->o, 1);
     if (md)
         fprintf(f, "| per (rank, iteration), us | %s | %s | diff | change | verdict |\n"
                    "|---|---:|---:|---:|---:|---|\n",
                 c, t);
     else
-        fprintf(f, "\n%-40s %14s %14s %14s %9s  %s\n", "per (rank, iteration), us", c, t, "diff",
-                "change", "verdict");
+        fprintf(f, "\n%-*s %14s %14s %14s %9s  %s\n", (int)w, "per (rank, iteration), us", c, t,
+                "diff", "change", "verdict");
     const td_bd_row *rows = td_breakdown_rows(r->b, &n);
     for (size_t i = 0; i < n; i++) {
         if (isnan(rows[i].value[0]) && isnan(rows[i].value[1]) &&
             strncmp(rows[i].name, "kernel_type:", 12) == 0)
             continue;
         double v[3] = {rows[i].value[0], rows[i].value[1], rows[i].diff};
-        text_row(f, md, rows[i].name, v, rows[i].pct,
+        text_row(f, md, w, rows[i].name, v, rows[i].pct,
                  rows[i].stats.n[0] ? td_verdict_name(rows[i].stats.verdict) : "");
     }
     if (md)
@@ -293,11 +306,18 @@ static void write_diff_text(FILE *f, const bd_run *r, bool md)
     else
         fputs("\nwaterfall: control's step time, each component's change, test's step time\n", f);
     const td_bd_bar *bars = td_breakdown_waterfall(r->b, &nb);
+    const td_bd_row *step = &rows[TD_BD_STEP];
+    double sv[3] = {step->value[0], NAN, NAN};
+    text_row(f, md, w, "control step time", sv, NAN, "");
     for (size_t i = 0; i < nb; i++) {
+        char name[80];
+        snprintf(name, sizeof name, md ? "%s" : "  %s", bars[i].component);
         double v[3] = {bars[i].value[0], bars[i].value[1], bars[i].diff};
-        text_row(f, md, bars[i].component, v,
+        text_row(f, md, w, name, v,
                  bars[i].value[0] != 0 ? 100 * bars[i].diff / bars[i].value[0] : NAN, "");
     }
+    double tv[3] = {step->value[0], step->value[1], step->diff};
+    text_row(f, md, w, "test step time", tv, step->pct, "");
 }
 
 static void write_ranks_text(FILE *f, const bd_run *r, bool md)
