@@ -13,21 +13,21 @@ extern "C" {
 
 /* The numbers of a rank (totals over its selection, us) and of a side. */
 typedef enum td_bd_metric {
-    TD_BD_STEP = 0,        /* selected steps' durations, or the span without steps */
-    TD_BD_KERNEL_TIME,     /* last end - first ts of the gpu events */
-    TD_BD_BUSY,            /* |U(G)| */
-    TD_BD_IDLE,            /* kernel_time - busy */
-    TD_BD_COMPUTE,         /* |U(COMPUTATION)| */
-    TD_BD_NON_COMPUTE,     /* kernel_time - compute - idle */
-    TD_BD_EXPOSED_COMM,    /* |U(COMM)| - |U(COMM) n U(COMP)| */
-    TD_BD_EXPOSED_MEM,     /* memory under neither computation nor communication */
-    TD_BD_EXPOSED_OTHER,   /* busy under none of the three types */
-    TD_BD_IDLE_HOST_WAIT,  /* idle gaps ended by an event launched after they began */
-    TD_BD_IDLE_OTHER,      /* idle - idle_host_wait */
-    TD_BD_OUTSIDE_GPU,     /* step - kernel_time: CPU overhead not hidden */
-    TD_BD_SYNC_WAIT,       /* host time inside synchronize calls */
-    TD_BD_COMM,            /* |U(COMM)| */
-    TD_BD_COMM_COMP,       /* |U(COMM) n U(COMP)| */
+    TD_BD_STEP = 0,       /* selected steps' durations, or the span without steps */
+    TD_BD_KERNEL_TIME,    /* last end - first ts of the gpu events */
+    TD_BD_BUSY,           /* |U(G)| */
+    TD_BD_IDLE,           /* kernel_time - busy */
+    TD_BD_COMPUTE,        /* |U(COMPUTATION)| */
+    TD_BD_NON_COMPUTE,    /* kernel_time - compute - idle */
+    TD_BD_EXPOSED_COMM,   /* |U(COMM)| - |U(COMM) n U(COMP)| */
+    TD_BD_EXPOSED_MEM,    /* memory under neither computation nor communication */
+    TD_BD_EXPOSED_OTHER,  /* busy under none of the three types */
+    TD_BD_IDLE_HOST_WAIT, /* idle gaps ended by an event launched after they began */
+    TD_BD_IDLE_OTHER,     /* idle - idle_host_wait */
+    TD_BD_OUTSIDE_GPU,    /* step - kernel_time: CPU overhead not hidden */
+    TD_BD_SYNC_WAIT,      /* host time inside synchronize calls */
+    TD_BD_COMM,           /* |U(COMM)| */
+    TD_BD_COMM_COMP,      /* |U(COMM) n U(COMP)| */
     TD_BD_NMETRICS
 } td_bd_metric;
 
@@ -46,10 +46,10 @@ typedef struct td_bd_stream {
 
 typedef struct td_bd_rank {
     int64_t rank;
-    size_t niters; /* (rank, iteration) samples it holds: 1 for a whole trace */
-    bool has_gpu;  /* some event with a stream was selected */
-    bool has_comm; /* some COMMUNICATION event was selected */
-    bool slowest;  /* the largest step of its side */
+    size_t niters;  /* (rank, iteration) samples it holds: 1 for a whole trace */
+    bool has_gpu;   /* some event with a stream was selected */
+    bool has_comm;  /* some COMMUNICATION event was selected */
+    bool slowest;   /* the largest step of its side */
     bool straggler; /* step more than straggler_pct above the side's median */
     double m[TD_BD_NMETRICS];
     double labels[TD_BD_NLABELS]; /* time per kernel-type label, us */

@@ -247,8 +247,8 @@ enum {
 typedef struct td_link {
     double ts, dur;
     int64_t pid, tid, corr;
-    uint32_t name; /* names id */
-    uint32_t kind; /* TD_LINK_... bits */
+    uint32_t name;  /* names id */
+    uint32_t kind;  /* TD_LINK_... bits */
     int64_t stream; /* args.stream, or -1 */
 } td_link;
 

@@ -14,6 +14,8 @@ its definitions.
 - On a trace without steps the default scope equals --hta-scope.
 - A side with no GPU events: the GPU numbers are null, the note says so,
   exit 0.
+- A plain file cut into pieces read by several threads (TD_SPLIT) gives
+  the same breakdown as one read whole.
 - --step-marker: a trace whose ProfilerStep events were renamed train_step,
   read with --step-marker '^train_step$', gives the numbers of that trace
   with ProfilerStep#0, #1, ... inserted at the markers' times (in time
@@ -38,15 +40,15 @@ def check(name, ok, detail=""):
         print("FAIL %s %s" % (name, detail))
 
 
-def run(exe, *args):
-    env = dict(os.environ, NO_COLOR="1", LC_ALL="C.UTF-8")
+def run(exe, *args, env=None):
+    env = dict(os.environ, NO_COLOR="1", LC_ALL="C.UTF-8", **(env or {}))
     env.pop("HTA_DISABLE_NS_ROUNDING", None)
     p = subprocess.run([exe] + list(args), capture_output=True, env=env, timeout=600)
     return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
 
 
-def breakdown(exe, c, t, *extra):
-    rc, out, err = run(exe, "breakdown", c, t, "--format", "json", "-q", *extra)
+def breakdown(exe, c, t, *extra, env=None):
+    rc, out, err = run(exe, "breakdown", c, t, "--format", "json", "-q", *extra, env=env)
     if rc != 0:
         return rc, None, err
     return rc, json.loads(out), err
@@ -393,6 +395,9 @@ def test_step_marker(exe):
                                       if not l.startswith(("ProfilerStep#", '"ProfilerStep#')))
             check("step marker: compare iteration %s equals the inserted steps'" % it,
                   rc == 0 and rc2 == 0 and rows(oa) == rows(ob) and len(rows(oa)) > 10, e1 + e2)
+        rc2, jc, err2 = breakdown(exe, b, b, "--control-iteration", "all", "--test-iteration",
+                                  "all", "-j", "2", env={"TD_SPLIT": "4"})
+        check("a file cut into pieces gives the same breakdown", rc2 == 0 and jc == jb, err2)
         rc, out, err = run(exe, "breakdown", a, b, "--step-marker", "no_such_marker_x")
         check("step marker matching nothing: exit 1", rc == 1, "rc %d %s" % (rc, err))
         check("step marker matching nothing: names side and regex",

@@ -98,8 +98,9 @@ static void json_rank(FILE *f, const td_bd_rank *k)
     else if (!k->has_comm)
         fprintf(f, "%s\"no COMMUNICATION events: no overlap\"", nn++ ? ", " : "");
     if (k->has_gpu && k->m[TD_BD_NON_COMPUTE] < 0)
-        fprintf(f, "%s\"negative non_compute: sub-us events got negative durations from "
-                   "rounding\"",
+        fprintf(f,
+                "%s\"negative non_compute: sub-us events got negative durations from "
+                "rounding\"",
                 nn++ ? ", " : "");
     fputs("]}", f);
 }
@@ -273,7 +274,10 @@ static void text_row(FILE *f, bool md, size_t width, const char *name, const dou
     }
     char buf[4][40];
     for (int i = 0; i < 3; i++)
-        snprintf(buf[i], sizeof buf[i], isnan(v[i]) ? "n/a" : i == 2 ? "%+.1f" : "%.1f",
+        snprintf(buf[i], sizeof buf[i],
+                 isnan(v[i]) ? "n/a"
+                 : i == 2    ? "%+.1f"
+                             : "%.1f",
                  v[i] == 0 ? 0 : v[i]);
     snprintf(buf[3], sizeof buf[3], isnan(pct) ? "" : "%+.1f%%", pct);
     cli_put_cell(f, name, width, 0);
@@ -285,8 +289,9 @@ static void write_diff_text(FILE *f, const bd_run *r, bool md)
     size_t n, nb, w = name_width(r);
     const char *c = cli_side_label(r->o, 0), *t = cli_side_label(r->o, 1);
     if (md)
-        fprintf(f, "| per (rank, iteration), us | %s | %s | diff | change | verdict |\n"
-                   "|---|---:|---:|---:|---:|---|\n",
+        fprintf(f,
+                "| per (rank, iteration), us | %s | %s | diff | change | verdict |\n"
+                "|---|---:|---:|---:|---:|---|\n",
                 c, t);
     else
         fprintf(f, "\n%-*s %14s %14s %14s %9s  %s\n", (int)w, "per (rank, iteration), us", c, t,

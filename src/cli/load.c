@@ -52,8 +52,8 @@ int cli_marker_check(const cli_opts *o, td_set *const *sets, size_t n)
     for (size_t i = 0; o->step_marker && i < n; i++) {
         if (td_set_iterations(sets[i], NULL, 0) > 0)
             continue;
-        cli_error("%s (%s): --step-marker '%s' matches no event", n == 2 ? cli_side_label(o, (int)i) : "set",
-                  td_set_path(sets[i]), o->step_marker);
+        cli_error("%s (%s): --step-marker '%s' matches no event",
+                  n == 2 ? cli_side_label(o, (int)i) : "set", td_set_path(sets[i]), o->step_marker);
         return EXIT_DATA;
     }
     return 0;

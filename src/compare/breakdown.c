@@ -43,10 +43,11 @@ struct td_breakdown {
 };
 
 static const char *const metric_names[TD_BD_NMETRICS] = {
-    "step_us",          "kernel_time_us",     "busy_us",        "idle_us",
-    "compute_us",       "non_compute_us",     "exposed_comm_us", "exposed_memory_us",
-    "exposed_other_us", "idle_host_wait_us",  "idle_other_us",  "cpu_overhead_not_hidden_us",
-    "sync_wait_us",     "comm_us",            "comm_comp_overlap_us"};
+    "step_us",           "kernel_time_us",    "busy_us",
+    "idle_us",           "compute_us",        "non_compute_us",
+    "exposed_comm_us",   "exposed_memory_us", "exposed_other_us",
+    "idle_host_wait_us", "idle_other_us",     "cpu_overhead_not_hidden_us",
+    "sync_wait_us",      "comm_us",           "comm_comp_overlap_us"};
 
 const char *td_bd_metric_name(td_bd_metric m)
 {
@@ -102,8 +103,8 @@ static int resolve_side(sel *sl, const td_set *s, const td_list *ranks, const td
     memset(sl, 0, sizeof *sl);
     td_list every = {true, false, 0, NULL}, steady = {false, true, 0, NULL};
     bool rank_default = !ranks->all && ranks->n == 0;
-    int rc = td_resolve(&sl->ranks, &sl->nranks, rank_default ? &every : ranks, s->ranks,
-                        s->nranks, "rank", name, err);
+    int rc = td_resolve(&sl->ranks, &sl->nranks, rank_default ? &every : ranks, s->ranks, s->nranks,
+                        "rank", name, err);
     if (rc < 0)
         return rc;
     sl->hta = hta;
@@ -281,7 +282,8 @@ static int measure_file(bd_side *sd, const td_file *f, const sel *sl)
     return rc < 0 ? rc : rank_notes(sd, r);
 }
 
-static int measure_side(bd_side *sd, const td_set *s, const sel *sl, const char *name, td_error *err)
+static int measure_side(bd_side *sd, const td_set *s, const sel *sl, const char *name,
+                        td_error *err)
 {
     sd->ranks = calloc(s->nfiles + 1, sizeof *sd->ranks);
     sd->streams = calloc(s->nfiles + 1, sizeof *sd->streams);
@@ -324,7 +326,7 @@ static double rank_value(const td_bd_rank *r, size_t row)
         v = 0;
         size_t c = row - (TD_BD_NMETRICS + 1 + NLABEL_ROWS);
         for (size_t i = 0; i < r->nstreams; i++)
-            v += c == 0 ? r->streams[i].host_wait
+            v += c == 0   ? r->streams[i].host_wait
                  : c == 1 ? r->streams[i].kernel_wait
                           : r->streams[i].other;
     }

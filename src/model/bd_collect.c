@@ -70,10 +70,11 @@ static bool contains(const char *s, size_t len, const char *p)
 /* docs/breakdown.md, "Kernel types": what is not computation. */
 static bool not_compute(const char *s, size_t len)
 {
-    static const char *const pre[] = {"nccl",    "Stream Wait Event", "runFunction",
-                                      "hip",     "job_exe",           "packet",
-                                      "pe_exe",  "cpum_exe_subgraph", "hccl",
-                                      "collective_subgraph_execution"};
+    static const char *const pre[] = {"nccl",        "Stream Wait Event",
+                                      "runFunction", "hip",
+                                      "job_exe",     "packet",
+                                      "pe_exe",      "cpum_exe_subgraph",
+                                      "hccl",        "collective_subgraph_execution"};
     static const char *const any[] = {"Memcpy", "Memset", "dma", "Sync"};
     for (size_t i = 0; i < sizeof pre / sizeof *pre; i++)
         if (prefix(s, len, pre[i]))

@@ -651,8 +651,7 @@ static int64_t *name_steps(const td_file *f, const void *marker)
         const char *s = td_strtab_get(f->names, (uint32_t)id, &len);
         int64_t v;
         if (marker) /* numbered in time order once the steps are known */
-            name_step[id] =
-                pcre2_match(marker, (PCRE2_SPTR)s, len, 0, 0, md, NULL) >= 0 ? 0 : -1;
+            name_step[id] = pcre2_match(marker, (PCRE2_SPTR)s, len, 0, 0, md, NULL) >= 0 ? 0 : -1;
         else
             name_step[id] = td_step_number(s, len, &v) ? v : -1;
     }
@@ -667,10 +666,10 @@ int td_step_marker_compile(void **out, const char *re, td_error *err)
         return 0;
     int code;
     PCRE2_SIZE at;
-    pcre2_code *c = pcre2_compile((PCRE2_SPTR)re, PCRE2_ZERO_TERMINATED,
-                                  PCRE2_UTF | PCRE2_UCP | PCRE2_MATCH_INVALID_UTF |
-                                      PCRE2_NEVER_BACKSLASH_C,
-                                  &code, &at, NULL);
+    pcre2_code *c =
+        pcre2_compile((PCRE2_SPTR)re, PCRE2_ZERO_TERMINATED,
+                      PCRE2_UTF | PCRE2_UCP | PCRE2_MATCH_INVALID_UTF | PCRE2_NEVER_BACKSLASH_C,
+                      &code, &at, NULL);
     if (!c) {
         PCRE2_UCHAR why[160];
         pcre2_get_error_message(code, why, sizeof why);
@@ -838,8 +837,7 @@ static seg *steps_and_segments(td_file *f, passes *ps, size_t *nseg)
 }
 
 int td_assign_iterations(td_file *f, td_raw_event **blocks, size_t n, const td_wide_corr *wide,
-                         size_t nwide, int round_ts, int threads, const void *marker,
-                         td_error *err)
+                         size_t nwide, int round_ts, int threads, const void *marker, td_error *err)
 {
     corr_map cm = {0};
     seg *sg = NULL;

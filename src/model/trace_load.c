@@ -1043,6 +1043,25 @@ void td_file_free(td_file *f)
     free(f);
 }
 
+/* The events read: iterations, then what the breakdown and attribution
+ * keep of the links. */
+static int finish_file(loader *L, int flags, td_split *sp, const void *marker, td_error *err)
+{
+    td_file *f = L->f;
+    if ((flags & TD_LOAD_BD) && !(f->bd = td_bd_new()))
+        return td_fail(err, TD_ENOMEM, f->path, "out of memory");
+    /* A file cut into pieces had a thread per piece: its passes over the
+     * events get them too. */
+    int rc = td_assign_iterations(f, L->blk, L->nraw, L->wide, L->nwide, L->round_ts,
+                                  (int)td_split_pieces(sp), marker, err);
+    L->nblk = 0; /* taken over (compacted or freed) by td_assign_iterations */
+    if (rc == 0 && (flags & TD_LOAD_BD))
+        rc = td_bd_collect(f, L->links, L->nlinks, L->round_ts, err);
+    if (rc == 0 && (flags & TD_LOAD_ATTR))
+        rc = td_attribute(f, L->links, L->nlinks, L->round_ts, err);
+    return rc;
+}
+
 int td_file_load(td_file **out, const char *path, const td_load_progress *prog, int flags,
                  td_error *err)
 {
@@ -1053,12 +1072,12 @@ int td_file_load_split(td_file **out, const char *path, const td_load_progress *
                        td_split *sp, bool ahead, uint64_t map_min, const void *marker,
                        td_error *err)
 {
-    int want_attr = (flags & TD_LOAD_ATTR) != 0, want_bd = (flags & TD_LOAD_BD) != 0;
+    int want_attr = (flags & (TD_LOAD_ATTR | TD_LOAD_BD)) != 0;
     *out = NULL;
     loader L;
     memset(&L, 0, sizeof L);
     L.prog = prog;
-    L.want_attr = want_attr || want_bd; /* the breakdown reads the links too */
+    L.want_attr = want_attr; /* the breakdown reads the links too */
     L.split = sp;
     L.split_next = 1;
     L.split_at = sp && sp->n > 1 ? sp->p[1].start : UINT64_MAX;
@@ -1103,19 +1122,7 @@ int td_file_load_split(td_file **out, const char *path, const td_load_progress *
     td_json_free(&L.j);
     td_reader_close(L.r);
     L.r = NULL;
-    if (want_bd && !(f->bd = td_bd_new())) {
-        rc = td_fail(err, TD_ENOMEM, f->path, "out of memory");
-        goto done;
-    }
-    /* A file cut into pieces had a thread per piece: its passes over the
-     * events get them too. */
-    rc = td_assign_iterations(f, L.blk, L.nraw, L.wide, L.nwide, L.round_ts,
-                              (int)td_split_pieces(sp), marker, err);
-    L.nblk = 0; /* taken over (compacted or freed) by td_assign_iterations */
-    if (rc == 0 && want_bd)
-        rc = td_bd_collect(f, L.links, L.nlinks, L.round_ts, err);
-    if (rc == 0 && want_attr)
-        rc = td_attribute(f, L.links, L.nlinks, L.round_ts, err);
+    rc = finish_file(&L, flags, sp, marker, err);
 done:
     td_json_free(&L.j);
     td_reader_close(L.r);

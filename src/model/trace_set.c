@@ -407,7 +407,7 @@ static size_t *largest_first(const uint64_t *size, size_t n)
 static int load_all(job *jobs, char **list, size_t n, const td_open_opts *opts, td_error *err)
 {
     loadctx ctx = {jobs, NULL, opts, PTHREAD_MUTEX_INITIALIZER, 0, 0, false, map_min_of(opts),
-                   NULL, 0, NULL};
+                   NULL, 0,    NULL};
     void *marker = NULL;
     int mrc = td_step_marker_compile(&marker, opts ? opts->step_marker : NULL, err);
     if (mrc < 0)
