@@ -230,6 +230,7 @@ size_t td_split_count(uint64_t size, uint64_t total, int threads);
 int td_file_load_split(td_file **out, const char *path, const td_load_progress *prog, int flags,
                        td_split *sp, bool ahead, uint64_t map_min, const void *marker,
                        td_error *err);
+/* want_attr: TD_LOAD_ATTR and TD_LOAD_BD bits (the links each needs). */
 void td_split_run(td_split *sp, size_t i, const td_load_progress *prog, int want_attr,
                   uint64_t map_min);
 

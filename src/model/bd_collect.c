@@ -145,22 +145,27 @@ static double map_get(const launch_map *m, int64_t k)
     return m->key[s] == k ? m->ts[s] : NAN;
 }
 
-/* Per names id: its kernel type + 1 (0: not yet known). */
-static int name_type(const td_file *f, uint8_t *cache, uint32_t name)
+/* What a name is, cached per names id: its kernel type (bits 0-2), a
+ * synchronize call, Event Sync / Context Sync; KNOWN once computed. */
+enum { NAME_SYNC = 8, NAME_EVENT_SYNC = 16, NAME_KNOWN = 128 };
+
+static bool is_named(const char *s, size_t len, const char *what)
+{
+    return len == strlen(what) && memcmp(s, what, len) == 0;
+}
+
+static int name_info(const td_file *f, uint8_t *cache, uint32_t name)
 {
     if (!cache[name]) {
         size_t len;
         const char *s = td_strtab_get(f->names, name, &len);
-        cache[name] = (uint8_t)(td_bd_kernel_type(s, len) + 1);
+        int v = td_bd_kernel_type(s, len) | NAME_KNOWN;
+        v |= td_is_sync_name(s, len) ? NAME_SYNC : 0;
+        v |= is_named(s, len, "Event Sync") || is_named(s, len, "Context Sync") ? NAME_EVENT_SYNC
+                                                                                : 0;
+        cache[name] = (uint8_t)v;
     }
-    return cache[name] - 1;
-}
-
-static bool is_named(const td_file *f, uint32_t name, const char *what)
-{
-    size_t len;
-    const char *s = td_strtab_get(f->names, name, &len);
-    return len == strlen(what) && memcmp(s, what, len) == 0;
+    return cache[name];
 }
 
 /* The next gpu-side compact event's iteration, from *at on. */
@@ -212,19 +217,17 @@ static int add_gpu(collect *c, const td_link *l)
     e->launch = map_get(&c->m, l->corr);
     e->iter = iter;
     e->stream = l->stream > INT32_MAX ? INT32_MAX : (int32_t)l->stream;
-    e->type = (uint8_t)name_type(c->f, c->types, l->name);
+    int info = name_info(c->f, c->types, l->name);
+    e->type = (uint8_t)(info & 7);
     e->flags = (uint8_t)((l->kind & TD_LINK_KCAT) ? TD_BDF_KERNEL : 0);
-    if ((l->stream >= 0 && l->corr >= 0) || is_named(c->f, l->name, "Event Sync") ||
-        is_named(c->f, l->name, "Context Sync"))
+    if ((l->stream >= 0 && l->corr >= 0) || (info & NAME_EVENT_SYNC))
         e->flags |= TD_BDF_GPUDEF;
     return 0;
 }
 
 static int add_sync(collect *c, const td_link *l)
 {
-    size_t len;
-    const char *s = td_strtab_get(c->f->names, l->name, &len);
-    if (!td_is_sync_name(s, len))
+    if (!(name_info(c->f, c->types, l->name) & NAME_SYNC))
         return 0;
     double ts, end;
     times(l, c->round_ts, &ts, &end);

@@ -34,7 +34,9 @@ typedef struct loader {
     td_link *links; /* only when want_attr: see td_link */
     size_t nlinks, linkcap;
     int want_attr;
-    int64_t pid, tid; /* of the event being read, when want_attr */
+    uint32_t link_kinds; /* the TD_LINK_ kinds kept: all for attribution, fewer for
+                          * the breakdown alone */
+    int64_t pid, tid;    /* of the event being read, when want_attr */
     int round_ts;
     int seen_events;
     /* Per cats id: the summed durations as HTA's rounding makes them (spec
@@ -486,7 +488,7 @@ static int keep_link(loader *L, const event_fields *ev)
     if (ev->e.flags & TD_RAW_GPU)
         kind |= TD_LINK_GPU | ((ev->e.flags & TD_RAW_HOST) ? TD_LINK_HOST : 0) |
                 (ev->kcat ? TD_LINK_KCAT : 0);
-    if (!kind)
+    if (!(kind & L->link_kinds))
         return 0;
     td_link *nl = td_grow(L->links, &L->linkcap, L->nlinks + 1, sizeof *nl);
     if (!nl)
@@ -791,6 +793,15 @@ static int piece_open(loader *L, td_split *sp, td_piece *p, uint64_t map_min)
     return td_json_assume(&L->j, false);
 }
 
+/* The links kept for TD_LOAD_ flags: the breakdown alone needs launches
+ * and gpu-side events only (model/bd_collect.c). */
+static uint32_t link_kinds(int flags)
+{
+    if (flags & TD_LOAD_ATTR)
+        return UINT32_MAX;
+    return TD_LINK_LAUNCH | TD_LINK_GPU;
+}
+
 void td_split_run(td_split *sp, size_t i, const td_load_progress *prog, int want_attr,
                   uint64_t map_min)
 {
@@ -801,7 +812,8 @@ void td_split_run(td_split *sp, size_t i, const td_load_progress *prog, int want
     loader L;
     memset(&L, 0, sizeof L);
     L.prog = prog;
-    L.want_attr = want_attr;
+    L.want_attr = want_attr != 0;
+    L.link_kinds = link_kinds(want_attr);
     L.piece = p;
     L.index = 1; /* never the first entry of traceEvents */
     L.split_at = UINT64_MAX;
@@ -1078,6 +1090,7 @@ int td_file_load_split(td_file **out, const char *path, const td_load_progress *
     memset(&L, 0, sizeof L);
     L.prog = prog;
     L.want_attr = want_attr; /* the breakdown reads the links too */
+    L.link_kinds = link_kinds(flags);
     L.split = sp;
     L.split_next = 1;
     L.split_at = sp && sp->n > 1 ? sp->p[1].start : UINT64_MAX;
