@@ -14,6 +14,8 @@ its definitions.
 - On a trace without steps the default scope equals --hta-scope.
 - A side with no GPU events: the GPU numbers are null, the note says so,
   exit 0.
+- --per-rank: one row per rank and side; the slowest rank marked, ranks
+  above the median by more than --straggler flagged.
 - A plain file cut into pieces read by several threads (TD_SPLIT) gives
   the same breakdown as one read whole.
 - --step-marker: a trace whose ProfilerStep events were renamed train_step,
@@ -407,6 +409,32 @@ def test_step_marker(exe):
               "rc %d %s" % (rc, err))
 
 
+def test_per_rank(exe):
+    p = os.path.join(T, "hta-two_ranks")
+    rc, j, err = breakdown(exe, p, p, "--hta-scope")
+    rc2, out, err2 = run(exe, "breakdown", p, p, "--hta-scope", "--per-rank", "--format", "csv",
+                         "--straggler", "0.001")
+    check("per rank: runs", rc == 0 and rc2 == 0, err + err2)
+    if rc or rc2:
+        return
+    lines = [l.split(",") for l in out.splitlines()]
+    head, rows = lines[0], [dict(zip(lines[0], l)) for l in lines[1:]]
+    steps = {int(r["rank"]): r["step_us"] for r in j["control"]["ranks"]}
+    ctl = [r for r in rows if r["side"] == "control"]
+    slow = max(steps, key=lambda k: steps[k])
+    check("per rank: one row per rank and side", len(rows) == 4 and len(ctl) == 2, out)
+    check("per rank: the slowest rank is marked",
+          [int(r["rank"]) for r in ctl if r["slowest"] == "1"] == [slow], out)
+    check("per rank: above the median by more than --straggler is flagged",
+          [int(r["rank"]) for r in ctl if r["straggler"] == "1"] == [slow], out)
+    check("per rank: the numbers are the JSON's",
+          all(close(float(r["step_us"]), steps[int(r["rank"])]) for r in ctl), out)
+    rc, out, err = run(exe, "breakdown", p, p, "--hta-scope", "--per-rank", "--format", "csv",
+                       "--straggler", "50")
+    check("per rank: no straggler within 50%",
+          rc == 0 and all(l.split(",")[-1] == "0" for l in out.splitlines()[1:]), out + err)
+
+
 def main():
     exe = sys.argv[1]
     test_waterfall(exe)
@@ -417,6 +445,7 @@ def main():
     test_no_steps(exe)
     test_no_gpu(exe)
     test_step_marker(exe)
+    test_per_rank(exe)
     print("breakdown: %d passed, %d failed" % (passed, failed))
     sys.exit(1 if failed else 0)
 

@@ -295,8 +295,8 @@ static int measure_side(bd_side *sd, const td_set *s, const sel *sl, const char 
             continue;
         if (!f->bd)
             return td_fail(err, TD_EUSAGE, f->origin ? f->origin : f->path,
-                           "%s: the breakdown needs traces (a summary does not keep the events' "
-                           "times) opened with want_breakdown",
+                           "%s: the breakdown needs trace files, opened with want_breakdown "
+                           "(a summary does not keep the events' times)",
                            name);
         if (measure_file(sd, f, sl) < 0)
             return td_fail(err, TD_ENOMEM, "", "out of memory");
