@@ -51,6 +51,10 @@ bench-summary: all
 bench-stats: $(BIN)
 	sh bench/stats_cost.sh $(BIN)
 
+# The cost of breakdown against a plain compare (target: at most 1.3x).
+bench-breakdown: $(BIN)
+	sh bench/breakdown_cost.sh $(BIN)
+
 # make bench-attribution: compare --by op against a plain compare (bench/attribution.sh).
 bench-attribution: all
 	sh bench/attribution.sh $(BIN) $(or $(BENCH_RUNS),5)

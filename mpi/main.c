@@ -32,6 +32,14 @@ static int open_built(td_set **out, const char *const *paths, size_t n, const td
                       td_error *err)
 {
     int rc = mpi_sets_take(&g_sets, out, paths, n, err);
+    if (rc == 0 && opts && opts->step_marker) {
+        /* The processes read without the marker: read again here, with it. */
+        for (size_t i = 0; i < n; i++) {
+            td_set_free(out[i]);
+            out[i] = NULL;
+        }
+        rc = 1;
+    }
     if (rc != 1)
         return rc;
     /* No forked loaders in an MPI process: its transports may not survive

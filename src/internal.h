@@ -186,6 +186,7 @@ typedef struct td_file {
     /* Another profiler's output (model/prof_load.h): what it is and which
      * version wrote it, for info; NULL for Kineto JSON and summaries. */
     char *format;
+    struct td_bd_file *bd; /* what the breakdown needs (model/bd_collect.h), or NULL */
 } td_file;
 
 #define TD_ATTR_NONE 0xFFFFFFFFu
@@ -210,6 +211,7 @@ typedef struct td_load_progress {
  * trace's own resolution (td_open_opts.ns). */
 #define TD_LOAD_ATTR 1
 #define TD_LOAD_NS 2
+#define TD_LOAD_BD 4 /* td_open_opts.want_breakdown: model/bd_collect.h */
 int td_file_load(td_file **out, const char *path, const td_load_progress *prog, int flags,
                  td_error *err);
 
@@ -227,8 +229,11 @@ size_t td_split_count(uint64_t size, uint64_t total, int threads);
  * ahead: a plain file not cut is read by a thread of its own beside the
  * scanner (for when a core would otherwise idle). map_min: a plain file of
  * at least that many bytes is mapped instead (td_reader_map; 0: never). */
+/* marker: the compiled td_open_opts.step_marker (a pcre2_code), or NULL. */
 int td_file_load_split(td_file **out, const char *path, const td_load_progress *prog, int flags,
-                       td_split *sp, bool ahead, uint64_t map_min, td_error *err);
+                       td_split *sp, bool ahead, uint64_t map_min, const void *marker,
+                       td_error *err);
+/* want_attr: TD_LOAD_ATTR and TD_LOAD_BD bits (the links each needs). */
 void td_split_run(td_split *sp, size_t i, const td_load_progress *prog, int want_attr,
                   uint64_t map_min);
 
@@ -240,13 +245,15 @@ enum {
     TD_LINK_ANN = 2,
     TD_LINK_LAUNCH = 4,
     TD_LINK_GPU = 8,
-    TD_LINK_HOST = 16 /* a gpu-side event that is a host event (spec §3.1) */
+    TD_LINK_HOST = 16, /* a gpu-side event that is a host event (spec §3.1) */
+    TD_LINK_KCAT = 32  /* a kernel, memset or memcpy by its cat (docs/breakdown.md) */
 };
 typedef struct td_link {
     double ts, dur;
     int64_t pid, tid, corr;
-    uint32_t name; /* names id */
-    uint32_t kind; /* TD_LINK_... bits */
+    uint32_t name;  /* names id */
+    uint32_t kind;  /* TD_LINK_... bits */
+    int64_t stream; /* args.stream, or -1 */
 } td_link;
 
 /* attribution.c: fills f->attr_* and f->wait_* from the n link records
@@ -295,7 +302,12 @@ enum {
  * over the events run on up to threads threads, each over a run of whole
  * blocks; the result is the same for any number. */
 int td_assign_iterations(td_file *f, td_raw_event **blocks, size_t n, const td_wide_corr *wide,
-                         size_t nwide, int round_ts, int threads, td_error *err);
+                         size_t nwide, int round_ts, int threads, const void *marker,
+                         td_error *err);
+/* The compiled step marker (td_open_opts.step_marker): *out NULL for NULL;
+ * TD_EUSAGE naming a bad expression. Freed by td_step_marker_free. */
+int td_step_marker_compile(void **out, const char *re, td_error *err);
+void td_step_marker_free(void *marker);
 /* Parse N of "ProfilerStep#N"; returns 1 when the name is a step with a number. */
 int td_step_number(const char *name, size_t len, int64_t *out);
 

@@ -157,7 +157,8 @@ def check_completion(exe, table):
              ("tracediff plot ", ["counts", "duration"]),
              ("tracediff completion ", ["bash", "zsh"]),
              ("tracediff info examples/c", ["examples/control"]),
-             ("tracediff info -", ["--format", "--help", "--jobs", "--ns", "--nsys-names", "--output", "--quiet",
+             ("tracediff info -", ["--format", "--help", "--jobs", "--ns", "--nsys-names", "--output",
+                                   "--quiet", "--step-marker",
                                    "-j", "-o", "-q"])]
     for line, want in cases:
         got = sorted(bash_complete(bash, line))

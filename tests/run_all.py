@@ -18,7 +18,7 @@ import concurrent.futures, os, re, subprocess, sys, tempfile, time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # The slowest suites, slowest first: they start first, so that the short ones
 # fill the gaps at the end instead of one long suite running alone.
-LONG = ["mpi", "split", "summary", "golden", "simd_levels", "pip", "stats", "python", "unit",
+LONG = ["mpi", "split", "summary", "golden", "breakdown", "simd_levels", "pip", "stats", "python", "unit",
         "chart", "attribution"]
 RESULT = re.compile(r"(?:^|[^0-9])([0-9]+) passed, ([0-9]+) failed")
 

@@ -57,11 +57,15 @@ typedef struct cli_opts {
     bool per_iteration_ok;    /* the table gives the command --per-iteration (for the hint) */
     int chart_width, chart_height; /* plot, report --width, --height (0: fit) */
     bool csv_safe;                 /* --csv-safe: text cells that look like formulas get a ' */
+    td_breakdown_opts bd;          /* breakdown: --hta-scope, --straggler (selection: cmp's) */
+    bool per_rank;                 /* breakdown --per-rank */
+    const char *step_marker;       /* --step-marker REGEX (td_open_opts.step_marker) */
 } cli_opts;
 
 #define CLI_OPTS_INIT                                                                              \
     {                                                                                              \
-        .cmp = TD_COMPARE_OPTS_INIT, .view = TD_VIEW_OPTS_INIT, .sopt = TD_STATS_OPTS_INIT         \
+        .cmp = TD_COMPARE_OPTS_INIT, .view = TD_VIEW_OPTS_INIT, .sopt = TD_STATS_OPTS_INIT,        \
+        .bd = TD_BREAKDOWN_OPTS_INIT                                                               \
     }
 
 void cli_opts_free(cli_opts *o);
@@ -137,6 +141,9 @@ typedef struct cli_pair {
  * its statistics, and its view; prints any error, the notes and the
  * statistics' warning; returns 0 or an exit status. */
 int cli_pair_run(cli_pair *p);
+/* With --step-marker: EXIT_DATA, naming the side and the expression, when a
+ * set has no iteration (the marker matched nothing); else 0. */
+int cli_marker_check(const cli_opts *o, td_set *const *sets, size_t n);
 void cli_pair_free(cli_pair *p);
 /* The side's label: --control-label / --test-label, else "control" / "test". */
 const char *cli_side_label(const cli_opts *o, int side);

@@ -263,10 +263,13 @@ static int info_run(const cli_opts *o, const char *path)
     oo.map_min_bytes = cli_map_min;
     oo.processes = true;
     oo.want_attribution = true; /* unattributed GPU time, and why */
+    oo.step_marker = o->step_marker;
     td_error err = {0};
     if (cli_sets_open(&s, &path, 1, &oo, &err) < 0)
         return cli_td_error(&err);
-    int rc = info_write(o, s, fmt);
+    int rc = cli_marker_check(o, &s, 1);
+    if (rc == 0)
+        rc = info_write(o, s, fmt);
     td_set_free(s);
     return rc;
 }

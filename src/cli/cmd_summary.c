@@ -30,6 +30,7 @@ static int summarize_run(const cli_opts *o, const char *set_path)
     oo.map_min_bytes = cli_map_min;
     oo.processes = true;
     oo.want_attribution = true; /* kept, so that --by, explain, info and report work from it */
+    oo.step_marker = o->step_marker;
     cli_progress pr = {0};
     cli_progress_attach(&pr, &oo, o->quiet);
     td_error err = {0};
@@ -37,7 +38,9 @@ static int summarize_run(const cli_opts *o, const char *set_path)
     cli_progress_clear(&pr);
     if (rc < 0)
         return cli_td_error(&err);
-    rc = td_summary_write(o->output, s, &so, &err) < 0 ? cli_td_error(&err) : EXIT_OK;
+    rc = cli_marker_check(o, &s, 1);
+    if (rc == 0)
+        rc = td_summary_write(o->output, s, &so, &err) < 0 ? cli_td_error(&err) : EXIT_OK;
     td_set_free(s);
     return rc;
 }

@@ -30,6 +30,7 @@ static int load_pair(cli_opts *o, td_set **control, td_set **test)
     oo.map_min_bytes = cli_map_min;
     oo.processes = true;
     oo.want_attribution = o->want_attr || o->cmp.by != TD_BY_KERNEL;
+    oo.step_marker = o->step_marker;
     if (o->classes_path && !o->classes) {
         td_error cerr = {0};
         if (td_classes_load(&o->classes, o->classes_path, &cerr) < 0)
@@ -44,6 +45,18 @@ static int load_pair(cli_opts *o, td_set **control, td_set **test)
         return cli_td_error(&err);
     *control = sets[0];
     *test = sets[1];
+    return cli_marker_check(o, sets, 2);
+}
+
+int cli_marker_check(const cli_opts *o, td_set *const *sets, size_t n)
+{
+    for (size_t i = 0; o->step_marker && i < n; i++) {
+        if (td_set_iterations(sets[i], NULL, 0) > 0)
+            continue;
+        cli_error("%s (%s): --step-marker '%s' matches no event",
+                  n == 2 ? cli_side_label(o, (int)i) : "set", td_set_path(sets[i]), o->step_marker);
+        return EXIT_DATA;
+    }
     return 0;
 }
 

@@ -18,6 +18,7 @@ typedef enum cli_command_id {
     CMD_TREND,
     CMD_CHECK,
     CMD_EXPLAIN,
+    CMD_BREAKDOWN,
     CMD_COMPLETION,
     CMD_MAN,
     CMD_COUNT
@@ -69,6 +70,7 @@ int cmd_runs(const cli_command *cmd, int argc, char **argv);
 int cmd_trend(const cli_command *cmd, int argc, char **argv);
 int cmd_check(const cli_command *cmd, int argc, char **argv);
 int cmd_explain(const cli_command *cmd, int argc, char **argv);
+int cmd_breakdown(const cli_command *cmd, int argc, char **argv);
 int cmd_completion(const cli_command *cmd, int argc, char **argv);
 int cmd_man(const cli_command *cmd, int argc, char **argv);
 

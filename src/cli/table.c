@@ -212,6 +212,27 @@ const cli_command cli_commands[] = {
      {"tracediff explain examples/control examples/test aten::mm --sort abs_diff_duration",
       "tracediff explain examples/control examples/test aten::mm --format json", NULL},
      cmd_explain},
+    {CMD_BREAKDOWN,
+     "breakdown",
+     "where the step time went: GPU busy, idle, overlap; diffed, as a waterfall",
+     "CONTROL TEST",
+     2,
+     "CONTROL and TEST",
+     NULL,
+     NULL,
+     "Per side and rank, over the selection: the step time (the selected\n"
+     "ProfilerStep durations, or the trace's span without steps), the GPU's\n"
+     "kernel time, busy, idle, compute and non-compute time, the time per kernel\n"
+     "type and overlap, exposed communication and HTA's communication-computation\n"
+     "overlap, idle time by cause per stream, and the host's time in synchronize\n"
+     "calls (HTA's TraceAnalysis numbers: docs/breakdown.md). Then the diff of the\n"
+     "sides' means per (rank, iteration), with Welch's test when each side has 3\n"
+     "or more samples, and a waterfall from control's step time to test's whose\n"
+     "components add up to the change. Default selection: every rank, and the\n"
+     "steady iterations of a side with 2 or more steps, else its whole trace.\n\n" TRACE_SET_NOTE,
+     {"tracediff breakdown examples/control examples/test",
+      "tracediff breakdown examples/control examples/test --hta-scope --format json", NULL},
+     cmd_breakdown},
     {CMD_COMPLETION,
      "completion",
      "a shell completion script (bash or zsh) on stdout",
@@ -609,9 +630,44 @@ static int set_junit(cli_opts *o, const char *v)
     return 0;
 }
 
+static int set_step_marker(cli_opts *o, const char *v)
+{
+    o->step_marker = v;
+    return 0;
+}
+
+static int set_hta_scope(cli_opts *o, const char *v)
+{
+    (void)v;
+    o->bd.hta_scope = true;
+    return 0;
+}
+
+static int set_per_rank(cli_opts *o, const char *v)
+{
+    (void)v;
+    o->per_rank = true;
+    return 0;
+}
+
+static int set_straggler(cli_opts *o, const char *v)
+{
+    char *end;
+    errno = 0;
+    double x = strtod(v, &end);
+    if (end != v && *end == '%')
+        end++;
+    if (end == v || *end || errno || !(x > 0) || !isfinite(x)) {
+        cli_error("--straggler '%s': expected a percentage above 0 (5 or 5%%)", v);
+        return -1;
+    }
+    o->bd.straggler_pct = x;
+    return 0;
+}
+
 #define ON_ROWS (ON(CMD_COMPARE) | ON(CMD_PLOT) | ON(CMD_REPORT) | ON(CMD_EXPLAIN))
 #define ON_BY (ON(CMD_COMPARE) | ON(CMD_OPS) | ON(CMD_PLOT) | ON(CMD_CHECK))
-#define ON_READ (ON_PAIR | ON(CMD_INFO) | ON(CMD_SUMMARIZE))
+#define ON_READ (ON_PAIR | ON(CMD_INFO) | ON(CMD_SUMMARIZE) | ON(CMD_BREAKDOWN))
 
 const cli_option cli_options[] = {
     /* selection */
@@ -627,6 +683,22 @@ const cli_option cli_options[] = {
      "test's iterations: N | N,M,... | all | steady (all but\n"
      "the lowest: no warm-up) (default: the lowest)",
      set_test_iteration},
+    {"control-rank", 0, "R", NULL, "selection", ON(CMD_BREAKDOWN),
+     "control's ranks: N | N,M,... | all (default: all)", set_control_rank},
+    {"test-rank", 0, "R", NULL, "selection", ON(CMD_BREAKDOWN),
+     "test's ranks: N | N,M,... | all (default: all)", set_test_rank},
+    {"control-iteration", 0, "I", NULL, "selection", ON(CMD_BREAKDOWN),
+     "control's iterations: N | N,M,... | all | steady\n"
+     "(default: steady with 2 or more steps, else the whole trace)",
+     set_control_iteration},
+    {"test-iteration", 0, "I", NULL, "selection", ON(CMD_BREAKDOWN),
+     "test's iterations: N | N,M,... | all | steady\n"
+     "(default: steady with 2 or more steps, else the whole trace)",
+     set_test_iteration},
+    {"hta-scope", 0, NULL, NULL, "selection", ON(CMD_BREAKDOWN),
+     "HTA's TraceAnalysis scope instead of the selection: every\n"
+     "rank, the last step dropped when the set has 2 or more",
+     set_hta_scope},
     {"per-iteration", 0, NULL, NULL, "selection",
      ON(CMD_COMPARE) | ON(CMD_OPS) | ON(CMD_PLOT) | ON(CMD_REPORT),
      "divide each side's counts and durations by its selected\n"
@@ -681,9 +753,14 @@ const cli_option cli_options[] = {
      "kernel names of Nsight Systems exports: nsys's shortName\n"
      "(default) or the demangled signature (docs/profilers.md)",
      set_nsys_names},
-    {"control-label", 0, "NAME", NULL, "selection", ON_PAIR,
+    {"step-marker", 0, "REGEX", NULL, "selection", ON_READ,
+     "the events whose name REGEX matches (PCRE2) are the\n"
+     "iterations, numbered 0, 1, ... in time order, instead of\n"
+     "ProfilerStep#N (a train_step annotation, an NVTX range)",
+     set_step_marker},
+    {"control-label", 0, "NAME", NULL, "selection", ON_PAIR | ON(CMD_BREAKDOWN),
      "control's label: headers, legends, column prefixes", set_control_label},
-    {"test-label", 0, "NAME", NULL, "selection", ON_PAIR,
+    {"test-label", 0, "NAME", NULL, "selection", ON_PAIR | ON(CMD_BREAKDOWN),
      "test's label: headers, legends, column prefixes", set_test_label},
     {"jobs", 'j', "N", NULL, "selection", ON_READ,
      "threads (or processes) reading the traces (default: one per core)", set_jobs},
@@ -754,12 +831,22 @@ const cli_option cli_options[] = {
     {"top", 0, "N", NULL, "rows", ON_ROWS, "the first N rows after sorting", set_top},
     {"top", 0, "N", NULL, "rows", ON(CMD_TREND),
      "the N names that changed most (default: all; 10 in a chart)", set_top},
+    {"per-rank", 0, NULL, NULL, "rows", ON(CMD_BREAKDOWN),
+     "one row per rank and side: step, busy, idle, exposed\n"
+     "communication; the slowest rank and stragglers marked",
+     set_per_rank},
+    {"straggler", 0, "P%", NULL, "rows", ON(CMD_BREAKDOWN),
+     "a rank whose step is more than P% above its side's\n"
+     "median is a straggler (default 5%)",
+     set_straggler},
     {"include", 0, "REGEX", NULL, "rows", ON_ROWS | ON(CMD_CHECK),
      "keep the names REGEX matches (regex as in Python, PCRE2)", set_include},
     {"exclude", 0, "REGEX", NULL, "rows", ON_ROWS | ON(CMD_CHECK),
      "drop the names REGEX matches (regex as in Python, PCRE2)", set_exclude},
     /* output */
     {"format", 0, "FORMAT", "table|csv|json|markdown", "output", ON(CMD_COMPARE),
+     "default: table on a terminal, else csv;\nwith -o, from the file's extension", set_format},
+    {"format", 0, "FORMAT", "table|csv|json|markdown", "output", ON(CMD_BREAKDOWN),
      "default: table on a terminal, else csv;\nwith -o, from the file's extension", set_format},
     {"format", 0, "FORMAT", "table|csv|json", "output", ON(CMD_OPS),
      "default: table on a terminal, else csv (category,name)", set_format},
@@ -799,7 +886,8 @@ const cli_option cli_options[] = {
      "the table, CSV or JSON ('-': stdout)",
      set_output},
     {"output", 'o', "FILE", NULL, "output",
-     ON(CMD_COMPARE) | ON(CMD_OPS) | ON(CMD_INFO) | ON(CMD_RUNS) | ON(CMD_CHECK) | ON(CMD_EXPLAIN),
+     ON(CMD_COMPARE) | ON(CMD_OPS) | ON(CMD_INFO) | ON(CMD_RUNS) | ON(CMD_CHECK) | ON(CMD_EXPLAIN) |
+         ON(CMD_BREAKDOWN),
      "written whole or not at all ('-': stdout)", set_output},
     {"output", 'o', "FILE", NULL, "output", ON(CMD_PLOT),
      "required: .svg, .png or .pdf (from the extension); written\n"

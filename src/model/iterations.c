@@ -18,8 +18,11 @@
  * pass, run by run, so that the last in the file still wins.
  */
 #include "internal.h"
+#include "model/bd_collect.h"
 
+#define PCRE2_CODE_UNIT_WIDTH 8
 #include <math.h>
+#include <pcre2.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -374,6 +377,7 @@ typedef struct part {
     size_t nput, putcap;
     uint64_t cpu, gpu, stream0, no_launch, no_launch0;
     int oom;
+    double tlo, thi; /* the span of its events (f->bd only) */
 } part;
 
 typedef struct passes passes;
@@ -384,6 +388,7 @@ struct passes {
     td_raw_event **blocks;
     int round_ts;
     const int64_t *name_step; /* step number of each name id, or -1 */
+    const void *marker;       /* td_open_opts.step_marker, compiled, or NULL */
     const seg *sg;
     size_t nseg;
     corr_map *cm;
@@ -412,6 +417,8 @@ static void pass_steps(passes *ps, part *p)
 {
     td_raw_event **blocks = ps->blocks;
     p->ids = (corr_ids){0, INT64_MAX, INT64_MIN, false};
+    p->tlo = INFINITY;
+    p->thi = -INFINITY;
     for (size_t i = p->lo; i < p->hi; i++) {
         td_raw_event *e = RAW(i);
         if (ps->round_ts) {
@@ -427,11 +434,15 @@ static void pass_steps(passes *ps, part *p)
             if (ps->f->rdelta)
                 ps->f->rdelta[i] = (float)((isnan(e->dur) ? 0 : e->dur) - (isnan(own) ? 0 : own));
         }
+        if (ps->f->bd && (e->flags & TD_RAW_HAS_TS) && !isnan(e->dur)) {
+            p->tlo = e->u.ts < p->tlo ? e->u.ts : p->tlo;
+            p->thi = e->u.ts + e->dur > p->thi ? e->u.ts + e->dur : p->thi;
+        }
         if (e->flags & TD_RAW_CORR_HOST)
             count_id(&p->ids, e->corr);
         int64_t v = ps->name_step[e->name];
-        if (v < 0)
-            continue;
+        if (v < 0 || (ps->marker && (e->flags & TD_RAW_GPU)))
+            continue; /* a marker's steps are host events */
         step *ns2 = td_grow(p->st, &p->stcap, p->ns + 1, sizeof *p->st);
         if (!ns2) {
             p->oom = 1;
@@ -624,19 +635,78 @@ static void run(passes *ps, pass_fn *pass)
 
 /* The step number of each name, -1 for names that are not steps. Names
  * repeat: each distinct one is parsed once. */
-static int64_t *name_steps(const td_file *f)
+static int64_t *name_steps(const td_file *f, const void *marker)
 {
     size_t nnames = td_strtab_count(f->names);
     int64_t *name_step = malloc((nnames + 1) * sizeof *name_step);
-    if (!name_step)
+    pcre2_match_data *md =
+        marker ? pcre2_match_data_create_from_pattern((const pcre2_code *)marker, NULL) : NULL;
+    if (!name_step || (marker && !md)) {
+        free(name_step);
+        pcre2_match_data_free(md);
         return NULL;
+    }
     for (size_t id = 0; id < nnames; id++) {
         size_t len;
         const char *s = td_strtab_get(f->names, (uint32_t)id, &len);
         int64_t v;
-        name_step[id] = td_step_number(s, len, &v) ? v : -1;
+        if (marker) /* numbered in time order once the steps are known */
+            name_step[id] = pcre2_match(marker, (PCRE2_SPTR)s, len, 0, 0, md, NULL) >= 0 ? 0 : -1;
+        else
+            name_step[id] = td_step_number(s, len, &v) ? v : -1;
     }
+    pcre2_match_data_free(md);
     return name_step;
+}
+
+int td_step_marker_compile(void **out, const char *re, td_error *err)
+{
+    *out = NULL;
+    if (!re)
+        return 0;
+    int code;
+    PCRE2_SIZE at;
+    pcre2_code *c =
+        pcre2_compile((PCRE2_SPTR)re, PCRE2_ZERO_TERMINATED,
+                      PCRE2_UTF | PCRE2_UCP | PCRE2_MATCH_INVALID_UTF | PCRE2_NEVER_BACKSLASH_C,
+                      &code, &at, NULL);
+    if (!c) {
+        PCRE2_UCHAR why[160];
+        pcre2_get_error_message(code, why, sizeof why);
+        return td_fail(err, TD_EUSAGE, "", "--step-marker '%s': %s at offset %zu", re,
+                       (const char *)why, (size_t)at);
+    }
+    *out = c;
+    return 0;
+}
+
+void td_step_marker_free(void *marker)
+{
+    pcre2_code_free((pcre2_code *)marker);
+}
+
+static int cmp_step_time(const void *a, const void *b)
+{
+    const step *x = a, *y = b;
+    if (x->start != y->start)
+        return (x->start > y->start) - (x->start < y->start);
+    return (x->order > y->order) - (x->order < y->order);
+}
+
+static int cmp_step_order(const void *a, const void *b)
+{
+    const step *x = a, *y = b;
+    return (x->order > y->order) - (x->order < y->order);
+}
+
+/* A marker's steps: numbered 0, 1, ... by start time (NaN last), back in
+ * file order. */
+static void number_markers(step *st, size_t ns)
+{
+    qsort(st, ns, sizeof *st, cmp_step_time);
+    for (size_t i = 0; i < ns; i++)
+        st[i].n = (int64_t)i;
+    qsort(st, ns, sizeof *st, cmp_step_order);
 }
 
 /* The parts' steps in file order, and the file's sorted distinct
@@ -658,6 +728,8 @@ static int gather_steps(td_file *f, passes *ps, step **out, size_t *nout)
             memcpy(st + ns, ps->parts[k].st, ps->parts[k].ns * sizeof *st);
         ns += ps->parts[k].ns;
     }
+    if (ps->marker)
+        number_markers(st, ns);
     f->steps = ns;
     for (size_t i = 0; i < ns; i++)
         f->iters[i] = st[i].n;
@@ -720,10 +792,23 @@ static part *make_parts(size_t n, size_t *k)
     return parts;
 }
 
+/* The breakdown's steps (host events only) and span (model/bd_collect.h). */
+static int keep_steps(passes *ps, const step *st, size_t ns)
+{
+    td_raw_event **blocks = ps->blocks;
+    for (size_t k = 0; k < ps->nparts; k++)
+        td_bd_span(ps->f->bd, ps->parts[k].tlo, ps->parts[k].thi);
+    for (size_t i = 0; i < ns; i++)
+        if (!(RAW(st[i].order)->flags & TD_RAW_GPU) &&
+            td_bd_add_step(ps->f->bd, st[i].start, st[i].end, st[i].n) < 0)
+            return -1;
+    return 0;
+}
+
 /* Steps (§3) and the segments of the sweep; NULL when out of memory. */
 static seg *steps_and_segments(td_file *f, passes *ps, size_t *nseg)
 {
-    int64_t *name_step = name_steps(f);
+    int64_t *name_step = name_steps(f, ps->marker);
     if (!name_step)
         return NULL;
     ps->name_step = name_step;
@@ -737,6 +822,10 @@ static seg *steps_and_segments(td_file *f, passes *ps, size_t *nseg)
             return NULL;
     if (gather_steps(f, ps, &st, &ns) < 0)
         return NULL;
+    if (f->bd && keep_steps(ps, st, ns) < 0) {
+        free(st);
+        return NULL;
+    }
     /* NaN bounds never contain anything: leave such steps out of the sweep. */
     size_t kept = 0;
     for (size_t i = 0; i < ns; i++)
@@ -748,14 +837,14 @@ static seg *steps_and_segments(td_file *f, passes *ps, size_t *nseg)
 }
 
 int td_assign_iterations(td_file *f, td_raw_event **blocks, size_t n, const td_wide_corr *wide,
-                         size_t nwide, int round_ts, int threads, td_error *err)
+                         size_t nwide, int round_ts, int threads, const void *marker, td_error *err)
 {
     corr_map cm = {0};
     seg *sg = NULL;
     size_t nb = (n + TD_BLOCK - 1) / TD_BLOCK;
     size_t nparts = threads > 1 ? (size_t)threads : 1;
     part *parts = make_parts(n, &nparts);
-    passes ps = {f, blocks, round_ts, NULL, NULL, 0, &cm, wide, nwide, parts, nparts, NULL};
+    passes ps = {f, blocks, round_ts, NULL, marker, NULL, 0, &cm, wide, nwide, parts, nparts, NULL};
     int rc = -1;
     if (round_ts && !(f->rdelta = malloc((n + 1) * sizeof *f->rdelta)))
         goto done;

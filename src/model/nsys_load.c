@@ -755,7 +755,7 @@ static int sqlite_load(td_prof_sink *sink, const char *path, int flags, td_error
 }
 
 int td_prof_load(td_file **out, const char *path, td_prof_kind kind, const td_load_progress *prog,
-                 int flags, td_error *err)
+                 int flags, const void *marker, td_error *err)
 {
     *out = NULL;
     if (kind == TD_PROF_NSYS_REP)
@@ -769,6 +769,7 @@ int td_prof_load(td_file **out, const char *path, td_prof_kind kind, const td_lo
                        "export SQLite instead (`nsys export --type sqlite REPORT`)");
     td_prof_sink sink;
     int rc = td_prof_sink_init(&sink, path, flags, err);
+    sink.marker = marker;
     struct stat st;
     if (rc == 0 && stat(path, &st) == 0)
         sink.f->file_bytes = (uint64_t)st.st_size;

@@ -34,7 +34,7 @@ int td_prof_sqlite_kind(const char *path);
 /* Loads a file td_prof_sniff did not call TD_PROF_NONE (td_file_load does
  * so by itself); flags as for td_file_load, plus TD_LOAD_DEMANGLED. */
 int td_prof_load(td_file **out, const char *path, td_prof_kind kind, const td_load_progress *prog,
-                 int flags, td_error *err);
+                 int flags, const void *marker, td_error *err);
 
 /* Kernel names from demangledName instead of shortName (nsys;
  * td_open_opts.nsys_demangled). */
@@ -55,7 +55,9 @@ typedef enum td_prof_cat {
 typedef struct td_prof_sink {
     td_file *f;
     td_error *err;
-    int want_attr;
+    int want_attr;     /* links kept: for attribution or the breakdown */
+    int flags;         /* TD_LOAD_ */
+    const void *marker; /* --step-marker (td_assign_iterations), or NULL */
     int64_t cat_id[TD_PC_COUNT]; /* cats ids, interned at first use; -1 before */
     td_raw_event **blk;
     size_t nraw, nblk, blkcap;

@@ -5,6 +5,7 @@
  * td_assign_iterations (and td_attribute) unchanged.
  */
 #include "model/prof_load.h"
+#include "model/bd_collect.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -17,7 +18,8 @@ int td_prof_sink_init(td_prof_sink *s, const char *path, int flags, td_error *er
 {
     memset(s, 0, sizeof *s);
     s->err = err;
-    s->want_attr = (flags & TD_LOAD_ATTR) != 0;
+    s->want_attr = (flags & (TD_LOAD_ATTR | TD_LOAD_BD)) != 0;
+    s->flags = flags;
     for (int c = 0; c < TD_PC_COUNT; c++)
         s->cat_id[c] = -1;
     td_file *f = calloc(1, sizeof *f);
@@ -205,9 +207,13 @@ int td_prof_sink_finish(td_prof_sink *s, td_file **out)
         f->ev_cat = s->evcat;
         s->evcat = NULL;
     }
-    int rc = td_assign_iterations(f, s->blk, s->nraw, s->wide, s->nwide, 0, 1, s->err);
+    if ((s->flags & TD_LOAD_BD) && !(f->bd = td_bd_new()))
+        return td_fail(s->err, TD_ENOMEM, f->path, "out of memory");
+    int rc = td_assign_iterations(f, s->blk, s->nraw, s->wide, s->nwide, 0, 1, s->marker, s->err);
     s->nblk = 0; /* taken over (compacted or freed) */
-    if (rc == 0 && s->want_attr)
+    if (rc == 0 && (s->flags & TD_LOAD_BD))
+        rc = td_bd_collect(f, s->links, s->nlinks, 0, s->err);
+    if (rc == 0 && (s->flags & TD_LOAD_ATTR))
         rc = td_attribute(f, s->links, s->nlinks, 0, s->err);
     if (rc == 0) {
         *out = f;

@@ -6,6 +6,7 @@
  */
 #include "internal.h"
 #include "model/prof_load.h"
+#include "model/bd_collect.h"
 #include "model/trace_split.h"
 #include "read/json_scan.h"
 #include "util/strtab.h"
@@ -34,7 +35,10 @@ typedef struct loader {
     td_link *links; /* only when want_attr: see td_link */
     size_t nlinks, linkcap;
     int want_attr;
-    int64_t pid, tid; /* of the event being read, when want_attr */
+    const void *marker;  /* --step-marker, for another profiler's file read here */
+    uint32_t link_kinds; /* the TD_LINK_ kinds kept: all for attribution, fewer for
+                          * the breakdown alone */
+    int64_t pid, tid;    /* of the event being read, when want_attr */
     int round_ts;
     int seen_events;
     /* Per cats id: the summed durations as HTA's rounding makes them (spec
@@ -163,6 +167,7 @@ typedef struct event_fields {
     int have, bad; /* F_ bits: present; present with the wrong type */
     bool trace_cat, cpu_op, sync, ts_decimal;
     bool op_cat, ann_cat; /* cpu_op (or Kineto's old "Operator"); user_annotation */
+    bool kcat;            /* a kernel, memset or memcpy category (TD_LINK_KCAT) */
 } event_fields;
 
 /* The member kind of key k (pid and tid: read for attribution only), or 0
@@ -193,8 +198,16 @@ static inline int skip_bad_member(loader *L, event_fields *ev, int kind)
     ev->have |= kind;
     ev->bad |= kind;
     if (kind == F_CAT)
-        ev->trace_cat = ev->cpu_op = ev->op_cat = ev->ann_cat = false;
+        ev->trace_cat = ev->cpu_op = ev->op_cat = ev->ann_cat = ev->kcat = false;
     return td_json_skip(&L->j);
+}
+
+/* The categories of HTA's kernels (its idle time breakdown). */
+static bool kernel_cat(const char *s, size_t sl)
+{
+    return key_is(s, sl, "kernel") || key_is(s, sl, "Kernel") || key_is(s, sl, "gpu_memset") ||
+           key_is(s, sl, "Memset") || key_is(s, sl, "gpu_memcpy") || key_is(s, sl, "Memcpy") ||
+           key_is(s, sl, "mtia_ccp_events");
 }
 
 /* "name" or "cat": interned; the few names and cats the rules test are
@@ -223,6 +236,7 @@ READER_INLINE int read_name_or_cat(loader *L, event_fields *ev, int kind, bool a
         if (attr) { /* only attribution needs these */
             ev->op_cat = ev->cpu_op || key_is(s, sl, "Operator");
             ev->ann_cat = key_is(s, sl, "user_annotation");
+            ev->kcat = kernel_cat(s, sl);
         }
         ev->cat_id = td_strtab_intern_inline(f->cats, s, sl);
         if (ev->cat_id < 0)
@@ -477,8 +491,9 @@ static int keep_link(loader *L, const event_fields *ev)
     if (ev->e.flags & TD_RAW_CORR_HOST)
         kind |= TD_LINK_LAUNCH;
     if (ev->e.flags & TD_RAW_GPU)
-        kind |= TD_LINK_GPU | ((ev->e.flags & TD_RAW_HOST) ? TD_LINK_HOST : 0);
-    if (!kind)
+        kind |= TD_LINK_GPU | ((ev->e.flags & TD_RAW_HOST) ? TD_LINK_HOST : 0) |
+                (ev->kcat ? TD_LINK_KCAT : 0);
+    if (!(kind & L->link_kinds))
         return 0;
     td_link *nl = td_grow(L->links, &L->linkcap, L->nlinks + 1, sizeof *nl);
     if (!nl)
@@ -492,6 +507,7 @@ static int keep_link(loader *L, const event_fields *ev)
     k->corr = ev->corr;
     k->name = ev->e.name;
     k->kind = kind;
+    k->stream = ev->stream;
     return 0;
 }
 
@@ -782,6 +798,15 @@ static int piece_open(loader *L, td_split *sp, td_piece *p, uint64_t map_min)
     return td_json_assume(&L->j, false);
 }
 
+/* The links kept for TD_LOAD_ flags: the breakdown alone needs launches
+ * and gpu-side events only (model/bd_collect.c). */
+static uint32_t link_kinds(int flags)
+{
+    if (flags & TD_LOAD_ATTR)
+        return UINT32_MAX;
+    return TD_LINK_LAUNCH | TD_LINK_GPU;
+}
+
 void td_split_run(td_split *sp, size_t i, const td_load_progress *prog, int want_attr,
                   uint64_t map_min)
 {
@@ -792,7 +817,8 @@ void td_split_run(td_split *sp, size_t i, const td_load_progress *prog, int want
     loader L;
     memset(&L, 0, sizeof L);
     L.prog = prog;
-    L.want_attr = want_attr;
+    L.want_attr = want_attr != 0;
+    L.link_kinds = link_kinds(want_attr);
     L.piece = p;
     L.index = 1; /* never the first entry of traceEvents */
     L.split_at = UINT64_MAX;
@@ -954,6 +980,7 @@ static int read_rocprof(loader *L)
         if (!s)
             return td_fail(L->j.err, TD_ENOMEM, L->f->path, "out of memory");
         int rc = td_prof_sink_init(s, L->f->path, L->load_flags, L->j.err);
+        s->marker = L->marker;
         L->rocprof = s;
         if (rc < 0)
             return rc;
@@ -1051,13 +1078,33 @@ void td_file_free(td_file *f)
     td_big_free(f->lazy_mem);
     if (f->ev_map)
         munmap(f->ev_map, f->ev_map_len);
+    td_bd_file_free(f->bd);
     free(f);
+}
+
+/* The events read: iterations, then what the breakdown and attribution
+ * keep of the links. */
+static int finish_file(loader *L, int flags, td_split *sp, const void *marker, td_error *err)
+{
+    td_file *f = L->f;
+    if ((flags & TD_LOAD_BD) && !(f->bd = td_bd_new()))
+        return td_fail(err, TD_ENOMEM, f->path, "out of memory");
+    /* A file cut into pieces had a thread per piece: its passes over the
+     * events get them too. */
+    int rc = td_assign_iterations(f, L->blk, L->nraw, L->wide, L->nwide, L->round_ts,
+                                  (int)td_split_pieces(sp), marker, err);
+    L->nblk = 0; /* taken over (compacted or freed) by td_assign_iterations */
+    if (rc == 0 && (flags & TD_LOAD_BD))
+        rc = td_bd_collect(f, L->links, L->nlinks, L->round_ts, err);
+    if (rc == 0 && (flags & TD_LOAD_ATTR))
+        rc = td_attribute(f, L->links, L->nlinks, L->round_ts, err);
+    return rc;
 }
 
 int td_file_load(td_file **out, const char *path, const td_load_progress *prog, int flags,
                  td_error *err)
 {
-    return td_file_load_split(out, path, prog, flags, NULL, false, 0, err);
+    return td_file_load_split(out, path, prog, flags, NULL, false, 0, NULL, err);
 }
 
 /* A rocprofv3 JSON file read (read_rocprof): its events become the file,
@@ -1098,13 +1145,15 @@ static void loader_free(loader *L)
 }
 
 static int load_trace(td_file **out, const char *path, const td_load_progress *prog, int flags,
-                      td_split *sp, bool ahead, uint64_t map_min, td_error *err)
+                      td_split *sp, bool ahead, uint64_t map_min, const void *marker,
+                      td_error *err)
 {
-    int want_attr = (flags & TD_LOAD_ATTR) != 0;
+    int want_attr = (flags & (TD_LOAD_ATTR | TD_LOAD_BD)) != 0;
     loader L;
     memset(&L, 0, sizeof L);
     L.prog = prog;
-    L.want_attr = want_attr;
+    L.want_attr = want_attr; /* the breakdown reads the links too */
+    L.link_kinds = link_kinds(flags);
     L.split = sp;
     L.split_next = 1;
     L.split_at = sp && sp->n > 1 ? sp->p[1].start : UINT64_MAX;
@@ -1117,6 +1166,7 @@ static int load_trace(td_file **out, const char *path, const td_load_progress *p
     }
     L.f = f;
     L.load_flags = flags;
+    L.marker = marker;
     if ((rc = td_reader_open(&L.r, path, err)) < 0)
         goto done;
     f->compression = td_reader_compression(L.r);
@@ -1154,13 +1204,7 @@ static int load_trace(td_file **out, const char *path, const td_load_progress *p
     td_json_free(&L.j);
     td_reader_close(L.r);
     L.r = NULL;
-    /* A file cut into pieces had a thread per piece: its passes over the
-     * events get them too. */
-    rc = td_assign_iterations(f, L.blk, L.nraw, L.wide, L.nwide, L.round_ts,
-                              (int)td_split_pieces(sp), err);
-    L.nblk = 0; /* taken over (compacted or freed) by td_assign_iterations */
-    if (rc == 0 && want_attr)
-        rc = td_attribute(f, L.links, L.nlinks, L.round_ts, err);
+    rc = finish_file(&L, flags, sp, marker, err);
 done:
     loader_free(&L);
     if (rc < 0) {
@@ -1172,13 +1216,14 @@ done:
 }
 
 int td_file_load_split(td_file **out, const char *path, const td_load_progress *prog, int flags,
-                       td_split *sp, bool ahead, uint64_t map_min, td_error *err)
+                       td_split *sp, bool ahead, uint64_t map_min, const void *marker,
+                       td_error *err)
 {
     *out = NULL;
     td_prof_kind pk = td_prof_sniff(path);
     if (pk == TD_PROF_NONE)
-        return load_trace(out, path, prog, flags, sp, ahead, map_min, err);
+        return load_trace(out, path, prog, flags, sp, ahead, map_min, marker, err);
     for (size_t k = 1; sp && k < sp->n; k++) /* another profiler's output (prof_load.h) */
         td_split_cancel(&sp->p[k]);
-    return td_prof_load(out, path, pk, prog, flags, err);
+    return td_prof_load(out, path, pk, prog, flags, marker, err);
 }

@@ -145,6 +145,7 @@ typedef struct loadctx {
      * only the parent calls the progress callback. */
     _Atomic uint64_t *shared_done;
     pid_t parent;
+    const void *marker; /* td_open_opts.step_marker, compiled */
 } loadctx;
 
 /* td_open_opts.map_min_bytes; when it is set, TD_MAP_MIN=N in the
@@ -187,6 +188,7 @@ static int load_one(void *ud, size_t i)
     td_load_progress prog = {on_progress, c};
     job *jb = &c->jobs[c->tasks[i].file];
     int attr = c->opts && c->opts->want_attribution ? TD_LOAD_ATTR : 0;
+    attr |= c->opts && c->opts->want_breakdown ? TD_LOAD_BD : 0;
     if (c->tasks[i].piece > 0) {
         td_split_run(jb->split, c->tasks[i].piece, &prog, attr, c->map_min);
         return 0;
@@ -194,7 +196,7 @@ static int load_one(void *ud, size_t i)
     int flags = attr | (c->opts && c->opts->ns ? TD_LOAD_NS : 0) |
                 (c->opts && c->opts->nsys_demangled ? TD_LOAD_DEMANGLED : 0);
     jb->rc = td_file_load_split(&jb->file, jb->path, &prog, flags, jb->split, c->ahead, c->map_min,
-                                &jb->err);
+                                c->marker, &jb->err);
     return jb->rc;
 }
 
@@ -348,7 +350,8 @@ static bool use_processes(const loadctx *c, size_t ntask, char **list, const uin
 {
     const td_open_opts *opts = c->opts;
     const char *force = getenv("TD_PROCESSES");
-    if (!opts || !opts->processes || (force && strcmp(force, "0") == 0))
+    /* The breakdown's records (model/bd_collect.h) stay in this process. */
+    if (!opts || !opts->processes || opts->want_breakdown || (force && strcmp(force, "0") == 0))
         return false;
     if (ntask != n || td_pool_threads(ntask, opts->threads) < 2)
         return false;
@@ -414,10 +417,17 @@ static size_t *largest_first(const uint64_t *size, size_t n)
 static int load_all(job *jobs, char **list, size_t n, const td_open_opts *opts, td_error *err)
 {
     loadctx ctx = {jobs, NULL, opts, PTHREAD_MUTEX_INITIALIZER, 0, 0, false, map_min_of(opts),
-                   NULL, 0};
+                   NULL, 0,    NULL};
+    void *marker = NULL;
+    int mrc = td_step_marker_compile(&marker, opts ? opts->step_marker : NULL, err);
+    if (mrc < 0)
+        return mrc;
+    ctx.marker = marker;
     uint64_t *size = calloc(n + 1, sizeof *size);
-    if (!size)
+    if (!size) {
+        td_step_marker_free(marker);
         return td_fail(err, TD_ENOMEM, "", "out of memory");
+    }
     for (size_t i = 0; i < n; i++) {
         jobs[i].path = list[i];
         struct stat st;
@@ -439,6 +449,7 @@ static int load_all(job *jobs, char **list, size_t n, const td_open_opts *opts, 
     else if (ntask >= 0)
         td_pool_run((size_t)ntask, opts ? opts->threads : 0, load_one, &ctx);
     free(order);
+    td_step_marker_free(marker);
     pthread_mutex_destroy(&ctx.lock);
     free(ctx.tasks);
     for (size_t i = 0; i < n; i++) {

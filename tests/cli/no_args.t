@@ -19,6 +19,7 @@ $ tracediff
 !   trend       each name's total duration across the runs of a summary
 !   check       CI gate: exit 3 when a name got significantly slower
 !   explain     the kernels one op launched on each side, and its CPU time
+!   breakdown   where the step time went: GPU busy, idle, overlap; diffed, as a waterfall
 !   completion  a shell completion script (bash or zsh) on stdout
 !   man         this program's manual page (roff) on stdout
 !

@@ -42,6 +42,9 @@ $ tracediff plot --help
 >                                     in the environment does the same; docs/numbers.md)
 >   --nsys-names short|demangled      kernel names of Nsight Systems exports: nsys's shortName
 >                                     (default) or the demangled signature (docs/profilers.md)
+>   --step-marker REGEX               the events whose name REGEX matches (PCRE2) are the
+>                                     iterations, numbered 0, 1, ... in time order, instead of
+>                                     ProfilerStep#N (a train_step annotation, an NVTX range)
 >   --control-label NAME              control's label: headers, legends, column prefixes
 >   --test-label NAME                 test's label: headers, legends, column prefixes
 >   -j, --jobs N                      threads (or processes) reading the traces (default: one per core)

@@ -326,8 +326,8 @@ static td_file *fix_assign(int layout, int round_ts, int threads)
     fixture x;
     td_file *f = fix_file(&x, layout, round_ts);
     td_error err = {0};
-    int rc =
-        td_assign_iterations(f, x.blocks, FIX_EVENTS, x.wide, x.nwide, round_ts, threads, &err);
+    int rc = td_assign_iterations(f, x.blocks, FIX_EVENTS, x.wide, x.nwide, round_ts, threads, NULL,
+                                  &err);
     if (rc != 0)
         unit_fail(__FILE__, __LINE__, "layout %d, %d threads: %s", layout, threads, err.msg);
     free(x.blocks);

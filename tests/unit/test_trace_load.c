@@ -356,7 +356,7 @@ TEST(test_trace_load__gzip_windows_read_as_plain)
         if (way == 0)
             CHECK_INT(td_file_load(&b, gp, NULL, 0, &err), 0);
         else
-            CHECK_INT(td_file_load_split(&b, pp, NULL, 0, NULL, way == 1, way == 2, &err), 0);
+            CHECK_INT(td_file_load_split(&b, pp, NULL, 0, NULL, way == 1, way == 2, NULL, &err), 0);
         if (a && b) {
             CHECK(a->nev > 30000);
             CHECK_INT(b->nev, a->nev);
@@ -391,8 +391,8 @@ TEST(test_trace_load__gzip_windows_read_as_plain)
     const char *bad = unit_write("odd_bad.json", text, n);
     CHECK_INT(td_file_load(&a, bad, NULL, 0, &ep), TD_EPARSE);
     CHECK_INT(td_file_load(&b, unit_write("odd_bad.json.gz", gz, gzlen), NULL, 0, &eg), TD_EPARSE);
-    CHECK_INT(td_file_load_split(&c, bad, NULL, 0, NULL, true, 0, &ea), TD_EPARSE);
-    CHECK_INT(td_file_load_split(&d, bad, NULL, 0, NULL, false, 1, &em), TD_EPARSE);
+    CHECK_INT(td_file_load_split(&c, bad, NULL, 0, NULL, true, 0, NULL, &ea), TD_EPARSE);
+    CHECK_INT(td_file_load_split(&d, bad, NULL, 0, NULL, false, 1, NULL, &em), TD_EPARSE);
     CHECK(ep.has_offset && eg.has_offset && ea.has_offset && em.has_offset);
     CHECK_INT(eg.offset, ep.offset);
     CHECK_INT(ea.offset, ep.offset);

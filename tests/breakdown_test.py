@@ -1,0 +1,454 @@
+#!/usr/bin/env python3
+"""tracediff breakdown (docs/breakdown.md) against an independent reading of
+its definitions.
+
+    breakdown_test.py TRACEDIFF
+
+- The waterfall adds up: on every pair of the reference cases, each side's
+  components sum to its step time and their diffs to the step's change
+  (within 1e-6 us: the numbers are means, printed with 17 digits).
+- --hta-scope per rank equals a computation of the spec's definitions here,
+  from the raw JSON events (kernel time, idle, compute, non-compute, the
+  overlap, the time per kernel-type label, idle by stream and cause), on
+  several real traces.
+- On a trace without steps the default scope equals --hta-scope.
+- A side with no GPU events: the GPU numbers are null, the note says so,
+  exit 0.
+- --per-rank: one row per rank and side; the slowest rank marked, ranks
+  above the median by more than --straggler flagged.
+- A plain file cut into pieces read by several threads (TD_SPLIT) gives
+  the same breakdown as one read whole.
+- --step-marker: a trace whose ProfilerStep events were renamed train_step,
+  read with --step-marker '^train_step$', gives the numbers of that trace
+  with ProfilerStep#0, #1, ... inserted at the markers' times (in time
+  order); for breakdown and compare. A marker that matches nothing: exit 1,
+  naming the side and the expression.
+"""
+import gzip, json, math, os, re, subprocess, sys, tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+G = os.path.join(ROOT, "tests", "golden")
+T = os.path.join(G, "traces")
+passed = failed = 0
+
+
+def check(name, ok, detail=""):
+    global passed, failed
+    if ok:
+        passed += 1
+        print("ok   %s" % name)
+    else:
+        failed += 1
+        print("FAIL %s %s" % (name, detail))
+
+
+def run(exe, *args, env=None):
+    env = dict(os.environ, NO_COLOR="1", LC_ALL="C.UTF-8", **(env or {}))
+    env.pop("HTA_DISABLE_NS_ROUNDING", None)
+    p = subprocess.run([exe] + list(args), capture_output=True, env=env, timeout=600)
+    return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
+
+
+def breakdown(exe, c, t, *extra, env=None):
+    rc, out, err = run(exe, "breakdown", c, t, "--format", "json", "-q", *extra, env=env)
+    if rc != 0:
+        return rc, None, err
+    return rc, json.loads(out), err
+
+
+# ---- the spec, read independently ------------------------------------------
+
+def trace_files(path):
+    if os.path.isfile(path):
+        return [path]
+    return sorted(os.path.join(path, f) for f in os.listdir(path)
+                  if f.endswith((".json", ".json.gz")))
+
+
+def load_events(path):
+    op = gzip.open if path.endswith(".gz") else open
+    with op(path, "rt", encoding="utf-8") as f:
+        doc = json.load(f)
+    evs = doc["traceEvents"] if isinstance(doc, dict) else doc
+    rank = doc.get("distributedInfo", {}).get("rank", 0) if isinstance(doc, dict) else 0
+    return evs, rank
+
+
+def num_or_minus1(v):
+    if isinstance(v, bool):
+        return -1
+    if isinstance(v, int):
+        return v
+    if isinstance(v, float) and v.is_integer():
+        return int(v)
+    return -1
+
+
+def kept(evs):
+    """The events HTA parses, with HTA's rounding when a ts is decimal."""
+    out = []
+    decimal = any(isinstance(e, dict) and (not isinstance(e.get("ts"), int) or
+                                           isinstance(e.get("ts"), bool))
+                  for e in evs if isinstance(e, dict) and "dur" in e and "cat" in e)
+    for i, e in enumerate(evs):
+        if not isinstance(e, dict) or "dur" not in e or "cat" not in e or e["cat"] == "Trace":
+            continue
+        if not isinstance(e.get("ts"), (int, float)):
+            continue
+        args = e.get("args") if isinstance(e.get("args"), dict) else {}
+        ts, dur = e["ts"], e["dur"]
+        if decimal:
+            end = math.floor(ts + dur)
+            ts = math.ceil(ts)
+            dur = end - ts
+        out.append(dict(name=e.get("name", ""), cat=e["cat"], ts=ts, end=ts + dur,
+                        stream=num_or_minus1(args.get("stream", -1)),
+                        corr=num_or_minus1(args.get("correlation", -1)), i=i))
+    return out
+
+
+def ktype(n):
+    if re.match(r"nccl|hip|hccl", n) or "ncclKernel" in n:
+        return "COMMUNICATION"
+    if re.match(r"Memcpy|Memset|dma", n):
+        return "MEMORY"
+    if (re.match(r"nccl|Stream Wait Event|cuda.*LaunchKernel|runFunction|hip|job_exe|packet|"
+                 r"pe_exe|cpum_exe_subgraph|hccl|collective_subgraph_execution", n)
+            or re.search(r"Memcpy|Memset|dma|Sync", n)):
+        return "OTHER"
+    return "COMPUTATION"
+
+
+def union(iv):
+    """Merged intervals of (ts, end), HTA's way: a group goes on while ts <=
+    the largest end so far."""
+    out = []
+    for ts, end in sorted(iv, key=lambda x: x[0]):
+        if out and ts <= out[-1][1]:
+            out[-1][1] = max(out[-1][1], end)
+        else:
+            out.append([ts, end])
+    return out
+
+
+def length(u):
+    return sum(b - a for a, b in u)
+
+
+def intersect(u, v):
+    i = j = 0
+    t = 0
+    while i < len(u) and j < len(v):
+        lo, hi = max(u[i][0], v[j][0]), min(u[i][1], v[j][1])
+        if hi > lo:
+            t += hi - lo
+        if u[i][1] < v[j][1]:
+            i += 1
+        else:
+            j += 1
+    return t
+
+
+def label_times(us):
+    """Time per label from the three unions, by elementary segments."""
+    pts = sorted({p for u in us.values() for iv in u for p in iv})
+    out = {}
+    order = ["COMPUTATION", "COMMUNICATION", "MEMORY"]
+    for a, b in zip(pts, pts[1:]):
+        mid = (a + b) / 2
+        act = [k for k in order if any(lo <= mid < hi for lo, hi in us[k])]
+        if act:
+            lab = " overlapping ".join(act)
+            out[lab] = out.get(lab, 0) + (b - a)
+    return out
+
+
+KCATS = {"kernel", "Kernel", "gpu_memset", "Memset", "gpu_memcpy", "Memcpy", "mtia_ccp_events"}
+
+
+def hta_scope(evs, nsteps_set):
+    if nsteps_set < 2:
+        return evs
+    steps = [e for e in evs if e["stream"] == -1 and re.match(r"ProfilerStep#\d+", e["name"])]
+    if not steps:
+        return evs
+    cut = max(e["ts"] for e in steps)
+
+    def gpudef(e):
+        return (e["stream"] >= 0 and e["corr"] >= 0) or e["name"] in ("Event Sync", "Context Sync")
+    cpu_kept = [e for e in evs if not gpudef(e) and e["ts"] < cut]
+    corrs = {e["corr"] for e in cpu_kept}
+    return cpu_kept + [e for e in evs if gpudef(e) and e["corr"] in corrs]
+
+
+def expected_rank(evs):
+    g = [e for e in evs if e["stream"] != -1]
+    if not g:
+        return None
+    r = {}
+    kt = max(e["end"] for e in g) - min(e["ts"] for e in g)
+    ug = union([(e["ts"], e["end"]) for e in g])
+    us = {k: union([(e["ts"], e["end"]) for e in g if ktype(e["name"]) == k])
+          for k in ("COMPUTATION", "COMMUNICATION", "MEMORY")}
+    r["kernel_time_us"] = kt
+    r["idle_us"] = kt - length(ug)
+    r["busy_us"] = length(ug)
+    r["compute_us"] = length(us["COMPUTATION"])
+    r["non_compute_us"] = kt - r["compute_us"] - r["idle_us"]
+    comm = length(us["COMMUNICATION"])
+    both = intersect(us["COMMUNICATION"], us["COMPUTATION"])
+    r["comm_comp_overlap_pct"] = round(100 * both / comm, 2) if comm else None
+    r["exposed_comm_us"] = comm - both
+    r["kernel_types"] = label_times(us)
+    # idle by cause: launches are the host sides of the correlation ids
+    launch = {}
+    for e in evs:
+        if e["corr"] != -1 and not (e["stream"] >= 0 and e["corr"] >= 0) and \
+                e["name"] not in ("Event Sync", "Context Sync"):
+            launch[e["corr"]] = e["ts"]
+    streams = {}
+    for e in sorted((e for e in g if e["cat"] in KCATS), key=lambda e: (e["ts"], e["i"])):
+        streams.setdefault(e["stream"], []).append(e)
+    idle = []
+    for s in sorted(streams):
+        ks = streams[s]
+        c = {"host_wait_us": 0, "kernel_wait_us": 0, "other_us": 0}
+        for a, b in zip(ks, ks[1:]):
+            gap = b["ts"] - a["end"]
+            lt = launch.get(b["corr"]) if b["corr"] != -1 else None
+            if lt is not None and lt > a["end"]:
+                c["host_wait_us"] += gap
+            elif gap < 30:
+                c["kernel_wait_us"] += gap
+            else:
+                c["other_us"] += gap
+        idle.append(dict(stream=s, **c))
+    r["idle_by_stream"] = idle
+    return r
+
+
+def close(a, b):
+    if a is None or b is None:
+        return a is None and b is None
+    return abs(a - b) <= 1e-6 * max(1.0, abs(a), abs(b))
+
+
+def compare_rank(name, want, got):
+    bad = []
+    for k in ("kernel_time_us", "idle_us", "busy_us", "compute_us", "non_compute_us",
+              "comm_comp_overlap_pct", "exposed_comm_us"):
+        if not close(want[k], got[k]):
+            bad.append("%s: want %r got %r" % (k, want[k], got[k]))
+    wk = {k: v for k, v in want["kernel_types"].items() if v}
+    gk = {k: v for k, v in got["kernel_types"].items() if v}
+    if set(wk) != set(gk) or any(not close(wk[k], gk[k]) for k in wk):
+        bad.append("kernel_types: want %r got %r" % (wk, gk))
+    if len(want["idle_by_stream"]) != len(got["idle_by_stream"]) or any(
+            a["stream"] != b["stream"] or any(not close(a[k], b[k]) for k in a)
+            for a, b in zip(want["idle_by_stream"], got["idle_by_stream"])):
+        bad.append("idle_by_stream: want %r got %r" % (want["idle_by_stream"],
+                                                       got["idle_by_stream"]))
+    check(name, not bad, "; ".join(bad)[:2000])
+
+
+def step_count(paths):
+    names = set()
+    for p in paths:
+        evs, _ = load_events(p)
+        for e in evs:
+            if isinstance(e, dict) and isinstance(e.get("name"), str) and \
+                    re.match(r"ProfilerStep#\d+", e["name"]) and "dur" in e and "cat" in e:
+                names.add(e["name"])
+    return len(names)
+
+
+def test_against_spec(exe, rel):
+    path = os.path.join(G, rel)
+    files = trace_files(path)
+    nsteps = step_count(files)
+    rc, got, err = breakdown(exe, path, path, "--hta-scope")
+    check("%s: --hta-scope runs" % rel, rc == 0, err)
+    if rc != 0:
+        return
+    ranks = {r["rank"]: r for r in got["control"]["ranks"]}
+    for p in files:
+        evs, rank = load_events(p)
+        want = expected_rank(hta_scope(kept(evs), nsteps))
+        r = ranks.get(rank)
+        if want is None:
+            check("%s rank %s: no GPU events" % (rel, rank),
+                  r is not None and r["kernel_time_us"] is None and "no GPU events" in r["notes"])
+            continue
+        compare_rank("%s rank %s: --hta-scope equals the spec" % (rel, rank), want, r)
+
+
+# ---- the waterfall ---------------------------------------------------------
+
+def pairs():
+    cases = json.load(open(os.path.join(G, "cases.json")))
+    return sorted({(c["control"], c["test"]) for c in cases})
+
+
+def test_waterfall(exe):
+    for c, t in pairs():
+        for extra in ((), ("--hta-scope",)):
+            rc, j, err = breakdown(exe, os.path.join(G, c), os.path.join(G, t), *extra)
+            name = "waterfall adds up: %s vs %s %s" % (c, t, " ".join(extra))
+            if rc != 0:
+                check(name, False, err)
+                continue
+            step = j["diff"]["step_us"]
+            wf = j["waterfall"]
+            d = sum(b["diff_us"] for b in wf)
+            sides = [sum(b["control_us"] for b in wf), sum(b["test_us"] for b in wf)]
+            ok = close(d, step["test"] - step["control"]) and close(sides[0], step["control"]) \
+                and close(sides[1], step["test"])
+            ok = ok and wf[-1]["component"] == "CPU overhead not hidden"
+            check(name, ok, "sum %r vs %r; sides %r vs %r" % (d, step["diff"], sides,
+                                                              (step["control"], step["test"])))
+
+
+def test_no_steps(exe):
+    p = os.path.join(T, "hta-no_steps")
+    a = breakdown(exe, p, p)[1]
+    b = breakdown(exe, p, p, "--hta-scope")[1]
+    strip = lambda j: [dict((k, v) for k, v in r.items() if k != "notes") for r in
+                       j["control"]["ranks"]]
+    check("no steps: default scope equals --hta-scope", a and b and strip(a) == strip(b) and
+          a["diff"] == b["diff"] and a["waterfall"] == b["waterfall"])
+    check("no steps: step is the trace's span", a and a["control"]["ranks"][0]["step_us"] > 0)
+
+
+def test_no_gpu(exe):
+    cpu = os.path.join(T, "hta-cpu_only")
+    gpu = os.path.join(T, "hta-two_ranks")
+    rc, out, err = run(exe, "breakdown", cpu, gpu, "--format", "json")
+    check("no GPU events: exit 0", rc == 0, err)
+    if rc != 0:
+        return
+    j = json.loads(out)
+    r = j["control"]["ranks"][0]
+    check("no GPU events: GPU rows null, step given",
+          r["busy_us"] is None and r["idle_us"] is None and r["step_us"] > 0, repr(r))
+    check("no GPU events: the note says so", any("no GPU events" in n for n in
+                                                 j["control"]["notes"]), repr(j["control"]))
+    check("no GPU events: a message on stderr", "no GPU events" in err, err)
+    check("no GPU events: diff of GPU rows null", j["diff"]["busy_us"]["control"] is None)
+    rc, out, err = run(exe, "breakdown", cpu, gpu, "--format", "table")
+    check("no GPU events: the table prints CPU rows and n/a", rc == 0 and "n/a" in out and
+          "step_us" in out, out + err)
+
+
+def marker_pair(tmp):
+    """Trace A: ProfilerStep renamed train_step (no steps left); trace B: A
+    with ProfilerStep#k inserted at the host markers' times."""
+    src = trace_files(os.path.join(T, "hta-trace_diff", "control"))[0]
+    with gzip.open(src, "rt", encoding="utf-8") as f:
+        doc = json.load(f)
+    evs = doc["traceEvents"]
+    marks = []
+    for e in evs:
+        if isinstance(e, dict) and isinstance(e.get("name"), str) and \
+                e["name"].startswith("ProfilerStep#"):
+            e["name"] = "train_step"
+            args = e.get("args") if isinstance(e.get("args"), dict) else {}
+            if "dur" in e and args.get("stream", -1) == -1 and e.get("cat") != "gpu_user_annotation":
+                marks.append(e)
+    a = os.path.join(tmp, "a.json")
+    with open(a, "w") as f:
+        json.dump(doc, f)
+    marks.sort(key=lambda e: e["ts"])
+    for k, m in enumerate(marks):
+        step = dict(m)
+        step["name"] = "ProfilerStep#%d" % k
+        step["cat"] = "user_annotation"
+        evs.append(step)
+    b = os.path.join(tmp, "b.json")
+    with open(b, "w") as f:
+        json.dump(doc, f)
+    return a, b, len(marks)
+
+
+def test_step_marker(exe):
+    with tempfile.TemporaryDirectory() as tmp:
+        a, b, n = marker_pair(tmp)
+        rc0, ja, err = breakdown(exe, a, a, "--step-marker", "^train_step$",
+                                 "--control-iteration", "all", "--test-iteration", "all")
+        rc1, jb, err1 = breakdown(exe, b, b, "--control-iteration", "all", "--test-iteration",
+                                  "all")
+        check("step marker: both run", rc0 == 0 and rc1 == 0, err + err1)
+        if rc0 or rc1:
+            return
+        strip = lambda j: [dict((k, v) for k, v in r.items() if k != "notes")
+                           for r in j["control"]["ranks"]]
+        check("step marker: the marked trace has %d iterations" % n,
+              n >= 3 and ja["control"]["ranks"][0]["iterations"] == n, repr(strip(ja)))
+        check("step marker: per-rank numbers equal the inserted steps'", strip(ja) == strip(jb),
+              "%r\n%r" % (strip(ja), strip(jb)))
+        check("step marker: the diff and its per-iteration statistics equal",
+              ja["diff"] == jb["diff"] and ja["control"]["samples"] == jb["control"]["samples"]
+              == n)
+        for it in ("0", "2"):
+            rc, oa, e1 = run(exe, "compare", a, a, "--step-marker", "^train_step$",
+                             "--control-iteration", it, "--format", "csv", "-q")
+            rc2, ob, e2 = run(exe, "compare", b, b, "--control-iteration", it,
+                              "--format", "csv", "-q")
+            rows = lambda out: sorted(l for l in out.splitlines()[1:]
+                                      if not l.startswith(("ProfilerStep#", '"ProfilerStep#')))
+            check("step marker: compare iteration %s equals the inserted steps'" % it,
+                  rc == 0 and rc2 == 0 and rows(oa) == rows(ob) and len(rows(oa)) > 10, e1 + e2)
+        rc2, jc, err2 = breakdown(exe, b, b, "--control-iteration", "all", "--test-iteration",
+                                  "all", "-j", "2", env={"TD_SPLIT": "4"})
+        check("a file cut into pieces gives the same breakdown", rc2 == 0 and jc == jb, err2)
+        rc, out, err = run(exe, "breakdown", a, b, "--step-marker", "no_such_marker_x")
+        check("step marker matching nothing: exit 1", rc == 1, "rc %d %s" % (rc, err))
+        check("step marker matching nothing: names side and regex",
+              "control" in err and "no_such_marker_x" in err, err)
+        rc, out, err = run(exe, "compare", a, b, "--step-marker", "(")
+        check("step marker: a bad expression is a usage error", rc == 2 and "step-marker" in err,
+              "rc %d %s" % (rc, err))
+
+
+def test_per_rank(exe):
+    p = os.path.join(T, "hta-two_ranks")
+    rc, j, err = breakdown(exe, p, p, "--hta-scope")
+    rc2, out, err2 = run(exe, "breakdown", p, p, "--hta-scope", "--per-rank", "--format", "csv",
+                         "--straggler", "0.001")
+    check("per rank: runs", rc == 0 and rc2 == 0, err + err2)
+    if rc or rc2:
+        return
+    lines = [l.split(",") for l in out.splitlines()]
+    head, rows = lines[0], [dict(zip(lines[0], l)) for l in lines[1:]]
+    steps = {int(r["rank"]): r["step_us"] for r in j["control"]["ranks"]}
+    ctl = [r for r in rows if r["side"] == "control"]
+    slow = max(steps, key=lambda k: steps[k])
+    check("per rank: one row per rank and side", len(rows) == 4 and len(ctl) == 2, out)
+    check("per rank: the slowest rank is marked",
+          [int(r["rank"]) for r in ctl if r["slowest"] == "1"] == [slow], out)
+    check("per rank: above the median by more than --straggler is flagged",
+          [int(r["rank"]) for r in ctl if r["straggler"] == "1"] == [slow], out)
+    check("per rank: the numbers are the JSON's",
+          all(close(float(r["step_us"]), steps[int(r["rank"])]) for r in ctl), out)
+    rc, out, err = run(exe, "breakdown", p, p, "--hta-scope", "--per-rank", "--format", "csv",
+                       "--straggler", "50")
+    check("per rank: no straggler within 50%",
+          rc == 0 and all(l.split(",")[-1] == "0" for l in out.splitlines()[1:]), out + err)
+
+
+def main():
+    exe = sys.argv[1]
+    test_waterfall(exe)
+    for rel in ("traces/hta-two_ranks", "traces/hta-trace_diff/control",
+                "traces/kineto-resnet50_workers0", "traces/tracelens-bert_h100",
+                "traces/hta-no_steps", "traces/hta-negative_queue", "traces/hta-amd"):
+        test_against_spec(exe, rel)
+    test_no_steps(exe)
+    test_no_gpu(exe)
+    test_step_marker(exe)
+    test_per_rank(exe)
+    print("breakdown: %d passed, %d failed" % (passed, failed))
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()
