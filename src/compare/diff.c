@@ -2,7 +2,7 @@
  * The comparison (spec §4-§7): select events per side, group them by name or
  * short name, join the two sides, and categorise.
  */
-#include "internal.h"
+#include "compare/compare.h"
 #include "compare/diff_build.h"
 #include "model/selection.h"
 
@@ -58,7 +58,7 @@ int64_t td_builder_row(builder *b, const char *s, size_t len, bool whole)
     return id;
 }
 
-bool td_in_list(const int64_t *v, size_t n, int64_t x)
+static bool td_in_list(const int64_t *v, size_t n, int64_t x)
 {
     for (size_t i = 0; i < n; i++)
         if (v[i] == x)

@@ -3,7 +3,7 @@
 #ifndef TD_DIFF_BUILD_H
 #define TD_DIFF_BUILD_H
 
-#include "internal.h"
+#include "model/model.h"
 
 typedef struct acc {
     uint64_t counts[2];
@@ -36,7 +36,6 @@ static inline void td_acc_rounding(acc *a, int side, const td_file *f, size_t i,
 /* The row of name s (short-named unless whole, or short names are off);
  * -1 when out of memory. */
 int64_t td_builder_row(builder *b, const char *s, size_t len, bool whole);
-bool td_in_list(const int64_t *v, size_t n, int64_t x);
 
 /* by_op.c: checks that attribution is there, readies the class table. */
 int td_attr_check(builder *b, const td_set *control, const td_set *test,

@@ -4,10 +4,12 @@
  * Everything else (args beyond stream and correlation, metadata) is skipped
  * by the scanner without being built.
  */
-#include "internal.h"
+#include "util/bigmem.h"
+#include "read/reader.h"
+#include "model/load.h"
 #include "model/trace_split.h"
 #include "read/json_scan.h"
-#include "util/strtab.h"
+#include "util/strtab_quick.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -2,7 +2,8 @@
  * Trace sets: a directory of per-rank trace files, or one file. Files of all
  * the sets being opened are read concurrently by a small pool.
  */
-#include "internal.h"
+#include "util/pool.h"
+#include "model/load.h"
 #include "model/file_procs.h"
 
 #include <dirent.h>

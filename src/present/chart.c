@@ -9,7 +9,7 @@
  * coordinate, and text is measured once, with cairo, for all of them.
  */
 #include "present/chart_draw.h"
-#include "internal.h"
+#include "util/util.h"
 #include "present/out_common.h"
 #include "util/utf8_text.h"
 

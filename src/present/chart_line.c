@@ -1,7 +1,7 @@
 /* The trend line chart: one line per name, runs along x, in the look of the
  * bar charts (their font and palette). One drawing, two pens: SVG written as
  * text, or cairo for PNG and PDF, so every format shows the same chart. */
-#include "internal.h"
+#include "util/util.h"
 #include "present/chart_draw.h"
 #include "util/utf8_text.h"
 

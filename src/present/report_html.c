@@ -9,7 +9,7 @@
  * inside <script> also escapes '<' (so no "</script>" or "<!--" can end or
  * confuse the element) and U+2028/U+2029.
  */
-#include "internal.h"
+#include "util/util.h"
 #include "present/out_common.h"
 #include "util/utf8_text.h"
 

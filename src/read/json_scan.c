@@ -7,7 +7,8 @@
  */
 #include "read/json_scan.h"
 
-#include "internal.h"
+#include "util/strtab.h"
+#include "read/reader.h"
 #include "read/json_index.h"
 
 #include <errno.h>

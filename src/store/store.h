@@ -2,7 +2,10 @@
 #ifndef TD_STORE_H
 #define TD_STORE_H
 
-#include "internal.h"
+#include "model/model.h"
+#include "util/bigmem.h"
+#include "util/pool.h"
+#include "util/sha256.h"
 
 /* A growable byte buffer. */
 typedef struct td_buf {

@@ -19,7 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
-const char td_summary_schema_sql[] =
+static const char td_summary_schema_sql[] =
     "CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);\n"
     "CREATE TABLE runs(\n"
     "  run_id INTEGER PRIMARY KEY,\n"

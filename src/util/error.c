@@ -1,5 +1,5 @@
 /* Error records and small helpers shared by every module. */
-#include "internal.h"
+#include "util/util.h"
 
 #include <ctype.h>
 #include <stdio.h>
