@@ -123,6 +123,11 @@ typedef struct td_file {
     unsigned char *lazy_mem; /* the allocation lazy points into */
     int lazy_heads;          /* lazy holds the group heads too (an older encoding) */
     int lazy_damaged;        /* lazy did not decode to the groups: TD_ETRACE */
+    /* The hook that decodes lazy into evb (td_file_events calls it, once,
+     * under a lock): set by whoever made the file lazily (store/ for a
+     * summary), so that model/ needs nothing from above it. NULL when the
+     * events are there from the start. */
+    int (*fill)(struct td_file *f);
     char *origin;            /* "FILE#RUN" of a summary's file, for messages; or NULL */
     void *ev_map;            /* evb points into this mapping (file_xfer.c), or NULL */
     size_t ev_map_len;
@@ -135,9 +140,10 @@ typedef struct td_file {
 
 /* model/file.c: a file's events. */
 void td_file_free(td_file *f);
-/* store/file_pack.c: makes f->evb hold f's nev events (decoding them from
- * f->lazy the first time; safe to call from several threads). 0, TD_ENOMEM,
- * or TD_ETRACE when a summary's durations are damaged (td_events_fail). */
+/* Makes f->evb hold f's nev events: when f was made lazily, by calling its
+ * f->fill hook the first time (safe to call from several threads). 0,
+ * TD_ENOMEM, or TD_ETRACE when a summary's durations are damaged
+ * (td_events_fail). */
 int td_file_events(const td_file *f);
 /* td_file_events' failure rc as an error naming the summary; returns rc. */
 int td_events_fail(td_error *err, int rc, const td_file *f);

@@ -14,7 +14,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 /* The per-event functions are inlined into the loop over traceEvents, which
  * is compiled twice (event_loop_plain, event_loop_attr): forced, because the
@@ -993,42 +992,6 @@ static int read_top(loader *L)
     if (!L->seen_events)
         return td_fail(j->err, TD_ETRACE, L->f->path, "no traceEvents array: not a trace");
     return 0;
-}
-
-void td_file_free(td_file *f)
-{
-    if (!f)
-        return;
-    free(f->path);
-    free(f->origin);
-    free(f->device_name);
-    td_strtab_free(f->names);
-    td_strtab_free(f->cats);
-    free(f->cat_counts);
-    free(f->cat_dur);
-    free(f->name_cats);
-    free(f->rdelta);
-    free(f->ev_cat);
-    for (size_t b = 0; b < f->nevb && !f->ev_map; b++)
-        if (f->evb_big)
-            td_big_free(f->evb[b]);
-        else
-            free(f->evb[b]);
-    free(f->evb);
-    free(f->iters);
-    free(f->attr_op);
-    free(f->attr_top);
-    free(f->attr_ann);
-    free(f->wait_in);
-    free(f->wait_of);
-    free(f->attr_call);
-    free(f->op_name);
-    free(f->op_parent);
-    td_big_free(f->groups);
-    td_big_free(f->lazy_mem);
-    if (f->ev_map)
-        munmap(f->ev_map, f->ev_map_len);
-    free(f);
 }
 
 int td_file_load(td_file **out, const char *path, const td_load_progress *prog, int flags,
