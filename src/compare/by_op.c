@@ -7,7 +7,7 @@
  * host events of that name give the op's own CPU time.
  */
 #include "model/model.h"
-#include "compare/diff_build.h"
+#include "compare/row_builder.h"
 #include "model/selection.h"
 
 #include <math.h>

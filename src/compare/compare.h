@@ -18,6 +18,14 @@ int td_name_key(char **out, size_t *out_len, const char *s, size_t len, int shor
 /* name_fold.c: the same for a comparison's opts (td_compare_opts.categories). */
 uint64_t td_cat_mask(const td_file *f, const td_compare_opts *o);
 
+struct builder;
+/* by_op.c: checks that attribution is there, readies the class table. */
+int td_attr_check(struct builder *b, const td_set *control, const td_set *test,
+                  const td_compare_opts *opts, td_error *err);
+/* The gpu events of one file, keyed by op, top op, annotation or class. */
+int td_add_file_attr(struct builder *b, int side, const td_file *f, td_side_notes *sn,
+                     const td_compare_opts *opts, td_error *err);
+
 /* stats_tests.c: the tests behind td_stats_compute (NAN when undefined). */
 typedef struct td_test_result {
     double p;

@@ -128,8 +128,8 @@ typedef struct td_file {
      * summary), so that model/ needs nothing from above it. NULL when the
      * events are there from the start. */
     int (*fill)(struct td_file *f);
-    char *origin;            /* "FILE#RUN" of a summary's file, for messages; or NULL */
-    void *ev_map;            /* evb points into this mapping (file_xfer.c), or NULL */
+    char *origin; /* "FILE#RUN" of a summary's file, for messages; or NULL */
+    void *ev_map; /* evb points into this mapping (file_xfer.c), or NULL */
     size_t ev_map_len;
 } td_file;
 
