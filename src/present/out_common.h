@@ -39,10 +39,6 @@ void td_put_visible(FILE *f, const char *s, size_t len, unsigned flags, size_t m
 
 /* The table's title of that column, by the statistics' mode. */
 const char *td_stats_change_title(const td_stats *st);
-/* report_html.c: HTML text (escaped), "1,234 us", and a coloured change. */
-void td_html_text(FILE *f, const char *s, size_t len);
-void td_html_us(FILE *f, double v);
-void td_html_change(FILE *f, double c, double t);
 /* report_attr.c: "Where the GPU time moved" (nothing when the sets were
  * opened without attribution). */
 int td_report_attr_section(FILE *f, const td_report_input *in, td_error *err);

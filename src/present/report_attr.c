@@ -5,6 +5,7 @@
  * hardware, whose kernel names differ).
  */
 #include "util/util.h"
+#include "present/html.h"
 #include "present/out_common.h"
 
 #include <math.h>

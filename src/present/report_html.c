@@ -10,6 +10,7 @@
  * confuse the element) and U+2028/U+2029.
  */
 #include "util/util.h"
+#include "present/html.h"
 #include "present/out_common.h"
 #include "util/utf8_text.h"
 
@@ -226,14 +227,9 @@ static const char script[] =
 /* ------------------------------------------------------------------------ */
 /* Text.                                                                      */
 
-static void html_text(FILE *f, const char *s, size_t len)
-{
-    td_xml_text(f, s, len);
-}
-
 static void html_str(FILE *f, const char *s)
 {
-    html_text(f, s, strlen(s));
+    td_html_text(f, s, strlen(s));
 }
 
 /* A JSON string safe inside <script>: no '<', '>' or '&' and no line
@@ -265,72 +261,6 @@ static void js_num(FILE *f, double v)
     }
     td_fmt_num(buf, sizeof buf, v);
     fputs(buf, f);
-}
-
-/* A number with thousands separators; decimals only for small values. */
-static void fmt_grouped(char *out, size_t cap, double v)
-{
-    char tmp[64];
-    double a = fabs(v);
-    snprintf(tmp, sizeof tmp, "%.*f", a >= 100 || a == floor(a) ? 0 : a >= 1 ? 1 : 3, a);
-    char *dot = strchr(tmp, '.');
-    size_t ilen = dot ? (size_t)(dot - tmp) : strlen(tmp), o = 0;
-    if (v < 0 && o + 1 < cap)
-        out[o++] = '-';
-    for (size_t i = 0; i < ilen && o + 2 < cap; i++) {
-        if (i && (ilen - i) % 3 == 0)
-            out[o++] = ',';
-        out[o++] = tmp[i];
-    }
-    snprintf(out + o, cap - o, "%s", dot ? dot : "");
-}
-
-static void put_us(FILE *f, double v)
-{
-    char buf[80];
-    fmt_grouped(buf, sizeof buf, v);
-    fprintf(f, "%s&#8239;us", buf);
-}
-
-/* "+1,234 us (+12.5%)", coloured by sign. */
-/* A change in time: more is worse (red), less is better (green). A drop to
- * nothing is no improvement but a sign that the side lost its data (events
- * left out, another selection): shown as a warning, never in green. */
-static void put_change(FILE *f, double c, double t)
-{
-    double d = t - c;
-    char buf[80];
-    fmt_grouped(buf, sizeof buf, d);
-    bool vanished = c != 0 && t == 0;
-    fprintf(f, "<span class=\"%s\">%s%s&#8239;us",
-            vanished ? "warn"
-            : d > 0  ? "pos"
-            : d < 0  ? "neg"
-                     : "",
-            d > 0 ? "+" : "", buf);
-    if (vanished)
-        fputs(" (none on this side: see the notes)", f);
-    else if (c != 0)
-        fprintf(f, " (%+.1f%%)", 100.0 * d / c);
-    else if (t != 0)
-        fputs(" (new)", f);
-    fputs("</span>", f);
-}
-
-/* For report_attr.c, which writes one section of the page. */
-void td_html_text(FILE *f, const char *s, size_t len)
-{
-    html_text(f, s, len);
-}
-
-void td_html_us(FILE *f, double v)
-{
-    put_us(f, v);
-}
-
-void td_html_change(FILE *f, double c, double t)
-{
-    put_change(f, c, t);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -405,11 +335,11 @@ static void headline(report *r)
         fputs("<tr><td>", f);
         html_str(f, r->label[s]);
         fputs("</td><td>", f);
-        put_us(f, gpu[s]);
+        td_html_us(f, gpu[s]);
         fputs("</td></tr>", f);
     }
     fputs("</table><div class=\"big\">", f);
-    put_change(f, gpu[0], gpu[1]);
+    td_html_change(f, gpu[0], gpu[1]);
     /* --per-iteration: every time below is per selected (rank, iteration). */
     const char *per = r->in->opts->per_iteration ? ", per (rank, iteration)" : "";
     fprintf(f,
@@ -428,7 +358,7 @@ static void headline(report *r)
             fputs("n/a (no ProfilerStep)", f);
             whole = 1;
         } else {
-            put_us(f, step[s]);
+            td_html_us(f, step[s]);
             fprintf(f, " (%llu step%s)", (unsigned long long)nsteps[s], nsteps[s] == 1 ? "" : "s");
         }
         fputs("</td></tr>", f);
@@ -437,7 +367,7 @@ static void headline(report *r)
     if (whole)
         fputs("&mdash;", f);
     else
-        put_change(f, step[0], step[1]);
+        td_html_change(f, step[0], step[1]);
     fprintf(f,
             "</div><p class=\"sub\">total duration of the ProfilerStep rows (CPU) of the "
             "selected iterations%s</p></div>\n",
@@ -674,7 +604,7 @@ static void column_head(FILE *f, const char *key, const char *h)
             key);
     /* Long column names break after their underscores, not mid-word. */
     for (const char *u; (u = strchr(h, '_')) != NULL; h = u + 1) {
-        html_text(f, h, (size_t)(u - h + 1));
+        td_html_text(f, h, (size_t)(u - h + 1));
         fputs("<wbr>", f);
     }
     html_str(f, h);
@@ -738,7 +668,7 @@ static void ops_lists(report *r)
             if (td_row_op_category(&rows[i]) != (td_op_category)c)
                 continue;
             fputs("<li>", f);
-            html_text(f, rows[i].name, rows[i].name_len);
+            td_html_text(f, rows[i].name, rows[i].name_len);
             fputs("</li>\n", f);
         }
         fputs("</ul></details>\n", f);
