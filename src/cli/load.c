@@ -4,12 +4,6 @@
 
 #include <stdlib.h>
 
-const char *cli_by_name(td_by by)
-{
-    static const char *const names[] = {"kernel", "op", "top-op", "annotation", "class"};
-    return by >= TD_BY_KERNEL && by <= TD_BY_CLASS ? names[by] : "?";
-}
-
 cli_open_fn cli_sets_open = td_sets_open;
 
 const char *cli_side_label(const cli_opts *o, int side)
