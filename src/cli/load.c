@@ -132,10 +132,31 @@ static void samples_hint(const cli_opts *o, const td_diff *d)
              o->per_iteration_ok ? "; --per-iteration divides by them" : "");
 }
 
-static int diff_and_view(cli_pair *p)
+/* --include and --exclude compiled on no rows: a bad pattern is refused
+ * before any trace is read. */
+static int check_patterns(const cli_opts *o)
 {
-    cli_opts *o = &p->o;
+    if (!o->view.include && !o->view.exclude)
+        return 0;
+    td_view_opts v = o->view;
+    v.has_sort = false; /* its column may need statistics, made later */
+    v.stats = NULL;
+    td_diff *d = NULL;
+    size_t *rows = NULL;
     td_error err = {0};
+    int rc = td_diff_from_rows(&d, NULL, 0, false, &err) < 0 || td_view_make(&rows, d, &v, &err) < 0
+                 ? cli_td_error(&err)
+                 : 0;
+    free(rows);
+    td_diff_free(d);
+    return rc;
+}
+
+/* Every option that can be checked without the traces is checked before
+ * any is opened: a typo costs no load, and is reported as the usage error
+ * it is even when a trace is missing too. */
+static int check_usage(cli_opts *o)
+{
     int rc = resolve_sort(o);
     if (rc)
         return rc;
@@ -145,6 +166,13 @@ static int diff_and_view(cli_pair *p)
                   cli_by_name(o->cmp.by));
         return EXIT_USAGE;
     }
+    return check_patterns(o);
+}
+
+static int diff_and_view(cli_pair *p)
+{
+    cli_opts *o = &p->o;
+    td_error err = {0};
     if (td_diff_compute(&p->diff, p->control, p->test, &o->cmp, &err) < 0)
         return cli_td_error(&err);
     if (!o->quiet) {
@@ -175,7 +203,9 @@ static int diff_and_view(cli_pair *p)
 
 int cli_pair_run(cli_pair *p)
 {
-    int rc = load_pair(&p->o, &p->control, &p->test);
+    int rc = check_usage(&p->o);
+    if (rc == 0)
+        rc = load_pair(&p->o, &p->control, &p->test);
     return rc ? rc : diff_and_view(p);
 }
 
