@@ -40,44 +40,22 @@ static int load_pair(cli_opts *o, td_set **control, td_set **test)
     return 0;
 }
 
-static void note_files(const td_set *s)
-{
-    for (size_t i = 0; i < td_set_nfiles(s); i++) {
-        td_file_info fi;
-        td_set_file_info(s, i, &fi);
-        if (fi.events_skipped)
-            cli_note("%s: %llu %s of traceEvents skipped (not objects, or a name, cat, "
-                     "ts or dur of the wrong type)",
-                     fi.path, (unsigned long long)fi.events_skipped,
-                     fi.events_skipped == 1 ? "entry" : "entries");
-        if (fi.bom)
-            cli_note("%s: starts with a UTF-8 byte order mark (skipped; the JSON after it is read "
-                     "as usual)",
-                     fi.path);
-    }
-}
-
+/* The library's notes on one side (td_diff_side_note), each a "note:" line. */
 static void note_side(const cli_opts *o, const td_set *s, const td_diff *d, int side)
 {
-    const td_side_notes *n = td_diff_notes(d, side);
     const char *label = cli_side_label(o, side);
-    if (n->whole_trace)
-        cli_note("%s (%s) has no ProfilerStep: comparing the whole trace", label, td_set_path(s));
-    if (n->unattributed)
-        cli_note("%s: %llu GPU %s (%.6g us) not attributed to an op: row %s; see 'tracediff "
-                 "info' for why",
-                 label, (unsigned long long)n->unattributed,
-                 n->unattributed == 1 ? "event" : "events", n->unattributed_time, TD_UNATTRIBUTED);
-    if (n->no_launch)
-        cli_note("%s: %llu GPU %s with no launch found (no iteration) left out; "
-                 "see docs/numbers.md",
-                 label, (unsigned long long)n->no_launch, n->no_launch == 1 ? "event" : "events");
-    if (n->strict_dropped)
-        cli_note("%s: --hta-strict: %llu GPU %s on stream 0 left out, as HTA does (the default "
-                 "gives them their launch's iteration); see docs/numbers.md",
-                 label, (unsigned long long)n->strict_dropped,
-                 n->strict_dropped == 1 ? "event" : "events");
-    note_files(s);
+    char small[1024];
+    for (size_t i = 0;; i++) {
+        size_t n = td_diff_side_note(d, side, s, label, i, small, sizeof small);
+        if (!n)
+            break;
+        char *text = n < sizeof small ? small : malloc(n + 1);
+        if (text != small && text)
+            td_diff_side_note(d, side, s, label, i, text, n + 1);
+        cli_note("%s", text ? text : small);
+        if (text != small)
+            free(text);
+    }
 }
 
 /* --sort names a column, which depends on the labels: read it now. */

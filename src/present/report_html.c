@@ -460,52 +460,24 @@ static void notes(report *r)
     FILE *f = r->f;
     const td_set *sets[2] = {r->in->control, r->in->test};
     int started = 0;
-    for (int s = 0; s < 2; s++) {
-        const td_side_notes *n = td_diff_notes(r->in->diff, s);
-        for (size_t i = 0; i <= td_set_nfiles(sets[s]); i++) {
-            td_file_info fi = {0};
-            if (i < td_set_nfiles(sets[s]))
-                td_set_file_info(sets[s], i, &fi);
-            int whole = i == 0 && n->whole_trace;
-            int left = i == 0 && (n->no_launch || n->strict_dropped);
-            int skipped = i < td_set_nfiles(sets[s]) && fi.events_skipped;
-            if (!whole && !left && !skipped)
-                continue;
+    char small[1024];
+    for (int s = 0; s < 2; s++)
+        for (size_t i = 0;; i++) {
+            size_t n =
+                td_diff_side_note(r->in->diff, s, sets[s], r->label[s], i, small, sizeof small);
+            if (!n)
+                break;
+            char *text = n < sizeof small ? small : malloc(n + 1);
+            if (text != small && text)
+                td_diff_side_note(r->in->diff, s, sets[s], r->label[s], i, text, n + 1);
             if (!started++)
                 fputs("<h2>Notes</h2>\n<ul class=\"notes\" id=\"notes\">\n", f);
-            if (whole) {
-                fputs("<li>", f);
-                html_str(f, r->label[s]);
-                fputs(" (", f);
-                html_str(f, td_set_path(sets[s]));
-                fputs(") has no ProfilerStep: comparing the whole trace</li>\n", f);
-            }
-            if (left && n->no_launch) {
-                fputs("<li>", f);
-                html_str(f, r->label[s]);
-                fprintf(f, ": %llu GPU %s with no launch found (no iteration) left out</li>\n",
-                        (unsigned long long)n->no_launch, n->no_launch == 1 ? "event" : "events");
-            }
-            if (left && n->strict_dropped) {
-                fputs("<li>", f);
-                html_str(f, r->label[s]);
-                fprintf(f,
-                        ": --hta-strict: %llu GPU %s on stream 0 left out, as HTA does (the "
-                        "default gives them their launch's iteration)</li>\n",
-                        (unsigned long long)n->strict_dropped,
-                        n->strict_dropped == 1 ? "event" : "events");
-            }
-            if (skipped) {
-                fputs("<li>", f);
-                html_str(f, fi.path);
-                fprintf(f,
-                        ": %llu %s of traceEvents skipped (not objects, or a name, "
-                        "cat, ts or dur of the wrong type)</li>\n",
-                        (unsigned long long)fi.events_skipped,
-                        fi.events_skipped == 1 ? "entry" : "entries");
-            }
+            fputs("<li>", f);
+            html_str(f, text ? text : small);
+            fputs("</li>\n", f);
+            if (text != small)
+                free(text);
         }
-    }
     size_t noisy = td_diff_noisy_names(r->in->diff);
     if (noisy && !started++)
         fputs("<h2>Notes</h2>\n<ul class=\"notes\" id=\"notes\">\n", f);
