@@ -28,8 +28,9 @@ static size_t side_note(const td_side_notes *n, const td_set *set, const char *l
 {
     switch (k) {
     case 0:
-        return n->whole_trace ? put(buf, cap, "%s (%s) has no ProfilerStep: comparing the whole "
-                                              "trace",
+        return n->whole_trace ? put(buf, cap,
+                                    "%s (%s) has no ProfilerStep: comparing the whole "
+                                    "trace",
                                     label, td_set_path(set))
                               : 0;
     case 1:
@@ -37,8 +38,7 @@ static size_t side_note(const td_side_notes *n, const td_set *set, const char *l
                                      "%s: %llu GPU %s (%.6g us) not attributed to an op: row %s; "
                                      "see 'tracediff info' for why",
                                      label, (unsigned long long)n->unattributed,
-                                     events(n->unattributed), n->unattributed_time,
-                                     TD_UNATTRIBUTED)
+                                     events(n->unattributed), n->unattributed_time, TD_UNATTRIBUTED)
                                : 0;
     case 2:
         return n->no_launch ? put(buf, cap,

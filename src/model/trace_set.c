@@ -18,16 +18,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static bool has_suffix(const char *s, const char *suf)
-{
-    size_t n = strlen(s), m = strlen(suf);
-    return n >= m && strcmp(s + n - m, suf) == 0;
-}
-
 static bool trace_name(const char *name)
 {
-    return has_suffix(name, ".json") || has_suffix(name, ".json.gz") ||
-           has_suffix(name, ".json.zst");
+    return td_has_suffix(name, ".json") || td_has_suffix(name, ".json.gz") ||
+           td_has_suffix(name, ".json.zst");
 }
 
 static int cmp_str(const void *a, const void *b)

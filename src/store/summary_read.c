@@ -30,12 +30,6 @@ static int sniff(const char *path)
     return n == 16 && memcmp(h, sqlite_magic, 16) == 0;
 }
 
-static bool has_suffix(const char *s, const char *suf)
-{
-    size_t n = strlen(s), m = strlen(suf);
-    return n >= m && strcmp(s + n - m, suf) == 0;
-}
-
 int td_summary_check_header(const char *path, int must_exist, td_error *err);
 int td_summary_check_header(const char *path, int must_exist, td_error *err)
 {
@@ -56,7 +50,7 @@ int td_summary_split(const char *path, char **file, char **run, td_error *err)
             return td_fail(err, TD_ENOMEM, path, "out of memory");
         return 1;
     }
-    if (k == 0 && has_suffix(path, ".tdsum"))
+    if (k == 0 && td_has_suffix(path, ".tdsum"))
         return td_fail(err, TD_ETRACE, path, "not a tracediff summary (no SQLite header)");
     if (k == 0)
         return 0;
@@ -75,7 +69,7 @@ int td_summary_split(const char *path, char **file, char **run, td_error *err)
             }
             return 1;
         }
-        if (s == 0 && has_suffix(f, ".tdsum")) {
+        if (s == 0 && td_has_suffix(f, ".tdsum")) {
             int rc = td_fail(err, TD_ETRACE, f, "not a tracediff summary (no SQLite header)");
             free(f);
             return rc;

@@ -132,12 +132,6 @@ static char *join_list(const int64_t *v, size_t n)
     return t.s;
 }
 
-static bool has_suffix(const char *s, const char *suf)
-{
-    size_t n = strlen(s), m = strlen(suf);
-    return n >= m && strcmp(s + n - m, suf) == 0;
-}
-
 /* tracediff.h: the set's folder name, or its one file's name without its
  * trace extension. */
 char *td_summary_default_run(const td_set *s)
@@ -158,7 +152,7 @@ char *td_summary_default_run(const td_set *s)
     if (stat(s->path, &st) == 0 && !S_ISDIR(st.st_mode)) {
         static const char *const ext[] = {".json.gz", ".json.zst", ".json"};
         for (size_t i = 0; i < 3; i++)
-            if (has_suffix(name, ext[i]) && strlen(name) > strlen(ext[i])) {
+            if (td_has_suffix(name, ext[i]) && strlen(name) > strlen(ext[i])) {
                 name[strlen(name) - strlen(ext[i])] = '\0';
                 break;
             }

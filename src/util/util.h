@@ -28,6 +28,12 @@ int td_opts_take(void *dst, const void *opts, const void *dflt, size_t own, size
 #define TD_OPTS_TAKE(dst, opts, type, init, err)                                                   \
     td_opts_take(dst, opts, &(const type)init, sizeof(type), _Alignof(type), #type, err)
 
+/* Whether s ends with suf, byte for byte. */
+bool td_has_suffix(const char *s, const char *suf);
+/* Whether the file name s ends with the extension ext in any case, after
+ * something (".svg" alone has no name before it). */
+bool td_has_ext(const char *s, const char *ext);
+
 /* Growable arrays of plain data. */
 void *td_grow(void *ptr, size_t *cap, size_t need, size_t elem);
 
