@@ -5,7 +5,7 @@
  *   scan_floor MODE FILE     MODE: read | count | skip
  * Prints "MODE BYTES SECONDS".
  */
-#include "internal.h"
+#include "read/reader.h"
 #include "read/json_scan.h"
 
 #include <stdio.h>

@@ -36,7 +36,7 @@ $(FUZZ_LIB): $(FUZZ_LIB_OBJ)
 	$(AR) rcs $@ $^
 
 # The args target also drives the CLI's option parser (no main, no exit):
-# every CLI object but main.o, since the option table names the handlers.
+# every CLI object but main.o.
 FUZZ_CLI_OBJ := $(filter-out %/main.o,$(CLI_SRC:%.c=$(FUZZ_BUILD)/%.o))
 $(FUZZ_BUILD)/fuzz_args: $(FUZZ_CLI_OBJ)
 

@@ -12,7 +12,7 @@
  * exactly the numbers written; short names are never longer than names.
  */
 #include "fuzz_util.h"
-#include "internal.h"
+#include "util/util.h"
 #include "../src/cli/options.h"
 
 #include <dirent.h>

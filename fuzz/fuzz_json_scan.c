@@ -22,7 +22,7 @@
 #include "fuzz_util.h"
 #include "read/json_scan.h"
 #include "read/json_index.h"
-#include "internal.h"
+#include "util/util.h"
 
 #include <math.h>
 

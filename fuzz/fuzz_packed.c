@@ -18,7 +18,7 @@
  * - the file packs again, and that unpacks to as many events.
  */
 #include "fuzz_util.h"
-#include "internal.h"
+#include "model/model.h"
 #include "store/store.h"
 
 #include <math.h>

@@ -19,7 +19,7 @@
  * names of the rows, byte for byte.
  */
 #include "fuzz_util.h"
-#include "internal.h"
+#include "util/util.h"
 #include "read/json_scan.h"
 
 #include <math.h>

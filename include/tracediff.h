@@ -507,6 +507,18 @@ TD_API bool td_diff_short_names(const td_diff *diff);
  * added). Written to buf (NUL-terminated, cut to cap); returns its length,
  * 0 (and "") when there is nothing to say. */
 TD_API size_t td_diff_rounding_note(const td_diff *diff, char *buf, size_t cap);
+/* The notes a comparison owes its reader about one side, worded once for
+ * every front end (the CLI's "note:" lines, the report's notes): note i
+ * (from 0) of the side whose set is set and whose label is label. In order:
+ * no ProfilerStep (the whole trace compared), GPU events not attributed to
+ * an op, GPU events with no launch found, --hta-strict's stream-0 events
+ * left out, then per file of set its traceEvents entries skipped and a
+ * UTF-8 byte order mark. Written to buf as snprintf does (NUL-terminated,
+ * cut to cap; plain text: escape it for HTML); returns the note's whole
+ * length, 0 (and "") when there is no note i: a side's notes are 0, 1, ...
+ * up to the first 0. */
+TD_API size_t td_diff_side_note(const td_diff *diff, td_side side, const td_set *set,
+                                const char *label, size_t i, char *buf, size_t cap);
 /* Rows of a diff computed without normalize_names whose names differ from
  * another row's only by addresses or Python line numbers (step numbers are
  * not counted): the rows --normalize-names would fold together. */

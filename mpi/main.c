@@ -108,7 +108,7 @@ static int run(int argc, char **argv, int me)
         rc = EXIT_OK;
         if (me == 0) {
             cli_sets_open = open_built;
-            rc = cmd->run(cmd, argc - 1, argv + 1);
+            rc = cli_command_run(cmd, argc - 1, argv + 1);
         }
         mpi_sets_free(&g_sets);
     }

@@ -564,6 +564,16 @@ def main():
                             ["--control-label", "h100", "--test-label", "mi300", "--hta-strict"],
                             expect_notes=["--hta-strict: 61 GPU events on stream 0 left out"])
         check_gpu_headline(text, "bert-strict", "mi300", nonzero=False)
+        # The report says what the CLI's notes say (td_diff_side_note): here a
+        # file that starts with a byte order mark, and events left out.
+        bom = os.path.join(tmp, "bom")
+        os.makedirs(bom)
+        with gzip.open("examples/control/control.json.gz", "rb") as src, \
+                open(os.path.join(bom, "control.json"), "wb") as dst:
+            dst.write(b"\xef\xbb\xbf" + src.read())
+        check_report(exe, tmp, "notes", bom, "examples/test", [],
+                     expect_notes=["control.json: starts with a UTF-8 byte order mark",
+                                   "test: 614 GPU events with no launch found"])
         check_report_stats(exe, tmp)
         test_hostile_names(exe, os.path.join(tmp, "hostile"))
     finally:

@@ -7,7 +7,15 @@
   below it (util < read < model < store < compare < present);
 - src/cli/ includes only the public header and its own headers;
 - every folder of src/ has a README.md and a row in docs/architecture.md;
-- no .c or .h file is left at the top of src/ but internal.h;
+- calls are one-way too, read from the objects with nm: every symbol an
+  object of build/src/X/ needs from the library's objects is defined in X or
+  a folder below; no header of src/X/ names a function defined above X (an
+  inline body calling up); no two files call each other, directly or round
+  a circle; src/cli/, mpi/ and python/ use only what the shared libraries
+  export (TD_API);
+- no .c or .h file is left at the top of src/ (each folder has its own
+  headers: util/util.h, read/reader.h, model/model.h, store/store.h,
+  compare/compare.h, ...);
 - neither library nor the tracediff binary links cairo: libtracediff-render
   loads it when the first chart is drawn (src/present/cairo_dl.h), so a
   command that draws nothing never maps cairo's libraries, and one that
@@ -16,10 +24,11 @@
   libcrypto, loaded by the first SHA-256 (src/util/sha256.c): compare never
   maps it, summarize does.
 """
-import os, re, subprocess, sys
+import collections, glob, os, re, subprocess, sys, sysconfig, tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ORDER = ["util", "read", "model", "store", "compare", "present"]
+CALL_ORDER = ORDER + ["cli"]
 passed = failed = 0
 
 
@@ -37,6 +46,128 @@ def sources(folder):
     return sorted(os.path.join(d, f) for f in os.listdir(d) if f.endswith((".c", ".h")))
 
 
+def nm(path):
+    """(defined, undefined) global symbols of an object file."""
+    out = subprocess.run(["nm", path], capture_output=True, text=True)
+    defined, undefined = set(), set()
+    for line in out.stdout.splitlines():
+        p = line.split()
+        if len(p) == 3 and p[1] in "TDBRCVW":
+            defined.add(p[2])
+        elif len(p) == 2 and p[0] == "U":
+            undefined.add(p[1])
+    return defined, undefined
+
+
+def circles(edges):
+    """The strongly connected components of more than one node (Tarjan)."""
+    index, low, stack, on, out = {}, {}, [], set(), []
+
+    def visit(v):
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on.add(v)
+        for w in sorted(edges.get(v, ())):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                out.append(sorted(comp))
+
+    for v in sorted(edges):
+        if v not in index:
+            visit(v)
+    return out
+
+
+def python_object(build):
+    """python/_tracediff.c compiled alone (the module links the libraries in
+    statically, so its own needs are read from its object), or None."""
+    inc = sysconfig.get_paths()["include"]
+    for py in ("/usr/bin/python3", "python3"):
+        r = subprocess.run([py, "-c", "import sysconfig; print(sysconfig.get_paths()['include'])"],
+                           capture_output=True, text=True)
+        if r.returncode == 0 and os.path.exists(os.path.join(r.stdout.strip(), "Python.h")):
+            inc = r.stdout.strip()
+            break
+    out = os.path.join(tempfile.mkdtemp(prefix="layout_py"), "_tracediff.o")
+    r = subprocess.run(["cc", "-std=c11", "-D_POSIX_C_SOURCE=200809L", "-D_DEFAULT_SOURCE",
+                        "-fPIC", "-isystem", inc, "-I" + os.path.join(ROOT, "include"), "-c", "-o",
+                        out, os.path.join(ROOT, "python", "_tracediff.c")],
+                       capture_output=True, text=True)
+    check("python/_tracediff.c compiles (Python.h: %s)" % inc, r.returncode == 0, r.stderr[:300])
+    return out if r.returncode == 0 else None
+
+
+def check_calls(build):
+    """The layering of calls, from the objects of build/src/."""
+    objs = {}
+    for f in CALL_ORDER:
+        for o in sorted(glob.glob(os.path.join(build, "src", f, "*.o"))):
+            objs[o] = (f,) + nm(o)
+    check("the objects of %s/src/ are there" % build, any(objs), build)
+    where = {}  # symbol -> object defining it
+    for o, (_, defined, _) in objs.items():
+        for sym in defined:
+            where[sym] = o
+    edges = collections.defaultdict(set)
+    for o, (f, _, undefined) in sorted(objs.items()):
+        rel = os.path.relpath(o, build)
+        for sym in sorted(undefined):
+            if sym not in where:
+                continue
+            d = objs[where[sym]][0]
+            edges[rel].add(os.path.relpath(where[sym], build))
+            check("%s calls %s (%s/)" % (rel, sym, d),
+                  CALL_ORDER.index(d) <= CALL_ORDER.index(f),
+                  "%s/ may not call %s/ (it sits above)" % (f, d))
+    for comp in circles(edges):
+        check("no circle of calls between files", False, " <-> ".join(comp))
+    # A header that names a function defined above its folder (an inline
+    # body, a macro) lets its includers call up without an object showing it.
+    funcs = {sym: objs[o][0] for sym, o in where.items()}
+    ident = re.compile(r"\b[A-Za-z_]\w*\b")
+    for f in CALL_ORDER:
+        for path in sorted(glob.glob(os.path.join(ROOT, "src", f, "*.h"))):
+            text = re.sub(r"/\*.*?\*/|//[^\n]*", " ", open(path, encoding="utf-8").read(), flags=re.S)
+            for name in sorted(set(ident.findall(text))):
+                d = funcs.get(name)
+                if d is not None:
+                    check("%s names %s (%s/)" % (os.path.relpath(path, ROOT), name, d),
+                          CALL_ORDER.index(d) <= CALL_ORDER.index(f),
+                          "a header of %s/ names a function of %s/, above it" % (f, d))
+    # The front ends: only what the shared libraries export.
+    exported = set()
+    for lib in ("libtracediff.so", "libtracediff-render.so"):
+        out = subprocess.run(["nm", "-D", "--defined-only", os.path.join(build, lib)],
+                             capture_output=True, text=True).stdout
+        exported |= {line.split()[-1] for line in out.splitlines() if line.strip()}
+    check("the shared libraries export symbols", len(exported) > 50, str(len(exported)))
+    library = {sym for sym, o in where.items() if objs[o][0] in ORDER}
+    fronts = [(o, os.path.relpath(o, build)) for o in objs if objs[o][0] == "cli"]
+    fronts += [(o, os.path.relpath(o, build))
+               for o in sorted(glob.glob(os.path.join(build, "mpi", "*.o")))]
+    py = python_object(build)
+    if py:
+        fronts.append((py, "python/_tracediff.o"))
+    for o, rel in fronts:
+        used = nm(o)[1] & library
+        if rel.endswith(("cmd_compare.o", "_tracediff.o")):
+            check("%s uses the library (the check sees it)" % rel, bool(used))
+        for sym in sorted(used - exported):
+            check("%s uses %s" % (rel, sym), False, "not exported: front ends use the public API")
+
+
 def main():
     src = os.path.join(ROOT, "src")
     folders = sorted(f for f in os.listdir(src) if os.path.isdir(os.path.join(src, f)))
@@ -46,8 +177,8 @@ def main():
         check("%s is in docs/architecture.md" % f, "`src/%s/`" % f in arch)
     for f in folders:
         check("%s is a known layer" % f, f in ORDER or f == "cli")
-    top = [f for f in os.listdir(src) if f.endswith((".c", ".h")) and f != "internal.h"]
-    check("nothing at the top of src/ but internal.h", not top, str(top))
+    top = [f for f in os.listdir(src) if f.endswith((".c", ".h"))]
+    check("nothing at the top of src/", not top, str(top))
     inc = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
     for f in folders:
         for path in sources(f):
@@ -60,7 +191,7 @@ def main():
                     continue
                 if "/" not in name:
                     check("%s includes %s" % (rel, name),
-                          name in ("internal.h", "tracediff.h") or
+                          name == "tracediff.h" or
                           os.path.exists(os.path.join(src, f, name)))
                     continue
                 target = name.split("/")[0]
@@ -69,6 +200,7 @@ def main():
                       "%s/ may not depend on %s/ (it sits above)" % (f, target))
     build = os.path.dirname(os.path.abspath(sys.argv[1])) if len(sys.argv) > 1 else \
         os.path.join(ROOT, "build")
+    check_calls(build)
     for name in ("libtracediff.so", "libtracediff-render.so", "tracediff"):
         path = os.path.join(build, name)
         if not os.path.exists(path):

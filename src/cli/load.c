@@ -4,12 +4,6 @@
 
 #include <stdlib.h>
 
-const char *cli_by_name(td_by by)
-{
-    static const char *const names[] = {"kernel", "op", "top-op", "annotation", "class"};
-    return by >= TD_BY_KERNEL && by <= TD_BY_CLASS ? names[by] : "?";
-}
-
 cli_open_fn cli_sets_open = td_sets_open;
 
 const char *cli_side_label(const cli_opts *o, int side)
@@ -60,48 +54,33 @@ int cli_marker_check(const cli_opts *o, td_set *const *sets, size_t n)
     return 0;
 }
 
-static void note_files(const td_set *s)
-{
-    for (size_t i = 0; i < td_set_nfiles(s); i++) {
-        td_file_info fi;
-        td_set_file_info(s, i, &fi);
-        if (fi.events_skipped)
-            cli_note("%s: %llu %s of traceEvents skipped (not objects, or a name, cat, "
-                     "ts or dur of the wrong type)",
-                     fi.path, (unsigned long long)fi.events_skipped,
-                     fi.events_skipped == 1 ? "entry" : "entries");
-        if (fi.bom)
-            cli_note("%s: starts with a UTF-8 byte order mark (skipped; the JSON after it is read "
-                     "as usual)",
-                     fi.path);
-    }
-}
-
+/* The library's notes on one side (td_diff_side_note), each a "note:" line. */
 static void note_side(const cli_opts *o, const td_set *s, const td_diff *d, int side)
 {
-    const td_side_notes *n = td_diff_notes(d, side);
     const char *label = cli_side_label(o, side);
-    if (n->whole_trace)
-        cli_note("%s (%s) has no ProfilerStep: comparing the whole trace", label, td_set_path(s));
-    if (n->unattributed)
-        cli_note("%s: %llu GPU %s (%.6g us) not attributed to an op: row %s; see 'tracediff "
-                 "info' for why",
-                 label, (unsigned long long)n->unattributed,
-                 n->unattributed == 1 ? "event" : "events", n->unattributed_time, TD_UNATTRIBUTED);
-    if (n->no_launch)
-        cli_note("%s: %llu GPU %s with no launch found (no iteration) left out; "
-                 "see docs/numbers.md",
-                 label, (unsigned long long)n->no_launch, n->no_launch == 1 ? "event" : "events");
-    if (n->strict_dropped)
-        cli_note("%s: --hta-strict: %llu GPU %s on stream 0 left out, as HTA does (the default "
-                 "gives them their launch's iteration); see docs/numbers.md",
-                 label, (unsigned long long)n->strict_dropped,
-                 n->strict_dropped == 1 ? "event" : "events");
-    if (td_set_unchecked(s))
-        cli_note("%s (%s) was written without checksums (by an older tracediff): damage to it "
-                 "cannot be detected; summarize the traces again to add them",
-                 label, td_set_origin(s));
-    note_files(s);
+    /* The set's own notes come first (td_diff_side_note: the four of
+     * td_side_notes it words), then its files'; a summary written without
+     * checksums is said between the two, for the CLI only. */
+    const td_side_notes *sn = td_diff_notes(d, side);
+    size_t own = sn ? (size_t)sn->whole_trace + (sn->unattributed != 0) + (sn->no_launch != 0) +
+                          (sn->strict_dropped != 0)
+                    : 0;
+    char small[1024];
+    for (size_t i = 0;; i++) {
+        if (i == own && td_set_unchecked(s))
+            cli_note("%s (%s) was written without checksums (by an older tracediff): damage to "
+                     "it cannot be detected; summarize the traces again to add them",
+                     label, td_set_origin(s));
+        size_t n = td_diff_side_note(d, side, s, label, i, small, sizeof small);
+        if (!n)
+            break;
+        char *text = n < sizeof small ? small : malloc(n + 1);
+        if (text != small && text)
+            td_diff_side_note(d, side, s, label, i, text, n + 1);
+        cli_note("%s", text ? text : small);
+        if (text != small)
+            free(text);
+    }
 }
 
 /* --sort names a column, which depends on the labels: read it now. */
@@ -156,10 +135,31 @@ static void samples_hint(const cli_opts *o, const td_diff *d)
              o->per_iteration_ok ? "; --per-iteration divides by them" : "");
 }
 
-static int diff_and_view(cli_pair *p)
+/* --include and --exclude compiled on no rows: a bad pattern is refused
+ * before any trace is read. */
+static int check_patterns(const cli_opts *o)
 {
-    cli_opts *o = &p->o;
+    if (!o->view.include && !o->view.exclude)
+        return 0;
+    td_view_opts v = o->view;
+    v.has_sort = false; /* its column may need statistics, made later */
+    v.stats = NULL;
+    td_diff *d = NULL;
+    size_t *rows = NULL;
     td_error err = {0};
+    int rc = td_diff_from_rows(&d, NULL, 0, false, &err) < 0 || td_view_make(&rows, d, &v, &err) < 0
+                 ? cli_td_error(&err)
+                 : 0;
+    free(rows);
+    td_diff_free(d);
+    return rc;
+}
+
+/* Every option that can be checked without the traces is checked before
+ * any is opened: a typo costs no load, and is reported as the usage error
+ * it is even when a trace is missing too. */
+static int check_usage(cli_opts *o)
+{
     int rc = resolve_sort(o);
     if (rc)
         return rc;
@@ -169,6 +169,13 @@ static int diff_and_view(cli_pair *p)
                   cli_by_name(o->cmp.by));
         return EXIT_USAGE;
     }
+    return check_patterns(o);
+}
+
+static int diff_and_view(cli_pair *p)
+{
+    cli_opts *o = &p->o;
+    td_error err = {0};
     if (td_diff_compute(&p->diff, p->control, p->test, &o->cmp, &err) < 0)
         return cli_td_error(&err);
     if (!o->quiet) {
@@ -199,7 +206,9 @@ static int diff_and_view(cli_pair *p)
 
 int cli_pair_run(cli_pair *p)
 {
-    int rc = load_pair(&p->o, &p->control, &p->test);
+    int rc = check_usage(&p->o);
+    if (rc == 0)
+        rc = load_pair(&p->o, &p->control, &p->test);
     return rc ? rc : diff_and_view(p);
 }
 

@@ -34,5 +34,5 @@ int main(int argc, char **argv)
     }
     cli_map_files();
     cli_catch_signals();
-    return cmd->run(cmd, argc - 1, argv + 1);
+    return cli_command_run(cmd, argc - 1, argv + 1);
 }

@@ -9,29 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-int cli_value_count(const char *opt, const char *v, long lo, long hi, long *out)
-{
-    char *end;
-    errno = 0;
-    long x = strtol(v, &end, 10);
-    if (errno || end == v || *end || x < lo || x > hi) {
-        cli_error("%s '%s': expected a whole number from %ld to %ld", opt, v, lo, hi);
-        return -1;
-    }
-    *out = x;
-    return 0;
-}
-
-int cli_value_list(td_list *l, const char *opt, const char *v)
-{
-    td_error err = {0};
-    if (td_list_parse(l, v, &err) < 0) {
-        cli_error("%s %s", opt, err.msg);
-        return -1;
-    }
-    return 0;
-}
-
 /* Choices are lower case words; a value matches one in any case ("GPU"). */
 static bool is_choice(const char *choices, const char *v)
 {

@@ -20,11 +20,11 @@
  *
  * To add a command: an id in cli_command_id (options.h), an entry in
  * cli_commands[] with at least one example on bundled files, a cmd_<name>.c
- * with its handler (declared in options.h), and the command in the masks of
+ * with its handler (declared in options.h, run from commands.c), and the command in the masks of
  * the options it takes.
  * A new group heading goes in cli_groups[].
  */
-#include "options.h"
+#include "table.h"
 
 #include <errno.h>
 #include <math.h>
@@ -37,6 +37,35 @@
 #define TRACE_SET_NOTE                                                                             \
     "A trace set is a directory of trace files (one per rank: .json, .json.gz,\n"                  \
     ".json.zst; Nsight Systems or rocpd .sqlite/.db exports) or one trace file."
+
+int cli_value_count(const char *opt, const char *v, long lo, long hi, long *out)
+{
+    char *end;
+    errno = 0;
+    long x = strtol(v, &end, 10);
+    if (errno || end == v || *end || x < lo || x > hi) {
+        cli_error("%s '%s': expected a whole number from %ld to %ld", opt, v, lo, hi);
+        return -1;
+    }
+    *out = x;
+    return 0;
+}
+
+int cli_value_list(td_list *l, const char *opt, const char *v)
+{
+    td_error err = {0};
+    if (td_list_parse(l, v, &err) < 0) {
+        cli_error("%s %s", opt, err.msg);
+        return -1;
+    }
+    return 0;
+}
+
+const char *cli_by_name(td_by by)
+{
+    static const char *const names[] = {"kernel", "op", "top-op", "annotation", "class"};
+    return by >= TD_BY_KERNEL && by <= TD_BY_CLASS ? names[by] : "?";
+}
 
 const cli_command cli_commands[] = {
     {CMD_COMPARE,
@@ -53,8 +82,7 @@ const cli_command cli_commands[] = {
      "order); --sort sets the order of every format.\n\n" TRACE_SET_NOTE,
      {"tracediff compare examples/control examples/test --sort abs_diff_duration --top 10",
       "tracediff compare examples/control examples/test --device gpu --short-names -o diff.csv",
-      NULL},
-     cmd_compare},
+      NULL}},
     {CMD_OPS,
      "ops",
      "the names added, deleted, increased, decreased, unchanged",
@@ -69,8 +97,7 @@ const cli_command cli_commands[] = {
      "compare's table cuts them); piped, CSV with one line per name (category,name; full\n"
      "names); --format json, HTA's ops_diff as an object of five arrays.",
      {"tracediff ops examples/control examples/test",
-      "tracediff ops examples/control examples/test --device cpu --format json", NULL},
-     cmd_ops},
+      "tracediff ops examples/control examples/test --device cpu --format json", NULL}},
     {CMD_INFO,
      "info",
      "ranks, iterations, files and event counts of one trace set",
@@ -80,8 +107,7 @@ const cli_command cli_commands[] = {
      NULL,
      NULL,
      "Ranks, iterations, files, sizes and event counts by category of one set.\n\n" TRACE_SET_NOTE,
-     {"tracediff info examples/control", "tracediff info examples/test --format json", NULL},
-     cmd_info},
+     {"tracediff info examples/control", "tracediff info examples/test --format json", NULL}},
     {CMD_PLOT,
      "plot",
      "a grouped bar chart of counts or durations (.svg, .png, .pdf)",
@@ -103,8 +129,7 @@ const cli_command cli_commands[] = {
      "for. At most " STR(TD_CHART_MAX_ROWS) " rows in one chart.",
      {"tracediff plot duration examples/control examples/test -o duration.svg",
       "tracediff plot counts examples/control examples/test --device gpu --top 20 -o counts.png",
-      NULL},
-     cmd_plot},
+      NULL}},
     {CMD_REPORT,
      "report",
      "one self-contained HTML report",
@@ -122,8 +147,7 @@ const cli_command cli_commands[] = {
      "Chart rows: by default the 10 largest changes of each chart, ProfilerStep\n"
      "rows left out; --sort, --top, --include and --exclude pick them as for\n"
      "'plot'. The table always holds every row.",
-     {"tracediff report examples/control examples/test -o report.html", NULL},
-     cmd_report},
+     {"tracediff report examples/control examples/test -o report.html", NULL}},
     {CMD_SUMMARIZE,
      "summarize",
      "keep a trace set's aggregates in a summary (SQLite)",
@@ -139,8 +163,7 @@ const cli_command cli_commands[] = {
      "transaction. The selection options keep less (default: everything); a\n"
      "summary answers only what it keeps.\n\n" TRACE_SET_NOTE,
      {"tracediff summarize examples/control -o history.tdsum --run baseline",
-      "tracediff compare history.tdsum#baseline examples/test", NULL},
-     cmd_summarize},
+      "tracediff compare history.tdsum#baseline examples/test", NULL}},
     {CMD_RUNS,
      "runs",
      "the runs kept in a summary",
@@ -151,8 +174,7 @@ const cli_command cli_commands[] = {
      NULL,
      "The runs of a summary in the order they were added: name, when made, ranks,\n"
      "iterations, source size, events kept, total CPU and GPU time (us).",
-     {"tracediff runs history.tdsum", "tracediff runs history.tdsum --format json", NULL},
-     cmd_runs},
+     {"tracediff runs history.tdsum", "tracediff runs history.tdsum --format json", NULL}},
     {CMD_TREND,
      "trend",
      "each name's total duration across the runs of a summary",
@@ -167,8 +189,7 @@ const cli_command cli_commands[] = {
      "Totals cover every kept event of a run (all ranks, iterations and streams).\n"
      "-o FILE.svg, .png or .pdf draws a line chart (one line per name; default --top 10).",
      {"tracediff trend history.tdsum --device gpu --top 5",
-      "tracediff trend history.tdsum --names 'gemm|attn' -o trend.svg", NULL},
-     cmd_trend},
+      "tracediff trend history.tdsum --names 'gemm|attn' -o trend.svg", NULL}},
     {CMD_CHECK,
      "check",
      "CI gate: exit 3 when a name got significantly slower",
@@ -192,8 +213,7 @@ const cli_command cli_commands[] = {
      "Exit status: 0 no regression, 1 bad data (an unreadable trace, an empty\n"
      "selection), 2 bad usage, 3 at least one regression.",
      {"tracediff check examples/control examples/test",
-      "tracediff check examples/control examples/test --format markdown --junit check.xml", NULL},
-     cmd_check},
+      "tracediff check examples/control examples/test --format markdown --junit check.xml", NULL}},
     {CMD_EXPLAIN,
      "explain",
      "the kernels one op launched on each side, and its CPU time",
@@ -210,8 +230,7 @@ const cli_command cli_commands[] = {
      "sorted by |change of duration| unless --sort. A NAME in neither selection is\n"
      "an error (exit 1) naming the closest names. See docs/attribution.md.\n\n" TRACE_SET_NOTE,
      {"tracediff explain examples/control examples/test aten::mm --sort abs_diff_duration",
-      "tracediff explain examples/control examples/test aten::mm --format json", NULL},
-     cmd_explain},
+      "tracediff explain examples/control examples/test aten::mm --format json", NULL}},
     {CMD_BREAKDOWN,
      "breakdown",
      "where the step time went: GPU busy, idle, overlap; diffed, as a waterfall",
@@ -231,8 +250,7 @@ const cli_command cli_commands[] = {
      "components add up to the change. Default selection: every rank, and the\n"
      "steady iterations of a side with 2 or more steps, else its whole trace.\n\n" TRACE_SET_NOTE,
      {"tracediff breakdown examples/control examples/test",
-      "tracediff breakdown examples/control examples/test --hta-scope --format json", NULL},
-     cmd_breakdown},
+      "tracediff breakdown examples/control examples/test --hta-scope --format json", NULL}},
     {CMD_COMPLETION,
      "completion",
      "a shell completion script (bash or zsh) on stdout",
@@ -245,8 +263,7 @@ const cli_command cli_commands[] = {
      "that take a few words (--device, --format), and file names.",
      {"source <(tracediff completion bash)",
       "tracediff completion bash > ~/.local/share/bash-completion/completions/tracediff",
-      "tracediff completion zsh > ~/.zfunc/_tracediff", NULL},
-     cmd_completion},
+      "tracediff completion zsh > ~/.zfunc/_tracediff", NULL}},
     {CMD_MAN,
      "man",
      "this program's manual page (roff) on stdout",
@@ -258,9 +275,8 @@ const cli_command cli_commands[] = {
      "Prints the manual page, made from the same tables as every --help;\n"
      "--format usage prints the option list of README.md, --format tsv the option\n"
      "table, one option and command a line (for scripts and tests).",
-     {"tracediff man > tracediff.1 && man ./tracediff.1", NULL},
-     cmd_man},
-    {CMD_COUNT, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, {NULL}, NULL},
+     {"tracediff man > tracediff.1 && man ./tracediff.1", NULL}},
+    {CMD_COUNT, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, {NULL}},
 };
 
 const char *const cli_groups[] = {"selection", "statistics", "gate", "rows", "output", NULL};

@@ -6,7 +6,7 @@
 #ifndef TD_COMPARE_BREAKDOWN_H
 #define TD_COMPARE_BREAKDOWN_H
 
-#include "internal.h"
+#include "compare/compare.h"
 #include "model/bd_collect.h"
 
 /* HTA's consecutive_kernel_delay: a shorter gap between two kernels of a

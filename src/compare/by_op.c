@@ -6,8 +6,8 @@
  * only the gpu events of one op are kept, keyed by kernel name, and the
  * host events of that name give the op's own CPU time.
  */
-#include "internal.h"
-#include "compare/diff_build.h"
+#include "model/model.h"
+#include "compare/row_builder.h"
 #include "model/selection.h"
 
 #include <math.h>

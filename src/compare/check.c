@@ -3,7 +3,7 @@
  * significantly slower. Computed once here, so that the CLI and the Python
  * module report the same regressions in the same order.
  */
-#include "internal.h"
+#include "compare/compare.h"
 #include "model/selection.h"
 
 #include <math.h>

@@ -2,8 +2,8 @@
  * The comparison (spec §4-§7): select events per side, group them by name or
  * short name, join the two sides, and categorise.
  */
-#include "internal.h"
-#include "compare/diff_build.h"
+#include "compare/compare.h"
+#include "compare/row_builder.h"
 #include "model/selection.h"
 
 #include <math.h>
@@ -23,42 +23,7 @@ struct td_diff {
     td_by by;
 };
 
-void td_acc_add_dur(acc *a, int side, double x)
-{
-    if (isnan(x))
-        return; /* a missing value, skipped as pandas' sum does */
-    double s = a->sum[side], t = s + x;
-    double c = fabs(s) >= fabs(x) ? (s - t) + x : (x - t) + s;
-    /* Once the sum overflows (or meets an infinite dur) the correction is
-     * infinite or NaN: drop it, as pandas does, so that the total is the
-     * infinity and not NaN. */
-    if (isfinite(c))
-        a->comp[side] += c;
-    a->sum[side] = t;
-}
-
-int64_t td_builder_row(builder *b, const char *s, size_t len, bool whole)
-{
-    char *key = NULL;
-    size_t kl = len;
-    if (!whole && td_name_key(&key, &kl, s, len, b->short_names, b->normalize) < 0)
-        return -1;
-    int64_t id = td_strtab_intern(b->names, key ? key : s, kl);
-    free(key);
-    if (id < 0)
-        return -1;
-    if ((size_t)id >= b->cap) {
-        size_t old = b->cap;
-        acc *na = td_grow(b->acc, &b->cap, (size_t)id + 1, sizeof *na);
-        if (!na)
-            return -1;
-        memset(na + old, 0, (b->cap - old) * sizeof *na);
-        b->acc = na;
-    }
-    return id;
-}
-
-bool td_in_list(const int64_t *v, size_t n, int64_t x)
+static bool td_in_list(const int64_t *v, size_t n, int64_t x)
 {
     for (size_t i = 0; i < n; i++)
         if (v[i] == x)

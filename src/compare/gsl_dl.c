@@ -1,6 +1,6 @@
 /* GSL's distribution functions, found at run time (gsl_dl.h says why). */
 #include "compare/gsl_dl.h"
-#include "internal.h"
+#include "util/util.h"
 #include "util/dl.h"
 
 #include <gsl/gsl_cdf.h>

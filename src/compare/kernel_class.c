@@ -4,7 +4,7 @@
  * none does. The built-in table is below; a user's rules file replaces it.
  */
 #define PCRE2_CODE_UNIT_WIDTH 8
-#include "internal.h"
+#include "util/util.h"
 
 #include <errno.h>
 #include <pcre2.h>

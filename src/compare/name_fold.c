@@ -4,7 +4,7 @@
  * so that such names group into one row. The diff and the statistics both
  * group by td_name_key, so they count the same events under the same row.
  */
-#include "internal.h"
+#include "compare/compare.h"
 
 #include <stdlib.h>
 #include <string.h>

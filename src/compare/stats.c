@@ -7,7 +7,7 @@
  * order) and sorted before medians and ranks, so the numbers do not depend
  * on the thread count or on the order of files on disk.
  */
-#include "internal.h"
+#include "compare/compare.h"
 #include "compare/gsl_dl.h"
 #include "model/selection.h"
 

@@ -5,7 +5,7 @@
  * Benjamini-Hochberg q-values. The distributions come from GSL, loaded at
  * first use (gsl_dl.h).
  */
-#include "internal.h"
+#include "compare/compare.h"
 
 #include "compare/gsl_dl.h"
 #include <math.h>

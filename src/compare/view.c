@@ -1,5 +1,5 @@
 /* Views over the diff rows: filter by regex, sort by a column, cut to top N. */
-#include "internal.h"
+#include "util/util.h"
 
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>

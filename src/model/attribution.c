@@ -9,7 +9,7 @@
  * (ties: shorter, then later in the file): the first op from the top that
  * covers the launch. Outermost is the first from the bottom.
  */
-#include "internal.h"
+#include "model/load.h"
 
 #include <math.h>
 #include <stdlib.h>

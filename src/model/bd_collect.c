@@ -4,7 +4,7 @@
  * gpu-side link is the k-th gpu-side event of the file, whose iteration the
  * compact events hold.
  */
-#include "internal.h"
+#include "model/load.h"
 #include "model/bd_collect.h"
 
 #include <math.h>
@@ -19,16 +19,6 @@ td_bd_file *td_bd_new(void)
         bd->span_hi = -INFINITY;
     }
     return bd;
-}
-
-void td_bd_file_free(td_bd_file *bd)
-{
-    if (!bd)
-        return;
-    free(bd->ev);
-    free(bd->sync);
-    free(bd->steps);
-    free(bd);
 }
 
 int td_bd_add_step(td_bd_file *bd, double start, double end, int64_t n)

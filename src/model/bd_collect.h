@@ -9,7 +9,9 @@
 #ifndef TD_BD_COLLECT_H
 #define TD_BD_COLLECT_H
 
-#include "internal.h"
+#include "model/model.h"
+
+struct td_link; /* model/load.h */
 
 /* Kernel types (docs/breakdown.md, "Kernel types"): bits; 0 is OTHER. */
 enum { TD_KT_COMP = 1, TD_KT_COMM = 2, TD_KT_MEM = 4 };
@@ -52,13 +54,13 @@ typedef struct td_bd_file {
 } td_bd_file;
 
 td_bd_file *td_bd_new(void);
-void td_bd_file_free(td_bd_file *bd);
+void td_bd_file_free(td_bd_file *bd); /* model/file.c */
 /* iterations.c, while it lists the steps: a host step, and a part's span. */
 int td_bd_add_step(td_bd_file *bd, double start, double end, int64_t n);
 void td_bd_span(td_bd_file *bd, double lo, double hi);
 /* trace_load.c, once iterations are known: the records of f->bd from the
  * n link records (file order); round_ts as for the raw events (spec §2). */
-int td_bd_collect(td_file *f, const td_link *links, size_t n, int round_ts, td_error *err);
+int td_bd_collect(td_file *f, const struct td_link *links, size_t n, int round_ts, td_error *err);
 /* The kernel type of a name (TD_BD_... bits; 0: OTHER). */
 int td_bd_kernel_type(const char *s, size_t len);
 

@@ -2,7 +2,7 @@
 #ifndef TD_MODEL_FILE_PROCS_H
 #define TD_MODEL_FILE_PROCS_H
 
-#include "internal.h"
+#include "model/model.h"
 
 /* Where task i's result goes: the loaded file (or NULL), its rc and error. */
 typedef struct td_file_slot {

@@ -359,6 +359,7 @@ int td_file_xfer_read(td_file **out, void *map, size_t len)
     f->groups = NULL;
     f->lazy = NULL;
     f->lazy_mem = NULL;
+    f->fill = NULL;
     f->ev_map = NULL;
     const unsigned char *ev = NULL;
     if (take_arrays(&r, f, rdelta, ev_cat, has_wait, has_calls)) {

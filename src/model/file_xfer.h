@@ -3,7 +3,7 @@
 #ifndef TD_MODEL_FILE_XFER_H
 #define TD_MODEL_FILE_XFER_H
 
-#include "internal.h"
+#include "model/model.h"
 
 /* The bytes td_file_xfer_write writes for f. */
 size_t td_file_xfer_size(const td_file *f);

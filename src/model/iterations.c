@@ -17,7 +17,9 @@
  * of whole blocks. Launches outside the first run are stored after the
  * pass, run by run, so that the last in the file still wins.
  */
-#include "internal.h"
+#include "util/bigmem.h"
+#include "util/pool.h"
+#include "model/load.h"
 #include "model/bd_collect.h"
 
 #define PCRE2_CODE_UNIT_WIDTH 8

@@ -20,12 +20,6 @@
 
 static const char sqlite_magic[16] = "SQLite format 3";
 
-static bool has_suffix(const char *s, const char *suf)
-{
-    size_t n = strlen(s), m = strlen(suf);
-    return n >= m && strcmp(s + n - m, suf) == 0;
-}
-
 static bool contains(const char *h, size_t n, const char *w)
 {
     size_t m = strlen(w);
@@ -59,7 +53,7 @@ static bool json_lines(const char *h, size_t n)
 
 td_prof_kind td_prof_sniff(const char *path)
 {
-    if (has_suffix(path, ".nsys-rep") || has_suffix(path, ".qdrep"))
+    if (td_has_suffix(path, ".nsys-rep") || td_has_suffix(path, ".qdrep"))
         return TD_PROF_NSYS_REP;
     /* Only a regular file is looked at first: a pipe's bytes, once read,
      * would be gone for the trace reader (and SQLite cannot read one). */

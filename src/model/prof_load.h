@@ -9,7 +9,7 @@
 #ifndef TD_MODEL_PROF_LOAD_H
 #define TD_MODEL_PROF_LOAD_H
 
-#include "internal.h"
+#include "model/load.h"
 
 /* The rank of a loaded file whose rank is its place in its set (has_rank
  * 0): td_set_assemble gives it. A value, not a flag, so that it survives a
@@ -55,9 +55,9 @@ typedef enum td_prof_cat {
 typedef struct td_prof_sink {
     td_file *f;
     td_error *err;
-    int want_attr;     /* links kept: for attribution or the breakdown */
-    int flags;         /* TD_LOAD_ */
-    const void *marker; /* --step-marker (td_assign_iterations), or NULL */
+    int want_attr;               /* links kept: for attribution or the breakdown */
+    int flags;                   /* TD_LOAD_ */
+    const void *marker;          /* --step-marker (td_assign_iterations), or NULL */
     int64_t cat_id[TD_PC_COUNT]; /* cats ids, interned at first use; -1 before */
     td_raw_event **blk;
     size_t nraw, nblk, blkcap;

@@ -4,6 +4,7 @@
  * category and by the name's categories per side, then handed to
  * td_assign_iterations (and td_attribute) unchanged.
  */
+#include "util/bigmem.h"
 #include "model/prof_load.h"
 #include "model/bd_collect.h"
 

@@ -1,6 +1,6 @@
 /* Lists of ranks and iterations ("N", "N,M,...", "all"), and resolving them
  * against a trace set (spec §4). */
-#include "internal.h"
+#include "model/model.h"
 #include "model/selection.h"
 
 #include <errno.h>

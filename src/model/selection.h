@@ -1,7 +1,7 @@
 #ifndef TD_SELECTION_H
 #define TD_SELECTION_H
 
-#include "internal.h"
+#include "model/model.h"
 
 #include <stdlib.h>
 

@@ -1,5 +1,5 @@
 /* Short names (spec §6): drop argument lists, template arguments, return types. */
-#include "internal.h"
+#include "util/util.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -4,17 +4,18 @@
  * Everything else (args beyond stream and correlation, metadata) is skipped
  * by the scanner without being built.
  */
-#include "internal.h"
+#include "util/bigmem.h"
+#include "read/reader.h"
+#include "model/load.h"
 #include "model/prof_load.h"
 #include "model/bd_collect.h"
 #include "model/trace_split.h"
 #include "read/json_scan.h"
-#include "util/strtab.h"
+#include "util/strtab_quick.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 /* The per-event functions are inlined into the loop over traceEvents, which
  * is compiled twice (event_loop_plain, event_loop_attr): forced, because the
@@ -1044,44 +1045,6 @@ static int read_top(loader *L)
     return 0;
 }
 
-void td_file_free(td_file *f)
-{
-    if (!f)
-        return;
-    free(f->path);
-    free(f->origin);
-    free(f->device_name);
-    free(f->format);
-    td_strtab_free(f->names);
-    td_strtab_free(f->cats);
-    free(f->cat_counts);
-    free(f->cat_dur);
-    free(f->name_cats);
-    free(f->rdelta);
-    free(f->ev_cat);
-    for (size_t b = 0; b < f->nevb && !f->ev_map; b++)
-        if (f->evb_big)
-            td_big_free(f->evb[b]);
-        else
-            free(f->evb[b]);
-    free(f->evb);
-    free(f->iters);
-    free(f->attr_op);
-    free(f->attr_top);
-    free(f->attr_ann);
-    free(f->wait_in);
-    free(f->wait_of);
-    free(f->attr_call);
-    free(f->op_name);
-    free(f->op_parent);
-    td_big_free(f->groups);
-    td_big_free(f->lazy_mem);
-    if (f->ev_map)
-        munmap(f->ev_map, f->ev_map_len);
-    td_bd_file_free(f->bd);
-    free(f);
-}
-
 /* The events read: iterations, then what the breakdown and attribution
  * keep of the links. */
 static int finish_file(loader *L, int flags, td_split *sp, const void *marker, td_error *err)
@@ -1145,8 +1108,7 @@ static void loader_free(loader *L)
 }
 
 static int load_trace(td_file **out, const char *path, const td_load_progress *prog, int flags,
-                      td_split *sp, bool ahead, uint64_t map_min, const void *marker,
-                      td_error *err)
+                      td_split *sp, bool ahead, uint64_t map_min, const void *marker, td_error *err)
 {
     int want_attr = (flags & (TD_LOAD_ATTR | TD_LOAD_BD)) != 0;
     loader L;

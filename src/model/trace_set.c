@@ -2,7 +2,8 @@
  * Trace sets: a directory of per-rank trace files, or one file. Files of all
  * the sets being opened are read concurrently by a small pool.
  */
-#include "internal.h"
+#include "util/pool.h"
+#include "model/load.h"
 #include "model/file_procs.h"
 #include "model/prof_load.h"
 
@@ -18,17 +19,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static bool has_suffix(const char *s, const char *suf)
-{
-    size_t n = strlen(s), m = strlen(suf);
-    return n >= m && strcmp(s + n - m, suf) == 0;
-}
-
 static bool trace_name(const char *name)
 {
-    return has_suffix(name, ".json") || has_suffix(name, ".json.gz") ||
-           has_suffix(name, ".json.zst") || has_suffix(name, ".sqlite") ||
-           has_suffix(name, ".sqlite3") || has_suffix(name, ".db");
+    return td_has_suffix(name, ".json") || td_has_suffix(name, ".json.gz") ||
+           td_has_suffix(name, ".json.zst") || td_has_suffix(name, ".sqlite") ||
+           td_has_suffix(name, ".sqlite3") || td_has_suffix(name, ".db");
 }
 
 static int cmp_str(const void *a, const void *b)

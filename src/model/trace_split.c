@@ -4,6 +4,7 @@
  * reading itself is trace_load.c's.
  */
 #include "model/trace_split.h"
+#include "util/bigmem.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -17,7 +17,7 @@
 #ifndef TD_TRACE_SPLIT_H
 #define TD_TRACE_SPLIT_H
 
-#include "internal.h"
+#include "model/load.h"
 
 #include <pthread.h>
 #include <stdatomic.h>

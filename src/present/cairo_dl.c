@@ -1,7 +1,7 @@
 /* Cairo's functions, found at run time (cairo_dl.h says why). */
 #define TD_CAIRO_DL_IMPL
 #include "present/cairo_dl.h"
-#include "internal.h"
+#include "util/util.h"
 #include "util/dl.h"
 
 #include <pthread.h>

@@ -9,7 +9,7 @@
  * coordinate, and text is measured once, with cairo, for all of them.
  */
 #include "present/chart_draw.h"
-#include "internal.h"
+#include "util/util.h"
 #include "present/out_common.h"
 #include "util/utf8_text.h"
 
@@ -804,12 +804,6 @@ int td_chart_svg_opts(FILE *f, td_chart_kind kind, const td_diff *diff, const si
     return rc;
 }
 
-static int ends_with(const char *s, const char *suffix)
-{
-    size_t n = strlen(s), m = strlen(suffix);
-    return n > m && strcasecmp(s + n - m, suffix) == 0;
-}
-
 int td_chart_write(const char *path, td_chart_kind kind, const td_diff *diff, const size_t *rows,
                    size_t nrows, const char *control_label, const char *test_label, td_error *err)
 {
@@ -822,10 +816,10 @@ int td_chart_write(const char *path, td_chart_kind kind, const td_diff *diff, co
 int td_chart_write_opts(const char *path, td_chart_kind kind, const td_diff *diff,
                         const size_t *rows, size_t nrows, const td_chart_opts *o, td_error *err)
 {
-    int fmt = ends_with(path, ".svg")   ? 0
-              : ends_with(path, ".png") ? 1
-              : ends_with(path, ".pdf") ? 2
-                                        : -1;
+    int fmt = td_has_ext(path, ".svg")   ? 0
+              : td_has_ext(path, ".png") ? 1
+              : td_has_ext(path, ".pdf") ? 2
+                                         : -1;
     if (fmt < 0)
         return td_fail(err, TD_EUSAGE, path, "unknown chart format: name it .svg, .png or .pdf");
     chart c;

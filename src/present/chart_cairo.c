@@ -1,6 +1,6 @@
 /* Charts as PNG and PDF: cairo replays the drawing list. */
 #include "present/chart_draw.h"
-#include "internal.h"
+#include "util/util.h"
 
 #include <cairo-pdf.h>
 #include <math.h>

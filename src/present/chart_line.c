@@ -1,7 +1,7 @@
 /* The trend line chart: one line per name, runs along x, in the look of the
  * bar charts (their font and palette). One drawing, two pens: SVG written as
  * text, or cairo for PNG and PDF, so every format shows the same chart. */
-#include "internal.h"
+#include "util/util.h"
 #include "present/chart_draw.h"
 #include "util/utf8_text.h"
 
@@ -248,18 +248,13 @@ static int write_cairo(FILE *f, const td_trend *t, int pdf, const char *path, td
     return td_cairo_page_close(&pg, path, err);
 }
 
-static bool ends_with(const char *s, size_t n, const char *ext)
-{
-    return n >= 4 && strcmp(s + n - 4, ext) == 0;
-}
-
 int td_trend_chart_write(const char *path, const td_trend *t, td_error *err)
 {
     size_t n = strlen(path);
-    int kind = ends_with(path, n, ".svg")   ? 0
-               : ends_with(path, n, ".png") ? 1
-               : ends_with(path, n, ".pdf") ? 2
-                                            : -1;
+    int kind = td_has_suffix(path, ".svg")   ? 0
+               : td_has_suffix(path, ".png") ? 1
+               : td_has_suffix(path, ".pdf") ? 2
+                                             : -1;
     if (kind < 0)
         return td_fail(err, TD_EUSAGE, path, "a trend chart is .svg, .png or .pdf");
     char *tmp = malloc(n + 32);

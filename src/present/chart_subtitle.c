@@ -1,6 +1,6 @@
 /* What a chart compares, in one line under its title: both sides with their
  * ranks and iterations, the device, and how the rows are keyed and scaled. */
-#include "internal.h"
+#include "util/util.h"
 
 #include <stdarg.h>
 #include <stdio.h>

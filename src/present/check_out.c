@@ -3,7 +3,7 @@
  * regressions as text, Markdown or JSON, and the JUnit XML of every compared
  * name. tracediff check and the Python module print these.
  */
-#include "internal.h"
+#include "util/util.h"
 #include "util/utf8_text.h"
 #include "present/out_common.h"
 

@@ -26,13 +26,6 @@ size_t td_view_index(const td_diff *d, const td_write_opts *o, size_t i);
 
 /* The statistics columns (--stats), after the columns above. */
 #define TD_STATS_NCOLS 24
-void td_stats_column_names(const char *names[TD_STATS_NCOLS], char bufs[TD_STATS_NCOLS][160],
-                           const td_write_opts *o);
-/* Cells of row index r as text: numbers in full ("" when undefined), the
- * samples mode and the verdict as words. */
-void td_stats_cells(char cells[TD_STATS_NCOLS][40], const td_stats *st, size_t r);
-/* Which cells are words rather than numbers. */
-int td_stats_cell_is_text(int c);
 /* Iteration mode: "+12.3% [+8.1, +16.5]", the change of the mean and
  * Welch's interval relative to the control mean; call mode: the change of
  * the median and the Hodges-Lehmann shift's interval relative to the
@@ -46,10 +39,6 @@ void td_put_visible(FILE *f, const char *s, size_t len, unsigned flags, size_t m
 
 /* The table's title of that column, by the statistics' mode. */
 const char *td_stats_change_title(const td_stats *st);
-/* report_html.c: HTML text (escaped), "1,234 us", and a coloured change. */
-void td_html_text(FILE *f, const char *s, size_t len);
-void td_html_us(FILE *f, double v);
-void td_html_change(FILE *f, double c, double t);
 /* report_attr.c: "Where the GPU time moved" (nothing when the sets were
  * opened without attribution). */
 int td_report_attr_section(FILE *f, const td_report_input *in, td_error *err);

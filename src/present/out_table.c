@@ -4,7 +4,7 @@
  * colour bands of uftrace's diff). Knows nothing of terminals itself: the
  * caller says how wide, whether to colour, and whether Unicode is safe.
  */
-#include "internal.h"
+#include "util/util.h"
 #include "present/out_common.h"
 
 #include <math.h>

@@ -3,7 +3,7 @@
  * Markdown, and the ops_diff lists. Numbers print as integers when they are
  * whole, else in the shortest form that reads back to the same double.
  */
-#include "internal.h"
+#include "util/util.h"
 #include "present/out_common.h"
 
 #include <errno.h>
@@ -155,8 +155,8 @@ size_t td_view_index(const td_diff *d, const td_write_opts *o, size_t i)
     return o && o->rows ? o->rows[i] : i;
 }
 
-void td_stats_column_names(const char *names[TD_STATS_NCOLS], char bufs[TD_STATS_NCOLS][160],
-                           const td_write_opts *o)
+static void td_stats_column_names(const char *names[TD_STATS_NCOLS], char bufs[TD_STATS_NCOLS][160],
+                                  const td_write_opts *o)
 {
     /* Per side: n, mean, stdev, median, then min and max. */
     static const char *const suffix[] = {"n", "mean", "stdev", "median"};
@@ -191,7 +191,9 @@ static void num_cell(char *buf, double x)
         td_fmt_num(buf, 40, x);
 }
 
-void td_stats_cells(char cells[TD_STATS_NCOLS][40], const td_stats *st, size_t r)
+/* Cells of row index r as text: numbers in full ("" when undefined), the
+ * samples mode and the verdict as words. */
+static void td_stats_cells(char cells[TD_STATS_NCOLS][40], const td_stats *st, size_t r)
 {
     const td_row_stats *rs = &td_stats_rows(st)[r];
     int c = 0;
@@ -211,7 +213,8 @@ void td_stats_cells(char cells[TD_STATS_NCOLS][40], const td_stats *st, size_t r
     snprintf(cells[c++], 40, "%s", rs->reason ? rs->reason : "");
 }
 
-int td_stats_cell_is_text(int c)
+/* Which cells are words rather than numbers. */
+static int td_stats_cell_is_text(int c)
 {
     return c == 0 || c == 19 || c == TD_STATS_NCOLS - 1;
 }

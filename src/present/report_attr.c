@@ -4,7 +4,8 @@
  * and the GPU time by kernel class (which lines up traces from different
  * hardware, whose kernel names differ).
  */
-#include "internal.h"
+#include "util/util.h"
+#include "present/html.h"
 #include "present/out_common.h"
 
 #include <math.h>

@@ -9,7 +9,8 @@
  * inside <script> also escapes '<' (so no "</script>" or "<!--" can end or
  * confuse the element) and U+2028/U+2029.
  */
-#include "internal.h"
+#include "util/util.h"
+#include "present/html.h"
 #include "present/out_common.h"
 #include "util/utf8_text.h"
 
@@ -226,14 +227,9 @@ static const char script[] =
 /* ------------------------------------------------------------------------ */
 /* Text.                                                                      */
 
-static void html_text(FILE *f, const char *s, size_t len)
-{
-    td_xml_text(f, s, len);
-}
-
 static void html_str(FILE *f, const char *s)
 {
-    html_text(f, s, strlen(s));
+    td_html_text(f, s, strlen(s));
 }
 
 /* A JSON string safe inside <script>: no '<', '>' or '&' and no line
@@ -265,72 +261,6 @@ static void js_num(FILE *f, double v)
     }
     td_fmt_num(buf, sizeof buf, v);
     fputs(buf, f);
-}
-
-/* A number with thousands separators; decimals only for small values. */
-static void fmt_grouped(char *out, size_t cap, double v)
-{
-    char tmp[64];
-    double a = fabs(v);
-    snprintf(tmp, sizeof tmp, "%.*f", a >= 100 || a == floor(a) ? 0 : a >= 1 ? 1 : 3, a);
-    char *dot = strchr(tmp, '.');
-    size_t ilen = dot ? (size_t)(dot - tmp) : strlen(tmp), o = 0;
-    if (v < 0 && o + 1 < cap)
-        out[o++] = '-';
-    for (size_t i = 0; i < ilen && o + 2 < cap; i++) {
-        if (i && (ilen - i) % 3 == 0)
-            out[o++] = ',';
-        out[o++] = tmp[i];
-    }
-    snprintf(out + o, cap - o, "%s", dot ? dot : "");
-}
-
-static void put_us(FILE *f, double v)
-{
-    char buf[80];
-    fmt_grouped(buf, sizeof buf, v);
-    fprintf(f, "%s&#8239;us", buf);
-}
-
-/* "+1,234 us (+12.5%)", coloured by sign. */
-/* A change in time: more is worse (red), less is better (green). A drop to
- * nothing is no improvement but a sign that the side lost its data (events
- * left out, another selection): shown as a warning, never in green. */
-static void put_change(FILE *f, double c, double t)
-{
-    double d = t - c;
-    char buf[80];
-    fmt_grouped(buf, sizeof buf, d);
-    bool vanished = c != 0 && t == 0;
-    fprintf(f, "<span class=\"%s\">%s%s&#8239;us",
-            vanished ? "warn"
-            : d > 0  ? "pos"
-            : d < 0  ? "neg"
-                     : "",
-            d > 0 ? "+" : "", buf);
-    if (vanished)
-        fputs(" (none on this side: see the notes)", f);
-    else if (c != 0)
-        fprintf(f, " (%+.1f%%)", 100.0 * d / c);
-    else if (t != 0)
-        fputs(" (new)", f);
-    fputs("</span>", f);
-}
-
-/* For report_attr.c, which writes one section of the page. */
-void td_html_text(FILE *f, const char *s, size_t len)
-{
-    html_text(f, s, len);
-}
-
-void td_html_us(FILE *f, double v)
-{
-    put_us(f, v);
-}
-
-void td_html_change(FILE *f, double c, double t)
-{
-    put_change(f, c, t);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -405,11 +335,11 @@ static void headline(report *r)
         fputs("<tr><td>", f);
         html_str(f, r->label[s]);
         fputs("</td><td>", f);
-        put_us(f, gpu[s]);
+        td_html_us(f, gpu[s]);
         fputs("</td></tr>", f);
     }
     fputs("</table><div class=\"big\">", f);
-    put_change(f, gpu[0], gpu[1]);
+    td_html_change(f, gpu[0], gpu[1]);
     /* --per-iteration: every time below is per selected (rank, iteration). */
     const char *per = r->in->opts->per_iteration ? ", per (rank, iteration)" : "";
     fprintf(f,
@@ -428,7 +358,7 @@ static void headline(report *r)
             fputs("n/a (no ProfilerStep)", f);
             whole = 1;
         } else {
-            put_us(f, step[s]);
+            td_html_us(f, step[s]);
             fprintf(f, " (%llu step%s)", (unsigned long long)nsteps[s], nsteps[s] == 1 ? "" : "s");
         }
         fputs("</td></tr>", f);
@@ -437,7 +367,7 @@ static void headline(report *r)
     if (whole)
         fputs("&mdash;", f);
     else
-        put_change(f, step[0], step[1]);
+        td_html_change(f, step[0], step[1]);
     fprintf(f,
             "</div><p class=\"sub\">total duration of the ProfilerStep rows (CPU) of the "
             "selected iterations%s</p></div>\n",
@@ -530,52 +460,24 @@ static void notes(report *r)
     FILE *f = r->f;
     const td_set *sets[2] = {r->in->control, r->in->test};
     int started = 0;
-    for (int s = 0; s < 2; s++) {
-        const td_side_notes *n = td_diff_notes(r->in->diff, s);
-        for (size_t i = 0; i <= td_set_nfiles(sets[s]); i++) {
-            td_file_info fi = {0};
-            if (i < td_set_nfiles(sets[s]))
-                td_set_file_info(sets[s], i, &fi);
-            int whole = i == 0 && n->whole_trace;
-            int left = i == 0 && (n->no_launch || n->strict_dropped);
-            int skipped = i < td_set_nfiles(sets[s]) && fi.events_skipped;
-            if (!whole && !left && !skipped)
-                continue;
+    char small[1024];
+    for (int s = 0; s < 2; s++)
+        for (size_t i = 0;; i++) {
+            size_t n =
+                td_diff_side_note(r->in->diff, s, sets[s], r->label[s], i, small, sizeof small);
+            if (!n)
+                break;
+            char *text = n < sizeof small ? small : malloc(n + 1);
+            if (text != small && text)
+                td_diff_side_note(r->in->diff, s, sets[s], r->label[s], i, text, n + 1);
             if (!started++)
                 fputs("<h2>Notes</h2>\n<ul class=\"notes\" id=\"notes\">\n", f);
-            if (whole) {
-                fputs("<li>", f);
-                html_str(f, r->label[s]);
-                fputs(" (", f);
-                html_str(f, td_set_path(sets[s]));
-                fputs(") has no ProfilerStep: comparing the whole trace</li>\n", f);
-            }
-            if (left && n->no_launch) {
-                fputs("<li>", f);
-                html_str(f, r->label[s]);
-                fprintf(f, ": %llu GPU %s with no launch found (no iteration) left out</li>\n",
-                        (unsigned long long)n->no_launch, n->no_launch == 1 ? "event" : "events");
-            }
-            if (left && n->strict_dropped) {
-                fputs("<li>", f);
-                html_str(f, r->label[s]);
-                fprintf(f,
-                        ": --hta-strict: %llu GPU %s on stream 0 left out, as HTA does (the "
-                        "default gives them their launch's iteration)</li>\n",
-                        (unsigned long long)n->strict_dropped,
-                        n->strict_dropped == 1 ? "event" : "events");
-            }
-            if (skipped) {
-                fputs("<li>", f);
-                html_str(f, fi.path);
-                fprintf(f,
-                        ": %llu %s of traceEvents skipped (not objects, or a name, "
-                        "cat, ts or dur of the wrong type)</li>\n",
-                        (unsigned long long)fi.events_skipped,
-                        fi.events_skipped == 1 ? "entry" : "entries");
-            }
+            fputs("<li>", f);
+            html_str(f, text ? text : small);
+            fputs("</li>\n", f);
+            if (text != small)
+                free(text);
         }
-    }
     size_t noisy = td_diff_noisy_names(r->in->diff);
     if (noisy && !started++)
         fputs("<h2>Notes</h2>\n<ul class=\"notes\" id=\"notes\">\n", f);
@@ -674,7 +576,7 @@ static void column_head(FILE *f, const char *key, const char *h)
             key);
     /* Long column names break after their underscores, not mid-word. */
     for (const char *u; (u = strchr(h, '_')) != NULL; h = u + 1) {
-        html_text(f, h, (size_t)(u - h + 1));
+        td_html_text(f, h, (size_t)(u - h + 1));
         fputs("<wbr>", f);
     }
     html_str(f, h);
@@ -738,7 +640,7 @@ static void ops_lists(report *r)
             if (td_row_op_category(&rows[i]) != (td_op_category)c)
                 continue;
             fputs("<li>", f);
-            html_text(f, rows[i].name, rows[i].name_len);
+            td_html_text(f, rows[i].name, rows[i].name_len);
             fputs("</li>\n", f);
         }
         fputs("</ul></details>\n", f);

@@ -31,7 +31,7 @@
  * truncated while it is mapped raises SIGBUS at the first page past its new
  * end, and only the program can decide what to do about it.
  */
-#include "internal.h"
+#include "read/reader.h"
 
 #include <errno.h>
 #include <fcntl.h>

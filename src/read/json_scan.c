@@ -7,7 +7,9 @@
  */
 #include "read/json_scan.h"
 
-#include "internal.h"
+#include "util/strtab.h"
+#include "read/reader.h"
+#include "util/utf8_text.h"
 #include "read/json_index.h"
 
 #include <errno.h>
@@ -430,30 +432,6 @@ static int hex4(const unsigned char *p, unsigned *out)
     return 0;
 }
 
-static size_t put_utf8(char *o, unsigned cp)
-{
-    if (cp < 0x80) {
-        o[0] = (char)cp;
-        return 1;
-    }
-    if (cp < 0x800) {
-        o[0] = (char)(0xC0 | (cp >> 6));
-        o[1] = (char)(0x80 | (cp & 0x3F));
-        return 2;
-    }
-    if (cp < 0x10000) {
-        o[0] = (char)(0xE0 | (cp >> 12));
-        o[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
-        o[2] = (char)(0x80 | (cp & 0x3F));
-        return 3;
-    }
-    o[0] = (char)(0xF0 | (cp >> 18));
-    o[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
-    o[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
-    o[3] = (char)(0x80 | (cp & 0x3F));
-    return 4;
-}
-
 /* Decodes one escape at j->pos (just after the backslash) into o; returns the
  * bytes written or < 0. */
 static int decode_escape(td_json *j, char *o)
@@ -516,7 +494,7 @@ static int decode_escape(td_json *j, char *o)
     }
     /* A lone surrogate is kept as its 3-byte form (WTF-8), as Python keeps it
      * in a str: two names differing only there stay two names. */
-    return (int)put_utf8(o, cp);
+    return (int)td_utf8_encode(o, cp);
 }
 
 /* The value of eight ASCII digits (the first in the lowest byte). */

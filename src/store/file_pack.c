@@ -9,7 +9,6 @@
 #include "util/utf8_text.h"
 
 #include <math.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -974,8 +973,11 @@ static uint64_t sum_sorted(rd *r, uint64_t count)
 
 /* Keeps the packed durations from body to r->p in f->lazy, in the bytes read
  * when the file owns them, until a walk needs them. */
+static int decode_lazy(td_file *f);
+
 static int keep_lazy(rd *r, td_file *f, const unsigned char *body)
 {
+    f->fill = decode_lazy; /* td_file_events decodes them when first asked */
     f->nlazy = (size_t)(r->p - body);
     if (r->owned) { /* kept where it lies */
         f->lazy_mem = r->owned;
@@ -1047,7 +1049,8 @@ static int unpack_sorted_totals(rd *r, td_file *f, uint64_t ng)
     return keep_lazy(r, f, body);
 }
 
-/* f->lazy into f->evb: the groups in order, each one's durations ascending;
+/* f->fill: f->lazy into f->evb (td_file_events calls it once, under its
+ * lock): the groups in order, each one's durations ascending;
  * the gpu events' attribution beside them. TD_ETRACE when the durations do
  * not decode to the groups' counts and totals (damaged bytes). */
 static int decode_lazy(td_file *f)
@@ -1087,29 +1090,6 @@ static int decode_lazy(td_file *f)
     f->lazy = NULL;
     f->nlazy = 0;
     return 0;
-}
-
-static pthread_mutex_t lazy_lock = PTHREAD_MUTEX_INITIALIZER;
-
-int td_events_fail(td_error *err, int rc, const td_file *f)
-{
-    if (rc != TD_ETRACE)
-        return td_fail(err, rc, f->path, "out of memory");
-    return td_fail(err, rc, f->origin ? f->origin : f->path,
-                   "damaged summary: the packed durations of %s do not decode", f->path);
-}
-
-int td_file_events(const td_file *cf)
-{
-    /* Decoding fills in what f already means: the object is not const (every
-     * td_file is malloc'd), only the callers' view of it. */
-    td_file *f = (td_file *)cf;
-    if (!f->groups) /* fixed once unpacked: no lock needed to read it */
-        return 0;
-    pthread_mutex_lock(&lazy_lock);
-    int rc = f->lazy_damaged ? TD_ETRACE : f->lazy ? decode_lazy(f) : 0;
-    pthread_mutex_unlock(&lazy_lock);
-    return rc;
 }
 
 static uint64_t get_le64(rd *r)

@@ -2,7 +2,10 @@
 #ifndef TD_STORE_H
 #define TD_STORE_H
 
-#include "internal.h"
+#include "model/model.h"
+#include "util/bigmem.h"
+#include "util/pool.h"
+#include "util/sha256.h"
 
 /* A growable byte buffer. */
 typedef struct td_buf {
@@ -74,7 +77,7 @@ int td_summary_open_set(td_set **out, const char *file, const char *run, td_erro
 struct sqlite3_stmt;
 bool td_summary_run_name_ok(struct sqlite3_stmt *q, int col);
 
-/* summary_write.c: the schema's statements (docs/summaries.md), and the
+/* summary_schema.c: the schema's statements (docs/summaries.md), and the
  * checksums table of schema 3 on. */
 extern const char td_summary_schema_sql[];
 extern const char td_summary_checksums_sql[];

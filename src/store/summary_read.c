@@ -31,12 +31,6 @@ static int sniff(const char *path)
     return n == 16 && memcmp(h, sqlite_magic, 16) == 0;
 }
 
-static bool has_suffix(const char *s, const char *suf)
-{
-    size_t n = strlen(s), m = strlen(suf);
-    return n >= m && strcmp(s + n - m, suf) == 0;
-}
-
 int td_summary_check_header(const char *path, int must_exist, td_error *err);
 int td_summary_check_header(const char *path, int must_exist, td_error *err)
 {
@@ -56,15 +50,15 @@ int td_summary_split(const char *path, char **file, char **run, td_error *err)
     /* An Nsight Systems or rocpd export is a trace (model/prof_load.h); so
      * is a damaged SQLite file not named .tdsum: the trace reader says what
      * is wrong with it. */
-    if (k == 1 && (has_suffix(path, ".tdsum") ? td_prof_sqlite_kind(path) > 0
-                                              : td_prof_sqlite_kind(path) != 0))
+    if (k == 1 && (td_has_suffix(path, ".tdsum") ? td_prof_sqlite_kind(path) > 0
+                                                 : td_prof_sqlite_kind(path) != 0))
         return 0;
     if (k == 1) {
         if (!(*file = strdup(path)))
             return td_fail(err, TD_ENOMEM, path, "out of memory");
         return 1;
     }
-    if (k == 0 && has_suffix(path, ".tdsum"))
+    if (k == 0 && td_has_suffix(path, ".tdsum"))
         return td_fail(err, TD_ETRACE, path,
                        "no SQLite header: not a tracediff summary, or a damaged summary");
     if (k == 0)
@@ -84,7 +78,7 @@ int td_summary_split(const char *path, char **file, char **run, td_error *err)
             }
             return 1;
         }
-        if (s == 0 && has_suffix(f, ".tdsum")) {
+        if (s == 0 && td_has_suffix(f, ".tdsum")) {
             int rc = td_fail(err, TD_ETRACE, f,
                              "no SQLite header: not a tracediff summary, or a damaged summary");
             free(f);

@@ -19,76 +19,6 @@
 #include <time.h>
 #include <unistd.h>
 
-const char td_summary_schema_sql[] =
-    "CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);\n"
-    "CREATE TABLE runs(\n"
-    "  run_id INTEGER PRIMARY KEY,\n"
-    "  name TEXT NOT NULL UNIQUE,\n"
-    "  created TEXT NOT NULL,\n"
-    "  tool_version TEXT NOT NULL,\n"
-    "  source TEXT NOT NULL,\n"
-    "  ranks TEXT NOT NULL,\n"
-    "  iterations TEXT NOT NULL,\n"
-    "  kept_ranks TEXT,\n"
-    "  kept_iterations TEXT,\n"
-    "  kept_device TEXT NOT NULL,\n"
-    "  files INTEGER NOT NULL,\n"
-    "  source_bytes INTEGER NOT NULL,\n"
-    "  json_bytes INTEGER NOT NULL,\n"
-    "  events INTEGER NOT NULL,\n"
-    "  cpu_us REAL NOT NULL,\n"
-    "  gpu_us REAL NOT NULL);\n"
-    "CREATE TABLE files(\n"
-    "  run_id INTEGER NOT NULL,\n"
-    "  rank INTEGER NOT NULL,\n"
-    "  path TEXT NOT NULL,\n"
-    "  file_bytes INTEGER NOT NULL,\n"
-    "  json_bytes INTEGER NOT NULL,\n"
-    "  compression TEXT NOT NULL,\n"
-    "  sha256 TEXT,\n"
-    "  events_total INTEGER NOT NULL,\n"
-    "  events_counted INTEGER NOT NULL,\n"
-    "  events_cpu INTEGER NOT NULL,\n"
-    "  events_gpu INTEGER NOT NULL,\n"
-    "  events_skipped INTEGER NOT NULL,\n"
-    "  steps INTEGER NOT NULL,\n"
-    "  device_name TEXT,\n"
-    "  encoding TEXT NOT NULL,\n"
-    "  packed BLOB NOT NULL,\n"
-    "  PRIMARY KEY (run_id, rank));\n"
-    "CREATE TABLE iterations(\n"
-    "  run_id INTEGER NOT NULL,\n"
-    "  rank INTEGER NOT NULL,\n"
-    "  iteration INTEGER NOT NULL,\n"
-    "  PRIMARY KEY (run_id, rank, iteration));\n"
-    "CREATE TABLE names(\n"
-    "  run_id INTEGER NOT NULL,\n"
-    "  name_id INTEGER NOT NULL,\n"
-    "  name TEXT NOT NULL,\n"
-    "  PRIMARY KEY (run_id, name_id));\n"
-    "CREATE TABLE ops(\n"
-    "  run_id INTEGER NOT NULL,\n"
-    "  rank INTEGER NOT NULL,\n"
-    "  iteration INTEGER,\n"
-    "  device TEXT NOT NULL,\n"
-    "  stream0 INTEGER NOT NULL,\n"
-    "  name_id INTEGER NOT NULL,\n"
-    "  count INTEGER NOT NULL,\n"
-    "  total_us REAL NOT NULL);\n"
-    "CREATE INDEX ops_by_run ON ops(run_id, name_id);\n"
-    "CREATE VIEW ops_named AS\n"
-    "  SELECT r.name AS run, o.rank, o.iteration, o.device, o.stream0, n.name, o.count,\n"
-    "         o.total_us\n"
-    "  FROM ops o JOIN names n USING (run_id, name_id) JOIN runs r USING (run_id);\n";
-
-/* Schema 3 on: one row of checksums per run (summary_sum.c). */
-const char td_summary_checksums_sql[] = "CREATE TABLE checksums(\n"
-                                        "  run_id INTEGER PRIMARY KEY,\n"
-                                        "  algorithm TEXT NOT NULL,\n"
-                                        "  run INTEGER NOT NULL,\n"
-                                        "  files INTEGER NOT NULL,\n"
-                                        "  derived INTEGER NOT NULL)";
-
 static int sql_fail(td_error *err, sqlite3 *db, const char *path, const char *what)
 {
     return td_fail(err, TD_EIO, path, "%s: %s", what, db ? sqlite3_errmsg(db) : "no database");
@@ -140,12 +70,6 @@ static char *join_list(const int64_t *v, size_t n)
     return t.s;
 }
 
-static bool has_suffix(const char *s, const char *suf)
-{
-    size_t n = strlen(s), m = strlen(suf);
-    return n >= m && strcmp(s + n - m, suf) == 0;
-}
-
 /* tracediff.h: the set's folder name, or its one file's name without its
  * trace extension. */
 char *td_summary_default_run(const td_set *s)
@@ -166,7 +90,7 @@ char *td_summary_default_run(const td_set *s)
     if (stat(s->path, &st) == 0 && !S_ISDIR(st.st_mode)) {
         static const char *const ext[] = {".json.gz", ".json.zst", ".json"};
         for (size_t i = 0; i < 3; i++)
-            if (has_suffix(name, ext[i]) && strlen(name) > strlen(ext[i])) {
+            if (td_has_suffix(name, ext[i]) && strlen(name) > strlen(ext[i])) {
                 name[strlen(name) - strlen(ext[i])] = '\0';
                 break;
             }

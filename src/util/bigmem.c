@@ -4,7 +4,8 @@
  * filled after malloc took longer than the work done in it. MAP_POPULATE
  * asks the kernel for all pages in one call (about 5x faster for 2 MiB on
  * the machine of BENCHMARKS.md). Small sizes use malloc. */
-#include "internal.h"
+#include "util/util.h"
+#include "util/bigmem.h"
 
 #include <stdbool.h>
 #include <stdint.h>

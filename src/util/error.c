@@ -1,10 +1,11 @@
 /* Error records and small helpers shared by every module. */
-#include "internal.h"
+#include "util/util.h"
 
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 const char *td_version(void)
 {
@@ -112,4 +113,16 @@ void *td_grow(void *ptr, size_t *cap, size_t need, size_t elem)
         return NULL;
     *cap = ncap;
     return np;
+}
+
+bool td_has_suffix(const char *s, const char *suf)
+{
+    size_t n = strlen(s), m = strlen(suf);
+    return n >= m && strcmp(s + n - m, suf) == 0;
+}
+
+bool td_has_ext(const char *s, const char *ext)
+{
+    size_t n = strlen(s), m = strlen(ext);
+    return n > m && strcasecmp(s + n - m, ext) == 0;
 }

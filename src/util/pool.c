@@ -1,5 +1,6 @@
 /* A tiny thread pool: n independent jobs, taken in order by up to T threads. */
-#include "internal.h"
+#include "util/util.h"
+#include "util/pool.h"
 
 #include <pthread.h>
 #include <stdatomic.h>

@@ -6,7 +6,8 @@
  * two thirds of a summary's time): it is loaded at the first hash
  * (util/dl.h), not linked, and the portable code serves when it cannot be
  * loaded, or when TD_SHA256=builtin asks for it (tests). */
-#include "internal.h"
+#include "util/util.h"
+#include "util/sha256.h"
 #include "util/dl.h"
 
 #include <openssl/evp.h>

@@ -3,7 +3,8 @@
  * dense (0, 1, 2...), so callers keep per-event 32-bit ids and per-string
  * side tables in plain arrays.
  */
-#include "util/strtab.h"
+#include "util/strtab_quick.h"
+#include "util/util.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,94 +1,36 @@
-/*
- * The interner's layout, for the one caller that interns a string per event
- * (the trace loader): the quick look-up inlines there, and everything else
- * goes through td_strtab_intern. Other code uses internal.h only.
- */
+/* util/strtab.c: an interner mapping byte strings to dense ids (names and
+ * categories of a trace). Its layout, for the loader's inline look-up, is in
+ * util/strtab_quick.h. */
 #ifndef TD_UTIL_STRTAB_H
 #define TD_UTIL_STRTAB_H
 
-#include "internal.h"
-
-#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
-#include <string.h>
 
-struct td_strtab {
-    char *arena;
-    size_t alen, acap;
-    uint64_t *off; /* per id: offset into arena */
-    uint32_t *len; /* per id */
-    uint64_t *hash;
-    size_t n, cap;
-    uint32_t *slots; /* id + 1, 0 = empty */
-    size_t nslots;   /* a power of two */
-    /* The last string interned per cheap key of (length, first and last
-     * eight bytes), with those words: a trace repeats a few hundred names
-     * millions of times, and a hit needs no hash of the whole string and,
-     * up to 16 bytes, no compare beyond the two words. */
-    struct td_strtab_quick {
-        uint64_t a, z;
-        uint32_t id1; /* id + 1, 0 = empty */
-        uint32_t len;
-    } quick[256];
-};
-
-/* Two words that, with the length, hold every byte of s when len <= 16:
- * the first and last eight bytes (overlapping when len < 16), or for
- * shorter strings the first and last four, two or one. No call, no read
- * past s + len. */
-static inline void td_strtab_quick_words(const char *s, size_t len, uint64_t *a, uint64_t *z)
-{
-    if (len >= 8) {
-        memcpy(a, s, 8);
-        memcpy(z, s + len - 8, 8);
-    } else if (len >= 4) {
-        uint32_t x, y;
-        memcpy(&x, s, 4);
-        memcpy(&y, s + len - 4, 4);
-        *a = x;
-        *z = y;
-    } else if (len >= 2) {
-        uint16_t x, y;
-        memcpy(&x, s, 2);
-        memcpy(&y, s + len - 2, 2);
-        *a = x;
-        *z = y;
-    } else {
-        *a = len ? (unsigned char)s[0] : 0;
-        *z = 0;
-    }
-}
-
-static inline size_t td_strtab_quick_key(uint64_t a, uint64_t z, size_t len)
-{
-    return (size_t)(((a ^ (z * 0x9E3779B97F4A7C15ull) ^ len) * 0xbf58476d1ce4e5b9ull) >> 56);
-}
-
-/* Whether the quick entry q is s: length and words, and beyond 16 bytes
- * the bytes between them. */
-static inline bool td_strtab_quick_hit(const td_strtab *t, const struct td_strtab_quick *q,
-                                       const char *s, size_t len, uint64_t a, uint64_t z)
-{
-    if (!q->id1 || q->len != len || q->a != a || q->z != z)
-        return false;
-    return len <= 16 || memcmp(t->arena + t->off[q->id1 - 1] + 8, s + 8, len - 16) == 0;
-}
-
-/* td_strtab_intern after a miss in the quick table: a and z are the
- * string's quick words. */
-int64_t td_strtab_intern_miss(td_strtab *t, const char *s, size_t len, uint64_t a, uint64_t z);
-
-/* td_strtab_intern itself, inline for the loader: a string in the quick
- * table is found with no call (lengths beyond UINT32_MAX never match a
- * quick entry's). */
-static inline int64_t td_strtab_intern_inline(td_strtab *t, const char *s, size_t len)
-{
-    uint64_t a, z;
-    td_strtab_quick_words(s, len, &a, &z);
-    const struct td_strtab_quick *q = &t->quick[td_strtab_quick_key(a, z, len)];
-    if (td_strtab_quick_hit(t, q, s, len, a, z))
-        return (int64_t)q->id1 - 1;
-    return td_strtab_intern_miss(t, s, len, a, z);
-}
+typedef struct td_strtab td_strtab;
+td_strtab *td_strtab_new(void);
+void td_strtab_free(td_strtab *t);
+/* Returns the id (>= 0) or -1 when out of memory. */
+int64_t td_strtab_intern(td_strtab *t, const char *s, size_t len);
+/* Like intern, but never adds: -1 when absent. */
+int64_t td_strtab_find(const td_strtab *t, const char *s, size_t len);
+size_t td_strtab_count(const td_strtab *t);
+const char *td_strtab_get(const td_strtab *t, uint32_t id, size_t *len);
+uint64_t td_hash_bytes(const char *s, size_t len);
+/* An interner's arrays, to copy one between processes (model/file_xfer.c)
+ * without hashing its strings again. */
+typedef struct td_strtab_parts {
+    const char *arena; /* the strings, each followed by '\0' */
+    size_t alen;
+    const uint64_t *off, *hash; /* per id */
+    const uint32_t *len;
+    size_t n;
+    const uint32_t *slots; /* id + 1, 0 = empty */
+    size_t nslots;         /* a power of two */
+} td_strtab_parts;
+void td_strtab_parts_of(const td_strtab *t, td_strtab_parts *p);
+/* A new interner holding copies of p's arrays; NULL when out of memory or
+ * when p is not consistent. */
+td_strtab *td_strtab_from_parts(const td_strtab_parts *p);
 
 #endif

@@ -5,7 +5,7 @@
  * nothing but unlink(); a slot's state is an atomic the handler reads, set
  * to READY only once its name is whole.
  */
-#include "internal.h"
+#include "util/util.h"
 
 #include <pthread.h>
 #include <signal.h>

@@ -5,7 +5,7 @@
  * window, ring the bell, reorder the line or start an escape sequence is
  * shown as an escape instead; the one place every table writer asks.
  */
-#include "internal.h"
+#include "util/util.h"
 #include "util/utf8_text.h"
 
 #include <stdio.h>

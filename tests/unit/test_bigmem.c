@@ -1,7 +1,8 @@
 /* Large blocks (src/util/bigmem.c): mapped up front or on first touch,
  * shrunk in place, freed without a size. */
 #include "harness.h"
-#include "internal.h"
+#include "util/util.h"
+#include "util/bigmem.h"
 
 #include <stdint.h>
 #include <stdlib.h>

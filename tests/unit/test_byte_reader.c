@@ -3,7 +3,7 @@
  * file's end comes through a padded copy; td_mapped_file names the file at
  * an address only while it is mapped. */
 #include "harness.h"
-#include "internal.h"
+#include "read/reader.h"
 
 #include <stddef.h>
 #include <stdio.h>

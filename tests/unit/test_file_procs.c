@@ -4,7 +4,7 @@
  * comes back as its error; a task whose child died is run again; in list
  * order or another. */
 #include "harness.h"
-#include "internal.h"
+#include "model/model.h"
 #include "model/file_procs.h"
 #include "model/file_xfer.h"
 

@@ -7,7 +7,7 @@
  * one with -0 durations, and on one with NaN durations (files rounded for
  * a decimal ts, events without ts). */
 #include "harness.h"
-#include "internal.h"
+#include "model/model.h"
 #include "store/store.h"
 
 #include <math.h>

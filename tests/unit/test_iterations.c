@@ -1,6 +1,7 @@
 /* Spec §3: step numbers (td_step_number, src/iterations.c). */
 #include "harness.h"
-#include "internal.h"
+#include "util/bigmem.h"
+#include "model/load.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -6,7 +6,7 @@
  * the window's edge, control characters, and one-byte mutations of all of
  * these. */
 #include "harness.h"
-#include "internal.h"
+#include "util/util.h"
 #include "read/json_index.h"
 #include "read/json_scan.h"
 

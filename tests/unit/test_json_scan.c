@@ -2,7 +2,8 @@
  * in one piece, and one byte per read call, so that every token meets the
  * edge of what the scanner has been given. */
 #include "harness.h"
-#include "internal.h"
+#include "util/util.h"
+#include "util/strtab.h"
 #include "read/json_scan.h"
 
 #include <errno.h>

@@ -2,7 +2,8 @@
  * in uneven pieces, through libcrypto (where it loads) and through the
  * portable code (TD_SHA256=builtin), which must agree. */
 #include "harness.h"
-#include "internal.h"
+#include "util/util.h"
+#include "util/sha256.h"
 
 #include <dlfcn.h>
 #include <stdlib.h>

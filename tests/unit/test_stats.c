@@ -1,7 +1,7 @@
 /* The statistics of compare --stats: each test against values computed
  * elsewhere (SciPy 1.10, by hand, or by brute force in the test itself). */
 #include "harness.h"
-#include "internal.h"
+#include "compare/compare.h"
 #include "unit_traces.h"
 
 #include <math.h>

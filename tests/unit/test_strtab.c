@@ -1,7 +1,8 @@
 /* The string interner (src/strtab.c). */
 #include "harness.h"
-#include "internal.h"
-#include "util/strtab.h"
+#include "util/util.h"
+#include "util/strtab_quick.h"
+#include "util/strtab_quick.h"
 
 #include <stdlib.h>
 

@@ -1,6 +1,6 @@
 /* Odd but readable traces, and the ones refused (src/trace_load.c,
  * src/trace_set.c); the rules are written down in docs/errors.md. */
-#include "internal.h"
+#include "model/load.h"
 #include "unit_traces.h"
 
 #include <math.h>

@@ -1,9 +1,9 @@
-/* The diff's row builder, shared by diff.c (rows by kernel name) and by_op.c
- * (rows by op, top op, annotation or kernel class). */
-#ifndef TD_DIFF_BUILD_H
-#define TD_DIFF_BUILD_H
+/* The diff's row builder (row_builder.c), shared by diff.c (rows by kernel
+ * name) and by_op.c (rows by op, top op, annotation or kernel class). */
+#ifndef TD_COMPARE_ROW_BUILDER_H
+#define TD_COMPARE_ROW_BUILDER_H
 
-#include "internal.h"
+#include "compare/compare.h"
 
 typedef struct acc {
     uint64_t counts[2];
@@ -21,6 +21,7 @@ typedef struct builder {
     td_classes *own_classes;   /* the built-in table, when opts gave none */
 } builder;
 
+/* row_builder.c: adds x to a side's compensated sum (NAN: skipped). */
 void td_acc_add_dur(acc *a, int side, double x);
 /* What HTA's rounding did to event i of f (selected, counted in a): its
  * negative durations and its change to a's total (td_side_notes.round_*). */
@@ -33,16 +34,8 @@ static inline void td_acc_rounding(acc *a, int side, const td_file *f, size_t i,
     if (f->rdelta)
         a->rdelta[side] += f->rdelta[i];
 }
-/* The row of name s (short-named unless whole, or short names are off);
+/* row_builder.c: the row of name s (short-named unless whole, or short names are off);
  * -1 when out of memory. */
 int64_t td_builder_row(builder *b, const char *s, size_t len, bool whole);
-bool td_in_list(const int64_t *v, size_t n, int64_t x);
-
-/* by_op.c: checks that attribution is there, readies the class table. */
-int td_attr_check(builder *b, const td_set *control, const td_set *test,
-                  const td_compare_opts *opts, td_error *err);
-/* The gpu events of one file, keyed by op, top op, annotation or class. */
-int td_add_file_attr(builder *b, int side, const td_file *f, td_side_notes *sn,
-                     const td_compare_opts *opts, td_error *err);
 
 #endif

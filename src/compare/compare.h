@@ -1,0 +1,51 @@
+/* Private to compare/: what its files share (diff rows, name keys, the
+ * category mask of a comparison, the statistical tests). */
+#ifndef TD_COMPARE_H
+#define TD_COMPARE_H
+
+#include "model/model.h"
+
+/* diff.c: the row of a key (a full or short name, as the diff groups by),
+ * or -1 when no row has it. */
+long td_diff_find_row(const td_diff *d, const char *s, size_t len);
+
+/* name_fold.c: the key a diff groups a name under (normalized, then
+ * shortened, as asked). *out is NULL when the key is the name itself, else
+ * malloc'd (caller frees); *out_len is the key's length either way. */
+int td_name_key(char **out, size_t *out_len, const char *s, size_t len, int short_names,
+                int normalize);
+
+/* name_fold.c: the same for a comparison's opts (td_compare_opts.categories). */
+uint64_t td_cat_mask(const td_file *f, const td_compare_opts *o);
+
+struct builder;
+/* by_op.c: checks that attribution is there, readies the class table. */
+int td_attr_check(struct builder *b, const td_set *control, const td_set *test,
+                  const td_compare_opts *opts, td_error *err);
+/* The gpu events of one file, keyed by op, top op, annotation or class. */
+int td_add_file_attr(struct builder *b, int side, const td_file *f, td_side_notes *sn,
+                     const td_compare_opts *opts, td_error *err);
+
+/* stats_tests.c: the tests behind td_stats_compute (NAN when undefined). */
+typedef struct td_test_result {
+    double p;
+    double stat;            /* Welch: t; Mann-Whitney: U of the second sample */
+    double df;              /* Welch only */
+    double ci_low, ci_high; /* Welch: 1 - alpha interval for mean(b) - mean(a) */
+} td_test_result;
+/* Welch's unequal-variance t-test, two-sided, of b against a. */
+td_test_result td_welch(const double *a, size_t na, const double *b, size_t nb, double alpha);
+/* Mann-Whitney U, two-sided, normal approximation with tie and continuity
+ * corrections. a and b must be sorted ascending. */
+td_test_result td_mann_whitney(const double *a, size_t na, const double *b, size_t nb);
+/* Hodges-Lehmann shift of b against a (stat: the median of the na * nb
+ * differences b_j - a_i) and its distribution-free 1 - alpha interval (the
+ * C-th smallest and largest difference, C from the normal approximation of
+ * U). a and b must be sorted ascending. Needs no memory: O((na + nb) * 64). */
+td_test_result td_hodges_lehmann(const double *a, size_t na, const double *b, size_t nb,
+                                 double alpha);
+/* Benjamini-Hochberg q-values of n p-values (NAN p: NAN q, not counted).
+ * Returns 0 or TD_ENOMEM. */
+int td_bh_qvalues(double *q, const double *p, size_t n);
+
+#endif

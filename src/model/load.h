@@ -1,0 +1,99 @@
+/* Private to model/: what the trace loader shares with iterations.c,
+ * attribution.c, trace_split.c and trace_set.c. */
+#ifndef TD_MODEL_LOAD_H
+#define TD_MODEL_LOAD_H
+
+#include "model/model.h"
+
+/* trace_split.c: one plain file read by several threads (model/trace_split.h).
+ * td_split_plan makes *out NULL when the file is not worth cutting or
+ * cannot be (compressed, no event boundary found, not a trace). */
+typedef struct td_split td_split;
+int td_split_plan(td_split **out, const char *path, size_t pieces, td_error *err);
+size_t td_split_pieces(const td_split *sp);
+void td_split_free(td_split *sp);
+/* How many pieces to cut a file of size bytes into, out of total bytes read
+ * by threads threads (TD_SPLIT=N in the environment forces N, for tests). */
+size_t td_split_count(uint64_t size, uint64_t total, int threads);
+/* trace_load.c: piece 0 (the whole file when sp is NULL) and piece i >= 1.
+ * ahead: a plain file not cut is read by a thread of its own beside the
+ * scanner (for when a core would otherwise idle). map_min: a plain file of
+ * at least that many bytes is mapped instead (td_reader_map; 0: never). */
+/* marker: the compiled td_open_opts.step_marker (a pcre2_code), or NULL. */
+int td_file_load_split(td_file **out, const char *path, const td_load_progress *prog, int flags,
+                       td_split *sp, bool ahead, uint64_t map_min, const void *marker,
+                       td_error *err);
+/* want_attr: TD_LOAD_ATTR and TD_LOAD_BD bits (the links each needs). */
+void td_split_run(td_split *sp, size_t i, const td_load_progress *prog, int want_attr,
+                  uint64_t map_min);
+
+/* The events attribution needs, kept beside the raw events only while a
+ * file loads (when attribution is asked for): cpu ops, user annotations,
+ * host sides of a correlation (launches) and gpu-side events. */
+enum {
+    TD_LINK_OP = 1,
+    TD_LINK_ANN = 2,
+    TD_LINK_LAUNCH = 4,
+    TD_LINK_GPU = 8,
+    TD_LINK_HOST = 16, /* a gpu-side event that is a host event (spec §3.1) */
+    TD_LINK_KCAT = 32  /* a kernel, memset or memcpy by its cat (docs/breakdown.md) */
+};
+typedef struct td_link {
+    double ts, dur;
+    int64_t pid, tid, corr;
+    uint32_t name;  /* names id */
+    uint32_t kind;  /* TD_LINK_... bits */
+    int64_t stream; /* args.stream, or -1 */
+} td_link;
+
+/* attribution.c: fills f->attr_* and f->wait_* from the n link records
+ * (file order); round_ts as for the raw events (spec §2). */
+int td_attribute(td_file *f, td_link *links, size_t n, int round_ts, td_error *err);
+
+/* The raw per-event record kept while one file loads (before iterations).
+ * 24 bytes: it is most of a file's peak memory. */
+#define TD_CORR_WIDE INT32_MIN /* the id does not fit: see td_wide_corr */
+
+typedef struct td_raw_event {
+    union {
+        double ts;         /* while loading */
+        int64_t host_iter; /* once host iterations are known */
+    } u;
+    double dur;
+    uint32_t name : TD_NAME_BITS;
+    uint32_t flags : 6; /* TD_RAW_... */
+    int32_t corr;       /* the correlation id, or TD_CORR_WIDE */
+} td_raw_event;
+
+/* Correlation ids beyond 32 bits, by event index (ascending). CUPTI's ids are
+ * 32-bit, so this is nearly always empty. */
+typedef struct td_wide_corr {
+    uint64_t index;
+    int64_t corr;
+} td_wide_corr;
+
+enum {
+    TD_RAW_HOST = 1,      /* spec §3.1: stream < 0, or stream 0 and cat cpu_op;
+                           * every other event is a device event (§3.2) */
+    TD_RAW_STREAM0 = 2,   /* a device event on stream 0 (§3, extension) */
+    TD_RAW_GPU = 4,       /* stream != -1 (spec §4, device gpu) */
+    TD_RAW_CORR_HOST = 8, /* the host side of its correlation id */
+    TD_RAW_INDEX0 = 16,   /* the first entry of traceEvents */
+    TD_RAW_HAS_TS = 32
+};
+
+/* iterations.c: spec §2 rounding and §3 iteration numbers. Takes the n raw
+ * events in blocks (blocks[k] holds TD_BLOCK of them, the last fewer),
+ * compacts them in place into f->evb and frees what it does not keep; fills
+ * f->iters and the counters. blocks itself stays the caller's. Its passes
+ * over the events run on up to threads threads, each over a run of whole
+ * blocks; the result is the same for any number. */
+int td_assign_iterations(td_file *f, td_raw_event **blocks, size_t n, const td_wide_corr *wide,
+                         size_t nwide, int round_ts, int threads, const void *marker,
+                         td_error *err);
+/* The compiled step marker (td_open_opts.step_marker): *out NULL for NULL;
+ * TD_EUSAGE naming a bad expression. Freed by td_step_marker_free. */
+int td_step_marker_compile(void **out, const char *re, td_error *err);
+void td_step_marker_free(void *marker);
+
+#endif
