@@ -55,9 +55,9 @@ typedef enum td_prof_cat {
 typedef struct td_prof_sink {
     td_file *f;
     td_error *err;
-    int want_attr;     /* links kept: for attribution or the breakdown */
-    int flags;         /* TD_LOAD_ */
-    const void *marker; /* --step-marker (td_assign_iterations), or NULL */
+    int want_attr;               /* links kept: for attribution or the breakdown */
+    int flags;                   /* TD_LOAD_ */
+    const void *marker;          /* --step-marker (td_assign_iterations), or NULL */
     int64_t cat_id[TD_PC_COUNT]; /* cats ids, interned at first use; -1 before */
     td_raw_event **blk;
     size_t nraw, nblk, blkcap;

@@ -1145,8 +1145,7 @@ static void loader_free(loader *L)
 }
 
 static int load_trace(td_file **out, const char *path, const td_load_progress *prog, int flags,
-                      td_split *sp, bool ahead, uint64_t map_min, const void *marker,
-                      td_error *err)
+                      td_split *sp, bool ahead, uint64_t map_min, const void *marker, td_error *err)
 {
     int want_attr = (flags & (TD_LOAD_ATTR | TD_LOAD_BD)) != 0;
     loader L;
