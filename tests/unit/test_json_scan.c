@@ -858,6 +858,38 @@ TEST(test_json_scan__long_tokens_one_byte_at_a_time)
     free(text);
 }
 
+/* A string decoded into the scanner's scratch buffer, long enough that the
+ * buffer grows several times (an escape every 37 bytes, 3,000 bytes in
+ * all), whole and one byte a read: the bytes decoded are the bytes meant. */
+TEST(test_json_scan__long_escaped_string_grows_the_scratch)
+{
+    size_t n = 3000, k = 0, w = 0;
+    char *lit = malloc(2 * n + 8), *want = malloc(2 * n), *out = malloc(2 * n);
+    REQUIRE(lit && want && out);
+    lit[k++] = '"';
+    for (size_t i = 0; i < n; i++) {
+        if (i % 37 == 36) {
+            memcpy(lit + k, "\\u00e9", 6);
+            k += 6;
+            want[w++] = (char)0xC3;
+            want[w++] = (char)0xA9;
+        } else {
+            lit[k++] = (char)('a' + i % 26);
+            want[w++] = (char)('a' + i % 26);
+        }
+    }
+    lit[k++] = '"';
+    lit[k] = '\0';
+    for (size_t step = 0; step <= 1; step++) {
+        size_t len = 0;
+        CHECK_INT(read_string(lit, step, out, 2 * n, &len), 0);
+        CHECK_MEM(out, len, want, w);
+    }
+    free(lit);
+    free(want);
+    free(out);
+}
+
 TEST(test_json_scan__bom_skipped_only_when_asked)
 {
     static const char text[] = "\xEF\xBB\xBF{}";
