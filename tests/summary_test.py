@@ -22,8 +22,9 @@
   nothing written;
 - a summary of schema 1 (an older tracediff's, tests/data) answers the same
   as the traces, and adding a run raises it to the current schema;
-- damaged packed durations: counts and totals still answer (they are kept
-  apart), anything that needs single events is one clear error;
+- damaged packed durations: refused by the checksums; in a run written
+  without them (schema 2), counts and totals still answer (they are kept
+  apart) and anything that needs single events is one clear error;
 - a summarize killed inside its append transaction (a test hook pauses it
   there) leaves the earlier runs intact and byte for byte as they were.
 """
@@ -36,7 +37,7 @@ import cases as reference  # noqa: E402
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 GOLD = os.path.join(ROOT, "tests", "golden")
 passed = failed = 0
-TD_SCHEMA = 2  # PRAGMA user_version that summarize writes (include/tracediff.h)
+TD_SCHEMA = 3  # PRAGMA user_version that summarize writes (include/tracediff.h)
 
 
 def check(name, ok, detail=""):
@@ -434,6 +435,13 @@ def damaged_durations(exe, tmp):
     blob[-1] = (blob[-1] + 1) % 0x80  # the last duration changes: no longer its group's total
     con.execute("UPDATE files SET packed = ? WHERE rowid = ?", (bytes(blob), rowid))
     con.commit()
+    rc, _, err = run(exe, "compare", d, d, "--format", "csv", "-q")
+    check("damaged durations: the checksums refuse the file", rc == 1 and "damaged summary" in err
+          and "checksums" in err, "rc %d: %s" % (rc, err))
+    # The same damage in a run written without checksums (schema 2): the
+    # durations' own check, when they are decoded, is what finds it.
+    con.executescript("DROP TABLE checksums; DELETE FROM meta WHERE key = 'checksums_from';"
+                      "PRAGMA user_version = 2;")
     con.close()
     after = run(exe, "compare", d, d, "--format", "csv", "-q")
     check("damaged durations: totals still answer", before[0] == 0 and after[:2] == before[:2], after[2])
