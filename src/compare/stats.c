@@ -132,6 +132,49 @@ static long attr_row(attr_walk *w, uint32_t name, size_t k)
     return w->map[id] = r;
 }
 
+/* Call samples by op, top op or annotation: one per instance of the key
+ * (an op call, a top op call, an annotation) that launched selected gpu
+ * work, its attributed gpu time; a gpu event with no such instance (the
+ * row TD_UNATTRIBUTED) is a sample of its own. */
+typedef struct inst_part {
+    long row;
+    uint64_t inst; /* the instance, or 2^32 + event index when none */
+    size_t ord;    /* file order: the sums add in it */
+    double dur;
+} inst_part;
+
+static int cmp_part(const void *x, const void *y)
+{
+    const inst_part *a = x, *b = y;
+    if (a->row != b->row)
+        return a->row < b->row ? -1 : 1;
+    if (a->inst != b->inst)
+        return a->inst < b->inst ? -1 : 1;
+    return (a->ord > b->ord) - (a->ord < b->ord);
+}
+
+static uint64_t inst_of(const td_file *f, size_t k, td_by by, size_t i)
+{
+    const uint32_t *v = by == TD_BY_OP ? f->attr_call : by == TD_BY_TOP_OP ? f->attr_topc
+                                                                          : f->attr_annc;
+    uint32_t id = k < f->nattr && v ? v[k] : TD_ATTR_NONE;
+    return id == TD_ATTR_NONE ? ((uint64_t)1 << 32) + i : id;
+}
+
+/* The parts summed into one sample per (row, instance). */
+static void add_instances(side_acc *a, inst_part *parts, size_t n)
+{
+    qsort(parts, n, sizeof *parts, cmp_part);
+    for (size_t i = 0; i < n;) {
+        double sum = 0;
+        size_t j = i;
+        for (; j < n && parts[j].row == parts[i].row && parts[j].inst == parts[i].inst; j++)
+            sum += parts[j].dur;
+        add_sample(a, TD_SAMPLES_CALL, (size_t)parts[i].row, 0, 0, sum);
+        i = j;
+    }
+}
+
 static int collect_attr_file(side_acc *a, attr_walk *w, const td_pick *pick0, td_samples mode,
                              size_t base)
 {
@@ -145,6 +188,14 @@ static int collect_attr_file(side_acc *a, attr_walk *w, const td_pick *pick0, td
     long *pos = td_pick_positions(f, &pick, stack_pos);
     if (!pos)
         return TD_ENOMEM;
+    bool by_inst = mode == TD_SAMPLES_CALL && w->o->by != TD_BY_CLASS;
+    inst_part *parts = NULL;
+    size_t nparts = 0;
+    if (by_inst && !(parts = malloc((f->nattr + 1) * sizeof *parts))) {
+        if (pos != stack_pos)
+            free(pos);
+        return TD_ENOMEM;
+    }
     int rc = 0;
     size_t k = 0;
     for (size_t i = 0; i < f->nev; i++) {
@@ -160,9 +211,14 @@ static int collect_attr_file(side_acc *a, attr_walk *w, const td_pick *pick0, td
             rc = TD_ENOMEM;
             break;
         }
-        if (r >= 0)
+        if (r >= 0 && by_inst && nparts < f->nattr)
+            parts[nparts++] = (inst_part){r, inst_of(f, gk, w->o->by, i), i, e->dur};
+        else if (r >= 0 && !by_inst)
             add_sample(a, mode, (size_t)r, base, ip, e->dur);
     }
+    if (rc == 0 && by_inst)
+        add_instances(a, parts, nparts);
+    free(parts);
     if (pos != stack_pos)
         free(pos);
     return rc;
@@ -386,7 +442,18 @@ static void judge(td_row_stats *st, double alpha, double min_change)
 }
 
 /* Short: a CSV cell (docs/stats.md explains it). */
-#define NO_CALLS_REASON "no per-call samples by op"
+#define NO_CALLS_REASON "no op calls in a summary"
+
+static bool calls_kept(const td_set *const sets[2], td_by by)
+{
+    if (by != TD_BY_OP && by != TD_BY_TOP_OP && by != TD_BY_ANNOTATION)
+        return true;
+    for (int s = 0; s < 2; s++)
+        for (size_t i = 0; i < sets[s]->nfiles; i++)
+            if (!sets[s]->files[i]->attr_call)
+                return false;
+    return true;
+}
 
 static td_samples choose_mode(const td_stats_opts *so, const size_t side_samples[2])
 {
@@ -445,14 +512,12 @@ int td_stats_compute(td_stats **out, const td_diff *d, const td_set *control, co
         st->side_samples[s] = sn->nranks * (sn->whole_trace ? 1 : sn->niters);
     }
     st->mode = choose_mode(sopts, st->side_samples);
+    const td_set *sets[2] = {control, test};
     st->too_few =
         st->mode == TD_SAMPLES_ITERATION && (st->side_samples[0] < 2 || st->side_samples[1] < 2);
-    const td_set *sets[2] = {control, test};
-    /* An op's calls are not kept one by one, only its kernels: no call
-     * samples by op, top op or annotation (each row says so). */
-    bool no_calls =
-        st->mode == TD_SAMPLES_CALL &&
-        (opts->by == TD_BY_OP || opts->by == TD_BY_TOP_OP || opts->by == TD_BY_ANNOTATION);
+    /* A summary keeps each kernel's op, not which call of it: no call
+     * samples by op, top op or annotation from one (each row says so). */
+    bool no_calls = st->mode == TD_SAMPLES_CALL && !calls_kept(sets, opts->by);
     for (int s = 0; s < 2 && !no_calls; s++)
         if ((rc = collect_side(&acc[s], d, sets[s], s, opts, st->mode, err)) < 0)
             goto fail;

@@ -83,9 +83,10 @@ static bool is_step_name(const td_file *f, uint32_t name)
 }
 
 /* Per launch (link index): op, top op, annotation; reason when no op;
- * call: the innermost op call's link index (TD_ATTR_NONE: none). */
+ * call, topc, annc: the link index of the innermost op call, of the
+ * outermost op call and of the annotation (TD_ATTR_NONE: none). */
 typedef struct launch_res {
-    uint32_t op, top, ann, call;
+    uint32_t op, top, ann, call, topc, annc;
 } launch_res;
 
 /* A wait (waits[] of a launch): its time goes to every op around it. */
@@ -126,6 +127,8 @@ static void sweep(const td_file *f, const td_link *links, sweep_rec *rec, size_t
         lr->top = out ? links[out->idx].name : TD_ATTR_REASON(R_NO_OP);
         lr->ann = an ? links[an->idx].name : TD_ATTR_NONE;
         lr->call = in ? in->idx : TD_ATTR_NONE;
+        lr->topc = out ? out->idx : TD_ATTR_NONE;
+        lr->annc = an ? an->idx : TD_ATTR_NONE;
     }
 }
 
@@ -192,12 +195,15 @@ static void attribute_gpu(td_file *f, const td_link *links, size_t n, const cmap
         if (reason != TD_ATTR_NONE) {
             f->attr_op[k] = f->attr_top[k] = reason;
             f->attr_ann[k] = f->attr_call[k] = TD_ATTR_NONE;
+            f->attr_topc[k] = f->attr_annc[k] = TD_ATTR_NONE;
         } else {
             const launch_res *lr = &res[m->val[s]];
             f->attr_op[k] = lr->op;
             f->attr_top[k] = lr->top;
             f->attr_ann[k] = lr->ann;
             f->attr_call[k] = lr->call; /* a link index until op_calls() */
+            f->attr_topc[k] = lr->topc;
+            f->attr_annc[k] = lr->annc;
         }
         k++;
     }
@@ -339,11 +345,13 @@ int td_attribute(td_file *f, td_link *links, size_t n, int round_ts, td_error *e
     double *opwait = calloc(n + 1, sizeof *opwait);
     uint32_t *parent = malloc((n + 1) * sizeof *parent);
     f->attr_call = malloc((ng + 1) * sizeof *f->attr_call);
+    f->attr_topc = malloc((ng + 1) * sizeof *f->attr_topc);
+    f->attr_annc = malloc((ng + 1) * sizeof *f->attr_annc);
     f->attr_op = malloc((ng + 1) * sizeof *f->attr_op);
     f->attr_top = malloc((ng + 1) * sizeof *f->attr_top);
     f->attr_ann = malloc((ng + 1) * sizeof *f->attr_ann);
     if (!rec || !sv || !res || !waits || !opwait || !parent || !f->attr_op || !f->attr_top ||
-        !f->attr_ann || !f->attr_call)
+        !f->attr_ann || !f->attr_call || !f->attr_topc || !f->attr_annc)
         goto done;
     if (round_ts)
         round_links(links, n);
@@ -351,7 +359,7 @@ int td_attribute(td_file *f, td_link *links, size_t n, int round_ts, td_error *e
     qsort(rec, nrec, sizeof *rec, cmp_sweep);
     for (size_t i = 0; i < n; i++) {
         res[i] = (launch_res){TD_ATTR_REASON(R_NO_OP), TD_ATTR_REASON(R_NO_OP), TD_ATTR_NONE,
-                              TD_ATTR_NONE};
+                              TD_ATTR_NONE, TD_ATTR_NONE, TD_ATTR_NONE};
         parent[i] = TD_ATTR_NONE;
     }
     if (cmap_build(&m, links, n, nlaunch) < 0)

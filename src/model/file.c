@@ -49,6 +49,8 @@ void td_file_free(td_file *f)
     free(f->wait_in);
     free(f->wait_of);
     free(f->attr_call);
+    free(f->attr_topc);
+    free(f->attr_annc);
     free(f->op_name);
     free(f->op_parent);
     td_big_free(f->groups);

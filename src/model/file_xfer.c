@@ -135,6 +135,8 @@ static void put_file(wbuf *w, const td_file *f)
     }
     if (f->attr_call) {
         put(w, f->attr_call, f->nattr * sizeof *f->attr_call);
+        put(w, f->attr_topc, f->nattr * sizeof *f->attr_topc);
+        put(w, f->attr_annc, f->nattr * sizeof *f->attr_annc);
         put(w, f->op_name, f->nops * sizeof *f->op_name);
         put(w, f->op_parent, f->nops * sizeof *f->op_parent);
     }
@@ -321,6 +323,8 @@ static bool take_arrays(rbuf *r, td_file *f, bool rdelta, bool ev_cat, bool has_
     }
     if (has_calls) {
         f->attr_call = copy_of(r, f->nattr * sizeof *f->attr_call);
+        f->attr_topc = copy_of(r, f->nattr * sizeof *f->attr_topc);
+        f->attr_annc = copy_of(r, f->nattr * sizeof *f->attr_annc);
         f->op_name = copy_of(r, f->nops * sizeof *f->op_name);
         f->op_parent = copy_of(r, f->nops * sizeof *f->op_parent);
     }
@@ -354,7 +358,7 @@ int td_file_xfer_read(td_file **out, void *map, size_t len)
     bool has_wait = f->wait_in != NULL; /* the sender's pointer: only whether it had them */
     f->wait_in = f->wait_of = NULL;
     bool has_calls = f->attr_call != NULL;
-    f->attr_call = f->op_name = f->op_parent = NULL;
+    f->attr_call = f->op_name = f->op_parent = f->attr_topc = f->attr_annc = NULL;
     f->evb = NULL;
     f->groups = NULL;
     f->lazy = NULL;

@@ -116,6 +116,11 @@ typedef struct td_file {
      * around it (or TD_ATTR_NONE). NULL when not kept (a summary). */
     uint32_t *attr_call, *op_name, *op_parent;
     size_t nops;
+    /* Per gpu-side event (as attr_call, and kept with it): which call of
+     * its top op and which instance of its annotation launched it, as
+     * opaque ids unique in the file (TD_ATTR_NONE: none). The statistics'
+     * call samples by top op and annotation (docs/stats.md). */
+    uint32_t *attr_topc, *attr_annc;
     td_event_group *groups; /* NULL unless read from a sorted-int summary */
     size_t ngroups;
     const unsigned char *lazy; /* the packed durations while evb is not decoded yet */
