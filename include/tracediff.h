@@ -671,7 +671,8 @@ typedef struct td_check_opts {
     /* A name only in test, with a total of at least min_us (and above 0),
      * is a regression ("new") unless allow_new. */
     bool allow_new;
-    /* Percent: fail when the step time (ProfilerStep durations) or the GPU
+    /* Percent: fail when the step time (ProfilerStep durations; without
+     * ProfilerStep, the trace's span: first start to last end) or the GPU
      * time (the selected GPU events' total) per (rank, iteration) grew by
      * more; with >= 3 samples a side, only when Welch's test also finds it
      * (p <= alpha). Used when has_max_step_regression (needs the sets). */
@@ -725,16 +726,19 @@ TD_API bool td_check_one_run(const td_check *check);
 TD_API bool td_check_waits_by_name(const td_check *check);
 
 /* The step gate (td_check_opts.max_step_regression), per (rank, iteration)
- * sample. A side without ProfilerStep has no step time (NAN). */
+ * sample. A side without ProfilerStep is compared whole: its step time is
+ * the span of each rank's trace (span), NAN when that is not known (a
+ * summary written before spans were kept). */
 typedef struct td_check_step {
     bool asked;             /* has_max_step_regression */
     size_t n[2];            /* samples per side */
-    double step_mean[2];    /* mean step time, us (NAN: no ProfilerStep) */
+    double step_mean[2];    /* mean step time, us (NAN: not known) */
     double gpu_mean[2];     /* mean GPU time, us */
     double step_change_pct; /* 100 * (test - control) / control */
     double gpu_change_pct;
     double step_p, gpu_p; /* Welch's p with >= 3 samples a side, else NAN */
     bool step_failed, gpu_failed;
+    bool span[2]; /* the side's step time is its trace span (no ProfilerStep) */
 } td_check_step;
 TD_API const td_check_step *td_check_step_result(const td_check *check);
 

@@ -698,7 +698,8 @@ static int check_sides(const cmp_args *a, const td_diff *d)
 static PyObject *check(PyObject *Py_UNUSED(mod), PyObject *args, PyObject *kw)
 {
     static char *kwlist[] = {CMP_KWLIST,  "max_regression",      "min_us", "gate_waits",
-                             "allow_new", "max_step_regression", NULL};
+                             "allow_new", "max_step_regression", "by",     "include",
+                             "exclude",   NULL};
     cmp_args a = {NULL, NULL, TD_COMPARE_OPTS_INIT, TD_STATS_OPTS_INIT, 1, 0, 0, 0, 0, 0};
     PyObject *sel[4] = {Py_None, Py_None, Py_None, Py_None}, *min_change = Py_None;
     int device = TD_DEVICE_ALL, samples = 0;
@@ -707,11 +708,15 @@ static PyObject *check(PyObject *Py_UNUSED(mod), PyObject *args, PyObject *kw)
     co.has_max_regression = true;
     int gate_waits = 0, allow_new = 0;
     PyObject *max_step = Py_None;
+    int by = TD_BY_KERNEL;
+    td_view_opts vo = TD_VIEW_OPTS_INIT;
+    size_t *rows = NULL;
     if (!PyArg_ParseTupleAndKeywords(
-            args, kw, CMP_FORMAT "ddppO:check", kwlist, &SetType, &a.ctl, &SetType, &a.tst, &sel[0],
-            &sel[1], &sel[2], &sel[3], &device, &a.short_names, &a.hta_strict, &a.o.categories,
-            &a.exclude_categories, &a.normalize_names, &samples, &alpha, &min_change,
-            &co.max_regression, &co.min_us, &gate_waits, &allow_new, &max_step))
+            args, kw, CMP_FORMAT "ddppOizz:check", kwlist, &SetType, &a.ctl, &SetType, &a.tst,
+            &sel[0], &sel[1], &sel[2], &sel[3], &device, &a.short_names, &a.hta_strict,
+            &a.o.categories, &a.exclude_categories, &a.normalize_names, &samples, &alpha,
+            &min_change, &co.max_regression, &co.min_us, &gate_waits, &allow_new, &max_step, &by,
+            &vo.include, &vo.exclude))
         return NULL;
     co.gate_waits = gate_waits;
     co.allow_new = allow_new;
@@ -729,9 +734,18 @@ static PyObject *check(PyObject *Py_UNUSED(mod), PyObject *args, PyObject *kw)
     td_stats *st = NULL;
     td_check *c = NULL;
     td_error err = {0};
-    if (cmp_args_fill(&a, sel, device, samples, alpha, min_change) < 0 ||
+    if (cmp_by(&a, by, device) < 0 || cmp_args_fill(&a, sel, device, samples, alpha, min_change) < 0 ||
         cmp_compute(&a, &d, &st) < 0 || check_sides(&a, d) < 0)
         goto done;
+    /* Only the rows include and exclude keep are compared, as check
+     * --include/--exclude compares them. */
+    long nrows = td_view_make(&rows, d, &vo, &err);
+    if (nrows < 0) {
+        raise_td(&err);
+        goto done;
+    }
+    co.rows = rows;
+    co.nrows = (size_t)nrows;
     if (td_check_compute(&c, d, st, &co, &err) < 0) {
         raise_td(&err);
         goto done;
@@ -745,6 +759,7 @@ static PyObject *check(PyObject *Py_UNUSED(mod), PyObject *args, PyObject *kw)
     self->c = c;
     d = NULL, st = NULL, c = NULL;
 done:
+    free(rows);
     td_check_free(c);
     td_stats_free(st);
     td_diff_free(d);
@@ -1075,7 +1090,7 @@ static PyMethodDef module_methods[] = {
     {"short_name", short_name, METH_O, "The short name of a kernel or operator name."},
     {"check", (PyCFunction)(void (*)(void))check, METH_VARARGS | METH_KEYWORDS,
      "check(control, test, ..., max_regression=5, min_us=0, gate_waits=False, allow_new=False, "
-     "max_step_regression=None) -> Check: the CI gate."},
+     "max_step_regression=None, by=0, include=None, exclude=None) -> Check: the CI gate."},
     {"summarize", (PyCFunction)(void (*)(void))summarize, METH_VARARGS | METH_KEYWORDS,
      "summarize(set, path, run=None, replace=False, ranks=None, iterations=None, device=0, "
      "threads=0, created=None) -> str: add a set as a run to a summary; the run's name."},

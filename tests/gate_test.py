@@ -15,7 +15,7 @@
   named; --allow-new and a higher --min-us let it pass.
 - --max-step-regression, --include/--exclude/--by on check.
 """
-import json, math, os, random, shutil, sys, tempfile
+import json, math, os, random, shutil, subprocess, sys, tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import stats_test as st  # noqa: E402  (the trace generator and readers)
@@ -173,18 +173,65 @@ def measured_waits(exe):
 
 
 def waits_from_summary(exe, tmp):
+    """A summary keeps its ops' waits: check gives the same waits section
+    and verdicts from it as from the traces."""
     d = os.path.join(TRACES, "hta-negative_queue")
     sm = os.path.join(tmp, "nq.tdsum")
     rc = run(exe, "summarize", d, "-o", sm, "-q")[0]
     rc2, j, err = gate_json(exe, sm, sm)
     rc3, out, _ = run(exe, "check", sm, sm, "-q")
-    check("a summary keeps no op timing: waits are the synchronize calls, and the output "
-          "says so", rc == 0 and rc2 == 0 and j.get("waits_measured") is False and
-          [r["name"] for r in j.get("wait_rows", [])] == ["cudaStreamSynchronize"] and
-          "note: waits are the synchronize calls only" in out, (rc, rc2, j.get("wait_rows"), err))
+    rct, jt, _ = gate_json(exe, d, d)
+    rc4, outt, _ = run(exe, "check", d, d, "-q")
+    check("a summary keeps its ops' waits: the same check JSON as from the traces "
+          "(waits measured, %d wait rows)" % len(jt.get("wait_rows", [])),
+          rc == 0 and rc2 == 0 and j.get("waits_measured") is True and j == jt and
+          len(jt.get("wait_rows", [])) == 4, (rc, rc2, j.get("wait_rows"), err))
+    check("... and the same text", rc3 == rc4 == 0 and out == outt and
+          "note: waits are the synchronize calls only" not in out, (out[-300:], outt[-300:]))
     rc, j, err = gate_json(exe, d, d)
     check("... from the traces they are measured (waits_measured true)",
           j.get("waits_measured") is True and len(j.get("wait_rows", [])) == 4, j.get("waits"))
+
+
+def paths_agree(exe, tmp):
+    """check from traces, summaries and the Python module: the same rows,
+    waits and verdicts, with the selection and row options of compare."""
+    c = os.path.join(TRACES, "kineto-resnet50_workers0")
+    t = os.path.join(TRACES, "kineto-resnet50_workers4")
+    sc, stt = os.path.join(tmp, "w0.tdsum"), os.path.join(tmp, "w4.tdsum")
+    ok = run(exe, "summarize", c, "-o", sc, "-q")[0] == 0 and \
+        run(exe, "summarize", t, "-o", stt, "-q")[0] == 0
+    every = ["--control-iteration", "all", "--test-iteration", "all"]
+    for extra in ([], ["--max-step-regression", "5%"], ["--include", "^aten::", "--exclude",
+                                                        "backward"], ["--by", "op"],
+                  ["--by", "class", "--max-step-regression", "5%"]):
+        a = gate_json(exe, c, t, *every, *extra)
+        b = gate_json(exe, sc, stt, *every, *extra)
+        check("check %s: the same JSON from summaries as from the traces (exit %d)"
+              % (" ".join(extra) or "(default)", a[0]),
+              ok and a[0] in (0, 3) and a[:2] == b[:2] and a[1].get("compared", 0) > 0,
+              (a[0], b[0], b[2][:200]))
+    py = shutil.which("python3") if not os.path.exists("/usr/bin/python3") else "/usr/bin/python3"
+    code = r"""
+import json, sys
+sys.path.insert(0, sys.argv[1])
+import tracediff
+res = tracediff.check(sys.argv[2], sys.argv[3], control_iteration="all", test_iteration="all",
+                      include="^aten::", exclude="backward", by="op")
+print(json.dumps(sorted(res.regressions["name"].tolist()) if len(res.regressions) else []))
+"""
+    pydir = os.path.join(os.path.dirname(exe), "python")  # make python
+    if not os.path.isdir(os.path.join(pydir, "tracediff")):
+        print("skip Python check(include=, exclude=, by=): no %s (make python)" % pydir)
+        return
+    p = subprocess.run([py, "-c", code, pydir, c, t], capture_output=True, text=True,
+                       timeout=600)
+    rc, j, err = gate_json(exe, c, t, *every, "--include", "^aten::", "--exclude", "backward",
+                           "--by", "op")
+    want = sorted(r["name"] for r in j.get("rows", []))
+    got = json.loads(p.stdout) if p.returncode == 0 and p.stdout.strip() else None
+    check("Python check(include=, exclude=, by=): the CLI's regressions (%d)" % len(want),
+          got == want, (got, want, p.stderr[-400:]))
 
 
 def aa_noisy(exe, tmp):
@@ -327,6 +374,48 @@ def new_names(exe):
     check("a new kernel under --min-us is not compared", k not in reg_names(j), reg_names(j)[:5])
 
 
+def step_span(exe, tmp):
+    """Without ProfilerStep the step is the trace's span (first start to last
+    end of its counted events), from the traces and from summaries alike."""
+    d = os.path.join(TRACES, "hta-no_steps")
+    f = st.trace_files(d)[0]
+    doc, _ = st.load_json(f)
+    evs = [e for e in doc["traceEvents"] if isinstance(e, dict) and e.get("ph") == "X" and
+           "ts" in e and "dur" in e and e.get("cat") != "Trace"]
+    lo, hi = min(e["ts"] for e in evs), max(e["ts"] + e["dur"] for e in evs)
+    rc, j, err = gate_json(exe, d, d, "--max-step-regression", "5%")
+    s = j.get("step") or {}
+    check("no ProfilerStep: the step time is the trace span (%d us, from the JSON)" % (hi - lo),
+          rc == 0 and s.get("control_step_is_span") is True and
+          s.get("control_step_mean") == hi - lo and s.get("step_failed") is False and
+          s.get("gpu_failed") is False, (rc, s, err[:200]))
+    rc, out, err = run(exe, "check", d, d, "--max-step-regression", "5%", "-q")
+    check("... the text output says the step is the trace span",
+          rc == 0 and "step time (trace span, no ProfilerStep)" in out, out[-400:])
+    # The same job, its span 20% longer: an annotation after its end.
+    late = dict(evs[0], name="late_host_work", cat="user_annotation", ph="X",
+                ts=hi + (hi - lo) // 5, dur=1, args={})
+    doc["traceEvents"].append(late)
+    long_dir = os.path.join(tmp, "no_steps_long")
+    os.makedirs(long_dir, exist_ok=True)
+    with open(os.path.join(long_dir, "t.json"), "w") as o:
+        json.dump(doc, o)
+    rc, j, err = gate_json(exe, d, long_dir, "--max-step-regression", "10%", "--allow-new")
+    s = j.get("step") or {}
+    check("a span 20% longer fails --max-step-regression 10% on the step, not the GPU time",
+          rc == 3 and s.get("step_failed") is True and s.get("gpu_failed") is False and
+          19 < s.get("step_change_pct", 0) < 21 and j.get("regressions") == 0,
+          (rc, s, j.get("regressions"), err[:200]))
+    rc2, j2, err2 = gate_json(exe, d, long_dir, "--max-step-regression", "25%", "--allow-new")
+    check("... and passes --max-step-regression 25%", rc2 == 0, (rc2, j2.get("step")))
+    sc, stl = os.path.join(tmp, "ns.tdsum"), os.path.join(tmp, "nsl.tdsum")
+    ok = run(exe, "summarize", d, "-o", sc, "-q")[0] == 0 and \
+        run(exe, "summarize", long_dir, "-o", stl, "-q")[0] == 0
+    rc3, j3, err3 = gate_json(exe, sc, stl, "--max-step-regression", "10%", "--allow-new")
+    check("... from summaries: the same step verdict and numbers",
+          ok and rc3 == 3 and j3.get("step") == j.get("step"), (rc3, j3.get("step"), err3[:200]))
+
+
 def main():
     exe = os.path.abspath(sys.argv[1])
     tmp = tempfile.mkdtemp(prefix="tdgate")
@@ -334,10 +423,12 @@ def main():
         aa_itself(exe)
         measured_waits(exe)
         waits_from_summary(exe, tmp)
+        paths_agree(exe, tmp)
         da, _ = aa_noisy(exe, tmp)
         gate_waits(exe, tmp)
         injected(exe, tmp)
         new_names(exe)
+        step_span(exe, tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     print("gate: %d passed, %d failed" % (passed, failed))

@@ -16,6 +16,7 @@ from .trace_diff import (
     TraceDir,
     UsageError,
     _adapt,
+    _by_code,
     _categories,
     _device_code,
     _pandas,
@@ -151,6 +152,9 @@ def check(
     gate_waits: bool = False,
     allow_new: bool = False,
     max_step_regression: Optional[float] = None,
+    by: Optional[str] = None,
+    include: Optional[str] = None,
+    exclude: Optional[str] = None,
     threads: int = 0,
     ns: Optional[bool] = None,
 ) -> CheckResult:
@@ -161,25 +165,31 @@ def check(
     Sets are paths (a directory, a file, ``FILE.tdsum[#RUN]``) or
     LabeledTraces. A side whose selection has no events raises TraceError.
     ``ns``: the durations' rule, as ``TraceDiff.compare_traces``'s.
+    ``by``, ``include``, ``exclude``: ``--by``, ``--include``, ``--exclude``
+    (only the rows whose name the regexes keep are compared).
     """
     for name, v in (("max_regression", max_regression), ("min_us", min_us)):
         if isinstance(v, bool) or not isinstance(v, (int, float)) or not v >= 0:
             raise UsageError(f"Invalid argument {name}={v!r} (a number of 0 or more).")
-    cats, exclude = _categories(categories, no_python)
+    cats, exclude_cats = _categories(categories, no_python)
     sk = _stats_kwargs(samples, alpha, min_change)
     if max_step_regression is not None and (
             isinstance(max_step_regression, bool)
             or not isinstance(max_step_regression, (int, float)) or not max_step_regression >= 0):
         raise UsageError(f"Invalid argument max_step_regression={max_step_regression!r} "
                          "(a number of 0 or more).")
+    for name, v in (("include", include), ("exclude", exclude)):
+        if v is not None and not isinstance(v, str):
+            raise UsageError(f"Invalid argument {name}={v!r} (a regular expression).")
+    by_code = _by_code(by)
     # Opened with attribution: the waits are measured as ops are attributed.
     ctl, tst = _adapt(control, test, threads, ns, attribution=True)
     gate = _core.check(
         ctl._set, tst._set, control_rank, test_rank, control_iteration, test_iteration,
-        _device_code(device, strict=True), bool(short_names), bool(hta_strict), cats, exclude,
+        _device_code(device, strict=True), bool(short_names), bool(hta_strict), cats, exclude_cats,
         bool(normalize_names), max_regression=float(max_regression), min_us=float(min_us),
         gate_waits=bool(gate_waits), allow_new=bool(allow_new),
         max_step_regression=None if max_step_regression is None else float(max_step_regression),
-        **sk,
+        by=by_code, include=include, exclude=exclude, **sk,
     )
     return CheckResult(gate)

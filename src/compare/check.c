@@ -212,8 +212,31 @@ static int take_step(void *ud, const td_event *e, long iter_pos)
     return 0;
 }
 
+/* A side without ProfilerStep: its step time is the span of each rank's
+ * files (the first start to the last end); false when a file has none. */
+static bool span_steps(const td_set *s, const td_side_notes *sn, double *step)
+{
+    for (size_t k = 0; k < sn->nranks; k++) {
+        double lo = INFINITY, hi = -INFINITY;
+        for (size_t i = 0; i < s->nfiles; i++) {
+            const td_file *f = s->files[i];
+            if (f->rank != sn->ranks[k])
+                continue;
+            if (!f->has_span)
+                return false;
+            lo = f->span_lo < lo ? f->span_lo : lo;
+            hi = f->span_hi > hi ? f->span_hi : hi;
+        }
+        if (!(hi >= lo))
+            return false;
+        step[k] = hi - lo;
+    }
+    return true;
+}
+
 static int step_side(const td_diff *d, const td_set *s, int side, const td_compare_opts *o,
-                     double **step, double **gpu, size_t *n, bool *any_step, td_error *err)
+                     double **step, double **gpu, size_t *n, bool *any_step, bool *span,
+                     td_error *err)
 {
     const td_side_notes *sn = td_diff_notes(d, side);
     size_t niters = sn->whole_trace ? 1 : sn->niters;
@@ -239,6 +262,9 @@ static int step_side(const td_diff *d, const td_set *s, int side, const td_compa
             return td_events_fail(err, rc, f);
         *any_step = *any_step || w.any_step;
     }
+    *span = false;
+    if (sn->whole_trace && !*any_step)
+        *any_step = *span = span_steps(s, sn, *step);
     return 0;
 }
 
@@ -276,9 +302,11 @@ static int step_gate(td_check *c, const td_check_opts *oc, td_error *err)
     const td_compare_opts *o = oc->compare ? oc->compare : &dflt;
     double *step[2] = {NULL, NULL}, *gpu[2] = {NULL, NULL};
     bool any[2];
-    int rc = step_side(c->diff, oc->control, 0, o, &step[0], &gpu[0], &st->n[0], &any[0], err);
+    int rc = step_side(c->diff, oc->control, 0, o, &step[0], &gpu[0], &st->n[0], &any[0],
+                       &st->span[0], err);
     if (rc == 0)
-        rc = step_side(c->diff, oc->test, 1, o, &step[1], &gpu[1], &st->n[1], &any[1], err);
+        rc = step_side(c->diff, oc->test, 1, o, &step[1], &gpu[1], &st->n[1], &any[1],
+                       &st->span[1], err);
     if (rc == 0) {
         double alpha = td_stats_alpha(c->stats), max = oc->max_step_regression;
         if (any[0] && any[1])

@@ -379,7 +379,7 @@ typedef struct part {
     size_t nput, putcap;
     uint64_t cpu, gpu, stream0, no_launch, no_launch0;
     int oom;
-    double tlo, thi; /* the span of its events (f->bd only) */
+    double tlo, thi; /* the span of its timed events */
 } part;
 
 typedef struct passes passes;
@@ -436,7 +436,7 @@ static void pass_steps(passes *ps, part *p)
             if (ps->f->rdelta)
                 ps->f->rdelta[i] = (float)((isnan(e->dur) ? 0 : e->dur) - (isnan(own) ? 0 : own));
         }
-        if (ps->f->bd && (e->flags & TD_RAW_HAS_TS) && !isnan(e->dur)) {
+        if ((e->flags & TD_RAW_HAS_TS) && !isnan(e->dur)) {
             p->tlo = e->u.ts < p->tlo ? e->u.ts : p->tlo;
             p->thi = e->u.ts + e->dur > p->thi ? e->u.ts + e->dur : p->thi;
         }
@@ -824,6 +824,13 @@ static seg *steps_and_segments(td_file *f, passes *ps, size_t *nseg)
             return NULL;
     if (gather_steps(f, ps, &st, &ns) < 0)
         return NULL;
+    f->span_lo = INFINITY;
+    f->span_hi = -INFINITY;
+    for (size_t k = 0; k < ps->nparts; k++) {
+        f->span_lo = ps->parts[k].tlo < f->span_lo ? ps->parts[k].tlo : f->span_lo;
+        f->span_hi = ps->parts[k].thi > f->span_hi ? ps->parts[k].thi : f->span_hi;
+    }
+    f->has_span = f->span_hi >= f->span_lo;
     if (f->bd && keep_steps(ps, st, ns) < 0) {
         free(st);
         return NULL;

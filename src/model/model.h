@@ -87,6 +87,11 @@ typedef struct td_file {
     int64_t *iters; /* sorted distinct step numbers of this file */
     size_t niters;
     uint64_t steps, events_cpu, events_gpu;
+    /* The first start and the last end of the file's timed events, in the
+     * durations' rule (rounded or not): the step time of a trace without
+     * ProfilerStep (check --max-step-regression). has_span: known. */
+    double span_lo, span_hi;
+    int has_span;
     uint64_t events_stream0;    /* device events on stream 0 (HTA's rule 3) */
     uint64_t events_no_launch;  /* device events whose launch was not found */
     uint64_t events_no_launch0; /* ... of them on stream 0 */

@@ -75,7 +75,8 @@ static void step_line(FILE *f, const char *what, const double mean[2], double ch
 {
     char a[32], b[32], q[32] = "";
     if (isnan(mean[0])) {
-        fprintf(f, "%s: no ProfilerStep on both sides%s", what, eol);
+        fprintf(f, "%s: not known (a summary written before trace spans were kept)%s", what,
+                eol);
         return;
     }
     snprintf(a, sizeof a, "%.6g", mean[0]);
@@ -92,7 +93,11 @@ static void step_lines(FILE *f, const gate *g, const char *bullet, const char *e
     if (!s)
         return;
     fputs(bullet, f);
-    step_line(f, "step time", s->step_mean, s->step_change_pct, s->step_p, s->step_failed, eol);
+    const char *what = s->span[0] && s->span[1] ? "step time (trace span, no ProfilerStep)"
+                       : s->span[0] ? "step time (control: trace span, no ProfilerStep)"
+                       : s->span[1] ? "step time (test: trace span, no ProfilerStep)"
+                                    : "step time";
+    step_line(f, what, s->step_mean, s->step_change_pct, s->step_p, s->step_failed, eol);
     fputs(bullet, f);
     step_line(f, "GPU time", s->gpu_mean, s->gpu_change_pct, s->gpu_p, s->gpu_failed, eol);
 }
@@ -238,6 +243,8 @@ static void write_json(FILE *f, const gate *g)
         json_num(f, "step_change_pct", s->step_change_pct);
         json_num(f, "step_p_value", s->step_p);
         fprintf(f, ", \"step_failed\": %s", s->step_failed ? "true" : "false");
+        fprintf(f, ", \"control_step_is_span\": %s, \"test_step_is_span\": %s",
+                s->span[0] ? "true" : "false", s->span[1] ? "true" : "false");
         json_num(f, "control_gpu_mean", s->gpu_mean[0]);
         json_num(f, "test_gpu_mean", s->gpu_mean[1]);
         json_num(f, "gpu_change_pct", s->gpu_change_pct);

@@ -12,7 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define PACK_MAGIC "TDF2"     /* with the attribution flag and per-group links */
+#define PACK_MAGIC "TDF3"     /* with the trace span and the ops' waits */
+#define PACK_MAGIC_TDF2 "TDF2" /* with the attribution flag and per-group links */
 #define PACK_MAGIC_OLD "TDF1" /* without: read as a file with no attribution */
 #define ENC_SORTED_INT 0      /* groups of sorted whole-number durations (read only) */
 #define ENC_RAW 1             /* every event in file order, 8-byte doubles */
@@ -620,11 +621,39 @@ static int pack_categories(td_buf *b, const td_file *f)
     return bad;
 }
 
+/* The trace's span (the step time without ProfilerStep) and, per name with
+ * op time, its total and the part spent waiting for the device (check's
+ * waits, docs/stats.md): what the gate measures on the traces. */
+static int pack_extras(td_buf *b, const td_file *f)
+{
+    int bad = put_u(b, f->has_span != 0);
+    if (f->has_span) {
+        bad |= put_le64(b, f->span_lo);
+        bad |= put_le64(b, f->span_hi);
+    }
+    size_t nw = 0;
+    for (size_t i = 0; f->wait_in && i < f->nwait; i++)
+        nw += f->wait_of[i] > 0;
+    bad |= put_u(b, f->wait_in != NULL);
+    if (!f->wait_in)
+        return bad;
+    bad |= put_u(b, nw);
+    for (size_t i = 0; i < f->nwait; i++) {
+        if (!(f->wait_of[i] > 0))
+            continue;
+        bad |= put_u(b, i);
+        bad |= put_le64(b, f->wait_in[i]);
+        bad |= put_le64(b, f->wait_of[i]);
+    }
+    return bad;
+}
+
 int td_file_pack(td_buf *b, const td_file *f, const td_groups *g, td_error *err)
 {
     int bad = pack_head(b, f);
     bad |= pack_categories(b, f);
     bad |= put_u(b, (uint64_t)(g->has_attr != 0));
+    bad |= pack_extras(b, f);
     bad |= g->integral ? pack_sorted_totals(b, g) : pack_raw(b, g);
     if (bad)
         return td_fail(err, TD_ENOMEM, f->path, "out of memory");
@@ -1157,12 +1186,59 @@ static int unpack_events(rd *r, td_file *f)
     return UNPACK_BAD;
 }
 
+static double get_dbl(rd *r)
+{
+    uint64_t w = get_le64(r);
+    double d;
+    memcpy(&d, &w, 8);
+    return d;
+}
+
+/* pack_extras' section (files from "TDF3" on). */
+static int unpack_extras(rd *r, td_file *f)
+{
+    uint64_t has_span = get_u(r);
+    if (has_span > 1)
+        return UNPACK_BAD;
+    if (has_span) {
+        f->span_lo = get_dbl(r);
+        f->span_hi = get_dbl(r);
+        if (!(f->span_hi >= f->span_lo) || !isfinite(f->span_hi - f->span_lo))
+            return UNPACK_BAD;
+        f->has_span = 1;
+    }
+    uint64_t has_wait = get_u(r);
+    if (has_wait > 1)
+        return UNPACK_BAD;
+    if (!has_wait)
+        return r->bad ? UNPACK_BAD : 0;
+    size_t nn = td_strtab_count(f->names);
+    uint64_t nw = get_u(r);
+    if (r->bad || nw > nn || !plausible(r, nw))
+        return UNPACK_BAD;
+    f->wait_in = calloc(nn + 1, sizeof *f->wait_in);
+    f->wait_of = calloc(nn + 1, sizeof *f->wait_of);
+    if (!f->wait_in || !f->wait_of)
+        return UNPACK_NOMEM;
+    f->nwait = nn;
+    for (uint64_t i = 0; i < nw; i++) {
+        uint64_t id = get_u(r);
+        double in = get_dbl(r), of = get_dbl(r);
+        if (r->bad || id >= nn || !(in >= 0) || !(of >= in) || !isfinite(of))
+            return UNPACK_BAD;
+        f->wait_in[id] = in;
+        f->wait_of[id] = of;
+    }
+    return 0;
+}
+
 static int unpack(td_file **out, const unsigned char *p, size_t n, unsigned char *owned,
                   const char *where, td_error *err)
 {
     *out = NULL;
     bool old = n >= 4 && memcmp(p, PACK_MAGIC_OLD, 4) == 0;
-    if (n < 4 || (memcmp(p, PACK_MAGIC, 4) != 0 && !old)) {
+    bool tdf2 = n >= 4 && memcmp(p, PACK_MAGIC_TDF2, 4) == 0;
+    if (n < 4 || (memcmp(p, PACK_MAGIC, 4) != 0 && !old && !tdf2)) {
         td_big_free(owned);
         return td_fail(err, TD_ETRACE, where, "not a packed trace file (bad magic)");
     }
@@ -1185,6 +1261,8 @@ static int unpack(td_file **out, const unsigned char *p, size_t n, unsigned char
         f->has_attr = a == 1;
         rc = r.bad || a > 1 ? UNPACK_BAD : 0;
     }
+    if (rc == 0 && !old && !tdf2)
+        rc = unpack_extras(&r, f);
     if (rc == 0)
         rc = unpack_events(&r, f);
     if (rc == 0 && r.p != r.end)
