@@ -697,9 +697,9 @@ static int check_sides(const cmp_args *a, const td_diff *d)
 
 static PyObject *check(PyObject *Py_UNUSED(mod), PyObject *args, PyObject *kw)
 {
-    static char *kwlist[] = {CMP_KWLIST,  "max_regression",      "min_us", "gate_waits",
-                             "allow_new", "max_step_regression", "by",     "include",
-                             "exclude",   NULL};
+    static char *kwlist[] = {
+        CMP_KWLIST, "max_regression", "min_us",  "gate_waits", "allow_new", "max_step_regression",
+        "by",       "include",        "exclude", NULL};
     cmp_args a = {NULL, NULL, TD_COMPARE_OPTS_INIT, TD_STATS_OPTS_INIT, 1, 0, 0, 0, 0, 0};
     PyObject *sel[4] = {Py_None, Py_None, Py_None, Py_None}, *min_change = Py_None;
     int device = TD_DEVICE_ALL, samples = 0;
@@ -711,12 +711,12 @@ static PyObject *check(PyObject *Py_UNUSED(mod), PyObject *args, PyObject *kw)
     int by = TD_BY_KERNEL;
     td_view_opts vo = TD_VIEW_OPTS_INIT;
     size_t *rows = NULL;
-    if (!PyArg_ParseTupleAndKeywords(
-            args, kw, CMP_FORMAT "ddppOizz:check", kwlist, &SetType, &a.ctl, &SetType, &a.tst,
-            &sel[0], &sel[1], &sel[2], &sel[3], &device, &a.short_names, &a.hta_strict,
-            &a.o.categories, &a.exclude_categories, &a.normalize_names, &samples, &alpha,
-            &min_change, &co.max_regression, &co.min_us, &gate_waits, &allow_new, &max_step, &by,
-            &vo.include, &vo.exclude))
+    if (!PyArg_ParseTupleAndKeywords(args, kw, CMP_FORMAT "ddppOizz:check", kwlist, &SetType,
+                                     &a.ctl, &SetType, &a.tst, &sel[0], &sel[1], &sel[2], &sel[3],
+                                     &device, &a.short_names, &a.hta_strict, &a.o.categories,
+                                     &a.exclude_categories, &a.normalize_names, &samples, &alpha,
+                                     &min_change, &co.max_regression, &co.min_us, &gate_waits,
+                                     &allow_new, &max_step, &by, &vo.include, &vo.exclude))
         return NULL;
     co.gate_waits = gate_waits;
     co.allow_new = allow_new;
@@ -734,7 +734,8 @@ static PyObject *check(PyObject *Py_UNUSED(mod), PyObject *args, PyObject *kw)
     td_stats *st = NULL;
     td_check *c = NULL;
     td_error err = {0};
-    if (cmp_by(&a, by, device) < 0 || cmp_args_fill(&a, sel, device, samples, alpha, min_change) < 0 ||
+    if (cmp_by(&a, by, device) < 0 ||
+        cmp_args_fill(&a, sel, device, samples, alpha, min_change) < 0 ||
         cmp_compute(&a, &d, &st) < 0 || check_sides(&a, d) < 0)
         goto done;
     /* Only the rows include and exclude keep are compared, as check

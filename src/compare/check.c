@@ -305,8 +305,8 @@ static int step_gate(td_check *c, const td_check_opts *oc, td_error *err)
     int rc = step_side(c->diff, oc->control, 0, o, &step[0], &gpu[0], &st->n[0], &any[0],
                        &st->span[0], err);
     if (rc == 0)
-        rc = step_side(c->diff, oc->test, 1, o, &step[1], &gpu[1], &st->n[1], &any[1],
-                       &st->span[1], err);
+        rc = step_side(c->diff, oc->test, 1, o, &step[1], &gpu[1], &st->n[1], &any[1], &st->span[1],
+                       err);
     if (rc == 0) {
         double alpha = td_stats_alpha(c->stats), max = oc->max_step_regression;
         if (any[0] && any[1])

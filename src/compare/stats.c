@@ -155,8 +155,9 @@ static int cmp_part(const void *x, const void *y)
 
 static uint64_t inst_of(const td_file *f, size_t k, td_by by, size_t i)
 {
-    const uint32_t *v = by == TD_BY_OP ? f->attr_call : by == TD_BY_TOP_OP ? f->attr_topc
-                                                                          : f->attr_annc;
+    const uint32_t *v = by == TD_BY_OP       ? f->attr_call
+                        : by == TD_BY_TOP_OP ? f->attr_topc
+                                             : f->attr_annc;
     uint32_t id = k < f->nattr && v ? v[k] : TD_ATTR_NONE;
     return id == TD_ATTR_NONE ? ((uint64_t)1 << 32) + i : id;
 }

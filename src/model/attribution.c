@@ -358,8 +358,12 @@ int td_attribute(td_file *f, td_link *links, size_t n, int round_ts, td_error *e
     nrec = sweep_records(rec, links, n, &nlaunch);
     qsort(rec, nrec, sizeof *rec, cmp_sweep);
     for (size_t i = 0; i < n; i++) {
-        res[i] = (launch_res){TD_ATTR_REASON(R_NO_OP), TD_ATTR_REASON(R_NO_OP), TD_ATTR_NONE,
-                              TD_ATTR_NONE, TD_ATTR_NONE, TD_ATTR_NONE};
+        res[i] = (launch_res){TD_ATTR_REASON(R_NO_OP),
+                              TD_ATTR_REASON(R_NO_OP),
+                              TD_ATTR_NONE,
+                              TD_ATTR_NONE,
+                              TD_ATTR_NONE,
+                              TD_ATTR_NONE};
         parent[i] = TD_ATTR_NONE;
     }
     if (cmap_build(&m, links, n, nlaunch) < 0)

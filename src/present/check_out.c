@@ -75,8 +75,7 @@ static void step_line(FILE *f, const char *what, const double mean[2], double ch
 {
     char a[32], b[32], q[32] = "";
     if (isnan(mean[0])) {
-        fprintf(f, "%s: not known (a summary written before trace spans were kept)%s", what,
-                eol);
+        fprintf(f, "%s: not known (a summary written before trace spans were kept)%s", what, eol);
         return;
     }
     snprintf(a, sizeof a, "%.6g", mean[0]);
@@ -94,9 +93,9 @@ static void step_lines(FILE *f, const gate *g, const char *bullet, const char *e
         return;
     fputs(bullet, f);
     const char *what = s->span[0] && s->span[1] ? "step time (trace span, no ProfilerStep)"
-                       : s->span[0] ? "step time (control: trace span, no ProfilerStep)"
-                       : s->span[1] ? "step time (test: trace span, no ProfilerStep)"
-                                    : "step time";
+                       : s->span[0]             ? "step time (control: trace span, no ProfilerStep)"
+                       : s->span[1]             ? "step time (test: trace span, no ProfilerStep)"
+                                                : "step time";
     step_line(f, what, s->step_mean, s->step_change_pct, s->step_p, s->step_failed, eol);
     fputs(bullet, f);
     step_line(f, "GPU time", s->gpu_mean, s->gpu_change_pct, s->gpu_p, s->gpu_failed, eol);

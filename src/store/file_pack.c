@@ -12,12 +12,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define PACK_MAGIC "TDF3"     /* with the trace span and the ops' waits */
+#define PACK_MAGIC "TDF3"      /* with the trace span and the ops' waits */
 #define PACK_MAGIC_TDF2 "TDF2" /* with the attribution flag and per-group links */
-#define PACK_MAGIC_OLD "TDF1" /* without: read as a file with no attribution */
-#define ENC_SORTED_INT 0      /* groups of sorted whole-number durations (read only) */
-#define ENC_RAW 1             /* every event in file order, 8-byte doubles */
-#define ENC_SORTED_TOTALS 2   /* the groups with their totals, then their durations */
+#define PACK_MAGIC_OLD "TDF1"  /* without: read as a file with no attribution */
+#define ENC_SORTED_INT 0       /* groups of sorted whole-number durations (read only) */
+#define ENC_RAW 1              /* every event in file order, 8-byte doubles */
+#define ENC_SORTED_TOTALS 2    /* the groups with their totals, then their durations */
 
 void td_buf_free(td_buf *b)
 {
