@@ -461,6 +461,46 @@ def check_report_stats(exe, tmp):
     check("report --stats: noise rows are styled", "'tr noise'" in text and ".tr.noise" in text)
 
 
+def check_report_call_stats(exe, tmp):
+    """report --stats with per-call samples: the shift columns (shift_us,
+    shift_low, shift_high) of compare --stats --samples call, not the empty
+    interval of the mean."""
+    a = "tests/golden/traces/kineto-resnet50_workers0"
+    b = "tests/golden/traces/kineto-resnet50_workers4"
+    sel = ["--stats", "--samples", "call", "--device", "gpu"]
+    out = os.path.join(tmp, "call.html")
+    rc, _, err = run([exe, "report", a, b, "-q", "-o", out] + sel)
+    if not check("report --stats --samples call", rc == 0 and os.path.exists(out), err):
+        return
+    text = open(out, encoding="utf-8").read()
+    m = re.search(r'<script type="application/json" id="td-data">(.*?)</script>', text, re.S)
+    data = json.loads(m.group(1)) if m else {"columns": [], "rows": []}
+    cols = data["columns"]
+    want_cols = ["change_pct", "shift_us", "shift_low", "shift_high", "q_value", "verdict"]
+    check("report --stats --samples call: the shift columns", cols[8:] == want_cols, str(cols))
+    heads = re.findall(r'data-col="([a-z_]+)"', text)
+    check("report --stats --samples call: the table heads them too", heads[8:] == want_cols,
+          str(heads))
+    rc, csv_out, err = run([exe, "compare", a, b, "--format", "csv", "-q"] + sel)
+    want = {r["name"]: r for r in csv.DictReader(io.StringIO(csv_out.decode("utf-8")))}
+    bad = []
+    for r in data["rows"]:
+        w = want.get(r[0])
+        for k, col in enumerate(want_cols):
+            got, exp = r[8 + k], w[col] if w else None
+            if col == "verdict":
+                ok = got == exp
+            else:
+                ok = (exp == "" and got is None) or (
+                    got is not None and exp not in (None, "") and
+                    math.isclose(got, float(exp), rel_tol=1e-9, abs_tol=1e-12))
+            if not ok:
+                bad.append((r[0], col, got, exp))
+    shifted = [r for r in data["rows"] if r[9] is not None]
+    check("report --stats --samples call: shift and interval equal compare's (%d rows with a "
+          "shift)" % len(shifted), w is not None and not bad and len(shifted) >= 3, bad[:3])
+
+
 def check_gpu_headline(text, name, label, nonzero):
     """The headline's "Total GPU kernel time" of one side is (not) zero."""
     m = text and re.search(r"<h3>Total GPU kernel time</h3><table class=\"kv\">(.*?)</table>",
@@ -575,6 +615,7 @@ def main():
                      expect_notes=["control.json: starts with a UTF-8 byte order mark",
                                    "test: 614 GPU events with no launch found"])
         check_report_stats(exe, tmp)
+        check_report_call_stats(exe, tmp)
         test_hostile_names(exe, os.path.join(tmp, "hostile"))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

@@ -74,6 +74,8 @@ static const char css[] =
     "align-items:baseline}\n"
     "#td-table.stats .tr{grid-template-columns:minmax(220px,1fr) repeat(7,96px) "
     "repeat(4,92px) 80px}#td-table.stats{min-width:1340px}\n"
+    "#td-table.stats.call .tr{grid-template-columns:minmax(220px,1fr) repeat(7,96px) "
+    "repeat(5,92px) 80px}#td-table.stats.call{min-width:1440px}\n"
     ".tr.noise>div{color:#8A929B}.tr.noise>.v{font-style:italic}\n"
     ".v-slower{color:var(--pos);font-weight:600}.v-faster{color:var(--neg);font-weight:600}\n"
     ".tr>div{padding:4px 10px;text-align:right;white-space:nowrap;overflow:hidden;"
@@ -561,12 +563,23 @@ static int charts(report *r, td_error *err)
     return 0;
 }
 
-/* The statistics columns of the table (JSON keys, as compare --stats). */
+/* The statistics columns of the table (JSON keys, as compare --stats): per
+ * iteration, the change of the mean and Welch's interval; per call, the
+ * Hodges-Lehmann shift and its interval (docs/stats.md, "One interval, one
+ * statistic"). */
 #define NSTAT_COLS 5
-static const char *const stat_cols[NSTAT_COLS] = {"change_pct", "ci_low", "ci_high", "q_value",
-                                                  "verdict"};
-static const char *const stat_heads[NSTAT_COLS] = {"change_%", "ci_low", "ci_high", "q_value",
-                                                   "verdict"};
+static const char *const stat_cols[2][NSTAT_COLS] = {
+    {"change_pct", "ci_low", "ci_high", "q_value", "verdict"},
+    {"change_pct", "shift_us", "shift_low", "shift_high", "q_value"}};
+static const char *const stat_heads[2][NSTAT_COLS] = {
+    {"change_%", "ci_low", "ci_high", "q_value", "verdict"},
+    {"change_%", "shift_us", "shift_low", "shift_high", "q_value"}};
+
+/* 1 when the statistics are per call (the shift columns, then verdict). */
+static int stat_mode(const td_stats *st)
+{
+    return st && td_stats_samples(st) == TD_SAMPLES_CALL;
+}
 
 static void column_head(FILE *f, const char *key, const char *h)
 {
@@ -610,11 +623,16 @@ static void table(report *r)
     fprintf(f,
             "<div class=\"table-wrap\"><div id=\"td-table\" role=\"table\"%s "
             "aria-label=\"All rows\"><div class=\"tr th\" role=\"row\">",
-            r->in->stats ? " class=\"stats\"" : "");
+            !r->in->stats             ? ""
+            : stat_mode(r->in->stats) ? " class=\"stats call\""
+                                      : " class=\"stats\"");
     for (int c = 0; c < TD_OUT_NCOLS; c++)
         column_head(f, keys[c], c == 0 ? "name" : names[c]);
+    int m = stat_mode(r->in->stats);
     for (size_t c = 0; r->in->stats && c < NSTAT_COLS; c++)
-        column_head(f, stat_cols[c], stat_heads[c]);
+        column_head(f, stat_cols[m][c], stat_heads[m][c]);
+    if (r->in->stats && m)
+        column_head(f, "verdict", "verdict");
     fputs("</div><div id=\"td-tbody\" role=\"rowgroup\"></div></div></div>\n"
           "<noscript><p>The table needs JavaScript; the same rows are in "
           "'tracediff compare --format csv'.</p></noscript>\n",
@@ -648,10 +666,12 @@ static void ops_lists(report *r)
     fputs("</div>\n", f);
 }
 
-static void stat_cells(FILE *f, const td_row_stats *s)
+static void stat_cells(FILE *f, const td_row_stats *s, int call)
 {
-    const double v[4] = {s->change_pct, s->ci_low, s->ci_high, s->q};
-    for (int k = 0; k < 4; k++) {
+    const double iter[4] = {s->change_pct, s->ci_low, s->ci_high, s->q};
+    const double per_call[5] = {s->change_pct, s->hl_shift, s->shift_low, s->shift_high, s->q};
+    const double *v = call ? per_call : iter;
+    for (int k = 0; k < (call ? 5 : 4); k++) {
         fputc(',', f);
         js_num(f, v[k]); /* null when undefined */
     }
@@ -670,8 +690,11 @@ static void data_and_script(report *r)
           "\"test_total_duration\", \"diff_counts\", \"diff_duration\", "
           "\"counts_change_categories\"",
           f);
+    int m = stat_mode(r->in->stats);
     for (size_t c = 0; st && c < NSTAT_COLS; c++)
-        fprintf(f, ", \"%s\"", stat_cols[c]);
+        fprintf(f, ", \"%s\"", stat_cols[m][c]);
+    if (st && m)
+        fputs(", \"verdict\"", f);
     fputs("],\n\"rows\": [\n", f);
     for (size_t i = 0; i < n; i++) {
         const td_row *w = &rows[i];
@@ -686,7 +709,7 @@ static void data_and_script(report *r)
         }
         fprintf(f, ",\"%c\"", w->category);
         if (st)
-            stat_cells(f, &st[i]);
+            stat_cells(f, &st[i], m);
         fprintf(f, "]%s\n", i + 1 < n ? "," : "");
     }
     fprintf(f, "]}</script>\n<script>\n%s</script>\n</main>\n</body>\n</html>\n", script);
