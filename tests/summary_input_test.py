@@ -86,11 +86,11 @@ def zz(v):
 
 
 def fields(blob):
-    """Where the fields of a "TDF2" file lie: {name: (start, end)} of the
+    """Where the fields of a "TDF3" file lie: {name: (start, end)} of the
     head's varints, the iterations and the first gpu group's attribution;
     the names count, the iterations' deltas and the encoding."""
     r = Reader(blob)
-    assert blob[:4] == b"TDF2"
+    assert blob[:4] == b"TDF3"
     r.p = 4
     at = {}
     r.s()  # path
@@ -120,6 +120,12 @@ def fields(blob):
         for _ in range(nnames):
             r.u()
     has_attr = r.u()
+    if r.u():  # the extras: the trace span
+        r.p += 16
+    if r.u():  # ... and the ops' waits
+        for _ in range(r.u()):
+            r.u()
+            r.p += 16
     encoding = r.u()
     ngroups = r.u()
     for _ in range(ngroups):

@@ -790,8 +790,10 @@ const cli_option cli_options[] = {
      ON(CMD_COMPARE) | ON(CMD_REPORT) | ON(CMD_CHECK),
      "iteration: one sample per selected (rank, iteration),\n"
      "the name's total there (Welch's t-test); call: one per\n"
-     "call (Mann-Whitney U). auto (default): iteration when\n"
-     "both sides have at least 3 such samples, else call",
+     "call (Mann-Whitney U; with --by op, top-op or\n"
+     "annotation one per op call or annotation instance, its\n"
+     "GPU time). auto (default): iteration when both sides\n"
+     "have at least 3 such samples, else call",
      set_samples},
     {"alpha", 0, "A", NULL, "statistics", ON(CMD_COMPARE) | ON(CMD_REPORT) | ON(CMD_CHECK),
      "false discovery rate for the q-values (default 0.05)", set_alpha},
@@ -812,9 +814,10 @@ const cli_option cli_options[] = {
      "when its total is at least --min-us)",
      set_allow_new},
     {"max-step-regression", 0, "P%", NULL, "gate", ON(CMD_CHECK),
-     "also fail when the step time (ProfilerStep) or the GPU\n"
-     "time per (rank, iteration) grew by more than P%\n"
-     "(significantly, with 3 or more samples a side)",
+     "also fail when the step time (ProfilerStep; without it,\n"
+     "the trace's span) or the GPU time per (rank, iteration)\n"
+     "grew by more than P% (significantly, with 3 or more\n"
+     "samples a side)",
      set_max_step_regression},
     {"junit", 0, "FILE", NULL, "gate", ON(CMD_CHECK),
      "JUnit XML: a testcase per compared name, a <failure>\nper regression (written whole or "
