@@ -1224,7 +1224,8 @@ static int unpack_extras(rd *r, td_file *f)
     for (uint64_t i = 0; i < nw; i++) {
         uint64_t id = get_u(r);
         double in = get_dbl(r), of = get_dbl(r);
-        if (r->bad || id >= nn || !(in >= 0) || !(of >= in) || !isfinite(of))
+        /* HTA's rounding can make an op's duration -1: any finite sums */
+        if (r->bad || id >= nn || !isfinite(in) || !isfinite(of))
             return UNPACK_BAD;
         f->wait_in[id] = in;
         f->wait_of[id] = of;
