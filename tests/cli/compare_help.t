@@ -53,8 +53,10 @@ $ tracediff compare --help
 >                                     (slower, faster, noise, added, removed, n/a; docs/stats.md)
 >   --samples iteration|call|auto     iteration: one sample per selected (rank, iteration),
 >                                     the name's total there (Welch's t-test); call: one per
->                                     call (Mann-Whitney U). auto (default): iteration when
->                                     both sides have at least 3 such samples, else call
+>                                     call (Mann-Whitney U; with --by op, top-op or
+>                                     annotation one per op call or annotation instance, its
+>                                     GPU time). auto (default): iteration when both sides
+>                                     have at least 3 such samples, else call
 >   --alpha A                         false discovery rate for the q-values (default 0.05)
 >   --min-change P%                   a smaller change of the mean is noise (default 1%)
 >
