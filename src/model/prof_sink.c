@@ -133,7 +133,7 @@ static int keep_link(td_prof_sink *s, td_prof_cat cat, const td_raw_event *e, do
     if (!nl)
         return oom(s);
     s->links = nl;
-    nl[s->nlinks++] = (td_link){ts, e->dur, pid, tid, corr, e->name, kind};
+    nl[s->nlinks++] = (td_link){ts, e->dur, pid, tid, corr, e->name, kind, 0, TD_ATTR_NONE};
     return 0;
 }
 
