@@ -50,7 +50,7 @@ static const td_gpu TABLE[] = {
      {{67, 67, 989.5, 989.5, 1979, X}, {34, 67, X, X, X, X}},
      "NVIDIA H200 Tensor Core GPU datasheet (H200 SXM)"},
     {"B200",
-     8000,
+     7700,
      {{37, 75, 2250, 2250, 4500, 9000}, {37, 75, X, X, X, X}},
      "NVIDIA HGX B200 datasheet (per GPU, dense: half the sparse figures)"},
     {"L40S",
