@@ -215,10 +215,17 @@ static void write_csv(FILE *f, const rl_run *r)
               f);
         for (size_t i = 0; i < n; i++) {
             fputs(td_rl_class_name(c[i].cls), f);
-            double v[] = {c[i].flops[0],          c[i].flops[1],          c[i].time_us[0],
-                          c[i].time_us[1],        c[i].tflops[0],         c[i].tflops[1],
-                          c[i].efficiency_pct[0], c[i].efficiency_pct[1], c[i].time_change_pct,
-                          c[i].rate_change_pct,   c[i].efficiency_change_pts};
+            double v[] = {c[i].flops[0],
+                          c[i].flops[1],
+                          c[i].time_us[0],
+                          c[i].time_us[1],
+                          c[i].tflops[0],
+                          c[i].tflops[1],
+                          c[i].efficiency_pct[0],
+                          c[i].efficiency_pct[1],
+                          c[i].time_change_pct,
+                          c[i].rate_change_pct,
+                          c[i].efficiency_change_pts};
             for (size_t k = 0; k < sizeof v / sizeof *v; k++) {
                 fputc(',', f);
                 ccell(f, v[k]);
@@ -227,8 +234,8 @@ static void write_csv(FILE *f, const rl_run *r)
         }
         return;
     }
-    static const char *const cols[] = {"count",     "flops",     "bytes",       "time_us",
-                                       "tflops",    "tbps",      "intensity",   "peak_tflops",
+    static const char *const cols[] = {"count",     "flops",          "bytes",     "time_us",
+                                       "tflops",    "tbps",           "intensity", "peak_tflops",
                                        "peak_tbps", "efficiency_pct", "bound"};
     fputs("op,input_dims,input_types,class,precision", f);
     for (int s = 0; s < 2; s++)
@@ -246,9 +253,8 @@ static void write_csv(FILE *f, const rl_run *r)
         for (int s = 0; s < 2; s++) {
             const td_rl_side *d = &w[i].side[s];
             fprintf(f, ",%llu", (unsigned long long)d->count);
-            double v[] = {d->flops, d->bytes,       d->time_us,     d->tflops,
-                          d->tbps,  d->intensity,   d->peak_tflops, d->peak_tbps,
-                          d->efficiency_pct};
+            double v[] = {d->flops,     d->bytes,       d->time_us,   d->tflops,        d->tbps,
+                          d->intensity, d->peak_tflops, d->peak_tbps, d->efficiency_pct};
             for (size_t k = 0; k < sizeof v / sizeof *v; k++) {
                 fputc(',', f);
                 ccell(f, v[k]);
@@ -298,9 +304,10 @@ static void write_rows_text(FILE *f, const rl_run *r, bool md)
     snprintf(h[4], sizeof h[4], "%s eff", c);
     snprintf(h[5], sizeof h[5], "%s eff", t);
     if (md) {
-        fprintf(f, "| op | input dims | calls | %s | %s | change | %s | %s | rate | %s | %s | pts "
-                   "| bound | reading |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
-                   "---:|---|---|\n",
+        fprintf(f,
+                "| op | input dims | calls | %s | %s | change | %s | %s | rate | %s | %s | pts "
+                "| bound | reading |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+                "---:|---|---|\n",
                 h[0], h[1], h[2], h[3], h[4], h[5]);
     } else {
         fprintf(f, "op\n    %-36s %9s %12s %12s %8s %10s %10s %8s %8s %8s %6s  %-17s %s\n",
@@ -347,9 +354,10 @@ static void write_classes_text(FILE *f, const rl_run *r, bool md)
     const td_rl_class_row *c = td_roofline_classes(r->r, &n);
     const char *cl = cli_side_label(r->o, 0), *tl = cli_side_label(r->o, 1);
     if (md)
-        fprintf(f, "| class | %s GFLOP | %s GFLOP | %s us | %s us | time | %s TF/s | %s TF/s | "
-                   "rate | %s eff | %s eff | pts |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|"
-                   "---:|---:|---:|\n",
+        fprintf(f,
+                "| class | %s GFLOP | %s GFLOP | %s us | %s us | time | %s TF/s | %s TF/s | "
+                "rate | %s eff | %s eff | pts |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|"
+                "---:|---:|---:|\n",
                 cl, tl, cl, tl, cl, tl, cl, tl);
     else
         fprintf(f, "%-12s %12s %12s %12s %12s %8s %10s %10s %8s %8s %8s %6s\n", "class",
@@ -381,8 +389,8 @@ static void write_text(FILE *f, const rl_run *r, bool md)
         const td_gpu *g = td_roofline_gpu(r->r, s);
         const char *dev = td_roofline_device(r->r, s);
         fprintf(f, "%s%-8s %s  GPU: %s%s%s%s\n", md ? "- " : "", cli_side_label(r->o, s),
-                cli_visible(td_set_path(r->sets[s])), g ? g->name : "unknown",
-                dev ? " (" : "", dev ? cli_visible(dev) : "", dev ? ")" : "");
+                cli_visible(td_set_path(r->sets[s])), g ? g->name : "unknown", dev ? " (" : "",
+                dev ? cli_visible(dev) : "", dev ? ")" : "");
     }
     fputc('\n', f);
     if (r->o->rl_by_class)

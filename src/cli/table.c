@@ -913,7 +913,8 @@ const cli_option cli_options[] = {
     /* output */
     {"format", 0, "FORMAT", "table|csv|json|markdown", "output", ON(CMD_COMPARE),
      "default: table on a terminal, else csv;\nwith -o, from the file's extension", set_format},
-    {"format", 0, "FORMAT", "table|csv|json|markdown", "output", ON(CMD_BREAKDOWN) | ON(CMD_ROOFLINE),
+    {"format", 0, "FORMAT", "table|csv|json|markdown", "output",
+     ON(CMD_BREAKDOWN) | ON(CMD_ROOFLINE),
      "default: table on a terminal, else csv;\nwith -o, from the file's extension", set_format},
     {"format", 0, "FORMAT", "table|csv|json", "output", ON(CMD_OPS),
      "default: table on a terminal, else csv (category,name)", set_format},

@@ -260,8 +260,8 @@ int td_gpu_resolve(td_gpu *out, const char *spec, td_error *err)
     char known[512];
     size_t at = 0;
     for (size_t i = 0; i < NTABLE && at < sizeof known; i++)
-        at += (size_t)snprintf(known + at, sizeof known - at, "%s%s", i ? ", " : "",
-                               TABLE[i].name);
-    return td_fail(err, TD_EUSAGE, "", "unknown GPU '%s' (known: %s; or a FILE.json in TraceLens's arch format)",
-                   spec, known);
+        at += (size_t)snprintf(known + at, sizeof known - at, "%s%s", i ? ", " : "", TABLE[i].name);
+    return td_fail(err, TD_EUSAGE, "",
+                   "unknown GPU '%s' (known: %s; or a FILE.json in TraceLens's arch format)", spec,
+                   known);
 }

@@ -270,15 +270,14 @@ static const char *const SDPA_NAMES[] = {"aten::_scaled_dot_product_flash_attent
                                          "aten::_scaled_dot_product_efficient_attention",
                                          "aten::_scaled_dot_product_cudnn_attention"};
 static const char *const UNARY_NAMES[] = {
-    "aten::copy_",  "aten::clamp_min", "aten::clamp_min_", "aten::sigmoid", "aten::sigmoid_",
-    "aten::rsqrt",  "aten::silu",      "aten::silu_",      "aten::neg",     "aten::pow",
-    "aten::exp",    "aten::log",       "aten::sqrt",       "aten::tanh",    "aten::relu",
-    "aten::relu_",  "aten::abs",       "aten::reciprocal", "aten::sin",     "aten::cos",
-    "aten::clamp",  "aten::clamp_"};
-static const char *const BINARY_NAMES[] = {"aten::add",     "aten::add_",     "aten::sub",
-                                           "aten::sub_",    "aten::mul",      "aten::mul_",
-                                           "aten::div",     "aten::div_",     "aten::maximum",
-                                           "aten::minimum", "aten::pow_"};
+    "aten::copy_", "aten::clamp_min", "aten::clamp_min_", "aten::sigmoid", "aten::sigmoid_",
+    "aten::rsqrt", "aten::silu",      "aten::silu_",      "aten::neg",     "aten::pow",
+    "aten::exp",   "aten::log",       "aten::sqrt",       "aten::tanh",    "aten::relu",
+    "aten::relu_", "aten::abs",       "aten::reciprocal", "aten::sin",     "aten::cos",
+    "aten::clamp", "aten::clamp_"};
+static const char *const BINARY_NAMES[] = {
+    "aten::add", "aten::add_", "aten::sub",     "aten::sub_",    "aten::mul", "aten::mul_",
+    "aten::div", "aten::div_", "aten::maximum", "aten::minimum", "aten::pow_"};
 static const char *const NORM_NAMES[] = {"aten::layer_norm", "aten::native_layer_norm"};
 
 #define IN_LIST(name, list) in_list(name, list, sizeof list / sizeof *list)
@@ -296,7 +295,7 @@ static int gemm(td_perf *o, const call *c, int which)
     o->cls = TD_RL_GEMM;
     o->matrix = true;
     double M, N, K, Bt = 1, bias = 0;
-    int a; /* the first matrix */
+    int a;                          /* the first matrix */
     if (which == 0 || which == 4) { /* mm, _scaled_mm */
         if (!in_ok(c, 0, 2) || !in_ok(c, 1, 2))
             return fail(o, "malformed Input Dims");
@@ -474,8 +473,11 @@ int td_perf_model(td_perf *out, const char *op, const char *dims_json, const cha
          bi = IN_LIST(op, BINARY_NAMES) >= 0, ln = IN_LIST(op, NORM_NAMES) >= 0;
     if (g < 0 && a < 0 && !cv && !un && !bi && !ln)
         return 0;
-    out->cls = g >= 0 ? TD_RL_GEMM : a >= 0 ? TD_RL_ATTENTION : cv ? TD_RL_CONV : ln ? TD_RL_NORM
-                                                                                  : TD_RL_ELEMENTWISE;
+    out->cls = g >= 0   ? TD_RL_GEMM
+               : a >= 0 ? TD_RL_ATTENTION
+               : cv     ? TD_RL_CONV
+               : ln     ? TD_RL_NORM
+                        : TD_RL_ELEMENTWISE;
     call *c = calloc(1, sizeof *c);
     if (!c)
         return fail(out, "out of memory");
@@ -487,7 +489,7 @@ int td_perf_model(td_perf *out, const char *op, const char *dims_json, const cha
     } else {
         parse_strings(types, c->type, sizeof c->type[0], &c->ntype);
         parse_strings(concrete, c->conc, sizeof c->conc[0], &c->nconc);
-        rc = g >= 0  ? gemm(out, c, g)
+        rc = g >= 0   ? gemm(out, c, g)
              : a >= 0 ? sdpa(out, c, a)
              : cv     ? conv(out, c)
              : ln     ? layer_norm(out, c)

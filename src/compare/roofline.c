@@ -219,7 +219,9 @@ static uint32_t root_of(file_run *fr, uint32_t c)
         path[n++] = at;
         at = f->op_parent[at];
     }
-    uint32_t above = at == TD_ATTR_NONE ? TD_ATTR_NONE : fr->topset[at] ? fr->top[at] : TD_ATTR_NONE;
+    uint32_t above = at == TD_ATTR_NONE ? TD_ATTR_NONE
+                     : fr->topset[at]   ? fr->top[at]
+                                        : TD_ATTR_NONE;
     while (n > 0) {
         uint32_t x = path[--n];
         if (above == TD_ATTR_NONE && name_has_model(fr, f->op_name[x]))
@@ -350,9 +352,116 @@ static void add_call(file_run *fr, uint32_t c, double t)
 }
 
 /* One selected file of a side: its GPU events, their calls and unions. */
+/* The selected GPU events of a file: all of them into all[], those of
+ * modelled calls also into mod[] (who: the call); the others' who: their
+ * unmodelled op's index | UNM. */
+#define UNM 0x80000000u
+
+static int split_events(file_run *fr, const td_pick *pick, const long *pos, gev *all, size_t *ng,
+                        gev *mod, size_t *nm)
+{
+    const td_file *f = fr->f;
+    size_t k = 0;
+    for (size_t i = 0; i < f->nev; i++) {
+        const td_event *e = &f->evb[i >> TD_BLOCK_SHIFT][i & (TD_BLOCK - 1)];
+        if (!(e->name & TD_EV_GPU))
+            continue;
+        size_t g = k++;
+        long ip;
+        if (g >= f->nroof || isnan(f->roof_ts[g]) ||
+            !td_pick_takes(pick, pos, e->name, e->iter, &ip))
+            continue;
+        gev v = {TD_ATTR_NONE, f->roof_ts[g], f->roof_end[g]};
+        uint32_t call = g < f->nattr ? f->attr_call[g] : TD_ATTR_NONE;
+        uint32_t root = call == TD_ATTR_NONE || !f->op_name ? TD_ATTR_NONE : root_of(fr, call);
+        long u;
+        if (root != TD_ATTR_NONE && f->shapes) {
+            pm *m = model_of(fr, root);
+            if (m->rc > 0) {
+                all[(*ng)++] = v;
+                v.who = root;
+                mod[(*nm)++] = v;
+                continue;
+            }
+            /* A model, but not for these inputs: the op's time, unmodelled. */
+            if (!(fr->topset[root] & 2)) {
+                fr->topset[root] |= 2;
+                count_problem(fr, m->p.problem);
+            }
+            u = m->row;
+        } else { /* under the innermost op around it */
+            uint32_t op = g < f->nattr ? f->attr_op[g] : TD_ATTR_NONE;
+            u = unm_index(fr->r, op == TD_ATTR_NONE || TD_ATTR_IS_REASON(op)
+                                     ? "(no op)"
+                                     : td_strtab_get(f->names, op, NULL));
+        }
+        if (u < 0)
+            return TD_ENOMEM;
+        v.who = (uint32_t)u | UNM;
+        all[(*ng)++] = v;
+    }
+    return 0;
+}
+
+/* Runs of equal who in v[0..n) (sorted by who, then ts): fn per run. */
+static void per_who(file_run *fr, gev *v, size_t n, void (*fn)(file_run *, uint32_t, double))
+{
+    qsort(v, n, sizeof *v, cmp_gev);
+    for (size_t i = 0; i < n;) {
+        size_t j = i;
+        while (j < n && v[j].who == v[i].who)
+            j++;
+        fn(fr, v[i].who, union_len(v + i, j - i));
+        i = j;
+    }
+}
+
+static void add_unmodelled(file_run *fr, uint32_t who, double t)
+{
+    fr->r->unm[who & ~UNM].time[fr->side] += t;
+}
+
+/* Busy, modelled and unmodelled time of the file; each modelled call's
+ * time to its row, each unmodelled op's to its list entry. */
+static void sum_times(file_run *fr, gev *all, size_t ng, gev *mod, size_t nm)
+{
+    rl_side *sd = &fr->r->s[fr->side];
+    qsort(all, ng, sizeof *all, cmp_ts);
+    double busy = union_len(all, ng);
+    qsort(mod, nm, sizeof *mod, cmp_ts);
+    double modelled = union_len(mod, nm);
+    sd->cov.busy_us += busy;
+    sd->cov.modelled_us += modelled;
+    sd->cov.unmodelled_us += busy - modelled;
+    per_who(fr, mod, nm, add_call);
+    size_t nu = 0;
+    for (size_t i = 0; i < ng; i++)
+        if (all[i].who != TD_ATTR_NONE)
+            all[nu++] = all[i];
+    per_who(fr, all, nu, add_unmodelled);
+}
+
+static int file_notes(file_run *fr)
+{
+    rl_side *sd = &fr->r->s[fr->side];
+    const char *path = fr->f->path;
+    for (size_t i = 0; i < fr->nproblems; i++)
+        if (note(sd, "%s: %llu op call%s left unmodelled: %s", path,
+                 (unsigned long long)fr->problems[i], fr->problems[i] == 1 ? "" : "s",
+                 fr->problem_text[i]) < 0)
+            return TD_ENOMEM;
+    if (fr->unknown_type &&
+        note(sd,
+             "%s: %llu op call%s whose first input's type has no known width: no bytes, no "
+             "roofline",
+             path, (unsigned long long)fr->unknown_type, fr->unknown_type == 1 ? "" : "s") < 0)
+        return TD_ENOMEM;
+    return 0;
+}
+
+/* One selected file of a side: its GPU events, their calls and unions. */
 static int measure_file(td_roofline *r, int side, const td_file *f, const td_pick *pick)
 {
-    rl_side *sd = &r->s[side];
     if (!f->roof_ts || !f->has_attr)
         return 0;
     int rc = td_file_events(f);
@@ -371,95 +480,15 @@ static int measure_file(td_roofline *r, int side, const td_file *f, const td_pic
     long stack[64], *pos = td_pick_positions(f, pick, stack);
     if (!fr.named || !fr.top || !fr.topset || !fr.cache || !all || !mod || !pos) {
         rc = TD_ENOMEM;
-        goto done;
-    }
-    for (size_t i = 0; i < nc; i++)
-        fr.cache[i].rc = 2;
-    size_t k = 0;
-    for (size_t i = 0; i < f->nev; i++) {
-        const td_event *e = &f->evb[i >> TD_BLOCK_SHIFT][i & (TD_BLOCK - 1)];
-        if (!(e->name & TD_EV_GPU))
-            continue;
-        size_t g = k++;
-        long ip;
-        if (g >= f->nroof || isnan(f->roof_ts[g]) || !td_pick_takes(pick, pos, e->name, e->iter, &ip))
-            continue;
-        gev v = {TD_ATTR_NONE, f->roof_ts[g], f->roof_end[g]};
-        all[ng++] = v;
-        uint32_t call = g < f->nattr ? f->attr_call[g] : TD_ATTR_NONE;
-        uint32_t root = call == TD_ATTR_NONE || !f->op_name ? TD_ATTR_NONE : root_of(&fr, call);
-        long u = -1;
-        if (root != TD_ATTR_NONE && f->shapes) {
-            pm *m = model_of(&fr, root);
-            if (m->rc > 0) {
-                v.who = root;
-                mod[nm++] = v;
-                continue;
-            }
-            /* A model, but not for these inputs: the op's time, unmodelled. */
-            if (!(fr.topset[root] & 2)) {
-                fr.topset[root] |= 2;
-                count_problem(&fr, m->p.problem);
-            }
-            u = m->row;
-        } else {
-            /* Unmodelled: under the innermost op around it. */
-            uint32_t op = g < f->nattr ? f->attr_op[g] : TD_ATTR_NONE;
-            u = unm_index(r, op == TD_ATTR_NONE || TD_ATTR_IS_REASON(op)
-                                 ? "(no op)"
-                                 : td_strtab_get(f->names, op, NULL));
+    } else {
+        for (size_t i = 0; i < nc; i++)
+            fr.cache[i].rc = 2;
+        rc = split_events(&fr, pick, pos, all, &ng, mod, &nm);
+        if (rc == 0) {
+            sum_times(&fr, all, ng, mod, nm);
+            rc = file_notes(&fr);
         }
-        if (u < 0) {
-            rc = TD_ENOMEM;
-            goto done;
-        }
-        v.who = (uint32_t)u;
-        all[ng - 1].who = (uint32_t)u | 0x80000000u; /* unmodelled, for the per-op unions */
     }
-    /* Busy time: |U| of all; modelled: |U| of the modelled events. */
-    qsort(all, ng, sizeof *all, cmp_ts);
-    double busy = union_len(all, ng);
-    qsort(mod, nm, sizeof *mod, cmp_ts);
-    double modelled = union_len(mod, nm);
-    /* Per modelled call: |U| of its events (a call with a model but inputs
-     * it cannot take goes to its op's unmodelled time). */
-    qsort(mod, nm, sizeof *mod, cmp_gev);
-    for (size_t i = 0; i < nm;) {
-        size_t j = i;
-        while (j < nm && mod[j].who == mod[i].who)
-            j++;
-        add_call(&fr, mod[i].who, union_len(mod + i, j - i));
-        i = j;
-    }
-    /* Per unmodelled op: |U| of its events. */
-    size_t nu = 0;
-    for (size_t i = 0; i < ng; i++)
-        if (all[i].who != TD_ATTR_NONE && (all[i].who & 0x80000000u)) {
-            all[nu] = all[i];
-            all[nu++].who &= 0x7FFFFFFFu;
-        }
-    qsort(all, nu, sizeof *all, cmp_gev);
-    for (size_t i = 0; i < nu;) {
-        size_t j = i;
-        while (j < nu && all[j].who == all[i].who)
-            j++;
-        r->unm[all[i].who].time[side] += union_len(all + i, j - i);
-        i = j;
-    }
-    sd->cov.busy_us += busy;
-    sd->cov.modelled_us += modelled;
-    sd->cov.unmodelled_us += busy - modelled;
-    for (size_t i = 0; i < fr.nproblems; i++)
-        if (note(sd, "%s: %llu op call%s left unmodelled: %s", f->path,
-                 (unsigned long long)fr.problems[i], fr.problems[i] == 1 ? "" : "s",
-                 fr.problem_text[i]) < 0)
-            rc = TD_ENOMEM;
-    if (fr.unknown_type &&
-        note(sd, "%s: %llu op call%s whose first input's type has no known width: no bytes, no "
-                 "roofline",
-             f->path, (unsigned long long)fr.unknown_type, fr.unknown_type == 1 ? "" : "s") < 0)
-        rc = TD_ENOMEM;
-done:
     if (pos && pos != stack)
         free(pos);
     free(fr.named);
@@ -525,7 +554,8 @@ static int measure_side(td_roofline *r, int side, const td_set *s, const td_list
     } else {
         sd->gpu = td_gpu_detect(sd->device);
         if (!sd->gpu &&
-            note(sd, "%s: no peaks known for this GPU: no roofline columns (give one with --%s-gpu)",
+            note(sd,
+                 "%s: no peaks known for this GPU: no roofline columns (give one with --%s-gpu)",
                  sd->device ? sd->device : "no deviceProperties in the trace", name) < 0)
             return td_fail(err, TD_ENOMEM, "", "out of memory");
     }
@@ -595,9 +625,9 @@ static const char *reading(const td_rl_row *w)
         return "test only";
     if (t->count == 0)
         return "control only";
-    double dw = c->flops > 0 ? (t->flops - c->flops) / c->flops
+    double dw = c->flops > 0   ? (t->flops - c->flops) / c->flops
                 : c->bytes > 0 ? (t->bytes - c->bytes) / c->bytes
-                                : 0;
+                               : 0;
     if (dw > 0.01)
         return "more work";
     if (dw < -0.01)

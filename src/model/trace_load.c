@@ -210,13 +210,13 @@ READER_INLINE int read_args(loader *L, int64_t *stream, int64_t *corr)
     while ((rc = td_json_member(j, &L->args_keys, &k, &kl, &tag)) > 0) {
         int8_t t = *tag;
         if (t < 0)
-            t = *tag = key_is(k, kl, "stream")                            ? 1
-                       : key_is(k, kl, "correlation")                     ? 2
-                       : !L->want_shapes                                  ? 0
-                       : key_is(k, kl, "Input Dims")                      ? 3
-                       : key_is(k, kl, "Input type")                      ? 4
-                       : key_is(k, kl, "Concrete Inputs")                 ? 5
-                                                                          : 0;
+            t = *tag = key_is(k, kl, "stream")            ? 1
+                       : key_is(k, kl, "correlation")     ? 2
+                       : !L->want_shapes                  ? 0
+                       : key_is(k, kl, "Input Dims")      ? 3
+                       : key_is(k, kl, "Input type")      ? 4
+                       : key_is(k, kl, "Concrete Inputs") ? 5
+                                                          : 0;
         if (t == 0) { /* most members: skipped, no need to look first */
             if ((rc = td_json_skip(j)) < 0)
                 return rc;
