@@ -452,8 +452,8 @@ static int file_notes(file_run *fr)
             return TD_ENOMEM;
     if (fr->unknown_type &&
         note(sd,
-             "%s: %llu op call%s whose first input's type has no known width: no bytes, no "
-             "roofline",
+             "%s: %llu op call%s whose first input's type is not a floating-point type of "
+             "known width: no roofline columns",
              path, (unsigned long long)fr->unknown_type, fr->unknown_type == 1 ? "" : "s") < 0)
         return TD_ENOMEM;
     return 0;
