@@ -19,6 +19,8 @@ an independent reading of the spec.
 - The GPU: every shared trace with deviceProperties names its device, and
   the known ones map to the table's entry; --test-gpu FILE (TraceLens's
   arch format) changes only the roofline columns, to the file's figures.
+- Another profiler's output (Nsight Systems, rocprofv3): no shapes, its GPU
+  busy time still measured.
 - Bad input: no shapes (one note naming record_shapes=True, time still
   measured, exit 0); malformed Input Dims on one event (that call
   unmodelled, a counted note, the other rows as before); an unknown
@@ -423,6 +425,21 @@ def test_bad_input(exe, tmp):
     check("missing --test-gpu FILE: an error naming it", rc != 0 and "nope.json" in err, err)
 
 
+def test_other_profilers(exe):
+    for d in ("profilers/nsys-vector-add", "profilers/rocprofv3-json"):
+        p = os.path.join(SHARED, d)
+        if not os.path.isdir(p):
+            continue
+        rc, js, err = roofline(exe, p, p)
+        rc2, out, _ = run(exe, "compare", p, p, "--device", "gpu", "--format", "csv", "-q")
+        total = sum(float(r["control_total_duration"]) for r in csv.DictReader(out.splitlines()))
+        cv = js["coverage"]["control"] if js else {}
+        check("%s: no shapes (a note), its GPU busy time measured, at most its GPU events' sum" % d,
+              rc == 0 and rc2 == 0 and any("record_shapes=True" in n for n in js["notes"]["control"])
+              and 0 < cv["busy_us"] <= total * (1 + 1e-9) and cv["modelled_us"] == 0,
+              (cv, total, err))
+
+
 def test_formats(exe, tmp):
     c, t = os.path.join(SHARED, PAIRS[1][1]), os.path.join(SHARED, PAIRS[1][2])
     rc, js, _ = roofline(exe, c, t, *ALL)
@@ -462,6 +479,7 @@ def main():
         test_gpu(exe)
         test_gpu_file(exe, tmp)
         test_bad_input(exe, tmp)
+        test_other_profilers(exe)
         test_formats(exe, tmp)
     print("roofline: %d passed, %d failed" % (passed, failed))
     sys.exit(1 if failed else 0)

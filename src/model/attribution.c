@@ -320,7 +320,7 @@ static int op_calls(td_file *f, const td_link *links, size_t n, const uint32_t *
     return 0;
 }
 
-int td_roof_times(td_file *f, const td_link *links, size_t n, td_error *err)
+int td_roof_times(td_file *f, const td_link *links, size_t n, bool any_gpu, td_error *err)
 {
     size_t ng = f->events_gpu, k = 0;
     f->roof_ts = malloc((ng + 1) * sizeof *f->roof_ts);
@@ -331,8 +331,8 @@ int td_roof_times(td_file *f, const td_link *links, size_t n, td_error *err)
         const td_link *l = &links[i];
         if (!(l->kind & TD_LINK_GPU))
             continue;
-        bool ok = (l->kind & TD_LINK_KCAT) && !(l->kind & TD_LINK_HOST) && isfinite(l->ts) &&
-                  isfinite(l->dur);
+        bool ok = (any_gpu || (l->kind & TD_LINK_KCAT)) && !(l->kind & TD_LINK_HOST) &&
+                  isfinite(l->ts) && isfinite(l->dur);
         f->roof_ts[k] = ok ? l->ts : NAN;
         f->roof_end[k] = ok ? l->ts + l->dur : NAN;
         k++;

@@ -48,8 +48,10 @@ typedef struct td_link {
 } td_link;
 
 /* attribution.c, TD_LOAD_ROOF, before td_attribute: f->roof_ts and
- * f->roof_end from the gpu-side links (their own times, never rounded). */
-int td_roof_times(td_file *f, const td_link *links, size_t n, td_error *err);
+ * f->roof_end from the gpu-side links (their own times, never rounded):
+ * those of TD_LINK_KCAT, or every one with any_gpu (another profiler's
+ * file, whose gpu-side events are all kernels, memcpys and memsets). */
+int td_roof_times(td_file *f, const td_link *links, size_t n, bool any_gpu, td_error *err);
 
 /* attribution.c: fills f->attr_* and f->wait_* from the n link records
  * (file order); round_ts as for the raw events (spec §2). */

@@ -1169,7 +1169,7 @@ static int finish_file(loader *L, int flags, td_split *sp, const void *marker, t
     if (rc == 0 && (flags & TD_LOAD_BD))
         rc = td_bd_collect(f, L->links, L->nlinks, L->round_ts, err);
     if (rc == 0 && (flags & TD_LOAD_ROOF))
-        rc = td_roof_times(f, L->links, L->nlinks, err);
+        rc = td_roof_times(f, L->links, L->nlinks, false, err);
     if (rc == 0 && (flags & TD_LOAD_ATTR))
         rc = td_attribute(f, L->links, L->nlinks, L->round_ts, err);
     return rc;
