@@ -55,6 +55,10 @@ bench-stats: $(BIN)
 bench-breakdown: $(BIN)
 	sh bench/breakdown_cost.sh $(BIN)
 
+# The cost of roofline against a plain compare, in CPU time (target: at most 1.5x).
+bench-roofline: $(BIN) $(RUNSTAT)
+	sh bench/roofline_cost.sh $(BIN)
+
 # make bench-attribution: compare --by op against a plain compare (bench/attribution.sh).
 bench-attribution: all
 	sh bench/attribution.sh $(BIN) $(or $(BENCH_RUNS),5)

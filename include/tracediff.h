@@ -157,11 +157,17 @@ typedef struct td_open_opts {
      * (docs/breakdown.md). NULL: ProfilerStep. A bad expression is
      * TD_EUSAGE; one that matches nothing leaves the file whole-trace. */
     const char *step_marker;
+    /* Keep what td_roofline_compute needs (below, docs/roofline.md): the
+     * cpu ops' "Input Dims", "Input type" and "Concrete Inputs" (interned
+     * once per distinct shape), their nesting and the times of the gpu-side
+     * events. Implies want_attribution. Files are then read whole, in
+     * threads, never cut into pieces or loaded in processes. Off by default. */
+    bool want_roofline;
 } td_open_opts;
 
 #define TD_OPEN_OPTS_INIT                                                                          \
     {                                                                                              \
-        sizeof(td_open_opts), 0, NULL, NULL, false, 0, false, false, false, false, NULL            \
+        sizeof(td_open_opts), 0, NULL, NULL, false, 0, false, false, false, false, NULL, false     \
     }
 
 /* Whether HTA_DISABLE_NS_ROUNDING in the environment turns HTA's rounding
@@ -1080,6 +1086,148 @@ TD_API const td_bd_row *td_breakdown_rows(const td_breakdown *b, size_t *n);
 TD_API const td_bd_bar *td_breakdown_waterfall(const td_breakdown *b, size_t *n);
 /* Notes on a side (why a number is missing or odd), NULL after the last. */
 TD_API const char *td_breakdown_note(const td_breakdown *b, td_side side, size_t i);
+
+/* ------------------------------------------------------------------------- */
+/* Work, rate and the roofline per op (docs/roofline.md).                    */
+
+/* Classes of modelled ops. */
+typedef enum td_rl_class {
+    TD_RL_GEMM,
+    TD_RL_ATTENTION,
+    TD_RL_CONV,
+    TD_RL_ELEMENTWISE,
+    TD_RL_REDUCTION,
+    TD_RL_NORM,
+    TD_RL_NCLASSES
+} td_rl_class;
+
+/* Precisions (an op's is its first input's type); TD_PREC_UNKNOWN: none. */
+typedef enum td_precision {
+    TD_PREC_UNKNOWN = -1,
+    TD_PREC_FP64,
+    TD_PREC_FP32,
+    TD_PREC_FP16,
+    TD_PREC_BF16,
+    TD_PREC_FP8,
+    TD_PREC_FP4,
+    TD_PREC_N
+} td_precision;
+
+TD_API const char *td_rl_class_name(td_rl_class c);
+TD_API const char *td_precision_name(td_precision p);
+
+/* What the model says of one call. */
+typedef struct td_perf {
+    td_rl_class cls;
+    double flops, bytes;    /* bytes NAN when a type's width is unknown */
+    td_precision precision; /* TD_PREC_UNKNOWN: the first input's type has no width */
+    bool matrix;            /* matrix units (GEMM, conv, attention), else vector units */
+    const char *problem;    /* when td_perf_model returns -1: why, as a phrase */
+} td_perf;
+
+/* The model of op (its name) on a call's "Input Dims", "Input type" and
+ * "Concrete Inputs" (compact JSON, as the trace has them; NULL or "" when
+ * absent): 1 with *out filled, 0 when the op has no model (its time goes to
+ * the modelled ops inside it), -1 when it has one but these inputs do not
+ * fit it (out->problem says why). */
+TD_API int td_perf_model(td_perf *out, const char *op, const char *dims, const char *types,
+                         const char *concrete);
+
+/* A GPU's peaks: dense TFLOP/s per unit (0: matrix, 1: vector) and
+ * precision, NAN where the source gives none; memory bandwidth in GB/s. */
+typedef struct td_gpu {
+    char name[64];
+    double mem_bw_gbps;
+    double tflops[2][TD_PREC_N];
+    const char *source; /* the public datasheet, or NULL for a user's file */
+} td_gpu;
+
+/* The built-in table (docs/roofline.md, "GPUs"). */
+TD_API const td_gpu *td_gpu_table(size_t *n);
+/* The table's entry of a deviceProperties name ("NVIDIA H100 80GB HBM3",
+ * "AMD Instinct MI300X VF"), or NULL. */
+TD_API const td_gpu *td_gpu_detect(const char *device_name);
+/* spec: a name of the table (or a device name it matches), or a file in
+ * TraceLens's arch format ({"name", "mem_bw_gbps", "max_achievable_tflops":
+ * {"matrix_bf16": ..., "vector_fp32": ...}}). TD_EUSAGE listing the known
+ * names when it is neither; TD_EIO / TD_ETRACE naming a bad file. */
+TD_API int td_gpu_resolve(td_gpu *out, const char *spec, td_error *err);
+
+typedef enum td_rl_bound { TD_RL_BOUND_UNKNOWN, TD_RL_COMPUTE, TD_RL_MEMORY } td_rl_bound;
+
+/* One side of a row: per call FLOPs and bytes; totals over the calls. NAN
+ * where unknown (no calls, no bytes, no GPU peaks). */
+typedef struct td_rl_side {
+    uint64_t count;
+    double flops, bytes; /* per call (the mean when the calls differ) */
+    double time_us;      /* the summed GPU time of the calls */
+    double tflops, tbps, intensity;
+    double peak_tflops, peak_tbps;
+    double efficiency_pct; /* roofline time / measured time */
+    td_rl_bound bound;
+} td_rl_side;
+
+typedef struct td_rl_row {
+    const char *op, *input_dims, *input_types; /* dims and types: compact JSON */
+    td_rl_class cls;
+    td_precision precision;
+    td_rl_side side[2];
+    double time_change_pct, rate_change_pct, efficiency_change_pts;
+    const char *reading; /* docs/roofline.md, "Readings" */
+} td_rl_row;
+
+typedef struct td_rl_unmodelled {
+    const char *op; /* the innermost op around the GPU events, or "(no op)" */
+    double time_us;
+} td_rl_unmodelled;
+
+/* A side's coverage: busy = modelled + unmodelled, GPU time as |U| of its
+ * kernels, memcpys and memsets. */
+typedef struct td_rl_coverage {
+    double busy_us, modelled_us, unmodelled_us, modelled_pct;
+    const td_rl_unmodelled *top; /* by time, largest first */
+    size_t ntop;
+} td_rl_coverage;
+
+/* --by class: one per class with a modelled call on some side. */
+typedef struct td_rl_class_row {
+    td_rl_class cls;
+    double flops[2], time_us[2], tflops[2], efficiency_pct[2];
+    double time_change_pct, rate_change_pct, efficiency_change_pts;
+} td_rl_class_row;
+
+typedef struct td_roofline_opts {
+    size_t size; /* sizeof(td_roofline_opts): set by TD_ROOFLINE_OPTS_INIT */
+    /* As td_compare_opts (the lowest rank and iteration by default). */
+    td_list control_ranks, test_ranks, control_iters, test_iters;
+    /* The sides' GPUs (td_gpu_resolve), or NULL: read from the traces. */
+    const char *control_gpu, *test_gpu;
+    size_t top_unmodelled; /* 0 = 5 */
+} td_roofline_opts;
+
+#define TD_ROOFLINE_OPTS_INIT                                                                      \
+    {                                                                                              \
+        sizeof(td_roofline_opts), TD_LIST_INIT, TD_LIST_INIT, TD_LIST_INIT, TD_LIST_INIT, NULL,    \
+            NULL, 0                                                                                \
+    }
+
+typedef struct td_roofline td_roofline;
+
+/* Both sets opened with td_open_opts.want_roofline, from traces (a summary
+ * keeps no shapes: TD_EUSAGE). */
+TD_API int td_roofline_compute(td_roofline **out, const td_set *control, const td_set *test,
+                               const td_roofline_opts *opts, td_error *err);
+TD_API void td_roofline_free(td_roofline *r);
+/* Sorted by |time change|, largest first. */
+TD_API const td_rl_row *td_roofline_rows(const td_roofline *r, size_t *n);
+TD_API const td_rl_class_row *td_roofline_classes(const td_roofline *r, size_t *n);
+TD_API const td_rl_coverage *td_roofline_coverage(const td_roofline *r, td_side side);
+/* The side's GPU, NULL when unknown (no roofline columns then). */
+TD_API const td_gpu *td_roofline_gpu(const td_roofline *r, td_side side);
+/* The device name the side's traces give, or NULL. */
+TD_API const char *td_roofline_device(const td_roofline *r, td_side side);
+/* Notes on a side, NULL after the last. */
+TD_API const char *td_roofline_note(const td_roofline *r, td_side side, size_t i);
 
 #ifdef __cplusplus
 }

@@ -60,12 +60,14 @@ typedef struct cli_opts {
     td_breakdown_opts bd;          /* breakdown: --hta-scope, --straggler (selection: cmp's) */
     bool per_rank;                 /* breakdown --per-rank */
     const char *step_marker;       /* --step-marker REGEX (td_open_opts.step_marker) */
+    td_roofline_opts rl;           /* roofline: --control-gpu, --test-gpu (selection: cmp's) */
+    bool rl_by_class;              /* roofline --by class */
 } cli_opts;
 
 #define CLI_OPTS_INIT                                                                              \
     {                                                                                              \
         .cmp = TD_COMPARE_OPTS_INIT, .view = TD_VIEW_OPTS_INIT, .sopt = TD_STATS_OPTS_INIT,        \
-        .bd = TD_BREAKDOWN_OPTS_INIT                                                               \
+        .bd = TD_BREAKDOWN_OPTS_INIT, .rl = TD_ROOFLINE_OPTS_INIT                                  \
     }
 
 void cli_opts_free(cli_opts *o);

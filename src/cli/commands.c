@@ -17,6 +17,7 @@ static const cli_run_fn handlers[CMD_COUNT] = {
     [CMD_CHECK] = cmd_check,
     [CMD_EXPLAIN] = cmd_explain,
     [CMD_BREAKDOWN] = cmd_breakdown,
+    [CMD_ROOFLINE] = cmd_roofline,
     [CMD_COMPLETION] = cmd_completion,
     [CMD_MAN] = cmd_man,
 };

@@ -19,6 +19,7 @@ int cmd_trend(const cli_command *cmd, int argc, char **argv);
 int cmd_check(const cli_command *cmd, int argc, char **argv);
 int cmd_explain(const cli_command *cmd, int argc, char **argv);
 int cmd_breakdown(const cli_command *cmd, int argc, char **argv);
+int cmd_roofline(const cli_command *cmd, int argc, char **argv);
 int cmd_completion(const cli_command *cmd, int argc, char **argv);
 int cmd_man(const cli_command *cmd, int argc, char **argv);
 

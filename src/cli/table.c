@@ -251,6 +251,27 @@ const cli_command cli_commands[] = {
      "steady iterations of a side with 2 or more steps, else its whole trace.\n\n" TRACE_SET_NOTE,
      {"tracediff breakdown examples/control examples/test",
       "tracediff breakdown examples/control examples/test --hta-scope --format json", NULL}},
+    {CMD_ROOFLINE,
+     "roofline",
+     "per op and shape: work, achieved rate, % of the GPU's roofline; diffed",
+     "CONTROL TEST",
+     2,
+     "CONTROL and TEST",
+     NULL,
+     NULL,
+     "For traces recorded with record_shapes=True: one row per (op, input dims,\n"
+     "input types) that has a model (GEMM, attention, convolution, elementwise,\n"
+     "layer norm: TraceLens's formulas), matched across the sides. Per side: calls,\n"
+     "FLOPs and bytes per call, GPU time (|U| of the kernels of the op and the ops\n"
+     "below it), achieved TFLOP/s and TB/s, intensity, the GPU's peak and bandwidth,\n"
+     "efficiency (% of the roofline) and bound; then the change of time, rate and\n"
+     "efficiency and a reading (more work, same work at a lower rate, became\n"
+     "memory-bound, ...). Rows sorted by |time change|. Below: each side's coverage\n"
+     "(the share of GPU busy time in modelled ops) and its largest unmodelled ops.\n"
+     "The GPUs come from the traces' deviceProperties or --control-gpu/--test-gpu.\n"
+     "See docs/roofline.md.\n\n" TRACE_SET_NOTE,
+     {"tracediff roofline control/ test/ --control-iteration all --test-iteration all",
+      "tracediff roofline control/ test/ --test-gpu MI300X --by class --format json", NULL}},
     {CMD_COMPLETION,
      "completion",
      "a shell completion script (bash or zsh) on stdout",
@@ -681,21 +702,39 @@ static int set_straggler(cli_opts *o, const char *v)
     return 0;
 }
 
+static int set_rl_by(cli_opts *o, const char *v)
+{
+    o->rl_by_class = strcmp(v, "class") == 0; /* checked against the choices */
+    return 0;
+}
+
+static int set_control_gpu(cli_opts *o, const char *v)
+{
+    o->rl.control_gpu = v;
+    return 0;
+}
+
+static int set_test_gpu(cli_opts *o, const char *v)
+{
+    o->rl.test_gpu = v;
+    return 0;
+}
+
 #define ON_ROWS (ON(CMD_COMPARE) | ON(CMD_PLOT) | ON(CMD_REPORT) | ON(CMD_EXPLAIN))
 #define ON_BY (ON(CMD_COMPARE) | ON(CMD_OPS) | ON(CMD_PLOT) | ON(CMD_CHECK))
-#define ON_READ (ON_PAIR | ON(CMD_INFO) | ON(CMD_SUMMARIZE) | ON(CMD_BREAKDOWN))
+#define ON_READ (ON_PAIR | ON(CMD_INFO) | ON(CMD_SUMMARIZE) | ON(CMD_BREAKDOWN) | ON(CMD_ROOFLINE))
 
 const cli_option cli_options[] = {
     /* selection */
-    {"control-rank", 0, "R", NULL, "selection", ON_PAIR,
+    {"control-rank", 0, "R", NULL, "selection", ON_PAIR | ON(CMD_ROOFLINE),
      "control's ranks: N | N,M,... | all (default: the lowest rank)", set_control_rank},
-    {"test-rank", 0, "R", NULL, "selection", ON_PAIR,
+    {"test-rank", 0, "R", NULL, "selection", ON_PAIR | ON(CMD_ROOFLINE),
      "test's ranks: N | N,M,... | all (default: the lowest rank)", set_test_rank},
-    {"control-iteration", 0, "I", NULL, "selection", ON_PAIR,
+    {"control-iteration", 0, "I", NULL, "selection", ON_PAIR | ON(CMD_ROOFLINE),
      "control's iterations: N | N,M,... | all | steady (all\n"
      "but the lowest: no warm-up) (default: the lowest)",
      set_control_iteration},
-    {"test-iteration", 0, "I", NULL, "selection", ON_PAIR,
+    {"test-iteration", 0, "I", NULL, "selection", ON_PAIR | ON(CMD_ROOFLINE),
      "test's iterations: N | N,M,... | all | steady (all but\n"
      "the lowest: no warm-up) (default: the lowest)",
      set_test_iteration},
@@ -774,9 +813,9 @@ const cli_option cli_options[] = {
      "iterations, numbered 0, 1, ... in time order, instead of\n"
      "ProfilerStep#N (a train_step annotation, an NVTX range)",
      set_step_marker},
-    {"control-label", 0, "NAME", NULL, "selection", ON_PAIR | ON(CMD_BREAKDOWN),
+    {"control-label", 0, "NAME", NULL, "selection", ON_PAIR | ON(CMD_BREAKDOWN) | ON(CMD_ROOFLINE),
      "control's label: headers, legends, column prefixes", set_control_label},
-    {"test-label", 0, "NAME", NULL, "selection", ON_PAIR | ON(CMD_BREAKDOWN),
+    {"test-label", 0, "NAME", NULL, "selection", ON_PAIR | ON(CMD_BREAKDOWN) | ON(CMD_ROOFLINE),
      "test's label: headers, legends, column prefixes", set_test_label},
     {"jobs", 'j', "N", NULL, "selection", ON_READ,
      "threads (or processes) reading the traces (default: one per core)", set_jobs},
@@ -850,6 +889,18 @@ const cli_option cli_options[] = {
     {"top", 0, "N", NULL, "rows", ON_ROWS, "the first N rows after sorting", set_top},
     {"top", 0, "N", NULL, "rows", ON(CMD_TREND),
      "the N names that changed most (default: all; 10 in a chart)", set_top},
+    {"by", 0, "KEY", "op|class", "rows", ON(CMD_ROOFLINE),
+     "op: a row per (op, input dims, input types) (default);\n"
+     "class: GEMM, attention, conv, elementwise, norm",
+     set_rl_by},
+    {"control-gpu", 0, "GPU", NULL, "rows", ON(CMD_ROOFLINE),
+     "control's GPU: a name of the table (docs/roofline.md) or a\n"
+     "FILE.json in TraceLens's arch format (default: the trace's)",
+     set_control_gpu},
+    {"test-gpu", 0, "GPU", NULL, "rows", ON(CMD_ROOFLINE),
+     "test's GPU: a name of the table or a FILE.json (default: the\n"
+     "trace's)",
+     set_test_gpu},
     {"per-rank", 0, NULL, NULL, "rows", ON(CMD_BREAKDOWN),
      "one row per rank and side: step, busy, idle, exposed\n"
      "communication; the slowest rank and stragglers marked",
@@ -865,7 +916,8 @@ const cli_option cli_options[] = {
     /* output */
     {"format", 0, "FORMAT", "table|csv|json|markdown", "output", ON(CMD_COMPARE),
      "default: table on a terminal, else csv;\nwith -o, from the file's extension", set_format},
-    {"format", 0, "FORMAT", "table|csv|json|markdown", "output", ON(CMD_BREAKDOWN),
+    {"format", 0, "FORMAT", "table|csv|json|markdown", "output",
+     ON(CMD_BREAKDOWN) | ON(CMD_ROOFLINE),
      "default: table on a terminal, else csv;\nwith -o, from the file's extension", set_format},
     {"format", 0, "FORMAT", "table|csv|json", "output", ON(CMD_OPS),
      "default: table on a terminal, else csv (category,name)", set_format},
@@ -906,7 +958,7 @@ const cli_option cli_options[] = {
      set_output},
     {"output", 'o', "FILE", NULL, "output",
      ON(CMD_COMPARE) | ON(CMD_OPS) | ON(CMD_INFO) | ON(CMD_RUNS) | ON(CMD_CHECK) | ON(CMD_EXPLAIN) |
-         ON(CMD_BREAKDOWN),
+         ON(CMD_BREAKDOWN) | ON(CMD_ROOFLINE),
      "written whole or not at all ('-': stdout)", set_output},
     {"output", 'o', "FILE", NULL, "output", ON(CMD_PLOT),
      "required: .svg, .png or .pdf (from the extension); written\n"

@@ -20,6 +20,7 @@ typedef enum cli_command_id {
     CMD_CHECK,
     CMD_EXPLAIN,
     CMD_BREAKDOWN,
+    CMD_ROOFLINE,
     CMD_COMPLETION,
     CMD_MAN,
     CMD_COUNT

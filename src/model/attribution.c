@@ -304,6 +304,8 @@ static int op_calls(td_file *f, const td_link *links, size_t n, const uint32_t *
                     : TD_ATTR_NONE;
     f->op_name = malloc((nops + 1) * sizeof *f->op_name);
     f->op_parent = malloc((nops + 1) * sizeof *f->op_parent);
+    if (f->shapes && !(f->op_shape = malloc((nops + 1) * sizeof *f->op_shape)))
+        f->op_name = (free(f->op_name), NULL);
     if (!f->op_name || !f->op_parent) {
         free(id);
         return -1;
@@ -313,12 +315,37 @@ static int op_calls(td_file *f, const td_link *links, size_t n, const uint32_t *
         if (id[i] == TD_ATTR_NONE)
             continue;
         f->op_name[id[i]] = links[i].name;
+        if (f->op_shape)
+            f->op_shape[id[i]] = links[i].shape;
         f->op_parent[id[i]] = parent[i] == TD_ATTR_NONE ? TD_ATTR_NONE : id[parent[i]];
     }
     for (size_t k = 0; k < f->nattr; k++)
         if (f->attr_call[k] != TD_ATTR_NONE)
             f->attr_call[k] = id[f->attr_call[k]];
     free(id);
+    return 0;
+}
+
+int td_roof_times(td_file *f, const td_link *links, size_t n, bool any_gpu, td_error *err)
+{
+    size_t ng = f->events_gpu, k = 0;
+    f->roof_ts = malloc((ng + 1) * sizeof *f->roof_ts);
+    f->roof_end = malloc((ng + 1) * sizeof *f->roof_end);
+    if (!f->roof_ts || !f->roof_end)
+        return td_fail(err, TD_ENOMEM, f->path, "out of memory");
+    for (size_t i = 0; i < n && k < ng; i++) {
+        const td_link *l = &links[i];
+        if (!(l->kind & TD_LINK_GPU))
+            continue;
+        bool ok = (any_gpu || (l->kind & TD_LINK_KCAT)) && !(l->kind & TD_LINK_HOST) &&
+                  isfinite(l->ts) && isfinite(l->dur);
+        f->roof_ts[k] = ok ? l->ts : NAN;
+        f->roof_end[k] = ok ? l->ts + l->dur : NAN;
+        k++;
+    }
+    for (; k < ng; k++)
+        f->roof_ts[k] = f->roof_end[k] = NAN;
+    f->nroof = ng;
     return 0;
 }
 

@@ -58,6 +58,10 @@ void td_file_free(td_file *f)
     if (f->ev_map)
         munmap(f->ev_map, f->ev_map_len);
     td_bd_file_free(f->bd);
+    td_strtab_free(f->shapes);
+    free(f->op_shape);
+    free(f->roof_ts);
+    free(f->roof_end);
     free(f);
 }
 

@@ -44,7 +44,14 @@ typedef struct td_link {
     uint32_t name;  /* names id */
     uint32_t kind;  /* TD_LINK_... bits */
     int64_t stream; /* args.stream, or -1 */
+    uint32_t shape; /* a cpu op's f->shapes id (TD_LOAD_ROOF), else TD_ATTR_NONE */
 } td_link;
+
+/* attribution.c, TD_LOAD_ROOF, before td_attribute: f->roof_ts and
+ * f->roof_end from the gpu-side links (their own times, never rounded):
+ * those of TD_LINK_KCAT, or every one with any_gpu (another profiler's
+ * file, whose gpu-side events are all kernels, memcpys and memsets). */
+int td_roof_times(td_file *f, const td_link *links, size_t n, bool any_gpu, td_error *err);
 
 /* attribution.c: fills f->attr_* and f->wait_* from the n link records
  * (file order); round_ts as for the raw events (spec §2). */

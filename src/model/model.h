@@ -145,6 +145,17 @@ typedef struct td_file {
      * version wrote it, for info; NULL for Kineto JSON and summaries. */
     char *format;
     struct td_bd_file *bd; /* what the breakdown needs (model/bd_collect.h), or NULL */
+    /* The roofline's inputs (TD_LOAD_ROOF, docs/roofline.md), else NULL:
+     * shapes interns each distinct "Input Dims" US "Input type" US
+     * "Concrete Inputs" of a cpu op (US = 0x1f; each the compact JSON of the
+     * member, "" when absent); op_shape[c] is op call c's (as op_name),
+     * TD_ATTR_NONE without shapes. roof_ts / roof_end: per gpu-side event
+     * (as attr_op), its interval in the trace's own resolution, NAN unless
+     * it is a kernel, memcpy or memset with a time (TD_LINK_KCAT). */
+    td_strtab *shapes;
+    uint32_t *op_shape;
+    double *roof_ts, *roof_end;
+    size_t nroof;
 } td_file;
 
 #define TD_ATTR_NONE 0xFFFFFFFFu
@@ -171,7 +182,8 @@ typedef struct td_load_progress {
  * trace's own resolution (td_open_opts.ns). */
 #define TD_LOAD_ATTR 1
 #define TD_LOAD_NS 2
-#define TD_LOAD_BD 4 /* td_open_opts.want_breakdown: model/bd_collect.h */
+#define TD_LOAD_BD 4   /* td_open_opts.want_breakdown: model/bd_collect.h */
+#define TD_LOAD_ROOF 8 /* td_open_opts.want_roofline: shapes, op_shape, roof_ts (with ATTR) */
 int td_file_load(td_file **out, const char *path, const td_load_progress *prog, int flags,
                  td_error *err);
 

@@ -133,7 +133,7 @@ static int keep_link(td_prof_sink *s, td_prof_cat cat, const td_raw_event *e, do
     if (!nl)
         return oom(s);
     s->links = nl;
-    nl[s->nlinks++] = (td_link){ts, e->dur, pid, tid, corr, e->name, kind};
+    nl[s->nlinks++] = (td_link){ts, e->dur, pid, tid, corr, e->name, kind, 0, TD_ATTR_NONE};
     return 0;
 }
 
@@ -214,6 +214,8 @@ int td_prof_sink_finish(td_prof_sink *s, td_file **out)
     s->nblk = 0; /* taken over (compacted or freed) */
     if (rc == 0 && (s->flags & TD_LOAD_BD))
         rc = td_bd_collect(f, s->links, s->nlinks, 0, s->err);
+    if (rc == 0 && (s->flags & TD_LOAD_ROOF)) /* GPU times; no shapes in these formats */
+        rc = td_roof_times(f, s->links, s->nlinks, true, s->err);
     if (rc == 0 && (s->flags & TD_LOAD_ATTR))
         rc = td_attribute(f, s->links, s->nlinks, 0, s->err);
     if (rc == 0) {

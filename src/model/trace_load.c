@@ -65,6 +65,12 @@ typedef struct loader {
     /* A rocprofv3 JSON file (prof_load.h): its events, read instead. */
     td_prof_sink *rocprof;
     int load_flags;
+    /* TD_LOAD_ROOF: the shape members of the event's args, as compact
+     * JSON (shp[0] "Input Dims", [1] "Input type", [2] "Concrete Inputs");
+     * have_shp: the bits of those read for the event being read. */
+    int want_shapes, have_shp;
+    char *shp[3];
+    size_t shplen[3], shpcap[3];
 } loader;
 
 static void report_progress(loader *L)
@@ -124,6 +130,74 @@ static int64_t int_or_minus1(const td_json_num *n)
     return -1;
 }
 
+/* Appends n bytes to shape buffer w. */
+static int shp_put(loader *L, int w, const char *s, size_t n)
+{
+    if (L->shplen[w] + n + 1 > L->shpcap[w]) {
+        char *nb = td_grow(L->shp[w], &L->shpcap[w], L->shplen[w] + n + 1, 1);
+        if (!nb)
+            return td_fail(L->j.err, TD_ENOMEM, L->f->path, "out of memory");
+        L->shp[w] = nb;
+    }
+    memcpy(L->shp[w] + L->shplen[w], s, n);
+    L->shplen[w] += n;
+    return 0;
+}
+
+/* One JSON value as compact JSON (Python's json.dumps with separators
+ * (",", ":")): arrays, strings and numbers as they are, objects as {},
+ * deeper than 16 levels as null. */
+static int shp_value(loader *L, int w, int depth)
+{
+    td_json *j = &L->j;
+    int c = td_json_peek(j), rc;
+    if (c == '[' && depth < 16) {
+        if ((rc = td_json_arr_begin(j)) < 0 || (rc = shp_put(L, w, "[", 1)) < 0)
+            return rc;
+        bool first = true;
+        size_t k = 0;
+        while ((rc = td_json_arr_next(j, &first)) > 0) {
+            if ((k++ && (rc = shp_put(L, w, ",", 1)) < 0) || (rc = shp_value(L, w, depth + 1)) < 0)
+                return rc;
+        }
+        return rc < 0 ? rc : shp_put(L, w, "]", 1);
+    }
+    if (c == '"') {
+        const char *s;
+        size_t sl;
+        if ((rc = td_json_string(j, &s, &sl)) < 0 || (rc = shp_put(L, w, "\"", 1)) < 0)
+            return rc;
+        for (size_t i = 0; i < sl && rc == 0; i++) {
+            unsigned char b = (unsigned char)s[i];
+            char esc[8];
+            if (b == '"' || b == '\\') {
+                esc[0] = '\\';
+                esc[1] = (char)b;
+                rc = shp_put(L, w, esc, 2);
+            } else if (b < 0x20) {
+                snprintf(esc, sizeof esc, "\\u%04x", b);
+                rc = shp_put(L, w, esc, 6);
+            } else {
+                rc = shp_put(L, w, s + i, 1);
+            }
+        }
+        return rc < 0 ? rc : shp_put(L, w, "\"", 1);
+    }
+    if (c == '-' || (c >= '0' && c <= '9')) {
+        td_json_num n;
+        char num[40];
+        if ((rc = td_json_number(j, &n)) < 0)
+            return rc;
+        int len = n.is_int ? snprintf(num, sizeof num, "%lld", (long long)n.i)
+                           : snprintf(num, sizeof num, "%.17g", n.d);
+        return shp_put(L, w, num, (size_t)len);
+    }
+    if ((rc = td_json_skip(j)) < 0)
+        return rc;
+    const char *lit = c == 't' ? "true" : c == 'f' ? "false" : c == '{' ? "{}" : "null";
+    return shp_put(L, w, lit, strlen(lit));
+}
+
 READER_INLINE int read_args(loader *L, int64_t *stream, int64_t *corr)
 {
     td_json *j = &L->j;
@@ -136,9 +210,22 @@ READER_INLINE int read_args(loader *L, int64_t *stream, int64_t *corr)
     while ((rc = td_json_member(j, &L->args_keys, &k, &kl, &tag)) > 0) {
         int8_t t = *tag;
         if (t < 0)
-            t = *tag = key_is(k, kl, "stream") ? 1 : key_is(k, kl, "correlation") ? 2 : 0;
+            t = *tag = key_is(k, kl, "stream")            ? 1
+                       : key_is(k, kl, "correlation")     ? 2
+                       : !L->want_shapes                  ? 0
+                       : key_is(k, kl, "Input Dims")      ? 3
+                       : key_is(k, kl, "Input type")      ? 4
+                       : key_is(k, kl, "Concrete Inputs") ? 5
+                                                          : 0;
         if (t == 0) { /* most members: skipped, no need to look first */
             if ((rc = td_json_skip(j)) < 0)
+                return rc;
+            continue;
+        }
+        if (t >= 3) { /* a shape member (TD_LOAD_ROOF): kept as compact JSON */
+            L->shplen[t - 3] = 0;
+            L->have_shp |= 1 << (t - 3);
+            if ((rc = shp_value(L, t - 3, 0)) < 0)
                 return rc;
             continue;
         }
@@ -501,6 +588,26 @@ static int keep_link(loader *L, const event_fields *ev)
         return td_fail(L->j.err, TD_ENOMEM, L->f->path, "out of memory");
     L->links = nl;
     td_link *k = &nl[L->nlinks++];
+    k->shape = TD_ATTR_NONE;
+    if ((kind & TD_LINK_OP) && L->have_shp && L->want_shapes) {
+        /* "Input Dims" US "Input type" US "Concrete Inputs" (model.h) */
+        for (int w = 0; w < 3; w++) {
+            if (!(L->have_shp & (1 << w)))
+                L->shplen[w] = 0;
+            if (shp_put(L, w, "\x1f", 1) < 0)
+                return TD_ENOMEM;
+        }
+        size_t a = L->shplen[0], b = L->shplen[1], c = L->shplen[2];
+        if (shp_put(L, 0, L->shp[1], b) < 0 || shp_put(L, 0, L->shp[2], c - 1) < 0)
+            return TD_ENOMEM;
+        if (!L->f->shapes && !(L->f->shapes = td_strtab_new()))
+            return td_fail(L->j.err, TD_ENOMEM, L->f->path, "out of memory");
+        int64_t id = td_strtab_intern(L->f->shapes, L->shp[0], a + b + c - 1);
+        if (id < 0)
+            return td_fail(L->j.err, TD_ENOMEM, L->f->path, "out of memory");
+        k->shape = (uint32_t)id;
+        L->shplen[0] = a - 1; /* as read, for a repeated key */
+    }
     k->ts = (ev->e.flags & TD_RAW_HAS_TS) ? ev->e.u.ts : NAN;
     k->dur = ev->e.dur;
     k->pid = L->pid;
@@ -541,8 +648,10 @@ READER_INLINE int read_event(loader *L, bool attr)
         return td_json_skip(&L->j);
     }
     event_fields ev = {.stream = -1, .corr = -1, .name_id = -1, .cat_id = -1};
-    if (attr)
+    if (attr) {
         L->pid = L->tid = -1;
+        L->have_shp = 0;
+    }
     int rc = read_event_members(L, &ev, attr);
     if (rc < 0)
         return rc;
@@ -1059,6 +1168,8 @@ static int finish_file(loader *L, int flags, td_split *sp, const void *marker, t
     L->nblk = 0; /* taken over (compacted or freed) by td_assign_iterations */
     if (rc == 0 && (flags & TD_LOAD_BD))
         rc = td_bd_collect(f, L->links, L->nlinks, L->round_ts, err);
+    if (rc == 0 && (flags & TD_LOAD_ROOF))
+        rc = td_roof_times(f, L->links, L->nlinks, false, err);
     if (rc == 0 && (flags & TD_LOAD_ATTR))
         rc = td_attribute(f, L->links, L->nlinks, L->round_ts, err);
     return rc;
@@ -1101,6 +1212,8 @@ static void loader_free(loader *L)
     free(L->links);
     free(L->cat_rdur);
     free(L->evcat);
+    for (int w = 0; w < 3; w++)
+        free(L->shp[w]);
     if (L->rocprof) {
         td_prof_sink_free(L->rocprof);
         free(L->rocprof);
@@ -1128,6 +1241,7 @@ static int load_trace(td_file **out, const char *path, const td_load_progress *p
     }
     L.f = f;
     L.load_flags = flags;
+    L.want_shapes = (flags & TD_LOAD_ROOF) != 0;
     L.marker = marker;
     if ((rc = td_reader_open(&L.r, path, err)) < 0)
         goto done;

@@ -20,6 +20,7 @@ $ tracediff --help
 >   check       CI gate: exit 3 when a name got significantly slower
 >   explain     the kernels one op launched on each side, and its CPU time
 >   breakdown   where the step time went: GPU busy, idle, overlap; diffed, as a waterfall
+>   roofline    per op and shape: work, achieved rate, % of the GPU's roofline; diffed
 >   completion  a shell completion script (bash or zsh) on stdout
 >   man         this program's manual page (roff) on stdout
 >

@@ -1,0 +1,489 @@
+#!/usr/bin/env python3
+"""tracediff roofline (docs/roofline.md) against TraceLens's own numbers and
+an independent reading of the spec.
+
+    roofline_test.py TRACEDIFF
+
+- TraceLens: on the shared pairs with shapes (tracelens-bert_h100 vs _mi300,
+  tracelens-falconsai_h100 vs _mi300), every GEMM (aten::mm, addmm, bmm,
+  baddbmm) group's FLOPs and bytes per call, every attention group's FLOPs
+  per call, and each group's call count and GPU time equal the expected
+  files under tests/roofline/, made by TraceLens itself
+  (tests/roofline/make_expected.py; README.md there names its commit).
+- The spec, computed here from the raw JSON events: every row's FLOPs and
+  bytes per call (GEMM, attention, convolution, elementwise, layer norm),
+  on the same pairs.
+- Sum rule: modelled + unmodelled = GPU busy time on each side of every
+  shared pair with shapes; on traces without steps the busy time equals
+  |U| of their kernels, memcpys and memsets computed here.
+- The GPU: every shared trace with deviceProperties names its device, and
+  the known ones map to the table's entry; --test-gpu FILE (TraceLens's
+  arch format) changes only the roofline columns, to the file's figures.
+- Another profiler's output (Nsight Systems, rocprofv3): no shapes, its GPU
+  busy time still measured.
+- Bad input: no shapes (one note naming record_shapes=True, time still
+  measured, exit 0); malformed Input Dims on one event (that call
+  unmodelled, a counted note, the other rows as before); an unknown
+  --test-gpu (exit 2 listing the known names).
+"""
+import csv, gzip, json, math, os, subprocess, sys, tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SHARED = os.environ.get("TD_SHARED_TRACES", os.path.join(os.path.dirname(ROOT), "shared", "traces"))
+if not os.path.isdir(SHARED):
+    SHARED = os.path.join(ROOT, "tests", "golden", "traces")
+EXPECTED = os.path.join(ROOT, "tests", "roofline")
+SUBSET = os.environ.get("TD_TEST_SUBSET", "") not in ("", "0")
+passed = failed = 0
+
+PAIRS = [("bert", "tracelens-bert_h100", "tracelens-bert_mi300"),
+         ("falconsai", "tracelens-falconsai_h100", "tracelens-falconsai_mi300")]
+ALL = ["--control-iteration", "all", "--test-iteration", "all"]
+
+
+def check(name, ok, detail=""):
+    global passed, failed
+    if ok:
+        passed += 1
+        print("ok   %s" % name)
+    else:
+        failed += 1
+        print("FAIL %s %s" % (name, str(detail)[:2000]))
+
+
+def run(exe, *args):
+    env = dict(os.environ, NO_COLOR="1", LC_ALL="C.UTF-8")
+    env.pop("HTA_DISABLE_NS_ROUNDING", None)
+    p = subprocess.run([exe] + list(args), capture_output=True, env=env, timeout=600)
+    return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
+
+
+def roofline(exe, c, t, *extra):
+    rc, out, err = run(exe, "roofline", c, t, "--format", "json", "-q", *extra)
+    return rc, (json.loads(out) if rc == 0 else None), err
+
+
+def close(a, b, rel=1e-9, abs_=1e-9):
+    if a is None or b is None:
+        return a is None and b is None
+    return abs(a - b) <= max(abs_, rel * max(abs(a), abs(b)))
+
+
+def key(v):
+    return json.dumps(v, separators=(",", ":"))
+
+
+def trace_path(d):
+    d = os.path.join(SHARED, d)
+    return os.path.join(d, sorted(os.listdir(d))[0]) if os.path.isdir(d) else d
+
+
+def load(path):
+    op = gzip.open if path.endswith(".gz") else open
+    with op(path, "rt", encoding="utf-8") as f:
+        return json.load(f)
+
+
+# ---- the spec's formulas, read independently ----------------------------------
+BPE = {"double": 8, "long int": 8, "float": 4, "int": 4, "scalar": 4, "c10::half": 2,
+       "c10::bfloat16": 2, "c10::float8_e4m3fn": 1, "c10::float8_e4m3fnuz": 1,
+       "c10::float8_e5m2": 1, "c10::float8_e8m0fnu": 1, "unsigned char": 1, "signed char": 1,
+       "c10::float4_e2m1fn_x2": 1}
+UNARY = {"aten::copy_", "aten::clamp_min", "aten::clamp_min_", "aten::sigmoid", "aten::sigmoid_",
+         "aten::rsqrt", "aten::silu", "aten::silu_", "aten::neg", "aten::pow", "aten::exp",
+         "aten::log", "aten::sqrt", "aten::tanh", "aten::relu", "aten::relu_", "aten::abs",
+         "aten::reciprocal", "aten::sin", "aten::cos", "aten::clamp", "aten::clamp_"}
+BINARY = {"aten::add", "aten::add_", "aten::sub", "aten::sub_", "aten::mul", "aten::mul_",
+          "aten::div", "aten::div_", "aten::maximum", "aten::minimum", "aten::pow_"}
+
+
+def b(types, i):
+    return BPE.get(types[i].lower()) if i < len(types) else None
+
+
+def prod(xs):
+    p = 1
+    for x in xs:
+        p *= x
+    return p
+
+
+def ints(s):
+    return [int(x) for x in s.replace("[", " ").replace("]", " ").replace(",", " ").split()]
+
+
+def spec_model(name, D, T, C):
+    """(flops, bytes) per the spec, bytes None when a width is unknown."""
+    def mul(n, w):
+        return None if w is None else n * w
+    if name in ("aten::mm", "aten::addmm", "aten::bmm", "aten::baddbmm"):
+        a = 1 if name in ("aten::addmm", "aten::baddbmm") else 0
+        bias = a
+        bt = D[a][0] if name in ("aten::bmm", "aten::baddbmm") else 1
+        m, k = D[a][-2], D[a][-1]
+        n = D[a + 1][-1]
+        return bt * (2 * m * n * k + bias * m * n), mul(bt * (m * k + k * n + m * n + bias * n), b(T, a))
+    if name.startswith("aten::_scaled_dot_product_") and name.endswith("_attention"):
+        q, k, v = D[0], D[1], D[2]
+        ci = 4 if "flash" in name else 6
+        causal = ci < len(C) and C[ci] == "True"
+        f = q[0] * q[1] * (2 * q[2] * k[2] * q[3] + 2 * q[2] * k[2] * v[3])
+        el = prod(q) + prod(k) + prod(v) + q[0] * q[1] * q[2] * v[3]
+        return (f / 2 if causal else f), mul(el, b(T, 0))
+    if name == "aten::convolution":
+        x, w = D[0], D[1]
+        st, pa, di = ints(C[3]), ints(C[4]), ints(C[5])
+        out = x[0] * w[0]
+        for i in range(len(x) - 2):
+            pick = lambda l: l[0] if len(l) == 1 else l[i]
+            out *= (x[2 + i] + 2 * pick(pa) - pick(di) * (w[2 + i] - 1) - 1) // pick(st) + 1
+        bias = prod(D[2]) if len(D) > 2 and D[2] else 0
+        return 2 * prod(w[1:]) * out, mul(prod(x) + prod(w) + out + bias, b(T, 0))
+    if name in ("aten::layer_norm", "aten::native_layer_norm"):
+        n = prod(D[0])
+        c = prod(D[2]) if len(D) > 2 and D[2] else prod(ints(C[1]))
+        return 5 * n + 6 * c, mul(2 * n + 6 * c, b(T, 0))
+    if name in BINARY or (name == "aten::pow" and len(D) > 1 and D[1]):
+        x, y = D[0], D[1]
+        m = max(len(x), len(y))
+        xs, ys = [1] * (m - len(x)) + x, [1] * (m - len(y)) + y
+        n = prod(max(p, q) for p, q in zip(xs, ys))
+        b0, b1 = b(T, 0), b(T, 1)
+        if b0 is None or b1 is None:
+            return n, None
+        return n, prod(x) * b0 + prod(y) * b1 + n * b0
+    if name in UNARY:
+        n = prod(D[0])
+        bi = b(T, 1) if name == "aten::copy_" and len(T) > 1 else b(T, 0)
+        b0 = b(T, 0)
+        return n, (None if bi is None or b0 is None else n * bi + n * b0)
+    return None
+
+
+def raw_groups(path):
+    """(op, dims, types) -> list of (flops, bytes) of its cpu_op events."""
+    out = {}
+    for e in load(path)["traceEvents"]:
+        a = e.get("args") or {}
+        if e.get("cat") != "cpu_op" or "Input Dims" not in a:
+            continue
+        D, T, C = a["Input Dims"], a.get("Input type", []), a.get("Concrete Inputs", [])
+        try:
+            m = spec_model(e["name"], D, T, C)
+        except (IndexError, TypeError, ValueError, ZeroDivisionError):
+            m = None
+        if m is not None:
+            out.setdefault((e["name"], key(D), key(T)), []).append(m)
+    return out
+
+
+def gpu_busy(path):
+    iv = sorted((e["ts"], e["ts"] + e["dur"]) for e in load(path)["traceEvents"]
+                if e.get("cat") in ("kernel", "gpu_memcpy", "gpu_memset") and "dur" in e)
+    tot, lo, hi = 0.0, 0.0, -math.inf
+    for s, t in iv:
+        if s > hi:
+            tot += max(0.0, hi - lo)
+            lo, hi = s, t
+        else:
+            hi = max(hi, t)
+    return tot + max(0.0, hi - lo)
+
+
+# ---- the tests ------------------------------------------------------------------
+def rows_by_key(js):
+    return {(r["op"], key(r["input_dims"]), key(r["input_types"])): r for r in js["rows"]}
+
+
+def test_tracelens(exe):
+    for case, c, t in PAIRS:
+        rc, js, err = roofline(exe, os.path.join(SHARED, c), os.path.join(SHARED, t), *ALL)
+        check("%s: exit 0" % case, rc == 0, err)
+        if rc != 0:
+            continue
+        rows = rows_by_key(js)
+        for side, sname in (("control", c), ("test", t)):
+            exp = os.path.join(EXPECTED, sname.split("-", 1)[1] + ".csv")
+            with open(exp) as f:
+                for e in csv.DictReader(f):
+                    k = (e["op"], e["input_dims"], e["input_types"])
+                    r = rows.get(k)
+                    what = "%s %s %s %s" % (case, side, e["op"], e["input_dims"])
+                    if r is None:
+                        check(what + ": a row", False, sorted(rows))
+                        continue
+                    s, n = r[side], int(e["count"])
+                    ok = s["count"] == n and close(s["flops"], float(e["flops"]) / n)
+                    if e["op"].startswith("aten::_scaled_dot_product"):
+                        check(what + ": count and FLOPs per call = TraceLens's", ok, (s, e))
+                    else:
+                        ok = ok and close(s["bytes"], float(e["bytes"]) / n)
+                        check(what + ": count, FLOPs and bytes per call = TraceLens's", ok, (s, e))
+                    check(what + ": GPU time = TraceLens's",
+                          close(s["time_us"], float(e["time_us"]), rel=1e-9, abs_=1e-6),
+                          (s["time_us"], e["time_us"]))
+
+
+def test_spec(exe):
+    for case, c, t in PAIRS:
+        rc, js, err = roofline(exe, os.path.join(SHARED, c), os.path.join(SHARED, t), *ALL)
+        if rc != 0:
+            check("%s: exit 0" % case, False, err)
+            continue
+        for side, d in (("control", c), ("test", t)):
+            groups = raw_groups(trace_path(d))
+            bad = []
+            n = 0
+            for r in js["rows"]:
+                s = r[side]
+                if s["count"] == 0:
+                    continue
+                g = groups.get((r["op"], key(r["input_dims"]), key(r["input_types"])))
+                if not g:
+                    bad.append(("no such events", r["op"]))
+                    continue
+                f = sum(x[0] for x in g) / len(g)
+                by = None if any(x[1] is None for x in g) else sum(x[1] for x in g) / len(g)
+                n += 1
+                if not (close(s["flops"], f) and close(s["bytes"], by)):
+                    bad.append((r["op"], r["input_dims"], s["flops"], f, s["bytes"], by))
+            check("%s %s: every row's FLOPs and bytes per call = the spec's (%d rows)"
+                  % (case, side, n), n > 0 and not bad, bad)
+            classes = {r["class"] for r in js["rows"]}
+            if case == "falconsai":
+                check("falconsai: rows of each class", classes >= {"GEMM", "attention", "conv",
+                                                                    "elementwise", "norm"}, classes)
+
+
+def pairs_with_shapes():
+    out = [(os.path.join(SHARED, c), os.path.join(SHARED, t)) for _, c, t in PAIRS]
+    for c, t in (("hta-trace_diff/control", "hta-trace_diff/test"),
+                 ("kineto-resnet50_workers0", "kineto-resnet50_workers4"),
+                 ("hta-two_ranks", "hta-two_ranks"), ("hta-amd", "hta-negative_queue")):
+        out.append((os.path.join(SHARED, c), os.path.join(SHARED, t)))
+    return out[::2] if SUBSET else out
+
+
+def test_sum_rule(exe):
+    for c, t in pairs_with_shapes():
+        name = "%s vs %s" % (os.path.relpath(c, SHARED), os.path.relpath(t, SHARED))
+        rc, js, err = roofline(exe, c, t, *ALL, "--control-rank", "all", "--test-rank", "all")
+        if rc != 0:
+            check(name + ": exit 0", False, err)
+            continue
+        for side in ("control", "test"):
+            cv = js["coverage"][side]
+            check("%s %s: modelled + unmodelled = busy" % (name, side),
+                  close(cv["modelled_us"] + cv["unmodelled_us"], cv["busy_us"], rel=1e-9)
+                  and cv["busy_us"] > 0 and cv["modelled_us"] > 0, cv)
+            tops = sum(u["time_us"] for u in cv["unmodelled"])
+            check("%s %s: the unmodelled ops listed are within the unmodelled time" % (name, side),
+                  tops <= cv["unmodelled_us"] * (1 + 1e-9) + 1e-6 or len(cv["unmodelled"]) == 0
+                  or tops > 0, cv)
+    for _, c, t in PAIRS:  # no steps: the whole trace
+        rc, js, err = roofline(exe, os.path.join(SHARED, c), os.path.join(SHARED, t))
+        for side, d in (("control", c), ("test", t)):
+            want = gpu_busy(trace_path(d))
+            got = js["coverage"][side]["busy_us"] if js else None
+            check("%s: busy time = |U| of its kernels, memcpys and memsets" % d,
+                  got is not None and close(got, want, rel=1e-9, abs_=1e-6), (got, want))
+
+
+EXPECT_GPU = {"H100": "H100 SXM", "MI300X": "MI300X", "A100-SXM4-80GB": "A100 SXM 80GB",
+              "A100-PG509-200": "A100 SXM 40GB", "V100": "V100 SXM2"}
+
+
+def test_gpu(exe):
+    seen = 0
+    for d in sorted(os.listdir(SHARED)):
+        p = os.path.join(SHARED, d)
+        files = [os.path.join(p, f) for f in sorted(os.listdir(p))] if os.path.isdir(p) else []
+        files = [f for f in files if f.endswith((".json", ".json.gz"))]
+        if not files:
+            continue
+        props = load(files[0]).get("deviceProperties") or []
+        if not props:
+            continue
+        seen += 1
+        name = props[0].get("name")
+        rc, js, err = roofline(exe, files[0], files[0])
+        want = next((v for k, v in EXPECT_GPU.items() if k in name), None)
+        got = js["gpus"]["control"] if js else "exit %d" % rc
+        notes = " ".join(js["notes"]["control"]) if js else ""
+        check("%s: the device %r is read%s" % (d, name, ", as " + want if want else ", unknown"),
+              rc == 0 and got == want and (want or name in notes), (got, notes, err))
+    check("traces with deviceProperties found", seen >= 5, seen)
+
+
+def test_gpu_file(exe, tmp):
+    c, t = (os.path.join(SHARED, PAIRS[1][1]), os.path.join(SHARED, PAIRS[1][2]))
+    arch = {"name": "my MI300X", "mem_bw_gbps": 4000, "memory_gb": 192,
+            "max_achievable_tflops": {"matrix_bf16": 700, "vector_bf16": 150, "vector_fp32": 80,
+                                      "matrix_fp32": 160}}
+    path = os.path.join(tmp, "arch.json")
+    with open(path, "w") as f:
+        json.dump(arch, f)
+    rc0, a, e0 = roofline(exe, c, t, *ALL)
+    rc1, b_, e1 = roofline(exe, c, t, *ALL, "--test-gpu", path)
+    check("--test-gpu FILE: exit 0", rc0 == 0 and rc1 == 0, e0 + e1)
+    if not (a and b_):
+        return
+    roof = {"peak_tflops", "peak_tbps", "efficiency_pct", "bound"}
+    same = a["coverage"] == b_["coverage"] and a["gpus"]["control"] == b_["gpus"]["control"]
+    diff = []
+    ra, rb = rows_by_key(a), rows_by_key(b_)
+    for k, r in ra.items():
+        s = rb.get(k)
+        if s is None or r["control"] != s["control"]:
+            diff.append(("control", k))
+            continue
+        for f, v in r["test"].items():
+            if f not in roof and v != s["test"][f]:
+                diff.append((k, f))
+        for f in ("time_change_pct", "rate_change_pct"):
+            if r[f] != s[f]:
+                diff.append((k, f))
+    check("--test-gpu FILE changes only the roofline columns", same and not diff, diff)
+    check("--test-gpu FILE: its name", b_["gpus"]["test"] == "my MI300X", b_["gpus"])
+    ok = True
+    for r in b_["rows"]:
+        s = r["test"]
+        if s["count"] == 0:
+            continue
+        want_peak = {"GEMM": 700, "attention": 700, "conv": 700}.get(r["class"], 150)
+        if r["class"] == "conv":
+            want_peak = 160 if r["input_types"][0] == "float" else 700
+        rt = max(s["flops"] * s["count"] / (s["peak_tflops"] * 1e6),
+                 s["bytes"] * s["count"] / (4000 * 1e3))
+        ok = ok and s["peak_tbps"] == 4.0 and close(s["peak_tflops"], want_peak) and \
+            close(s["efficiency_pct"], 100 * rt / s["time_us"], rel=1e-9)
+    check("--test-gpu FILE: the file's peaks and bandwidth, efficiency = roofline time / time", ok)
+
+
+def write_trace(path, d):
+    with gzip.open(path, "wt") as f:
+        json.dump(d, f)
+
+
+def test_bad_input(exe, tmp):
+    src = trace_path(PAIRS[0][1])
+    d = load(src)
+    for e in d["traceEvents"]:
+        for k in ("Input Dims", "Input type", "Concrete Inputs", "Input Strides"):
+            (e.get("args") or {}).pop(k, None)
+    noshape = os.path.join(tmp, "noshape.json.gz")
+    write_trace(noshape, d)
+    rc, out, err = run(exe, "roofline", noshape, src, "--format", "json")
+    js = json.loads(out) if rc == 0 else None
+    notes = js["notes"]["control"] if js else []
+    check("no shapes: exit 0, one note naming record_shapes=True",
+          rc == 0 and len([n for n in notes if "record_shapes=True" in n]) == 1
+          and err.count("record_shapes=True") == 1, (rc, notes, err))
+    if js:
+        cv = js["coverage"]["control"]
+        check("no shapes: the GPU time is still measured, none of it modelled",
+              close(cv["busy_us"], gpu_busy(src), rel=1e-9, abs_=1e-6) and cv["modelled_us"] == 0
+              and all(r["control"]["count"] == 0 for r in js["rows"]), cv)
+    rc, out, err = run(exe, "roofline", noshape, src, "--format", "table")
+    check("no shapes: the table still has the time columns", rc == 0 and "record_shapes=True" in out
+          and "us" in out, out + err)
+    # One malformed Input Dims.
+    d = load(src)
+    hit = None
+    for e in d["traceEvents"]:
+        a = e.get("args") or {}
+        if e.get("cat") == "cpu_op" and e.get("name") == "aten::addmm" and "Input Dims" in a:
+            a["Input Dims"] = [a["Input Dims"][0], [141, "x"], a["Input Dims"][2], [], []]
+            hit = e
+            break
+    bad = os.path.join(tmp, "bad_dims.json.gz")
+    write_trace(bad, d)
+    rc0, good_js, _ = roofline(exe, src, src, *ALL)
+    rc, js, err = roofline(exe, bad, src, *ALL)
+    check("malformed Input Dims: exit 0", hit is not None and rc == 0 and rc0 == 0, err)
+    if js and good_js:
+        notes = js["notes"]["control"]
+        check("malformed Input Dims: a counted note",
+              any("1 op call left unmodelled: malformed Input Dims" in n for n in notes), notes)
+        g, b_ = rows_by_key(good_js), rows_by_key(js)
+        changed = [k for k in g if g[k]["control"] != (b_.get(k) or {}).get("control")]
+        check("malformed Input Dims: only that call's group changed, by one call",
+              len(changed) == 1 and changed[0][0] == "aten::addmm"
+              and b_[changed[0]]["control"]["count"] == g[changed[0]]["control"]["count"] - 1
+              and b_[changed[0]]["control"]["flops"] == g[changed[0]]["control"]["flops"],
+              changed)
+        cv = js["coverage"]["control"]
+        check("malformed Input Dims: its time is unmodelled, the sum rule holds",
+              close(cv["modelled_us"] + cv["unmodelled_us"], cv["busy_us"])
+              and close(cv["busy_us"], good_js["coverage"]["control"]["busy_us"])
+              and cv["unmodelled_us"] > good_js["coverage"]["control"]["unmodelled_us"], cv)
+    rc, out, err = run(exe, "roofline", src, src, "--test-gpu", "Z9000")
+    check("unknown --test-gpu: exit 2 listing the known names",
+          rc == 2 and "Z9000" in err and "MI300X" in err and "H100 SXM" in err and not out,
+          (rc, err))
+    rc, out, err = run(exe, "roofline", src, src, "--test-gpu", os.path.join(tmp, "nope.json"))
+    check("missing --test-gpu FILE: an error naming it", rc != 0 and "nope.json" in err, err)
+
+
+def test_other_profilers(exe):
+    for d in ("profilers/nsys-vector-add", "profilers/rocprofv3-json"):
+        p = os.path.join(SHARED, d)
+        if not os.path.isdir(p):
+            continue
+        rc, js, err = roofline(exe, p, p)
+        rc2, out, _ = run(exe, "compare", p, p, "--device", "gpu", "--format", "csv", "-q")
+        total = sum(float(r["control_total_duration"]) for r in csv.DictReader(out.splitlines()))
+        cv = js["coverage"]["control"] if js else {}
+        check("%s: no shapes (a note), its GPU busy time measured, at most its GPU events' sum" % d,
+              rc == 0 and rc2 == 0 and any("record_shapes=True" in n for n in js["notes"]["control"])
+              and 0 < cv["busy_us"] <= total * (1 + 1e-9) and cv["modelled_us"] == 0,
+              (cv, total, err))
+
+
+def test_formats(exe, tmp):
+    c, t = os.path.join(SHARED, PAIRS[1][1]), os.path.join(SHARED, PAIRS[1][2])
+    rc, js, _ = roofline(exe, c, t, *ALL)
+    rc2, out, err = run(exe, "roofline", c, t, *ALL, "--format", "csv")
+    rows = list(csv.DictReader(out.splitlines())) if rc2 == 0 else []
+    check("csv: the JSON's rows", js is not None and len(rows) == len(js["rows"]) and
+          all(r["op"] == j["op"] and float(r["control_time_us"]) == j["control"]["time_us"]
+              for r, j in zip(rows, js["rows"])), err)
+    rc, out, err = run(exe, "roofline", c, t, *ALL, "--by", "class", "--format", "json", "-q")
+    cj = json.loads(out) if rc == 0 else {}
+    ok = rc == 0 and js is not None
+    for cl in cj.get("classes", []):
+        for side in ("control", "test"):
+            want = sum(r[side]["time_us"] or 0 for r in js["rows"] if r["class"] == cl["class"])
+            ok = ok and close(cl[side]["time_us"], want, rel=1e-9)
+    check("--by class: each class's time is its rows' sum", ok and cj.get("classes"), cj)
+    check("rows sorted by |time change|", js is not None and all(
+        abs((a["test"]["time_us"] or 0) - (a["control"]["time_us"] or 0)) >=
+        abs((b_["test"]["time_us"] or 0) - (b_["control"]["time_us"] or 0))
+        for a, b_ in zip(js["rows"], js["rows"][1:])))
+    out_path = os.path.join(tmp, "out.json")
+    rc, out, err = run(exe, "roofline", c, t, "-o", out_path, "-q")
+    check("-o FILE.json: JSON from the extension", rc == 0 and json.load(open(out_path))["rows"],
+          err)
+
+
+def main():
+    exe = sys.argv[1]
+    if not os.path.isdir(os.path.join(SHARED, PAIRS[0][1])):
+        print("roofline: the shared traces are not at %s" % SHARED)
+        print("roofline: 0 passed, 1 failed")
+        sys.exit(1)
+    with tempfile.TemporaryDirectory() as tmp:
+        test_tracelens(exe)
+        test_spec(exe)
+        test_sum_rule(exe)
+        test_gpu(exe)
+        test_gpu_file(exe, tmp)
+        test_bad_input(exe, tmp)
+        test_other_profilers(exe)
+        test_formats(exe, tmp)
+    print("roofline: %d passed, %d failed" % (passed, failed))
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()
