@@ -371,7 +371,7 @@ def marker_pair(tmp):
                 marks.append(e)
     a = os.path.join(tmp, "a.json")
     with open(a, "w") as f:
-        json.dump(doc, f)
+        f.write(json.dumps(doc))
     marks.sort(key=lambda e: e["ts"])
     for k, m in enumerate(marks):
         step = dict(m)
@@ -380,7 +380,7 @@ def marker_pair(tmp):
         evs.append(step)
     b = os.path.join(tmp, "b.json")
     with open(b, "w") as f:
-        json.dump(doc, f)
+        f.write(json.dumps(doc))
     return a, b, len(marks)
 
 
