@@ -24,7 +24,7 @@ its definitions.
   order); for breakdown and compare. A marker that matches nothing: exit 1,
   naming the side and the expression.
 """
-import gzip, json, math, os, re, subprocess, sys, tempfile
+import bisect, gzip, json, math, os, re, subprocess, sys, tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 G = os.path.join(ROOT, "tests", "golden")
@@ -150,13 +150,21 @@ def intersect(u, v):
 
 
 def label_times(us):
-    """Time per label from the three unions, by elementary segments."""
+    """Time per label from the three unions, by elementary segments: a
+    segment's label is the set of unions that hold its midpoint (found by
+    bisection: each union is sorted and disjoint)."""
     pts = sorted({p for u in us.values() for iv in u for p in iv})
     out = {}
     order = ["COMPUTATION", "COMMUNICATION", "MEMORY"]
+    starts = {k: [lo for lo, hi in us[k]] for k in order}
+
+    def holds(k, x):
+        i = bisect.bisect_right(starts[k], x) - 1
+        return i >= 0 and x < us[k][i][1]
+
     for a, b in zip(pts, pts[1:]):
         mid = (a + b) / 2
-        act = [k for k in order if any(lo <= mid < hi for lo, hi in us[k])]
+        act = [k for k in order if holds(k, mid)]
         if act:
             lab = " overlapping ".join(act)
             out[lab] = out.get(lab, 0) + (b - a)
@@ -363,7 +371,7 @@ def marker_pair(tmp):
                 marks.append(e)
     a = os.path.join(tmp, "a.json")
     with open(a, "w") as f:
-        json.dump(doc, f)
+        f.write(json.dumps(doc))
     marks.sort(key=lambda e: e["ts"])
     for k, m in enumerate(marks):
         step = dict(m)
@@ -372,7 +380,7 @@ def marker_pair(tmp):
         evs.append(step)
     b = os.path.join(tmp, "b.json")
     with open(b, "w") as f:
-        json.dump(doc, f)
+        f.write(json.dumps(doc))
     return a, b, len(marks)
 
 

@@ -298,7 +298,7 @@ def test_diff_axis(exe, tmp):
               {"ph": "X", "cat": "cpu_op", "name": "other_op", "ts": 200000,
                "dur": 90000 - extra // 2, "pid": 1, "tid": 1}]
         with open(os.path.join(tmp, "small", side, "rank0.json"), "w") as f:
-            json.dump({"traceEvents": ev}, f)
+            f.write(json.dumps({"traceEvents": ev}))
     a, b = (os.path.join(tmp, "small", s) for s in ("c", "t"))
     out = os.path.join(tmp, "small.svg")
     rc, _, err = run([exe, "plot", "duration", a, b, "-q", "-o", out, "--control-label", "base",
@@ -527,8 +527,8 @@ def write_trace(path, names, scale):
         ev.append({"ph": "X", "cat": "kernel", "name": n, "ts": 20 + i * 10,
                    "dur": (i + 2) * scale, "pid": 0, "tid": 7, "args": {"stream": 7}})
     with gzip.open(path, "wt", encoding="utf-8") as f:
-        json.dump({"deviceProperties": [{"name": "GPU <&> \"quoted\""}], "traceEvents": ev},
-                  f, ensure_ascii=True)
+        f.write(json.dumps({"deviceProperties": [{"name": "GPU <&> \"quoted\""}],
+                            "traceEvents": ev}, ensure_ascii=True))
 
 
 def test_hostile_names(exe, tmp):

@@ -15,7 +15,7 @@
   named; --allow-new and a higher --min-us let it pass.
 - --max-step-regression, --include/--exclude/--by on check.
 """
-import json, math, os, random, shutil, subprocess, sys, tempfile
+import bisect, json, math, os, random, shutil, subprocess, sys, tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import stats_test as st  # noqa: E402  (the trace generator and readers)
@@ -119,7 +119,7 @@ def make_noisy(base, copies, seed, sigma, out):
     doc["traceEvents"] = evs
     os.makedirs(os.path.dirname(out), exist_ok=True)
     with open(out, "w") as f:
-        json.dump(doc, f)
+        f.write(json.dumps(doc))
 
 
 def expected_waits(path):
@@ -144,11 +144,19 @@ def expected_waits(path):
              and (is_sync(e["name"]) or e["args"]["correlation"] in dtoh)]
     names = {e["name"] for e in evs if is_sync(e["name"])}
     inside, total = {}, {}
+    # The waits of each thread by start time: an op's are those starting in
+    # it (bisection), kept when they also end in it.
+    by_thread = {}
+    for k in sorted(waits, key=lambda k: k["ts"]):
+        by_thread.setdefault((k.get("pid"), k.get("tid")), []).append(k)
+    starts = {t: [k["ts"] for k in ks] for t, ks in by_thread.items()}
     for o in evs:
         if o.get("cat") not in ("cpu_op", "Operator"):
             continue
-        w = sum(k["dur"] for k in waits if k.get("pid") == o.get("pid") and k.get("tid") ==
-                o.get("tid") and o["ts"] <= k["ts"] and k["ts"] + k["dur"] <= o["ts"] + o["dur"])
+        t = (o.get("pid"), o.get("tid"))
+        ks, ts = by_thread.get(t, []), starts.get(t, [])
+        lo, hi = bisect.bisect_left(ts, o["ts"]), bisect.bisect_right(ts, o["ts"] + o["dur"])
+        w = sum(k["dur"] for k in ks[lo:hi] if k["ts"] + k["dur"] <= o["ts"] + o["dur"])
         inside[o["name"]] = inside.get(o["name"], 0) + min(w, o["dur"])
         total[o["name"]] = total.get(o["name"], 0) + o["dur"]
     names |= {n for n in total if total[n] > 0 and inside[n] >= 0.8 * total[n]}

@@ -100,7 +100,7 @@ def hostile_sets(tmp):
         path = os.path.join(tmp, side)
         os.makedirs(path)
         with open(os.path.join(path, "trace.json"), "w") as fh:
-            json.dump(d, fh)
+            fh.write(json.dumps(d))
         dirs.append(path)
     return dirs, rename
 

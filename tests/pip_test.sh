@@ -1,7 +1,8 @@
 #!/bin/sh
 # pip install . in a venv (--system-site-packages, --no-build-isolation:
 # setuptools, pandas and numpy from Debian), then import and run the module.
-# A copy of the sources is installed, so the tree's build/ is left alone.
+# A copy of the sources is installed, so the tree's build/ is left alone;
+# at -O0 (TRACEDIFF_OPT), as the optimized code is the one make builds.
 #
 #   sh tests/pip_test.sh BUILD
 pass=0
@@ -23,7 +24,7 @@ mkdir "$tmp/src"
 cp -r include src python setup.py pyproject.toml README.md "$tmp/src/"
 rm -rf "$tmp/src/python/tracediff/__pycache__"
 if "$PY" -m venv --system-site-packages "$tmp/venv" >"$tmp/log" 2>&1 &&
-   (cd "$tmp/src" && "$tmp/venv/bin/pip" install -q --no-index --no-build-isolation .) \
+   (cd "$tmp/src" && TRACEDIFF_OPT=-O0 "$tmp/venv/bin/pip" install -q --no-index --no-build-isolation .) \
        >>"$tmp/log" 2>&1; then
     pass=$((pass + 1))
 else

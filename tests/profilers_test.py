@@ -238,7 +238,7 @@ def synthetic_rocprof(tmp):
             "marker_api": [{"key": 9, "value": "train_step"}]}}]}
     path = os.path.join(tmp, "synthetic_results.json")
     with open(path, "w") as f:
-        json.dump(doc, f)
+        f.write(json.dumps(doc))
     return path
 
 

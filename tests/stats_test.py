@@ -289,7 +289,7 @@ def make_trace(base, copies, seed, sigma, inject, out):
     doc["traceEvents"] = evs
     os.makedirs(os.path.dirname(out), exist_ok=True)
     with open(out, "w") as f:
-        json.dump(doc, f)
+        f.write(json.dumps(doc))
 
 
 def stats_csv(exe, c, t, *extra):

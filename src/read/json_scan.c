@@ -32,6 +32,11 @@
 #define TD_JSON_WINDOW (1u << 20)
 #endif
 #define WINDOW TD_JSON_WINDOW
+/* The window starts at a sixteenth of its size and takes the whole size once
+ * the input proves longer: a small document (a summary's packed blob, a test's
+ * string, a short trace) costs a small buffer, which allocators keep at hand
+ * instead of mapping and unmapping it each time. */
+#define WINDOW_START (WINDOW / 16)
 #define NO_KEEP SIZE_MAX
 
 /* Bytes that end the fast path of a string: '"', '\\', controls, non-ASCII. */
@@ -71,7 +76,7 @@ int td_json_init(td_json *j, td_json_read_fn read, void *ud, const char *path, t
     j->err = err;
     j->path = path ? path : "";
     j->keep = NO_KEEP;
-    j->cap = j->owncap = WINDOW;
+    j->cap = j->owncap = WINDOW_START;
     j->buf = j->own = malloc(j->cap);
     j->scap = 256;
     j->scratch = malloc(j->scap);
@@ -205,6 +210,15 @@ static long fill(td_json *j, size_t need)
         if (from > 0) {
             memmove(j->buf, j->buf + from, j->end - from);
             window_moved(j, from);
+        }
+        if (j->buf == j->own && j->cap < WINDOW && j->base + j->end >= WINDOW_START) {
+            char *nb = realloc(j->buf, WINDOW);
+            if (!nb) {
+                j->failed = 1;
+                return td_fail(j->err, TD_ENOMEM, j->path, "out of memory");
+            }
+            j->buf = j->own = nb;
+            j->cap = j->owncap = WINDOW;
         }
         if (j->end == j->cap || j->cap - j->end < WINDOW / 4) {
             if (j->end > j->cap / 2) {
