@@ -155,22 +155,31 @@ def choose(build, fresh):
 
 
 def suite(build, subset):
+    """{suite name: lines run} for tests/run_all.sh on build, every suite
+    with counters of its own (TD_COV_DIR)."""
     prefix = tempfile.mkdtemp(prefix="td-cov-suite.")
     env = cov_env(prefix)
     env["LDFLAGS"] = "--coverage"  # what the suites link against the libraries
+    env["TD_COV_DIR"] = prefix
     if subset:
         env["TD_TEST_SUBSET"] = "1"
     p = subprocess.run(["sh", os.path.join(ROOT, "tests", "run_all.sh"), build], env=env,
                        capture_output=True, text=True, cwd=ROOT)
-    print("suite%s: %s" % (" (subset)" if subset else "", p.stdout.strip().splitlines()[-1]))
-    got = lines_run(build, prefix)
+    print("suite%s: %s" % (" (subset)" if subset else "", p.stdout.strip().splitlines()[-1]),
+          flush=True)
+    got = {name: lines_run(build, os.path.join(prefix, name)) for name in os.listdir(prefix)}
     shutil.rmtree(prefix)
     return got
 
 
 def measure(build):
     code = all_lines(build)
-    full, sub = suite(build, False), suite(build, True)
+    per_full, per_sub = suite(build, False), suite(build, True)
+    full = set().union(*per_full.values())
+    sub = set().union(*per_sub.values())
+    with open(os.path.join(ROOT, build, "coverage-suites.json"), "w") as f:
+        f.write(json.dumps({k: {n: sorted("%s:%d" % x for x in v) for n, v in d.items()}
+                            for k, d in (("full", per_full), ("subset", per_sub))}))
     folders = sorted({f.split("/")[1] for f, _ in code})
     print("| folder | lines | every case | subset | difference |")
     print("|---|---:|---:|---:|---:|")
@@ -179,6 +188,13 @@ def measure(build):
         a, b = len(full & c), len(sub & c)
         print("| %s | %d | %.1f%% | %.1f%% | %+.1f |"
               % (d, len(c), 100 * a / len(c), 100 * b / len(c), 100 * (b - a) / len(c)))
+    print()
+    print("| suite | lines, plain pass | lines, instrumented pass | only this suite (plain) |")
+    print("|---|---:|---:|---:|")
+    for n in sorted(per_full):
+        others = set().union(*(v for k, v in per_full.items() if k != n))
+        print("| %s | %d | %d | %d |" % (n, len(per_full[n]), len(per_sub.get(n, ())),
+                                         len(per_full[n] - others)))
 
 
 def main():

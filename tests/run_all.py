@@ -54,9 +54,12 @@ def run(name, cmd):
     (user + system of the suite and everything it started: on a busy
     machine the CPU time still says what the suite costs) and output."""
     t0 = time.monotonic()
+    env = None
+    if os.environ.get("TD_COV_DIR"):  # scripts/choose_subset.py: each suite's own counters
+        env = dict(os.environ, GCOV_PREFIX=os.path.join(os.environ["TD_COV_DIR"], name))
     with tempfile.TemporaryFile() as out:
         p = subprocess.Popen(cmd, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT,
-                             stdin=subprocess.DEVNULL)
+                             stdin=subprocess.DEVNULL, env=env)
         _, status, use = os.wait4(p.pid, 0)
         p.returncode = os.waitstatus_to_exitcode(status)
         took = time.monotonic() - t0
