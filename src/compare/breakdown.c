@@ -381,15 +381,9 @@ static const char *row_name(size_t row)
     return causes[row - (TD_BD_NMETRICS + 1 + NLABEL_ROWS)];
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 static void describe(td_row_stats *st, int s, double *x, size_t n)
 {
-    qsort(x, n, sizeof *x, cmp_double);
+    qsort(x, n, sizeof *x, td_cmp_double);
     st->n[s] = n;
     double sum = 0, ss = 0;
     for (size_t i = 0; i < n; i++)

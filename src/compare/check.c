@@ -130,7 +130,7 @@ static int wait_side(wait_acc *w, const td_diff *d, const td_set *s, int side,
 
 /* is_wait[row]: a synchronize call, or an op at least 80% of whose time
  * (on either side) is inside waits. Only for rows of event names. */
-static int find_waits(bool *is_wait, const td_diff *d, const td_check_opts *oc)
+static int find_wait_rows(bool *is_wait, const td_diff *d, const td_check_opts *oc)
 {
     size_t n = td_diff_nrows(d);
     td_compare_opts dflt = TD_COMPARE_OPTS_INIT;
@@ -405,7 +405,7 @@ int td_check_compute(td_check **out, const td_diff *diff, const td_stats *stats,
     for (size_t k = 0; oc.rows && k < oc.nrows; k++)
         if (oc.rows[k] < n)
             in_view[oc.rows[k]] = true;
-    if (!oc.gate_waits && (rc = find_waits(wait, diff, &oc)) < 0)
+    if (!oc.gate_waits && (rc = find_wait_rows(wait, diff, &oc)) < 0)
         goto fail;
     c->waits_unmeasured = !oc.gate_waits && !waits_measured(&oc);
     classify_rows(c, &oc, wait, in_view);

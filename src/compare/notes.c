@@ -5,10 +5,10 @@
 
 #include <stdio.h>
 
-static size_t put(char *buf, size_t cap, const char *fmt, ...)
+static size_t note_put(char *buf, size_t cap, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
-static size_t put(char *buf, size_t cap, const char *fmt, ...)
+static size_t note_put(char *buf, size_t cap, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -28,27 +28,30 @@ static size_t side_note(const td_side_notes *n, const td_set *set, const char *l
 {
     switch (k) {
     case 0:
-        return n->whole_trace ? put(buf, cap,
-                                    "%s (%s) has no ProfilerStep: comparing the whole "
-                                    "trace",
-                                    label, td_set_path(set))
+        return n->whole_trace ? note_put(buf, cap,
+                                         "%s (%s) has no ProfilerStep: comparing the whole "
+                                         "trace",
+                                         label, td_set_path(set))
                               : 0;
     case 1:
-        return n->unattributed ? put(buf, cap,
-                                     "%s: %llu GPU %s (%.6g us) not attributed to an op: row %s; "
-                                     "see 'tracediff info' for why",
-                                     label, (unsigned long long)n->unattributed,
-                                     events(n->unattributed), n->unattributed_time, TD_UNATTRIBUTED)
-                               : 0;
+        return n->unattributed
+                   ? note_put(buf, cap,
+                              "%s: %llu GPU %s (%.6g us) not attributed to an op: row %s; "
+                              "see 'tracediff info' for why",
+                              label, (unsigned long long)n->unattributed, events(n->unattributed),
+                              n->unattributed_time, TD_UNATTRIBUTED)
+                   : 0;
     case 2:
-        return n->no_launch ? put(buf, cap,
-                                  "%s: %llu GPU %s with no launch found (no iteration) left out; "
-                                  "see docs/numbers.md",
-                                  label, (unsigned long long)n->no_launch, events(n->no_launch))
-                            : 0;
+        return n->no_launch
+                   ? note_put(buf, cap,
+                              "%s: %llu GPU %s with no launch found (no iteration) left out; "
+                              "see docs/numbers.md",
+                              label, (unsigned long long)n->no_launch, events(n->no_launch))
+                   : 0;
     case 3:
         return n->strict_dropped
-                   ? put(buf, cap,
+                   ? note_put(
+                         buf, cap,
                          "%s: --hta-strict: %llu GPU %s on stream 0 left out, as HTA does (the "
                          "default gives them their launch's iteration); see docs/numbers.md",
                          label, (unsigned long long)n->strict_dropped, events(n->strict_dropped))
@@ -61,16 +64,18 @@ static size_t side_note(const td_side_notes *n, const td_set *set, const char *l
 static size_t file_note(const td_file_info *fi, int k, char *buf, size_t cap)
 {
     if (k == 0 && fi->events_skipped)
-        return put(buf, cap,
-                   "%s: %llu %s of traceEvents skipped (not objects, or a name, cat, ts or dur of "
-                   "the wrong type)",
-                   fi->path, (unsigned long long)fi->events_skipped,
-                   fi->events_skipped == 1 ? "entry" : "entries");
+        return note_put(
+            buf, cap,
+            "%s: %llu %s of traceEvents skipped (not objects, or a name, cat, ts or dur of "
+            "the wrong type)",
+            fi->path, (unsigned long long)fi->events_skipped,
+            fi->events_skipped == 1 ? "entry" : "entries");
     if (k == 1 && fi->bom)
-        return put(buf, cap,
-                   "%s: starts with a UTF-8 byte order mark (skipped; the JSON after it is read "
-                   "as usual)",
-                   fi->path);
+        return note_put(
+            buf, cap,
+            "%s: starts with a UTF-8 byte order mark (skipped; the JSON after it is read "
+            "as usual)",
+            fi->path);
     return 0;
 }
 

@@ -339,12 +339,6 @@ static void side_free(side_acc *a)
     free(a->fill);
 }
 
-static int cmp_dbl(const void *x, const void *y)
-{
-    double a = *(const double *)x, b = *(const double *)y;
-    return (a > b) - (a < b);
-}
-
 /* Descriptive numbers of one side of a row; x sorted ascending. */
 static void describe(td_row_stats *st, int side, const double *x, size_t n)
 {
@@ -374,7 +368,7 @@ static const double *samples_of(side_acc *a, td_samples mode, size_t r, double *
     if (mode == TD_SAMPLES_CALL) {
         double *v = a->vals + a->off[r];
         *n = a->fill[r];
-        qsort(v, *n, sizeof *v, cmp_dbl);
+        qsort(v, *n, sizeof *v, td_cmp_double);
         return v;
     }
     for (size_t k = 0; k < a->nsamp; k++)
@@ -382,7 +376,7 @@ static const double *samples_of(side_acc *a, td_samples mode, size_t r, double *
     *n = a->nsamp;
     /* Welch needs no order, but the median does; sorting first also makes
      * the sums independent of the order of ranks. */
-    qsort(buf, *n, sizeof *buf, cmp_dbl);
+    qsort(buf, *n, sizeof *buf, td_cmp_double);
     return buf;
 }
 

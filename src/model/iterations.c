@@ -78,12 +78,6 @@ typedef struct seg {
     int32_t iter; /* index of n in the file's iters[], or TD_ITER_NONE */
 } seg;
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 static int cmp_i64(const void *a, const void *b)
 {
     int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
@@ -169,7 +163,7 @@ static seg *build_segments(const td_file *f, step *st, size_t ns, size_t *nseg)
         b[nb++] = st[i].start;
         b[nb++] = st[i].end;
     }
-    qsort(b, nb, sizeof *b, cmp_double);
+    qsort(b, nb, sizeof *b, td_cmp_double);
     size_t u = 0;
     for (size_t i = 0; i < nb; i++)
         if (u == 0 || b[i] != b[u - 1])

@@ -74,7 +74,7 @@ static int append_raw(td_prof_sink *s, const td_raw_event *e)
 
 /* The category's count and time, the name's categories on its side, and
  * the event's own category (kept when some name has two on one side). */
-static int count_category(td_prof_sink *s, size_t cid, size_t nid, const td_raw_event *e)
+static int sink_count_category(td_prof_sink *s, size_t cid, size_t nid, const td_raw_event *e)
 {
     td_file *f = s->f;
     size_t index = s->nraw - 1;
@@ -137,7 +137,7 @@ static int keep_link(td_prof_sink *s, td_prof_cat cat, const td_raw_event *e, do
     return 0;
 }
 
-static int store_correlation(td_prof_sink *s, td_raw_event *e, int64_t corr)
+static int sink_store_correlation(td_prof_sink *s, td_raw_event *e, int64_t corr)
 {
     if (corr >= INT32_MIN + 1 && corr <= INT32_MAX) {
         e->corr = (int32_t)corr;
@@ -189,7 +189,7 @@ int td_prof_sink_add_id(td_prof_sink *s, td_prof_cat cat, int64_t nid, double ts
         e.flags |= TD_RAW_GPU;
     if (corr != -1 && stream < 0)
         e.flags |= TD_RAW_CORR_HOST;
-    int rc = store_correlation(s, &e, corr);
+    int rc = sink_store_correlation(s, &e, corr);
     if (rc < 0)
         return rc;
     if (s->want_attr && (rc = keep_link(s, cat, &e, ts, corr, pid, tid)) < 0)
@@ -197,7 +197,7 @@ int td_prof_sink_add_id(td_prof_sink *s, td_prof_cat cat, int64_t nid, double ts
     if ((rc = append_raw(s, &e)) < 0)
         return rc;
     f->events_total++;
-    return count_category(s, (size_t)s->cat_id[cat], (size_t)nid, &e);
+    return sink_count_category(s, (size_t)s->cat_id[cat], (size_t)nid, &e);
 }
 
 int td_prof_sink_finish(td_prof_sink *s, td_file **out)

@@ -3,7 +3,7 @@
  * dense (0, 1, 2...), so callers keep per-event 32-bit ids and per-string
  * side tables in plain arrays.
  */
-#include "util/strtab_quick.h"
+#include "util/strtab_layout.h"
 #include "util/util.h"
 
 #include <stdlib.h>
@@ -103,11 +103,6 @@ int64_t td_strtab_find(const td_strtab *t, const char *s, size_t len)
     int64_t found;
     probe(t, s, len, td_hash_bytes(s, len), &found);
     return found;
-}
-
-int64_t td_strtab_intern(td_strtab *t, const char *s, size_t len)
-{
-    return td_strtab_intern_inline(t, s, len);
 }
 
 int64_t td_strtab_intern_miss(td_strtab *t, const char *s, size_t len, uint64_t a, uint64_t z)

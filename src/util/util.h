@@ -37,4 +37,11 @@ bool td_has_ext(const char *s, const char *ext);
 /* Growable arrays of plain data. */
 void *td_grow(void *ptr, size_t *cap, size_t need, size_t elem);
 
+/* qsort's order of doubles, ascending. */
+static inline int td_cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
 #endif
