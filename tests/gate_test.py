@@ -21,6 +21,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import stats_test as st  # noqa: E402  (the trace generator and readers)
 
 TRACES = st.TRACES
+ROOT = st.ROOT
 passed = failed = 0
 SYNC = ("cudaStreamSynchronize", "cudaDeviceSynchronize", "cudaEventSynchronize")
 
@@ -237,8 +238,17 @@ res = tracediff.check(sys.argv[2], sys.argv[3], control_iteration="all", test_it
 print(json.dumps(sorted(res.regressions["name"].tolist()) if len(res.regressions) else []))
 """
     pydir = os.path.join(os.path.dirname(exe), "python")  # make python
-    if not os.path.isdir(os.path.join(pydir, "tracediff")):
-        print("skip Python check(include=, exclude=, by=): no %s (make python)" % pydir)
+    # An instrumented build's module needs its sanitizer's runtime preloaded
+    # into Python: python_test.py does that; here only the plain build's,
+    # made as this build's sources make it.
+    if "asan" in os.path.basename(os.path.dirname(exe)):
+        print("Python check(include=, exclude=, by=): the plain pass runs it")
+        return
+    build = os.path.relpath(os.path.dirname(exe), ROOT)
+    if subprocess.run(["make", "-s", "python", "BUILD=" + build], cwd=ROOT,
+                      capture_output=True).returncode != 0 or \
+            not os.path.isdir(os.path.join(pydir, "tracediff")):
+        check("Python check(include=, exclude=, by=): make python", False, pydir)
         return
     p = subprocess.run([py, "-c", code, pydir, c, t], capture_output=True, text=True,
                        timeout=600)
