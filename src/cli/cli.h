@@ -146,6 +146,14 @@ int cli_pair_run(cli_pair *p);
 /* With --step-marker: EXIT_DATA, naming the side and the expression, when a
  * set has no iteration (the marker matched nothing); else 0. */
 int cli_marker_check(const cli_opts *o, td_set *const *sets, size_t n);
+/* Opens both sides (o.control, o.test) into sets with oo's wants and the
+ * options every command shares (--ns, -j, --step-marker), progress shown;
+ * prints any error; returns 0 or an exit status. */
+int cli_open_pair(const cli_opts *o, td_set *sets[2], td_open_opts *oo);
+/* JSON values for the commands that write their own JSON: a number, null
+ * for NaN and infinities; a string, null for NULL. */
+void cli_json_num(FILE *f, double v);
+void cli_json_str(FILE *f, const char *s);
 void cli_pair_free(cli_pair *p);
 /* The side's label: --control-label / --test-label, else "control" / "test". */
 const char *cli_side_label(const cli_opts *o, int side);

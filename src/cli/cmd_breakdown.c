@@ -14,43 +14,9 @@ typedef struct bd_run {
 
 static int open_sets(bd_run *r)
 {
-    cli_opts *o = r->o;
-    const char *paths[2] = {o->control, o->test};
-    cli_progress pr;
     td_open_opts oo = TD_OPEN_OPTS_INIT;
-    oo.ns = o->ns;
-    oo.threads = o->threads;
-    oo.map_min_bytes = cli_map_min;
     oo.want_breakdown = true;
-    oo.step_marker = o->step_marker;
-    cli_progress_attach(&pr, &oo, o->quiet);
-    td_error err = {0};
-    int rc = cli_sets_open(r->sets, paths, 2, &oo, &err);
-    cli_progress_clear(&pr);
-    return rc < 0 ? cli_td_error(&err) : cli_marker_check(o, r->sets, 2);
-}
-
-/* JSON number, or null for NAN. */
-static void jnum(FILE *f, double v)
-{
-    if (isnan(v) || isinf(v))
-        fputs("null", f);
-    else
-        fprintf(f, "%.17g", v == 0 ? 0 : v);
-}
-
-static void jstr(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p == '"' || *p == '\\')
-            fprintf(f, "\\%c", *p);
-        else if (*p < 0x20)
-            fprintf(f, "\\u%04x", *p);
-        else
-            fputc(*p, f);
-    }
-    fputc('"', f);
+    return cli_open_pair(r->o, r->sets, &oo);
 }
 
 static void json_rank(FILE *f, const td_bd_rank *k)
@@ -59,36 +25,37 @@ static void json_rank(FILE *f, const td_bd_rank *k)
                                         TD_BD_COMPUTE,     TD_BD_NON_COMPUTE, TD_BD_EXPOSED_COMM};
     fprintf(f, "{\"rank\": %lld, \"iterations\": %zu, \"step_us\": ", (long long)k->rank,
             k->niters);
-    jnum(f, k->m[TD_BD_STEP]);
+    cli_json_num(f, k->m[TD_BD_STEP]);
     for (size_t i = 0; i < sizeof keys / sizeof *keys; i++) {
         fprintf(f, ", \"%s\": ", td_bd_metric_name(keys[i]));
-        jnum(f, k->has_gpu ? k->m[keys[i]] : NAN);
+        cli_json_num(f, k->has_gpu ? k->m[keys[i]] : NAN);
     }
     fputs(", \"comm_comp_overlap_pct\": ", f);
-    jnum(f, k->has_comm ? round(10000 * k->m[TD_BD_COMM_COMP] / k->m[TD_BD_COMM]) / 100 : NAN);
+    cli_json_num(f,
+                 k->has_comm ? round(10000 * k->m[TD_BD_COMM_COMP] / k->m[TD_BD_COMM]) / 100 : NAN);
     fputs(", \"kernel_types\": {", f);
     for (unsigned b = 1, first = 1; b < TD_BD_NLABELS; b++) {
         if (k->labels[b] == 0)
             continue;
         fprintf(f, "%s", first ? "" : ", ");
-        jstr(f, td_bd_label_name(b));
+        cli_json_str(f, td_bd_label_name(b));
         fputs(": ", f);
-        jnum(f, k->labels[b]);
+        cli_json_num(f, k->labels[b]);
         first = 0;
     }
     fputs("}, \"idle_by_stream\": [", f);
     for (size_t i = 0; i < k->nstreams; i++) {
         const td_bd_stream *s = &k->streams[i];
         fprintf(f, "%s{\"stream\": %lld, \"host_wait_us\": ", i ? ", " : "", (long long)s->stream);
-        jnum(f, s->host_wait);
+        cli_json_num(f, s->host_wait);
         fputs(", \"kernel_wait_us\": ", f);
-        jnum(f, s->kernel_wait);
+        cli_json_num(f, s->kernel_wait);
         fputs(", \"other_us\": ", f);
-        jnum(f, s->other);
+        cli_json_num(f, s->other);
         fputs("}", f);
     }
     fputs("], \"sync_wait_us\": ", f);
-    jnum(f, k->m[TD_BD_SYNC_WAIT]);
+    cli_json_num(f, k->m[TD_BD_SYNC_WAIT]);
     fprintf(f, ", \"slowest\": %s, \"straggler\": %s", k->slowest ? "true" : "false",
             k->straggler ? "true" : "false");
     fputs(", \"notes\": [", f);
@@ -108,9 +75,9 @@ static void json_rank(FILE *f, const td_bd_rank *k)
 static void json_side(FILE *f, const bd_run *r, td_side s)
 {
     fputs("{\"label\": ", f);
-    jstr(f, cli_side_label(r->o, s));
+    cli_json_str(f, cli_side_label(r->o, s));
     fputs(", \"path\": ", f);
-    jstr(f, td_set_path(r->sets[s]));
+    cli_json_str(f, td_set_path(r->sets[s]));
     fprintf(f, ", \"samples\": %zu, \"ranks\": [", td_breakdown_samples(r->b, s));
     for (size_t i = 0; i < td_breakdown_nranks(r->b, s); i++) {
         fputs(i ? ", " : "", f);
@@ -119,7 +86,7 @@ static void json_side(FILE *f, const bd_run *r, td_side s)
     fputs("], \"notes\": [", f);
     for (size_t i = 0; td_breakdown_note(r->b, s, i); i++) {
         fputs(i ? ", " : "", f);
-        jstr(f, td_breakdown_note(r->b, s, i));
+        cli_json_str(f, td_breakdown_note(r->b, s, i));
     }
     fputs("]}", f);
 }
@@ -127,19 +94,19 @@ static void json_side(FILE *f, const bd_run *r, td_side s)
 static void json_row(FILE *f, const td_bd_row *row)
 {
     fputs("{\"control\": ", f);
-    jnum(f, row->value[0]);
+    cli_json_num(f, row->value[0]);
     fputs(", \"test\": ", f);
-    jnum(f, row->value[1]);
+    cli_json_num(f, row->value[1]);
     fputs(", \"diff\": ", f);
-    jnum(f, row->diff);
+    cli_json_num(f, row->diff);
     fputs(", \"pct\": ", f);
-    jnum(f, row->pct);
+    cli_json_num(f, row->pct);
     if (row->stats.n[0]) {
         fprintf(f, ", \"n_control\": %llu, \"n_test\": %llu, \"p\": ",
                 (unsigned long long)row->stats.n[0], (unsigned long long)row->stats.n[1]);
-        jnum(f, row->stats.p);
+        cli_json_num(f, row->stats.p);
         fputs(", \"q\": ", f);
-        jnum(f, row->stats.q);
+        cli_json_num(f, row->stats.q);
         fprintf(f, ", \"verdict\": \"%s\"", td_verdict_name(row->stats.verdict));
     }
     fputs("}", f);
@@ -156,7 +123,7 @@ static void write_json(FILE *f, const bd_run *r)
     const td_bd_row *rows = td_breakdown_rows(r->b, &n);
     for (size_t i = 0; i < n; i++) {
         fputs(i ? ",\n  " : "\n  ", f);
-        jstr(f, rows[i].name);
+        cli_json_str(f, rows[i].name);
         fputs(": ", f);
         json_row(f, &rows[i]);
     }
@@ -164,13 +131,13 @@ static void write_json(FILE *f, const bd_run *r)
     const td_bd_bar *bars = td_breakdown_waterfall(r->b, &nb);
     for (size_t i = 0; i < nb; i++) {
         fputs(i ? ",\n  {\"component\": " : "\n  {\"component\": ", f);
-        jstr(f, bars[i].component);
+        cli_json_str(f, bars[i].component);
         fputs(", \"control_us\": ", f);
-        jnum(f, bars[i].value[0]);
+        cli_json_num(f, bars[i].value[0]);
         fputs(", \"test_us\": ", f);
-        jnum(f, bars[i].value[1]);
+        cli_json_num(f, bars[i].value[1]);
         fputs(", \"diff_us\": ", f);
-        jnum(f, bars[i].diff);
+        cli_json_num(f, bars[i].diff);
         fputs("}", f);
     }
     fputs("]}\n", f);

@@ -15,47 +15,10 @@ typedef struct rl_run {
 
 static int open_sets(rl_run *r)
 {
-    cli_opts *o = r->o;
-    const char *paths[2] = {o->control, o->test};
-    cli_progress pr;
     td_open_opts oo = TD_OPEN_OPTS_INIT;
-    oo.ns = o->ns;
-    oo.threads = o->threads;
-    oo.map_min_bytes = cli_map_min;
     oo.want_roofline = true;
     oo.want_attribution = true;
-    oo.step_marker = o->step_marker;
-    cli_progress_attach(&pr, &oo, o->quiet);
-    td_error err = {0};
-    int rc = cli_sets_open(r->sets, paths, 2, &oo, &err);
-    cli_progress_clear(&pr);
-    return rc < 0 ? cli_td_error(&err) : cli_marker_check(o, r->sets, 2);
-}
-
-static void jnum(FILE *f, double v)
-{
-    if (isnan(v) || isinf(v))
-        fputs("null", f);
-    else
-        fprintf(f, "%.17g", v == 0 ? 0 : v);
-}
-
-static void jstr(FILE *f, const char *s)
-{
-    if (!s) {
-        fputs("null", f);
-        return;
-    }
-    fputc('"', f);
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p == '"' || *p == '\\')
-            fprintf(f, "\\%c", *p);
-        else if (*p < 0x20)
-            fprintf(f, "\\u%04x", *p);
-        else
-            fputc(*p, f);
-    }
-    fputc('"', f);
+    return cli_open_pair(r->o, r->sets, &oo);
 }
 
 static const char *bound_name(td_rl_bound b)
@@ -66,44 +29,44 @@ static const char *bound_name(td_rl_bound b)
 static void json_side(FILE *f, const td_rl_side *s)
 {
     fprintf(f, "{\"count\": %llu, \"flops\": ", (unsigned long long)s->count);
-    jnum(f, s->flops);
+    cli_json_num(f, s->flops);
     fputs(", \"bytes\": ", f);
-    jnum(f, s->bytes);
+    cli_json_num(f, s->bytes);
     fputs(", \"time_us\": ", f);
-    jnum(f, s->time_us);
+    cli_json_num(f, s->time_us);
     fputs(", \"tflops\": ", f);
-    jnum(f, s->tflops);
+    cli_json_num(f, s->tflops);
     fputs(", \"tbps\": ", f);
-    jnum(f, s->tbps);
+    cli_json_num(f, s->tbps);
     fputs(", \"intensity\": ", f);
-    jnum(f, s->intensity);
+    cli_json_num(f, s->intensity);
     fputs(", \"peak_tflops\": ", f);
-    jnum(f, s->peak_tflops);
+    cli_json_num(f, s->peak_tflops);
     fputs(", \"peak_tbps\": ", f);
-    jnum(f, s->peak_tbps);
+    cli_json_num(f, s->peak_tbps);
     fputs(", \"efficiency_pct\": ", f);
-    jnum(f, s->efficiency_pct);
+    cli_json_num(f, s->efficiency_pct);
     fputs(", \"bound\": ", f);
-    jstr(f, bound_name(s->bound));
+    cli_json_str(f, bound_name(s->bound));
     fputs("}", f);
 }
 
 static void json_coverage(FILE *f, const td_rl_coverage *c)
 {
     fputs("{\"modelled_pct\": ", f);
-    jnum(f, c->modelled_pct);
+    cli_json_num(f, c->modelled_pct);
     fputs(", \"busy_us\": ", f);
-    jnum(f, c->busy_us);
+    cli_json_num(f, c->busy_us);
     fputs(", \"modelled_us\": ", f);
-    jnum(f, c->modelled_us);
+    cli_json_num(f, c->modelled_us);
     fputs(", \"unmodelled_us\": ", f);
-    jnum(f, c->unmodelled_us);
+    cli_json_num(f, c->unmodelled_us);
     fputs(", \"unmodelled\": [", f);
     for (size_t i = 0; i < c->ntop; i++) {
         fputs(i ? ", {\"op\": " : "{\"op\": ", f);
-        jstr(f, c->top[i].op);
+        cli_json_str(f, c->top[i].op);
         fputs(", \"time_us\": ", f);
-        jnum(f, c->top[i].time_us);
+        cli_json_num(f, c->top[i].time_us);
         fputs("}", f);
     }
     fputs("]}", f);
@@ -117,24 +80,24 @@ static void write_json(FILE *f, const rl_run *r)
         fputs("{\"classes\": [", f);
         for (size_t i = 0; i < n; i++) {
             fputs(i ? ",\n  {\"class\": " : "\n  {\"class\": ", f);
-            jstr(f, td_rl_class_name(c[i].cls));
+            cli_json_str(f, td_rl_class_name(c[i].cls));
             for (int s = 0; s < 2; s++) {
                 fprintf(f, ", \"%s\": {\"flops\": ", s ? "test" : "control");
-                jnum(f, c[i].flops[s]);
+                cli_json_num(f, c[i].flops[s]);
                 fputs(", \"time_us\": ", f);
-                jnum(f, c[i].time_us[s]);
+                cli_json_num(f, c[i].time_us[s]);
                 fputs(", \"tflops\": ", f);
-                jnum(f, c[i].tflops[s]);
+                cli_json_num(f, c[i].tflops[s]);
                 fputs(", \"efficiency_pct\": ", f);
-                jnum(f, c[i].efficiency_pct[s]);
+                cli_json_num(f, c[i].efficiency_pct[s]);
                 fputs("}", f);
             }
             fputs(", \"time_change_pct\": ", f);
-            jnum(f, c[i].time_change_pct);
+            cli_json_num(f, c[i].time_change_pct);
             fputs(", \"rate_change_pct\": ", f);
-            jnum(f, c[i].rate_change_pct);
+            cli_json_num(f, c[i].rate_change_pct);
             fputs(", \"efficiency_change_pts\": ", f);
-            jnum(f, c[i].efficiency_change_pts);
+            cli_json_num(f, c[i].efficiency_change_pts);
             fputs("}", f);
         }
     } else {
@@ -142,24 +105,24 @@ static void write_json(FILE *f, const rl_run *r)
         fputs("{\"rows\": [", f);
         for (size_t i = 0; i < n; i++) {
             fputs(i ? ",\n  {\"op\": " : "\n  {\"op\": ", f);
-            jstr(f, w[i].op);
+            cli_json_str(f, w[i].op);
             /* dims and types: the trace's own JSON, compact (model.h) */
             fprintf(f, ", \"input_dims\": %s, \"input_types\": %s, \"class\": ",
                     w[i].input_dims[0] ? w[i].input_dims : "null",
                     w[i].input_types[0] ? w[i].input_types : "null");
-            jstr(f, td_rl_class_name(w[i].cls));
+            cli_json_str(f, td_rl_class_name(w[i].cls));
             fputs(", \"control\": ", f);
             json_side(f, &w[i].side[0]);
             fputs(", \"test\": ", f);
             json_side(f, &w[i].side[1]);
             fputs(", \"time_change_pct\": ", f);
-            jnum(f, w[i].time_change_pct);
+            cli_json_num(f, w[i].time_change_pct);
             fputs(", \"rate_change_pct\": ", f);
-            jnum(f, w[i].rate_change_pct);
+            cli_json_num(f, w[i].rate_change_pct);
             fputs(", \"efficiency_change_pts\": ", f);
-            jnum(f, w[i].efficiency_change_pts);
+            cli_json_num(f, w[i].efficiency_change_pts);
             fputs(", \"reading\": ", f);
-            jstr(f, w[i].reading);
+            cli_json_str(f, w[i].reading);
             fputs("}", f);
         }
     }
@@ -171,14 +134,14 @@ static void write_json(FILE *f, const rl_run *r)
     for (int s = 0; s < 2; s++) {
         const td_gpu *g = td_roofline_gpu(r->r, s);
         fprintf(f, "%s\"%s\": ", s ? ", " : "", s ? "test" : "control");
-        jstr(f, g ? g->name : NULL);
+        cli_json_str(f, g ? g->name : NULL);
     }
     fputs("},\n \"notes\": {", f);
     for (int s = 0; s < 2; s++) {
         fprintf(f, "%s\"%s\": [", s ? ", " : "", s ? "test" : "control");
         for (size_t i = 0; td_roofline_note(r->r, s, i); i++) {
             fputs(i ? ", " : "", f);
-            jstr(f, td_roofline_note(r->r, s, i));
+            cli_json_str(f, td_roofline_note(r->r, s, i));
         }
         fputs("]", f);
     }

@@ -2,6 +2,8 @@
  * with the notes a comparison owes the user. */
 #include "cli.h"
 
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 cli_open_fn cli_sets_open = td_sets_open;
@@ -220,4 +222,45 @@ void cli_pair_free(cli_pair *p)
     td_set_free(p->control);
     td_set_free(p->test);
     cli_opts_free(&p->o);
+}
+
+int cli_open_pair(const cli_opts *o, td_set *sets[2], td_open_opts *oo)
+{
+    const char *paths[2] = {o->control, o->test};
+    cli_progress pr;
+    oo->ns = o->ns;
+    oo->threads = o->threads;
+    oo->map_min_bytes = cli_map_min;
+    oo->step_marker = o->step_marker;
+    cli_progress_attach(&pr, oo, o->quiet);
+    td_error err = {0};
+    int rc = cli_sets_open(sets, paths, 2, oo, &err);
+    cli_progress_clear(&pr);
+    return rc < 0 ? cli_td_error(&err) : cli_marker_check(o, sets, 2);
+}
+
+void cli_json_num(FILE *f, double v)
+{
+    if (isnan(v) || isinf(v))
+        fputs("null", f);
+    else
+        fprintf(f, "%.17g", v == 0 ? 0 : v);
+}
+
+void cli_json_str(FILE *f, const char *s)
+{
+    if (!s) {
+        fputs("null", f);
+        return;
+    }
+    fputc('"', f);
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p == '"' || *p == '\\')
+            fprintf(f, "\\%c", *p);
+        else if (*p < 0x20)
+            fprintf(f, "\\u%04x", *p);
+        else
+            fputc(*p, f);
+    }
+    fputc('"', f);
 }
