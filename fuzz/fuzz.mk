@@ -1,7 +1,7 @@
 # Fuzzing with libFuzzer (clang). Included by the top-level Makefile; see
 # docs/fuzzing.md.
 #
-#   make fuzz [FUZZ_SECONDS=60] [FUZZ_TARGETS="json_scan trace_load args packed"]
+#   make fuzz [FUZZ_SECONDS=60] [FUZZ_TARGETS="json_scan trace_load args packed summary"]
 #                      build, then run each target for FUZZ_SECONDS, one after
 #                      the other; new inputs go to fuzz/corpus-work/<target>/
 #                      (not committed), crashes to fuzz/crashes/<target>/
@@ -12,7 +12,7 @@
 FUZZ_CC      ?= clang
 FUZZ_BUILD   ?= build-fuzz
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS ?= json_scan trace_load args packed
+FUZZ_TARGETS ?= json_scan trace_load args packed summary
 FUZZ_FLAGS   ?=
 # A 256-byte scanner window (normally 1 MiB), so that inputs of a few KB
 # reach the window's edges, the moves of its content and its growth, while

@@ -9,7 +9,9 @@ file (e.g. a minimised input added by hand) alone. Keep the total < 2 MB.
 Given a tracediff binary, it also writes the packed target's seeds: the
 files.packed bytes of summaries of the same snippets, of the attribution
 traces of tests/data (sorted-int with attribution), of a decimal trace (raw)
-and of the schema 1 fixture (the older sorted-int encoding).
+and of the schema 1 fixture (the older sorted-int encoding); and the summary
+target's seeds, whole summary files: two snippets as two runs of one file,
+an attribution trace, a decimal trace with --ns, and the schema 1 fixture.
 """
 import glob, gzip, json, os, sqlite3, subprocess, sys, tempfile
 
@@ -254,12 +256,33 @@ def packed_seeds(exe, snippets):
         for run, rank, blob in packed_of(old):
             if len(blob) < 32768:
                 write("packed", "schema1.%s.%d" % (run, rank), blob)
+        summary_seeds(exe, tmp, old)
+
+
+def summary_seeds(exe, tmp, old):
+    """Whole summaries for the summary target (a few pages each)."""
+    def made(label, runs):
+        out = os.path.join(tmp, "whole-" + label + ".tdsum")
+        for src, extra in runs:
+            if subprocess.run([exe, "summarize", os.path.join(tmp, src), "-o", out, "-q"] + extra).returncode:
+                return
+        with open(out, "rb") as f:
+            write("summary", label, f.read())
+    made("two_runs", [("hta-trace_diff.json", ["--run", "a"]), ("hta-triton.json", ["--run", "b"])])
+    made("attribution", [("attribution-edge.json", [])])
+    made("decimal_ns", [("summary_decimal.json", ["--ns"])])
+    with open(old, "rb") as f:
+        data = f.read()
+    if len(data) < 200000:
+        write("summary", "schema1", data)
 
 
 def main():
     snippets = {}
     for p in sorted(glob.glob(os.path.join(TRACES, "**", "*.json*"), recursive=True)):
         label = os.path.relpath(p, TRACES).split(os.sep)[0]
+        if label == "profilers":  # other profilers' exports, not Kineto traces
+            continue
         text = snippet(events_of(p))
         snippets[label] = text
         write("trace_load", label + ".json", text)

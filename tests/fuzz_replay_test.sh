@@ -22,7 +22,7 @@ passed=0
 failed=0
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
-for t in json_scan trace_load args packed; do
+for t in json_scan trace_load args packed summary; do
     extra=
     # The option parser and its table (every CLI file but main.c).
     [ "$t" = args ] && extra=$(ls src/cli/*.c | grep -v '/main\.c$')
