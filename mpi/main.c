@@ -182,6 +182,10 @@ static int run_batch(const char *path, int me)
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
+    /* After MPI_Init, which may install handlers of its own: a stop
+     * (mpirun passes SIGINT/SIGTERM on to every process) removes rank 0's
+     * temporary output files, as the CLI's does. */
+    cli_catch_signals();
     int me;
     MPI_Comm_rank(MPI_COMM_WORLD, &me);
     if (me != 0 && (!freopen("/dev/null", "w", stdout) || !freopen("/dev/null", "w", stderr)))

@@ -17,7 +17,9 @@
 - every reference case of tests/golden/cases.json: compare --format csv through
   `mpirun -n 2 tracediff-mpi --batch` is byte-identical to the CLI (one mpirun
   per pair of sets, 4 at once; ops --format json for one case of each pair);
-- --batch runs every line and exits with the first failing line's status.
+- --batch runs every line and exits with the first failing line's status;
+- SIGINT, SIGTERM or SIGHUP to the process writing a summary leaves no
+  temporary file and no output.
 
 Without mpirun or tracediff-mpi the suite is skipped with a message; in CI
 (CI set in the environment) that counts as a failure.
@@ -306,6 +308,40 @@ def error_cases(exe, mpi, ctl, tst, tmp):
               re.sub(r"\btracediff\b(?![-/])", "tracediff-mpi", a[2]) == b[2], "%d %d\n%s\n%s" % (a[0], b[0], a[2], b[2]))
 
 
+def stop_cases(mpi, ctl, tmp):
+    """SIGINT, SIGTERM and SIGHUP to the process writing a summary: its
+    temporary file goes, and nothing is put in place (docs/cluster.md). The
+    signal goes to that process itself (its pid is in the temporary's name),
+    as the CLI's test sends it: mpirun passes a stop on only after a second
+    of grace (SIGCONT first), by which time the write may be done."""
+    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        out = os.path.join(tmp, "stop-%s.tdsum" % sig.name)
+        seen = None
+        with tempfile.TemporaryDirectory(prefix="mpi-session-") as session:
+            env = dict(os.environ, TMPDIR=session, OMPI_MCA_orte_tmpdir_base=session)
+            p = subprocess.Popen(MPIRUN + ["-n", "2", mpi, "summarize", ctl, "-o", out, "-q"],
+                                 cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
+                                 stderr=subprocess.DEVNULL)
+            deadline = time.time() + 120
+            while p.poll() is None and time.time() < deadline and not seen:
+                for f in os.listdir(tmp):
+                    m = re.fullmatch(re.escape(os.path.basename(out)) + r"\.tmp([0-9]+)", f)
+                    if m:
+                        seen = int(m.group(1))
+                        os.kill(seen, sig)
+                        break
+                else:
+                    time.sleep(0.0005)
+            rc = p.wait(timeout=120)
+        check("stop %s: the temporary file was seen" % sig.name, seen is not None,
+              "exit %d first" % rc)
+        if seen is None:
+            continue
+        left = [f for f in os.listdir(tmp) if f.startswith(os.path.basename(out))]
+        check("stop %s: no temporary file left, no output" % sig.name, left == [], str(left))
+        check("stop %s: mpirun fails" % sig.name, rc != 0, "exit %d" % rc)
+
+
 def case_args(c, ops):
     ctl, tst = os.path.join(GOLD, c["control"]), os.path.join(GOLD, c["test"])
     sel = []
@@ -387,6 +423,7 @@ def main():
         run_same()
         summary_cases(exe, mpi, ctl, tst, tmp)
         error_cases(exe, mpi, ctl, tst, tmp)
+        stop_cases(mpi, ctl, tmp)
         if "--quick" not in sys.argv:
             golden_cases(exe, mpi, tmp)
     finally:
