@@ -150,6 +150,27 @@ const char *td_mapped_file(const void *addr, uint64_t *offset)
     return NULL;
 }
 
+/* The end of the file's bytes: 0, or an error when the file, regular and
+ * that long when it was opened, ended early: another program truncated it
+ * while it was read. Its offset is where reading stopped (in the file as
+ * it was read: for a plain file, the byte the scanner had reached). */
+static long at_end(td_reader *r, td_error *err)
+{
+    r->in_eof = 1;
+    if (r->consumed >= r->file_bytes)
+        return 0;
+    struct stat st;
+    unsigned long long now = fstat(r->fd, &st) == 0 ? (unsigned long long)st.st_size : 0;
+    td_fail(err, TD_EIO, r->path,
+            "the file was truncated while it was read (%llu bytes when opened, %llu now)",
+            (unsigned long long)r->file_bytes, now);
+    if (r->comp == TD_COMP_NONE) {
+        err->offset = r->consumed;
+        err->has_offset = true;
+    }
+    return TD_EIO;
+}
+
 static long read_raw(td_reader *r, td_error *err)
 {
     if (r->in_pos < r->in_len)
@@ -166,7 +187,7 @@ static long read_raw(td_reader *r, td_error *err)
     r->in_len = (size_t)n;
     r->consumed += (uint64_t)n;
     if (n == 0)
-        r->in_eof = 1;
+        return at_end(r, err);
     return n;
 }
 
@@ -418,7 +439,7 @@ static long read_plain(td_reader *r, char *buf, size_t cap, td_error *err)
             return td_fail(err, TD_EIO, r->path, "read failed: %s", strerror(errno));
         r->consumed += (uint64_t)n;
         if (n == 0)
-            r->in_eof = 1;
+            return at_end(r, err);
         return (long)n;
     }
     long n = read_raw(r, err);

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static char *pattern(size_t n)
 {
@@ -276,5 +277,41 @@ TEST(test_byte_reader__pages_behind_the_window_given_back)
     CHECK(most > 0 && most <= 2048);
     if (most > 2048)
         fprintf(stderr, "    %ld KB of the mapping kept\n", most);
+    td_reader_close(r);
+}
+
+/* A file that another program truncates while it is read (not mapped):
+ * the end comes early, and the reader says so, with the offset where
+ * reading stopped, instead of handing the scanner a short file (whose
+ * error would then name an offset past the file's new end). */
+TEST(test_byte_reader__truncated_while_read)
+{
+    size_t n = 4u << 20;
+    char *text = pattern(n);
+    REQUIRE(text);
+    const char *path = unit_write("shrinks.bin", text, n);
+    free(text);
+    td_reader *r = NULL;
+    td_error err = {0};
+    REQUIRE(td_reader_open(&r, path, &err) == 0);
+    char *buf = malloc(64u << 10);
+    REQUIRE(buf);
+    uint64_t got = 0;
+    long k = 0;
+    while (got < (256u << 10) && (k = td_reader_read(r, buf, 64u << 10, &err)) > 0)
+        got += (uint64_t)k;
+    CHECK(got >= (256u << 10));
+    FILE *f = fopen(path, "r+");
+    REQUIRE(f);
+    CHECK_INT(ftruncate(fileno(f), 100000), 0);
+    fclose(f);
+    while ((k = td_reader_read(r, buf, 64u << 10, &err)) > 0)
+        got += (uint64_t)k;
+    CHECK_INT(k, TD_EIO);
+    CHECK(strstr(err.msg, "truncated while it was read") != NULL);
+    CHECK(strstr(err.msg, "4194304 bytes when opened, 100000 now") != NULL);
+    CHECK(err.has_offset && err.offset >= got && err.offset < n);
+    CHECK(strcmp(err.path, path) == 0);
+    free(buf);
     td_reader_close(r);
 }
