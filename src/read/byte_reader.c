@@ -699,6 +699,7 @@ int td_reader_seek(td_reader *r, uint64_t off, td_error *err)
         return td_fail(err, TD_EIO, r->path, "seek failed: %s", strerror(errno));
     r->in_pos = r->in_len = 0;
     r->in_eof = 0;
+    r->consumed = off; /* the file's offset, as for a mapping */
     return 0;
 }
 
