@@ -4,7 +4,9 @@ exports, rocpd databases and rocprofv3 JSON.
 
 Every number is checked against an oracle that does not use tracediff:
 plain SQL over the export (the query of issue 40), rocprofv3's documented
-rocpd schema built here, and a small Python reader of rocprofv3's JSON.
+rocpd schema built here, and a small Python reader of rocprofv3's JSON;
+breakdown's GPU figures (kernel time, busy, compute, memory) against
+interval unions computed from the same SQL.
 
     profilers_test.py TRACEDIFF
 """
@@ -631,6 +633,73 @@ def test_mpi_and_python(exe):
                  if instrumented else "the Python module is not built"))
 
 
+def union_ns(iv):
+    total, end = 0, None
+    for a, b in sorted(iv):
+        if end is None or a > end:
+            total += b - a
+            end = b
+        elif b > end:
+            total += b - end
+            end = b
+    return total
+
+
+def sql_gpu_intervals(db):
+    """(compute, memory) intervals in ns: kernels (none of these exports has
+    a collective) and copies and memsets."""
+    comp, mem = [], []
+    if has_table(db, "CUPTI_ACTIVITY_KIND_KERNEL"):
+        q = ('SELECT k.start, k."end", s.value FROM CUPTI_ACTIVITY_KIND_KERNEL k '
+             'JOIN StringIds s ON s.id = k.shortName')
+        for a, b, n in db.execute(q):
+            assert "nccl" not in n.lower() and "rccl" not in n.lower(), n
+            comp.append((a, b))
+    for t in ("CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET"):
+        if has_table(db, t):
+            mem += db.execute(f'SELECT start, "end" FROM {t}').fetchall()
+    return comp, mem
+
+
+def test_breakdown(exe):
+    """breakdown on exports: the GPU side of every pair against SQL over the
+    same files (kernel time = last end - first start of the GPU events, busy =
+    their union, compute = the kernels' union, memory = the copies' and
+    memsets' union)."""
+    pairs = [("nsys-fuser-matmul/report1.sqlite", "nsys-fuser-matmul/report3.sqlite"),
+             ("nsys-vector-add/report1.sqlite", "nsys-vector-add/report2.sqlite"),
+             ("nsys-mordred/03527a5-report1.sqlite", "nsys-mordred/ad27a34-report1.sqlite"),
+             ("nsys-fuser-2025/report1.sqlite", "nsys-fuser-2025/report1.sqlite")]
+    for a, b in pairs:
+        rc, out, err = run(exe, "breakdown", os.path.join(D, a), os.path.join(D, b),
+                           "--format", "json")
+        check(f"breakdown {a} {b}: exit 0", rc == 0, err)
+        if rc != 0:
+            continue
+        doc = json.loads(out)
+        for side, f in (("control", a), ("test", b)):
+            db = sqlite3.connect(f"file:{os.path.join(D, f)}?mode=ro&immutable=1", uri=True)
+            comp, mem = sql_gpu_intervals(db)
+            db.close()
+            ranks = doc[side]["ranks"]
+            check(f"breakdown {f}: one rank", len(ranks) == 1, str(len(ranks)))
+            if len(ranks) != 1:
+                continue
+            r = ranks[0]
+            allv = comp + mem
+            want = {"kernel_time_us": (max(e for _, e in allv) - min(s for s, _ in allv)) / 1000,
+                    "busy_us": union_ns(allv) / 1000, "compute_us": union_ns(comp) / 1000}
+            for k, v in want.items():
+                check(f"breakdown {f}: {k} = SQL", abs(r[k] - v) <= 1e-6 * max(1, v),
+                      f"{r[k]} vs {v}")
+            check(f"breakdown {f}: idle = kernel time - busy",
+                  abs(r["idle_us"] - (want["kernel_time_us"] - want["busy_us"])) <= 1e-3)
+            mem_only = union_ns(allv) - union_ns(comp)
+            got_mem = r["kernel_types"].get("MEMORY", 0)
+            check(f"breakdown {f}: memory not under a kernel = SQL",
+                  abs(got_mem - mem_only / 1000) <= 1e-6 * max(1, got_mem), f"{got_mem} vs {mem_only / 1000}")
+
+
 def main():
     exe = os.path.abspath(sys.argv[1])
     tmp = tempfile.mkdtemp(prefix="td_profilers_")
@@ -638,6 +707,7 @@ def main():
         test_sql_equality(exe)
         test_schema_matrix(exe, tmp)
         test_fuser_series(exe, tmp)
+        test_breakdown(exe)
         test_rocprof_json(exe)
         test_rocprof_synthetic(exe, tmp)
         test_rocpd(exe, tmp)
