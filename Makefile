@@ -180,7 +180,10 @@ ASAN_BUILD = $(MAKE) --no-print-directory BUILD=build-asan \
 sanitize-build:
 	@$(ASAN_BUILD) all build-asan/unit_tests
 
-sanitize: deps sanitize-build
+# TD_PLAIN_EXE: the plain build computes the expected outputs where a suite
+# checks one path against another (tests/cases.py: expectation_exe).
+sanitize: deps sanitize-build all
+	TD_PLAIN_EXE=$(CURDIR)/$(BIN) \
 	TD_TEST_SUBSET=$(SUBSET) TD_TEST_FULL=$(FULL) TD_UNIT_SCALE=$(UNIT_SCALE) ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	    LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
 	    sh tests/run_all.sh build-asan

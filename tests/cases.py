@@ -70,3 +70,15 @@ def load(path):
         raise SystemExit("tests/subset/golden.txt names cases that %s lacks: %s"
                          % (path, sorted(missing)[:5]))
     return [c for c in cases if c["id"] in ids]
+
+
+def expectation_exe(exe):
+    """The binary that computes a suite's expected outputs where the suite
+    checks one path against another (summaries, MPI, split loading against
+    plain traces): TD_PLAIN_EXE when the instrumented passes name the plain
+    build there, else exe itself. The path under test still runs
+    instrumented; its expectation, the plain CLI on traces, is what
+    `make test` checks already, and under ASan each of those processes
+    costs about 0.15 s of CPU to start and end."""
+    plain = os.environ.get("TD_PLAIN_EXE", "")
+    return plain if plain and os.access(plain, os.X_OK) else exe

@@ -111,6 +111,7 @@ def more_commands(c):
 
 def golden(exe, tmp):
     cases = reference.load(os.path.join(GOLD, "cases.json"))
+    ref = reference.expectation_exe(exe)  # the traces' side: tests/cases.py
     # Each set summarized under each duration rule its cases use (--ns: the
     # traces' own resolution), keyed (set, ns).
     sets = sorted({(os.path.join(GOLD, c[k]), bool(c.get("ns")))
@@ -122,10 +123,10 @@ def golden(exe, tmp):
         rc, _, err = run(exe, "summarize", s, "-o", out, *rule)
         if rc == 0:
             summ[s, ns] = out
-            a = run(exe, "info", s, "--format", "json", *rule)
+            a = run(ref, "info", s, "--format", "json", *rule)
             b = run(exe, "info", out, "--format", "json", *rule)
             check("info %s%s" % (os.path.relpath(s, GOLD), " --ns" if ns else ""), a[:2] == b[:2])
-            a, b = run(exe, "info", s, *rule), run(exe, "info", out, *rule)
+            a, b = run(ref, "info", s, *rule), run(exe, "info", out, *rule)
             check("info table %s" % os.path.relpath(s, GOLD),
                   a[0] == b[0] and a[1].replace(s.encode(), b"") ==
                   b[1].replace(out.encode(), b"").replace(s.encode(), b""))
@@ -146,7 +147,7 @@ def golden(exe, tmp):
             cmds += more_commands(c)
         for cmd in cmds:
             sel = selection(c)
-            a = run(exe, cmd[0], ct, tt, *(cmd[1:] + sel + ["-q"]))
+            a = run(ref, cmd[0], ct, tt, *(cmd[1:] + sel + ["-q"]))
             b = run(exe, cmd[0], summ[ct, ns], summ[tt, ns], *(cmd[1:] + sel + ["-q"]))
             if b[0] == 1 and "each event's category" in b[2]:
                 # a summary of a file whose names have two categories on one
