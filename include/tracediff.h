@@ -163,11 +163,18 @@ typedef struct td_open_opts {
      * events. Implies want_attribution. Files are then read whole, in
      * threads, never cut into pieces or loaded in processes. Off by default. */
     bool want_roofline;
+    /* Keep each gpu-side event's stack (docs/stacks.md): the python_function,
+     * user_annotation and cpu_op events around its launch, as frames.
+     * Needed by compare_opts.by TD_BY_MODULE and TD_BY_STACK. Implies
+     * want_attribution. Files are then read whole, in threads. Off by
+     * default. */
+    bool want_stacks;
 } td_open_opts;
 
 #define TD_OPEN_OPTS_INIT                                                                          \
     {                                                                                              \
-        sizeof(td_open_opts), 0, NULL, NULL, false, 0, false, false, false, false, NULL, false     \
+        sizeof(td_open_opts), 0, NULL, NULL, false, 0, false, false, false, false, NULL, false,    \
+            false                                                                                  \
     }
 
 /* Whether HTA_DISABLE_NS_ROUNDING in the environment turns HTA's rounding
@@ -374,10 +381,23 @@ typedef enum td_by {
     TD_BY_OP = 1,         /* the innermost cpu_op around the launch */
     TD_BY_TOP_OP = 2,     /* the outermost cpu_op around the launch */
     TD_BY_ANNOTATION = 3, /* the innermost user_annotation (not a ProfilerStep) */
-    TD_BY_CLASS = 4       /* the kernel class of the event's name */
+    TD_BY_CLASS = 4,      /* the kernel class of the event's name */
+    /* The nn.Module path of the launch's stack (docs/stacks.md): a module
+     * holds its children's time (inclusive) unless exclusive; GPU events
+     * under no module are TD_UNATTRIBUTED. Needs want_stacks. When a side
+     * has no nn.Module events the rows are by top op instead
+     * (td_side_notes.no_modules). */
+    TD_BY_MODULE = 5,
+    /* The whole stack: frames of the CPU events around the launch,
+     * outermost first, then the event's own name, joined by ';' (Brendan
+     * Gregg's folded stacks; docs/stacks.md). Needs want_stacks. */
+    TD_BY_STACK = 6
 } td_by;
 
 #define TD_UNATTRIBUTED "(unattributed)"
+/* The frame that stands for those beyond TD_STACK_MAX_DEPTH (docs/stacks.md). */
+#define TD_STACK_CUT_FRAME "[\xe2\x80\xa6]"
+#define TD_STACK_MAX_DEPTH 1000
 
 /* Kernel classes: an ordered table of (class, regex) rules, first match
  * wins; a name no rule matches is "other". */
@@ -450,13 +470,15 @@ typedef struct td_compare_opts {
      * inside the op's children, at any depth (needs sets read from traces
      * with attribution: a summary does not keep the op calls). */
     bool only_inclusive;
+    /* by TD_BY_MODULE: a module's own time only, not its children's. */
+    bool exclusive;
 } td_compare_opts;
 
 #define TD_COMPARE_OPTS_INIT                                                                       \
     {                                                                                              \
         sizeof(td_compare_opts), TD_LIST_INIT, TD_LIST_INIT, TD_LIST_INIT, TD_LIST_INIT,           \
             TD_DEVICE_ALL, false, false, TD_BY_KERNEL, NULL, NULL, TD_BY_KERNEL, false, false,     \
-            NULL, false, false                                                                     \
+            NULL, false, false, false                                                              \
     }
 
 /* The two sides of a comparison: index of td_row.counts, .duration, ... */
@@ -493,6 +515,11 @@ typedef struct td_side_notes {
      * the rounded durations). docs/numbers.md, "Decimal timestamps". */
     uint64_t round_negative;
     uint64_t round_moved_rows;
+    /* by TD_BY_MODULE or TD_BY_STACK (docs/stacks.md): selected gpu events
+     * whose stack was cut at TD_STACK_MAX_DEPTH frames; no_modules: the
+     * side's files have no nn.Module events (the rows are by top op). */
+    uint64_t stack_cut;
+    bool no_modules;
 } td_side_notes;
 
 typedef struct td_diff td_diff;

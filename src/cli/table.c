@@ -63,8 +63,9 @@ int cli_value_list(td_list *l, const char *opt, const char *v)
 
 const char *cli_by_name(td_by by)
 {
-    static const char *const names[] = {"kernel", "op", "top-op", "annotation", "class"};
-    return by >= TD_BY_KERNEL && by <= TD_BY_CLASS ? names[by] : "?";
+    static const char *const names[] = {"kernel", "op",     "top-op", "annotation",
+                                        "class",  "module", "stack"};
+    return by >= TD_BY_KERNEL && by <= TD_BY_STACK ? names[by] : "?";
 }
 
 const cli_command cli_commands[] = {
@@ -502,9 +503,22 @@ static int set_runs(cli_opts *o, const char *v)
 static int set_by(cli_opts *o, const char *v)
 {
     /* The parser has checked v against the choices. */
-    for (int k = TD_BY_KERNEL; k <= TD_BY_CLASS; k++)
+    for (int k = TD_BY_KERNEL; k <= TD_BY_MODULE; k++)
         if (strcmp(v, cli_by_name((td_by)k)) == 0)
             o->cmp.by = (td_by)k;
+    return 0;
+}
+
+static int set_exclusive(cli_opts *o, const char *v)
+{
+    (void)v;
+    o->cmp.exclusive = true;
+    return 0;
+}
+
+static int set_side(cli_opts *o, const char *v)
+{
+    o->side = strcmp(v, "test") == 0 ? 2 : 1; /* the parser has checked the choices */
     return 0;
 }
 
@@ -869,13 +883,18 @@ const cli_option cli_options[] = {
      "(numbers sort descending unless --ascending);\n"
      "with --stats also q (smallest first) and change",
      set_sort},
-    {"by", 0, "KEY", "kernel|op|top-op|annotation|class", "rows", ON_BY,
+    {"by", 0, "KEY", "kernel|op|top-op|annotation|class|module", "rows", ON_BY,
      "rows by the GPU event's own name (kernel, the default),\n"
      "the cpu op that launched it (innermost or outermost),\n"
-     "its user annotation, or its kernel class. Implies the\n"
-     "GPU side (--device gpu); GPU time with no op is the row\n"
-     "(unattributed). See docs/attribution.md",
+     "its user annotation, its kernel class, or the nn.Module\n"
+     "path of its stack. Implies the GPU side (--device gpu);\n"
+     "GPU time with no op is the row (unattributed). See\n"
+     "docs/attribution.md and docs/stacks.md",
      set_by},
+    {"exclusive", 0, NULL, NULL, "rows", ON_BY,
+     "--by module: a module's own GPU time (default: with its\n"
+     "children's, so that the outermost module holds it all)",
+     set_exclusive},
     {"inclusive", 0, NULL, NULL, "rows", ON(CMD_EXPLAIN),
      "also the kernels launched inside the op's children, at\n"
      "any depth (aten::linear: its GEMMs; needs trace files)",
@@ -914,8 +933,14 @@ const cli_option cli_options[] = {
     {"exclude", 0, "REGEX", NULL, "rows", ON_ROWS | ON(CMD_CHECK),
      "drop the names REGEX matches (regex as in Python, PCRE2)", set_exclude},
     /* output */
-    {"format", 0, "FORMAT", "table|csv|json|markdown", "output", ON(CMD_COMPARE),
-     "default: table on a terminal, else csv;\nwith -o, from the file's extension", set_format},
+    {"format", 0, "FORMAT", "table|csv|json|markdown|folded", "output", ON(CMD_COMPARE),
+     "default: table on a terminal, else csv;\nwith -o, from the file's extension. folded: "
+     "each side's\nGPU stacks as folded lines (docs/stacks.md)",
+     set_format},
+    {"side", 0, "SIDE", "control|test", "output", ON(CMD_COMPARE),
+     "--format folded: write this side's stacks only (to -o, or\n"
+     "stdout); without it -o names both files: CONTROL,TEST",
+     set_side},
     {"format", 0, "FORMAT", "table|csv|json|markdown", "output",
      ON(CMD_BREAKDOWN) | ON(CMD_ROOFLINE),
      "default: table on a terminal, else csv;\nwith -o, from the file's extension", set_format},
