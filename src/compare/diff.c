@@ -476,6 +476,11 @@ bool td_diff_short_names(const td_diff *d)
     return d->short_names;
 }
 
+td_by td_diff_by_of(const td_diff *d)
+{
+    return d->by;
+}
+
 const char *td_diff_key_name(const td_diff *d)
 {
     static const char *const keys[] = {"name",  "op",     "top_op", "annotation",

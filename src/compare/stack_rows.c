@@ -14,7 +14,8 @@
 #define UNKNOWN (-2)
 
 struct td_stk_rows {
-    builder *b;
+    builder *b;      /* rows made here, or */
+    const td_diff *d; /* looked up here (-1: no such row) */
     const td_file *f;
     const td_compare_opts *o;
     char **key; /* per names id: the frame as shown, or NULL until needed */
@@ -59,7 +60,8 @@ void td_stk_rows_free(td_stk_rows *x)
     free(x);
 }
 
-int td_stk_rows_new(td_stk_rows **out, builder *b, const td_file *f, const td_compare_opts *o)
+int td_stk_rows_new(td_stk_rows **out, builder *b, const td_diff *d, const td_file *f,
+                    const td_compare_opts *o)
 {
     td_stk_rows *x = calloc(1, sizeof *x);
     *out = NULL;
@@ -67,6 +69,7 @@ int td_stk_rows_new(td_stk_rows **out, builder *b, const td_file *f, const td_co
         return TD_ENOMEM;
     size_t nn = td_strtab_count(f->names), ns = f->nstk;
     x->b = b;
+    x->d = d;
     x->f = f;
     x->o = o;
     x->key = calloc(nn + 1, sizeof *x->key);
@@ -109,7 +112,7 @@ static const char *frame_key(td_stk_rows *x, uint32_t id, size_t *len)
     size_t sl, kl;
     const char *s = td_strtab_get(x->f->names, id, &sl);
     char *k = NULL;
-    if (td_name_key(&k, &kl, s, sl, x->b->short_names, x->b->normalize) < 0)
+    if (td_name_key(&k, &kl, s, sl, x->o->short_names, x->o->normalize_names) < 0)
         return NULL;
     const char *src = k ? k : s;
     if (kl == 0) {
@@ -150,6 +153,16 @@ static int buf_put(td_stk_rows *x, size_t *at, const char *s, size_t n)
     return 0;
 }
 
+/* The row of key s: made in the builder (-3 when out of memory), or the
+ * diff's (-1 when it has none). */
+static int64_t key_row(td_stk_rows *x, const char *s, size_t len)
+{
+    if (!x->b)
+        return td_diff_find_row(x->d, s, len);
+    int64_t r = td_builder_row(x->b, s, len, true);
+    return r < 0 ? -3 : r;
+}
+
 /* The row of the stack ending at node (TD_ATTR_NONE: none) with the event
  * named name; -1 when out of memory. */
 static int64_t make_stack_row(td_stk_rows *x, uint32_t node, uint32_t name)
@@ -162,12 +175,12 @@ static int64_t make_stack_row(td_stk_rows *x, uint32_t node, uint32_t name)
     for (size_t d = depth; d-- > 0;) {
         const char *k = frame_key(x, f->stk_name[x->chain[d]], &kl);
         if (!k || buf_put(x, &at, k, kl) < 0 || buf_put(x, &at, ";", 1) < 0)
-            return -1;
+            return -3;
     }
     const char *k = frame_key(x, name, &kl);
     if (!k || buf_put(x, &at, k, kl) < 0)
-        return -1;
-    return td_builder_row(x->b, x->buf, at, true);
+        return -3;
+    return key_row(x, x->buf, at);
 }
 
 static size_t hslot(const td_stk_rows *x, uint64_t k)
@@ -213,12 +226,12 @@ static int64_t stack_row(td_stk_rows *x, uint32_t node, uint32_t name)
     if (x->hk[s])
         return x->hv[s];
     int64_t r = make_stack_row(x, node, name);
-    if (r < 0)
-        return -1;
+    if (r == -3)
+        return -3;
     x->hk[s] = k;
     x->hv[s] = r;
     if (++x->used * 2 > x->slots && hgrow(x) < 0)
-        return -1;
+        return -3;
     return r;
 }
 
@@ -287,15 +300,15 @@ static int64_t module_row(td_stk_rows *x, uint32_t m, int depth)
         return x->mrow[m];
     uint32_t up = f->stk_parent[m];
     int64_t pm = up == TD_ATTR_NONE ? -1 : near_module(x, up);
-    if (pm >= 0 && depth < TD_STK_MAX_DEPTH && module_row(x, (uint32_t)pm, depth + 1) < 0)
-        return -1;
+    if (pm >= 0 && depth < TD_STK_MAX_DEPTH && module_row(x, (uint32_t)pm, depth + 1) == -3)
+        return -3;
     const char *c;
     size_t cl;
     bool star = component(x, f->stk_name[m], &c, &cl);
     size_t pl = pm >= 0 ? x->mplen[pm] : 0;
     char *p = malloc(pl + 1 + cl + 2);
     if (!p)
-        return -1;
+        return -3;
     size_t at = 0;
     if (pm >= 0 && x->mpath[pm]) {
         memcpy(p, x->mpath[pm], pl);
@@ -312,7 +325,7 @@ static int64_t module_row(td_stk_rows *x, uint32_t m, int depth)
     p[at] = '\0';
     x->mpath[m] = p;
     x->mplen[m] = at;
-    x->mrow[m] = td_builder_row(x->b, p, at, true);
+    x->mrow[m] = key_row(x, p, at);
     return x->mrow[m];
 }
 
@@ -327,14 +340,17 @@ long td_stk_rows_of(td_stk_rows *x, uint32_t name, size_t k, const int64_t **row
     if (x->o->by == TD_BY_STACK) {
         for (uint32_t n = node; n != TD_ATTR_NONE && !*cut; n = f->stk_parent[n])
             *cut = f->stk_name[n] == TD_STK_CUT; /* the cut frame is innermost */
-        if ((x->rows[0] = stack_row(x, node, name)) < 0)
+        if ((x->rows[0] = stack_row(x, node, name)) == -3)
             return TD_ENOMEM;
-        return 1;
+        return x->rows[0] >= 0;
     }
     long nr = 0;
     for (int64_t m = node == TD_ATTR_NONE ? -1 : near_module(x, node); m >= 0;) {
-        if ((x->rows[nr++] = module_row(x, (uint32_t)m, 0)) < 0)
+        int64_t r = module_row(x, (uint32_t)m, 0);
+        if (r == -3)
             return TD_ENOMEM;
+        if (r >= 0)
+            x->rows[nr++] = r;
         uint32_t up = f->stk_parent[m];
         if (x->o->exclusive || up == TD_ATTR_NONE || nr >= TD_STK_MAX_DEPTH)
             break;
