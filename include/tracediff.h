@@ -982,6 +982,35 @@ TD_API size_t td_chart_subtitle(char *buf, size_t cap, const td_diff *diff,
                                 const td_compare_opts *opts, const char *control_label,
                                 const char *test_label);
 
+/* A differential flame graph (docs/stacks.md) of a diff computed with
+ * by TD_BY_STACK: an icicle, the root on top, each frame as wide as its
+ * test time and coloured by its change (red slower, blue faster, grey
+ * within min_change), frames only in test hatched; every frame's <title>
+ * (SVG) gives both times and the change. side 1 (control) or 2 (test)
+ * draws that side alone, plain. */
+typedef struct td_flame_opts {
+    size_t size;               /* sizeof(td_flame_opts): set by TD_FLAME_OPTS_INIT */
+    const char *control_label; /* NULL = "control" */
+    const char *test_label;    /* NULL = "test" */
+    const char *subtitle;      /* NULL or "" = none */
+    int side;                  /* 0: the difference; 1: control; 2: test */
+    double min_change;         /* percent, when has_min_change (else 1%) */
+    bool has_min_change;
+    int width; /* px; 0 = 1200 */
+} td_flame_opts;
+
+#define TD_FLAME_OPTS_INIT                                                                         \
+    {                                                                                              \
+        sizeof(td_flame_opts), NULL, NULL, NULL, 0, 0, false, 0                                    \
+    }
+
+/* The flame graph as one SVG element; TD_EUSAGE when diff is not by stack. */
+TD_API int td_flame_svg(FILE *f, const td_diff *diff, const td_flame_opts *opts, td_error *err);
+/* The same as PNG (pdf false) or PDF, drawn with cairo into f; path only
+ * names the file in errors. */
+TD_API int td_flame_cairo(FILE *f, const td_diff *diff, const td_flame_opts *opts, bool pdf,
+                          const char *path, td_error *err);
+
 typedef struct td_report_input {
     size_t size; /* sizeof(td_report_input): TD_REPORT_INPUT_INIT */
     const td_set *control, *test;

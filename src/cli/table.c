@@ -111,11 +111,11 @@ const cli_command cli_commands[] = {
      {"tracediff info examples/control", "tracediff info examples/test --format json", NULL}},
     {CMD_PLOT,
      "plot",
-     "a grouped bar chart of counts or durations (.svg, .png, .pdf)",
-     "counts|duration CONTROL TEST",
+     "a grouped bar chart of counts or durations, or a flame graph (.svg, .png, .pdf)",
+     "counts|duration|flame CONTROL TEST",
      3,
-     "counts or duration, CONTROL and TEST",
-     "counts|duration",
+     "counts, duration or flame, CONTROL and TEST",
+     "counts|duration|flame",
      "-o FILE",
      "A grouped bar chart, per name: control and test, and below them, on an axis\n"
      "of its own so that small changes stay visible, their difference (test -\n"
@@ -127,7 +127,13 @@ const cli_command cli_commands[] = {
      "Rows: by default the 10 largest changes by absolute difference\n"
      "(abs_diff_counts or abs_diff_duration), ProfilerStep rows left out. Any of\n"
      "--sort, --top or --include replaces that default with exactly what is asked\n"
-     "for. At most " STR(TD_CHART_MAX_ROWS) " rows in one chart.",
+     "for. At most " STR(TD_CHART_MAX_ROWS) " rows in one chart.\n"
+     "\n"
+     "'flame' draws a differential flame graph of the GPU stacks (docs/stacks.md):\n"
+     "an icicle, each frame as wide as its test time, red when slower than in\n"
+     "control, blue when faster, grey within --min-change, hatched when only in\n"
+     "test; each frame's tooltip gives both times and the change. --side draws\n"
+     "one side alone.",
      {"tracediff plot duration examples/control examples/test -o duration.svg",
       "tracediff plot counts examples/control examples/test --device gpu --top 20 -o counts.png",
       NULL}},
@@ -852,6 +858,8 @@ const cli_option cli_options[] = {
      "false discovery rate for the q-values (default 0.05)", set_alpha},
     {"min-change", 0, "P%", NULL, "statistics", ON(CMD_COMPARE) | ON(CMD_REPORT) | ON(CMD_CHECK),
      "a smaller change of the mean is noise (default 1%)", set_min_change},
+    {"min-change", 0, "P%", NULL, "output", ON(CMD_PLOT),
+     "plot flame: a frame whose time changed less is grey\n(default 1%)", set_min_change},
     /* gate */
     {"max-regression", 0, "P%", NULL, "gate", ON(CMD_CHECK),
      "the smallest slowdown that fails the check (default 5%)", set_max_regression},
@@ -940,6 +948,10 @@ const cli_option cli_options[] = {
     {"side", 0, "SIDE", "control|test", "output", ON(CMD_COMPARE),
      "--format folded: write this side's stacks only (to -o, or\n"
      "stdout); without it -o names both files: CONTROL,TEST",
+     set_side},
+    {"side", 0, "SIDE", "control|test", "output", ON(CMD_PLOT),
+     "plot flame: draw this side alone, plain (default: the\n"
+     "difference, width = test time, colour = change)",
      set_side},
     {"format", 0, "FORMAT", "table|csv|json|markdown", "output",
      ON(CMD_BREAKDOWN) | ON(CMD_ROOFLINE),
