@@ -290,6 +290,76 @@ def test_usage():
           "folded: neither file when one cannot be written")
 
 
+def test_flame():
+    import xml.etree.ElementTree as ET
+    p = os.path.join(TMP, "overlap.json")
+    q = os.path.join(TMP, "overlap2.json")
+    with open(p) as f:
+        evs = json.load(f)["traceEvents"]
+    # test: k2 twice as long, k4 half, k1 unchanged, a new stack (new_k under A)
+    for e in evs:
+        if e["name"] == "k2":
+            e["dur"] = 4
+        if e["name"] == "k4":
+            e["dur"] = 4
+    evs.append(ev("cuda_runtime", "cudaLaunchKernel", 20, 1, correlation=50))
+    evs.append(kernel("new_k", 2000, 10, 50))
+    write_trace(q, evs)
+    svg = os.path.join(TMP, "f.svg")
+    rc, out, err = run("plot", "flame", p, q, "-o", svg)
+    check(rc == 0, "plot flame: %s" % err)
+    ns = "{http://www.w3.org/2000/svg}"
+    try:
+        root = ET.parse(svg).getroot()
+    except Exception as e:
+        check(False, "flame SVG parses: %s" % e)
+        return
+    frames = {}
+    for g in root.iter(ns + "g"):
+        t = g.find(ns + "title").text
+        rects = g.findall(ns + "rect")
+        frames[t.split("\n")[0]] = (t, rects)
+    check(set(frames) >= {"all", "A", "B", "C", "k1", "k2", "k3", "k4", "k5", "k6", "k7", "new_k"},
+          "flame: every frame drawn (%s)" % sorted(frames))
+    tip, rects = frames["all"]
+    check("control: 127.000 us" in tip and "test: 135.000 us" in tip, "flame: root tooltip %r" % tip)
+    w_all = float(rects[0].get("width"))
+    w_k6 = float(frames["k6"][1][0].get("width"))
+    check(abs(w_k6 / w_all - 32 / 135) < 1e-3, "flame: width = test time (%g / %g)" % (w_k6, w_all))
+    check(rects[0].get("fill") not in ("#C8C8C8",), "flame: the root changed: coloured")
+    red = lambda r: r.get("fill", "").startswith("#FF")
+    blue = lambda r: r.get("fill", "").endswith("FF") and not r.get("fill").startswith("#FF")
+    check(red(frames["k2"][1][0]) and "change: +100.0%" in frames["k2"][0], "flame: k2 slower: red")
+    check(blue(frames["k4"][1][0]) and "change: -50.0%" in frames["k4"][0], "flame: k4 faster: blue")
+    check(frames["k1"][1][0].get("fill") == "#C8C8C8", "flame: k1 unchanged: grey")
+    check(len(frames["new_k"][1]) == 2 and frames["new_k"][1][1].get("fill") == "url(#hatch)"
+          and "change: new" in frames["new_k"][0], "flame: new_k only in test: hatched")
+    check(all(len(r) == 1 for n, (t, r) in frames.items() if n != "new_k"),
+          "flame: nothing else hatched")
+    rc, out, err = run("plot", "flame", p, q, "-o", svg, "--min-change", "200%")
+    root = ET.parse(svg).getroot()
+    fills = {g.find(ns + "title").text.split("\n")[0]: g.find(ns + "rect").get("fill")
+             for g in root.iter(ns + "g")}
+    check(fills.get("k2") == "#C8C8C8", "flame --min-change 200%: k2 grey")
+    rc, out, err = run("plot", "flame", p, q, "-o", svg, "--side", "control")
+    root = ET.parse(svg).getroot()
+    names = [g.find(ns + "title").text.split("\n")[0] for g in root.iter(ns + "g")]
+    check(rc == 0 and "new_k" not in names and "k1" in names
+          and not any(r.get("fill") == "url(#hatch)" for r in root.iter(ns + "rect")),
+          "flame --side control: the control side, plain")
+    for ext, magic in ((".png", b"\x89PNG"), (".pdf", b"%PDF")):
+        out_p = os.path.join(TMP, "f" + ext)
+        rc, out, err = run("plot", "flame", p, q, "-o", out_p)
+        ok = rc == 0 and open(out_p, "rb").read(4) == magic
+        check(ok, "plot flame %s: %s" % (ext, err))
+    deep = os.path.join(TMP, "deep.json")
+    if os.path.exists(deep):
+        rc, out, err = run("plot", "flame", deep, deep, "-o", svg)
+        check(rc == 0 and ET.parse(svg).getroot() is not None, "flame of a cut stack: %s" % err)
+    rc, out, err = run("plot", "flame", p, q, "-o", os.path.join(TMP, "f.txt"))
+    check(rc == 2, "plot flame: a bad extension refused")
+
+
 def test_parser_is_strict():
     for bad in ("a;b 1", "a;;b 1\n", "a;b 1.5\n", "a;b\n", "a 1\na 2\n", "a\tb 1\n", "a;b -1\n"):
         try:
@@ -304,7 +374,7 @@ def main():
     EXE = os.path.abspath(sys.argv[1])
     with tempfile.TemporaryDirectory() as TMP:
         for t in (test_parser_is_strict, test_overlap, test_deep_stack, test_no_modules, test_usage,
-                  test_modules, test_ns_and_iterations, test_sum_rule):
+                  test_flame, test_modules, test_ns_and_iterations, test_sum_rule):
             try:
                 t()
             except Exception as e:  # a crash is a failure, named
