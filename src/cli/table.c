@@ -111,7 +111,7 @@ const cli_command cli_commands[] = {
      {"tracediff info examples/control", "tracediff info examples/test --format json", NULL}},
     {CMD_PLOT,
      "plot",
-     "a grouped bar chart of counts or durations, or a flame graph (.svg, .png, .pdf)",
+     "bar charts of counts or durations, or a flame graph (.svg, .png, .pdf)",
      "counts|duration|flame CONTROL TEST",
      3,
      "counts, duration or flame, CONTROL and TEST",
@@ -858,8 +858,6 @@ const cli_option cli_options[] = {
      "false discovery rate for the q-values (default 0.05)", set_alpha},
     {"min-change", 0, "P%", NULL, "statistics", ON(CMD_COMPARE) | ON(CMD_REPORT) | ON(CMD_CHECK),
      "a smaller change of the mean is noise (default 1%)", set_min_change},
-    {"min-change", 0, "P%", NULL, "output", ON(CMD_PLOT),
-     "plot flame: a frame whose time changed less is grey\n(default 1%)", set_min_change},
     /* gate */
     {"max-regression", 0, "P%", NULL, "gate", ON(CMD_CHECK),
      "the smallest slowdown that fails the check (default 5%)", set_max_regression},
@@ -953,6 +951,8 @@ const cli_option cli_options[] = {
      "plot flame: draw this side alone, plain (default: the\n"
      "difference, width = test time, colour = change)",
      set_side},
+    {"min-change", 0, "P%", NULL, "output", ON(CMD_PLOT),
+     "plot flame: a frame whose time changed less is grey\n(default 1%)", set_min_change},
     {"format", 0, "FORMAT", "table|csv|json|markdown", "output",
      ON(CMD_BREAKDOWN) | ON(CMD_ROOFLINE),
      "default: table on a terminal, else csv;\nwith -o, from the file's extension", set_format},

@@ -219,7 +219,7 @@ int td_add_file_attr(builder *b, int side, const td_file *f, td_side_notes *sn,
     if (!c.row || !c.only_hit || !pos)
         goto done;
     if ((opts->by == TD_BY_STACK || opts->by == TD_BY_MODULE) && !opts->only &&
-        td_stk_rows_new(&c.stk, b, NULL, f, opts) < 0)
+        td_stk_rows_new(&c.stk, b, NULL, NULL, f, opts) < 0)
         goto done;
     for (size_t i = 0; i < nn; i++) {
         c.row[i] = -1;

@@ -31,10 +31,11 @@ td_by td_diff_by_of(const td_diff *d);
 
 /* stack_rows.c: the rows of gpu events by stack or by nn.Module path
  * (docs/stacks.md), one file at a time: made in b, or (b NULL) looked up
- * in d (a key d has no row for is left out). */
+ * with find (-1: no such row; such keys are left out). */
 typedef struct td_stk_rows td_stk_rows;
-int td_stk_rows_new(td_stk_rows **out, struct builder *b, const td_diff *d, const td_file *f,
-                    const td_compare_opts *o);
+typedef int64_t (*td_stk_find_fn)(void *ud, const char *s, size_t len);
+int td_stk_rows_new(td_stk_rows **out, struct builder *b, td_stk_find_fn find, void *find_ud,
+                    const td_file *f, const td_compare_opts *o);
 /* The rows of gpu event k (named name): *rows points to them (valid until
  * the next call); 1 by stack (*cut: the stack was cut), by module the
  * nearest module's row then, unless exclusive, its enclosing modules'; 0

@@ -14,8 +14,9 @@
 #define UNKNOWN (-2)
 
 struct td_stk_rows {
-    builder *b;      /* rows made here, or */
-    const td_diff *d; /* looked up here (-1: no such row) */
+    builder *b; /* rows made here, or looked up through find (-1: no such row) */
+    td_stk_find_fn find;
+    void *find_ud;
     const td_file *f;
     const td_compare_opts *o;
     char **key; /* per names id: the frame as shown, or NULL until needed */
@@ -60,8 +61,8 @@ void td_stk_rows_free(td_stk_rows *x)
     free(x);
 }
 
-int td_stk_rows_new(td_stk_rows **out, builder *b, const td_diff *d, const td_file *f,
-                    const td_compare_opts *o)
+int td_stk_rows_new(td_stk_rows **out, builder *b, td_stk_find_fn find, void *find_ud,
+                    const td_file *f, const td_compare_opts *o)
 {
     td_stk_rows *x = calloc(1, sizeof *x);
     *out = NULL;
@@ -69,7 +70,8 @@ int td_stk_rows_new(td_stk_rows **out, builder *b, const td_diff *d, const td_fi
         return TD_ENOMEM;
     size_t nn = td_strtab_count(f->names), ns = f->nstk;
     x->b = b;
-    x->d = d;
+    x->find = find;
+    x->find_ud = find_ud;
     x->f = f;
     x->o = o;
     x->key = calloc(nn + 1, sizeof *x->key);
@@ -158,7 +160,7 @@ static int buf_put(td_stk_rows *x, size_t *at, const char *s, size_t n)
 static int64_t key_row(td_stk_rows *x, const char *s, size_t len)
 {
     if (!x->b)
-        return td_diff_find_row(x->d, s, len);
+        return x->find(x->find_ud, s, len);
     int64_t r = td_builder_row(x->b, s, len, true);
     return r < 0 ? -3 : r;
 }

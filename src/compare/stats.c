@@ -177,6 +177,11 @@ static void add_instances(side_acc *a, inst_part *parts, size_t n)
     }
 }
 
+static int64_t find_row(void *ud, const char *s, size_t len)
+{
+    return td_diff_find_row(ud, s, len);
+}
+
 /* A gpu event by module or stack: a sample (or its part) in each of its
  * rows; under no module, in the row TD_UNATTRIBUTED. Call samples are one
  * per gpu event (docs/stacks.md). */
@@ -284,7 +289,7 @@ static int collect_attr_side(side_acc *a, const td_diff *d, const td_set *s,
         size_t nn = td_strtab_count(f->names);
         attr_walk w = {d, f, o, classes, malloc((nn + 1) * sizeof(long)), -2, NULL};
         if ((o->by == TD_BY_MODULE || o->by == TD_BY_STACK) &&
-            td_stk_rows_new(&w.stk, NULL, d, f, o) < 0) {
+            td_stk_rows_new(&w.stk, NULL, find_row, (void *)d, f, o) < 0) {
             free(w.map);
             w.map = NULL;
         }
