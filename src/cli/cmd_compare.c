@@ -238,7 +238,7 @@ static int folded_run(cli_pair *p)
     if (o->cmp.by != TD_BY_KERNEL || o->cmp.device == TD_DEVICE_CPU || o->stats ||
         o->explain_names) {
         cli_error("--format folded writes the GPU stacks: not with %s",
-                  o->cmp.by != TD_BY_KERNEL       ? "--by"
+                  o->cmp.by != TD_BY_KERNEL        ? "--by"
                   : o->cmp.device == TD_DEVICE_CPU ? "--device cpu"
                   : o->stats                       ? "--stats"
                                                    : "--explain-names");

@@ -128,12 +128,16 @@ const cli_command cli_commands[] = {
      "(abs_diff_counts or abs_diff_duration), ProfilerStep rows left out. Any of\n"
      "--sort, --top or --include replaces that default with exactly what is asked\n"
      "for. At most " STR(TD_CHART_MAX_ROWS) " rows in one chart.\n"
-     "\n"
-     "'flame' draws a differential flame graph of the GPU stacks (docs/stacks.md):\n"
-     "an icicle, each frame as wide as its test time, red when slower than in\n"
-     "control, blue when faster, grey within --min-change, hatched when only in\n"
-     "test; each frame's tooltip gives both times and the change. --side draws\n"
-     "one side alone.",
+                                            "\n"
+                                            "'flame' draws a differential flame graph of the GPU "
+                                            "stacks (docs/stacks.md):\n"
+                                            "an icicle, each frame as wide as its test time, red "
+                                            "when slower than in\n"
+                                            "control, blue when faster, grey within --min-change, "
+                                            "hatched when only in\n"
+                                            "test; each frame's tooltip gives both times and the "
+                                            "change. --side draws\n"
+                                            "one side alone.",
      {"tracediff plot duration examples/control examples/test -o duration.svg",
       "tracediff plot counts examples/control examples/test --device gpu --top 20 -o counts.png",
       NULL}},

@@ -129,6 +129,16 @@ static bool inside_only(file_ctx *c, size_t k)
     return false;
 }
 
+/* One gpu event into row r of a side. */
+static void add_to_row(file_ctx *c, int side, int64_t r, const td_event *e, size_t i,
+                       td_side_notes *sn)
+{
+    acc *a = &c->b->acc[r];
+    a->counts[side]++;
+    td_acc_add_dur(a, side, e->dur);
+    td_acc_rounding(a, side, c->f, i, e, sn);
+}
+
 /* A selected gpu event by stack or module: its rows (none: unattributed). */
 static int add_stack_event(file_ctx *c, int side, const td_event *e, size_t i, size_t k,
                            td_side_notes *sn)
@@ -139,23 +149,19 @@ static int add_stack_event(file_ctx *c, int side, const td_event *e, size_t i, s
     if (nr < 0)
         return TD_ENOMEM;
     sn->stack_cut += cut;
-    int64_t un;
     if (nr == 0) {
-        if ((un = row_of(c, 0, TD_ATTR_REASON(0), &unattr)) < 0)
+        int64_t un = row_of(c, 0, TD_ATTR_REASON(0), &unattr);
+        if (un < 0)
             return TD_ENOMEM;
-        rows = &un;
-        nr = 1;
         if (!isnan(e->dur)) {
             sn->unattributed++;
             sn->unattributed_time += e->dur;
         }
+        add_to_row(c, side, un, e, i, sn);
+        return 0;
     }
-    for (long j = 0; j < nr; j++) {
-        acc *a = &c->b->acc[rows[j]];
-        a->counts[side]++;
-        td_acc_add_dur(a, side, e->dur);
-        td_acc_rounding(a, side, c->f, i, e, sn);
-    }
+    for (long j = 0; j < nr; j++)
+        add_to_row(c, side, rows[j], e, i, sn);
     return 0;
 }
 

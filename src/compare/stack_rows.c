@@ -27,12 +27,12 @@ struct td_stk_rows {
     int64_t *hv;
     size_t slots, used;
     /* by module, per node */
-    int64_t *near;  /* the nearest module node at or above, -1 none */
-    int64_t *mrow;  /* a module node's row */
-    char **mpath;   /* a module node's path */
+    int64_t *near; /* the nearest module node at or above, -1 none */
+    int64_t *mrow; /* a module node's row */
+    char **mpath;  /* a module node's path */
     size_t *mplen;
-    int64_t *rows;  /* what td_stk_rows_of returns */
-    char *buf;      /* a stack's key as it is made */
+    int64_t *rows; /* what td_stk_rows_of returns */
+    char *buf;     /* a stack's key as it is made */
     size_t bufcap;
     uint32_t *chain;
 };

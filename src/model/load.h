@@ -56,8 +56,7 @@ int td_roof_times(td_file *f, const td_link *links, size_t n, bool any_gpu, td_e
 
 /* attribution.c: fills f->attr_* and f->wait_* from the n link records
  * (file order); round_ts as for the raw events (spec §2). */
-int td_attribute(td_file *f, td_link *links, size_t n, int round_ts, bool stacks,
-                 td_error *err);
+int td_attribute(td_file *f, td_link *links, size_t n, int round_ts, bool stacks, td_error *err);
 
 /* stack_tree.c: the frames of a file's stacks (td_file.stk_*) as they are
  * made: a node per distinct (parent node, name), the depth capped at

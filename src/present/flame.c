@@ -252,7 +252,8 @@ static void svg_frame(void *ud, const flame *fl, const fnode *n, double x, doubl
             fputs("&#10;", f);
         i = e + 1;
     }
-    fprintf(f, "</title><rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%.1f\" fill=\"#%06X\"/>",
+    fprintf(f,
+            "</title><rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%.1f\" fill=\"#%06X\"/>",
             x, y, w, ROW_H - 1, rgb);
     if (hatch)
         fprintf(f,
@@ -359,8 +360,8 @@ static void cairo_frame(void *ud, const flame *fl, const fnode *n, double x, dou
     }
 }
 
-int td_flame_cairo(FILE *f, const td_diff *d, const td_flame_opts *opts, bool pdf,
-                   const char *path, td_error *err)
+int td_flame_cairo(FILE *f, const td_diff *d, const td_flame_opts *opts, bool pdf, const char *path,
+                   td_error *err)
 {
     td_flame_opts o;
     int rc = TD_OPTS_TAKE(&o, opts, td_flame_opts, TD_FLAME_OPTS_INIT, err);
@@ -373,8 +374,10 @@ int td_flame_cairo(FILE *f, const td_diff *d, const td_flame_opts *opts, bool pd
     }
     if (fl.height > 32000) {
         free(fl.n);
-        return td_fail(err, TD_EUSAGE, path, "the stacks are too deep for one image (%d frames): "
-                       "draw SVG", fl.maxdepth);
+        return td_fail(err, TD_EUSAGE, path,
+                       "the stacks are too deep for one image (%d frames): "
+                       "draw SVG",
+                       fl.maxdepth);
     }
     td_cairo_page pg;
     if ((rc = td_cairo_page_open(&pg, f, fl.width, fl.height, pdf, title_of(&fl), err)) < 0) {
