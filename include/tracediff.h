@@ -545,7 +545,8 @@ TD_API size_t td_diff_rounding_note(const td_diff *diff, char *buf, size_t cap);
  * (from 0) of the side whose set is set and whose label is label. In order:
  * no ProfilerStep (the whole trace compared), GPU events not attributed to
  * an op, GPU events with no launch found, --hta-strict's stream-0 events
- * left out, then per file of set its traceEvents entries skipped and a
+ * left out, a side without nn.Module events (by module), GPU events whose
+ * stack was cut (docs/stacks.md), then per file of set its traceEvents entries skipped and a
  * UTF-8 byte order mark. Written to buf as snprintf does (NUL-terminated,
  * cut to cap; plain text: escape it for HTML); returns the note's whole
  * length, 0 (and "") when there is no note i: a side's notes are 0, 1, ...
