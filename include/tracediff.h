@@ -163,11 +163,18 @@ typedef struct td_open_opts {
      * events. Implies want_attribution. Files are then read whole, in
      * threads, never cut into pieces or loaded in processes. Off by default. */
     bool want_roofline;
+    /* Keep each gpu-side event's stack (docs/stacks.md): the python_function,
+     * user_annotation and cpu_op events around its launch, as frames.
+     * Needed by compare_opts.by TD_BY_MODULE and TD_BY_STACK. Implies
+     * want_attribution. Files are then read whole, in threads. Off by
+     * default. */
+    bool want_stacks;
 } td_open_opts;
 
 #define TD_OPEN_OPTS_INIT                                                                          \
     {                                                                                              \
-        sizeof(td_open_opts), 0, NULL, NULL, false, 0, false, false, false, false, NULL, false     \
+        sizeof(td_open_opts), 0, NULL, NULL, false, 0, false, false, false, false, NULL, false,    \
+            false                                                                                  \
     }
 
 /* Whether HTA_DISABLE_NS_ROUNDING in the environment turns HTA's rounding
@@ -374,10 +381,23 @@ typedef enum td_by {
     TD_BY_OP = 1,         /* the innermost cpu_op around the launch */
     TD_BY_TOP_OP = 2,     /* the outermost cpu_op around the launch */
     TD_BY_ANNOTATION = 3, /* the innermost user_annotation (not a ProfilerStep) */
-    TD_BY_CLASS = 4       /* the kernel class of the event's name */
+    TD_BY_CLASS = 4,      /* the kernel class of the event's name */
+    /* The nn.Module path of the launch's stack (docs/stacks.md): a module
+     * holds its children's time (inclusive) unless exclusive; GPU events
+     * under no module are TD_UNATTRIBUTED. Needs want_stacks. When a side
+     * has no nn.Module events the rows are by top op instead
+     * (td_side_notes.no_modules). */
+    TD_BY_MODULE = 5,
+    /* The whole stack: frames of the CPU events around the launch,
+     * outermost first, then the event's own name, joined by ';' (Brendan
+     * Gregg's folded stacks; docs/stacks.md). Needs want_stacks. */
+    TD_BY_STACK = 6
 } td_by;
 
 #define TD_UNATTRIBUTED "(unattributed)"
+/* The frame that stands for those beyond TD_STACK_MAX_DEPTH (docs/stacks.md). */
+#define TD_STACK_CUT_FRAME "[\xe2\x80\xa6]"
+#define TD_STACK_MAX_DEPTH 1000
 
 /* Kernel classes: an ordered table of (class, regex) rules, first match
  * wins; a name no rule matches is "other". */
@@ -450,13 +470,15 @@ typedef struct td_compare_opts {
      * inside the op's children, at any depth (needs sets read from traces
      * with attribution: a summary does not keep the op calls). */
     bool only_inclusive;
+    /* by TD_BY_MODULE: a module's own time only, not its children's. */
+    bool exclusive;
 } td_compare_opts;
 
 #define TD_COMPARE_OPTS_INIT                                                                       \
     {                                                                                              \
         sizeof(td_compare_opts), TD_LIST_INIT, TD_LIST_INIT, TD_LIST_INIT, TD_LIST_INIT,           \
             TD_DEVICE_ALL, false, false, TD_BY_KERNEL, NULL, NULL, TD_BY_KERNEL, false, false,     \
-            NULL, false, false                                                                     \
+            NULL, false, false, false                                                              \
     }
 
 /* The two sides of a comparison: index of td_row.counts, .duration, ... */
@@ -493,6 +515,11 @@ typedef struct td_side_notes {
      * the rounded durations). docs/numbers.md, "Decimal timestamps". */
     uint64_t round_negative;
     uint64_t round_moved_rows;
+    /* by TD_BY_MODULE or TD_BY_STACK (docs/stacks.md): selected gpu events
+     * whose stack was cut at TD_STACK_MAX_DEPTH frames; no_modules: the
+     * side's files have no nn.Module events (the rows are by top op). */
+    uint64_t stack_cut;
+    bool no_modules;
 } td_side_notes;
 
 typedef struct td_diff td_diff;
@@ -518,7 +545,8 @@ TD_API size_t td_diff_rounding_note(const td_diff *diff, char *buf, size_t cap);
  * (from 0) of the side whose set is set and whose label is label. In order:
  * no ProfilerStep (the whole trace compared), GPU events not attributed to
  * an op, GPU events with no launch found, --hta-strict's stream-0 events
- * left out, then per file of set its traceEvents entries skipped and a
+ * left out, a side without nn.Module events (by module), GPU events whose
+ * stack was cut (docs/stacks.md), then per file of set its traceEvents entries skipped and a
  * UTF-8 byte order mark. Written to buf as snprintf does (NUL-terminated,
  * cut to cap; plain text: escape it for HTML); returns the note's whole
  * length, 0 (and "") when there is no note i: a side's notes are 0, 1, ...
@@ -954,6 +982,35 @@ TD_API int td_chart_svg_opts(FILE *f, td_chart_kind kind, const td_diff *diff, c
 TD_API size_t td_chart_subtitle(char *buf, size_t cap, const td_diff *diff,
                                 const td_compare_opts *opts, const char *control_label,
                                 const char *test_label);
+
+/* A differential flame graph (docs/stacks.md) of a diff computed with
+ * by TD_BY_STACK: an icicle, the root on top, each frame as wide as its
+ * test time and coloured by its change (red slower, blue faster, grey
+ * within min_change), frames only in test hatched; every frame's <title>
+ * (SVG) gives both times and the change. side 1 (control) or 2 (test)
+ * draws that side alone, plain. */
+typedef struct td_flame_opts {
+    size_t size;               /* sizeof(td_flame_opts): set by TD_FLAME_OPTS_INIT */
+    const char *control_label; /* NULL = "control" */
+    const char *test_label;    /* NULL = "test" */
+    const char *subtitle;      /* NULL or "" = none */
+    int side;                  /* 0: the difference; 1: control; 2: test */
+    double min_change;         /* percent, when has_min_change (else 1%) */
+    bool has_min_change;
+    int width; /* px; 0 = 1200 */
+} td_flame_opts;
+
+#define TD_FLAME_OPTS_INIT                                                                         \
+    {                                                                                              \
+        sizeof(td_flame_opts), NULL, NULL, NULL, 0, 0, false, 0                                    \
+    }
+
+/* The flame graph as one SVG element; TD_EUSAGE when diff is not by stack. */
+TD_API int td_flame_svg(FILE *f, const td_diff *diff, const td_flame_opts *opts, td_error *err);
+/* The same as PNG (pdf false) or PDF, drawn with cairo into f; path only
+ * names the file in errors. */
+TD_API int td_flame_cairo(FILE *f, const td_diff *diff, const td_flame_opts *opts, bool pdf,
+                          const char *path, td_error *err);
 
 typedef struct td_report_input {
     size_t size; /* sizeof(td_report_input): TD_REPORT_INPUT_INIT */

@@ -62,6 +62,8 @@ typedef struct cli_opts {
     const char *step_marker;       /* --step-marker REGEX (td_open_opts.step_marker) */
     td_roofline_opts rl;           /* roofline: --control-gpu, --test-gpu (selection: cmp's) */
     bool rl_by_class;              /* roofline --by class */
+    int side;                      /* --side: 0 both, 1 control, 2 test */
+    bool want_stacks;              /* load with stacks (--by module, --format folded) */
 } cli_opts;
 
 #define CLI_OPTS_INIT                                                                              \

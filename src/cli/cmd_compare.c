@@ -2,6 +2,7 @@
  * both sides and their differences, as a table, CSV, JSON or Markdown. */
 #include "options.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -165,6 +166,90 @@ static int explain_names(FILE *f, const cli_pair *p)
     return rc;
 }
 
+/* --format folded (docs/stacks.md): one side's stacks, a line each, its
+ * total rounded to whole us; rows by name, so the lines come sorted. */
+static int write_folded(FILE *f, const td_diff *d, int side)
+{
+    const td_row *rows = td_diff_rows(d);
+    size_t n = td_diff_nrows(d);
+    for (size_t i = 0; i < n; i++) {
+        if (!rows[i].counts[side])
+            continue;
+        double v = rows[i].duration[side];
+        fwrite(rows[i].name, 1, rows[i].name_len, f);
+        fprintf(f, " %lld\n", (long long)llround(v > 0 ? v : 0));
+    }
+    return ferror(f) ? -1 : 0;
+}
+
+/* The folded files: -o CONTROL,TEST, or one side (--side) to -o or stdout. */
+static int folded_out(cli_pair *p)
+{
+    const cli_opts *o = &p->o;
+    char *paths[2] = {NULL, NULL};
+    const char *comma = o->output ? strchr(o->output, ',') : NULL;
+    if (o->side && comma) {
+        cli_error("--side %s writes one file: give -o one name", o->side == 1 ? "control" : "test");
+        return EXIT_USAGE;
+    }
+    if (!o->side && !comma) {
+        cli_error("--format folded writes a file per side: -o CONTROL.folded,TEST.folded, or "
+                  "--side control|test for one");
+        return EXIT_USAGE;
+    }
+    if (comma) {
+        paths[0] = strndup(o->output, (size_t)(comma - o->output));
+        paths[1] = strdup(comma + 1);
+        if (!paths[0] || !paths[1] || !*paths[0] || !*paths[1]) {
+            free(paths[0]);
+            free(paths[1]);
+            cli_error("-o CONTROL,TEST: two file names");
+            return EXIT_USAGE;
+        }
+    }
+    out_file out[2] = {{0}, {0}};
+    int rc = 0, nout = o->side ? 1 : 2;
+    for (int k = 0; rc == 0 && k < nout; k++)
+        rc = out_open(&out[k], o->side ? o->output : paths[k]);
+    for (int k = 0; rc == 0 && k < nout; k++) {
+        if (write_folded(out[k].f, p->diff, o->side ? o->side - 1 : k) < 0) {
+            cli_error("%s: write error", o->side ? (o->output ? o->output : "stdout") : paths[k]);
+            rc = EXIT_DATA;
+        }
+    }
+    for (int k = 0; k < nout; k++) {
+        if (!out[k].f)
+            continue;
+        if (rc)
+            out_abort(&out[k]);
+        else
+            rc = out_commit(&out[k]);
+    }
+    if (rc && nout == 2 && out[0].f && !out[1].f)
+        (void)0; /* the first was committed only when both were written */
+    free(paths[0]);
+    free(paths[1]);
+    return rc;
+}
+
+static int folded_run(cli_pair *p)
+{
+    cli_opts *o = &p->o;
+    if (o->cmp.by != TD_BY_KERNEL || o->cmp.device == TD_DEVICE_CPU || o->stats ||
+        o->explain_names) {
+        cli_error("--format folded writes the GPU stacks: not with %s",
+                  o->cmp.by != TD_BY_KERNEL        ? "--by"
+                  : o->cmp.device == TD_DEVICE_CPU ? "--device cpu"
+                  : o->stats                       ? "--stats"
+                                                   : "--explain-names");
+        return EXIT_USAGE;
+    }
+    o->cmp.by = TD_BY_STACK;
+    o->want_stacks = true;
+    int rc = cli_pair_run(p);
+    return rc ? rc : folded_out(p);
+}
+
 static void default_order(cli_opts *o, const char *fmt)
 {
     /* The table and markdown are read by people: largest change first.
@@ -183,6 +268,12 @@ static int compare_run(cli_pair *p)
     cli_opts *o = &p->o;
     /* --format was checked by the parser; the extension gives only known ones. */
     const char *fmt = cli_default_format(o, "table", "csv");
+    if (strcmp(fmt, "folded") == 0)
+        return folded_run(p);
+    if (o->side) {
+        cli_error("--side is for --format folded");
+        return EXIT_USAGE;
+    }
     default_order(o, fmt);
     o->table_out = strcmp(fmt, "table") == 0;
     if (o->explain_names)

@@ -29,14 +29,17 @@ static int check_output(const cli_opts *o, bool *svg)
     return 0;
 }
 
+/* -1: a flame graph (docs/stacks.md), not a bar chart. */
 static int parse_kind(const char *word, td_chart_kind *kind)
 {
-    if (strcmp(word, "counts") == 0)
+    if (strcmp(word, "flame") == 0)
+        *kind = (td_chart_kind)-1;
+    else if (strcmp(word, "counts") == 0)
         *kind = TD_CHART_COUNTS;
     else if (strcmp(word, "duration") == 0)
         *kind = TD_CHART_DURATION;
     else {
-        cli_error("plot: '%s': expected counts or duration", word);
+        cli_error("plot: '%s': expected counts, duration or flame", word);
         return EXIT_USAGE;
     }
     return 0;
@@ -68,8 +71,52 @@ static int write_svg(const cli_pair *p, td_chart_kind kind)
     return out_commit(&out);
 }
 
+/* plot flame: the pair by stack, drawn whole (no view). */
+static int flame_run(cli_pair *p)
+{
+    cli_opts *o = &p->o;
+    bool svg;
+    int rc = check_output(o, &svg);
+    if (rc)
+        return rc;
+    if (o->cmp.by != TD_BY_KERNEL || o->cmp.device == TD_DEVICE_CPU) {
+        cli_error("plot flame draws the GPU stacks: not with %s",
+                  o->cmp.by != TD_BY_KERNEL ? "--by" : "--device cpu");
+        return EXIT_USAGE;
+    }
+    o->cmp.by = TD_BY_STACK;
+    o->want_stacks = true;
+    if ((rc = cli_pair_run(p)) != 0)
+        return rc;
+    char sub[512];
+    td_chart_subtitle(sub, sizeof sub, p->diff, &o->cmp, o->control_label, o->test_label);
+    td_flame_opts fo = TD_FLAME_OPTS_INIT;
+    fo.control_label = o->control_label;
+    fo.test_label = o->test_label;
+    fo.subtitle = sub;
+    fo.side = o->side;
+    fo.min_change = o->sopt.min_change;
+    fo.has_min_change = o->sopt.has_min_change;
+    fo.width = o->chart_width;
+    out_file out = {0};
+    td_error err = {0};
+    if ((rc = out_open(&out, o->output)) != 0)
+        return rc;
+    if ((svg ? td_flame_svg(out.f, p->diff, &fo, &err)
+             : td_flame_cairo(out.f, p->diff, &fo, has_suffix(o->output, ".pdf"), o->output,
+                              &err)) < 0)
+        return out_fail(&out, &err);
+    return out_commit(&out);
+}
+
 static int plot_run(cli_pair *p, td_chart_kind kind)
 {
+    if ((int)kind == -1)
+        return flame_run(p);
+    if (p->o.side) {
+        cli_error("plot: --side is for plot flame");
+        return EXIT_USAGE;
+    }
     cli_opts *o = &p->o;
     bool svg;
     int rc = check_output(o, &svg);

@@ -26,6 +26,7 @@ static int load_pair(cli_opts *o, td_set **control, td_set **test)
     oo.map_min_bytes = cli_map_min;
     oo.processes = true;
     oo.want_attribution = o->want_attr || o->cmp.by != TD_BY_KERNEL;
+    oo.want_stacks = o->want_stacks || o->cmp.by == TD_BY_MODULE || o->cmp.by == TD_BY_STACK;
     oo.step_marker = o->step_marker;
     if (o->classes_path && !o->classes) {
         td_error cerr = {0};
@@ -60,12 +61,12 @@ int cli_marker_check(const cli_opts *o, td_set *const *sets, size_t n)
 static void note_side(const cli_opts *o, const td_set *s, const td_diff *d, int side)
 {
     const char *label = cli_side_label(o, side);
-    /* The set's own notes come first (td_diff_side_note: the four of
+    /* The set's own notes come first (td_diff_side_note: the six of
      * td_side_notes it words), then its files'; a summary written without
      * checksums is said between the two, for the CLI only. */
     const td_side_notes *sn = td_diff_notes(d, side);
     size_t own = sn ? (size_t)sn->whole_trace + (sn->unattributed != 0) + (sn->no_launch != 0) +
-                          (sn->strict_dropped != 0)
+                          (sn->strict_dropped != 0) + sn->no_modules + (sn->stack_cut != 0)
                     : 0;
     char small[1024];
     for (size_t i = 0;; i++) {

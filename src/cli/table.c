@@ -63,8 +63,9 @@ int cli_value_list(td_list *l, const char *opt, const char *v)
 
 const char *cli_by_name(td_by by)
 {
-    static const char *const names[] = {"kernel", "op", "top-op", "annotation", "class"};
-    return by >= TD_BY_KERNEL && by <= TD_BY_CLASS ? names[by] : "?";
+    static const char *const names[] = {"kernel", "op",     "top-op", "annotation",
+                                        "class",  "module", "stack"};
+    return by >= TD_BY_KERNEL && by <= TD_BY_STACK ? names[by] : "?";
 }
 
 const cli_command cli_commands[] = {
@@ -110,11 +111,11 @@ const cli_command cli_commands[] = {
      {"tracediff info examples/control", "tracediff info examples/test --format json", NULL}},
     {CMD_PLOT,
      "plot",
-     "a grouped bar chart of counts or durations (.svg, .png, .pdf)",
-     "counts|duration CONTROL TEST",
+     "bar charts of counts or durations, or a flame graph (.svg, .png, .pdf)",
+     "counts|duration|flame CONTROL TEST",
      3,
-     "counts or duration, CONTROL and TEST",
-     "counts|duration",
+     "counts, duration or flame, CONTROL and TEST",
+     "counts|duration|flame",
      "-o FILE",
      "A grouped bar chart, per name: control and test, and below them, on an axis\n"
      "of its own so that small changes stay visible, their difference (test -\n"
@@ -126,7 +127,17 @@ const cli_command cli_commands[] = {
      "Rows: by default the 10 largest changes by absolute difference\n"
      "(abs_diff_counts or abs_diff_duration), ProfilerStep rows left out. Any of\n"
      "--sort, --top or --include replaces that default with exactly what is asked\n"
-     "for. At most " STR(TD_CHART_MAX_ROWS) " rows in one chart.",
+     "for. At most " STR(TD_CHART_MAX_ROWS) " rows in one chart.\n"
+                                            "\n"
+                                            "'flame' draws a differential flame graph of the GPU "
+                                            "stacks (docs/stacks.md):\n"
+                                            "an icicle, each frame as wide as its test time, red "
+                                            "when slower than in\n"
+                                            "control, blue when faster, grey within --min-change, "
+                                            "hatched when only in\n"
+                                            "test; each frame's tooltip gives both times and the "
+                                            "change. --side draws\n"
+                                            "one side alone.",
      {"tracediff plot duration examples/control examples/test -o duration.svg",
       "tracediff plot counts examples/control examples/test --device gpu --top 20 -o counts.png",
       NULL}},
@@ -502,9 +513,22 @@ static int set_runs(cli_opts *o, const char *v)
 static int set_by(cli_opts *o, const char *v)
 {
     /* The parser has checked v against the choices. */
-    for (int k = TD_BY_KERNEL; k <= TD_BY_CLASS; k++)
+    for (int k = TD_BY_KERNEL; k <= TD_BY_MODULE; k++)
         if (strcmp(v, cli_by_name((td_by)k)) == 0)
             o->cmp.by = (td_by)k;
+    return 0;
+}
+
+static int set_exclusive(cli_opts *o, const char *v)
+{
+    (void)v;
+    o->cmp.exclusive = true;
+    return 0;
+}
+
+static int set_side(cli_opts *o, const char *v)
+{
+    o->side = strcmp(v, "test") == 0 ? 2 : 1; /* the parser has checked the choices */
     return 0;
 }
 
@@ -869,13 +893,18 @@ const cli_option cli_options[] = {
      "(numbers sort descending unless --ascending);\n"
      "with --stats also q (smallest first) and change",
      set_sort},
-    {"by", 0, "KEY", "kernel|op|top-op|annotation|class", "rows", ON_BY,
+    {"by", 0, "KEY", "kernel|op|top-op|annotation|class|module", "rows", ON_BY,
      "rows by the GPU event's own name (kernel, the default),\n"
      "the cpu op that launched it (innermost or outermost),\n"
-     "its user annotation, or its kernel class. Implies the\n"
-     "GPU side (--device gpu); GPU time with no op is the row\n"
-     "(unattributed). See docs/attribution.md",
+     "its user annotation, its kernel class, or the nn.Module\n"
+     "path of its stack. Implies the GPU side (--device gpu);\n"
+     "GPU time with no op is the row (unattributed). See\n"
+     "docs/attribution.md and docs/stacks.md",
      set_by},
+    {"exclusive", 0, NULL, NULL, "rows", ON_BY,
+     "--by module: a module's own GPU time (default: with its\n"
+     "children's, so that the outermost module holds it all)",
+     set_exclusive},
     {"inclusive", 0, NULL, NULL, "rows", ON(CMD_EXPLAIN),
      "also the kernels launched inside the op's children, at\n"
      "any depth (aten::linear: its GEMMs; needs trace files)",
@@ -914,8 +943,20 @@ const cli_option cli_options[] = {
     {"exclude", 0, "REGEX", NULL, "rows", ON_ROWS | ON(CMD_CHECK),
      "drop the names REGEX matches (regex as in Python, PCRE2)", set_exclude},
     /* output */
-    {"format", 0, "FORMAT", "table|csv|json|markdown", "output", ON(CMD_COMPARE),
-     "default: table on a terminal, else csv;\nwith -o, from the file's extension", set_format},
+    {"format", 0, "FORMAT", "table|csv|json|markdown|folded", "output", ON(CMD_COMPARE),
+     "default: table on a terminal, else csv;\nwith -o, from the file's extension. folded: "
+     "each side's\nGPU stacks as folded lines (docs/stacks.md)",
+     set_format},
+    {"side", 0, "SIDE", "control|test", "output", ON(CMD_COMPARE),
+     "--format folded: write this side's stacks only (to -o, or\n"
+     "stdout); without it -o names both files: CONTROL,TEST",
+     set_side},
+    {"side", 0, "SIDE", "control|test", "output", ON(CMD_PLOT),
+     "plot flame: draw this side alone, plain (default: the\n"
+     "difference, width = test time, colour = change)",
+     set_side},
+    {"min-change", 0, "P%", NULL, "output", ON(CMD_PLOT),
+     "plot flame: a frame whose time changed less is grey\n(default 1%)", set_min_change},
     {"format", 0, "FORMAT", "table|csv|json|markdown", "output",
      ON(CMD_BREAKDOWN) | ON(CMD_ROOFLINE),
      "default: table on a terminal, else csv;\nwith -o, from the file's extension", set_format},

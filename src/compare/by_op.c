@@ -23,6 +23,16 @@ int td_attr_check(builder *b, const td_set *control, const td_set *test,
             if (!sets[s]->files[i]->has_attr)
                 return td_fail(err, TD_EUSAGE, sets[s]->files[i]->path,
                                "opened without attribution (td_open_opts.want_attribution)");
+    bool stk = opts->by == TD_BY_STACK || opts->by == TD_BY_MODULE;
+    for (int s = 0; stk && s < 2; s++)
+        for (size_t i = 0; i < sets[s]->nfiles; i++)
+            if (!sets[s]->files[i]->stk_of)
+                return td_fail(err, TD_EUSAGE,
+                               sets[s]->files[i]->origin ? sets[s]->files[i]->origin
+                                                         : sets[s]->files[i]->path,
+                               "no stacks: rows by %s need the stacks of a trace file opened "
+                               "with td_open_opts.want_stacks (a summary does not keep them)",
+                               opts->by == TD_BY_STACK ? "stack" : "module");
     if (opts->only && opts->only_by != TD_BY_OP && opts->only_by != TD_BY_TOP_OP &&
         opts->only_by != TD_BY_ANNOTATION)
         return td_fail(err, TD_EUSAGE, "", "explain works by op, top-op or annotation");
@@ -61,6 +71,7 @@ typedef struct file_ctx {
     int64_t *row;     /* names id -> row (by kernel, op... or class of it) */
     int8_t *only_hit; /* names id -> is opts->only: -1 not yet known */
     int64_t unattr;   /* the TD_UNATTRIBUTED row, or -1 */
+    td_stk_rows *stk; /* by stack or module */
 } file_ctx;
 
 static bool only_match(file_ctx *c, uint32_t id)
@@ -118,6 +129,42 @@ static bool inside_only(file_ctx *c, size_t k)
     return false;
 }
 
+/* One gpu event into row r of a side. */
+static void add_to_row(file_ctx *c, int side, int64_t r, const td_event *e, size_t i,
+                       td_side_notes *sn)
+{
+    acc *a = &c->b->acc[r];
+    a->counts[side]++;
+    td_acc_add_dur(a, side, e->dur);
+    td_acc_rounding(a, side, c->f, i, e, sn);
+}
+
+/* A selected gpu event by stack or module: its rows (none: unattributed). */
+static int add_stack_event(file_ctx *c, int side, const td_event *e, size_t i, size_t k,
+                           td_side_notes *sn)
+{
+    const int64_t *rows;
+    bool cut, unattr;
+    long nr = td_stk_rows_of(c->stk, TD_EV_NAME(e), k, &rows, &cut);
+    if (nr < 0)
+        return TD_ENOMEM;
+    sn->stack_cut += cut;
+    if (nr == 0) {
+        int64_t un = row_of(c, 0, TD_ATTR_REASON(0), &unattr);
+        if (un < 0)
+            return TD_ENOMEM;
+        if (!isnan(e->dur)) {
+            sn->unattributed++;
+            sn->unattributed_time += e->dur;
+        }
+        add_to_row(c, side, un, e, i, sn);
+        return 0;
+    }
+    for (long j = 0; j < nr; j++)
+        add_to_row(c, side, rows[j], e, i, sn);
+    return 0;
+}
+
 /* Event i of the file; k counts the gpu-side events before it. */
 static int add_event(file_ctx *c, int side, const td_event *e, size_t i, size_t k,
                      td_side_notes *sn)
@@ -139,6 +186,8 @@ static int add_event(file_ctx *c, int side, const td_event *e, size_t i, size_t 
         if (a >= TD_ATTR_REASON_BASE || !only_match(c, a))
             return 0;
     }
+    if (o->by == TD_BY_STACK || o->by == TD_BY_MODULE)
+        return add_stack_event(c, side, e, i, k, sn);
     bool unattr;
     uint32_t key = o->by == TD_BY_KERNEL || o->by == TD_BY_CLASS ? 0 : attr_of(c->f, k, o->by);
     int64_t r = row_of(c, name, key, &unattr);
@@ -164,7 +213,7 @@ int td_add_file_attr(builder *b, int side, const td_file *f, td_side_notes *sn,
     if (erc < 0)
         return td_events_fail(err, erc, f);
     size_t nn = td_strtab_count(f->names);
-    file_ctx c = {b, f, opts, malloc((nn + 1) * sizeof *c.row), malloc(nn + 1), -1};
+    file_ctx c = {b, f, opts, malloc((nn + 1) * sizeof *c.row), malloc(nn + 1), -1, NULL};
     /* The side's iterations and the stream-0 rule, as every walk picks
      * them; both devices, for the cpu ops' notes. The walk is written out
      * (not td_pick_walk) because attribution is indexed by the gpu-side
@@ -174,6 +223,9 @@ int td_add_file_attr(builder *b, int side, const td_file *f, td_side_notes *sn,
     long stack_pos[64];
     long *pos = td_pick_positions(f, &pick, stack_pos);
     if (!c.row || !c.only_hit || !pos)
+        goto done;
+    if ((opts->by == TD_BY_STACK || opts->by == TD_BY_MODULE) && !opts->only &&
+        td_stk_rows_new(&c.stk, b, NULL, NULL, f, opts) < 0)
         goto done;
     for (size_t i = 0; i < nn; i++) {
         c.row[i] = -1;
@@ -191,6 +243,7 @@ int td_add_file_attr(builder *b, int side, const td_file *f, td_side_notes *sn,
     }
     rc = 0;
 done:
+    td_stk_rows_free(c.stk);
     free(c.row);
     free(c.only_hit);
     if (pos && pos != stack_pos)

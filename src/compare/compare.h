@@ -26,6 +26,25 @@ int td_attr_check(struct builder *b, const td_set *control, const td_set *test,
 int td_add_file_attr(struct builder *b, int side, const td_file *f, td_side_notes *sn,
                      const td_compare_opts *opts, td_error *err);
 
+/* diff.c: what the diff's rows are (by module falls back to top op). */
+td_by td_diff_by_of(const td_diff *d);
+
+/* stack_rows.c: the rows of gpu events by stack or by nn.Module path
+ * (docs/stacks.md), one file at a time: made in b, or (b NULL) looked up
+ * with find (-1: no such row; such keys are left out). */
+typedef struct td_stk_rows td_stk_rows;
+typedef int64_t (*td_stk_find_fn)(void *ud, const char *s, size_t len);
+int td_stk_rows_new(td_stk_rows **out, struct builder *b, td_stk_find_fn find, void *find_ud,
+                    const td_file *f, const td_compare_opts *o);
+/* The rows of gpu event k (named name): *rows points to them (valid until
+ * the next call); 1 by stack (*cut: the stack was cut), by module the
+ * nearest module's row then, unless exclusive, its enclosing modules'; 0
+ * when under no module (or no row); TD_ENOMEM. */
+long td_stk_rows_of(td_stk_rows *x, uint32_t name, size_t k, const int64_t **rows, bool *cut);
+void td_stk_rows_free(td_stk_rows *x);
+/* Whether f's stacks hold an nn.Module frame. */
+bool td_stk_has_modules(const td_file *f);
+
 /* stats_tests.c: the tests behind td_stats_compute (NAN when undefined). */
 typedef struct td_test_result {
     double p;

@@ -339,6 +339,21 @@ static int count_noisy(td_diff *d)
     return rc;
 }
 
+/* Whether a side has no nn.Module frame in any file (each such side's
+ * notes say so): the rows by module fall back to top op. */
+static bool module_fallback(td_diff *d, const td_set *const *sets)
+{
+    bool any = false;
+    for (int side = 0; side < 2; side++) {
+        bool has = false;
+        for (size_t i = 0; i < sets[side]->nfiles && !has; i++)
+            has = td_stk_has_modules(sets[side]->files[i]);
+        d->notes[side].no_modules = !has;
+        any |= !has;
+    }
+    return any;
+}
+
 int td_diff_compute(td_diff **out, const td_set *control, const td_set *test,
                     const td_compare_opts *opts, td_error *err)
 {
@@ -366,6 +381,8 @@ int td_diff_compute(td_diff **out, const td_set *control, const td_set *test,
         goto fail;
     if ((rc = check_categories(sets, opts, err)) < 0)
         goto fail;
+    if (opts->by == TD_BY_MODULE && module_fallback(d, sets))
+        d->by = oc.by = TD_BY_TOP_OP; /* docs/stacks.md: with a note per side lacking them */
     for (int side = 0; side < 2; side++) {
         const td_side_notes *sn = &d->notes[side];
         if ((rc = td_set_check_selection(side ? test : control, sn->ranks, sn->nranks, sn->iters,
@@ -459,10 +476,16 @@ bool td_diff_short_names(const td_diff *d)
     return d->short_names;
 }
 
+td_by td_diff_by_of(const td_diff *d)
+{
+    return d->by;
+}
+
 const char *td_diff_key_name(const td_diff *d)
 {
-    static const char *const keys[] = {"name", "op", "top_op", "annotation", "class"};
-    if (d->by == TD_BY_KERNEL || d->by > TD_BY_CLASS)
+    static const char *const keys[] = {"name",  "op",     "top_op", "annotation",
+                                       "class", "module", "stack"};
+    if (d->by == TD_BY_KERNEL || d->by > TD_BY_STACK)
         return d->short_names ? "short_name" : "name";
     return keys[d->by];
 }

@@ -56,6 +56,21 @@ static size_t side_note(const td_side_notes *n, const td_set *set, const char *l
                          "default gives them their launch's iteration); see docs/numbers.md",
                          label, (unsigned long long)n->strict_dropped, events(n->strict_dropped))
                    : 0;
+    case 4:
+        return n->no_modules
+                   ? note_put(buf, cap,
+                              "%s: no nn.Module events: rows by top op instead; record them "
+                              "with torch.profiler.profile(with_stack=True, with_modules=True); "
+                              "see docs/stacks.md",
+                              label)
+                   : 0;
+    case 5:
+        return n->stack_cut ? note_put(buf, cap,
+                                       "%s: %llu GPU %s with stacks deeper than %d frames: cut "
+                                       "with a %s frame; see docs/stacks.md",
+                                       label, (unsigned long long)n->stack_cut,
+                                       events(n->stack_cut), TD_STACK_MAX_DEPTH, TD_STACK_CUT_FRAME)
+                            : 0;
     }
     return 0;
 }
@@ -88,7 +103,7 @@ size_t td_diff_side_note(const td_diff *diff, td_side side, const td_set *set, c
     if (!n || !set)
         return 0;
     size_t len;
-    for (int k = 0; k < 4; k++)
+    for (int k = 0; k < 6; k++)
         if ((len = side_note(n, set, label, k, buf, cap)) && i-- == 0)
             return len;
     for (size_t f = 0; f < td_set_nfiles(set); f++) {

@@ -99,6 +99,7 @@ typedef struct attr_walk {
     const td_classes *classes;
     long *map; /* names id -> row; -2 not looked up */
     long unattr;
+    td_stk_rows *stk; /* by module or stack */
 } attr_walk;
 
 static uint32_t attr_key(const td_file *f, size_t k, td_by by)
@@ -176,6 +177,33 @@ static void add_instances(side_acc *a, inst_part *parts, size_t n)
     }
 }
 
+static int64_t find_row(void *ud, const char *s, size_t len)
+{
+    return td_diff_find_row(ud, s, len);
+}
+
+/* A gpu event by module or stack: a sample (or its part) in each of its
+ * rows; under no module, in the row TD_UNATTRIBUTED. Call samples are one
+ * per gpu event (docs/stacks.md). */
+static int stack_samples(side_acc *a, attr_walk *w, td_samples mode, size_t base, long ip,
+                         uint32_t name, size_t k, double dur)
+{
+    const int64_t *rows;
+    bool cut;
+    long nr = td_stk_rows_of(w->stk, name, k, &rows, &cut);
+    if (nr < 0)
+        return nr;
+    if (nr == 0) {
+        long r = attr_row(w, name, TD_ATTR_NONE); /* k beyond nattr: unattributed */
+        if (r >= 0)
+            add_sample(a, mode, (size_t)r, base, ip, dur);
+        return 0;
+    }
+    for (long j = 0; j < nr; j++)
+        add_sample(a, mode, (size_t)rows[j], base, ip, dur);
+    return 0;
+}
+
 static int collect_attr_file(side_acc *a, attr_walk *w, const td_pick *pick0, td_samples mode,
                              size_t base)
 {
@@ -189,7 +217,7 @@ static int collect_attr_file(side_acc *a, attr_walk *w, const td_pick *pick0, td
     long *pos = td_pick_positions(f, &pick, stack_pos);
     if (!pos)
         return TD_ENOMEM;
-    bool by_inst = mode == TD_SAMPLES_CALL && w->o->by != TD_BY_CLASS;
+    bool by_inst = mode == TD_SAMPLES_CALL && w->o->by != TD_BY_CLASS && !w->stk;
     inst_part *parts = NULL;
     size_t nparts = 0;
     if (by_inst && !(parts = malloc((f->nattr + 1) * sizeof *parts))) {
@@ -207,6 +235,11 @@ static int collect_attr_file(side_acc *a, attr_walk *w, const td_pick *pick0, td
         long ip;
         if (!td_pick_takes(&pick, pos, e->name, e->iter, &ip) || isnan(e->dur))
             continue;
+        if (w->stk) {
+            if ((rc = stack_samples(a, w, mode, base, ip, TD_EV_NAME(e), gk, e->dur)) < 0)
+                break;
+            continue;
+        }
         long r = attr_row(w, TD_EV_NAME(e), gk);
         if (r == -3) {
             rc = TD_ENOMEM;
@@ -254,7 +287,12 @@ static int collect_attr_side(side_acc *a, const td_diff *d, const td_set *s,
         if (!has_rank(sn, f->rank, &rp))
             continue;
         size_t nn = td_strtab_count(f->names);
-        attr_walk w = {d, f, o, classes, malloc((nn + 1) * sizeof(long)), -2};
+        attr_walk w = {d, f, o, classes, malloc((nn + 1) * sizeof(long)), -2, NULL};
+        if ((o->by == TD_BY_MODULE || o->by == TD_BY_STACK) &&
+            td_stk_rows_new(&w.stk, NULL, find_row, (void *)d, f, o) < 0) {
+            free(w.map);
+            w.map = NULL;
+        }
         if (!w.map) {
             rc = td_fail(err, TD_ENOMEM, f->path, "out of memory");
             break;
@@ -263,6 +301,7 @@ static int collect_attr_side(side_acc *a, const td_diff *d, const td_set *s,
             w.map[k] = -2;
         int wrc = collect_attr_file(a, &w, pick, mode, rp * niters);
         free(w.map);
+        td_stk_rows_free(w.stk);
         if (wrc < 0)
             rc = td_events_fail(err, wrc, f);
     }
@@ -484,6 +523,7 @@ int td_stats_compute(td_stats **out, const td_diff *d, const td_set *control, co
     int rc = TD_OPTS_TAKE(&oc, opts, td_compare_opts, TD_COMPARE_OPTS_INIT, err);
     if (rc < 0 || (rc = TD_OPTS_TAKE(&sc, sopts, td_stats_opts, TD_STATS_OPTS_INIT, err)) < 0)
         return rc;
+    oc.by = td_diff_by_of(d); /* by module falls back to top op without modules */
     opts = &oc;
     sopts = &sc;
     if (sopts->alpha < 0 || sopts->alpha >= 1 || isnan(sopts->alpha))

@@ -40,8 +40,8 @@ static int cmp_sweep(const void *a, const void *b)
     if (x->ts != y->ts)
         return x->ts < y->ts ? -1 : 1;
     /* At one start: ops and annotations before launches, longer first. */
-    int xl = (x->kind & (TD_LINK_OP | TD_LINK_ANN)) == 0,
-        yl = (y->kind & (TD_LINK_OP | TD_LINK_ANN)) == 0;
+    int xl = (x->kind & (TD_LINK_OP | TD_LINK_ANN | TD_LINK_PY)) == 0,
+        yl = (y->kind & (TD_LINK_OP | TD_LINK_ANN | TD_LINK_PY)) == 0;
     if (xl != yl)
         return xl - yl;
     double dx = x->end - x->ts, dy = y->end - y->ts;
@@ -87,6 +87,7 @@ static bool is_step_name(const td_file *f, uint32_t name)
  * outermost op call and of the annotation (TD_ATTR_NONE: none). */
 typedef struct launch_res {
     uint32_t op, top, ann, call, topc, annc;
+    uint32_t node; /* the stack's innermost frame (td_file.stk_of) */
 } launch_res;
 
 /* A wait (waits[] of a launch): its time goes to every op around it. */
@@ -99,15 +100,48 @@ static void add_wait(const stack *ops, const sweep_rec *r, double *opwait)
     }
 }
 
+/* The stacks (docs/stacks.md), when asked for: every cpu_op, user
+ * annotation and python_function of a thread on one stack of its own;
+ * node[] per link index the frame's tree node, and per launch the node of
+ * the innermost of them that contains it whole. */
+typedef struct frames {
+    stack all;
+    td_stk_tree tree;
+    uint32_t *node; /* per link index */
+    int failed;
+} frames;
+
+#define FRAME_KINDS (TD_LINK_OP | TD_LINK_ANN | TD_LINK_PY)
+
+/* A frame's node: under the innermost frame that contains it whole (one
+ * that ends before it does is not its parent: docs/stacks.md). */
+static void frame_push(frames *fr, const td_link *links, const sweep_rec *r)
+{
+    const sweep_rec *up = stack_find(&fr->all, r->ts, r->end, 0);
+    uint32_t n = td_stk_node(&fr->tree, up ? fr->node[up->idx] : TD_ATTR_NONE, links[r->idx].name);
+    fr->failed |= n == UINT32_MAX;
+    fr->node[r->idx] = n;
+    stack_push(&fr->all, r);
+}
+
 static void sweep(const td_file *f, const td_link *links, sweep_rec *rec, size_t nrec,
                   const sweep_rec **ops_v, const sweep_rec **ann_v, launch_res *res,
-                  const bool *waits, double *opwait, uint32_t *parent)
+                  const bool *waits, double *opwait, uint32_t *parent, frames *fr)
 {
     stack ops = {ops_v, 0}, ann = {ann_v, 0};
     for (size_t i = 0; i < nrec; i++) {
         const sweep_rec *r = &rec[i];
-        if (i == 0 || r->pid != rec[i - 1].pid || r->tid != rec[i - 1].tid)
+        if (i == 0 || r->pid != rec[i - 1].pid || r->tid != rec[i - 1].tid) {
             ops.n = ann.n = 0;
+            if (fr)
+                fr->all.n = 0;
+        }
+        if (fr && (r->kind & TD_LINK_LAUNCH)) {
+            const sweep_rec *in = stack_find(&fr->all, r->ts, r->end, 0);
+            res[r->idx].node = in ? fr->node[in->idx] : TD_ATTR_NONE;
+        }
+        if (fr && (r->kind & FRAME_KINDS))
+            frame_push(fr, links, r);
         if (r->kind & TD_LINK_OP) {
             const sweep_rec *up = stack_find(&ops, r->ts, r->end, 0);
             parent[r->idx] = up ? up->idx : TD_ATTR_NONE;
@@ -192,6 +226,8 @@ static void attribute_gpu(td_file *f, const td_link *links, size_t n, const cmap
             if (l->corr == CMAP_EMPTY || m->key[s] != l->corr)
                 reason = TD_ATTR_REASON(R_NO_LAUNCH);
         }
+        if (f->stk_of)
+            f->stk_of[k] = reason != TD_ATTR_NONE ? TD_ATTR_NONE : res[m->val[s]].node;
         if (reason != TD_ATTR_NONE) {
             f->attr_op[k] = f->attr_top[k] = reason;
             f->attr_ann[k] = f->attr_call[k] = TD_ATTR_NONE;
@@ -216,7 +252,7 @@ static size_t sweep_records(sweep_rec *rec, const td_link *links, size_t n, size
     *nlaunch = 0;
     for (size_t i = 0; i < n; i++) {
         const td_link *l = &links[i];
-        uint32_t kind = l->kind & (TD_LINK_OP | TD_LINK_ANN | TD_LINK_LAUNCH);
+        uint32_t kind = l->kind & (FRAME_KINDS | TD_LINK_LAUNCH);
         *nlaunch += (kind & TD_LINK_LAUNCH) != 0;
         if (!kind || isnan(l->ts) || isnan(l->dur))
             continue; /* a launch without a time stays outside every op */
@@ -358,7 +394,28 @@ static void round_links(td_link *links, size_t n)
     }
 }
 
-int td_attribute(td_file *f, td_link *links, size_t n, int round_ts, td_error *err)
+/* The stacks' arrays and the sweep's own (docs/stacks.md): 0 or -1. */
+static int frames_init(frames *fr, td_file *f, size_t n)
+{
+    memset(fr, 0, sizeof *fr);
+    fr->all.v = malloc((n + 1) * sizeof *fr->all.v);
+    fr->node = malloc((n + 1) * sizeof *fr->node);
+    f->stk_of = malloc((f->events_gpu + 1) * sizeof *f->stk_of);
+    if (td_stk_init(&fr->tree, f) < 0 || !fr->all.v || !fr->node || !f->stk_of)
+        return -1;
+    for (size_t i = 0; i < f->events_gpu; i++)
+        f->stk_of[i] = TD_ATTR_NONE;
+    return 0;
+}
+
+static void frames_free(frames *fr)
+{
+    free(fr->all.v);
+    free(fr->node);
+    td_stk_done(&fr->tree);
+}
+
+int td_attribute(td_file *f, td_link *links, size_t n, int round_ts, bool stacks, td_error *err)
 {
     int rc = -1;
     size_t ng = f->events_gpu, nlaunch, nrec;
@@ -371,14 +428,16 @@ int td_attribute(td_file *f, td_link *links, size_t n, int round_ts, td_error *e
     bool *waits = calloc(n + 1, sizeof *waits);
     double *opwait = calloc(n + 1, sizeof *opwait);
     uint32_t *parent = malloc((n + 1) * sizeof *parent);
+    frames fr;
+    bool fr_ok = !stacks || frames_init(&fr, f, n) == 0;
     f->attr_call = malloc((ng + 1) * sizeof *f->attr_call);
     f->attr_topc = malloc((ng + 1) * sizeof *f->attr_topc);
     f->attr_annc = malloc((ng + 1) * sizeof *f->attr_annc);
     f->attr_op = malloc((ng + 1) * sizeof *f->attr_op);
     f->attr_top = malloc((ng + 1) * sizeof *f->attr_top);
     f->attr_ann = malloc((ng + 1) * sizeof *f->attr_ann);
-    if (!rec || !sv || !res || !waits || !opwait || !parent || !f->attr_op || !f->attr_top ||
-        !f->attr_ann || !f->attr_call || !f->attr_topc || !f->attr_annc)
+    if (!fr_ok || !rec || !sv || !res || !waits || !opwait || !parent || !f->attr_op ||
+        !f->attr_top || !f->attr_ann || !f->attr_call || !f->attr_topc || !f->attr_annc)
         goto done;
     if (round_ts)
         round_links(links, n);
@@ -390,13 +449,16 @@ int td_attribute(td_file *f, td_link *links, size_t n, int round_ts, td_error *e
                               TD_ATTR_NONE,
                               TD_ATTR_NONE,
                               TD_ATTR_NONE,
+                              TD_ATTR_NONE,
                               TD_ATTR_NONE};
         parent[i] = TD_ATTR_NONE;
     }
     if (cmap_build(&m, links, n, nlaunch) < 0)
         goto done;
     find_waits(f, links, n, &m, waits);
-    sweep(f, links, rec, nrec, sv, sv + n + 1, res, waits, opwait, parent);
+    sweep(f, links, rec, nrec, sv, sv + n + 1, res, waits, opwait, parent, stacks ? &fr : NULL);
+    if (stacks && fr.failed)
+        goto done;
     attribute_gpu(f, links, n, &m, res);
     f->nattr = ng;
     if (wait_totals(f, links, n, opwait) < 0 || op_calls(f, links, n, parent) < 0)
@@ -412,6 +474,8 @@ done:
     free(parent);
     free(m.key);
     free(m.val);
+    if (stacks)
+        frames_free(&fr);
     return rc < 0 ? td_fail(err, TD_ENOMEM, f->path, "out of memory") : 0;
 }
 

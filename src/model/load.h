@@ -36,7 +36,8 @@ enum {
     TD_LINK_LAUNCH = 4,
     TD_LINK_GPU = 8,
     TD_LINK_HOST = 16, /* a gpu-side event that is a host event (spec §3.1) */
-    TD_LINK_KCAT = 32  /* a kernel, memset or memcpy by its cat (docs/breakdown.md) */
+    TD_LINK_KCAT = 32, /* a kernel, memset or memcpy by its cat (docs/breakdown.md) */
+    TD_LINK_PY = 64    /* a python_function (TD_LOAD_STACK) */
 };
 typedef struct td_link {
     double ts, dur;
@@ -55,7 +56,23 @@ int td_roof_times(td_file *f, const td_link *links, size_t n, bool any_gpu, td_e
 
 /* attribution.c: fills f->attr_* and f->wait_* from the n link records
  * (file order); round_ts as for the raw events (spec §2). */
-int td_attribute(td_file *f, td_link *links, size_t n, int round_ts, td_error *err);
+int td_attribute(td_file *f, td_link *links, size_t n, int round_ts, bool stacks, td_error *err);
+
+/* stack_tree.c: the frames of a file's stacks (td_file.stk_*) as they are
+ * made: a node per distinct (parent node, name), the depth capped at
+ * TD_STK_MAX_DEPTH by a TD_STK_CUT frame. */
+typedef struct td_stk_tree {
+    td_file *f;
+    uint32_t *depth; /* per node */
+    size_t cap;
+    uint64_t *key; /* hash slots: (parent + 1) << 32 | name, 0 empty */
+    uint32_t *val;
+    size_t slots;
+} td_stk_tree;
+int td_stk_init(td_stk_tree *t, td_file *f);
+/* The node of name under parent (TD_ATTR_NONE: a root): UINT32_MAX when out of memory. */
+uint32_t td_stk_node(td_stk_tree *t, uint32_t parent, uint32_t name);
+void td_stk_done(td_stk_tree *t);
 
 /* The raw per-event record kept while one file loads (before iterations).
  * 24 bytes: it is most of a file's peak memory. */

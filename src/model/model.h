@@ -156,7 +156,20 @@ typedef struct td_file {
     uint32_t *op_shape;
     double *roof_ts, *roof_end;
     size_t nroof;
+    /* Stacks (TD_LOAD_STACK, docs/stacks.md), else NULL: the frames of
+     * the file as a tree of nodes, each a CPU event's name under its
+     * parent's (stk_parent: TD_ATTR_NONE for a root; stk_name: a names id,
+     * or TD_STK_CUT for the frame that stands for the frames beyond
+     * TD_STK_MAX_DEPTH); per gpu-side event (as attr_op), the node of the
+     * innermost CPU event around its launch (TD_ATTR_NONE: none). stk_cut
+     * counts the CPU events folded into a cut frame. */
+    uint32_t *stk_of, *stk_parent, *stk_name;
+    size_t nstk;
+    uint64_t stk_cut;
 } td_file;
+
+#define TD_STK_CUT 0xFFFFFEFFu /* the "[…]" frame */
+#define TD_STK_MAX_DEPTH 1000  /* frames of CPU events in a stack, the cut frame included */
 
 #define TD_ATTR_NONE 0xFFFFFFFFu
 #define TD_ATTR_REASON_BASE 0xFFFFFF00u
@@ -182,8 +195,9 @@ typedef struct td_load_progress {
  * trace's own resolution (td_open_opts.ns). */
 #define TD_LOAD_ATTR 1
 #define TD_LOAD_NS 2
-#define TD_LOAD_BD 4   /* td_open_opts.want_breakdown: model/bd_collect.h */
-#define TD_LOAD_ROOF 8 /* td_open_opts.want_roofline: shapes, op_shape, roof_ts (with ATTR) */
+#define TD_LOAD_BD 4     /* td_open_opts.want_breakdown: model/bd_collect.h */
+#define TD_LOAD_ROOF 8   /* td_open_opts.want_roofline: shapes, op_shape, roof_ts (with ATTR) */
+#define TD_LOAD_STACK 32 /* td_open_opts.want_stacks: stk_* (with ATTR) */
 int td_file_load(td_file **out, const char *path, const td_load_progress *prog, int flags,
                  td_error *err);
 

@@ -217,7 +217,7 @@ int td_prof_sink_finish(td_prof_sink *s, td_file **out)
     if (rc == 0 && (s->flags & TD_LOAD_ROOF)) /* GPU times; no shapes in these formats */
         rc = td_roof_times(f, s->links, s->nlinks, true, s->err);
     if (rc == 0 && (s->flags & TD_LOAD_ATTR))
-        rc = td_attribute(f, s->links, s->nlinks, 0, s->err);
+        rc = td_attribute(f, s->links, s->nlinks, 0, false, s->err);
     if (rc == 0) {
         *out = f;
         s->f = NULL;

@@ -69,6 +69,7 @@ typedef struct loader {
      * JSON (shp[0] "Input Dims", [1] "Input type", [2] "Concrete Inputs");
      * have_shp: the bits of those read for the event being read. */
     int want_shapes, have_shp;
+    int want_py; /* TD_LOAD_STACK: python_function events are links too */
     char *shp[3];
     size_t shplen[3], shpcap[3];
 } loader;
@@ -255,6 +256,7 @@ typedef struct event_fields {
     int have, bad; /* F_ bits: present; present with the wrong type */
     bool trace_cat, cpu_op, sync, ts_decimal;
     bool op_cat, ann_cat; /* cpu_op (or Kineto's old "Operator"); user_annotation */
+    bool py_cat;          /* python_function (TD_LOAD_STACK) */
     bool kcat;            /* a kernel, memset or memcpy category (TD_LINK_KCAT) */
 } event_fields;
 
@@ -286,7 +288,7 @@ static inline int skip_bad_member(loader *L, event_fields *ev, int kind)
     ev->have |= kind;
     ev->bad |= kind;
     if (kind == F_CAT)
-        ev->trace_cat = ev->cpu_op = ev->op_cat = ev->ann_cat = ev->kcat = false;
+        ev->trace_cat = ev->cpu_op = ev->op_cat = ev->ann_cat = ev->kcat = ev->py_cat = false;
     return td_json_skip(&L->j);
 }
 
@@ -325,6 +327,7 @@ READER_INLINE int read_name_or_cat(loader *L, event_fields *ev, int kind, bool a
             ev->op_cat = ev->cpu_op || key_is(s, sl, "Operator");
             ev->ann_cat = key_is(s, sl, "user_annotation");
             ev->kcat = kernel_cat(s, sl);
+            ev->py_cat = L->want_py && key_is(s, sl, "python_function");
         }
         ev->cat_id = td_strtab_intern_inline(f->cats, s, sl);
         if (ev->cat_id < 0)
@@ -576,6 +579,8 @@ static int keep_link(loader *L, const event_fields *ev)
         kind |= TD_LINK_OP;
     if (ev->ann_cat && !(ev->e.flags & TD_RAW_GPU))
         kind |= TD_LINK_ANN;
+    if (ev->py_cat && !(ev->e.flags & TD_RAW_GPU))
+        kind |= TD_LINK_PY;
     if (ev->e.flags & TD_RAW_CORR_HOST)
         kind |= TD_LINK_LAUNCH;
     if (ev->e.flags & TD_RAW_GPU)
@@ -1171,7 +1176,7 @@ static int finish_file(loader *L, int flags, td_split *sp, const void *marker, t
     if (rc == 0 && (flags & TD_LOAD_ROOF))
         rc = td_roof_times(f, L->links, L->nlinks, false, err);
     if (rc == 0 && (flags & TD_LOAD_ATTR))
-        rc = td_attribute(f, L->links, L->nlinks, L->round_ts, err);
+        rc = td_attribute(f, L->links, L->nlinks, L->round_ts, (flags & TD_LOAD_STACK) != 0, err);
     return rc;
 }
 
@@ -1242,6 +1247,7 @@ static int load_trace(td_file **out, const char *path, const td_load_progress *p
     L.f = f;
     L.load_flags = flags;
     L.want_shapes = (flags & TD_LOAD_ROOF) != 0;
+    L.want_py = (flags & TD_LOAD_STACK) != 0;
     L.marker = marker;
     if ((rc = td_reader_open(&L.r, path, err)) < 0)
         goto done;

@@ -17,6 +17,7 @@
 
 #define TD_CAIRO_FUNCS(X)                                                                          \
     X(cairo_arc)                                                                                   \
+    X(cairo_clip)                                                                                  \
     X(cairo_create)                                                                                \
     X(cairo_destroy)                                                                               \
     X(cairo_fill)                                                                                  \
@@ -59,6 +60,7 @@ int td_cairo_load(td_error *err);
 
 #ifndef TD_CAIRO_DL_IMPL
 #define cairo_arc (*td_cairo.cairo_arc)
+#define cairo_clip (*td_cairo.cairo_clip)
 #define cairo_create (*td_cairo.cairo_create)
 #define cairo_destroy (*td_cairo.cairo_destroy)
 #define cairo_fill (*td_cairo.cairo_fill)

@@ -65,12 +65,15 @@ $ tracediff compare --help
 >                                     abs_diff_counts, control_counts, test_total_duration, ...
 >                                     (numbers sort descending unless --ascending);
 >                                     with --stats also q (smallest first) and change
->   --by kernel|op|top-op|annotation|class
+>   --by kernel|op|top-op|annotation|class|module
 >                                     rows by the GPU event's own name (kernel, the default),
 >                                     the cpu op that launched it (innermost or outermost),
->                                     its user annotation, or its kernel class. Implies the
->                                     GPU side (--device gpu); GPU time with no op is the row
->                                     (unattributed). See docs/attribution.md
+>                                     its user annotation, its kernel class, or the nn.Module
+>                                     path of its stack. Implies the GPU side (--device gpu);
+>                                     GPU time with no op is the row (unattributed). See
+>                                     docs/attribution.md and docs/stacks.md
+>   --exclusive                       --by module: a module's own GPU time (default: with its
+>                                     children's, so that the outermost module holds it all)
 >   --classes FILE                    --by class rules: class<TAB>regex lines, first match
 >                                     wins (default: docs/attribution.md)
 >   --ascending                       sort from the smallest number
@@ -79,8 +82,12 @@ $ tracediff compare --help
 >   --exclude REGEX                   drop the names REGEX matches (regex as in Python, PCRE2)
 >
 > output:
->   --format table|csv|json|markdown  default: table on a terminal, else csv;
->                                     with -o, from the file's extension
+>   --format table|csv|json|markdown|folded
+>                                     default: table on a terminal, else csv;
+>                                     with -o, from the file's extension. folded: each side's
+>                                     GPU stacks as folded lines (docs/stacks.md)
+>   --side control|test               --format folded: write this side's stacks only (to -o, or
+>                                     stdout); without it -o names both files: CONTROL,TEST
 >   --csv-safe                        CSV for a spreadsheet: a text cell starting with = + - @,
 >                                     TAB or CR gets a leading ' (numbers never do)
 >   -o, --output FILE                 written whole or not at all ('-': stdout)

@@ -45,12 +45,15 @@ $ tracediff ops --help
 >   -q, --quiet                       no notes on stderr
 >
 > rows:
->   --by kernel|op|top-op|annotation|class
+>   --by kernel|op|top-op|annotation|class|module
 >                                     rows by the GPU event's own name (kernel, the default),
 >                                     the cpu op that launched it (innermost or outermost),
->                                     its user annotation, or its kernel class. Implies the
->                                     GPU side (--device gpu); GPU time with no op is the row
->                                     (unattributed). See docs/attribution.md
+>                                     its user annotation, its kernel class, or the nn.Module
+>                                     path of its stack. Implies the GPU side (--device gpu);
+>                                     GPU time with no op is the row (unattributed). See
+>                                     docs/attribution.md and docs/stacks.md
+>   --exclusive                       --by module: a module's own GPU time (default: with its
+>                                     children's, so that the outermost module holds it all)
 >   --classes FILE                    --by class rules: class<TAB>regex lines, first match
 >                                     wins (default: docs/attribution.md)
 >

@@ -1,7 +1,7 @@
 # plot --help: selection, rows, output (-o required)
 $ tracediff plot --help
 ? 0
-> usage: tracediff plot counts|duration CONTROL TEST [options] -o FILE
+> usage: tracediff plot counts|duration|flame CONTROL TEST [options] -o FILE
 >
 > A grouped bar chart, per name: control and test, and below them, on an axis
 > of its own so that small changes stay visible, their difference (test -
@@ -14,6 +14,12 @@ $ tracediff plot --help
 > (abs_diff_counts or abs_diff_duration), ProfilerStep rows left out. Any of
 > --sort, --top or --include replaces that default with exactly what is asked
 > for. At most 1000 rows in one chart.
+>
+> 'flame' draws a differential flame graph of the GPU stacks (docs/stacks.md):
+> an icicle, each frame as wide as its test time, red when slower than in
+> control, blue when faster, grey within --min-change, hatched when only in
+> test; each frame's tooltip gives both times and the change. --side draws
+> one side alone.
 >
 > selection:
 >   --control-rank R                  control's ranks: N | N,M,... | all (default: the lowest rank)
@@ -55,12 +61,15 @@ $ tracediff plot --help
 >                                     abs_diff_counts, control_counts, test_total_duration, ...
 >                                     (numbers sort descending unless --ascending);
 >                                     with --stats also q (smallest first) and change
->   --by kernel|op|top-op|annotation|class
+>   --by kernel|op|top-op|annotation|class|module
 >                                     rows by the GPU event's own name (kernel, the default),
 >                                     the cpu op that launched it (innermost or outermost),
->                                     its user annotation, or its kernel class. Implies the
->                                     GPU side (--device gpu); GPU time with no op is the row
->                                     (unattributed). See docs/attribution.md
+>                                     its user annotation, its kernel class, or the nn.Module
+>                                     path of its stack. Implies the GPU side (--device gpu);
+>                                     GPU time with no op is the row (unattributed). See
+>                                     docs/attribution.md and docs/stacks.md
+>   --exclusive                       --by module: a module's own GPU time (default: with its
+>                                     children's, so that the outermost module holds it all)
 >   --classes FILE                    --by class rules: class<TAB>regex lines, first match
 >                                     wins (default: docs/attribution.md)
 >   --ascending                       sort from the smallest number
@@ -69,6 +78,10 @@ $ tracediff plot --help
 >   --exclude REGEX                   drop the names REGEX matches (regex as in Python, PCRE2)
 >
 > output:
+>   --side control|test               plot flame: draw this side alone, plain (default: the
+>                                     difference, width = test time, colour = change)
+>   --min-change P%                   plot flame: a frame whose time changed less is grey
+>                                     (default 1%)
 >   --format FORMAT                   refused: the format follows -o's extension
 >   --width PX                        a chart's width in pixels (default: what the labels
 >                                     need; a larger width widens the bars, a smaller one is

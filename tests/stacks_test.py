@@ -1,0 +1,387 @@
+#!/usr/bin/env python3
+"""Stacks (docs/stacks.md): compare --format folded, --by module, the depth
+cap and the overlap rule.
+
+    stacks_test.py TRACEDIFF
+
+Checks:
+  - every folded file follows the format exactly (a strict parser below:
+    'frame;frame;...;frame VALUE' lines, VALUE a whole number, no empty
+    frame, no control byte, no stack twice, a newline at the end);
+  - the sum rule on every shared pair (and each shared set against
+    itself): per side, the values add up to the selection's GPU time
+    (compare --device gpu) within 1 us per stack;
+  - --by module on the tracelens pairs (bert, falconsai; H100 vs MI300):
+    module rows on both sides, the outermost modules' inclusive time equal
+    to the GPU time under any module, which equals the time attributed to
+    an op (their kernels all run inside the model), --exclusive rows adding
+    up to the GPU total, instance numbers folded by --normalize-names;
+  - hand-made traces: a stack 1,500 frames deep cut to 1,000 with a [...]
+    frame and a note; overlapping events nested by the documented rule;
+    no module events: a note and rows by top op;
+  - usage errors: --format folded without two files or --side.
+"""
+import json, os, re, subprocess, sys, tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SHARED = os.environ.get("TD_SHARED_TRACES", os.path.join(os.path.dirname(ROOT), "shared", "traces"))
+if not os.path.isdir(SHARED):
+    SHARED = "/work/shared/traces"
+EXE = None
+CUT = "[\u2026]"
+passed = failed = 0
+
+
+def check(ok, what):
+    global passed, failed
+    if ok:
+        passed += 1
+    else:
+        failed += 1
+        print("FAIL:", what)
+
+
+def run(*args):
+    p = subprocess.run([EXE] + list(args), capture_output=True, cwd=ROOT)
+    return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
+
+
+LINE = re.compile(r"^([^\n]*) (0|[1-9][0-9]*)$")
+
+
+def parse_folded(text, what):
+    """A strict reader of Brendan Gregg's folded format: {stack: value}.
+    Raises ValueError naming the first line that breaks the format."""
+    if text and not text.endswith("\n"):
+        raise ValueError("%s: no newline at the end" % what)
+    out = {}
+    for n, line in enumerate(text.split("\n")[:-1] if text else [], 1):
+        m = LINE.match(line)
+        if not m:
+            raise ValueError("%s: line %d: not 'STACK VALUE': %r" % (what, n, line[:80]))
+        stack = m.group(1)
+        frames = stack.split(";")
+        if any(f == "" for f in frames):
+            raise ValueError("%s: line %d: an empty frame" % (what, n))
+        if any(ord(c) < 0x20 or ord(c) == 0x7F for c in stack):
+            raise ValueError("%s: line %d: a control byte" % (what, n))
+        if stack in out:
+            raise ValueError("%s: line %d: stack twice" % (what, n))
+        out[stack] = int(m.group(2))
+    return out
+
+
+def folded(control, test, *extra):
+    with tempfile.TemporaryDirectory(dir=TMP) as d:
+        a, b = os.path.join(d, "c.folded"), os.path.join(d, "t.folded")
+        rc, out, err = run("compare", control, test, "--format", "folded", "-o", a + "," + b,
+                           "-q", *extra)
+        if rc != 0:
+            raise RuntimeError("folded %s %s: %s" % (control, test, err))
+        res = []
+        for p in (a, b):
+            with open(p, "rb") as f:
+                res.append(parse_folded(f.read().decode("utf-8"), p))
+        return res
+
+
+def gpu_totals(control, test, *extra):
+    rc, out, err = run("compare", control, test, "--device", "gpu", "--format", "json", "-q", *extra)
+    if rc != 0:
+        raise RuntimeError("gpu totals: %s" % err)
+    rows = json.loads(out)
+    return (sum(r["control_total_duration"] for r in rows),
+            sum(r["test_total_duration"] for r in rows))
+
+
+def rows_by(control, test, *extra):
+    rc, out, err = run("compare", control, test, "--format", "json", "-q", *extra)
+    if rc != 0:
+        raise RuntimeError("rows %s: %s" % (extra, err))
+    return json.loads(out)
+
+
+def pairs():
+    out = []
+    for d in sorted(os.listdir(SHARED)):
+        p = os.path.join(SHARED, d)
+        if not os.path.isdir(p) or d == "profilers":
+            continue
+        subs = sorted(x for x in os.listdir(p) if os.path.isdir(os.path.join(p, x)))
+        if os.path.isdir(os.path.join(p, "control")) and os.path.isdir(os.path.join(p, "test")):
+            out.append((os.path.join(p, "control"), os.path.join(p, "test")))
+        elif len(subs) == 2:  # base/ and test/
+            out.append((os.path.join(p, subs[0]), os.path.join(p, subs[1])))
+        else:
+            out.append((p, p))
+    for a, b in (("tracelens-bert_h100", "tracelens-bert_mi300"),
+                 ("tracelens-falconsai_h100", "tracelens-falconsai_mi300"),
+                 ("kineto-resnet50_workers0", "kineto-resnet50_workers4")):
+        if os.path.isdir(os.path.join(SHARED, a)) and os.path.isdir(os.path.join(SHARED, b)):
+            out.append((os.path.join(SHARED, a), os.path.join(SHARED, b)))
+    return out
+
+
+def test_sum_rule():
+    ps = pairs()
+    check(len(ps) >= 15, "the shared traces are there (%d pairs)" % len(ps))
+    for c, t in ps:
+        name = "%s vs %s" % (os.path.basename(c), os.path.basename(t))
+        for extra in ((), ("--normalize-names", "--short-names")):
+            try:
+                sides = folded(c, t, *extra)
+                tot = gpu_totals(c, t, *extra)
+            except (RuntimeError, ValueError) as e:
+                check(False, "%s %s: %s" % (name, extra, e))
+                continue
+            for s in range(2):
+                got, want, n = sum(sides[s].values()), tot[s], len(sides[s])
+                check(abs(got - want) <= max(n, 1),
+                      "%s %s side %d: folded sum %d, GPU time %.3f (%d stacks)"
+                      % (name, extra, s, got, want, n))
+
+
+def test_ns_and_iterations():
+    c = os.path.join(SHARED, "hta-trace_diff", "control")
+    t = os.path.join(SHARED, "hta-trace_diff", "test")
+    for extra in (("--ns",), ("--control-iteration", "all", "--test-iteration", "all")):
+        sides = folded(c, t, *extra)
+        tot = gpu_totals(c, t, *extra)
+        for s in range(2):
+            n = len(sides[s])
+            check(abs(sum(sides[s].values()) - tot[s]) <= max(n, 1),
+                  "hta-trace_diff %s side %d: sum rule" % (extra, s))
+
+
+def module_pair(a, b):
+    c, t = os.path.join(SHARED, a), os.path.join(SHARED, b)
+    rows = rows_by(c, t, "--by", "module")
+    top = rows_by(c, t, "--by", "top-op")
+    gpu = gpu_totals(c, t)
+    key = "module"
+    mods = [r for r in rows if r[key] != "(unattributed)"]
+    check(len(mods) > 5, "%s: module rows (%d)" % (a, len(mods)))
+    for s, side in enumerate(("control", "test")):
+        present = [r for r in mods if r[side + "_counts"] > 0]
+        check(len(present) > 5, "%s: module rows on the %s side" % (a, side))
+        roots = sum(r[side + "_total_duration"] for r in mods if "/" not in r[key])
+        unmod = sum(r[side + "_total_duration"] for r in rows if r[key] == "(unattributed)")
+        attributed = sum(r[side + "_total_duration"] for r in top if r["top_op"] != "(unattributed)")
+        check(abs(roots + unmod - gpu[s]) < 1e-6 * max(gpu[s], 1) + 1e-6,
+              "%s %s: outermost modules %.3f + no module %.3f = GPU time %.3f"
+              % (a, side, roots, unmod, gpu[s]))
+        check(abs(roots - attributed) < 1e-6 * max(attributed, 1) + 1e-6,
+              "%s %s: outermost modules %.3f = attributed GPU time %.3f" % (a, side, roots, attributed))
+        # inclusive: a module holds at least the sum of its direct children
+        by_path = {r[key]: r[side + "_total_duration"] for r in mods}
+        for p, v in by_path.items():
+            kids = sum(w for q, w in by_path.items() if q.startswith(p + "/") and "/" not in q[len(p) + 1:])
+            if kids > v + 1e-6:
+                check(False, "%s %s: %s holds %.3f < its children's %.3f" % (a, side, p, v, kids))
+                break
+        else:
+            check(True, "")
+    ex = rows_by(c, t, "--by", "module", "--exclusive")
+    for s, side in enumerate(("control", "test")):
+        tot = sum(r[side + "_total_duration"] for r in ex)
+        check(abs(tot - gpu[s]) < 1e-6 * max(gpu[s], 1) + 1e-6,
+              "%s %s: --exclusive rows add up to the GPU time (%.3f vs %.3f)" % (a, side, tot, gpu[s]))
+    norm = rows_by(c, t, "--by", "module", "--normalize-names")
+    names = [r[key] for r in norm if r[key] != "(unattributed)"]
+    check(all(not re.search(r"_[0-9]+(/|$)", n) for n in names) and any("_*" in n for n in names),
+          "%s: --normalize-names folds instance numbers (%s)" % (a, names[:3]))
+    check(len(names) < len(mods), "%s: fewer module rows once folded" % a)
+    rc, out, err = run("compare", c, t, "--by", "module", "--stats", "--format", "csv", "-q")
+    check(rc == 0 and out.startswith("module,") and ",verdict," in out.split("\n")[0],
+          "%s: --by module --stats: %s" % (a, err.strip()))
+    rc, out, err = run("check", c, t, "--by", "module", "-q")
+    check(rc in (0, 3), "%s: check --by module runs: %s" % (a, err.strip()))
+
+
+def test_modules():
+    module_pair("tracelens-bert_h100", "tracelens-bert_mi300")
+    module_pair("tracelens-falconsai_h100", "tracelens-falconsai_mi300")
+
+
+def write_trace(path, events):
+    with open(path, "w") as f:
+        json.dump({"traceEvents": events}, f)
+
+
+def ev(cat, name, ts, dur, tid=1, **args):
+    e = {"ph": "X", "cat": cat, "name": name, "pid": 100, "tid": tid, "ts": ts, "dur": dur}
+    if args:
+        e["args"] = args
+    return e
+
+
+def kernel(name, ts, dur, corr):
+    return {"ph": "X", "cat": "kernel", "name": name, "pid": 0, "tid": 7, "ts": ts, "dur": dur,
+            "args": {"stream": 7, "correlation": corr}}
+
+
+def test_deep_stack():
+    depth = 1500
+    evs = [ev("python_function", "f%d" % i, i, 10000 - 2 * i) for i in range(depth)]
+    evs.append(ev("cuda_runtime", "cudaLaunchKernel", 3000, 5, correlation=1))
+    evs.append(ev("cuda_runtime", "cudaLaunchKernel", 4000, 5, correlation=2))
+    evs.append(kernel("deep_kernel", 5000, 7, 1))
+    evs.append(kernel("deep_kernel2", 5100, 3, 2))
+    p = os.path.join(TMP, "deep.json")
+    write_trace(p, evs)
+    c, t = folded(p, p)
+    check(len(c) == 2, "deep: two stacks (%d)" % len(c))
+    for stack, v in c.items():
+        frames = stack.split(";")
+        check(len(frames) == 1001 and frames[999] == CUT and frames[998] == "f998",
+              "deep: 999 frames, the cut frame, the kernel (%d frames)" % len(frames))
+    check(sorted(c.values()) == [3, 7], "deep: the values (%s)" % sorted(c.values()))
+    a, b = os.path.join(TMP, "d1.folded"), os.path.join(TMP, "d2.folded")
+    rc, out, err = run("compare", p, p, "--format", "folded", "-o", a + "," + b)
+    check(rc == 0 and "2 GPU events with stacks deeper than 1000 frames" in err,
+          "deep: a counted note: %r" % err)
+
+
+def test_overlap():
+    # A [0,100]; B [50,150] starts inside A and ends after it: not A's child.
+    # C [55,70] inside both: under B (the innermost that holds it whole).
+    evs = [ev("python_function", "A", 0, 100), ev("user_annotation", "B", 50, 100),
+           ev("cpu_op", "C", 55, 15),
+           ev("cuda_runtime", "cudaLaunchKernel", 10, 1, correlation=1),   # in A only
+           ev("cuda_runtime", "cudaLaunchKernel", 60, 1, correlation=2),   # in A, B, C
+           ev("cuda_runtime", "cudaLaunchKernel", 80, 1, correlation=3),   # in A and B
+           ev("cuda_runtime", "cudaLaunchKernel", 120, 1, correlation=4),  # in B only
+           ev("cuda_runtime", "cudaLaunchKernel", 99, 2, correlation=5),   # ends after A
+           ev("cuda_runtime", "cudaLaunchKernel", 300, 1, correlation=6),  # in nothing
+           kernel("k1", 1000, 1, 1), kernel("k2", 1010, 2, 2), kernel("k3", 1020, 4, 3),
+           kernel("k4", 1030, 8, 4), kernel("k5", 1040, 16, 5), kernel("k6", 1060, 32, 6),
+           kernel("k7", 1100, 64, 99)]  # no launch
+    p = os.path.join(TMP, "overlap.json")
+    write_trace(p, evs)
+    c, _ = folded(p, p)
+    want = {"A;k1": 1, "B;C;k2": 2, "B;k3": 4, "B;k4": 8, "B;k5": 16, "k6": 32, "k7": 64}
+    check(c == want, "overlap: %s" % c)
+
+
+def test_no_modules():
+    p = os.path.join(TMP, "overlap.json")
+    rc, out, err = run("compare", p, p, "--by", "module", "--format", "csv")
+    check(rc == 0 and out.startswith("top_op,") and "with_modules=True" in err,
+          "no modules: rows by top op and a note (%r)" % err)
+    check(err.count("no nn.Module events") == 2, "no modules: a note per side")
+
+
+def test_usage():
+    p = os.path.join(TMP, "overlap.json")
+    rc, out, err = run("compare", p, p, "--format", "folded")
+    check(rc == 2 and "--side" in err, "folded without files: usage (%d %r)" % (rc, err))
+    rc, out, err = run("compare", p, p, "--format", "folded", "--side", "test")
+    check(rc == 0 and parse_folded(out, "stdout") == {"A;k1": 1, "B;C;k2": 2, "B;k3": 4, "B;k4": 8,
+                                                    "B;k5": 16, "k6": 32, "k7": 64},
+          "--side test to stdout")
+    rc, out, err = run("compare", p, p, "--format", "folded", "--device", "cpu", "--side", "test")
+    check(rc == 2, "folded --device cpu: refused")
+    rc, out, err = run("compare", p, p, "--side", "test")
+    check(rc == 2, "--side without folded: refused")
+    bad = os.path.join(TMP, "nope", "x.folded")
+    rc, out, err = run("compare", p, p, "--format", "folded", "-o",
+                       os.path.join(TMP, "ok.folded") + "," + bad)
+    check(rc != 0 and not os.path.exists(os.path.join(TMP, "ok.folded")),
+          "folded: neither file when one cannot be written")
+
+
+def test_flame():
+    import xml.etree.ElementTree as ET
+    p = os.path.join(TMP, "overlap.json")
+    q = os.path.join(TMP, "overlap2.json")
+    with open(p) as f:
+        evs = json.load(f)["traceEvents"]
+    # test: k2 twice as long, k4 half, k1 unchanged, a new stack (new_k under A)
+    for e in evs:
+        if e["name"] == "k2":
+            e["dur"] = 4
+        if e["name"] == "k4":
+            e["dur"] = 4
+    evs.append(ev("cuda_runtime", "cudaLaunchKernel", 20, 1, correlation=50))
+    evs.append(kernel("new_k", 2000, 10, 50))
+    write_trace(q, evs)
+    svg = os.path.join(TMP, "f.svg")
+    rc, out, err = run("plot", "flame", p, q, "-o", svg)
+    check(rc == 0, "plot flame: %s" % err)
+    ns = "{http://www.w3.org/2000/svg}"
+    try:
+        root = ET.parse(svg).getroot()
+    except Exception as e:
+        check(False, "flame SVG parses: %s" % e)
+        return
+    frames = {}
+    for g in root.iter(ns + "g"):
+        t = g.find(ns + "title").text
+        rects = g.findall(ns + "rect")
+        frames[t.split("\n")[0]] = (t, rects)
+    check(set(frames) >= {"all", "A", "B", "C", "k1", "k2", "k3", "k4", "k5", "k6", "k7", "new_k"},
+          "flame: every frame drawn (%s)" % sorted(frames))
+    tip, rects = frames["all"]
+    check("control: 127.000 us" in tip and "test: 135.000 us" in tip, "flame: root tooltip %r" % tip)
+    w_all = float(rects[0].get("width"))
+    w_k6 = float(frames["k6"][1][0].get("width"))
+    check(abs(w_k6 / w_all - 32 / 135) < 1e-3, "flame: width = test time (%g / %g)" % (w_k6, w_all))
+    check(rects[0].get("fill") not in ("#C8C8C8",), "flame: the root changed: coloured")
+    red = lambda r: r.get("fill", "").startswith("#FF")
+    blue = lambda r: r.get("fill", "").endswith("FF") and not r.get("fill").startswith("#FF")
+    check(red(frames["k2"][1][0]) and "change: +100.0%" in frames["k2"][0], "flame: k2 slower: red")
+    check(blue(frames["k4"][1][0]) and "change: -50.0%" in frames["k4"][0], "flame: k4 faster: blue")
+    check(frames["k1"][1][0].get("fill") == "#C8C8C8", "flame: k1 unchanged: grey")
+    check(len(frames["new_k"][1]) == 2 and frames["new_k"][1][1].get("fill") == "url(#hatch)"
+          and "change: new" in frames["new_k"][0], "flame: new_k only in test: hatched")
+    check(all(len(r) == 1 for n, (t, r) in frames.items() if n != "new_k"),
+          "flame: nothing else hatched")
+    rc, out, err = run("plot", "flame", p, q, "-o", svg, "--min-change", "200%")
+    root = ET.parse(svg).getroot()
+    fills = {g.find(ns + "title").text.split("\n")[0]: g.find(ns + "rect").get("fill")
+             for g in root.iter(ns + "g")}
+    check(fills.get("k2") == "#C8C8C8", "flame --min-change 200%: k2 grey")
+    rc, out, err = run("plot", "flame", p, q, "-o", svg, "--side", "control")
+    root = ET.parse(svg).getroot()
+    names = [g.find(ns + "title").text.split("\n")[0] for g in root.iter(ns + "g")]
+    check(rc == 0 and "new_k" not in names and "k1" in names
+          and not any(r.get("fill") == "url(#hatch)" for r in root.iter(ns + "rect")),
+          "flame --side control: the control side, plain")
+    for ext, magic in ((".png", b"\x89PNG"), (".pdf", b"%PDF")):
+        out_p = os.path.join(TMP, "f" + ext)
+        rc, out, err = run("plot", "flame", p, q, "-o", out_p)
+        ok = rc == 0 and open(out_p, "rb").read(4) == magic
+        check(ok, "plot flame %s: %s" % (ext, err))
+    deep = os.path.join(TMP, "deep.json")
+    if os.path.exists(deep):
+        rc, out, err = run("plot", "flame", deep, deep, "-o", svg)
+        check(rc == 0 and ET.parse(svg).getroot() is not None, "flame of a cut stack: %s" % err)
+    rc, out, err = run("plot", "flame", p, q, "-o", os.path.join(TMP, "f.txt"))
+    check(rc == 2, "plot flame: a bad extension refused")
+
+
+def test_parser_is_strict():
+    for bad in ("a;b 1", "a;;b 1\n", "a;b 1.5\n", "a;b\n", "a 1\na 2\n", "a\tb 1\n", "a;b -1\n"):
+        try:
+            parse_folded(bad, "bad")
+            check(False, "the parser refuses %r" % bad)
+        except ValueError:
+            check(True, "")
+
+
+def main():
+    global EXE, TMP
+    EXE = os.path.abspath(sys.argv[1])
+    with tempfile.TemporaryDirectory() as TMP:
+        for t in (test_parser_is_strict, test_overlap, test_deep_stack, test_no_modules, test_usage,
+                  test_flame, test_modules, test_ns_and_iterations, test_sum_rule):
+            try:
+                t()
+            except Exception as e:  # a crash is a failure, named
+                check(False, "%s: %s: %s" % (t.__name__, type(e).__name__, e))
+    print("stacks: %d passed, %d failed" % (passed, failed))
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()
