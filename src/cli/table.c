@@ -502,6 +502,7 @@ static int set_runs(cli_opts *o, const char *v)
 static int set_by(cli_opts *o, const char *v)
 {
     /* The parser has checked v against the choices. */
+    o->tree_by_name = strcmp(v, "lca-name") == 0;
     for (int k = TD_BY_KERNEL; k <= TD_BY_CLASS; k++)
         if (strcmp(v, cli_by_name((td_by)k)) == 0)
             o->cmp.by = (td_by)k;
@@ -702,6 +703,12 @@ static int set_straggler(cli_opts *o, const char *v)
     return 0;
 }
 
+static int set_match(cli_opts *o, const char *v)
+{
+    o->match_tree = strcmp(v, "tree") == 0; /* checked against the choices */
+    return 0;
+}
+
 static int set_rl_by(cli_opts *o, const char *v)
 {
     o->rl_by_class = strcmp(v, "class") == 0; /* checked against the choices */
@@ -869,13 +876,19 @@ const cli_option cli_options[] = {
      "(numbers sort descending unless --ascending);\n"
      "with --stats also q (smallest first) and change",
      set_sort},
-    {"by", 0, "KEY", "kernel|op|top-op|annotation|class", "rows", ON_BY,
+    {"by", 0, "KEY", "kernel|op|top-op|annotation|class|lca-name", "rows", ON_BY,
      "rows by the GPU event's own name (kernel, the default),\n"
      "the cpu op that launched it (innermost or outermost),\n"
      "its user annotation, or its kernel class. Implies the\n"
      "GPU side (--device gpu); GPU time with no op is the row\n"
-     "(unattributed). See docs/attribution.md",
+     "(unattributed). See docs/attribution.md. lca-name: with\n"
+     "--match tree, totals per LCA name",
      set_by},
+    {"match", 0, "HOW", "name|tree", "rows", ON(CMD_COMPARE),
+     "name: rows by name (default); tree: the same work\n"
+     "matched by the two call trees, a row per lowest common\n"
+     "ancestor with both sides' kernels (docs/tree-match.md)",
+     set_match},
     {"inclusive", 0, NULL, NULL, "rows", ON(CMD_EXPLAIN),
      "also the kernels launched inside the op's children, at\n"
      "any depth (aten::linear: its GEMMs; needs trace files)",

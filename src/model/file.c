@@ -62,6 +62,7 @@ void td_file_free(td_file *f)
     free(f->op_shape);
     free(f->roof_ts);
     free(f->roof_end);
+    td_tree_free(f->tree);
     free(f);
 }
 

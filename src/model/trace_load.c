@@ -1170,6 +1170,8 @@ static int finish_file(loader *L, int flags, td_split *sp, const void *marker, t
         rc = td_bd_collect(f, L->links, L->nlinks, L->round_ts, err);
     if (rc == 0 && (flags & TD_LOAD_ROOF))
         rc = td_roof_times(f, L->links, L->nlinks, false, err);
+    if (rc == 0 && (flags & TD_LOAD_TREE))
+        rc = td_tree_build(f, L->links, L->nlinks, err);
     if (rc == 0 && (flags & TD_LOAD_ATTR))
         rc = td_attribute(f, L->links, L->nlinks, L->round_ts, err);
     return rc;
