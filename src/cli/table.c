@@ -876,13 +876,21 @@ const cli_option cli_options[] = {
      "(numbers sort descending unless --ascending);\n"
      "with --stats also q (smallest first) and change",
      set_sort},
-    {"by", 0, "KEY", "kernel|op|top-op|annotation|class|lca-name", "rows", ON_BY,
+    {"by", 0, "KEY", "kernel|op|top-op|annotation|class", "rows",
+     ON(CMD_OPS) | ON(CMD_PLOT) | ON(CMD_CHECK),
+     "rows by the GPU event's own name (kernel, the default),\n"
+     "the cpu op that launched it (innermost or outermost),\n"
+     "its user annotation, or its kernel class. Implies the\n"
+     "GPU side (--device gpu); GPU time with no op is the row\n"
+     "(unattributed). See docs/attribution.md",
+     set_by},
+    {"by", 0, "KEY", "kernel|op|top-op|annotation|class|lca-name", "rows", ON(CMD_COMPARE),
      "rows by the GPU event's own name (kernel, the default),\n"
      "the cpu op that launched it (innermost or outermost),\n"
      "its user annotation, or its kernel class. Implies the\n"
      "GPU side (--device gpu); GPU time with no op is the row\n"
      "(unattributed). See docs/attribution.md. lca-name: with\n"
-     "--match tree, totals per LCA name",
+     "--match tree, totals per LCA name (docs/tree-match.md)",
      set_by},
     {"match", 0, "HOW", "name|tree", "rows", ON(CMD_COMPARE),
      "name: rows by name (default); tree: the same work\n"

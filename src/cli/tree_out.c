@@ -140,8 +140,7 @@ static void json_summary(FILE *f, const td_tree_summary *s)
             (unsigned long long)s->dropped);
 }
 
-static void write_json(FILE *f, const cli_opts *o, const td_tree_match *m, const trow *r,
-                       size_t n)
+static void write_json(FILE *f, const cli_opts *o, const td_tree_match *m, const trow *r, size_t n)
 {
     fputs("{\"rows\": [", f);
     for (size_t i = 0; i < n; i++) {
@@ -159,8 +158,8 @@ static void write_json(FILE *f, const cli_opts *o, const td_tree_match *m, const
         cli_json_num(f, r[i].us[1]);
         fputs(", \"change_pct\": ", f);
         cli_json_num(f, change_pct(&r[i]));
-        fprintf(f, ", \"control_count\": %llu, \"test_count\": %llu",
-                (unsigned long long)r[i].n[0], (unsigned long long)r[i].n[1]);
+        fprintf(f, ", \"control_count\": %llu, \"test_count\": %llu", (unsigned long long)r[i].n[0],
+                (unsigned long long)r[i].n[1]);
         if (!o->tree_by_name) {
             fputs(", \"control_kernels\": ", f);
             cli_json_str(f, r[i].kernels[0]);
@@ -219,10 +218,12 @@ static void write_text(FILE *f, const cli_opts *o, const td_tree_match *m, trow 
     size_t top = o->view.top && o->view.top < n ? o->view.top : n;
     const char *h1 = o->tree_by_name ? "lcas" : "path";
     if (md) {
-        fprintf(f, "| lca | %s | %s us | %s us | change | %s | %s |\n|---|---|---:|---:|---:|---|---|\n",
-                h1, cli_side_label(o, 0), cli_side_label(o, 1),
-                o->tree_by_name ? "control count" : "control kernels",
-                o->tree_by_name ? "test count" : "test kernels");
+        fprintf(
+            f,
+            "| lca | %s | %s us | %s us | change | %s | %s |\n|---|---|---:|---:|---:|---|---|\n",
+            h1, cli_side_label(o, 0), cli_side_label(o, 1),
+            o->tree_by_name ? "control count" : "control kernels",
+            o->tree_by_name ? "test count" : "test kernels");
     } else {
         cell(f, md, "lca", 40, false);
         cell(f, md, h1, o->tree_by_name ? 6 : 40, false);
@@ -270,7 +271,8 @@ static void write_text(FILE *f, const cli_opts *o, const td_tree_match *m, trow 
     }
     if (top < n)
         fprintf(f, "(%zu more rows)\n", n - top);
-    fputs(md ? "\n" : "\nsummary: GPU time (|U| of kernels, memcpys, memsets) = matched + unmatched\n",
+    fputs(md ? "\n"
+             : "\nsummary: GPU time (|U| of kernels, memcpys, memsets) = matched + unmatched\n",
           f);
     for (int s = 0; s < 2; s++) {
         const td_tree_summary *t = td_tree_match_summary(m, s);

@@ -36,19 +36,19 @@ enum { NF_GRAPH = 1, NF_CROSS = 2 }; /* name flags: a graph launch; cuda/hipLaun
 
 typedef struct side {
     const td_set *set;
-    uint32_t **norm;    /* per file, per names id: the normalised name id (shared) */
-    uint8_t **nflag;    /* per file, per names id: NF_ bits */
-    uint8_t **bucket;   /* per file, per gpu node (node - nhost): 0 or a B_ part */
+    uint32_t **norm;  /* per file, per names id: the normalised name id (shared) */
+    uint8_t **nflag;  /* per file, per names id: NF_ bits */
+    uint8_t **bucket; /* per file, per gpu node (node - nhost): 0 or a B_ part */
     uint64_t capped;
 } side;
 
 enum { B_MATCHED = 1, B_ONE, B_NOLAUNCH, B_OUTSIDE, B_OTHER, B_N };
 
 typedef struct lrow {
-    uint32_t name;   /* display id (disp strtab) */
-    uint32_t path;   /* path node, or NONE */
+    uint32_t name; /* display id (disp strtab) */
+    uint32_t path; /* path node, or NONE */
     int live;
-    ref *ev[2];      /* gpu events per side */
+    ref *ev[2]; /* gpu events per side */
     size_t nev[2], cap[2];
 } lrow;
 
@@ -189,8 +189,7 @@ static double TS(const side *s, ref r)
 static bool is_launch(const side *s, ref r)
 {
     const td_tree *t = TR(s, r);
-    return (t->kind[RV(r)] & TD_TREE_LAUNCH) &&
-           !(s->nflag[RF(r)][t->name[RV(r)]] & NF_GRAPH);
+    return (t->kind[RV(r)] & TD_TREE_LAUNCH) && !(s->nflag[RF(r)][t->name[RV(r)]] & NF_GRAPH);
 }
 
 static bool is_gpu(const side *s, ref r)

@@ -350,8 +350,8 @@ static bool use_processes(const loadctx *c, size_t ntask, char **list, const uin
     const td_open_opts *opts = c->opts;
     const char *force = getenv("TD_PROCESSES");
     /* The breakdown's records (model/bd_collect.h) stay in this process. */
-    if (!opts || !opts->processes || opts->want_breakdown || opts->want_roofline || opts->want_tree ||
-        (force && strcmp(force, "0") == 0))
+    if (!opts || !opts->processes || opts->want_breakdown || opts->want_roofline ||
+        opts->want_tree || (force && strcmp(force, "0") == 0))
         return false;
     if (ntask != n || td_pool_threads(ntask, opts->threads) < 2)
         return false;

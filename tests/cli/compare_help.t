@@ -65,12 +65,16 @@ $ tracediff compare --help
 >                                     abs_diff_counts, control_counts, test_total_duration, ...
 >                                     (numbers sort descending unless --ascending);
 >                                     with --stats also q (smallest first) and change
->   --by kernel|op|top-op|annotation|class
+>   --by kernel|op|top-op|annotation|class|lca-name
 >                                     rows by the GPU event's own name (kernel, the default),
 >                                     the cpu op that launched it (innermost or outermost),
 >                                     its user annotation, or its kernel class. Implies the
 >                                     GPU side (--device gpu); GPU time with no op is the row
->                                     (unattributed). See docs/attribution.md
+>                                     (unattributed). See docs/attribution.md. lca-name: with
+>                                     --match tree, totals per LCA name (docs/tree-match.md)
+>   --match name|tree                 name: rows by name (default); tree: the same work
+>                                     matched by the two call trees, a row per lowest common
+>                                     ancestor with both sides' kernels (docs/tree-match.md)
 >   --classes FILE                    --by class rules: class<TAB>regex lines, first match
 >                                     wins (default: docs/attribution.md)
 >   --ascending                       sort from the smallest number
