@@ -454,23 +454,74 @@ static int cmp_cand(const void *a, const void *b)
  * disambiguation): for each name on both sides, more than once on one,
  * matched at least once, every pair scored by the levels that agree; the
  * best pairs first, the first alignment's pairs winning ties. */
+/* One name's nodes (g1 on side 1, g2 on side 2) re-paired by their
+ * subtrees; o1: the first alignment's pairs. */
+static int repair_group(const side *s1, const side *s2, const rlist *c1, const rlist *c2,
+                        const key *g1, size_t n1, const key *g2, size_t n2, const long *o1,
+                        align *al)
+{
+    levels *l1 = calloc(n1, sizeof *l1), *l2 = calloc(n2, sizeof *l2);
+    cand *cd = malloc(n1 * n2 * sizeof *cd);
+    int rc = l1 && l2 && cd ? 0 : TD_ENOMEM;
+    for (size_t k = 0; rc == 0 && k < n1; k++)
+        rc = get_levels(s1, c1->v[g1[k].idx], &l1[k]);
+    for (size_t k = 0; rc == 0 && k < n2; k++)
+        rc = get_levels(s2, c2->v[g2[k].idx], &l2[k]);
+    if (rc == 0) {
+        size_t nc = 0;
+        for (size_t p = 0; p < n1; p++)
+            for (size_t q = 0; q < n2; q++) {
+                cand *c = &cd[nc++];
+                match_depth(&l1[p], &l2[q], &c->d, &c->ov);
+                c->i = g1[p].idx;
+                c->j = g2[q].idx;
+                c->orig = o1[c->i] == (long)c->j;
+            }
+        qsort(cd, nc, sizeof *cd, cmp_cand);
+        for (size_t p = 0; p < n1; p++)
+            al->m1[g1[p].idx] = -1;
+        for (size_t q = 0; q < n2; q++)
+            al->m2[g2[q].idx] = -1;
+        size_t want = n1 < n2 ? n1 : n2, got = 0;
+        for (size_t p = 0; p < nc && got < want; p++) {
+            if (al->m1[cd[p].i] >= 0 || al->m2[cd[p].j] >= 0)
+                continue;
+            al->m1[cd[p].i] = (long)cd[p].j;
+            al->m2[cd[p].j] = (long)cd[p].i;
+            got++;
+        }
+    }
+    for (size_t k = 0; l1 && k < n1; k++)
+        free(l1[k].names);
+    for (size_t k = 0; l2 && k < n2; k++)
+        free(l2[k].names);
+    free(l1);
+    free(l2);
+    free(cd);
+    return rc;
+}
+
+static key *keys_of(const uint32_t *names, size_t n)
+{
+    key *k = malloc((n + 1) * sizeof *k);
+    if (!k)
+        return NULL;
+    for (size_t i = 0; i < n; i++)
+        k[i] = (key){names[i], i};
+    qsort(k, n, sizeof *k, cmp_key);
+    return k;
+}
+
 static int repair(const side *s1, const side *s2, const rlist *c1, const rlist *c2,
                   const uint32_t *a, const uint32_t *b, align *al, uint64_t *capped)
 {
     size_t na = c1->n, nb = c2->n;
-    key *ka = malloc((na + 1) * sizeof *ka), *kb = malloc((nb + 1) * sizeof *kb);
+    key *ka = keys_of(a, na), *kb = keys_of(b, nb);
     long *o1 = malloc((na + 1) * sizeof *o1);
     int rc = ka && kb && o1 ? 0 : TD_ENOMEM;
-    if (rc)
-        goto out;
-    memcpy(o1, al->m1, na * sizeof *o1);
-    for (size_t i = 0; i < na; i++)
-        ka[i] = (key){a[i], i};
-    for (size_t j = 0; j < nb; j++)
-        kb[j] = (key){b[j], j};
-    qsort(ka, na, sizeof *ka, cmp_key);
-    qsort(kb, nb, sizeof *kb, cmp_key);
-    for (size_t i = 0, j = 0; i < na && j < nb && rc == 0;) {
+    if (rc == 0)
+        memcpy(o1, al->m1, na * sizeof *o1);
+    for (size_t i = 0, j = 0; rc == 0 && i < na && j < nb;) {
         if (ka[i].name < kb[j].name) {
             i++;
             continue;
@@ -487,57 +538,14 @@ static int repair(const side *s1, const side *s2, const rlist *c1, const rlist *
         size_t n1 = ie - i, n2 = je - j;
         bool matched = false;
         for (size_t k = i; k < ie; k++)
-            if (al->m1[ka[k].idx] >= 0)
-                matched = true;
-        if ((n1 > 1 || n2 > 1) && matched) {
-            if (n1 * n2 > PAIR_MAX) {
-                ++*capped;
-            } else {
-                levels *l1 = calloc(n1, sizeof *l1), *l2 = calloc(n2, sizeof *l2);
-                cand *cd = malloc(n1 * n2 * sizeof *cd);
-                if (!l1 || !l2 || !cd)
-                    rc = TD_ENOMEM;
-                for (size_t k = 0; rc == 0 && k < n1; k++)
-                    rc = get_levels(s1, c1->v[ka[i + k].idx], &l1[k]);
-                for (size_t k = 0; rc == 0 && k < n2; k++)
-                    rc = get_levels(s2, c2->v[kb[j + k].idx], &l2[k]);
-                if (rc == 0) {
-                    size_t nc = 0;
-                    for (size_t p = 0; p < n1; p++)
-                        for (size_t q = 0; q < n2; q++) {
-                            cand *c = &cd[nc++];
-                            match_depth(&l1[p], &l2[q], &c->d, &c->ov);
-                            c->i = ka[i + p].idx;
-                            c->j = kb[j + q].idx;
-                            c->orig = o1[c->i] == (long)c->j;
-                        }
-                    qsort(cd, nc, sizeof *cd, cmp_cand);
-                    for (size_t p = 0; p < n1; p++)
-                        al->m1[ka[i + p].idx] = -1;
-                    for (size_t q = 0; q < n2; q++)
-                        al->m2[kb[j + q].idx] = -1;
-                    size_t want = n1 < n2 ? n1 : n2, got = 0;
-                    for (size_t p = 0; p < nc && got < want; p++) {
-                        if (al->m1[cd[p].i] >= 0 || al->m2[cd[p].j] >= 0)
-                            continue;
-                        al->m1[cd[p].i] = (long)cd[p].j;
-                        al->m2[cd[p].j] = (long)cd[p].i;
-                        got++;
-                    }
-                }
-                for (size_t k = 0; l1 && k < n1; k++)
-                    free(l1[k].names);
-                for (size_t k = 0; l2 && k < n2; k++)
-                    free(l2[k].names);
-                free(l1);
-                free(l2);
-                free(cd);
-            }
-        }
+            matched |= al->m1[ka[k].idx] >= 0;
+        if ((n1 > 1 || n2 > 1) && matched && n1 * n2 > PAIR_MAX)
+            ++*capped;
+        else if ((n1 > 1 || n2 > 1) && matched)
+            rc = repair_group(s1, s2, c1, c2, ka + i, n1, kb + j, n2, o1, al);
         i = ie;
         j = je;
     }
-out:
     free(ka);
     free(kb);
     free(o1);
@@ -807,10 +815,124 @@ static void add_missing(td_tree_match *m, ref u1, ref u2, rlist *c1, rlist *c2)
 
 /* Replace wrappers: for unmatched pairs where one's name is among the
  * other's gpu-path children, or both have the same children's names. */
-static int reconcile(td_tree_match *m, rlist *c1, rlist *c2, align *al, bool *changed)
+/* Marks in sub1/sub2 the unmatched wrappers: one's name among the other's
+ * gpu-path children, or both with the same children's names. */
+static void find_wrappers(td_tree_match *m, const rlist *c1, const rlist *c2, const align *al,
+                          uint8_t *sub1, uint8_t *sub2)
 {
     const side *s1 = &m->s[0], *s2 = &m->s[1];
-    *changed = false;
+    rlist k1 = {0}, k2 = {0};
+    for (size_t i = 0; i < c1->n; i++) {
+        ref d = c1->v[i];
+        if (al->m1[i] >= 0 || is_gpu(s1, d) || is_launch(s1, d))
+            continue;
+        gpu_children(s1, d, &k1);
+        for (size_t j = 0; j < c2->n; j++) {
+            ref e = c2->v[j];
+            if (al->m2[j] >= 0 || is_gpu(s2, e) || is_launch(s2, e))
+                continue;
+            gpu_children(s2, e, &k2);
+            uint32_t nd = NAME(s1, d), ne = NAME(s2, e);
+            for (size_t q = 0; q < k2.n; q++)
+                sub2[j] |= NAME(s2, k2.v[q]) == nd;
+            for (size_t q = 0; q < k1.n; q++)
+                sub1[i] |= NAME(s1, k1.v[q]) == ne;
+            bool same = k1.n && k1.n == k2.n;
+            for (size_t q = 0; q < k1.n && same; q++)
+                same = NAME(s1, k1.v[q]) == NAME(s2, k2.v[q]);
+            if (same)
+                sub1[i] = sub2[j] = 1;
+        }
+    }
+    free(k1.v);
+    free(k2.v);
+}
+
+/* c with the marked wrappers replaced by their gpu-path children, by start. */
+static int expand(const side *s, const rlist *c, const uint8_t *sub, rlist *out)
+{
+    rlist k = {0};
+    int rc = 0;
+    for (size_t i = 0; rc == 0 && i < c->n; i++) {
+        if (!sub[i]) {
+            rc = rpush(out, c->v[i]);
+            continue;
+        }
+        gpu_children(s, c->v[i], &k);
+        for (size_t q = 0; rc == 0 && q < k.n; q++)
+            rc = rpush(out, k.v[q]);
+    }
+    free(k.v);
+    sort_ts(s, out);
+    return rc;
+}
+
+/* Where r is in l (sorted by sort_ts), or -1. */
+static long find_ref(const side *s, const rlist *l, ref r)
+{
+    size_t lo = 0, hi = l->n;
+    sort_side = s;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (cmp_ref_ts(&l->v[mid], &r) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < l->n && l->v[lo] == r ? (long)lo : -1;
+}
+
+/* The pairs of al kept in the expanded lists n1, n2 (na), the rest aligned. */
+static int realign(td_tree_match *m, const rlist *c1, const rlist *c2, const align *al,
+                   const rlist *n1, const rlist *n2, align *na)
+{
+    int rc = align_new(na, n1->n, n2->n);
+    for (size_t i = 0; rc == 0 && i < c1->n; i++) {
+        if (al->m1[i] < 0)
+            continue;
+        long p = find_ref(&m->s[0], n1, c1->v[i]), q = find_ref(&m->s[1], n2, c2->v[al->m1[i]]);
+        if (p >= 0 && q >= 0) {
+            na->m1[p] = q;
+            na->m2[q] = p;
+        }
+    }
+    rlist f1 = {0}, f2 = {0};
+    size_t *fi1 = malloc((n1->n + 1) * sizeof *fi1), *fi2 = malloc((n2->n + 1) * sizeof *fi2);
+    if (!fi1 || !fi2)
+        rc = TD_ENOMEM;
+    for (size_t q = 0; rc == 0 && q < n1->n; q++)
+        if (na->m1[q] < 0) {
+            fi1[f1.n] = q;
+            rc = rpush(&f1, n1->v[q]);
+        }
+    for (size_t q = 0; rc == 0 && q < n2->n; q++)
+        if (na->m2[q] < 0) {
+            fi2[f2.n] = q;
+            rc = rpush(&f2, n2->v[q]);
+        }
+    if (rc == 0 && f1.n && f2.n) {
+        align fa = {0};
+        rc = align_new(&fa, f1.n, f2.n);
+        if (rc == 0)
+            rc = align_lists(m, &f1, &f2, &fa, true);
+        for (size_t q = 0; rc == 0 && q < f1.n; q++)
+            if (fa.m1[q] >= 0) {
+                na->m1[fi1[q]] = (long)fi2[fa.m1[q]];
+                na->m2[fi2[fa.m1[q]]] = (long)fi1[q];
+            }
+        align_free(&fa);
+    }
+    free(fi1);
+    free(fi2);
+    free(f1.v);
+    free(f2.v);
+    return rc;
+}
+
+/* Replace wrappers (TraceLens's reconciliation) and align again, keeping
+ * the pairs already found. */
+static int reconcile(td_tree_match *m, rlist *c1, rlist *c2, align *al)
+{
     size_t nd = 0, ni = 0;
     for (size_t i = 0; i < c1->n; i++)
         nd += al->m1[i] < 0;
@@ -823,137 +945,39 @@ static int reconcile(td_tree_match *m, rlist *c1, rlist *c2, align *al, bool *ch
         return 0;
     }
     uint8_t *sub1 = calloc(c1->n + 1, 1), *sub2 = calloc(c2->n + 1, 1);
-    rlist k1 = {0}, k2 = {0};
     int rc = sub1 && sub2 ? 0 : TD_ENOMEM;
-    for (size_t i = 0; rc == 0 && i < c1->n; i++) {
-        if (al->m1[i] >= 0)
-            continue;
-        ref d = c1->v[i];
-        if (is_gpu(s1, d) || is_launch(s1, d))
-            continue;
-        gpu_children(s1, d, &k1);
-        for (size_t j = 0; j < c2->n; j++) {
-            if (al->m2[j] >= 0)
-                continue;
-            ref e = c2->v[j];
-            if (is_gpu(s2, e) || is_launch(s2, e))
-                continue;
-            gpu_children(s2, e, &k2);
-            uint32_t nd_ = NAME(s1, d), ne = NAME(s2, e);
-            for (size_t q = 0; q < k2.n; q++)
-                if (NAME(s2, k2.v[q]) == nd_)
-                    sub2[j] = 1;
-            for (size_t q = 0; q < k1.n; q++)
-                if (NAME(s1, k1.v[q]) == ne)
-                    sub1[i] = 1;
-            if (k1.n && k1.n == k2.n) {
-                bool same = true;
-                for (size_t q = 0; q < k1.n && same; q++)
-                    same = NAME(s1, k1.v[q]) == NAME(s2, k2.v[q]);
-                if (same)
-                    sub1[i] = sub2[j] = 1;
-            }
-        }
-    }
     bool any = false;
-    for (size_t i = 0; i < c1->n; i++)
-        any |= sub1 && sub1[i];
-    for (size_t j = 0; j < c2->n; j++)
-        any |= sub2 && sub2[j];
-    if (rc || !any)
-        goto out;
-    /* the pinned pairs, by node */
-    rlist p1 = {0}, p2 = {0}, n1 = {0}, n2 = {0};
-    for (size_t i = 0; i < c1->n; i++)
-        if (al->m1[i] >= 0) {
-            rpush(&p1, c1->v[i]);
-            rpush(&p2, c2->v[al->m1[i]]);
-        }
-    for (size_t i = 0; i < c1->n; i++) {
-        if (sub1[i]) {
-            gpu_children(s1, c1->v[i], &k1);
-            for (size_t q = 0; q < k1.n; q++)
-                rpush(&n1, k1.v[q]);
-        } else
-            rpush(&n1, c1->v[i]);
-    }
-    for (size_t j = 0; j < c2->n; j++) {
-        if (sub2[j]) {
-            gpu_children(s2, c2->v[j], &k2);
-            for (size_t q = 0; q < k2.n; q++)
-                rpush(&n2, k2.v[q]);
-        } else
-            rpush(&n2, c2->v[j]);
-    }
-    sort_ts(s1, &n1);
-    sort_ts(s2, &n2);
-    align na = {0};
-    rc = align_new(&na, n1.n, n2.n);
-    /* pinned: find each in the new lists (they were not substituted) */
-    for (size_t p = 0; rc == 0 && p < p1.n; p++) {
-        long i = -1, j = -1;
-        for (size_t q = 0; q < n1.n && i < 0; q++)
-            if (n1.v[q] == p1.v[p] && na.m1[q] < 0)
-                i = (long)q;
-        for (size_t q = 0; q < n2.n && j < 0; q++)
-            if (n2.v[q] == p2.v[p] && na.m2[q] < 0)
-                j = (long)q;
-        if (i >= 0 && j >= 0) {
-            na.m1[i] = j;
-            na.m2[j] = i;
-        }
-    }
-    rlist f1 = {0}, f2 = {0};
-    size_t *fi1 = malloc((n1.n + 1) * sizeof *fi1), *fi2 = malloc((n2.n + 1) * sizeof *fi2);
-    if (!fi1 || !fi2)
-        rc = TD_ENOMEM;
-    for (size_t q = 0; rc == 0 && q < n1.n; q++)
-        if (na.m1[q] < 0) {
-            fi1[f1.n] = q;
-            rpush(&f1, n1.v[q]);
-        }
-    for (size_t q = 0; rc == 0 && q < n2.n; q++)
-        if (na.m2[q] < 0) {
-            fi2[f2.n] = q;
-            rpush(&f2, n2.v[q]);
-        }
-    if (rc == 0 && f1.n && f2.n) {
-        align fa = {0};
-        rc = align_new(&fa, f1.n, f2.n);
-        if (rc == 0)
-            rc = align_lists(m, &f1, &f2, &fa, true);
-        for (size_t q = 0; rc == 0 && q < f1.n; q++)
-            if (fa.m1[q] >= 0) {
-                na.m1[fi1[q]] = (long)fi2[fa.m1[q]];
-                na.m2[fi2[fa.m1[q]]] = (long)fi1[q];
-            }
-        align_free(&fa);
-    }
     if (rc == 0) {
-        free(c1->v);
-        free(c2->v);
-        *c1 = n1;
-        *c2 = n2;
-        n1.v = n2.v = NULL;
-        align_free(al);
-        *al = na;
-        na.m1 = na.m2 = NULL;
-        *changed = true;
+        find_wrappers(m, c1, c2, al, sub1, sub2);
+        for (size_t i = 0; i < c1->n; i++)
+            any |= sub1[i];
+        for (size_t j = 0; j < c2->n; j++)
+            any |= sub2[j];
+    }
+    rlist n1 = {0}, n2 = {0};
+    align na = {0};
+    if (rc == 0 && any) {
+        rc = expand(&m->s[0], c1, sub1, &n1);
+        if (rc == 0)
+            rc = expand(&m->s[1], c2, sub2, &n2);
+        if (rc == 0)
+            rc = realign(m, c1, c2, al, &n1, &n2, &na);
+        if (rc == 0) {
+            rlist t1 = *c1, t2 = *c2;
+            *c1 = n1;
+            *c2 = n2;
+            n1 = t1;
+            n2 = t2;
+            align ta = *al;
+            *al = na;
+            na = ta;
+        }
     }
     align_free(&na);
-    free(fi1);
-    free(fi2);
-    free(f1.v);
-    free(f2.v);
     free(n1.v);
     free(n2.v);
-    free(p1.v);
-    free(p2.v);
-out:
     free(sub1);
     free(sub2);
-    free(k1.v);
-    free(k2.v);
     return rc;
 }
 
@@ -1005,13 +1029,13 @@ static int align_all(td_tree_match *m, rlist *c1, rlist *c2, align *al, bool roo
     int rc = align_new(al, c1->n, c2->n);
     if (rc == 0)
         rc = align_lists(m, c1, c2, al, !roots);
-    bool any = false, changed = false;
+    bool any = false;
     for (size_t i = 0; rc == 0 && i < c1->n; i++)
         any |= al->m1[i] < 0;
     for (size_t j = 0; rc == 0 && j < c2->n; j++)
         any |= al->m2[j] < 0;
     if (rc == 0 && any)
-        rc = reconcile(m, c1, c2, al, &changed);
+        rc = reconcile(m, c1, c2, al);
     if (rc == 0 && any)
         rc = recollapse(m, c1, c2, al);
     return rc;
