@@ -205,34 +205,61 @@ static void cell(FILE *f, bool md, const char *s, size_t w, bool right)
     fputc(' ', f);
 }
 
-static void write_text(FILE *f, const cli_opts *o, const td_tree_match *m, trow *r, size_t n,
-                       bool md)
+static void write_summary_text(FILE *f, const cli_opts *o, const td_tree_match *m, bool md)
 {
     bool ns = o->ns;
+    fputs(md ? "\n"
+             : "\nsummary: GPU time (|U| of kernels, memcpys, memsets) = matched + unmatched\n",
+          f);
+    for (int s = 0; s < 2; s++) {
+        const td_tree_summary *t = td_tree_match_summary(m, s);
+        char b[5][64];
+        double pct = t->total_us > 0 ? t->matched_us / t->total_us * 100 : 0;
+        fprintf(f,
+                "%s%s: %s us GPU, %s us matched (%.1f%%); unmatched: %s us one-sided, %s us no "
+                "launch found, %s us outside the trees; roots %llu (%llu matched)\n",
+                md ? "- " : "  ", cli_side_label(o, s), fmt_us(b[0], 64, t->total_us, ns),
+                fmt_us(b[1], 64, t->matched_us, ns), pct, fmt_us(b[2], 64, t->one_sided_us, ns),
+                fmt_us(b[3], 64, t->no_launch_us, ns), fmt_us(b[4], 64, t->outside_us, ns),
+                (unsigned long long)t->roots, (unsigned long long)t->roots_matched);
+    }
+    for (size_t i = 0; td_tree_match_note(m, i); i++)
+        fprintf(f, "%snote: %s\n", md ? "\n" : "", td_tree_match_note(m, i));
+}
+
+static void write_header_text(FILE *f, const cli_opts *o, bool md)
+{
     for (int s = 0; s < 2; s++)
         fprintf(f, "%s%-8s %s\n", md ? "- " : "", cli_side_label(o, s),
                 cli_visible(s ? o->test : o->control));
     fprintf(f, "%smatch    by call tree (docs/tree-match.md)%s\n\n", md ? "- " : "",
             o->tree_by_name ? ", totals per LCA name" : "");
-    qsort(r, n, sizeof *r, cmp_abs);
-    size_t top = o->view.top && o->view.top < n ? o->view.top : n;
     const char *h1 = o->tree_by_name ? "lcas" : "path";
     if (md) {
-        fprintf(
-            f,
-            "| lca | %s | %s us | %s us | change | %s | %s |\n|---|---|---:|---:|---:|---|---|\n",
-            h1, cli_side_label(o, 0), cli_side_label(o, 1),
-            o->tree_by_name ? "control count" : "control kernels",
-            o->tree_by_name ? "test count" : "test kernels");
-    } else {
-        cell(f, md, "lca", 40, false);
-        cell(f, md, h1, o->tree_by_name ? 6 : 40, false);
-        cell(f, md, cli_side_label(o, 0), 12, true);
-        cell(f, md, cli_side_label(o, 1), 12, true);
-        cell(f, md, "change", 8, true);
-        cell(f, md, o->tree_by_name ? "control n" : "control kernels", 30, false);
-        fputs(o->tree_by_name ? "test n\n" : "test kernels\n", f);
+        fprintf(f,
+                "| lca | %s | %s us | %s us | change | %s | %s |\n"
+                "|---|---|---:|---:|---:|---|---|\n",
+                h1, cli_side_label(o, 0), cli_side_label(o, 1),
+                o->tree_by_name ? "control count" : "control kernels",
+                o->tree_by_name ? "test count" : "test kernels");
+        return;
     }
+    cell(f, md, "lca", 40, false);
+    cell(f, md, h1, o->tree_by_name ? 6 : 40, false);
+    cell(f, md, cli_side_label(o, 0), 12, true);
+    cell(f, md, cli_side_label(o, 1), 12, true);
+    cell(f, md, "change", 8, true);
+    cell(f, md, o->tree_by_name ? "control n" : "control kernels", 30, false);
+    fputs(o->tree_by_name ? "test n\n" : "test kernels\n", f);
+}
+
+static void write_text(FILE *f, const cli_opts *o, const td_tree_match *m, trow *r, size_t n,
+                       bool md)
+{
+    bool ns = o->ns;
+    write_header_text(f, o, md);
+    qsort(r, n, sizeof *r, cmp_abs);
+    size_t top = o->view.top && o->view.top < n ? o->view.top : n;
     for (size_t i = 0; i < top; i++) {
         char b[4][64];
         if (md)
@@ -271,23 +298,7 @@ static void write_text(FILE *f, const cli_opts *o, const td_tree_match *m, trow 
     }
     if (top < n)
         fprintf(f, "(%zu more rows)\n", n - top);
-    fputs(md ? "\n"
-             : "\nsummary: GPU time (|U| of kernels, memcpys, memsets) = matched + unmatched\n",
-          f);
-    for (int s = 0; s < 2; s++) {
-        const td_tree_summary *t = td_tree_match_summary(m, s);
-        char b[5][64];
-        double pct = t->total_us > 0 ? t->matched_us / t->total_us * 100 : 0;
-        fprintf(f,
-                "%s%s: %s us GPU, %s us matched (%.1f%%); unmatched: %s us one-sided, %s us no "
-                "launch found, %s us outside the trees; roots %llu (%llu matched)\n",
-                md ? "- " : "  ", cli_side_label(o, s), fmt_us(b[0], 64, t->total_us, ns),
-                fmt_us(b[1], 64, t->matched_us, ns), pct, fmt_us(b[2], 64, t->one_sided_us, ns),
-                fmt_us(b[3], 64, t->no_launch_us, ns), fmt_us(b[4], 64, t->outside_us, ns),
-                (unsigned long long)t->roots, (unsigned long long)t->roots_matched);
-    }
-    for (size_t i = 0; td_tree_match_note(m, i); i++)
-        fprintf(f, "%snote: %s\n", md ? "\n" : "", td_tree_match_note(m, i));
+    write_summary_text(f, o, m, md);
 }
 
 int cli_tree_compare(cli_opts *o)

@@ -1022,13 +1022,12 @@ static int recollapse(td_tree_match *m, rlist *c1, rlist *c2, align *al)
     return rc;
 }
 
-/* Aligns two children lists with every rule; roots too (roots: never
- * positionally). */
-static int align_all(td_tree_match *m, rlist *c1, rlist *c2, align *al, bool roots)
+/* Aligns two children lists with every rule. */
+static int align_all(td_tree_match *m, rlist *c1, rlist *c2, align *al)
 {
     int rc = align_new(al, c1->n, c2->n);
     if (rc == 0)
-        rc = align_lists(m, c1, c2, al, !roots);
+        rc = align_lists(m, c1, c2, al, true);
     bool any = false;
     for (size_t i = 0; rc == 0 && i < c1->n; i++)
         any |= al->m1[i] < 0;
@@ -1058,6 +1057,60 @@ static bool cross_launch(const td_tree_match *m, ref u1, ref u2)
  * of its unmatched gpu-path children; a launch pair that only the
  * cudaLaunchKernel/hipLaunchKernel rule matched gives its events to the
  * row of the pair above (up_row), as if unmatched there. */
+/* One side has a single child, the other more: follow the single child
+ * down through wrappers to where the work branches. */
+static void branch_point(const side *s, ref *u, rlist *c, rlist *kids)
+{
+    ref r = collapse(s, c->v[0], kids);
+    if (!kids->n)
+        return;
+    *u = r;
+    rlist t = *c;
+    *c = *kids;
+    *kids = t;
+}
+
+static void take(td_tree_match *m, int sd, uint32_t row, ref r)
+{
+    m->rows[row].live = 1;
+    add_subtree(m, sd, &m->rows[row], r);
+}
+
+/* The row's gpu events: a matched kernel pair, the unmatched gpu-path children. */
+static void take_unmatched(td_tree_match *m, uint32_t row, ref u1, ref u2, const rlist *c1,
+                           const rlist *c2, const align *al)
+{
+    const side *s1 = &m->s[0], *s2 = &m->s[1];
+    if (is_gpu(s1, u1) && is_gpu(s2, u2)) {
+        take(m, 0, row, u1);
+        take(m, 1, row, u2);
+    }
+    for (size_t i = 0; i < c1->n; i++)
+        if (al->m1[i] < 0 && on_path(s1, c1->v[i]))
+            take(m, 0, row, c1->v[i]);
+    for (size_t j = 0; j < c2->n; j++)
+        if (al->m2[j] < 0 && on_path(s2, c2->v[j]))
+            take(m, 1, row, c2->v[j]);
+}
+
+static void merge_children(td_tree_match *m, const rlist *c1, const rlist *c2, const align *al,
+                           uint32_t path, uint32_t row, uint32_t up_row, int depth)
+{
+    uint32_t *k = sibling_k(&m->s[0], c1);
+    for (size_t i = 0; i < c1->n && !m->oom; i++) {
+        if (al->m1[i] < 0)
+            continue;
+        ref a = c1->v[i], b = c2->v[al->m1[i]];
+        uint32_t pn = new_path(m, pair_name(m, a, b), k ? k[i] : 0, path);
+        /* the row above for a cross-vendor launch pair: this one's, or,
+         * when this pair has none, the one it was given */
+        merge(m, a, b, pn, row != NONE ? row : up_row, depth + 1);
+        if (row != NONE && (m->rows[row].nev[0] || m->rows[row].nev[1]))
+            m->rows[row].live = 1;
+    }
+    free(k);
+}
+
 static void merge(td_tree_match *m, ref u1, ref u2, uint32_t path, uint32_t up_row, int depth)
 {
     side *s1 = &m->s[0], *s2 = &m->s[1];
@@ -1072,77 +1125,29 @@ static void merge(td_tree_match *m, ref u1, ref u2, uint32_t path, uint32_t up_r
     gpu_children(s1, u1, &c1);
     gpu_children(s2, u2, &c2);
     add_missing(m, u1, u2, &c1, &c2);
-    if (c1.n != c2.n) {
-        if (c1.n == 1) {
-            ref r = collapse(s1, c1.v[0], &kids);
-            if (kids.n) {
-                u1 = r;
-                rlist t = c1;
-                c1 = kids;
-                kids = t;
-            }
-        } else if (c2.n == 1) {
-            ref r = collapse(s2, c2.v[0], &kids);
-            if (kids.n) {
-                u2 = r;
-                rlist t = c2;
-                c2 = kids;
-                kids = t;
-            }
-        }
-    }
-    uint32_t name = pair_name(m, u1, u2);
+    if (c1.n != c2.n && c1.n == 1)
+        branch_point(s1, &u1, &c1, &kids);
+    else if (c1.n != c2.n && c2.n == 1)
+        branch_point(s2, &u2, &c2, &kids);
     bool both_path = on_path(s1, u1) && on_path(s2, u2);
-    uint32_t row = both_path ? new_row(m, name, path) : NONE;
-    if (row == NONE && both_path)
-        goto out;
-    if (depth >= DEPTH_MAX) {
+    uint32_t row = both_path ? new_row(m, pair_name(m, u1, u2), path) : NONE;
+    align al = {0};
+    if (row == NONE && both_path) {
+        /* out of memory: m->oom is set */
+    } else if (depth >= DEPTH_MAX) {
         s1->capped++;
         if (row != NONE) {
-            m->rows[row].live = 1;
-            add_subtree(m, 0, &m->rows[row], u1);
-            add_subtree(m, 1, &m->rows[row], u2);
+            take(m, 0, row, u1);
+            take(m, 1, row, u2);
         }
-        goto out;
-    }
-    align al = {0};
-    if (align_all(m, &c1, &c2, &al, false) < 0) {
+    } else if (align_all(m, &c1, &c2, &al) < 0) {
         m->oom = 1;
-        align_free(&al);
-        goto out;
+    } else {
+        if (row != NONE)
+            take_unmatched(m, row, u1, u2, &c1, &c2, &al);
+        merge_children(m, &c1, &c2, &al, path, row, up_row, depth);
     }
-    if (row != NONE) {
-        if (is_gpu(s1, u1) && is_gpu(s2, u2)) {
-            m->rows[row].live = 1;
-            add_subtree(m, 0, &m->rows[row], u1);
-            add_subtree(m, 1, &m->rows[row], u2);
-        }
-        for (size_t i = 0; i < c1.n; i++)
-            if (al.m1[i] < 0 && on_path(s1, c1.v[i])) {
-                m->rows[row].live = 1;
-                add_subtree(m, 0, &m->rows[row], c1.v[i]);
-            }
-        for (size_t j = 0; j < c2.n; j++)
-            if (al.m2[j] < 0 && on_path(s2, c2.v[j])) {
-                m->rows[row].live = 1;
-                add_subtree(m, 1, &m->rows[row], c2.v[j]);
-            }
-    }
-    uint32_t *k = sibling_k(s1, &c1);
-    for (size_t i = 0; i < c1.n && !m->oom; i++) {
-        if (al.m1[i] < 0)
-            continue;
-        ref a = c1.v[i], b = c2.v[al.m1[i]];
-        uint32_t pn = new_path(m, pair_name(m, a, b), k ? k[i] : 0, path);
-        /* the row above for a cross-vendor launch pair: this one's, or,
-         * when this pair has none, the one it was given */
-        merge(m, a, b, pn, row != NONE ? row : up_row, depth + 1);
-        if (row != NONE && (m->rows[row].nev[0] || m->rows[row].nev[1]))
-            m->rows[row].live = 1;
-    }
-    free(k);
     align_free(&al);
-out:
     free(c1.v);
     free(c2.v);
     free(kids.v);
@@ -1411,7 +1416,7 @@ static int side_init(td_tree_match *m, int sd, const td_set *set, td_error *err)
     return 0;
 }
 
-static void add_note(td_tree_match *m, const char *fmt, unsigned long long a)
+static void add_note(td_tree_match *m, const char *fmt, const char *a)
 {
     if (m->nnotes >= sizeof m->notes / sizeof *m->notes)
         return;
@@ -1420,6 +1425,139 @@ static void add_note(td_tree_match *m, const char *fmt, unsigned long long a)
     m->notes[m->nnotes] = strdup(buf);
     if (m->notes[m->nnotes])
         m->nnotes++;
+}
+
+static void collect_roots(td_tree_match *m, int sd, rlist *r)
+{
+    const td_set *set = m->s[sd].set;
+    for (size_t f = 0; f < set->nfiles; f++) {
+        const td_tree *t = set->files[f]->tree;
+        for (size_t k = 0; k < t->nroots; k++)
+            if (rpush(r, MKREF(f, t->roots[k])) < 0)
+                m->oom = 1;
+    }
+    m->sum[sd].roots = r->n;
+}
+
+/* The roots aligned (by edit distance and same-name re-pairing, or by
+ * position with TD_TREE_ROOTS_BY_POSITION), each pair merged. */
+static void match_roots(td_tree_match *m, rlist *r1, rlist *r2, align *al)
+{
+    int rc = 0;
+    if (m->flags & TD_TREE_ROOTS_BY_POSITION) {
+        rc = align_new(al, r1->n, r2->n);
+        for (size_t i = 0; rc == 0 && i < r1->n && i < r2->n; i++)
+            al->m1[i] = al->m2[i] = (long)i;
+    } else {
+        /* edit distance and same-name re-pairing; not the wrapper rules,
+         * which would pair unrelated top-level ops by their launches */
+        rc = align_new(al, r1->n, r2->n);
+        if (rc == 0)
+            rc = align_lists(m, r1, r2, al, false);
+    }
+    if (rc < 0) {
+        m->oom = 1;
+        return;
+    }
+    uint32_t *k = sibling_k(&m->s[0], r1);
+    for (size_t i = 0; i < r1->n && !m->oom; i++) {
+        if (al->m1[i] < 0)
+            continue;
+        ref a = r1->v[i], b = r2->v[al->m1[i]];
+        m->sum[0].roots_matched++;
+        m->sum[1].roots_matched++;
+        uint32_t pn = new_path(m, pair_name(m, a, b), k ? k[i] : 0, NONE);
+        merge(m, a, b, pn, NONE, 0);
+    }
+    free(k);
+}
+
+/* Which part of the summary each gpu event is in: the rows', then those
+ * of the unmatched roots, then what the rows did not take. */
+static void assign_buckets(td_tree_match *m, const rlist *r1, const rlist *r2, const align *al)
+{
+    for (size_t i = 0; i < m->nrows && !m->oom; i++) {
+        lrow *r = &m->rows[i];
+        if (!r->live || (!r->nev[0] && !r->nev[1])) {
+            r->live = 0;
+            continue;
+        }
+        uint8_t b = r->nev[0] && r->nev[1] ? B_MATCHED : B_ONE;
+        for (int sd = 0; sd < 2; sd++)
+            for (size_t q = 0; q < r->nev[sd]; q++)
+                set_bucket(&m->s[sd], r->ev[sd][q], b);
+    }
+    for (int sd = 0; sd < 2 && !m->oom; sd++) {
+        const rlist *r = sd ? r2 : r1;
+        const long *mm = sd ? al->m2 : al->m1;
+        for (int matched = 0; matched < 2; matched++) {
+            lrow tmp = {0};
+            for (size_t i = 0; i < r->n; i++)
+                if ((mm[i] >= 0) == matched)
+                    add_subtree(m, sd, &tmp, r->v[i]);
+            for (size_t q = 0; q < tmp.nev[sd]; q++)
+                set_bucket(&m->s[sd], tmp.ev[sd][q], matched ? B_OTHER : B_ONE);
+            free(tmp.ev[sd]);
+        }
+    }
+}
+
+static void make_lcas(td_tree_match *m)
+{
+    size_t live = 0;
+    for (size_t i = 0; i < m->nrows; i++)
+        live += m->rows[i].live;
+    m->lcas = calloc(live + 1, sizeof *m->lcas);
+    if (!m->lcas)
+        m->oom = 1;
+    for (size_t i = 0; i < m->nrows && !m->oom; i++) {
+        lrow *r = &m->rows[i];
+        if (!r->live)
+            continue;
+        td_tree_lca *l = &m->lcas[m->nlcas++];
+        l->name = td_strtab_get(m->disp, r->name, NULL);
+        l->path = path_str(m, r->path);
+        bool oom = false;
+        for (int sd = 0; sd < 2; sd++) {
+            l->us[sd] = union_refs(&m->s[sd], r->ev[sd], r->nev[sd], &oom);
+            l->nkernels[sd] = r->nev[sd];
+            l->kernels[sd] = kernel_list(m, sd, r);
+        }
+        if (oom)
+            m->oom = 1;
+    }
+}
+
+static void make_notes(td_tree_match *m)
+{
+    static const char *const who[2] = {"control", "test"};
+    char buf[160];
+    for (int sd = 0; sd < 2; sd++) {
+        const td_set *set = m->s[sd].set;
+        uint64_t gpu = 0;
+        for (size_t f = 0; f < set->nfiles; f++)
+            gpu += set->files[f]->tree->n - set->files[f]->tree->nhost;
+        if (!gpu) {
+            snprintf(buf, sizeof buf,
+                     "%s has no kernels, memcpys or memsets (a CPU-only trace?): nothing to match",
+                     who[sd]);
+            add_note(m, "%s", buf);
+        }
+        if (m->sum[sd].dropped) {
+            snprintf(buf, sizeof buf,
+                     "%s: %llu host events overhang their parent by 1 us or more and are left "
+                     "out of the nesting",
+                     who[sd], (unsigned long long)m->sum[sd].dropped);
+            add_note(m, "%s", buf);
+        }
+    }
+    if (m->s[0].capped) {
+        snprintf(buf, sizeof buf,
+                 "%llu alignments were above the caps (docs/tree-match.md, \"Caps\") and took "
+                 "the bounded fallback",
+                 (unsigned long long)m->s[0].capped);
+        add_note(m, "%s", buf);
+    }
 }
 
 int td_tree_match_run(td_tree_match **out, const td_set *control, const td_set *test, int flags,
@@ -1443,130 +1581,24 @@ int td_tree_match_run(td_tree_match **out, const td_set *control, const td_set *
         return rc;
     }
     rlist r1 = {0}, r2 = {0};
-    for (int sd = 0; sd < 2; sd++) {
-        const td_set *set = sd ? test : control;
-        rlist *r = sd ? &r2 : &r1;
-        for (size_t f = 0; f < set->nfiles; f++) {
-            const td_tree *t = set->files[f]->tree;
-            for (size_t k = 0; k < t->nroots; k++)
-                if (rpush(r, MKREF(f, t->roots[k])) < 0)
-                    m->oom = 1;
-        }
-        m->sum[sd].roots = r->n;
-    }
     align al = {0};
-    if (!m->oom) {
-        if (flags & TD_TREE_ROOTS_BY_POSITION) {
-            rc = align_new(&al, r1.n, r2.n);
-            for (size_t i = 0; rc == 0 && i < r1.n && i < r2.n; i++)
-                al.m1[i] = al.m2[i] = (long)i;
-        } else {
-            rc = align_new(&al, r1.n, r2.n);
-            if (rc == 0)
-                rc = align_lists(m, &r1, &r2, &al, false);
-        }
-        if (rc < 0)
-            m->oom = 1;
-    }
-    uint32_t *k = m->oom ? NULL : sibling_k(&m->s[0], &r1);
-    for (size_t i = 0; i < r1.n && !m->oom; i++) {
-        if (al.m1[i] < 0)
-            continue;
-        ref a = r1.v[i], b = r2.v[al.m1[i]];
-        m->sum[0].roots_matched++;
-        m->sum[1].roots_matched++;
-        uint32_t pn = new_path(m, pair_name(m, a, b), k ? k[i] : 0, NONE);
-        merge(m, a, b, pn, NONE, 0);
-    }
-    free(k);
-    /* buckets: the rows' events, then the unmatched roots */
-    for (size_t i = 0; i < m->nrows && !m->oom; i++) {
-        lrow *r = &m->rows[i];
-        if (!r->live || (!r->nev[0] && !r->nev[1])) {
-            r->live = 0;
-            continue;
-        }
-        uint8_t b = r->nev[0] && r->nev[1] ? B_MATCHED : B_ONE;
-        for (int sd = 0; sd < 2; sd++)
-            for (size_t q = 0; q < r->nev[sd]; q++)
-                set_bucket(&m->s[sd], r->ev[sd][q], b);
-    }
-    for (int sd = 0; sd < 2 && !m->oom; sd++) {
-        rlist *r = sd ? &r2 : &r1;
-        long *mm = sd ? al.m2 : al.m1;
-        lrow tmp = {0};
-        for (size_t i = 0; i < r->n; i++)
-            if (mm[i] < 0)
-                add_subtree(m, sd, &tmp, r->v[i]);
-        for (size_t q = 0; q < tmp.nev[sd]; q++)
-            set_bucket(&m->s[sd], tmp.ev[sd][q], B_ONE);
-        free(tmp.ev[sd]);
-        /* events under matched roots the rows did not take */
-        tmp = (lrow){0};
-        for (size_t i = 0; i < r->n; i++)
-            if (mm[i] >= 0)
-                add_subtree(m, sd, &tmp, r->v[i]);
-        for (size_t q = 0; q < tmp.nev[sd]; q++)
-            set_bucket(&m->s[sd], tmp.ev[sd][q], B_OTHER);
-        free(tmp.ev[sd]);
-    }
+    collect_roots(m, 0, &r1);
+    collect_roots(m, 1, &r2);
+    if (!m->oom)
+        match_roots(m, &r1, &r2, &al);
+    if (!m->oom)
+        assign_buckets(m, &r1, &r2, &al);
     align_free(&al);
     free(r1.v);
     free(r2.v);
     for (int sd = 0; sd < 2 && !m->oom; sd++)
         if (summarise(m, sd) < 0)
             m->oom = 1;
-    /* the LCAs */
-    size_t live = 0;
-    for (size_t i = 0; i < m->nrows; i++)
-        live += m->rows[i].live;
-    m->lcas = calloc(live + 1, sizeof *m->lcas);
-    if (!m->lcas)
-        m->oom = 1;
-    for (size_t i = 0; i < m->nrows && !m->oom; i++) {
-        lrow *r = &m->rows[i];
-        if (!r->live)
-            continue;
-        td_tree_lca *l = &m->lcas[m->nlcas++];
-        l->name = td_strtab_get(m->disp, r->name, NULL);
-        l->path = path_str(m, r->path);
-        bool oom = false;
-        for (int sd = 0; sd < 2; sd++) {
-            l->us[sd] = union_refs(&m->s[sd], r->ev[sd], r->nev[sd], &oom);
-            l->nkernels[sd] = r->nev[sd];
-            l->kernels[sd] = kernel_list(m, sd, r);
-        }
-        if (oom)
-            m->oom = 1;
-    }
+    if (!m->oom)
+        make_lcas(m);
     m->sum[0].capped = m->sum[1].capped = m->s[0].capped;
-    if (!m->oom) {
-        for (int sd = 0; sd < 2; sd++) {
-            const td_set *set = sd ? test : control;
-            uint64_t gpu = 0;
-            for (size_t f = 0; f < set->nfiles; f++)
-                gpu += set->files[f]->tree->n - set->files[f]->tree->nhost;
-            if (!gpu)
-                add_note(m,
-                         sd ? "test has no kernels, memcpys or memsets (a CPU-only trace?): "
-                              "nothing to match%.0llu"
-                            : "control has no kernels, memcpys or memsets (a CPU-only trace?): "
-                              "nothing to match%.0llu",
-                         0);
-            if (m->sum[sd].dropped)
-                add_note(m,
-                         sd ? "test: %llu host events overhang their parent by 1 us or more "
-                              "and are left out of the nesting"
-                            : "control: %llu host events overhang their parent by 1 us or more "
-                              "and are left out of the nesting",
-                         (unsigned long long)m->sum[sd].dropped);
-        }
-        if (m->s[0].capped)
-            add_note(m,
-                     "%llu alignments were above the caps (docs/tree-match.md, \"Caps\") and "
-                     "took the bounded fallback",
-                     (unsigned long long)m->s[0].capped);
-    }
+    if (!m->oom)
+        make_notes(m);
     if (m->oom) {
         td_tree_match_free(m);
         return td_fail(err, TD_ENOMEM, NULL, "out of memory");
