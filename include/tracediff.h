@@ -164,9 +164,9 @@ typedef struct td_open_opts {
      * threads, never cut into pieces or loaded in processes. Off by default. */
     bool want_roofline;
     /* Keep each trace's call tree for td_tree_match (docs/tree-match.md):
-     * about 40 bytes per cpu op, launch and gpu event. Implies
-     * want_attribution; files are then read whole, in threads. Off by
-     * default. */
+     * about 40 bytes per cpu op, launch and gpu event, from Kineto JSON
+     * (not summaries or other profilers' outputs). Files are then read
+     * whole, in threads. Off by default. */
     bool want_tree;
 } td_open_opts;
 

@@ -77,10 +77,14 @@ static void csv_text(FILE *f, const char *s, bool safe)
     fputc('"', f);
     if (safe && s && strchr("=+-@", *s))
         fputc('\'', f);
-    for (; s && *s; s++) {
-        if (*s == '"')
-            fputc('"', f);
-        fputc(*s, f);
+    while (s && *s) { /* runs between quotes written whole */
+        size_t n = strcspn(s, "\"");
+        fwrite(s, 1, n, f);
+        s += n;
+        if (*s == '"') {
+            fputs("\"\"", f);
+            s++;
+        }
     }
     fputc('"', f);
 }
@@ -310,7 +314,6 @@ int cli_tree_compare(cli_opts *o)
     td_set *sets[2] = {NULL, NULL};
     td_open_opts oo = TD_OPEN_OPTS_INIT;
     oo.want_tree = true;
-    oo.want_attribution = true;
     int rc = cli_open_pair(o, sets, &oo);
     td_tree_match *m = NULL;
     trow *rows = NULL;

@@ -1398,8 +1398,9 @@ static int side_init(td_tree_match *m, int sd, const td_set *set, td_error *err)
         const td_file *fl = set->files[f];
         if (!fl->tree)
             return td_fail(err, TD_EUSAGE, fl->origin ? fl->origin : fl->path,
-                           "no call tree: --match tree needs trace files opened for it "
-                           "(td_open_opts.want_tree; a summary keeps no tree)");
+                           "no call tree: --match tree needs Kineto trace files opened for "
+                           "it (td_open_opts.want_tree; a summary or another profiler's "
+                           "output has none)");
         size_t nn = td_strtab_count(fl->names);
         s->norm[f] = malloc((nn + 1) * sizeof **s->norm);
         s->nflag[f] = malloc(nn + 1);

@@ -208,7 +208,7 @@ typedef struct td_load_progress {
 #define TD_LOAD_NS 2
 #define TD_LOAD_BD 4    /* td_open_opts.want_breakdown: model/bd_collect.h */
 #define TD_LOAD_ROOF 8  /* td_open_opts.want_roofline: shapes, op_shape, roof_ts (with ATTR) */
-#define TD_LOAD_TREE 32 /* td_open_opts.want_tree: f->tree (with ATTR) */
+#define TD_LOAD_TREE 32 /* td_open_opts.want_tree: f->tree (the links attribution reads) */
 int td_file_load(td_file **out, const char *path, const td_load_progress *prog, int flags,
                  td_error *err);
 

@@ -185,7 +185,7 @@ static int load_one(void *ud, size_t i)
     int attr = c->opts && c->opts->want_attribution ? TD_LOAD_ATTR : 0;
     attr |= c->opts && c->opts->want_breakdown ? TD_LOAD_BD : 0;
     attr |= c->opts && c->opts->want_roofline ? TD_LOAD_ATTR | TD_LOAD_ROOF : 0;
-    attr |= c->opts && c->opts->want_tree ? TD_LOAD_ATTR | TD_LOAD_TREE : 0;
+    attr |= c->opts && c->opts->want_tree ? TD_LOAD_TREE : 0;
     if (c->tasks[i].piece > 0) {
         td_split_run(jb->split, c->tasks[i].piece, &prog, attr, c->map_min);
         return 0;
