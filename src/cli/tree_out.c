@@ -311,6 +311,14 @@ int cli_tree_compare(cli_opts *o)
         cli_error("--match tree: --stats is not available with the tree match yet");
         return EXIT_USAGE;
     }
+    const td_list *sel[4] = {&o->cmp.control_ranks, &o->cmp.test_ranks, &o->cmp.control_iters,
+                             &o->cmp.test_iters};
+    for (int i = 0; i < 4 && !o->quiet; i++)
+        if (sel[i]->n || sel[i]->all || sel[i]->steady) {
+            cli_note("--match tree uses every rank and iteration of each side (the rank and "
+                     "iteration options do not select yet: docs/tree-match.md)");
+            break;
+        }
     td_set *sets[2] = {NULL, NULL};
     td_open_opts oo = TD_OPEN_OPTS_INIT;
     oo.want_tree = true;
