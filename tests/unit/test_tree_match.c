@@ -25,8 +25,8 @@ static const char *write_trace(const char *file, const char *ops, bool other_ker
             "\"ts\":%g,\"dur\":5,\"args\":{\"correlation\":%zu}},"
             "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"%s_%c\",\"pid\":0,\"tid\":7,"
             "\"ts\":%g,\"dur\":10,\"args\":{\"correlation\":%zu,\"stream\":7}}",
-            i ? "," : "", ops[i], t, other_kernels ? "hipLaunchKernel" : "cudaLaunchKernel",
-            t + 10, i + 1, other_kernels ? "k2" : "k", ops[i], t + 20, i + 1);
+            i ? "," : "", ops[i], t, other_kernels ? "hipLaunchKernel" : "cudaLaunchKernel", t + 10,
+            i + 1, other_kernels ? "k2" : "k", ops[i], t + 20, i + 1);
     }
     o += (size_t)snprintf(buf + o, sizeof buf - o, "]}");
     return unit_write(file, buf, o);
