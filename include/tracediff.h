@@ -1263,7 +1263,8 @@ typedef struct td_tree_summary {
 
 typedef struct td_tree_match td_tree_match;
 /* Both sets opened with td_open_opts.want_tree, from traces (a summary
- * keeps no tree: TD_EUSAGE). flags: TD_TREE_ bits above. */
+ * keeps no tree: TD_EUSAGE). flags: TD_TREE_ bits above. The result holds
+ * its own strings: the sets may be freed before it. */
 TD_API int td_tree_match_run(td_tree_match **out, const td_set *control, const td_set *test,
                              int flags, td_error *err);
 TD_API void td_tree_match_free(td_tree_match *m);

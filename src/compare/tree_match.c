@@ -35,7 +35,8 @@ typedef uint64_t ref; /* file << 32 | node */
 enum { NF_GRAPH = 1, NF_CROSS = 2 }; /* name flags: a graph launch; cuda/hipLaunchKernel */
 
 typedef struct side {
-    const td_set *set;
+    const td_set *set;  /* during td_tree_match_run only */
+    size_t nfiles;
     uint32_t **norm;  /* per file, per names id: the normalised name id (shared) */
     uint8_t **nflag;  /* per file, per names id: NF_ bits */
     uint8_t **bucket; /* per file, per gpu node (node - nhost): 0 or a B_ part */
@@ -1394,6 +1395,7 @@ static int side_init(td_tree_match *m, int sd, const td_set *set, td_error *err)
     s->bucket = calloc(set->nfiles + 1, sizeof *s->bucket);
     if (!s->norm || !s->nflag || !s->bucket)
         return td_fail(err, TD_ENOMEM, set->path, "out of memory");
+    s->nfiles = set->nfiles;
     for (size_t f = 0; f < set->nfiles; f++) {
         const td_file *fl = set->files[f];
         if (!fl->tree)
@@ -1614,7 +1616,7 @@ void td_tree_match_free(td_tree_match *m)
         return;
     for (int sd = 0; sd < 2; sd++) {
         side *s = &m->s[sd];
-        for (size_t f = 0; s->set && f < s->set->nfiles; f++) {
+        for (size_t f = 0; f < s->nfiles; f++) {
             if (s->norm)
                 free(s->norm[f]);
             if (s->nflag)
