@@ -35,7 +35,7 @@ typedef uint64_t ref; /* file << 32 | node */
 enum { NF_GRAPH = 1, NF_CROSS = 2 }; /* name flags: a graph launch; cuda/hipLaunchKernel */
 
 typedef struct side {
-    const td_set *set;  /* during td_tree_match_run only */
+    const td_set *set; /* during td_tree_match_run only */
     size_t nfiles;
     uint32_t **norm;  /* per file, per names id: the normalised name id (shared) */
     uint8_t **nflag;  /* per file, per names id: NF_ bits */
