@@ -55,6 +55,10 @@ bench-stats: $(BIN)
 bench-breakdown: $(BIN)
 	sh bench/breakdown_cost.sh $(BIN)
 
+# The cost of compare --match tree against a plain compare, in CPU time (target: under 2x).
+bench-tree: $(BIN) $(RUNSTAT)
+	sh bench/tree_cost.sh $(BIN)
+
 # The cost of roofline against a plain compare, in CPU time (target: at most 1.5x).
 bench-roofline: $(BIN) $(RUNSTAT)
 	sh bench/roofline_cost.sh $(BIN)

@@ -169,12 +169,17 @@ typedef struct td_open_opts {
      * want_attribution. Files are then read whole, in threads. Off by
      * default. */
     bool want_stacks;
+    /* Keep each trace's call tree for td_tree_match (docs/tree-match.md):
+     * about 40 bytes per cpu op, launch and gpu event, from Kineto JSON
+     * (not summaries or other profilers' outputs). Files are then read
+     * whole, in threads. Off by default. */
+    bool want_tree;
 } td_open_opts;
 
 #define TD_OPEN_OPTS_INIT                                                                          \
     {                                                                                              \
         sizeof(td_open_opts), 0, NULL, NULL, false, 0, false, false, false, false, NULL, false,    \
-            false                                                                                  \
+            false, false                                                                           \
     }
 
 /* Whether HTA_DISABLE_NS_ROUNDING in the environment turns HTA's rounding
@@ -1285,6 +1290,45 @@ TD_API const td_gpu *td_roofline_gpu(const td_roofline *r, td_side side);
 TD_API const char *td_roofline_device(const td_roofline *r, td_side side);
 /* Notes on a side, NULL after the last. */
 TD_API const char *td_roofline_note(const td_roofline *r, td_side side, size_t i);
+
+/* ------------------------------------------------------------------------ */
+/* The same work matched across stacks by the call trees (docs/tree-match.md) */
+/* ------------------------------------------------------------------------ */
+
+/* One lowest common ancestor: a matched node (or pair of roots) with gpu
+ * work on the path that did not match, or a matched kernel pair. */
+typedef struct td_tree_lca {
+    const char *name;       /* the node's name, "a | b" when the sides differ */
+    const char *path;       /* its matched ancestors, ">"-joined, "#k" for the k-th of a name */
+    double us[2];           /* |U| of the lca's gpu events per side, us */
+    uint64_t nkernels[2];   /* its gpu events per side */
+    const char *kernels[2]; /* "name (count); ..." per side, by count then name */
+} td_tree_lca;
+
+/* Per side: the gpu time (|U| of every kernel, memcpy and memset) and its
+ * parts, which add up to it: in LCAs with gpu events on both sides, in
+ * one-sided LCAs and roots, with no launch found, under host events left
+ * out of the nesting or outside any root cpu op. Each part is the time
+ * covered by its events and by none of an earlier part's. */
+typedef struct td_tree_summary {
+    double total_us, matched_us, one_sided_us, no_launch_us, outside_us;
+    uint64_t roots, roots_matched, dropped, capped;
+} td_tree_summary;
+
+#define TD_TREE_ROOTS_BY_POSITION 1 /* pair the roots i-th to i-th (TraceLens's rule) */
+
+typedef struct td_tree_match td_tree_match;
+/* Both sets opened with td_open_opts.want_tree, from traces (a summary
+ * keeps no tree: TD_EUSAGE). flags: TD_TREE_ bits above. The result holds
+ * its own strings: the sets may be freed before it. */
+TD_API int td_tree_match_run(td_tree_match **out, const td_set *control, const td_set *test,
+                             int flags, td_error *err);
+TD_API void td_tree_match_free(td_tree_match *m);
+/* In the order found (a depth-first walk of the merged tree). */
+TD_API const td_tree_lca *td_tree_match_lcas(const td_tree_match *m, size_t *n);
+TD_API const td_tree_summary *td_tree_match_summary(const td_tree_match *m, td_side side);
+/* Notes, NULL after the last. */
+TD_API const char *td_tree_match_note(const td_tree_match *m, size_t i);
 
 #ifdef __cplusplus
 }

@@ -352,7 +352,7 @@ def test_usage():
     rc, out, err = run("compare", EDGE, EDGE, "--by", "op", "--device", "cpu")
     check(rc == 2 and "--device cpu does not apply" in err, "--by op --device cpu: %s" % err)
     rc, out, err = run("compare", EDGE, EDGE, "--by", "ops")
-    check(rc == 2 and "expected kernel, op, top-op, annotation, class or module" in err, "--by ops: %s" % err)
+    check(rc == 2 and "expected kernel, op, top-op, annotation, class, module or lca-name" in err, "--by ops: %s" % err)
 
 
 def test_default_unchanged():

@@ -64,6 +64,8 @@ typedef struct cli_opts {
     bool rl_by_class;              /* roofline --by class */
     int side;                      /* --side: 0 both, 1 control, 2 test */
     bool want_stacks;              /* load with stacks (--by module, --format folded) */
+    bool match_tree;               /* compare --match tree (docs/tree-match.md) */
+    bool tree_by_name;             /* compare --match tree --by lca-name */
 } cli_opts;
 
 #define CLI_OPTS_INIT                                                                              \
@@ -152,6 +154,8 @@ int cli_marker_check(const cli_opts *o, td_set *const *sets, size_t n);
  * options every command shares (--ns, -j, --step-marker), progress shown;
  * prints any error; returns 0 or an exit status. */
 int cli_open_pair(const cli_opts *o, td_set *sets[2], td_open_opts *oo);
+/* tree_out.c: compare --match tree, from the parsed options; the exit status. */
+int cli_tree_compare(cli_opts *o);
 /* JSON values for the commands that write their own JSON: a number, null
  * for NaN and infinities; a string, null for NULL. */
 void cli_json_num(FILE *f, double v);

@@ -300,10 +300,14 @@ int cmd_compare(const cli_command *cmd, int argc, char **argv)
     cli_pair p = CLI_PAIR_INIT;
     const char *pos[2];
     int rc = cli_parse(cmd, &p.o, pos, argc, argv);
+    if (rc == CLI_RUN && p.o.tree_by_name && !p.o.match_tree) {
+        cli_error("--by lca-name needs --match tree");
+        rc = EXIT_USAGE;
+    }
     if (rc == CLI_RUN) {
         p.o.control = pos[0];
         p.o.test = pos[1];
-        rc = compare_run(&p);
+        rc = p.o.match_tree ? cli_tree_compare(&p.o) : compare_run(&p);
     }
     cli_pair_free(&p);
     return rc;

@@ -513,6 +513,7 @@ static int set_runs(cli_opts *o, const char *v)
 static int set_by(cli_opts *o, const char *v)
 {
     /* The parser has checked v against the choices. */
+    o->tree_by_name = strcmp(v, "lca-name") == 0;
     for (int k = TD_BY_KERNEL; k <= TD_BY_MODULE; k++)
         if (strcmp(v, cli_by_name((td_by)k)) == 0)
             o->cmp.by = (td_by)k;
@@ -726,6 +727,12 @@ static int set_straggler(cli_opts *o, const char *v)
     return 0;
 }
 
+static int set_match(cli_opts *o, const char *v)
+{
+    o->match_tree = strcmp(v, "tree") == 0; /* checked against the choices */
+    return 0;
+}
+
 static int set_rl_by(cli_opts *o, const char *v)
 {
     o->rl_by_class = strcmp(v, "class") == 0; /* checked against the choices */
@@ -893,7 +900,8 @@ const cli_option cli_options[] = {
      "(numbers sort descending unless --ascending);\n"
      "with --stats also q (smallest first) and change",
      set_sort},
-    {"by", 0, "KEY", "kernel|op|top-op|annotation|class|module", "rows", ON_BY,
+    {"by", 0, "KEY", "kernel|op|top-op|annotation|class|module", "rows",
+     ON(CMD_OPS) | ON(CMD_PLOT) | ON(CMD_CHECK),
      "rows by the GPU event's own name (kernel, the default),\n"
      "the cpu op that launched it (innermost or outermost),\n"
      "its user annotation, its kernel class, or the nn.Module\n"
@@ -901,10 +909,24 @@ const cli_option cli_options[] = {
      "GPU time with no op is the row (unattributed). See\n"
      "docs/attribution.md and docs/stacks.md",
      set_by},
+    {"by", 0, "KEY", "kernel|op|top-op|annotation|class|module|lca-name", "rows", ON(CMD_COMPARE),
+     "rows by the GPU event's own name (kernel, the default),\n"
+     "the cpu op that launched it (innermost or outermost),\n"
+     "its user annotation, its kernel class, or the nn.Module\n"
+     "path of its stack. Implies the GPU side (--device gpu);\n"
+     "GPU time with no op is the row (unattributed). See\n"
+     "docs/attribution.md and docs/stacks.md. lca-name: with\n"
+     "--match tree, totals per LCA name (docs/tree-match.md)",
+     set_by},
     {"exclusive", 0, NULL, NULL, "rows", ON_BY,
      "--by module: a module's own GPU time (default: with its\n"
      "children's, so that the outermost module holds it all)",
      set_exclusive},
+    {"match", 0, "HOW", "name|tree", "rows", ON(CMD_COMPARE),
+     "name: rows by name (default); tree: the same work\n"
+     "matched by the two call trees, a row per lowest common\n"
+     "ancestor with both sides' kernels (docs/tree-match.md)",
+     set_match},
     {"inclusive", 0, NULL, NULL, "rows", ON(CMD_EXPLAIN),
      "also the kernels launched inside the op's children, at\n"
      "any depth (aten::linear: its GEMMs; needs trace files)",

@@ -65,6 +65,7 @@ void td_file_free(td_file *f)
     free(f->stk_of);
     free(f->stk_parent);
     free(f->stk_name);
+    td_tree_free(f->tree);
     free(f);
 }
 

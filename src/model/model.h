@@ -166,10 +166,34 @@ typedef struct td_file {
     uint32_t *stk_of, *stk_parent, *stk_name;
     size_t nstk;
     uint64_t stk_cut;
+    struct td_tree *tree; /* the call tree (TD_LOAD_TREE, docs/tree-match.md), or NULL */
 } td_file;
 
 #define TD_STK_CUT 0xFFFFFEFFu /* the "[…]" frame */
 #define TD_STK_MAX_DEPTH 1000  /* frames of CPU events in a stack, the cut frame included */
+
+/* The call tree of one trace file (TD_LOAD_TREE; docs/tree-match.md): the
+ * cpu ops and launches (host events with a correlation id) nested by time
+ * per (pid, tid), and the kernels, memcpys and memsets linked to their
+ * launch by correlation. Compact arrays indexed by node: host nodes first
+ * (in time order), then the gpu nodes. Children are in time order. */
+enum { TD_TREE_OP = 1, TD_TREE_LAUNCH = 2, TD_TREE_GPU = 4, TD_TREE_PATH = 8 };
+typedef struct td_tree {
+    size_t n, nhost;
+    uint32_t *name;   /* names id */
+    uint32_t *parent; /* TD_ATTR_NONE: none (a root, or left out of the nesting) */
+    uint8_t *kind;    /* TD_TREE_ bits; TD_TREE_PATH: a gpu node or an ancestor of one */
+    double *ts, *end; /* the trace's own times, us */
+    uint32_t *child0; /* node i's children: child[child0[i] .. child0[i + 1]) */
+    uint32_t *child;
+    uint32_t *roots; /* the top of each tree holding a root cpu op, in time order */
+    size_t nroots;
+    /* Counts for the notes: host events left out by the 1 us overhang rule,
+     * gpu events (kernel, memcpy, memset) with no launch found. */
+    uint64_t dropped, no_launch;
+} td_tree;
+
+void td_tree_free(td_tree *t);
 
 #define TD_ATTR_NONE 0xFFFFFFFFu
 #define TD_ATTR_REASON_BASE 0xFFFFFF00u
@@ -198,6 +222,7 @@ typedef struct td_load_progress {
 #define TD_LOAD_BD 4     /* td_open_opts.want_breakdown: model/bd_collect.h */
 #define TD_LOAD_ROOF 8   /* td_open_opts.want_roofline: shapes, op_shape, roof_ts (with ATTR) */
 #define TD_LOAD_STACK 32 /* td_open_opts.want_stacks: stk_* (with ATTR) */
+#define TD_LOAD_TREE 64  /* td_open_opts.want_tree: f->tree (the links attribution reads) */
 int td_file_load(td_file **out, const char *path, const td_load_progress *prog, int flags,
                  td_error *err);
 

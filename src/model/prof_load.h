@@ -41,7 +41,8 @@ int td_prof_load(td_file **out, const char *path, td_prof_kind kind, const td_lo
  * (model.h: TD_LOAD_*): it was once 4, TD_LOAD_BD's, so that breakdown read
  * demangled names and --nsys-names demangled collected breakdown data. */
 #define TD_LOAD_DEMANGLED 0x100
-_Static_assert((TD_LOAD_DEMANGLED & (TD_LOAD_ATTR | TD_LOAD_NS | TD_LOAD_BD | TD_LOAD_ROOF)) == 0,
+_Static_assert((TD_LOAD_DEMANGLED & (TD_LOAD_ATTR | TD_LOAD_NS | TD_LOAD_BD | TD_LOAD_ROOF |
+                                     TD_LOAD_STACK | TD_LOAD_TREE)) == 0,
                "TD_LOAD_DEMANGLED shares a bit with td_file_load's flags");
 
 /* The events of one file as a reader finds them (prof_sink.c): interned,

@@ -917,7 +917,7 @@ static int piece_open(loader *L, td_split *sp, td_piece *p, uint64_t map_min)
  * and gpu-side events only (model/bd_collect.c). */
 static uint32_t link_kinds(int flags)
 {
-    if (flags & TD_LOAD_ATTR)
+    if (flags & (TD_LOAD_ATTR | TD_LOAD_TREE))
         return UINT32_MAX;
     return TD_LINK_LAUNCH | TD_LINK_GPU;
 }
@@ -1175,6 +1175,8 @@ static int finish_file(loader *L, int flags, td_split *sp, const void *marker, t
         rc = td_bd_collect(f, L->links, L->nlinks, L->round_ts, err);
     if (rc == 0 && (flags & TD_LOAD_ROOF))
         rc = td_roof_times(f, L->links, L->nlinks, false, err);
+    if (rc == 0 && (flags & TD_LOAD_TREE))
+        rc = td_tree_build(f, L->links, L->nlinks, err);
     if (rc == 0 && (flags & TD_LOAD_ATTR))
         rc = td_attribute(f, L->links, L->nlinks, L->round_ts, (flags & TD_LOAD_STACK) != 0, err);
     return rc;
@@ -1228,7 +1230,7 @@ static void loader_free(loader *L)
 static int load_trace(td_file **out, const char *path, const td_load_progress *prog, int flags,
                       td_split *sp, bool ahead, uint64_t map_min, const void *marker, td_error *err)
 {
-    int want_attr = (flags & (TD_LOAD_ATTR | TD_LOAD_BD)) != 0;
+    int want_attr = (flags & (TD_LOAD_ATTR | TD_LOAD_BD | TD_LOAD_TREE)) != 0;
     loader L;
     memset(&L, 0, sizeof L);
     L.prog = prog;

@@ -186,6 +186,7 @@ static int load_one(void *ud, size_t i)
     attr |= c->opts && c->opts->want_breakdown ? TD_LOAD_BD : 0;
     attr |= c->opts && c->opts->want_roofline ? TD_LOAD_ATTR | TD_LOAD_ROOF : 0;
     attr |= c->opts && c->opts->want_stacks ? TD_LOAD_ATTR | TD_LOAD_STACK : 0;
+    attr |= c->opts && c->opts->want_tree ? TD_LOAD_TREE : 0;
     if (c->tasks[i].piece > 0) {
         td_split_run(jb->split, c->tasks[i].piece, &prog, attr, c->map_min);
         return 0;
@@ -207,8 +208,9 @@ static int plan_tasks(loadctx *ctx, size_t n, const uint64_t *size, int threads,
     size_t ntask = 0;
     for (size_t i = 0; i < n; i++) {
         size_t k = td_split_count(size[i], ctx->total, threads);
-        if (ctx->opts && (ctx->opts->want_roofline || ctx->opts->want_stacks))
-            k = 1; /* shapes and python frames are read by one reader (trace_load.c) */
+        if (ctx->opts &&
+            (ctx->opts->want_roofline || ctx->opts->want_stacks || ctx->opts->want_tree))
+            k = 1; /* shapes, python frames and trees are read by one reader (trace_load.c) */
         int rc = td_split_plan(&ctx->jobs[i].split, ctx->jobs[i].path, k, err);
         if (rc < 0)
             return rc;
@@ -351,7 +353,7 @@ static bool use_processes(const loadctx *c, size_t ntask, char **list, const uin
     const char *force = getenv("TD_PROCESSES");
     /* The breakdown's records (model/bd_collect.h) stay in this process. */
     if (!opts || !opts->processes || opts->want_breakdown || opts->want_roofline ||
-        opts->want_stacks || (force && strcmp(force, "0") == 0))
+        opts->want_stacks || opts->want_tree || (force && strcmp(force, "0") == 0))
         return false;
     if (ntask != n || td_pool_threads(ntask, opts->threads) < 2)
         return false;

@@ -65,15 +65,19 @@ $ tracediff compare --help
 >                                     abs_diff_counts, control_counts, test_total_duration, ...
 >                                     (numbers sort descending unless --ascending);
 >                                     with --stats also q (smallest first) and change
->   --by kernel|op|top-op|annotation|class|module
+>   --by kernel|op|top-op|annotation|class|module|lca-name
 >                                     rows by the GPU event's own name (kernel, the default),
 >                                     the cpu op that launched it (innermost or outermost),
 >                                     its user annotation, its kernel class, or the nn.Module
 >                                     path of its stack. Implies the GPU side (--device gpu);
 >                                     GPU time with no op is the row (unattributed). See
->                                     docs/attribution.md and docs/stacks.md
+>                                     docs/attribution.md and docs/stacks.md. lca-name: with
+>                                     --match tree, totals per LCA name (docs/tree-match.md)
 >   --exclusive                       --by module: a module's own GPU time (default: with its
 >                                     children's, so that the outermost module holds it all)
+>   --match name|tree                 name: rows by name (default); tree: the same work
+>                                     matched by the two call trees, a row per lowest common
+>                                     ancestor with both sides' kernels (docs/tree-match.md)
 >   --classes FILE                    --by class rules: class<TAB>regex lines, first match
 >                                     wins (default: docs/attribution.md)
 >   --ascending                       sort from the smallest number

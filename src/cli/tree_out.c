@@ -1,0 +1,361 @@
+/* tracediff compare CONTROL TEST --match tree: the same work matched by
+ * the two call trees, a row per lowest common ancestor (LCA) with both
+ * sides' GPU time and kernels, and each side's summary
+ * (docs/tree-match.md). */
+#include "cli.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct trow {
+    const char *lca, *path;
+    double us[2];
+    uint64_t n[2], nlca;
+    const char *kernels[2];
+} trow;
+
+static double change_pct(const trow *r)
+{
+    return r->us[0] > 0 ? (r->us[1] - r->us[0]) / r->us[0] * 100.0 : NAN;
+}
+
+static int cmp_name(const void *a, const void *b)
+{
+    return strcmp(((const trow *)a)->lca, ((const trow *)b)->lca);
+}
+
+static int cmp_abs(const void *a, const void *b)
+{
+    const trow *x = a, *y = b;
+    double p = fabs(x->us[1] - x->us[0]), q = fabs(y->us[1] - y->us[0]);
+    if (p != q)
+        return p > q ? -1 : 1;
+    return 0;
+}
+
+/* The rows: one per LCA, or per LCA name (--by lca-name). */
+static trow *make_rows(const cli_opts *o, const td_tree_match *m, size_t *n)
+{
+    size_t nl;
+    const td_tree_lca *l = td_tree_match_lcas(m, &nl);
+    trow *r = calloc(nl + 1, sizeof *r);
+    if (!r)
+        return NULL;
+    for (size_t i = 0; i < nl; i++)
+        r[i] = (trow){l[i].name,
+                      l[i].path,
+                      {l[i].us[0], l[i].us[1]},
+                      {l[i].nkernels[0], l[i].nkernels[1]},
+                      1,
+                      {l[i].kernels[0], l[i].kernels[1]}};
+    *n = nl;
+    if (!o->tree_by_name)
+        return r;
+    qsort(r, nl, sizeof *r, cmp_name);
+    size_t u = 0;
+    for (size_t i = 0; i < nl; i++) {
+        if (u && strcmp(r[u - 1].lca, r[i].lca) == 0) {
+            for (int s = 0; s < 2; s++) {
+                r[u - 1].us[s] += r[i].us[s];
+                r[u - 1].n[s] += r[i].n[s];
+            }
+            r[u - 1].nlca++;
+        } else {
+            r[u] = r[i];
+            r[u].path = NULL;
+            r[u].kernels[0] = r[u].kernels[1] = NULL;
+            u++;
+        }
+    }
+    *n = u;
+    return r;
+}
+
+static void csv_text(FILE *f, const char *s, bool safe)
+{
+    fputc('"', f);
+    if (safe && s && strchr("=+-@", *s))
+        fputc('\'', f);
+    while (s && *s) { /* runs between quotes written whole */
+        size_t n = strcspn(s, "\"");
+        fwrite(s, 1, n, f);
+        s += n;
+        if (*s == '"') {
+            fputs("\"\"", f);
+            s++;
+        }
+    }
+    fputc('"', f);
+}
+
+static void csv_num(FILE *f, double v)
+{
+    if (isfinite(v))
+        fprintf(f, "%.17g", v == 0 ? 0 : v);
+}
+
+static void write_csv(FILE *f, const cli_opts *o, const trow *r, size_t n)
+{
+    if (o->tree_by_name)
+        fputs("lca,lcas,control_us,test_us,change_pct,control_count,test_count\n", f);
+    else
+        fputs("lca,path,control_us,test_us,change_pct,control_count,test_count,"
+              "control_kernels,test_kernels\n",
+              f);
+    for (size_t i = 0; i < n; i++) {
+        csv_text(f, r[i].lca, o->csv_safe);
+        if (o->tree_by_name)
+            fprintf(f, ",%llu", (unsigned long long)r[i].nlca);
+        else {
+            fputc(',', f);
+            csv_text(f, r[i].path, o->csv_safe);
+        }
+        for (int s = 0; s < 2; s++) {
+            fputc(',', f);
+            csv_num(f, r[i].us[s]);
+        }
+        fputc(',', f);
+        csv_num(f, change_pct(&r[i]));
+        fprintf(f, ",%llu,%llu", (unsigned long long)r[i].n[0], (unsigned long long)r[i].n[1]);
+        if (!o->tree_by_name)
+            for (int s = 0; s < 2; s++) {
+                fputc(',', f);
+                csv_text(f, r[i].kernels[s], o->csv_safe);
+            }
+        fputc('\n', f);
+    }
+}
+
+static void json_summary(FILE *f, const td_tree_summary *s)
+{
+    fputs("{\"gpu_us\": ", f);
+    cli_json_num(f, s->total_us);
+    fputs(", \"matched_us\": ", f);
+    cli_json_num(f, s->matched_us);
+    fputs(", \"unmatched_us\": {\"one_sided\": ", f);
+    cli_json_num(f, s->one_sided_us);
+    fputs(", \"no_launch\": ", f);
+    cli_json_num(f, s->no_launch_us);
+    fputs(", \"outside_tree\": ", f);
+    cli_json_num(f, s->outside_us);
+    fprintf(f, "}, \"roots\": %llu, \"roots_matched\": %llu, \"left_out\": %llu}",
+            (unsigned long long)s->roots, (unsigned long long)s->roots_matched,
+            (unsigned long long)s->dropped);
+}
+
+static void write_json(FILE *f, const cli_opts *o, const td_tree_match *m, const trow *r, size_t n)
+{
+    fputs("{\"rows\": [", f);
+    for (size_t i = 0; i < n; i++) {
+        fputs(i ? ",\n  {\"lca\": " : "\n  {\"lca\": ", f);
+        cli_json_str(f, r[i].lca);
+        if (o->tree_by_name)
+            fprintf(f, ", \"lcas\": %llu", (unsigned long long)r[i].nlca);
+        else {
+            fputs(", \"path\": ", f);
+            cli_json_str(f, r[i].path);
+        }
+        fputs(", \"control_us\": ", f);
+        cli_json_num(f, r[i].us[0]);
+        fputs(", \"test_us\": ", f);
+        cli_json_num(f, r[i].us[1]);
+        fputs(", \"change_pct\": ", f);
+        cli_json_num(f, change_pct(&r[i]));
+        fprintf(f, ", \"control_count\": %llu, \"test_count\": %llu", (unsigned long long)r[i].n[0],
+                (unsigned long long)r[i].n[1]);
+        if (!o->tree_by_name) {
+            fputs(", \"control_kernels\": ", f);
+            cli_json_str(f, r[i].kernels[0]);
+            fputs(", \"test_kernels\": ", f);
+            cli_json_str(f, r[i].kernels[1]);
+        }
+        fputs("}", f);
+    }
+    fputs("],\n \"summary\": {\"control\": ", f);
+    json_summary(f, td_tree_match_summary(m, TD_CONTROL));
+    fputs(", \"test\": ", f);
+    json_summary(f, td_tree_match_summary(m, TD_TEST));
+    fputs("},\n \"notes\": [", f);
+    for (size_t i = 0; td_tree_match_note(m, i); i++) {
+        fputs(i ? ", " : "", f);
+        cli_json_str(f, td_tree_match_note(m, i));
+    }
+    fputs("]}\n", f);
+}
+
+static const char *fmt_us(char *b, size_t n, double v, bool ns)
+{
+    if (!isfinite(v))
+        snprintf(b, n, "-");
+    else
+        snprintf(b, n, ns ? "%.3f" : "%.1f", v);
+    return b;
+}
+
+static void cell(FILE *f, bool md, const char *s, size_t w, bool right)
+{
+    if (md) {
+        fputc(' ', f);
+        for (const char *p = s; p && *p; p++) {
+            if (*p == '|')
+                fputc('\\', f);
+            fputc(*p, f);
+        }
+        fputs(" |", f);
+        return;
+    }
+    cli_put_cell(f, s, w, (right ? CLI_CELL_RIGHT : 0) | CLI_CELL_CUT);
+    fputc(' ', f);
+}
+
+static void write_summary_text(FILE *f, const cli_opts *o, const td_tree_match *m, bool md)
+{
+    bool ns = o->ns;
+    fputs(md ? "\n"
+             : "\nsummary: GPU time (|U| of kernels, memcpys, memsets) = matched + unmatched\n",
+          f);
+    for (int s = 0; s < 2; s++) {
+        const td_tree_summary *t = td_tree_match_summary(m, s);
+        char b[5][64];
+        double pct = t->total_us > 0 ? t->matched_us / t->total_us * 100 : 0;
+        fprintf(f,
+                "%s%s: %s us GPU, %s us matched (%.1f%%); unmatched: %s us one-sided, %s us no "
+                "launch found, %s us outside the trees; roots %llu (%llu matched)\n",
+                md ? "- " : "  ", cli_side_label(o, s), fmt_us(b[0], 64, t->total_us, ns),
+                fmt_us(b[1], 64, t->matched_us, ns), pct, fmt_us(b[2], 64, t->one_sided_us, ns),
+                fmt_us(b[3], 64, t->no_launch_us, ns), fmt_us(b[4], 64, t->outside_us, ns),
+                (unsigned long long)t->roots, (unsigned long long)t->roots_matched);
+    }
+    for (size_t i = 0; td_tree_match_note(m, i); i++)
+        fprintf(f, "%snote: %s\n", md ? "\n" : "", td_tree_match_note(m, i));
+}
+
+static void write_header_text(FILE *f, const cli_opts *o, bool md)
+{
+    for (int s = 0; s < 2; s++)
+        fprintf(f, "%s%-8s %s\n", md ? "- " : "", cli_side_label(o, s),
+                cli_visible(s ? o->test : o->control));
+    fprintf(f, "%smatch    by call tree (docs/tree-match.md)%s\n\n", md ? "- " : "",
+            o->tree_by_name ? ", totals per LCA name" : "");
+    const char *h1 = o->tree_by_name ? "lcas" : "path";
+    if (md) {
+        fprintf(f,
+                "| lca | %s | %s us | %s us | change | %s | %s |\n"
+                "|---|---|---:|---:|---:|---|---|\n",
+                h1, cli_side_label(o, 0), cli_side_label(o, 1),
+                o->tree_by_name ? "control count" : "control kernels",
+                o->tree_by_name ? "test count" : "test kernels");
+        return;
+    }
+    cell(f, md, "lca", 40, false);
+    cell(f, md, h1, o->tree_by_name ? 6 : 40, false);
+    cell(f, md, cli_side_label(o, 0), 12, true);
+    cell(f, md, cli_side_label(o, 1), 12, true);
+    cell(f, md, "change", 8, true);
+    cell(f, md, o->tree_by_name ? "control n" : "control kernels", 30, false);
+    fputs(o->tree_by_name ? "test n\n" : "test kernels\n", f);
+}
+
+static void write_text(FILE *f, const cli_opts *o, const td_tree_match *m, trow *r, size_t n,
+                       bool md)
+{
+    bool ns = o->ns;
+    write_header_text(f, o, md);
+    qsort(r, n, sizeof *r, cmp_abs);
+    size_t top = o->view.top && o->view.top < n ? o->view.top : n;
+    for (size_t i = 0; i < top; i++) {
+        char b[4][64];
+        if (md)
+            fputc('|', f);
+        cell(f, md, r[i].lca, 40, false);
+        if (o->tree_by_name) {
+            snprintf(b[3], sizeof b[3], "%llu", (unsigned long long)r[i].nlca);
+            cell(f, md, b[3], 6, false);
+        } else
+            cell(f, md, r[i].path, 40, false);
+        cell(f, md, fmt_us(b[0], 64, r[i].us[0], ns), 12, true);
+        cell(f, md, fmt_us(b[1], 64, r[i].us[1], ns), 12, true);
+        double c = change_pct(&r[i]);
+        if (isfinite(c))
+            snprintf(b[2], sizeof b[2], "%+.1f%%", c);
+        else
+            snprintf(b[2], sizeof b[2], "-");
+        cell(f, md, b[2], 8, true);
+        if (o->tree_by_name) {
+            char k0[32], k1[32];
+            snprintf(k0, sizeof k0, "%llu", (unsigned long long)r[i].n[0]);
+            snprintf(k1, sizeof k1, "%llu", (unsigned long long)r[i].n[1]);
+            cell(f, md, k0, 30, false);
+            if (md)
+                cell(f, md, k1, 0, false);
+            else
+                fputs(k1, f);
+        } else {
+            cell(f, md, r[i].kernels[0], 30, false);
+            if (md)
+                cell(f, md, r[i].kernels[1], 0, false);
+            else
+                fputs(cli_visible(r[i].kernels[1]), f);
+        }
+        fputc('\n', f);
+    }
+    if (top < n)
+        fprintf(f, "(%zu more rows)\n", n - top);
+    write_summary_text(f, o, m, md);
+}
+
+int cli_tree_compare(cli_opts *o)
+{
+    if (o->stats) {
+        cli_error("--match tree: --stats is not available with the tree match yet");
+        return EXIT_USAGE;
+    }
+    const td_list *sel[4] = {&o->cmp.control_ranks, &o->cmp.test_ranks, &o->cmp.control_iters,
+                             &o->cmp.test_iters};
+    for (int i = 0; i < 4 && !o->quiet; i++)
+        if (sel[i]->n || sel[i]->all || sel[i]->steady) {
+            cli_note("--match tree uses every rank and iteration of each side (the rank and "
+                     "iteration options do not select yet: docs/tree-match.md)");
+            break;
+        }
+    td_set *sets[2] = {NULL, NULL};
+    td_open_opts oo = TD_OPEN_OPTS_INIT;
+    oo.want_tree = true;
+    int rc = cli_open_pair(o, sets, &oo);
+    td_tree_match *m = NULL;
+    trow *rows = NULL;
+    if (rc == 0) {
+        td_error err = {0};
+        if (td_tree_match_run(&m, sets[0], sets[1], 0, &err) < 0)
+            rc = cli_td_error(&err);
+    }
+    size_t n = 0;
+    if (rc == 0 && !(rows = make_rows(o, m, &n))) {
+        cli_error("out of memory");
+        rc = EXIT_DATA;
+    }
+    if (rc == 0) {
+        const char *fmt = cli_default_format(o, "table", "csv");
+        bool text = strcmp(fmt, "table") == 0 || strcmp(fmt, "markdown") == 0;
+        if (!o->quiet && !text)
+            for (size_t i = 0; td_tree_match_note(m, i); i++)
+                cli_note("%s", td_tree_match_note(m, i));
+        out_file out = {0};
+        rc = out_open(&out, o->output);
+        if (rc == 0) {
+            if (strcmp(fmt, "json") == 0)
+                write_json(out.f, o, m, rows, n);
+            else if (strcmp(fmt, "csv") == 0)
+                write_csv(out.f, o, rows, n);
+            else
+                write_text(out.f, o, m, rows, n, strcmp(fmt, "markdown") == 0);
+            rc = out_commit(&out);
+        }
+    }
+    free(rows);
+    td_tree_match_free(m);
+    td_set_free(sets[0]);
+    td_set_free(sets[1]);
+    return rc;
+}

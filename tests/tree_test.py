@@ -1,0 +1,391 @@
+#!/usr/bin/env python3
+"""tracediff compare --match tree (docs/tree-match.md) against TraceLens's
+own TraceDiff and the rules of the match.
+
+    tree_test.py TRACEDIFF
+
+- TraceLens: on tracelens-bert_h100 vs _mi300 and tracelens-falconsai_h100
+  vs _mi300, the LCAs (names, and each side's GPU time to 0.01 us with
+  --ns) and the matched share equal the expected files under tests/tree/,
+  made by TraceLens itself (tests/tree/make_expected.py; README.md there
+  names its commit). LCAs are compared as a multiset: TraceLens's order
+  after its same-name re-pairing comes from a Python set.
+- Root alignment: top-level ops inserted into both sides of the bert pair
+  and one deleted from the test side: the LCAs are the original pair's
+  (less the deleted root's), the inserted work is one-sided time.
+- Sum rule: matched + unmatched parts = GPU time on each side, and the GPU
+  time equals |U| of the kernels, memcpys and memsets computed here.
+- --by lca-name: each name's totals are the sums of its LCA rows.
+- Bad input: a CPU-only trace (a note, exit 0), overlapping host events
+  (left out, counted in a note), 100k children under one node (the
+  capped fallback, bounded time, a note), a name match without
+  --match tree for --by lca-name (exit 2).
+"""
+import csv, glob, gzip, json, os, subprocess, sys, tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SHARED = os.environ.get("TD_SHARED_TRACES", os.path.join(os.path.dirname(ROOT), "shared", "traces"))
+if not os.path.isdir(SHARED):
+    SHARED = os.path.join(ROOT, "tests", "golden", "traces")
+EXPECTED = os.path.join(ROOT, "tests", "tree")
+passed = failed = 0
+
+PAIRS = [("bert", "tracelens-bert_h100", "tracelens-bert_mi300"),
+         ("falconsai", "tracelens-falconsai_h100", "tracelens-falconsai_mi300")]
+GPU_CATS = ("kernel", "gpu_memcpy", "gpu_memset", "Kernel", "Memcpy", "Memset")
+
+
+def check(name, ok, detail=""):
+    global passed, failed
+    if ok:
+        passed += 1
+        print("ok   %s" % name)
+    else:
+        failed += 1
+        print("FAIL %s %s" % (name, str(detail)[:2000]))
+
+
+def run(exe, *args, timeout=600):
+    env = dict(os.environ, NO_COLOR="1", LC_ALL="C.UTF-8")
+    env.pop("HTA_DISABLE_NS_ROUNDING", None)
+    p = subprocess.run([exe] + list(args), capture_output=True, env=env, timeout=timeout)
+    return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
+
+
+def trace(name):
+    return glob.glob(os.path.join(SHARED, name, "*.json*"))[0]
+
+
+def load(path):
+    op = gzip.open if path.endswith(".gz") else open
+    with op(path, "rt") as f:
+        return json.load(f)
+
+
+def save(doc, path):
+    with open(path, "w") as f:
+        json.dump(doc, f)
+
+
+def expected(case):
+    rows, total, matched = [], None, None
+    with open(os.path.join(EXPECTED, case + "_lca.csv")) as f:
+        for r in csv.DictReader(f):
+            v = (float(r["control_us"]), float(r["test_us"]))
+            if r["lca"] == "#total":
+                total = v
+            elif r["lca"] == "#matched":
+                matched = v
+            else:
+                rows.append((r["lca"], v[0], v[1]))
+    return sorted(rows), total, matched
+
+
+def tree_json(exe, c, t, *extra):
+    rc, out, err = run(exe, "compare", c, t, "--match", "tree", "--format", "json", "--ns", *extra)
+    if rc != 0:
+        return None, err
+    return json.loads(out), err
+
+
+def rows_of(js):
+    return sorted((r["lca"], r["control_us"], r["test_us"]) for r in js["rows"])
+
+
+def same_rows(a, b, tol=0.01):
+    if len(a) != len(b):
+        return False, "%d vs %d rows" % (len(a), len(b))
+    for x, y in zip(a, b):
+        if x[0] != y[0] or abs(x[1] - y[1]) > tol or abs(x[2] - y[2]) > tol:
+            return False, "%r vs %r" % (x, y)
+    return True, ""
+
+
+def union(iv):
+    tot, lo, hi = 0.0, None, None
+    for a, b in sorted(iv):
+        if hi is None or a > hi:
+            if hi is not None:
+                tot += hi - lo
+            lo, hi = a, b
+        elif b > hi:
+            hi = b
+    return tot + (hi - lo if hi is not None else 0.0)
+
+
+def gpu_busy(doc):
+    return union([(e["ts"], e["ts"] + e.get("dur", 0)) for e in doc["traceEvents"]
+                  if e.get("ph") == "X" and e.get("cat") in GPU_CATS])
+
+
+def test_tracelens(exe):
+    for case, a, b in PAIRS:
+        js, err = tree_json(exe, trace(a), trace(b))
+        if js is None:
+            check("%s: runs" % case, False, err)
+            continue
+        rows, total, matched = expected(case)
+        got = rows_of(js)
+        ok, why = same_rows(got, rows)
+        check("%s: the LCAs equal TraceLens's (%d: names, per-side us +-0.01)" % (case, len(rows)),
+              ok, why)
+        check("%s: the same LCA names" % case,
+              sorted(r[0] for r in got) == sorted(r[0] for r in rows))
+        s = js["summary"]
+        for k, side in enumerate(("control", "test")):
+            share = s[side]["matched_us"] / s[side]["gpu_us"]
+            want = matched[k] / total[k]
+            check("%s %s: matched share %.4f%% = TraceLens's %.4f%%" % (case, side, share * 100,
+                                                                      want * 100),
+                  abs(share - want) < 1e-4, (s[side], total, matched))
+            check("%s %s: GPU time = TraceLens's" % (case, side),
+                  abs(s[side]["gpu_us"] - total[k]) < 0.01, (s[side]["gpu_us"], total[k]))
+
+
+def roots_of(doc):
+    """The top-level cpu ops of the main thread, in time order."""
+    ops = [e for e in doc["traceEvents"] if e.get("ph") == "X" and e.get("cat") == "cpu_op"]
+    tid = max(set((e["pid"], e["tid"]) for e in ops),
+              key=lambda k: sum(1 for e in ops if (e["pid"], e["tid"]) == k))
+    ops = sorted((e for e in ops if (e["pid"], e["tid"]) == tid), key=lambda e: e["ts"])
+    roots, end = [], None
+    for e in ops:
+        if end is None or e["ts"] >= end:
+            roots.append(e)
+            end = e["ts"] + e["dur"]
+    return roots
+
+
+def insert_roots(doc, after, name, corr0):
+    """A top-level op with a launch and a kernel after each root index in after."""
+    ev = doc["traceEvents"]
+    roots = roots_of(doc)
+    launch = next(e for e in ev if e.get("cat") == "cuda_runtime" and "Launch" in e["name"]
+                  and "correlation" in e.get("args", {}))
+    kern = next(e for e in ev if e.get("cat") == "kernel")
+    gpu_end = max(e["ts"] + e.get("dur", 0) for e in ev if e.get("cat") in GPU_CATS)
+    added = 0.0
+    for n, i in enumerate(after):
+        r, nxt = roots[i], roots[i + 1]
+        t0 = r["ts"] + r["dur"]
+        gap = nxt["ts"] - t0
+        assert gap > 0.5, gap
+        d = gap / 3
+        corr = corr0 + n
+        ev.append({"ph": "X", "cat": "cpu_op", "name": name, "pid": r["pid"], "tid": r["tid"],
+                   "ts": t0 + d, "dur": d, "args": {}})
+        ev.append({"ph": "X", "cat": "cuda_runtime", "name": launch["name"], "pid": r["pid"],
+                   "tid": r["tid"], "ts": t0 + d * 1.25, "dur": d / 2,
+                   "args": {"correlation": corr}})
+        ts = gpu_end + 100 + 50 * n
+        ev.append({"ph": "X", "cat": "kernel", "name": "inserted_kernel_%d" % n,
+                   "pid": kern["pid"], "tid": kern["tid"], "ts": ts, "dur": 7.0,
+                   "args": {"correlation": corr, "stream": kern["args"].get("stream", 7)}})
+        added += 7.0
+    return added
+
+
+def delete_root(doc, i):
+    ev = doc["traceEvents"]
+    r = roots_of(doc)[i]
+    lo, hi = r["ts"], r["ts"] + r["dur"]
+    gone = [e for e in ev if e.get("pid") == r["pid"] and e.get("tid") == r["tid"]
+            and e.get("ph") == "X" and lo <= e["ts"] and e["ts"] + e.get("dur", 0) <= hi]
+    corr = set(e["args"]["correlation"] for e in gone if "correlation" in e.get("args", {}))
+    ids = set(id(e) for e in gone)
+    doc["traceEvents"] = [e for e in ev if id(e) not in ids and not (
+        e.get("cat") in GPU_CATS and e.get("args", {}).get("correlation") in corr)]
+    return r["name"]
+
+
+def test_root_alignment(exe, tmp):
+    a, b = trace(PAIRS[0][1]), trace(PAIRS[0][2])
+    base, err = tree_json(exe, a, b)
+    if base is None:
+        check("roots: the original pair runs", False, err)
+        return
+    c, t = load(a), load(b)
+    added_c = insert_roots(c, [2, 30], "aten::only_in_control", 900000000)
+    added_t = insert_roots(t, [5, 6, 60], "aten::only_in_test", 910000000)
+    pc, pt = os.path.join(tmp, "c.json"), os.path.join(tmp, "t.json")
+    save(c, pc)
+    save(t, pt)
+    js, err = tree_json(exe, pc, pt)
+    if js is None:
+        check("roots: the pair with inserted roots runs", False, err)
+        return
+    ok, why = same_rows(rows_of(js), rows_of(base), 1e-6)
+    check("roots: top-level ops inserted on both sides: the same LCAs", ok, why)
+    for side, added in (("control", added_c), ("test", added_t)):
+        s = js["summary"][side]
+        check("roots: %s's inserted kernels are one-sided time (%.1f us)" % (side, added),
+              abs(s["unmatched_us"]["one_sided"] - added) < 1e-6 and
+              abs(s["matched_us"] - base["summary"][side]["matched_us"]) < 1e-6, s)
+    check("roots: every original root matched",
+          js["summary"]["control"]["roots_matched"] == base["summary"]["control"]["roots"], js["summary"])
+    # one root deleted from the test side: only its LCAs go
+    t2 = load(b)
+    k = 40
+    c_roots = roots_of(load(a))
+    check("roots: the two sides' top-level ops have the same names",
+          [r["name"] for r in c_roots] == [r["name"] for r in roots_of(t2)])
+    name = delete_root(t2, k)
+    insert_roots(t2, [5, 6, 60], "aten::only_in_test", 910000000)
+    save(t2, pt)
+    js2, err = tree_json(exe, pc, pt)
+    if js2 is None:
+        check("roots: the pair with a deleted root runs", False, err)
+        return
+    same = [r for r in c_roots[:k + 1] if r["name"] == c_roots[k]["name"]]
+    total = [r for r in c_roots if r["name"] == c_roots[k]["name"]]
+    head = c_roots[k]["name"] + ("#%d" % len(same) if len(total) > 1 else "")
+    want = sorted((r["lca"], r["control_us"], r["test_us"]) for r in base["rows"]
+                  if not (r["path"] == head or r["path"].startswith(head + ">")))
+    ok, why = same_rows(rows_of(js2), want, 1e-6)
+    check("roots: a root deleted from test (%s): the other LCAs unchanged (%d of %d)"
+          % (name, len(want), len(base["rows"])), ok and len(want) < len(base["rows"]), why)
+
+
+def test_sum_rule(exe):
+    for case, a, b in PAIRS + [("kineto", "kineto-resnet50_workers0", "kineto-resnet50_workers4")]:
+        if not os.path.isdir(os.path.join(SHARED, a)):
+            continue
+        js, err = tree_json(exe, trace(a), trace(b))
+        if js is None:
+            check("%s: runs" % case, False, err)
+            continue
+        for side, path in (("control", trace(a)), ("test", trace(b))):
+            s = js["summary"][side]
+            parts = s["matched_us"] + sum(s["unmatched_us"].values())
+            check("%s %s: matched + unmatched = GPU time" % (case, side),
+                  abs(parts - s["gpu_us"]) < 1e-6, s)
+            busy = gpu_busy(load(path))
+            check("%s %s: GPU time = |U| of its kernels, memcpys, memsets" % (case, side),
+                  abs(busy - s["gpu_us"]) < 0.01, (busy, s["gpu_us"]))
+            rows_side = sum(r["%s_us" % side] for r in js["rows"] if r["control_count"] and r["test_count"])
+            check("%s %s: the matched part is the both-sided LCAs' time" % (case, side),
+                  rows_side + 1e-6 >= s["matched_us"], (rows_side, s["matched_us"]))
+
+
+def test_by_name(exe, tmp):
+    a, b = trace(PAIRS[1][1]), trace(PAIRS[1][2])
+    js, _ = tree_json(exe, a, b)
+    byn, err = tree_json(exe, a, b, "--by", "lca-name")
+    if js is None or byn is None:
+        check("--by lca-name runs", False, err)
+        return
+    sums = {}
+    for r in js["rows"]:
+        s = sums.setdefault(r["lca"], [0.0, 0.0, 0])
+        s[0] += r["control_us"]
+        s[1] += r["test_us"]
+        s[2] += 1
+    got = {r["lca"]: [r["control_us"], r["test_us"], r["lcas"]] for r in byn["rows"]}
+    check("--by lca-name: each name's totals are the sums of its LCAs",
+          set(got) == set(sums) and all(abs(got[k][0] - sums[k][0]) < 1e-6 and
+                                        abs(got[k][1] - sums[k][1]) < 1e-6 and
+                                        got[k][2] == sums[k][2] for k in sums), (got, sums))
+    rc, out, err = run(exe, "compare", a, b, "--match", "tree", "--format", "csv")
+    rdr = list(csv.DictReader(out.splitlines()))
+    check("csv: a row per LCA with the JSON's numbers",
+          rc == 0 and len(rdr) == len(js["rows"]) and
+          all(abs(float(x["control_us"]) - y["control_us"]) < 1e-9 for x, y in zip(rdr, js["rows"])),
+          err)
+    for fmt in ("table", "markdown"):
+        rc, out, err = run(exe, "compare", a, b, "--match", "tree", "--format", fmt)
+        check("%s: rows and the summary" % fmt,
+              rc == 0 and "aten::" in out and "matched" in out and "roots" in out, err + out[:500])
+    out_path = os.path.join(tmp, "o.json")
+    rc, out, err = run(exe, "compare", a, b, "--match", "tree", "-o", out_path, "-q")
+    check("-o FILE.json: JSON from the extension",
+          rc == 0 and len(json.load(open(out_path))["rows"]) == len(js["rows"]), err)
+    rc, out, err = run(exe, "compare", a, b, "--by", "lca-name")
+    check("--by lca-name without --match tree: exit 2", rc == 2 and "--match tree" in err, err)
+
+
+def synth(events):
+    return {"traceEvents": events, "deviceProperties": []}
+
+
+def test_bad_input(exe, tmp):
+    cpu = os.path.join(SHARED, "hta-cpu_only")
+    if os.path.isdir(cpu):
+        p = glob.glob(os.path.join(cpu, "*.json*"))[0]
+        rc, out, err = run(exe, "compare", p, p, "--match", "tree", "--format", "json")
+        js = json.loads(out) if rc == 0 else None
+        check("CPU-only trace: exit 0, no rows, a note", js is not None and js["rows"] == [] and
+              any("CPU-only" in n for n in js["notes"]) and "CPU-only" in err, err)
+    # overlapping host events: an op overhanging its parent by 5 us is left out
+    ev = [{"ph": "X", "cat": "cpu_op", "name": "root", "pid": 1, "tid": 1, "ts": 0, "dur": 100},
+          {"ph": "X", "cat": "cpu_op", "name": "a", "pid": 1, "tid": 1, "ts": 10, "dur": 20},
+          {"ph": "X", "cat": "cpu_op", "name": "b", "pid": 1, "tid": 1, "ts": 25, "dur": 10},
+          {"ph": "X", "cat": "cpu_op", "name": "c", "pid": 1, "tid": 1, "ts": 90, "dur": 20},
+          {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1,
+           "ts": 12, "dur": 3, "args": {"correlation": 1}},
+          {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1,
+           "ts": 26, "dur": 3, "args": {"correlation": 2}},
+          {"ph": "X", "cat": "kernel", "name": "k1", "pid": 0, "tid": 7, "ts": 200, "dur": 5,
+           "args": {"correlation": 1, "stream": 7}},
+          {"ph": "X", "cat": "kernel", "name": "k2", "pid": 0, "tid": 7, "ts": 210, "dur": 5,
+           "args": {"correlation": 2, "stream": 7}},
+          {"ph": "X", "cat": "kernel", "name": "k3", "pid": 0, "tid": 7, "ts": 220, "dur": 5,
+           "args": {"correlation": 99, "stream": 7}}]
+    p = os.path.join(tmp, "overlap.json")
+    save(synth(ev), p)
+    rc, out, err = run(exe, "compare", p, p, "--match", "tree", "--format", "json", timeout=60)
+    js = json.loads(out) if rc == 0 else None
+    ok = js is not None
+    if ok:
+        s = js["summary"]["control"]
+        ok = (s["left_out"] == 2 and abs(s["unmatched_us"]["no_launch"] - 5) < 1e-9 and
+              abs(s["matched_us"] + sum(s["unmatched_us"].values()) - s["gpu_us"]) < 1e-9 and
+              any("left out" in n for n in js["notes"]))
+    check("overlapping host events: left out and counted, the sum rule holds", ok, (err, out[:800]))
+    # 100k children under one node (one fewer on the test side, so that
+    # they are aligned, not paired by position), names that differ
+    n = 100000
+    for side, tag, m in (("c", "x", n), ("t", "y", n - 1)):
+        ev = [{"ph": "X", "cat": "cpu_op", "name": "root", "pid": 1, "tid": 1, "ts": 0,
+               "dur": 10 * n + 10}]
+        for i in range(m):
+            ev.append({"ph": "X", "cat": "cpu_op", "name": "op_%s%d" % (tag, i % 1000),
+                       "pid": 1, "tid": 1, "ts": 10 * i + 1, "dur": 8})
+            ev.append({"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1,
+                       "tid": 1, "ts": 10 * i + 2, "dur": 2, "args": {"correlation": i + 1}})
+            ev.append({"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7,
+                       "ts": 10 * n + 100 + 3 * i, "dur": 2,
+                       "args": {"correlation": i + 1, "stream": 7}})
+        save(synth(ev), os.path.join(tmp, "wide_%s.json" % side))
+    try:
+        rc, out, err = run(exe, "compare", os.path.join(tmp, "wide_c.json"),
+                           os.path.join(tmp, "wide_t.json"), "--match", "tree", "--format", "json",
+                           timeout=300)
+        js = json.loads(out) if rc == 0 else None
+        ok = js is not None and any("caps" in x for x in js["notes"])
+        if ok:
+            s = js["summary"]["control"]
+            ok = abs(s["matched_us"] + sum(s["unmatched_us"].values()) - s["gpu_us"]) < 1e-6
+        check("100k children under one node: the capped fallback, a note, the sum rule", ok,
+              (rc, err, out[-500:]))
+    except subprocess.TimeoutExpired:
+        check("100k children under one node: bounded", False, "timed out")
+
+
+def main():
+    exe = sys.argv[1]
+    if not os.path.isdir(os.path.join(SHARED, PAIRS[0][1])):
+        print("tree: the shared traces are not at %s" % SHARED)
+        print("tree: 0 passed, 1 failed")
+        sys.exit(1)
+    with tempfile.TemporaryDirectory() as tmp:
+        test_tracelens(exe)
+        test_root_alignment(exe, tmp)
+        test_sum_rule(exe)
+        test_by_name(exe, tmp)
+        test_bad_input(exe, tmp)
+    print("tree: %d passed, %d failed" % (passed, failed))
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()
