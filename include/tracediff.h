@@ -256,6 +256,31 @@ TD_API void td_set_category_times(const td_set *set,
 
 typedef enum td_device { TD_DEVICE_ALL = 0, TD_DEVICE_CPU = 1, TD_DEVICE_GPU = 2 } td_device;
 
+/* One event of a set, as td_set_events hands it to its callback (valid
+ * during the call only). */
+typedef struct td_event_info {
+    size_t file;        /* its file's index in the set (td_set_file_info) */
+    int64_t rank;       /* its file's rank */
+    int64_t iteration;  /* its ProfilerStep number; -1 for a set with none */
+    double dur;         /* us, under the set's duration rule (td_set_ns) */
+    const char *name;   /* NUL-terminated, as in the trace */
+    uint32_t name_id;   /* the name's id in its file: equal ids, equal names */
+    const char *cat;    /* its category; "" when not known (an older summary) */
+    bool gpu;           /* a device event (stream != -1), else a host event */
+    bool stream0;       /* a device event on stream 0 */
+} td_event_info;
+
+/* Calls fn for each event of set, in file order (files by rank), that a side
+ * of a comparison would count: its file's rank among ranks[nranks], its
+ * iteration among iters[niters] (a set with no ProfilerStep: every event,
+ * iteration -1, whatever iters holds), its side as device says. No rank or
+ * iteration is checked against the set: one it lacks selects nothing. A
+ * negative return from fn stops the walk and is returned; else 0, or a
+ * negative TD_E... code (a summary's events that cannot be decoded). */
+TD_API int td_set_events(const td_set *set, const int64_t *ranks, size_t nranks,
+                         const int64_t *iters, size_t niters, td_device device,
+                         int (*fn)(void *ud, const td_event_info *ev), void *ud, td_error *err);
+
 /* PRAGMA user_version of the summaries written; 1 and 2 are read too. */
 #define TD_SUMMARY_SCHEMA 3
 

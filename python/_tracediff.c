@@ -13,6 +13,8 @@
 
 #include "tracediff.h"
 
+#include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -139,11 +141,199 @@ static PyObject *Set_get_path(SetObject *self, void *Py_UNUSED(closure))
     return PyUnicode_DecodeFSDefault(td_set_path(self->set));
 }
 
+
+/* Set.events(ranks, iterations, device, symbols): the selected events as
+ * columns (bytes of int64 or float64: rank, iteration, dur, stream, name,
+ * cat), names and categories as ids in symbols (a dict str -> id that new
+ * strings are added to, ids counting up from its size). The walk runs
+ * without the GIL; the strings are interned after it. */
+typedef struct {
+    int64_t *rank, *iter;
+    double *dur, *stream;
+    const char **name, **cat;
+    size_t n, cap;
+} ev_cols;
+
+static int ev_take(void *ud, const td_event_info *ev)
+{
+    ev_cols *c = ud;
+    if (c->n == c->cap) {
+        size_t cap = c->cap ? 2 * c->cap : 1024;
+#define GROW(f)                                                   \
+    do {                                                          \
+        void *p_ = realloc((void *)c->f, cap * sizeof *c->f);     \
+        if (!p_)                                                  \
+            return TD_ENOMEM;                                     \
+        c->f = p_;                                                \
+    } while (0)
+        GROW(rank);
+        GROW(iter);
+        GROW(dur);
+        GROW(stream);
+        GROW(name);
+        GROW(cat);
+#undef GROW
+        c->cap = cap;
+    }
+    size_t i = c->n++;
+    c->rank[i] = ev->rank;
+    c->iter[i] = ev->iteration;
+    c->dur[i] = ev->dur;
+    /* the library keeps whether a device event ran on stream 0, not its
+     * stream: NaN for the others */
+    c->stream[i] = !ev->gpu ? -1.0 : ev->stream0 ? 0.0 : NAN;
+    c->name[i] = ev->name;
+    c->cat[i] = ev->cat;
+    return 0;
+}
+
+static void ev_cols_free(ev_cols *c)
+{
+    free(c->rank);
+    free(c->iter);
+    free(c->dur);
+    free(c->stream);
+    free((void *)c->name);
+    free((void *)c->cat);
+}
+
+/* The id of s in symbols (added when new); -1 with an exception set. */
+static long long sym_id(PyObject *symbols, const char *s)
+{
+    PyObject *key = PyUnicode_DecodeUTF8(s, (Py_ssize_t)strlen(s), "replace");
+    if (!key)
+        return -1;
+    PyObject *v = PyDict_GetItemWithError(symbols, key);
+    long long id = -1;
+    if (v) {
+        id = PyLong_AsLongLong(v);
+    } else if (!PyErr_Occurred()) {
+        id = (long long)PyDict_Size(symbols);
+        PyObject *x = PyLong_FromLongLong(id);
+        if (!x || PyDict_SetItem(symbols, key, x) < 0)
+            id = -1;
+        Py_XDECREF(x);
+    }
+    Py_DECREF(key);
+    return id;
+}
+
+/* Per distinct string pointer (the library's strings stay put while the set
+ * lives), its id: an open-addressing table over the pointers. */
+static int intern_col(PyObject *symbols, const char **ptrs, size_t n, int64_t *out)
+{
+    size_t cap = 64;
+    while (cap < 2 * n)
+        cap *= 2;
+    const char **keys = calloc(cap, sizeof *keys);
+    int64_t *ids = malloc(cap * sizeof *ids);
+    if (!keys || !ids) {
+        free(keys);
+        free(ids);
+        PyErr_NoMemory();
+        return -1;
+    }
+    int rc = 0;
+    for (size_t i = 0; i < n && rc == 0; i++) {
+        size_t h = ((uintptr_t)ptrs[i] * 0x9E3779B97F4A7C15u >> 7) & (cap - 1);
+        while (keys[h] && keys[h] != ptrs[i])
+            h = (h + 1) & (cap - 1);
+        if (!keys[h]) {
+            long long id = sym_id(symbols, ptrs[i]);
+            if (id < 0) {
+                rc = -1;
+                break;
+            }
+            keys[h] = ptrs[i];
+            ids[h] = id;
+        }
+        out[i] = ids[h];
+    }
+    free(keys);
+    free(ids);
+    return rc;
+}
+
+static int int64_array(PyObject *o, int64_t **out, size_t *n, const char *what)
+{
+    PyObject *fast = PySequence_Fast(o, what);
+    if (!fast)
+        return -1;
+    *n = (size_t)PySequence_Fast_GET_SIZE(fast);
+    *out = malloc((*n ? *n : 1) * sizeof **out);
+    if (!*out) {
+        Py_DECREF(fast);
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (size_t i = 0; i < *n; i++) {
+        (*out)[i] = PyLong_AsLongLong(PySequence_Fast_GET_ITEM(fast, (Py_ssize_t)i));
+        if ((*out)[i] == -1 && PyErr_Occurred()) {
+            free(*out);
+            *out = NULL;
+            Py_DECREF(fast);
+            return -1;
+        }
+    }
+    Py_DECREF(fast);
+    return 0;
+}
+
+static PyObject *Set_events(SetObject *self, PyObject *args)
+{
+    PyObject *ranks_o, *iters_o, *symbols;
+    int device;
+    if (!PyArg_ParseTuple(args, "OOiO!:events", &ranks_o, &iters_o, &device, &PyDict_Type,
+                          &symbols))
+        return NULL;
+    int64_t *ranks = NULL, *iters = NULL;
+    size_t nranks = 0, niters = 0;
+    ev_cols c = {0};
+    PyObject *result = NULL;
+    if (int64_array(ranks_o, &ranks, &nranks, "ranks must be a sequence") < 0 ||
+        int64_array(iters_o, &iters, &niters, "iterations must be a sequence") < 0)
+        goto done;
+    td_error err = {0};
+    int rc;
+    Py_BEGIN_ALLOW_THREADS rc = td_set_events(self->set, ranks, nranks, iters, niters,
+                                              (td_device)device, ev_take, &c, &err);
+    Py_END_ALLOW_THREADS if (rc < 0)
+    {
+        if (rc == TD_ENOMEM && !err.code)
+            PyErr_NoMemory();
+        else
+            raise_td(&err);
+        goto done;
+    }
+    size_t n = c.n;
+    int64_t *name_ids = malloc((n ? n : 1) * sizeof *name_ids);
+    int64_t *cat_ids = malloc((n ? n : 1) * sizeof *cat_ids);
+    if (!name_ids || !cat_ids)
+        PyErr_NoMemory();
+    else if (intern_col(symbols, c.name, n, name_ids) == 0 &&
+             intern_col(symbols, c.cat, n, cat_ids) == 0)
+        result = Py_BuildValue(
+            "{s:y#,s:y#,s:y#,s:y#,s:y#,s:y#}", "rank", (const char *)c.rank,
+            (Py_ssize_t)(n * 8), "iteration", (const char *)c.iter, (Py_ssize_t)(n * 8), "dur",
+            (const char *)c.dur, (Py_ssize_t)(n * 8), "stream", (const char *)c.stream,
+            (Py_ssize_t)(n * 8), "name", (const char *)name_ids, (Py_ssize_t)(n * 8), "cat",
+            (const char *)cat_ids, (Py_ssize_t)(n * 8));
+    free(name_ids);
+    free(cat_ids);
+done:
+    free(ranks);
+    free(iters);
+    ev_cols_free(&c);
+    return result;
+}
+
 static PyMethodDef Set_methods[] = {
     {"ranks", (PyCFunction)Set_ranks, METH_NOARGS, "Sorted, distinct ranks of the set."},
     {"iterations", (PyCFunction)Set_iterations, METH_NOARGS,
      "Sorted, distinct iterations (ProfilerStep numbers) of the set."},
     {"files", (PyCFunction)Set_files, METH_NOARGS, "One dict per file, by rank."},
+    {"events", (PyCFunction)Set_events, METH_VARARGS,
+     "events(ranks, iterations, device, symbols) -> dict of column bytes."},
     {NULL, NULL, 0, NULL}};
 
 static PyObject *Set_get_attributed(SetObject *self, void *Py_UNUSED(closure))

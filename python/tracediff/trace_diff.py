@@ -205,6 +205,8 @@ class LabeledTrace:
         _set=None,
     ) -> None:
         self.label: str = label if label else f"t{random.randint(0, 10)}"
+        self.t = t  # HTA's Trace when one was given (this class reads the traces itself)
+        self._sym: Optional[Dict[str, int]] = None
         if _set is not None:
             self._set = _set
             return
@@ -233,6 +235,112 @@ class LabeledTrace:
     def files(self) -> List[dict]:
         """Per trace file (by rank): path, rank, sizes and event counts."""
         return self._set.files()
+
+    # HTA's symbol table: every name and category of the events read so far
+    # (the first use reads all of them), an id each, stable for the trace.
+    def _symbols(self) -> Dict[str, int]:
+        if self._sym is None:
+            self._sym = {}
+            self._set.events(self.ranks(), self.iterations(), 0, self._sym)
+            for it in self.iterations():
+                self._sym.setdefault(f"ProfilerStep#{it}", len(self._sym))
+        return self._sym
+
+    @property
+    def s_map(self) -> "pd.Series":
+        """HTA's symbol map: symbol -> id (int64)."""
+        _pandas()
+        sym = self._symbols()
+        return pd.Series(list(sym.values()), index=list(sym.keys()), dtype=np.int64)
+
+    @property
+    def s_tab(self) -> "pd.Series":
+        """HTA's symbol table: id -> symbol."""
+        _pandas()
+        return pd.Series(list(self._symbols().keys()), dtype=object)
+
+    @property
+    def iteration_df(self) -> "pd.DataFrame":
+        """HTA's iterations: ``symbol`` (``ProfilerStep#N``), ``id`` (its
+        symbol id) and ``iteration`` (N), one row per iteration."""
+        _pandas()
+        sym = self._symbols()
+        its = self.iterations()
+        names = [f"ProfilerStep#{i}" for i in its]
+        return pd.DataFrame({"symbol": pd.Series(names, dtype=object),
+                             "id": np.array([sym[n] for n in names], dtype=np.int64),
+                             "iteration": np.array(its, dtype=np.int64)})
+
+    def _selection(self, what: str, given, have: List[int]) -> List[int]:
+        # HTA's defaults, checks and messages (extract_ops).
+        if given is None:
+            if not have:
+                if what == "iteration":
+                    return []  # no ProfilerStep: the whole trace, as compare_traces
+                raise UsageError(f"Trace {self.label} doesn't have any {what}.")
+            return have[:1]
+        if isinstance(given, int) and not isinstance(given, bool):
+            picked = [given]
+        elif isinstance(given, list):
+            picked = given
+        else:
+            raise UsageError(f"Invalid type for argument `{what}` {given}.")
+        for v in picked:
+            if v not in have:
+                shown = given if what == "rank" else v
+                raise UsageError(f"Invalid argument {what}={shown}.")
+        return picked
+
+    def extract_ops(
+        self,
+        rank: Optional[Union[int, List[int]]] = None,
+        iteration: Optional[Union[int, List[int]]] = None,
+        device_type: DeviceType = DeviceType.ALL,
+    ) -> "pd.DataFrame":
+        """The events of some ranks and iterations (default: the lowest of
+        each) on a device (``DeviceType.CPU``, ``GPU`` or ``ALL``), one row
+        each, in file order: the events ``compare_traces`` counts.
+
+        Columns: ``rank``, ``iteration``, ``cat`` and ``name`` (ids into
+        ``s_tab``), ``dur`` (us; int64 unless ``ns`` keeps decimals) and
+        ``stream``: -1 for host events, 0 for device events on stream 0, NaN
+        for other device events (the library keeps no stream number), so
+        ``stream.eq(-1)``/``ne(-1)`` select as in HTA. The rows are those
+        of the library; HTA's other trace columns (``ts``, ``pid``, ``tid``,
+        ...) are not kept."""
+        _pandas()
+        ranks = self._selection("rank", rank, self.ranks())
+        iters = self._selection("iteration", iteration, self.iterations())
+        self._symbols()
+        cols = self._set.events(ranks, iters, _device_code(device_type), self._sym)
+        dur = np.frombuffer(cols["dur"], dtype=np.float64)
+        df = pd.DataFrame({
+            "rank": np.frombuffer(cols["rank"], dtype=np.int64),
+            "iteration": np.frombuffer(cols["iteration"], dtype=np.int64),
+            "cat": np.frombuffer(cols["cat"], dtype=np.int64),
+            "name": np.frombuffer(cols["name"], dtype=np.int64),
+            "dur": _duration_column(dur, False),
+            "stream": np.frombuffer(cols["stream"], dtype=np.float64),
+        })
+        return df
+
+    def get_ops_summary(self, ops: "pd.DataFrame") -> "pd.DataFrame":
+        """Counts and total durations of ``ops`` (an ``extract_ops`` result,
+        perhaps filtered further) per category and name, as HTA's: columns
+        ``cat``, ``name``, ``short_name``, ``counts``, ``total_duration``,
+        ``cat_id``, ``name_id``, one row per (cat, name) in id order."""
+        _pandas()
+        tab = self.s_tab
+        df = ops[["cat", "name", "dur"]].groupby(["cat", "name"]).aggregate(["count", "sum"])
+        df.columns = ["_".join(col).rstrip("_") for col in df.columns.values]
+        df = df.reset_index().rename(columns={"name": "name_id", "cat": "cat_id",
+                                              "dur_count": "counts",
+                                              "dur_sum": "total_duration"})
+        df["cat"] = tab.to_numpy()[df["cat_id"].to_numpy()] if len(df) else []
+        df["name"] = tab.to_numpy()[df["name_id"].to_numpy()] if len(df) else []
+        short = {n: _core.short_name(n) for n in set(df["name"])}
+        df["short_name"] = df["name"].map(short)
+        return df[["cat", "name", "short_name", "counts", "total_duration", "cat_id", "name_id"]]
 
     def __repr__(self) -> str:
         return f"LabeledTrace(label={self.label!r}, trace_dir={self._set.path!r})"
