@@ -306,6 +306,8 @@ static PyObject *Set_events(SetObject *self, PyObject *args)
         goto done;
     }
     size_t n = c.n;
+    static const char none[1];
+#define COL(p) (p ? (const char *)(p) : none)
     int64_t *name_ids = malloc((n ? n : 1) * sizeof *name_ids);
     int64_t *cat_ids = malloc((n ? n : 1) * sizeof *cat_ids);
     if (!name_ids || !cat_ids)
@@ -313,11 +315,11 @@ static PyObject *Set_events(SetObject *self, PyObject *args)
     else if (intern_col(symbols, c.name, n, name_ids) == 0 &&
              intern_col(symbols, c.cat, n, cat_ids) == 0)
         result = Py_BuildValue(
-            "{s:y#,s:y#,s:y#,s:y#,s:y#,s:y#}", "rank", (const char *)c.rank,
-            (Py_ssize_t)(n * 8), "iteration", (const char *)c.iter, (Py_ssize_t)(n * 8), "dur",
-            (const char *)c.dur, (Py_ssize_t)(n * 8), "stream", (const char *)c.stream,
-            (Py_ssize_t)(n * 8), "name", (const char *)name_ids, (Py_ssize_t)(n * 8), "cat",
-            (const char *)cat_ids, (Py_ssize_t)(n * 8));
+            "{s:y#,s:y#,s:y#,s:y#,s:y#,s:y#}", "rank", COL(c.rank), (Py_ssize_t)(n * 8),
+            "iteration", COL(c.iter), (Py_ssize_t)(n * 8), "dur", COL(c.dur), (Py_ssize_t)(n * 8),
+            "stream", COL(c.stream), (Py_ssize_t)(n * 8), "name", COL(name_ids),
+            (Py_ssize_t)(n * 8), "cat", COL(cat_ids), (Py_ssize_t)(n * 8));
+#undef COL
     free(name_ids);
     free(cat_ids);
 done:

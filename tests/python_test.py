@@ -1019,6 +1019,121 @@ def t_gil_released_while_summarizing():
     assert inside >= 10, f"{inside} ticks during a {t1 - t0:.3f} s summarize"
 
 
+
+# --- HTA's own results (tests/data/hta/hta_api.json.gz, made by running HTA
+# with gen_hta_api.py next to it) -------------------------------------------
+
+_hta = None
+
+
+def hta_data():
+    global _hta
+    if _hta is None:
+        import gzip
+        with gzip.open(os.path.join(ROOT, "tests", "data", "hta", "hta_api.json.gz"), "rt") as f:
+            _hta = json.load(f)
+    return _hta
+
+
+def _params_compatible(ours, theirs, where):
+    """Every call HTA accepts, ours accepts the same way: HTA's parameters in
+    HTA's order, kinds and defaults, and anything more keyword-only with a
+    default."""
+    import inspect
+    ps = list(inspect.signature(ours).parameters.values())
+    assert len(ps) >= len(theirs), (where, [p.name for p in ps], theirs)
+    for p, (name, kind, default) in zip(ps, theirs):
+        assert p.name == name and p.kind.name == kind, (where, p.name, p.kind.name, name, kind)
+        got = None if p.default is inspect.Parameter.empty else repr(p.default)
+        if default is not None and default.startswith("<DeviceType."):
+            got = got and got.replace("tracediff.trace_diff.", "")
+        assert got == default, (where, name, got, default)
+    for p in ps[len(theirs):]:
+        assert p.kind in (p.KEYWORD_ONLY, p.VAR_KEYWORD) and (
+            p.kind is p.VAR_KEYWORD or p.default is not inspect.Parameter.empty), (where, p.name)
+
+
+def t_hta_public_names_and_signatures():
+    import inspect
+    from tracediff import trace_diff as ours
+    api = hta_data()["hta_api"]
+    assert {"DeviceType", "LabeledTrace", "TraceDiff", "TraceDir"} <= set(api), sorted(api)
+    for name, entry in api.items():
+        assert hasattr(ours, name), name
+        obj = getattr(ours, name)
+        if entry["kind"] == "alias":
+            assert obj is __builtins__.__dict__[entry["of"]] if hasattr(__builtins__, "__dict__") \
+                else obj is str, name
+        elif "enum" in entry:
+            assert {m.name: m.value for m in obj} == entry["enum"], name
+        elif entry["kind"] == "class":
+            for m, params in entry["members"].items():
+                assert hasattr(obj, m), f"{name}.{m}"
+                raw = inspect.getattr_static(obj, m)
+                fn = raw.__func__ if isinstance(raw, (classmethod, staticmethod)) else raw
+                _params_compatible(fn, params, f"{name}.{m}")
+        else:
+            _params_compatible(obj, entry["signature"], name)
+    lt = LabeledTrace(label="x", trace_dir=os.path.join(TRACES, "hta-trace_compare", "base"))
+    for attr in hta_data()["labeled_trace_attributes"]:
+        assert hasattr(lt, attr), attr
+
+
+def _hta_pairs():
+    for pr in hta_data()["pairs"]:
+        ctl = LabeledTrace(label="Control", trace_dir=os.path.join(TRACES, pr["control"]))
+        tst = LabeledTrace(label="Test", trace_dir=os.path.join(TRACES, pr["test"]))
+        yield pr, ctl, tst
+
+
+def t_hta_labeled_trace_extract_ops_and_summary():
+    for pr, ctl, tst in _hta_pairs():
+        assert [ctl.ranks(), tst.ranks()] == pr["ranks"], pr["control"]
+        assert [ctl.iterations(), tst.iterations()] == pr["iterations"], pr["control"]
+        for dev, d in DEVICES.items():
+            ops = [ctl.extract_ops(pr["control_rank"], pr["control_iteration"], d),
+                   tst.extract_ops(pr["test_rank"], pr["test_iteration"], d)]
+            assert [len(o) for o in ops] == pr["extract_ops"][dev], (pr["control"], dev)
+            for lt, o, want in zip((ctl, tst), ops, pr["get_ops_summary"][dev]):
+                df = lt.get_ops_summary(o)
+                assert list(df.columns) == ["cat", "name", "short_name", "counts",
+                                            "total_duration", "cat_id", "name_id"]
+                assert df["counts"].dtype == np.int64 and df["cat_id"].dtype == np.int64
+                got = df.sort_values(["cat", "name"])
+                got = [[r.cat, r.name, r.short_name, int(r.counts), float(r.total_duration)]
+                       for r in got.itertuples()]
+                assert got == want, (pr["control"], dev, lt.label,
+                                     [g for g in got if g not in want][:3],
+                                     [w for w in want if w not in got][:3])
+                # HTA's symbol table names the ids
+                assert (lt.s_tab[df["name_id"]].tolist() == df["name"].tolist())
+
+
+def t_hta_compare_traces_and_ops_diff():
+    for pr, ctl, tst in _hta_pairs():
+        sel_ = (pr["control_rank"], pr["test_rank"], pr["control_iteration"],
+                pr["test_iteration"])
+        for key, want in pr["compare_traces"].items():
+            dev, short = key.split("_")[0], key.endswith("_short")
+            df = quiet(TraceDiff.compare_traces, ctl, tst, *sel_, DEVICES[dev], short)
+            where = (pr["control"], key)
+            assert list(df.columns) == want["columns"], where
+            assert df.index.name == want["index_name"], where
+            # Rows by name (docs/numbers.md); HTA's order is pandas' outer
+            # join's, which sorts or not depending on the pandas version.
+            order = sorted(range(len(want["index"])), key=lambda i: want["index"][i])
+            assert df.index.tolist() == [want["index"][i] for i in order], where
+            for j, col in enumerate(want["columns"]):
+                exp = [want["rows"][i][j] for i in order]
+                got = df[col].tolist()
+                if col == "counts_change_categories":
+                    assert got == exp, where
+                else:
+                    assert np.allclose(np.array(got, float), np.array(exp, float)), (where, col)
+        for dev, want in pr["ops_diff"].items():
+            got = quiet(TraceDiff.ops_diff, ctl, tst, *sel_, DEVICES[dev])
+            assert got == want, (pr["control"], dev)
+
 UNIT = [v for k, v in sorted(globals().items()) if k.startswith("t_")]
 
 
