@@ -739,17 +739,54 @@ static int cmp_by(cmp_args *a, int by, int device)
 
 static PyObject *compare(PyObject *Py_UNUSED(mod), PyObject *args, PyObject *kw)
 {
-    static char *kwlist[] = {CMP_KWLIST, "stats", "per_iteration", "by", NULL};
+    static char *kwlist[] = {CMP_KWLIST,  "stats",     "per_iteration", "by",
+                             "sort",      "ascending", "top",           "include",
+                             "exclude",   "labels",    NULL};
     cmp_args a = {NULL, NULL, TD_COMPARE_OPTS_INIT, TD_STATS_OPTS_INIT, 0, 0, 0, 0, 0, 0};
     PyObject *sel[4] = {Py_None, Py_None, Py_None, Py_None}, *min_change = Py_None;
-    int device = TD_DEVICE_ALL, samples = 0, by = TD_BY_KERNEL;
+    int device = TD_DEVICE_ALL, samples = 0, by = TD_BY_KERNEL, ascending = 0;
     double alpha = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, CMP_FORMAT "ppi:compare", kwlist, &SetType, &a.ctl,
-                                     &SetType, &a.tst, &sel[0], &sel[1], &sel[2], &sel[3], &device,
-                                     &a.short_names, &a.hta_strict, &a.o.categories,
-                                     &a.exclude_categories, &a.normalize_names, &samples, &alpha,
-                                     &min_change, &a.stats, &a.per_iteration, &by))
+    Py_ssize_t top = 0;
+    /* The view (tracediff compare's --sort, --ascending, --top, --include,
+     * --exclude): given any of them, the rows' indices after it come last
+     * in the result (else None). labels: (control, test), for --sort's
+     * column names. */
+    const char *sort = NULL, *include = NULL, *exclude = NULL, *labels[2] = {NULL, NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kw, CMP_FORMAT "ppizpnzz(zz):compare", kwlist,
+                                     &SetType, &a.ctl, &SetType, &a.tst, &sel[0], &sel[1], &sel[2],
+                                     &sel[3], &device, &a.short_names, &a.hta_strict,
+                                     &a.o.categories, &a.exclude_categories, &a.normalize_names,
+                                     &samples, &alpha, &min_change, &a.stats, &a.per_iteration,
+                                     &by, &sort, &ascending, &top, &include, &exclude, &labels[0],
+                                     &labels[1]))
         return NULL;
+    if (top < 0) {
+        PyErr_Format(UsageError, "Invalid argument top=%zd (expected a count of rows, 1 or more).",
+                     top);
+        return NULL;
+    }
+    td_view_opts vo = TD_VIEW_OPTS_INIT;
+    int want_view = sort || ascending || top || include || exclude;
+    if (sort) {
+        int c = td_column_parse(sort, labels[0], labels[1]);
+        if (c < 0) {
+            PyErr_Format(UsageError,
+                         "sort='%s': no such column (try name, diff_duration, diff_counts, "
+                         "abs_diff_duration, %s_counts, ...)",
+                         sort, labels[0] ? labels[0] : "control");
+            return NULL;
+        }
+        if ((c == TD_COL_Q || c == TD_COL_CHANGE) && !a.stats) {
+            PyErr_Format(UsageError, "sort='%s': needs stats=True", sort);
+            return NULL;
+        }
+        vo.sort = (td_column)c;
+        vo.has_sort = true;
+    }
+    vo.ascending = ascending;
+    vo.top = (size_t)top;
+    vo.include = include;
+    vo.exclude = exclude;
     PyObject *result = NULL;
     td_diff *d = NULL;
     td_stats *st = NULL;
@@ -758,12 +795,34 @@ static PyObject *compare(PyObject *Py_UNUSED(mod), PyObject *args, PyObject *kw)
         cmp_compute(&a, &d, &st) == 0) {
         PyObject *rows = diff_result(d);
         PyObject *sr = rows && st ? stats_result(st, td_diff_nrows(d)) : Py_NewRef(Py_None);
-        PyObject *tail = rows && sr ? PyTuple_Pack(1, sr) : NULL;
+        PyObject *view = Py_NewRef(Py_None);
+        if (rows && sr && want_view) {
+            size_t *idx = NULL;
+            td_error err = {0};
+            vo.stats = st;
+            long nv = td_view_make(&idx, d, &vo, &err);
+            Py_CLEAR(view);
+            if (nv < 0) {
+                raise_td(&err);
+            } else {
+                view = PyList_New(nv);
+                for (long i = 0; view && i < nv; i++) {
+                    PyObject *x = PyLong_FromSize_t(idx[i]);
+                    if (!x)
+                        Py_CLEAR(view);
+                    else
+                        PyList_SET_ITEM(view, i, x);
+                }
+            }
+            free(idx);
+        }
+        PyObject *tail = rows && sr && view ? PyTuple_Pack(2, sr, view) : NULL;
         if (tail)
             result = PySequence_Concat(rows, tail);
         Py_XDECREF(tail);
         Py_XDECREF(rows);
         Py_XDECREF(sr);
+        Py_XDECREF(view);
     }
     td_stats_free(st);
     td_diff_free(d);

@@ -749,6 +749,14 @@ def t_summaries_equal_cli():
 
 # compare_traces' keyword-only options against tracediff compare's.
 COMPARE_OPTION_CASES = [
+    # The view: --include, --exclude, --sort, --ascending, --top, the labels.
+    (DIFF_C, DIFF_T, {"include": "aten::", "sort": "abs_diff_duration", "top": 10}),
+    (DIFF_C, DIFF_T, {"exclude": "^cuda", "sort": "control_counts", "ascending": True}),
+    (DIFF_C, DIFF_T, {"control_label": "base", "test_label": "new",
+                      "sort": "new_total_duration", "top": 3}),
+    (RESNET0, RESNET4, {"sort": "diff_counts", "top": 5, "use_short_name": True}),
+    (RESNET0, RESNET4, {"control_iteration": "all", "test_iteration": "all", "stats": True,
+                        "sort": "q", "top": 8, "exclude": "ProfilerStep"}),
     (DIFF_C, DIFF_T, {"per_iteration": True}),
     (DIFF_C, DIFF_T, {"no_python": True, "normalize_names": True}),
     (DIFF_C, DIFF_T, {"categories": "cpu_op,kernel", "use_short_name": True}),
@@ -769,7 +777,7 @@ COMPARE_OPTION_CASES = [
 def _compare_cli_args(kw):
     flags = {"per_iteration": "--per-iteration", "no_python": "--no-python",
              "normalize_names": "--normalize-names", "use_short_name": "--short-names",
-             "hta_strict": "--hta-strict", "stats": "--stats"}
+             "hta_strict": "--hta-strict", "stats": "--stats", "ascending": "--ascending"}
     names = {"categories": "--cat", "device_type": "--device"}
     out = []
     for k, v in kw.items():
@@ -1133,6 +1141,32 @@ def t_hta_compare_traces_and_ops_diff():
         for dev, want in pr["ops_diff"].items():
             got = quiet(TraceDiff.ops_diff, ctl, tst, *sel_, DEVICES[dev])
             assert got == want, (pr["control"], dev)
+
+
+def t_view_and_visualize_errors():
+    # A bad view argument, and an empty frame to draw: ValueErrors
+    # (UsageError) naming the problem; nothing written.
+    for kw, words in (({"sort": "nope"}, "sort='nope'"), ({"top": 0}, "top=0"),
+                      ({"sort": "q"}, "needs stats"), ({"include": "("}, "("),
+                      ({"control_label": "x", "test_label": "x"}, "both 'x'")):
+        try:
+            quiet(TraceDiff.compare_traces, BASE, TEST, **kw)
+        except tracediff.UsageError as e:
+            assert isinstance(e, ValueError) and words in str(e), (kw, str(e))
+        else:
+            raise AssertionError(f"{kw} did not raise")
+    empty = quiet(TraceDiff.compare_traces, BASE, TEST, include="no such name here")
+    assert len(empty) == 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for fn in (TraceDiff.visualize_counts_diff, TraceDiff.visualize_duration_diff):
+            out = os.path.join(tmp, "c.svg")
+            try:
+                fn(empty, show_image=False, export_image_path=out)
+            except ValueError as e:
+                assert "no rows" in str(e) and fn.__name__ in str(e), str(e)
+            else:
+                raise AssertionError(f"{fn.__name__} on an empty frame did not raise")
+            assert not os.path.exists(out)
 
 UNIT = [v for k, v in sorted(globals().items()) if k.startswith("t_")]
 

@@ -443,6 +443,13 @@ class TraceDiff:
         no_python: bool = False,
         normalize_names: bool = False,
         ns: Optional[bool] = None,
+        include: Optional[str] = None,
+        exclude: Optional[str] = None,
+        sort: Optional[str] = None,
+        ascending: bool = False,
+        top: Optional[int] = None,
+        control_label: Optional[str] = None,
+        test_label: Optional[str] = None,
     ) -> pd.DataFrame:
         """Counts and total durations (us) per operator/kernel name, side by side.
 
@@ -486,8 +493,24 @@ class TraceDiff:
         LabeledTrace read under the other rule is read again. Without it,
         when the rounding made some duration negative or moved a total by
         more than 5%, a TraceDiffWarning says so.
+
+        The rows, as ``tracediff compare``'s ``--include``, ``--exclude``,
+        ``--sort``, ``--ascending`` and ``--top``: ``include``/``exclude``
+        keep/drop the names a regular expression (PCRE2, as Python's)
+        finds; ``sort`` names a column (``name``, ``diff_duration``,
+        ``abs_diff_duration``, ``<label>_counts``, ..., with ``stats``
+        also ``q`` and ``change``; numbers largest first unless
+        ``ascending``); ``top`` keeps the first rows after that.
+        ``control_label``/``test_label`` (``--control-label``,
+        ``--test-label``) replace the sides' labels in the column names.
         """
-        cats, exclude = _categories(categories, no_python)
+        if top is not None and (isinstance(top, bool) or not isinstance(top, int) or top < 1):
+            raise UsageError(f"Invalid argument top={top!r} (expected a count of rows, 1 or more).")
+        for what, v in (("include", include), ("exclude", exclude), ("sort", sort),
+                        ("control_label", control_label), ("test_label", test_label)):
+            if v is not None and (not isinstance(v, str) or not v):
+                raise UsageError(f"Invalid argument {what}={v!r} (expected a non-empty string).")
+        cats, exclude_cats = _categories(categories, no_python)
         by_code = _by_code(by)
         ctl, tst = _adapt(control, test, threads, ns)
         if by_code:
@@ -495,20 +518,27 @@ class TraceDiff:
             _attributed(tst, threads)
         if ctl.label == tst.label:  # as HTA renames it
             tst.label = f"{tst.label}_control_test"
+        labels = (control_label or ctl.label, test_label or tst.label)
+        if labels[0] == labels[1]:
+            raise UsageError(f"control_label and test_label are both {labels[0]!r}: the "
+                             "columns need two labels")
         sk = _stats_kwargs(samples, alpha, min_change)
-        extra = dict(categories=cats, exclude_categories=exclude,
+        extra = dict(categories=cats, exclude_categories=exclude_cats,
                      normalize_names=bool(normalize_names), per_iteration=bool(per_iteration),
                      by=by_code)
+        if include or exclude or sort or ascending or top:
+            extra.update(include=include, exclude=exclude, sort=sort,
+                         ascending=bool(ascending), top=top or 0, labels=labels)
         return cls._compare(
             ctl, tst, control_rank, test_rank, control_iteration, test_iteration,
-            device_type, use_short_name, hta_strict, stats, sk, extra,
+            device_type, use_short_name, hta_strict, stats, sk, extra, labels,
         )
 
     @staticmethod
     def _compare(ctl, tst, cr, tr, ci, ti, device_type, short, hta_strict, stats=False,
-                 sk=None, extra=None) -> pd.DataFrame:
+                 sk=None, extra=None, labels=None) -> pd.DataFrame:
         _pandas()
-        names, cc, tc, cd, td, cnotes, tnotes, key, st = _core.compare(
+        names, cc, tc, cd, td, cnotes, tnotes, key, st, view = _core.compare(
             ctl._set, tst._set, cr, tr, ci, ti, _device_code(device_type), bool(short),
             bool(hta_strict), stats=bool(stats), **(sk or {}), **(extra or {}),
         )
@@ -518,7 +548,7 @@ class TraceDiff:
         divided = bool(extra and extra["per_iteration"])
         cmiss = divided or 0 in cc
         tmiss = divided or 0 in tc
-        cl, tl = ctl.label, tst.label
+        cl, tl = labels or (ctl.label, tst.label)
         c_counts = _counts_column(cc, cmiss)
         t_counts = _counts_column(tc, tmiss)
         c_dur = _duration_column(cd, cmiss)
@@ -541,6 +571,8 @@ class TraceDiff:
         )
         if st is not None:
             _add_stats(df, st, cl, tl)
+        if view is not None:  # the C library's filter, order and cut
+            df = df.iloc[view]
         return df
 
     @classmethod
@@ -654,6 +686,10 @@ def _visualize(df: pd.DataFrame, kind: int, show_image: bool, path: Optional[str
     if not isinstance(df, pd.DataFrame):
         raise UsageError(f"df must be a pandas DataFrame, not {type(df).__name__}")
     cl, tl = _labels(df)
+    if len(df.index) == 0:
+        raise UsageError(f"{('visualize_counts_diff', 'visualize_duration_diff')[kind]}: df has "
+                         "no rows, so there is nothing to draw (did a selection or filter "
+                         "leave every row out?)")
     suffix = "_counts" if kind == 0 else "_total_duration"
 
     def draw(to: str) -> None:
