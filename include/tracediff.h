@@ -1111,6 +1111,12 @@ TD_API const td_bd_row *td_breakdown_rows(const td_breakdown *b, size_t *n);
 TD_API const td_bd_bar *td_breakdown_waterfall(const td_breakdown *b, size_t *n);
 /* Notes on a side (why a number is missing or odd), NULL after the last. */
 TD_API const char *td_breakdown_note(const td_breakdown *b, td_side side, size_t i);
+/* libtracediff-render: the breakdown as `tracediff breakdown --format json`
+ * writes it (docs/breakdown.md): per side its label (NULL: "control",
+ * "test"), path, ranks and notes; the diff; the waterfall. */
+TD_API int td_breakdown_write_json(FILE *f, const td_breakdown *b, const td_set *control,
+                                   const td_set *test, const char *control_label,
+                                   const char *test_label, td_error *err);
 
 /* ------------------------------------------------------------------------- */
 /* Work, rate and the roofline per op (docs/roofline.md).                    */

@@ -17,6 +17,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static PyObject *TraceError; /* every library failure */
 static PyObject *UsageError; /* TD_EUSAGE and bad arguments: also a ValueError */
@@ -66,6 +67,7 @@ static PyObject *raise_td(const td_error *e)
 typedef struct {
     PyObject_HEAD td_set *set;
     int attributed; /* opened with want_attribution (needed by compare's by) */
+    int breakdown;  /* opened with want_breakdown (needed by breakdown) */
 } SetObject;
 
 static void Set_dealloc(SetObject *self)
@@ -348,7 +350,14 @@ static PyObject *Set_get_ns(SetObject *self, void *Py_UNUSED(c))
     return PyBool_FromLong(td_set_ns(self->set));
 }
 
+static PyObject *Set_get_breakdown(SetObject *self, void *Py_UNUSED(c))
+{
+    return PyBool_FromLong(self->breakdown);
+}
+
 static PyGetSetDef Set_getset[] = {
+    {"breakdown", (getter)Set_get_breakdown, NULL,
+     "Whether the set was opened with want_breakdown (breakdown needs it).", NULL},
     {"ns", (getter)Set_get_ns, NULL,
      "Whether the set's durations keep the traces' own resolution (else HTA's rounding).", NULL},
     {"path", (getter)Set_get_path, NULL, "The set's path.", NULL},
@@ -370,11 +379,11 @@ static PyTypeObject SetType = {
  * files read at once. */
 static PyObject *open_sets(PyObject *Py_UNUSED(mod), PyObject *args, PyObject *kw)
 {
-    static char *kwlist[] = {"paths", "threads", "want_attribution", "ns", NULL};
+    static char *kwlist[] = {"paths", "threads", "want_attribution", "ns", "want_breakdown", NULL};
     PyObject *seq, *result = NULL, *ns_arg = Py_None;
-    int threads = 0, attributed = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|ipO:open_sets", kwlist, &seq, &threads,
-                                     &attributed, &ns_arg))
+    int threads = 0, attributed = 0, breakdown = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|ipOp:open_sets", kwlist, &seq, &threads,
+                                     &attributed, &ns_arg, &breakdown))
         return NULL;
     /* ns=None: as HTA, HTA_DISABLE_NS_ROUNDING=1 in the environment. */
     int ns = ns_arg == Py_None ? td_env_ns() : PyObject_IsTrue(ns_arg);
@@ -399,6 +408,7 @@ static PyObject *open_sets(PyObject *Py_UNUSED(mod), PyObject *args, PyObject *k
     td_open_opts opts = TD_OPEN_OPTS_INIT;
     opts.threads = threads;
     opts.want_attribution = attributed;
+    opts.want_breakdown = breakdown;
     opts.ns = ns;
     td_error err = {0};
     int rc;
@@ -419,6 +429,7 @@ static PyObject *open_sets(PyObject *Py_UNUSED(mod), PyObject *args, PyObject *k
         }
         o->set = sets[i];
         o->attributed = attributed;
+        o->breakdown = breakdown;
         PyList_SET_ITEM(result, i, (PyObject *)o);
     }
 done:
@@ -737,11 +748,81 @@ static int cmp_by(cmp_args *a, int by, int device)
     return 0;
 }
 
+
+/* The HTML report (tracediff report) of a comparison, written whole or not
+ * at all: under a temporary name beside path, renamed into place. The
+ * charts' rows: each chart's default unless the view was given (as the
+ * CLI's --sort, --top, --include). */
+static int write_report(const char *path, const cmp_args *a, const td_diff *d,
+                        const td_stats *st, const char *const labels[2], const td_view_opts *view,
+                        int custom)
+{
+    td_report_input in = TD_REPORT_INPUT_INIT;
+    in.control = a->ctl->set;
+    in.test = a->tst->set;
+    in.opts = &a->o;
+    in.diff = d;
+    in.control_label = labels[0];
+    in.test_label = labels[1];
+    in.stats = st;
+    td_view_opts views[2];
+    for (int k = 0; k < 2; k++) {
+        views[k] = *view;
+        if (!custom) {
+            td_chart_default_view(&views[k], (td_chart_kind)k);
+            views[k].ascending = view->ascending;
+        }
+        in.chart_view[k] = &views[k];
+    }
+    size_t n = strlen(path);
+    char *tmp = malloc(n + 16);
+    if (!tmp) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    memcpy(tmp, path, n);
+    memcpy(tmp + n, ".tmp.XXXXXX", 12);
+    td_error err = {0};
+    int rc = -1, fd = td_temp_create(tmp);
+    FILE *f = fd >= 0 ? fdopen(fd, "wb") : NULL;
+    if (!f) {
+        PyErr_SetFromErrnoWithFilename(PyExc_OSError, tmp);
+        if (fd >= 0) {
+            close(fd);
+            unlink(tmp);
+            td_temp_forget(tmp);
+        }
+        free(tmp);
+        return -1;
+    }
+    int wrc;
+    Py_BEGIN_ALLOW_THREADS wrc = td_report_write_html(f, &in, &err);
+    Py_END_ALLOW_THREADS if (fclose(f) != 0 && wrc == 0)
+    {
+        PyErr_SetFromErrnoWithFilename(PyExc_OSError, path);
+        wrc = 1;
+    }
+    if (wrc < 0) {
+        if (!err.path[0])
+            snprintf(err.path, sizeof err.path, "%s", path);
+        raise_td(&err);
+    } else if (wrc == 0 && rename(tmp, path) != 0) {
+        PyErr_SetFromErrnoWithFilename(PyExc_OSError, path);
+    } else if (wrc == 0) {
+        rc = 0;
+    }
+    if (rc != 0)
+        unlink(tmp);
+    td_temp_forget(tmp);
+    free(tmp);
+    return rc;
+}
+
 static PyObject *compare(PyObject *Py_UNUSED(mod), PyObject *args, PyObject *kw)
 {
     static char *kwlist[] = {CMP_KWLIST,  "stats",     "per_iteration", "by",
                              "sort",      "ascending", "top",           "include",
-                             "exclude",   "labels",    NULL};
+                             "exclude",   "labels",    "report",        NULL};
     cmp_args a = {NULL, NULL, TD_COMPARE_OPTS_INIT, TD_STATS_OPTS_INIT, 0, 0, 0, 0, 0, 0};
     PyObject *sel[4] = {Py_None, Py_None, Py_None, Py_None}, *min_change = Py_None;
     int device = TD_DEVICE_ALL, samples = 0, by = TD_BY_KERNEL, ascending = 0;
@@ -752,17 +833,19 @@ static PyObject *compare(PyObject *Py_UNUSED(mod), PyObject *args, PyObject *kw)
      * in the result (else None). labels: (control, test), for --sort's
      * column names. */
     const char *sort = NULL, *include = NULL, *exclude = NULL, *labels[2] = {NULL, NULL};
-    if (!PyArg_ParseTupleAndKeywords(args, kw, CMP_FORMAT "ppizpnzz(zz):compare", kwlist,
+    PyObject *report = NULL; /* a path: the HTML report of the comparison is written there */
+    if (!PyArg_ParseTupleAndKeywords(args, kw, CMP_FORMAT "ppizpnzz(zz)O&:compare", kwlist,
                                      &SetType, &a.ctl, &SetType, &a.tst, &sel[0], &sel[1], &sel[2],
                                      &sel[3], &device, &a.short_names, &a.hta_strict,
                                      &a.o.categories, &a.exclude_categories, &a.normalize_names,
                                      &samples, &alpha, &min_change, &a.stats, &a.per_iteration,
                                      &by, &sort, &ascending, &top, &include, &exclude, &labels[0],
-                                     &labels[1]))
+                                     &labels[1], PyUnicode_FSConverter, &report))
         return NULL;
     if (top < 0) {
         PyErr_Format(UsageError, "Invalid argument top=%zd (expected a count of rows, 1 or more).",
                      top);
+        Py_XDECREF(report);
         return NULL;
     }
     td_view_opts vo = TD_VIEW_OPTS_INIT;
@@ -774,10 +857,12 @@ static PyObject *compare(PyObject *Py_UNUSED(mod), PyObject *args, PyObject *kw)
                          "sort='%s': no such column (try name, diff_duration, diff_counts, "
                          "abs_diff_duration, %s_counts, ...)",
                          sort, labels[0] ? labels[0] : "control");
+            Py_XDECREF(report);
             return NULL;
         }
         if ((c == TD_COL_Q || c == TD_COL_CHANGE) && !a.stats) {
             PyErr_Format(UsageError, "sort='%s': needs stats=True", sort);
+            Py_XDECREF(report);
             return NULL;
         }
         vo.sort = (td_column)c;
@@ -792,7 +877,9 @@ static PyObject *compare(PyObject *Py_UNUSED(mod), PyObject *args, PyObject *kw)
     td_stats *st = NULL;
     if (cmp_by(&a, by, device) == 0 &&
         cmp_args_fill(&a, sel, device, samples, alpha, min_change) == 0 &&
-        cmp_compute(&a, &d, &st) == 0) {
+        cmp_compute(&a, &d, &st) == 0 &&
+        (!report || write_report(PyBytes_AS_STRING(report), &a, d, st, labels, &vo,
+                                 sort || top || include) == 0)) {
         PyObject *rows = diff_result(d);
         PyObject *sr = rows && st ? stats_result(st, td_diff_nrows(d)) : Py_NewRef(Py_None);
         PyObject *view = Py_NewRef(Py_None);
@@ -827,6 +914,7 @@ static PyObject *compare(PyObject *Py_UNUSED(mod), PyObject *args, PyObject *kw)
     td_stats_free(st);
     td_diff_free(d);
     cmp_args_clear(&a);
+    Py_XDECREF(report);
     return result;
 }
 
@@ -1326,6 +1414,64 @@ static PyObject *short_name(PyObject *Py_UNUSED(mod), PyObject *arg)
     return r;
 }
 
+
+/* ------------------------------------------------------------------------ */
+/* breakdown(): tracediff breakdown's JSON                                   */
+
+static PyObject *breakdown(PyObject *Py_UNUSED(mod), PyObject *args, PyObject *kw)
+{
+    static char *kwlist[] = {"control",     "test",          "control_rank",
+                             "test_rank",   "control_iteration", "test_iteration",
+                             "hta_scope",   "control_label", "test_label",
+                             NULL};
+    SetObject *ctl, *tst;
+    PyObject *sel[4] = {Py_None, Py_None, Py_None, Py_None};
+    int hta_scope = 0;
+    const char *labels[2] = {NULL, NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O!O!|OOOOpzz:breakdown", kwlist, &SetType, &ctl,
+                                     &SetType, &tst, &sel[0], &sel[1], &sel[2], &sel[3],
+                                     &hta_scope, &labels[0], &labels[1]))
+        return NULL;
+    td_breakdown_opts bo = TD_BREAKDOWN_OPTS_INIT;
+    td_list *lists[4] = {&bo.control_ranks, &bo.test_ranks, &bo.control_iters, &bo.test_iters};
+    static const char *const what[4] = {"control_rank", "test_rank", "control_iteration",
+                                        "test_iteration"};
+    PyObject *result = NULL;
+    td_breakdown *b = NULL;
+    char *buf = NULL;
+    size_t len = 0;
+    for (int i = 0; i < 4; i++)
+        if (to_list(sel[i], lists[i], what[i]) < 0)
+            goto done;
+    bo.hta_scope = hta_scope;
+    td_error err = {0};
+    int rc;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    Py_BEGIN_ALLOW_THREADS rc = td_breakdown_compute(&b, ctl->set, tst->set, &bo, &err);
+    if (rc == 0)
+        rc = td_breakdown_write_json(f, b, ctl->set, tst->set, labels[0], labels[1], &err);
+    Py_END_ALLOW_THREADS if (fclose(f) != 0 && rc == 0)
+    {
+        PyErr_NoMemory();
+        goto done;
+    }
+    if (rc < 0) {
+        raise_td(&err);
+        goto done;
+    }
+    result = PyUnicode_DecodeUTF8(buf, (Py_ssize_t)len, "surrogateescape");
+done:
+    for (int i = 0; i < 4; i++)
+        td_list_clear(lists[i]);
+    td_breakdown_free(b);
+    free(buf);
+    return result;
+}
+
 static PyMethodDef module_methods[] = {
     {"open_sets", (PyCFunction)(void (*)(void))open_sets, METH_VARARGS | METH_KEYWORDS,
      "open_sets(paths, threads=0, want_attribution=False, ns=None) -> [Set]: open trace "
@@ -1340,6 +1486,9 @@ static PyMethodDef module_methods[] = {
      "chart(path, kind, names, control_counts, test_counts, control_duration, test_duration, "
      "control_label=None, test_label=None): kind 0 counts, 1 duration; .svg, .png or .pdf."},
     {"short_name", short_name, METH_O, "The short name of a kernel or operator name."},
+    {"breakdown", (PyCFunction)(void (*)(void))breakdown, METH_VARARGS | METH_KEYWORDS,
+     "breakdown(control, test, ...) -> str: tracediff breakdown --format json's text (sets "
+     "opened with want_breakdown)."},
     {"check", (PyCFunction)(void (*)(void))check, METH_VARARGS | METH_KEYWORDS,
      "check(control, test, ..., max_regression=5, min_us=0, gate_waits=False, allow_new=False, "
      "max_step_regression=None, by=0, include=None, exclude=None) -> Check: the CI gate."},

@@ -1168,6 +1168,116 @@ def t_view_and_visualize_errors():
                 raise AssertionError(f"{fn.__name__} on an empty frame did not raise")
             assert not os.path.exists(out)
 
+
+# --- breakdown() and report(): the CLI's JSON and HTML ----------------------
+
+BREAKDOWN_CASES = [
+    (DIFF_C, DIFF_T, {}),
+    (RESNET0, RESNET4, {"control_iteration": "all", "test_iteration": "all"}),
+    (TWO_RANKS, TWO_RANKS, {"control_rank": 0, "test_rank": 1, "hta_scope": True,
+                            "control_label": "r0", "test_label": "r1"}),
+]
+
+
+def _bd_cli_args(kw):
+    out = []
+    for k, v in kw.items():
+        out += ["--hta-scope"] if k == "hta_scope" else ["--" + k.replace("_", "-"), str(v)]
+    return out
+
+
+def _nan_eq(a, b):
+    if a is None:
+        return b is None or (isinstance(b, float) and math.isnan(b)) or b is pd.NA
+    return a == b
+
+
+def t_breakdown_equals_cli_json():
+    for c, t, kw in BREAKDOWN_CASES:
+        js = json.loads(cli("breakdown", "--format", "json", "-q", c, t,
+                            *_bd_cli_args(kw)).stdout)
+        bd = tracediff.breakdown(c, t, **kw)
+        what = (os.path.basename(c), kw)
+        assert bd.json == js, what
+        # ranks: one row per side and rank, the JSON's fields as columns
+        want = [dict(side=s, label=js[s]["label"], **r) for s in ("control", "test")
+                for r in js[s]["ranks"]]
+        assert len(bd.ranks) == len(want), what
+        for row, w in zip(bd.ranks.to_dict("records"), want):
+            assert set(row) == set(w), (what, set(row) ^ set(w))
+            for k, v in w.items():
+                assert _nan_eq(v, row[k]), (what, k, v, row[k])
+        # diff: one row per metric, in the JSON's order
+        assert bd.diff.index.tolist() == list(js["diff"]), what
+        for m, fields in js["diff"].items():
+            for k, v in fields.items():
+                assert _nan_eq(v, bd.diff.loc[m, k]), (what, m, k, v, bd.diff.loc[m, k])
+        assert bd.waterfall.to_dict("records") == js["waterfall"], what
+        assert bd.samples == {s: js[s]["samples"] for s in ("control", "test")}
+        html = bd._repr_html_()
+        assert "waterfall" in html and "step_us" in html, what
+
+
+def t_breakdown_errors():
+    # A summary does not keep what a breakdown needs: a TraceError naming it.
+    with tempfile.TemporaryDirectory() as tmp:
+        p = os.path.join(tmp, "s.tdsum")
+        tracediff.summarize(DIFF_C, p)
+        try:
+            tracediff.breakdown(p, DIFF_T)
+        except (tracediff.TraceError, tracediff.UsageError) as e:
+            assert "s.tdsum" in str(e) or "summary" in str(e), str(e)
+        else:
+            raise AssertionError("breakdown of a summary did not raise")
+    try:
+        tracediff.breakdown(DIFF_C, DIFF_T, control_rank=99)
+    except tracediff.UsageError as e:
+        assert "99" in str(e), str(e)
+    else:
+        raise AssertionError("control_rank=99 did not raise")
+
+
+REPORT_CASES = [
+    (DIFF_C, DIFF_T, {}),
+    (RESNET0, RESNET4, {"control_iteration": "all", "test_iteration": "all", "stats": True,
+                        "sort": "diff_counts", "top": 5, "control_label": "w0",
+                        "test_label": "w4"}),
+]
+
+
+def t_report_equals_cli():
+    flags = {"stats": "--stats"}
+    with tempfile.TemporaryDirectory() as tmp:
+        for c, t, kw in REPORT_CASES:
+            args = []
+            for k, v in kw.items():
+                args += [flags[k]] if k in flags else ["--" + k.replace("_", "-"), str(v)]
+            a, b = os.path.join(tmp, "cli.html"), os.path.join(tmp, "py.html")
+            cli("report", "-q", c, t, "-o", a, *args)
+            quiet(tracediff.report, c, t, b, **kw)
+            with open(a, "rb") as fa, open(b, "rb") as fb:
+                assert fa.read() == fb.read(), (os.path.basename(c), kw)
+        # Whole or not at all: a failed report leaves nothing behind.
+        bad = os.path.join(tmp, "no-such-dir", "r.html")
+        try:
+            quiet(tracediff.report, DIFF_C, DIFF_T, bad)
+        except OSError:
+            pass
+        else:
+            raise AssertionError("a report into a missing folder did not raise")
+        assert sorted(os.listdir(tmp)) == ["cli.html", "py.html"], os.listdir(tmp)
+
+
+def t_check_result_html():
+    res = quiet(tracediff.check, RESNET0, RESNET4, control_iteration="all",
+                test_iteration="all")
+    import html as h
+    text = res._repr_html_()
+    assert ("passed" if res.passed else "FAILED") in text
+    assert f"{len(res.regressions)} regression" in text
+    assert not res.regressions.empty  # this pair has regressions: the table shows them
+    assert "<table" in text and h.escape(res.regressions["name"].iloc[0]) in text
+
 UNIT = [v for k, v in sorted(globals().items()) if k.startswith("t_")]
 
 

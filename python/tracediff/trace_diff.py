@@ -416,6 +416,47 @@ def _duration_column(values: list, missing: bool) -> np.ndarray:
     return a
 
 
+def _compare_traces(cls, control, test, control_rank, test_rank, control_iteration,
+                    test_iteration, device_type, use_short_name, *, hta_strict=False, threads=0,
+                    stats=False, samples=None, alpha=None, min_change=None, per_iteration=False,
+                    by=None, categories=None, no_python=False, normalize_names=False, ns=None,
+                    include=None, exclude=None, sort=None, ascending=False, top=None,
+                    control_label=None, test_label=None, report=None):
+    """compare_traces; with report, the HTML report of the comparison is
+    written to that path too (tracediff report)."""
+    if top is not None and (isinstance(top, bool) or not isinstance(top, int) or top < 1):
+        raise UsageError(f"Invalid argument top={top!r} (expected a count of rows, 1 or more).")
+    for what, v in (("include", include), ("exclude", exclude), ("sort", sort),
+                    ("control_label", control_label), ("test_label", test_label)):
+        if v is not None and (not isinstance(v, str) or not v):
+            raise UsageError(f"Invalid argument {what}={v!r} (expected a non-empty string).")
+    cats, exclude_cats = _categories(categories, no_python)
+    by_code = _by_code(by)
+    ctl, tst = _adapt(control, test, threads, ns)
+    if by_code or report is not None:  # the report's "Where the GPU time moved" needs it too
+        _attributed(ctl, threads)
+        _attributed(tst, threads)
+    if ctl.label == tst.label:  # as HTA renames it
+        tst.label = f"{tst.label}_control_test"
+    labels = (control_label or ctl.label, test_label or tst.label)
+    if labels[0] == labels[1]:
+        raise UsageError(f"control_label and test_label are both {labels[0]!r}: the "
+                         "columns need two labels")
+    sk = _stats_kwargs(samples, alpha, min_change)
+    extra = dict(categories=cats, exclude_categories=exclude_cats,
+                 normalize_names=bool(normalize_names), per_iteration=bool(per_iteration),
+                 by=by_code)
+    if include or exclude or sort or ascending or top or report is not None:
+        extra.update(include=include, exclude=exclude, sort=sort,
+                     ascending=bool(ascending), top=top or 0, labels=labels)
+    if report is not None:
+        extra["report"] = report
+    return cls._compare(
+        ctl, tst, control_rank, test_rank, control_iteration, test_iteration,
+        device_type, use_short_name, hta_strict, stats, sk, extra, labels,
+    )
+
+
 class TraceDiff:
     """Compare two sets of traces: ``compare_traces``, ``ops_diff`` and two charts."""
 
@@ -504,34 +545,27 @@ class TraceDiff:
         ``control_label``/``test_label`` (``--control-label``,
         ``--test-label``) replace the sides' labels in the column names.
         """
-        if top is not None and (isinstance(top, bool) or not isinstance(top, int) or top < 1):
-            raise UsageError(f"Invalid argument top={top!r} (expected a count of rows, 1 or more).")
-        for what, v in (("include", include), ("exclude", exclude), ("sort", sort),
-                        ("control_label", control_label), ("test_label", test_label)):
-            if v is not None and (not isinstance(v, str) or not v):
-                raise UsageError(f"Invalid argument {what}={v!r} (expected a non-empty string).")
-        cats, exclude_cats = _categories(categories, no_python)
-        by_code = _by_code(by)
-        ctl, tst = _adapt(control, test, threads, ns)
-        if by_code:
-            _attributed(ctl, threads)
-            _attributed(tst, threads)
-        if ctl.label == tst.label:  # as HTA renames it
-            tst.label = f"{tst.label}_control_test"
-        labels = (control_label or ctl.label, test_label or tst.label)
-        if labels[0] == labels[1]:
-            raise UsageError(f"control_label and test_label are both {labels[0]!r}: the "
-                             "columns need two labels")
-        sk = _stats_kwargs(samples, alpha, min_change)
-        extra = dict(categories=cats, exclude_categories=exclude_cats,
-                     normalize_names=bool(normalize_names), per_iteration=bool(per_iteration),
-                     by=by_code)
-        if include or exclude or sort or ascending or top:
-            extra.update(include=include, exclude=exclude, sort=sort,
-                         ascending=bool(ascending), top=top or 0, labels=labels)
-        return cls._compare(
-            ctl, tst, control_rank, test_rank, control_iteration, test_iteration,
-            device_type, use_short_name, hta_strict, stats, sk, extra, labels,
+        return _compare_traces(
+            cls, control, test, control_rank, test_rank, control_iteration, test_iteration, device_type, use_short_name,
+            hta_strict=hta_strict,
+            threads=threads,
+            stats=stats,
+            samples=samples,
+            alpha=alpha,
+            min_change=min_change,
+            per_iteration=per_iteration,
+            by=by,
+            categories=categories,
+            no_python=no_python,
+            normalize_names=normalize_names,
+            ns=ns,
+            include=include,
+            exclude=exclude,
+            sort=sort,
+            ascending=ascending,
+            top=top,
+            control_label=control_label,
+            test_label=test_label,
         )
 
     @staticmethod

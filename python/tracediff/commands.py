@@ -1,0 +1,172 @@
+"""``tracediff breakdown`` and ``tracediff report`` as Python calls.
+
+Each runs the library code the command runs and returns what it writes:
+``breakdown()`` the numbers of ``tracediff breakdown --format json`` as
+DataFrames (the JSON's field names are the columns), ``report()`` the same
+HTML file as ``tracediff report``.
+"""
+from __future__ import annotations
+
+import html
+import json
+import os
+from typing import Dict, List, Optional, Union
+
+from . import _tracediff as _core
+from .trace_diff import (
+    LabeledTrace,
+    TraceDiff,
+    TraceDir,
+    UsageError,
+    _compare_traces,
+    _ns,
+    _pandas,
+    _path_of,
+)
+
+Selection = Optional[Union[int, List[int], str]]
+
+
+def _open_for(x, threads: int, ns: bool, **want):
+    """A set of one side, opened with what the command needs (a
+    LabeledTrace's path is read again when its set lacks it)."""
+    if isinstance(x, LabeledTrace):
+        s = x._set
+        if s.ns == ns and all(getattr(s, k.replace("want_", "")) for k in want):
+            return s
+        path = s.path
+    else:
+        path = _path_of(x)
+        if path is None:
+            raise UsageError(f"Invalid argument type for ({x}).")
+    return _core.open_sets([path], threads=threads, ns=ns, **want)[0]
+
+
+def _label(x, given: Optional[str], default: str) -> str:
+    if given is not None:
+        if not isinstance(given, str) or not given:
+            raise UsageError(f"Invalid argument label={given!r} (expected a non-empty string).")
+        return given
+    return x.label if isinstance(x, LabeledTrace) else default
+
+
+class Breakdown:
+    """Where the step time went (``tracediff breakdown``; docs/breakdown.md).
+
+    ``ranks``: one row per side and rank, the ``ranks`` objects of the JSON
+    (``rank``, ``iterations``, ``step_us``, ``kernel_time_us``, ``busy_us``,
+    ``idle_us``, ``compute_us``, ``non_compute_us``, ``exposed_comm_us``,
+    ``comm_comp_overlap_pct``, ``kernel_types``, ``idle_by_stream``,
+    ``sync_wait_us``, ``slowest``, ``straggler``, ``notes``) after ``side``
+    (``control``/``test``) and ``label``. ``diff``: one row per metric
+    (index ``metric``): ``control``, ``test``, ``diff``, ``pct`` and, with
+    3 samples a side, ``n_control``, ``n_test``, ``p``, ``q``, ``verdict``.
+    ``waterfall``: ``component``, ``control_us``, ``test_us``, ``diff_us``.
+    ``samples``, ``notes`` and ``paths``: per side. ``json``: the command's
+    JSON, parsed. In Jupyter it shows as the diff and the waterfall."""
+
+    def __init__(self, text: str) -> None:
+        pd = _pandas()
+        d = json.loads(text)
+        self.json: dict = d
+        rows = []
+        for side in ("control", "test"):
+            for r in d[side]["ranks"]:
+                rows.append({"side": side, "label": d[side]["label"], **r})
+        cols = ["side", "label", "rank", "iterations", "step_us", "kernel_time_us", "busy_us",
+                "idle_us", "compute_us", "non_compute_us", "exposed_comm_us",
+                "comm_comp_overlap_pct", "kernel_types", "idle_by_stream", "sync_wait_us",
+                "slowest", "straggler", "notes"]
+        ranks = pd.DataFrame(rows, columns=cols)
+        self.ranks = ranks.astype({c: "float64" for c in cols[4:12] + ["sync_wait_us"]})
+        diff = pd.DataFrame.from_dict(d["diff"], orient="index")
+        diff.index.name = "metric"
+        for c in ("n_control", "n_test"):
+            if c in diff.columns:
+                diff[c] = diff[c].astype("Int64")
+        self.diff = diff
+        self.waterfall = pd.DataFrame(d["waterfall"],
+                                      columns=["component", "control_us", "test_us", "diff_us"])
+        self.labels: Dict[str, str] = {s: d[s]["label"] for s in ("control", "test")}
+        self.paths: Dict[str, str] = {s: d[s]["path"] for s in ("control", "test")}
+        self.samples: Dict[str, int] = {s: d[s]["samples"] for s in ("control", "test")}
+        self.notes: Dict[str, List[str]] = {s: d[s]["notes"] for s in ("control", "test")}
+
+    def __repr__(self) -> str:
+        return (f"Breakdown({self.labels['control']!r} {self.samples['control']} samples, "
+                f"{self.labels['test']!r} {self.samples['test']} samples)\n"
+                + self.diff.to_string())
+
+    def _repr_html_(self) -> str:
+        c, t = self.labels["control"], self.labels["test"]
+        head = (f"<p><b>breakdown</b>: {html.escape(c)} ({self.samples['control']} samples) "
+                f"vs {html.escape(t)} ({self.samples['test']} samples)</p>")
+        notes = "".join(f"<li>{html.escape(n)}</li>" for s in ("control", "test")
+                        for n in self.notes[s])
+        return (head + self.diff.to_html(na_rep="n/a") + "<p><b>waterfall</b></p>"
+                + self.waterfall.to_html(index=False)
+                + (f"<ul>{notes}</ul>" if notes else ""))
+
+
+def breakdown(
+    control: Union[LabeledTrace, TraceDir],
+    test: Union[LabeledTrace, TraceDir],
+    control_rank: Selection = None,
+    test_rank: Selection = None,
+    control_iteration: Selection = None,
+    test_iteration: Selection = None,
+    *,
+    hta_scope: bool = False,
+    control_label: Optional[str] = None,
+    test_label: Optional[str] = None,
+    threads: int = 0,
+    ns: Optional[bool] = None,
+) -> Breakdown:
+    """``tracediff breakdown CONTROL TEST``: per side and rank the step time
+    and the GPU's kernel, busy, idle, compute, non-compute and exposed
+    communication time (HTA's TraceAnalysis numbers), the diff of the sides
+    and a waterfall from control's step time to test's. The selection's
+    defaults are the command's: every rank, and the steady iterations of a
+    side with 2 or more steps. ``hta_scope``: ``--hta-scope``. The sets are
+    read from the traces (a summary does not keep what this needs)."""
+    ns_ = _ns(ns)
+    sets = [_open_for(x, threads, ns_, want_breakdown=True) for x in (control, test)]
+    labels = (_label(control, control_label, "control"), _label(test, test_label, "test"))
+    return Breakdown(_core.breakdown(sets[0], sets[1], control_rank, test_rank, control_iteration,
+                                     test_iteration, hta_scope=bool(hta_scope),
+                                     control_label=labels[0], test_label=labels[1]))
+
+
+def report(
+    control: Union[LabeledTrace, TraceDir],
+    test: Union[LabeledTrace, TraceDir],
+    path: Union[str, os.PathLike],
+    control_rank: Selection = None,
+    test_rank: Selection = None,
+    control_iteration: Selection = None,
+    test_iteration: Selection = None,
+    device_type="all",
+    use_short_name: bool = False,
+    *,
+    control_label: Optional[str] = None,
+    test_label: Optional[str] = None,
+    **options,
+) -> None:
+    """``tracediff report CONTROL TEST -o PATH``: one self-contained HTML
+    page (both sides, headline numbers, both charts, the sortable table,
+    the ops_diff lists, the notes), written whole or not at all. The rows
+    and options are ``TraceDiff.compare_traces``'s (``stats``,
+    ``per_iteration``, ``categories``, ``no_python``, ``normalize_names``,
+    ``hta_strict``, ``ns``, ``threads``; ``sort``, ``top``, ``include``,
+    ``exclude``, ``ascending`` pick the charts' rows, as for the command);
+    the labels default to the command's, ``control`` and ``test`` (a
+    LabeledTrace's own label otherwise)."""
+    if not isinstance(path, (str, bytes, os.PathLike)):
+        raise UsageError(f"path must be a file name, not {type(path).__name__}")
+    for bad in ("by",):
+        if options.get(bad) is not None:
+            raise UsageError(f"report: {bad}= is not an option of tracediff report")
+    labels = (_label(control, control_label, "control"), _label(test, test_label, "test"))
+    _compare_traces(TraceDiff, control, test, control_rank, test_rank, control_iteration,
+                    test_iteration, device_type, use_short_name, control_label=labels[0],
+                    test_label=labels[1], report=os.fspath(path), **options)
