@@ -1111,6 +1111,10 @@ TD_API const td_bd_row *td_breakdown_rows(const td_breakdown *b, size_t *n);
 TD_API const td_bd_bar *td_breakdown_waterfall(const td_breakdown *b, size_t *n);
 /* Notes on a side (why a number is missing or odd), NULL after the last. */
 TD_API const char *td_breakdown_note(const td_breakdown *b, td_side side, size_t i);
+/* libtracediff-render: what set holds, as `tracediff info --format json`
+ * writes it: path, duration rule, iterations, files, categories and their
+ * times, and a (td_set_attr_stats of the set) as "attribution". */
+TD_API int td_info_write_json(FILE *f, const td_set *set, const td_attr_stats *a, td_error *err);
 /* libtracediff-render: the breakdown as `tracediff breakdown --format json`
  * writes it (docs/breakdown.md): per side its label (NULL: "control",
  * "test"), path, ranks and notes; the diff; the waterfall. */

@@ -1472,6 +1472,46 @@ done:
     return result;
 }
 
+
+/* info(set): tracediff info --format json's text (the set opened with
+ * want_attribution, as the command opens it). */
+static PyObject *info(PyObject *Py_UNUSED(mod), PyObject *arg)
+{
+    if (!PyObject_TypeCheck(arg, &SetType))
+        return PyErr_Format(PyExc_TypeError, "info() takes a Set, not %s", Py_TYPE(arg)->tp_name);
+    const td_set *set = ((SetObject *)arg)->set;
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f)
+        return PyErr_NoMemory();
+    td_attr_stats a;
+    td_error err = {0};
+    int rc;
+    Py_BEGIN_ALLOW_THREADS rc = td_set_attr_stats(set, &a);
+    if (rc < 0)
+        snprintf(err.msg, sizeof err.msg, "%s",
+                 rc == TD_ETRACE ? "damaged summary: packed durations do not decode"
+                                 : "out of memory");
+    else
+        rc = td_info_write_json(f, set, &a, &err);
+    Py_END_ALLOW_THREADS int closed = fclose(f);
+    PyObject *result = NULL;
+    if (rc < 0) {
+        if (!err.code) {
+            err.code = rc;
+            snprintf(err.path, sizeof err.path, "%s", td_set_origin(set));
+        }
+        raise_td(&err);
+    } else if (closed != 0) {
+        PyErr_NoMemory();
+    } else {
+        result = PyUnicode_DecodeUTF8(buf, (Py_ssize_t)len, "surrogateescape");
+    }
+    free(buf);
+    return result;
+}
+
 static PyMethodDef module_methods[] = {
     {"open_sets", (PyCFunction)(void (*)(void))open_sets, METH_VARARGS | METH_KEYWORDS,
      "open_sets(paths, threads=0, want_attribution=False, ns=None) -> [Set]: open trace "
@@ -1486,6 +1526,7 @@ static PyMethodDef module_methods[] = {
      "chart(path, kind, names, control_counts, test_counts, control_duration, test_duration, "
      "control_label=None, test_label=None): kind 0 counts, 1 duration; .svg, .png or .pdf."},
     {"short_name", short_name, METH_O, "The short name of a kernel or operator name."},
+    {"info", info, METH_O, "info(set) -> str: tracediff info --format json's text."},
     {"breakdown", (PyCFunction)(void (*)(void))breakdown, METH_VARARGS | METH_KEYWORDS,
      "breakdown(control, test, ...) -> str: tracediff breakdown --format json's text (sets "
      "opened with want_breakdown)."},

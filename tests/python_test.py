@@ -1278,6 +1278,26 @@ def t_check_result_html():
     assert not res.regressions.empty  # this pair has regressions: the table shows them
     assert "<table" in text and h.escape(res.regressions["name"].iloc[0]) in text
 
+
+def t_info_equals_cli_json():
+    for path, kw in ((os.path.join(TRACES, "hta-trace_compare", "base"), {}),
+                     (RESNET4, {}), (BERT_H100, {"ns": True}), (TWO_RANKS, {})):
+        js = json.loads(cli("info", "--format", "json", path,
+                            *(["--ns"] if kw.get("ns") else [])).stdout)
+        for arg in (path, LabeledTrace("x", trace_dir=path)):
+            d = tracediff.info(arg, **kw)
+            what = (os.path.basename(path), type(arg).__name__)
+            assert set(d) == set(js), (what, set(d) ^ set(js))
+            for k in ("path", "durations", "iterations", "attribution"):
+                assert d[k] == js[k], (what, k)
+            assert d["files"].to_dict("records") == [
+                {c: f.get(c) for c in d["files"].columns} for f in js["files"]], what
+            assert all(set(f) <= set(d["files"].columns) for f in js["files"]), what
+            assert d["categories"].index.tolist() == list(js["categories"]), what
+            assert d["categories"]["categories"].tolist() == list(js["categories"].values())
+            assert d["categories"]["category_us"].tolist() == [
+                js["category_us"][c] for c in js["categories"]], what
+
 UNIT = [v for k, v in sorted(globals().items()) if k.startswith("t_")]
 
 

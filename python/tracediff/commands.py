@@ -1,9 +1,9 @@
-"""``tracediff breakdown`` and ``tracediff report`` as Python calls.
+"""``tracediff info``, ``breakdown`` and ``report`` as Python calls.
 
 Each runs the library code the command runs and returns what it writes:
-``breakdown()`` the numbers of ``tracediff breakdown --format json`` as
-DataFrames (the JSON's field names are the columns), ``report()`` the same
-HTML file as ``tracediff report``.
+``info()`` and ``breakdown()`` the numbers of the command's ``--format
+json`` as DataFrames (the JSON's field names are the columns), ``report()``
+the same HTML file as ``tracediff report``.
 """
 from __future__ import annotations
 
@@ -32,7 +32,8 @@ def _open_for(x, threads: int, ns: bool, **want):
     LabeledTrace's path is read again when its set lacks it)."""
     if isinstance(x, LabeledTrace):
         s = x._set
-        if s.ns == ns and all(getattr(s, k.replace("want_", "")) for k in want):
+        has = {"want_attribution": "attributed", "want_breakdown": "breakdown"}
+        if s.ns == ns and all(getattr(s, has[k]) for k in want):
             return s
         path = s.path
     else:
@@ -170,3 +171,37 @@ def report(
     _compare_traces(TraceDiff, control, test, control_rank, test_rank, control_iteration,
                     test_iteration, device_type, use_short_name, control_label=labels[0],
                     test_label=labels[1], report=os.fspath(path), **options)
+
+
+def info(
+    trace_set: Union[LabeledTrace, TraceDir],
+    *,
+    threads: int = 0,
+    ns: Optional[bool] = None,
+) -> dict:
+    """``tracediff info SET --format json``: what a trace set holds, as a
+    dict with the JSON's keys: ``path``, ``durations`` (``hta-rounded`` or
+    ``ns``), ``iterations`` (a list), ``files`` (a DataFrame, one row per
+    file, the JSON's fields as columns: ``path``, ``rank``,
+    ``compression``, ``file_bytes``, ``json_bytes``, ``events_total``,
+    ``events_counted``, ``events_cpu``, ``events_gpu``, ``events_stream0``,
+    ``events_no_launch``, ``events_skipped``, ``steps``, ``rounded``,
+    ``decimal_timestamps``, ``device``, and for other profilers' files
+    ``format`` and ``rank_from``), ``categories`` (a DataFrame indexed by
+    ``category``: ``categories``, the counted events, and ``category_us``,
+    their time) and ``attribution`` (the JSON's dict)."""
+    pd = _pandas()
+    s = _open_for(trace_set, threads, _ns(ns), want_attribution=True)
+    d = json.loads(_core.info(s))
+    cols = ["path", "rank", "compression", "file_bytes", "json_bytes", "events_total",
+            "events_counted", "events_cpu", "events_gpu", "events_stream0", "events_no_launch",
+            "events_skipped", "steps", "rounded", "decimal_timestamps", "device"]
+    cols += [c for f in d["files"] for c in f if c not in cols]
+    d["files"] = pd.DataFrame(d["files"], columns=cols)
+    cats = list(d["categories"])
+    d["categories"] = pd.DataFrame(
+        {"categories": pd.Series([d["categories"][c] for c in cats], dtype="int64"),
+         "category_us": pd.Series([d["category_us"].get(c) for c in cats], dtype="float64")},
+    ).set_axis(pd.Index(cats, name="category", dtype=object))
+    d["category_us"] = d["categories"]["category_us"]
+    return d
