@@ -223,11 +223,11 @@ static int bd_write(bd_run *r)
     if (rc != 0)
         return rc;
     td_error err = {0};
-    if (strcmp(fmt, "json") == 0 &&
-        td_breakdown_write_json(out.f, r->b, r->sets[0], r->sets[1], cli_side_label(r->o, 0),
-                                cli_side_label(r->o, 1), &err) < 0)
-        return out_fail(&out, &err);
-    else if (strcmp(fmt, "csv") == 0 && r->o->per_rank)
+    if (strcmp(fmt, "json") == 0) {
+        if (td_breakdown_write_json(out.f, r->b, r->sets[0], r->sets[1], cli_side_label(r->o, 0),
+                                    cli_side_label(r->o, 1), &err) < 0)
+            return out_fail(&out, &err);
+    } else if (strcmp(fmt, "csv") == 0 && r->o->per_rank)
         write_csv_ranks(out.f, r);
     else if (strcmp(fmt, "csv") == 0)
         write_csv(out.f, r);
