@@ -1512,6 +1512,116 @@ static PyObject *info(PyObject *Py_UNUSED(mod), PyObject *arg)
     return result;
 }
 
+
+/* explain(control, test, name, ...): tracediff explain --format json's
+ * text: the kernels the op (by: 1 op, 2 top op, 3 annotation) launched, per
+ * kernel name on each side, beside the op's own CPU time. The sets must be
+ * opened with want_attribution. None when name is in neither selection. */
+static PyObject *explain(PyObject *Py_UNUSED(mod), PyObject *args, PyObject *kw)
+{
+    static char *kwlist[] = {CMP_KWLIST, "name", "by", "sort", "ascending", "top", "include",
+                             "exclude", "labels", NULL};
+    cmp_args a = {NULL, NULL, TD_COMPARE_OPTS_INIT, TD_STATS_OPTS_INIT, 0, 0, 0, 0, 0, 0};
+    PyObject *sel[4] = {Py_None, Py_None, Py_None, Py_None}, *min_change = Py_None;
+    int device = TD_DEVICE_ALL, samples = 0, by = TD_BY_OP, ascending = 0;
+    double alpha = 0;
+    Py_ssize_t top = 0;
+    const char *name = NULL, *sort = NULL, *include = NULL, *exclude = NULL;
+    const char *labels[2] = {NULL, NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kw, CMP_FORMAT "sizpnzz(zz):explain", kwlist, &SetType,
+                                     &a.ctl, &SetType, &a.tst, &sel[0], &sel[1], &sel[2], &sel[3],
+                                     &device, &a.short_names, &a.hta_strict, &a.o.categories,
+                                     &a.exclude_categories, &a.normalize_names, &samples, &alpha,
+                                     &min_change, &name, &by, &sort, &ascending, &top, &include,
+                                     &exclude, &labels[0], &labels[1]))
+        return NULL;
+    if (!name)
+        return PyErr_Format(UsageError, "explain: name= is needed (an op, top op or annotation)");
+    if (by < TD_BY_OP || by > TD_BY_ANNOTATION)
+        return PyErr_Format(UsageError, "by must be 1 (op), 2 (top-op) or 3 (annotation)");
+    if (!a.ctl->attributed || !a.tst->attributed)
+        return PyErr_Format(UsageError, "explain: the sets must be opened with want_attribution");
+    if (top < 0)
+        return PyErr_Format(UsageError, "Invalid argument top=%zd (1 or more).", top);
+    td_view_opts vo = TD_VIEW_OPTS_INIT;
+    vo.sort = TD_COL_ABS_DIFF_DURATION; /* the kernels that moved most first */
+    vo.has_sort = true;
+    if (sort) {
+        int c = td_column_parse(sort, labels[0], labels[1]);
+        if (c < 0 || c == TD_COL_Q || c == TD_COL_CHANGE)
+            return PyErr_Format(UsageError, "sort='%s': no such column", sort);
+        vo.sort = (td_column)c;
+    }
+    vo.ascending = ascending;
+    vo.top = (size_t)top;
+    vo.include = include;
+    vo.exclude = exclude;
+    PyObject *result = NULL;
+    td_diff *d = NULL;
+    td_stats *st = NULL;
+    size_t *idx = NULL;
+    char *buf = NULL;
+    size_t len = 0;
+    a.o.only = name;
+    a.o.only_by = (td_by)by;
+    if (cmp_args_fill(&a, sel, device, samples, alpha, min_change) < 0 ||
+        cmp_compute(&a, &d, &st) < 0)
+        goto done;
+    const td_side_notes *n[2] = {td_diff_notes(d, TD_CONTROL), td_diff_notes(d, TD_TEST)};
+    if (td_diff_nrows(d) == 0 && n[0]->only_cpu_count == 0 && n[1]->only_cpu_count == 0) {
+        result = Py_NewRef(Py_None);
+        goto done;
+    }
+    td_error err = {0};
+    long nv = td_view_make(&idx, d, &vo, &err);
+    if (nv < 0) {
+        raise_td(&err);
+        goto done;
+    }
+    FILE *f = open_memstream(&buf, &len);
+    if (!f) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    /* As tracediff explain --format json writes it (src/cli/cmd_explain.c). */
+    static const char *const keys[] = {"", "op", "top_op", "annotation"};
+    static const char *const side[2] = {"control", "test"};
+    fprintf(f, "{\"%s\": \"", keys[by]);
+    td_write_json_string(f, name, strlen(name));
+    fputs("\"", f);
+    for (int k = 0; k < 2; k++) {
+        char c[40], g[40];
+        td_format_number(c, sizeof c, n[k]->only_cpu_time);
+        td_format_number(g, sizeof g, n[k]->only_gpu_time);
+        fprintf(f, ", \"%s\": {\"calls\": %llu, \"cpu_time\": %s, \"gpu_time\": %s}", side[k],
+                (unsigned long long)n[k]->only_cpu_count, c, g);
+    }
+    fputs(", \"kernels\": ", f);
+    td_write_opts w = TD_WRITE_OPTS_INIT;
+    w.control_label = labels[0];
+    w.test_label = labels[1];
+    w.rows = idx;
+    w.nrows = (size_t)nv;
+    int rc = td_write_json(f, d, &w, &err);
+    fputs("}\n", f);
+    if (fclose(f) != 0 && rc == 0) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    if (rc < 0) {
+        raise_td(&err);
+        goto done;
+    }
+    result = PyUnicode_DecodeUTF8(buf, (Py_ssize_t)len, "surrogateescape");
+done:
+    free(buf);
+    free(idx);
+    td_stats_free(st);
+    td_diff_free(d);
+    cmp_args_clear(&a);
+    return result;
+}
+
 static PyMethodDef module_methods[] = {
     {"open_sets", (PyCFunction)(void (*)(void))open_sets, METH_VARARGS | METH_KEYWORDS,
      "open_sets(paths, threads=0, want_attribution=False, ns=None) -> [Set]: open trace "
@@ -1526,6 +1636,9 @@ static PyMethodDef module_methods[] = {
      "chart(path, kind, names, control_counts, test_counts, control_duration, test_duration, "
      "control_label=None, test_label=None): kind 0 counts, 1 duration; .svg, .png or .pdf."},
     {"short_name", short_name, METH_O, "The short name of a kernel or operator name."},
+    {"explain", (PyCFunction)(void (*)(void))explain, METH_VARARGS | METH_KEYWORDS,
+     "explain(control, test, ..., name=, by=1) -> str or None: tracediff explain --format "
+     "json's text (None: name in neither selection)."},
     {"info", info, METH_O, "info(set) -> str: tracediff info --format json's text."},
     {"breakdown", (PyCFunction)(void (*)(void))breakdown, METH_VARARGS | METH_KEYWORDS,
      "breakdown(control, test, ...) -> str: tracediff breakdown --format json's text (sets "

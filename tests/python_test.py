@@ -1298,6 +1298,42 @@ def t_info_equals_cli_json():
             assert d["categories"]["category_us"].tolist() == [
                 js["category_us"][c] for c in js["categories"]], what
 
+
+EXPLAIN_CASES = [
+    (DIFF_C, DIFF_T, "aten::mm", {}),
+    (DIFF_C, DIFF_T, "aten::mm", {"sort": "name", "top": 3, "control_label": "a",
+                                  "test_label": "b"}),
+    (RESNET0, RESNET4, "aten::cudnn_convolution", {"control_iteration": "all", "test_iteration": "all",
+                                        "use_short_name": True}),
+    (DIFF_C, DIFF_T, "autograd::engine::evaluate_function: AddmmBackward0", {"by": "top-op"}),
+    (DIFF_C, DIFF_T, "## forward:over_arch ##", {"by": "annotation", "exclude": "cutlass"}),
+]
+
+
+def t_explain_equals_cli_json():
+    for c, t, name, kw in EXPLAIN_CASES:
+        args = []
+        for k, v in kw.items():
+            args += (["--short-names"] if k == "use_short_name"
+                     else ["--" + k.replace("_", "-"), str(v)])
+        js = json.loads(cli("explain", "--format", "json", "-q", c, t, name, *args).stdout)
+        d = tracediff.explain(c, t, name, **kw)
+        what = (os.path.basename(c), name, kw)
+        assert set(d) == set(js), (what, set(d) ^ set(js))
+        for k in js:
+            if k != "kernels":
+                assert d[k] == js[k], (what, k)
+        assert js["kernels"], what
+        assert d["kernels"].to_dict("records") == js["kernels"], what
+        assert list(d["kernels"].columns) == list(js["kernels"][0]), what
+    cli("explain", "-q", DIFF_C, DIFF_T, "aten::no_such_op", ok=(1,))
+    try:
+        tracediff.explain(DIFF_C, DIFF_T, "aten::no_such_op")
+    except tracediff.TraceError as e:
+        assert "aten::no_such_op" in str(e), str(e)
+    else:
+        raise AssertionError("an unknown op did not raise")
+
 UNIT = [v for k, v in sorted(globals().items()) if k.startswith("t_")]
 
 

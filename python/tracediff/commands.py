@@ -1,7 +1,7 @@
-"""``tracediff info``, ``breakdown`` and ``report`` as Python calls.
+"""``tracediff info``, ``explain``, ``breakdown`` and ``report`` as Python calls.
 
 Each runs the library code the command runs and returns what it writes:
-``info()`` and ``breakdown()`` the numbers of the command's ``--format
+``info()``, ``explain()`` and ``breakdown()`` the numbers of the command's ``--format
 json`` as DataFrames (the JSON's field names are the columns), ``report()``
 the same HTML file as ``tracediff report``.
 """
@@ -15,10 +15,15 @@ from typing import Dict, List, Optional, Union
 from . import _tracediff as _core
 from .trace_diff import (
     LabeledTrace,
+    TraceError,
     TraceDiff,
     TraceDir,
     UsageError,
+    _adapt,
+    _attributed,
+    _categories,
     _compare_traces,
+    _device_code,
     _ns,
     _pandas,
     _path_of,
@@ -204,4 +209,70 @@ def info(
          "category_us": pd.Series([d["category_us"].get(c) for c in cats], dtype="float64")},
     ).set_axis(pd.Index(cats, name="category", dtype=object))
     d["category_us"] = d["categories"]["category_us"]
+    return d
+
+
+_EXPLAIN_BY = {None: 1, "op": 1, "top-op": 2, "top_op": 2, "annotation": 3}
+
+
+def explain(
+    control: Union[LabeledTrace, TraceDir],
+    test: Union[LabeledTrace, TraceDir],
+    name: str,
+    control_rank: Selection = None,
+    test_rank: Selection = None,
+    control_iteration: Selection = None,
+    test_iteration: Selection = None,
+    device_type="all",
+    use_short_name: bool = False,
+    *,
+    by: Optional[str] = None,
+    categories: Optional[Union[str, List[str]]] = None,
+    no_python: bool = False,
+    normalize_names: bool = False,
+    hta_strict: bool = False,
+    sort: Optional[str] = None,
+    ascending: bool = False,
+    top: Optional[int] = None,
+    include: Optional[str] = None,
+    exclude: Optional[str] = None,
+    control_label: Optional[str] = None,
+    test_label: Optional[str] = None,
+    threads: int = 0,
+    ns: Optional[bool] = None,
+) -> dict:
+    """``tracediff explain CONTROL TEST NAME --format json``: the GPU
+    kernels one op (``by="op"``, the default; ``"top-op"``, ``"annotation"``)
+    launched, per kernel name on each side, beside the op's own CPU time.
+    A dict with the JSON's keys: the key (``op``, ``top_op`` or
+    ``annotation``) naming the op; ``control`` and ``test``: ``calls``,
+    ``cpu_time`` and ``gpu_time`` (us); ``kernels``: a DataFrame of the
+    JSON's kernel rows (its field names as columns), the largest change of
+    duration first unless ``sort``. A name in neither selection raises
+    TraceError."""
+    pd = _pandas()
+    if not isinstance(name, str) or not name:
+        raise UsageError(f"Invalid argument name={name!r} (an op name such as 'aten::mm').")
+    if by not in _EXPLAIN_BY:
+        raise UsageError(f"Invalid argument by={by!r} (expected 'op', 'top-op' or "
+                         "'annotation').")
+    if top is not None and (isinstance(top, bool) or not isinstance(top, int) or top < 1):
+        raise UsageError(f"Invalid argument top={top!r} (expected a count of rows, 1 or more).")
+    cats, exclude_cats = _categories(categories, no_python)
+    ctl, tst = _adapt(control, test, threads, ns, attribution=True)
+    _attributed(ctl, threads)
+    _attributed(tst, threads)
+    labels = (_label(control, control_label, "control"), _label(test, test_label, "test"))
+    text = _core.explain(ctl._set, tst._set, control_rank, test_rank, control_iteration,
+                         test_iteration, _device_code(device_type), bool(use_short_name),
+                         bool(hta_strict), cats, exclude_cats, bool(normalize_names),
+                         name=name, by=_EXPLAIN_BY[by], sort=sort, ascending=bool(ascending),
+                         top=top or 0, include=include, exclude=exclude, labels=labels)
+    if text is None:
+        what = {1: "op", 2: "top op", 3: "annotation"}[_EXPLAIN_BY[by]]
+        raise TraceError(f"explain: no {what} named {name!r} in either selection (names as "
+                         f"compare_traces(by={by or 'op'!r}) shows them)")
+    d = json.loads(text)
+    rows = d["kernels"]
+    d["kernels"] = pd.DataFrame(rows, columns=list(rows[0]) if rows else None)
     return d
