@@ -1263,6 +1263,10 @@ TD_API const td_gpu *td_roofline_gpu(const td_roofline *r, td_side side);
 TD_API const char *td_roofline_device(const td_roofline *r, td_side side);
 /* Notes on a side, NULL after the last. */
 TD_API const char *td_roofline_note(const td_roofline *r, td_side side, size_t i);
+/* libtracediff-render: the roofline as `tracediff roofline --format json`
+ * writes it: "rows" (or with by_class "classes"), "coverage", "gpus",
+ * "notes". */
+TD_API int td_roofline_write_json(FILE *f, const td_roofline *r, bool by_class, td_error *err);
 
 #ifdef __cplusplus
 }

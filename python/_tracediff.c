@@ -68,6 +68,7 @@ typedef struct {
     PyObject_HEAD td_set *set;
     int attributed; /* opened with want_attribution (needed by compare's by) */
     int breakdown;  /* opened with want_breakdown (needed by breakdown) */
+    int roofline;   /* opened with want_roofline (needed by roofline) */
 } SetObject;
 
 static void Set_dealloc(SetObject *self)
@@ -355,7 +356,14 @@ static PyObject *Set_get_breakdown(SetObject *self, void *Py_UNUSED(c))
     return PyBool_FromLong(self->breakdown);
 }
 
+static PyObject *Set_get_roofline(SetObject *self, void *Py_UNUSED(c))
+{
+    return PyBool_FromLong(self->roofline);
+}
+
 static PyGetSetDef Set_getset[] = {
+    {"roofline", (getter)Set_get_roofline, NULL,
+     "Whether the set was opened with want_roofline (roofline needs it).", NULL},
     {"breakdown", (getter)Set_get_breakdown, NULL,
      "Whether the set was opened with want_breakdown (breakdown needs it).", NULL},
     {"ns", (getter)Set_get_ns, NULL,
@@ -379,11 +387,12 @@ static PyTypeObject SetType = {
  * files read at once. */
 static PyObject *open_sets(PyObject *Py_UNUSED(mod), PyObject *args, PyObject *kw)
 {
-    static char *kwlist[] = {"paths", "threads", "want_attribution", "ns", "want_breakdown", NULL};
+    static char *kwlist[] = {"paths",          "threads",       "want_attribution", "ns",
+                             "want_breakdown", "want_roofline", NULL};
     PyObject *seq, *result = NULL, *ns_arg = Py_None;
-    int threads = 0, attributed = 0, breakdown = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|ipOp:open_sets", kwlist, &seq, &threads,
-                                     &attributed, &ns_arg, &breakdown))
+    int threads = 0, attributed = 0, breakdown = 0, roofline = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|ipOpp:open_sets", kwlist, &seq, &threads,
+                                     &attributed, &ns_arg, &breakdown, &roofline))
         return NULL;
     /* ns=None: as HTA, HTA_DISABLE_NS_ROUNDING=1 in the environment. */
     int ns = ns_arg == Py_None ? td_env_ns() : PyObject_IsTrue(ns_arg);
@@ -409,6 +418,7 @@ static PyObject *open_sets(PyObject *Py_UNUSED(mod), PyObject *args, PyObject *k
     opts.threads = threads;
     opts.want_attribution = attributed;
     opts.want_breakdown = breakdown;
+    opts.want_roofline = roofline; /* with want_attribution: its GPU time comes from it */
     opts.ns = ns;
     td_error err = {0};
     int rc;
@@ -430,6 +440,7 @@ static PyObject *open_sets(PyObject *Py_UNUSED(mod), PyObject *args, PyObject *k
         o->set = sets[i];
         o->attributed = attributed;
         o->breakdown = breakdown;
+        o->roofline = roofline;
         PyList_SET_ITEM(result, i, (PyObject *)o);
     }
 done:
@@ -1622,6 +1633,66 @@ done:
     return result;
 }
 
+
+/* roofline(control, test, ...): tracediff roofline --format json's text
+ * (sets opened with want_roofline). */
+static PyObject *roofline(PyObject *Py_UNUSED(mod), PyObject *args, PyObject *kw)
+{
+    static char *kwlist[] = {"control",        "test",     "control_rank", "test_rank",
+                             "control_iteration", "test_iteration", "control_gpu", "test_gpu",
+                             "by_class",       NULL};
+    SetObject *ctl, *tst;
+    PyObject *sel[4] = {Py_None, Py_None, Py_None, Py_None};
+    int by_class = 0;
+    td_roofline_opts ro = TD_ROOFLINE_OPTS_INIT;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O!O!|OOOOzzp:roofline", kwlist, &SetType, &ctl,
+                                     &SetType, &tst, &sel[0], &sel[1], &sel[2], &sel[3],
+                                     &ro.control_gpu, &ro.test_gpu, &by_class))
+        return NULL;
+    td_list *lists[4] = {&ro.control_ranks, &ro.test_ranks, &ro.control_iters, &ro.test_iters};
+    static const char *const what[4] = {"control_rank", "test_rank", "control_iteration",
+                                        "test_iteration"};
+    PyObject *result = NULL;
+    td_roofline *r = NULL;
+    char *buf = NULL;
+    size_t len = 0;
+    td_error err = {0};
+    const char *gpus[2] = {ro.control_gpu, ro.test_gpu};
+    for (int s = 0; s < 2; s++) {
+        td_gpu g;
+        if (gpus[s] && td_gpu_resolve(&g, gpus[s], &err) < 0)
+            return raise_td(&err);
+    }
+    for (int i = 0; i < 4; i++)
+        if (to_list(sel[i], lists[i], what[i]) < 0)
+            goto done;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    int rc;
+    Py_BEGIN_ALLOW_THREADS rc = td_roofline_compute(&r, ctl->set, tst->set, &ro, &err);
+    if (rc == 0)
+        rc = td_roofline_write_json(f, r, by_class, &err);
+    Py_END_ALLOW_THREADS if (fclose(f) != 0 && rc == 0)
+    {
+        PyErr_NoMemory();
+        goto done;
+    }
+    if (rc < 0) {
+        raise_td(&err);
+        goto done;
+    }
+    result = PyUnicode_DecodeUTF8(buf, (Py_ssize_t)len, "surrogateescape");
+done:
+    for (int i = 0; i < 4; i++)
+        td_list_clear(lists[i]);
+    td_roofline_free(r);
+    free(buf);
+    return result;
+}
+
 static PyMethodDef module_methods[] = {
     {"open_sets", (PyCFunction)(void (*)(void))open_sets, METH_VARARGS | METH_KEYWORDS,
      "open_sets(paths, threads=0, want_attribution=False, ns=None) -> [Set]: open trace "
@@ -1639,6 +1710,8 @@ static PyMethodDef module_methods[] = {
     {"explain", (PyCFunction)(void (*)(void))explain, METH_VARARGS | METH_KEYWORDS,
      "explain(control, test, ..., name=, by=1) -> str or None: tracediff explain --format "
      "json's text (None: name in neither selection)."},
+    {"roofline", (PyCFunction)(void (*)(void))roofline, METH_VARARGS | METH_KEYWORDS,
+     "roofline(control, test, ...) -> str: tracediff roofline --format json's text."},
     {"info", info, METH_O, "info(set) -> str: tracediff info --format json's text."},
     {"breakdown", (PyCFunction)(void (*)(void))breakdown, METH_VARARGS | METH_KEYWORDS,
      "breakdown(control, test, ...) -> str: tracediff breakdown --format json's text (sets "

@@ -1334,6 +1334,39 @@ def t_explain_equals_cli_json():
     else:
         raise AssertionError("an unknown op did not raise")
 
+
+def t_roofline_equals_cli_json():
+    falcon = [os.path.join(TRACES, f"tracelens-falconsai_{g}") for g in ("h100", "mi300")]
+    for c, t, kw in ((BERT_H100, BERT_MI300, {}),
+                     (falcon[0], falcon[1], {"by": "class"}),
+                     (falcon[0], falcon[1], {"test_gpu": "MI300X"})):
+        args = []
+        for k, v in kw.items():
+            args += ["--" + k.replace("_", "-"), str(v)]
+        js = json.loads(cli("roofline", "--format", "json", "-q", c, t, *args).stdout)
+        d = tracediff.roofline(c, t, **kw)
+        what = (os.path.basename(c), kw)
+        key = "classes" if kw.get("by") == "class" else "rows"
+        assert set(d) == set(js), (what, set(d) ^ set(js))
+        assert d["gpus"] == js["gpus"] and d["notes"] == js["notes"], what
+        assert js[key] and len(d[key]) == len(js[key]), what
+        for row, w in zip(d[key].to_dict("records"), js[key]):
+            for k, v in w.items():
+                if k in ("control", "test"):
+                    for f, x in v.items():
+                        assert _nan_eq(x, row[f"{k}_{f}"]), (what, k, f, x, row[f"{k}_{f}"])
+                else:
+                    assert _nan_eq(v, row[k]), (what, k, v, row[k])
+        for side in ("control", "test"):
+            got = d["coverage"].loc[side].to_dict()
+            assert got == js["coverage"][side], (what, side)
+    try:
+        tracediff.roofline(BERT_H100, BERT_MI300, test_gpu="no such gpu")
+    except tracediff.UsageError as e:
+        assert "no such gpu" in str(e), str(e)
+    else:
+        raise AssertionError("an unknown GPU did not raise")
+
 UNIT = [v for k, v in sorted(globals().items()) if k.startswith("t_")]
 
 

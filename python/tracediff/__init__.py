@@ -14,7 +14,7 @@ summaries: ``summarize``, ``runs`` and ``trend``; ``breakdown`` (where the
 step time went) and ``report`` (the HTML report).
 """
 from ._tracediff import VERSION as __version__
-from .commands import Breakdown, breakdown, explain, info, report
+from .commands import Breakdown, breakdown, explain, info, report, roofline
 from .gate import CheckResult, check
 from .summaries import runs, summarize, trend
 from .trace_diff import (
@@ -40,6 +40,7 @@ __all__ = [
     "explain",
     "info",
     "report",
+    "roofline",
     "runs",
     "summarize",
     "trend",

@@ -1,7 +1,8 @@
-"""``tracediff info``, ``explain``, ``breakdown`` and ``report`` as Python calls.
+"""``tracediff info``, ``explain``, ``breakdown``, ``roofline`` and ``report``
+as Python calls.
 
 Each runs the library code the command runs and returns what it writes:
-``info()``, ``explain()`` and ``breakdown()`` the numbers of the command's ``--format
+``info()``, ``explain()``, ``breakdown()`` and ``roofline()`` the numbers of the command's ``--format
 json`` as DataFrames (the JSON's field names are the columns), ``report()``
 the same HTML file as ``tracediff report``.
 """
@@ -37,7 +38,8 @@ def _open_for(x, threads: int, ns: bool, **want):
     LabeledTrace's path is read again when its set lacks it)."""
     if isinstance(x, LabeledTrace):
         s = x._set
-        has = {"want_attribution": "attributed", "want_breakdown": "breakdown"}
+        has = {"want_attribution": "attributed", "want_breakdown": "breakdown",
+               "want_roofline": "roofline"}
         if s.ns == ns and all(getattr(s, has[k]) for k in want):
             return s
         path = s.path
@@ -275,4 +277,58 @@ def explain(
     d = json.loads(text)
     rows = d["kernels"]
     d["kernels"] = pd.DataFrame(rows, columns=list(rows[0]) if rows else None)
+    return d
+
+
+def _flatten_sides(rows: List[dict]) -> List[dict]:
+    """control/test sub-objects as control_FIELD and test_FIELD columns."""
+    out = []
+    for r in rows:
+        flat = {}
+        for k, v in r.items():
+            if k in ("control", "test") and isinstance(v, dict):
+                flat.update({f"{k}_{f}": x for f, x in v.items()})
+            else:
+                flat[k] = v
+        out.append(flat)
+    return out
+
+
+def roofline(
+    control: Union[LabeledTrace, TraceDir],
+    test: Union[LabeledTrace, TraceDir],
+    control_rank: Selection = None,
+    test_rank: Selection = None,
+    control_iteration: Selection = None,
+    test_iteration: Selection = None,
+    *,
+    control_gpu: Optional[str] = None,
+    test_gpu: Optional[str] = None,
+    by: str = "op",
+    threads: int = 0,
+    ns: Optional[bool] = None,
+) -> dict:
+    """``tracediff roofline CONTROL TEST --format json`` (traces recorded
+    with ``record_shapes=True``; docs/roofline.md): a dict with the JSON's
+    keys. ``rows`` (``by="op"``) or ``classes`` (``by="class"``): a
+    DataFrame, one row per JSON row, its fields as columns and each side's
+    object flattened to ``control_FIELD``/``test_FIELD`` (``control_flops``,
+    ``test_time_us``, ...); ``coverage``: a DataFrame indexed by side
+    (``modelled_pct``, ``busy_us``, ``modelled_us``, ``unmodelled_us``,
+    ``unmodelled``); ``gpus`` and ``notes``: the JSON's dicts.
+    ``control_gpu``/``test_gpu``: ``--control-gpu``/``--test-gpu``."""
+    pd = _pandas()
+    if by not in ("op", "class"):
+        raise UsageError(f"Invalid argument by={by!r} (expected 'op' or 'class').")
+    ns_ = _ns(ns)
+    sets = [_open_for(x, threads, ns_, want_roofline=True, want_attribution=True)
+            for x in (control, test)]
+    d = json.loads(_core.roofline(sets[0], sets[1], control_rank, test_rank, control_iteration,
+                                  test_iteration, control_gpu=control_gpu, test_gpu=test_gpu,
+                                  by_class=by == "class"))
+    key = "classes" if by == "class" else "rows"
+    d[key] = pd.DataFrame(_flatten_sides(d[key]))
+    cov = d["coverage"]
+    d["coverage"] = pd.DataFrame([cov["control"], cov["test"]],
+                                 index=pd.Index(["control", "test"], name="side"))
     return d
