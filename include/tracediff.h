@@ -259,15 +259,15 @@ typedef enum td_device { TD_DEVICE_ALL = 0, TD_DEVICE_CPU = 1, TD_DEVICE_GPU = 2
 /* One event of a set, as td_set_events hands it to its callback (valid
  * during the call only). */
 typedef struct td_event_info {
-    size_t file;        /* its file's index in the set (td_set_file_info) */
-    int64_t rank;       /* its file's rank */
-    int64_t iteration;  /* its ProfilerStep number; -1 for a set with none */
-    double dur;         /* us, under the set's duration rule (td_set_ns) */
-    const char *name;   /* NUL-terminated, as in the trace */
-    uint32_t name_id;   /* the name's id in its file: equal ids, equal names */
-    const char *cat;    /* its category; "" when not known (an older summary) */
-    bool gpu;           /* a device event (stream != -1), else a host event */
-    bool stream0;       /* a device event on stream 0 */
+    size_t file;       /* its file's index in the set (td_set_file_info) */
+    int64_t rank;      /* its file's rank */
+    int64_t iteration; /* its ProfilerStep number; -1 for a set with none */
+    double dur;        /* us, under the set's duration rule (td_set_ns) */
+    const char *name;  /* NUL-terminated, as in the trace */
+    uint32_t name_id;  /* the name's id in its file: equal ids, equal names */
+    const char *cat;   /* its category; "" when not known (an older summary) */
+    bool gpu;          /* a device event (stream != -1), else a host event */
+    bool stream0;      /* a device event on stream 0 */
 } td_event_info;
 
 /* Calls fn for each event of set, in file order (files by rank), that a side

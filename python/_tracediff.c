@@ -144,7 +144,6 @@ static PyObject *Set_get_path(SetObject *self, void *Py_UNUSED(closure))
     return PyUnicode_DecodeFSDefault(td_set_path(self->set));
 }
 
-
 /* Set.events(ranks, iterations, device, symbols): the selected events as
  * columns (bytes of int64 or float64: rank, iteration, dur, stream, name,
  * cat), names and categories as ids in symbols (a dict str -> id that new
@@ -162,12 +161,12 @@ static int ev_take(void *ud, const td_event_info *ev)
     ev_cols *c = ud;
     if (c->n == c->cap) {
         size_t cap = c->cap ? 2 * c->cap : 1024;
-#define GROW(f)                                                   \
-    do {                                                          \
-        void *p_ = realloc((void *)c->f, cap * sizeof *c->f);     \
-        if (!p_)                                                  \
-            return TD_ENOMEM;                                     \
-        c->f = p_;                                                \
+#define GROW(f)                                                                                    \
+    do {                                                                                           \
+        void *p_ = realloc((void *)c->f, cap * sizeof *c->f);                                      \
+        if (!p_)                                                                                   \
+            return TD_ENOMEM;                                                                      \
+        c->f = p_;                                                                                 \
     } while (0)
         GROW(rank);
         GROW(iter);
@@ -317,11 +316,11 @@ static PyObject *Set_events(SetObject *self, PyObject *args)
         PyErr_NoMemory();
     else if (intern_col(symbols, c.name, n, name_ids) == 0 &&
              intern_col(symbols, c.cat, n, cat_ids) == 0)
-        result = Py_BuildValue(
-            "{s:y#,s:y#,s:y#,s:y#,s:y#,s:y#}", "rank", COL(c.rank), (Py_ssize_t)(n * 8),
-            "iteration", COL(c.iter), (Py_ssize_t)(n * 8), "dur", COL(c.dur), (Py_ssize_t)(n * 8),
-            "stream", COL(c.stream), (Py_ssize_t)(n * 8), "name", COL(name_ids),
-            (Py_ssize_t)(n * 8), "cat", COL(cat_ids), (Py_ssize_t)(n * 8));
+        result = Py_BuildValue("{s:y#,s:y#,s:y#,s:y#,s:y#,s:y#}", "rank", COL(c.rank),
+                               (Py_ssize_t)(n * 8), "iteration", COL(c.iter), (Py_ssize_t)(n * 8),
+                               "dur", COL(c.dur), (Py_ssize_t)(n * 8), "stream", COL(c.stream),
+                               (Py_ssize_t)(n * 8), "name", COL(name_ids), (Py_ssize_t)(n * 8),
+                               "cat", COL(cat_ids), (Py_ssize_t)(n * 8));
 #undef COL
     free(name_ids);
     free(cat_ids);
@@ -387,8 +386,8 @@ static PyTypeObject SetType = {
  * files read at once. */
 static PyObject *open_sets(PyObject *Py_UNUSED(mod), PyObject *args, PyObject *kw)
 {
-    static char *kwlist[] = {"paths",          "threads",       "want_attribution", "ns",
-                             "want_breakdown", "want_roofline", NULL};
+    static char *kwlist[] = {"paths",         "threads", "want_attribution", "ns", "want_breakdown",
+                             "want_roofline", NULL};
     PyObject *seq, *result = NULL, *ns_arg = Py_None;
     int threads = 0, attributed = 0, breakdown = 0, roofline = 0;
     if (!PyArg_ParseTupleAndKeywords(args, kw, "O|ipOpp:open_sets", kwlist, &seq, &threads,
@@ -759,14 +758,12 @@ static int cmp_by(cmp_args *a, int by, int device)
     return 0;
 }
 
-
 /* The HTML report (tracediff report) of a comparison, written whole or not
  * at all: under a temporary name beside path, renamed into place. The
  * charts' rows: each chart's default unless the view was given (as the
  * CLI's --sort, --top, --include). */
-static int write_report(const char *path, const cmp_args *a, const td_diff *d,
-                        const td_stats *st, const char *const labels[2], const td_view_opts *view,
-                        int custom)
+static int write_report(const char *path, const cmp_args *a, const td_diff *d, const td_stats *st,
+                        const char *const labels[2], const td_view_opts *view, int custom)
 {
     td_report_input in = TD_REPORT_INPUT_INIT;
     in.control = a->ctl->set;
@@ -831,9 +828,9 @@ static int write_report(const char *path, const cmp_args *a, const td_diff *d,
 
 static PyObject *compare(PyObject *Py_UNUSED(mod), PyObject *args, PyObject *kw)
 {
-    static char *kwlist[] = {CMP_KWLIST,  "stats",     "per_iteration", "by",
-                             "sort",      "ascending", "top",           "include",
-                             "exclude",   "labels",    "report",        NULL};
+    static char *kwlist[] = {CMP_KWLIST, "stats",     "per_iteration", "by",
+                             "sort",     "ascending", "top",           "include",
+                             "exclude",  "labels",    "report",        NULL};
     cmp_args a = {NULL, NULL, TD_COMPARE_OPTS_INIT, TD_STATS_OPTS_INIT, 0, 0, 0, 0, 0, 0};
     PyObject *sel[4] = {Py_None, Py_None, Py_None, Py_None}, *min_change = Py_None;
     int device = TD_DEVICE_ALL, samples = 0, by = TD_BY_KERNEL, ascending = 0;
@@ -845,13 +842,12 @@ static PyObject *compare(PyObject *Py_UNUSED(mod), PyObject *args, PyObject *kw)
      * column names. */
     const char *sort = NULL, *include = NULL, *exclude = NULL, *labels[2] = {NULL, NULL};
     PyObject *report = NULL; /* a path: the HTML report of the comparison is written there */
-    if (!PyArg_ParseTupleAndKeywords(args, kw, CMP_FORMAT "ppizpnzz(zz)O&:compare", kwlist,
-                                     &SetType, &a.ctl, &SetType, &a.tst, &sel[0], &sel[1], &sel[2],
-                                     &sel[3], &device, &a.short_names, &a.hta_strict,
-                                     &a.o.categories, &a.exclude_categories, &a.normalize_names,
-                                     &samples, &alpha, &min_change, &a.stats, &a.per_iteration,
-                                     &by, &sort, &ascending, &top, &include, &exclude, &labels[0],
-                                     &labels[1], PyUnicode_FSConverter, &report))
+    if (!PyArg_ParseTupleAndKeywords(
+            args, kw, CMP_FORMAT "ppizpnzz(zz)O&:compare", kwlist, &SetType, &a.ctl, &SetType,
+            &a.tst, &sel[0], &sel[1], &sel[2], &sel[3], &device, &a.short_names, &a.hta_strict,
+            &a.o.categories, &a.exclude_categories, &a.normalize_names, &samples, &alpha,
+            &min_change, &a.stats, &a.per_iteration, &by, &sort, &ascending, &top, &include,
+            &exclude, &labels[0], &labels[1], PyUnicode_FSConverter, &report))
         return NULL;
     if (top < 0) {
         PyErr_Format(UsageError, "Invalid argument top=%zd (expected a count of rows, 1 or more).",
@@ -1425,23 +1421,21 @@ static PyObject *short_name(PyObject *Py_UNUSED(mod), PyObject *arg)
     return r;
 }
 
-
 /* ------------------------------------------------------------------------ */
 /* breakdown(): tracediff breakdown's JSON                                   */
 
 static PyObject *breakdown(PyObject *Py_UNUSED(mod), PyObject *args, PyObject *kw)
 {
-    static char *kwlist[] = {"control",     "test",          "control_rank",
-                             "test_rank",   "control_iteration", "test_iteration",
-                             "hta_scope",   "control_label", "test_label",
-                             NULL};
+    static char *kwlist[] = {
+        "control",        "test",      "control_rank",  "test_rank",  "control_iteration",
+        "test_iteration", "hta_scope", "control_label", "test_label", NULL};
     SetObject *ctl, *tst;
     PyObject *sel[4] = {Py_None, Py_None, Py_None, Py_None};
     int hta_scope = 0;
     const char *labels[2] = {NULL, NULL};
     if (!PyArg_ParseTupleAndKeywords(args, kw, "O!O!|OOOOpzz:breakdown", kwlist, &SetType, &ctl,
-                                     &SetType, &tst, &sel[0], &sel[1], &sel[2], &sel[3],
-                                     &hta_scope, &labels[0], &labels[1]))
+                                     &SetType, &tst, &sel[0], &sel[1], &sel[2], &sel[3], &hta_scope,
+                                     &labels[0], &labels[1]))
         return NULL;
     td_breakdown_opts bo = TD_BREAKDOWN_OPTS_INIT;
     td_list *lists[4] = {&bo.control_ranks, &bo.test_ranks, &bo.control_iters, &bo.test_iters};
@@ -1483,7 +1477,6 @@ done:
     return result;
 }
 
-
 /* info(set): tracediff info --format json's text (the set opened with
  * want_attribution, as the command opens it). */
 static PyObject *info(PyObject *Py_UNUSED(mod), PyObject *arg)
@@ -1523,15 +1516,14 @@ static PyObject *info(PyObject *Py_UNUSED(mod), PyObject *arg)
     return result;
 }
 
-
 /* explain(control, test, name, ...): tracediff explain --format json's
  * text: the kernels the op (by: 1 op, 2 top op, 3 annotation) launched, per
  * kernel name on each side, beside the op's own CPU time. The sets must be
  * opened with want_attribution. None when name is in neither selection. */
 static PyObject *explain(PyObject *Py_UNUSED(mod), PyObject *args, PyObject *kw)
 {
-    static char *kwlist[] = {CMP_KWLIST, "name", "by", "sort", "ascending", "top", "include",
-                             "exclude", "labels", NULL};
+    static char *kwlist[] = {CMP_KWLIST, "name",    "by",      "sort",   "ascending",
+                             "top",      "include", "exclude", "labels", NULL};
     cmp_args a = {NULL, NULL, TD_COMPARE_OPTS_INIT, TD_STATS_OPTS_INIT, 0, 0, 0, 0, 0, 0};
     PyObject *sel[4] = {Py_None, Py_None, Py_None, Py_None}, *min_change = Py_None;
     int device = TD_DEVICE_ALL, samples = 0, by = TD_BY_OP, ascending = 0;
@@ -1633,14 +1625,13 @@ done:
     return result;
 }
 
-
 /* roofline(control, test, ...): tracediff roofline --format json's text
  * (sets opened with want_roofline). */
 static PyObject *roofline(PyObject *Py_UNUSED(mod), PyObject *args, PyObject *kw)
 {
-    static char *kwlist[] = {"control",        "test",     "control_rank", "test_rank",
-                             "control_iteration", "test_iteration", "control_gpu", "test_gpu",
-                             "by_class",       NULL};
+    static char *kwlist[] = {
+        "control",        "test",        "control_rank", "test_rank", "control_iteration",
+        "test_iteration", "control_gpu", "test_gpu",     "by_class",  NULL};
     SetObject *ctl, *tst;
     PyObject *sel[4] = {Py_None, Py_None, Py_None, Py_None};
     int by_class = 0;

@@ -272,8 +272,11 @@ def explain(
                          top=top or 0, include=include, exclude=exclude, labels=labels)
     if text is None:
         what = {1: "op", 2: "top op", 3: "annotation"}[_EXPLAIN_BY[by]]
-        raise TraceError(f"explain: no {what} named {name!r} in either selection (names as "
-                         f"compare_traces(by={by or 'op'!r}) shows them)")
+        msg = (f"explain: no {what} named {name!r} in either selection (names as "
+               f"compare_traces(by={by or 'op'!r}) shows them)")
+        err = TraceError(msg)
+        err.message, err.file, err.path, err.offset, err.code = msg, None, None, None, None
+        raise err
     d = json.loads(text)
     rows = d["kernels"]
     d["kernels"] = pd.DataFrame(rows, columns=list(rows[0]) if rows else None)

@@ -191,8 +191,7 @@ int td_set_events(const td_set *s, const int64_t *ranks, size_t nranks, const in
                   size_t niters, td_device device, int (*fn)(void *ud, const td_event_info *ev),
                   void *ud, td_error *err)
 {
-    td_pick p = {.iters = iters, .niters = niters, .whole_trace = s->niters == 0,
-                 .device = device};
+    td_pick p = {.iters = iters, .niters = niters, .whole_trace = s->niters == 0, .device = device};
     for (size_t fi = 0; fi < s->nfiles; fi++) {
         const td_file *f = s->files[fi];
         bool want = false;

@@ -46,8 +46,7 @@ static void json_rank(FILE *f, const td_bd_rank *k)
         json_num(f, k->has_gpu ? k->m[keys[i]] : NAN);
     }
     fputs(", \"comm_comp_overlap_pct\": ", f);
-    json_num(f,
-                 k->has_comm ? round(10000 * k->m[TD_BD_COMM_COMP] / k->m[TD_BD_COMM]) / 100 : NAN);
+    json_num(f, k->has_comm ? round(10000 * k->m[TD_BD_COMM_COMP] / k->m[TD_BD_COMM]) / 100 : NAN);
     fputs(", \"kernel_types\": {", f);
     for (unsigned b = 1, first = 1; b < TD_BD_NLABELS; b++) {
         if (k->labels[b] == 0)
@@ -161,4 +160,3 @@ int td_breakdown_write_json(FILE *f, const td_breakdown *b, const td_set *contro
     fputs("]}\n", f);
     return td_write_end(f, err);
 }
-

@@ -128,4 +128,3 @@ int td_info_write_json(FILE *f, const td_set *s, const td_attr_stats *a, td_erro
         free(iters);
     return td_write_end(f, err);
 }
-

@@ -161,4 +161,3 @@ int td_roofline_write_json(FILE *f, const td_roofline *r, bool by_class, td_erro
     fputs("}}\n", f);
     return td_write_end(f, err);
 }
-
