@@ -268,6 +268,31 @@ TD_API void td_set_category_times(const td_set *set,
 
 typedef enum td_device { TD_DEVICE_ALL = 0, TD_DEVICE_CPU = 1, TD_DEVICE_GPU = 2 } td_device;
 
+/* One event of a set, as td_set_events hands it to its callback (valid
+ * during the call only). */
+typedef struct td_event_info {
+    size_t file;       /* its file's index in the set (td_set_file_info) */
+    int64_t rank;      /* its file's rank */
+    int64_t iteration; /* its ProfilerStep number; -1 for a set with none */
+    double dur;        /* us, under the set's duration rule (td_set_ns) */
+    const char *name;  /* NUL-terminated, as in the trace */
+    uint32_t name_id;  /* the name's id in its file: equal ids, equal names */
+    const char *cat;   /* its category; "" when not known (an older summary) */
+    bool gpu;          /* a device event (stream != -1), else a host event */
+    bool stream0;      /* a device event on stream 0 */
+} td_event_info;
+
+/* Calls fn for each event of set, in file order (files by rank), that a side
+ * of a comparison would count: its file's rank among ranks[nranks], its
+ * iteration among iters[niters] (a set with no ProfilerStep: every event,
+ * iteration -1, whatever iters holds), its side as device says. No rank or
+ * iteration is checked against the set: one it lacks selects nothing. A
+ * negative return from fn stops the walk and is returned; else 0, or a
+ * negative TD_E... code (a summary's events that cannot be decoded). */
+TD_API int td_set_events(const td_set *set, const int64_t *ranks, size_t nranks,
+                         const int64_t *iters, size_t niters, td_device device,
+                         int (*fn)(void *ud, const td_event_info *ev), void *ud, td_error *err);
+
 /* PRAGMA user_version of the summaries written; 1 and 2 are read too. */
 #define TD_SUMMARY_SCHEMA 3
 
@@ -1148,6 +1173,16 @@ TD_API const td_bd_row *td_breakdown_rows(const td_breakdown *b, size_t *n);
 TD_API const td_bd_bar *td_breakdown_waterfall(const td_breakdown *b, size_t *n);
 /* Notes on a side (why a number is missing or odd), NULL after the last. */
 TD_API const char *td_breakdown_note(const td_breakdown *b, td_side side, size_t i);
+/* libtracediff-render: what set holds, as `tracediff info --format json`
+ * writes it: path, duration rule, iterations, files, categories and their
+ * times, and a (td_set_attr_stats of the set) as "attribution". */
+TD_API int td_info_write_json(FILE *f, const td_set *set, const td_attr_stats *a, td_error *err);
+/* libtracediff-render: the breakdown as `tracediff breakdown --format json`
+ * writes it (docs/breakdown.md): per side its label (NULL: "control",
+ * "test"), path, ranks and notes; the diff; the waterfall. */
+TD_API int td_breakdown_write_json(FILE *f, const td_breakdown *b, const td_set *control,
+                                   const td_set *test, const char *control_label,
+                                   const char *test_label, td_error *err);
 
 /* ------------------------------------------------------------------------- */
 /* Work, rate and the roofline per op (docs/roofline.md).                    */
@@ -1290,6 +1325,10 @@ TD_API const td_gpu *td_roofline_gpu(const td_roofline *r, td_side side);
 TD_API const char *td_roofline_device(const td_roofline *r, td_side side);
 /* Notes on a side, NULL after the last. */
 TD_API const char *td_roofline_note(const td_roofline *r, td_side side, size_t i);
+/* libtracediff-render: the roofline as `tracediff roofline --format json`
+ * writes it: "rows" (or with by_class "classes"), "coverage", "gpus",
+ * "notes". */
+TD_API int td_roofline_write_json(FILE *f, const td_roofline *r, bool by_class, td_error *err);
 
 /* ------------------------------------------------------------------------ */
 /* The same work matched across stacks by the call trees (docs/tree-match.md) */

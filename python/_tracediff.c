@@ -13,8 +13,11 @@
 
 #include "tracediff.h"
 
+#include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static PyObject *TraceError; /* every library failure */
 static PyObject *UsageError; /* TD_EUSAGE and bad arguments: also a ValueError */
@@ -64,6 +67,8 @@ static PyObject *raise_td(const td_error *e)
 typedef struct {
     PyObject_HEAD td_set *set;
     int attributed; /* opened with want_attribution (needed by compare's by) */
+    int breakdown;  /* opened with want_breakdown (needed by breakdown) */
+    int roofline;   /* opened with want_roofline (needed by roofline) */
 } SetObject;
 
 static void Set_dealloc(SetObject *self)
@@ -139,11 +144,200 @@ static PyObject *Set_get_path(SetObject *self, void *Py_UNUSED(closure))
     return PyUnicode_DecodeFSDefault(td_set_path(self->set));
 }
 
+/* Set.events(ranks, iterations, device, symbols): the selected events as
+ * columns (bytes of int64 or float64: rank, iteration, dur, stream, name,
+ * cat), names and categories as ids in symbols (a dict str -> id that new
+ * strings are added to, ids counting up from its size). The walk runs
+ * without the GIL; the strings are interned after it. */
+typedef struct {
+    int64_t *rank, *iter;
+    double *dur, *stream;
+    const char **name, **cat;
+    size_t n, cap;
+} ev_cols;
+
+static int ev_take(void *ud, const td_event_info *ev)
+{
+    ev_cols *c = ud;
+    if (c->n == c->cap) {
+        size_t cap = c->cap ? 2 * c->cap : 1024;
+#define GROW(f)                                                                                    \
+    do {                                                                                           \
+        void *p_ = realloc((void *)c->f, cap * sizeof *c->f);                                      \
+        if (!p_)                                                                                   \
+            return TD_ENOMEM;                                                                      \
+        c->f = p_;                                                                                 \
+    } while (0)
+        GROW(rank);
+        GROW(iter);
+        GROW(dur);
+        GROW(stream);
+        GROW(name);
+        GROW(cat);
+#undef GROW
+        c->cap = cap;
+    }
+    size_t i = c->n++;
+    c->rank[i] = ev->rank;
+    c->iter[i] = ev->iteration;
+    c->dur[i] = ev->dur;
+    /* the library keeps whether a device event ran on stream 0, not its
+     * stream: NaN for the others */
+    c->stream[i] = !ev->gpu ? -1.0 : ev->stream0 ? 0.0 : NAN;
+    c->name[i] = ev->name;
+    c->cat[i] = ev->cat;
+    return 0;
+}
+
+static void ev_cols_free(ev_cols *c)
+{
+    free(c->rank);
+    free(c->iter);
+    free(c->dur);
+    free(c->stream);
+    free((void *)c->name);
+    free((void *)c->cat);
+}
+
+/* The id of s in symbols (added when new); -1 with an exception set. */
+static long long sym_id(PyObject *symbols, const char *s)
+{
+    PyObject *key = PyUnicode_DecodeUTF8(s, (Py_ssize_t)strlen(s), "replace");
+    if (!key)
+        return -1;
+    PyObject *v = PyDict_GetItemWithError(symbols, key);
+    long long id = -1;
+    if (v) {
+        id = PyLong_AsLongLong(v);
+    } else if (!PyErr_Occurred()) {
+        id = (long long)PyDict_Size(symbols);
+        PyObject *x = PyLong_FromLongLong(id);
+        if (!x || PyDict_SetItem(symbols, key, x) < 0)
+            id = -1;
+        Py_XDECREF(x);
+    }
+    Py_DECREF(key);
+    return id;
+}
+
+/* Per distinct string pointer (the library's strings stay put while the set
+ * lives), its id: an open-addressing table over the pointers. */
+static int intern_col(PyObject *symbols, const char **ptrs, size_t n, int64_t *out)
+{
+    size_t cap = 64;
+    while (cap < 2 * n)
+        cap *= 2;
+    const char **keys = calloc(cap, sizeof *keys);
+    int64_t *ids = malloc(cap * sizeof *ids);
+    if (!keys || !ids) {
+        free(keys);
+        free(ids);
+        PyErr_NoMemory();
+        return -1;
+    }
+    int rc = 0;
+    for (size_t i = 0; i < n && rc == 0; i++) {
+        size_t h = ((uintptr_t)ptrs[i] * 0x9E3779B97F4A7C15u >> 7) & (cap - 1);
+        while (keys[h] && keys[h] != ptrs[i])
+            h = (h + 1) & (cap - 1);
+        if (!keys[h]) {
+            long long id = sym_id(symbols, ptrs[i]);
+            if (id < 0) {
+                rc = -1;
+                break;
+            }
+            keys[h] = ptrs[i];
+            ids[h] = id;
+        }
+        out[i] = ids[h];
+    }
+    free(keys);
+    free(ids);
+    return rc;
+}
+
+static int int64_array(PyObject *o, int64_t **out, size_t *n, const char *what)
+{
+    PyObject *fast = PySequence_Fast(o, what);
+    if (!fast)
+        return -1;
+    *n = (size_t)PySequence_Fast_GET_SIZE(fast);
+    *out = malloc((*n ? *n : 1) * sizeof **out);
+    if (!*out) {
+        Py_DECREF(fast);
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (size_t i = 0; i < *n; i++) {
+        (*out)[i] = PyLong_AsLongLong(PySequence_Fast_GET_ITEM(fast, (Py_ssize_t)i));
+        if ((*out)[i] == -1 && PyErr_Occurred()) {
+            free(*out);
+            *out = NULL;
+            Py_DECREF(fast);
+            return -1;
+        }
+    }
+    Py_DECREF(fast);
+    return 0;
+}
+
+static PyObject *Set_events(SetObject *self, PyObject *args)
+{
+    PyObject *ranks_o, *iters_o, *symbols;
+    int device;
+    if (!PyArg_ParseTuple(args, "OOiO!:events", &ranks_o, &iters_o, &device, &PyDict_Type,
+                          &symbols))
+        return NULL;
+    int64_t *ranks = NULL, *iters = NULL;
+    size_t nranks = 0, niters = 0;
+    ev_cols c = {0};
+    PyObject *result = NULL;
+    if (int64_array(ranks_o, &ranks, &nranks, "ranks must be a sequence") < 0 ||
+        int64_array(iters_o, &iters, &niters, "iterations must be a sequence") < 0)
+        goto done;
+    td_error err = {0};
+    int rc;
+    Py_BEGIN_ALLOW_THREADS rc = td_set_events(self->set, ranks, nranks, iters, niters,
+                                              (td_device)device, ev_take, &c, &err);
+    Py_END_ALLOW_THREADS if (rc < 0)
+    {
+        if (rc == TD_ENOMEM && !err.code)
+            PyErr_NoMemory();
+        else
+            raise_td(&err);
+        goto done;
+    }
+    size_t n = c.n;
+    static const char none[1];
+#define COL(p) (p ? (const char *)(p) : none)
+    int64_t *name_ids = malloc((n ? n : 1) * sizeof *name_ids);
+    int64_t *cat_ids = malloc((n ? n : 1) * sizeof *cat_ids);
+    if (!name_ids || !cat_ids)
+        PyErr_NoMemory();
+    else if (intern_col(symbols, c.name, n, name_ids) == 0 &&
+             intern_col(symbols, c.cat, n, cat_ids) == 0)
+        result = Py_BuildValue("{s:y#,s:y#,s:y#,s:y#,s:y#,s:y#}", "rank", COL(c.rank),
+                               (Py_ssize_t)(n * 8), "iteration", COL(c.iter), (Py_ssize_t)(n * 8),
+                               "dur", COL(c.dur), (Py_ssize_t)(n * 8), "stream", COL(c.stream),
+                               (Py_ssize_t)(n * 8), "name", COL(name_ids), (Py_ssize_t)(n * 8),
+                               "cat", COL(cat_ids), (Py_ssize_t)(n * 8));
+#undef COL
+    free(name_ids);
+    free(cat_ids);
+done:
+    free(ranks);
+    free(iters);
+    ev_cols_free(&c);
+    return result;
+}
+
 static PyMethodDef Set_methods[] = {
     {"ranks", (PyCFunction)Set_ranks, METH_NOARGS, "Sorted, distinct ranks of the set."},
     {"iterations", (PyCFunction)Set_iterations, METH_NOARGS,
      "Sorted, distinct iterations (ProfilerStep numbers) of the set."},
     {"files", (PyCFunction)Set_files, METH_NOARGS, "One dict per file, by rank."},
+    {"events", (PyCFunction)Set_events, METH_VARARGS,
+     "events(ranks, iterations, device, symbols) -> dict of column bytes."},
     {NULL, NULL, 0, NULL}};
 
 static PyObject *Set_get_attributed(SetObject *self, void *Py_UNUSED(closure))
@@ -156,7 +350,21 @@ static PyObject *Set_get_ns(SetObject *self, void *Py_UNUSED(c))
     return PyBool_FromLong(td_set_ns(self->set));
 }
 
+static PyObject *Set_get_breakdown(SetObject *self, void *Py_UNUSED(c))
+{
+    return PyBool_FromLong(self->breakdown);
+}
+
+static PyObject *Set_get_roofline(SetObject *self, void *Py_UNUSED(c))
+{
+    return PyBool_FromLong(self->roofline);
+}
+
 static PyGetSetDef Set_getset[] = {
+    {"roofline", (getter)Set_get_roofline, NULL,
+     "Whether the set was opened with want_roofline (roofline needs it).", NULL},
+    {"breakdown", (getter)Set_get_breakdown, NULL,
+     "Whether the set was opened with want_breakdown (breakdown needs it).", NULL},
     {"ns", (getter)Set_get_ns, NULL,
      "Whether the set's durations keep the traces' own resolution (else HTA's rounding).", NULL},
     {"path", (getter)Set_get_path, NULL, "The set's path.", NULL},
@@ -178,11 +386,12 @@ static PyTypeObject SetType = {
  * files read at once. */
 static PyObject *open_sets(PyObject *Py_UNUSED(mod), PyObject *args, PyObject *kw)
 {
-    static char *kwlist[] = {"paths", "threads", "want_attribution", "ns", NULL};
+    static char *kwlist[] = {"paths",         "threads", "want_attribution", "ns", "want_breakdown",
+                             "want_roofline", NULL};
     PyObject *seq, *result = NULL, *ns_arg = Py_None;
-    int threads = 0, attributed = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|ipO:open_sets", kwlist, &seq, &threads,
-                                     &attributed, &ns_arg))
+    int threads = 0, attributed = 0, breakdown = 0, roofline = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|ipOpp:open_sets", kwlist, &seq, &threads,
+                                     &attributed, &ns_arg, &breakdown, &roofline))
         return NULL;
     /* ns=None: as HTA, HTA_DISABLE_NS_ROUNDING=1 in the environment. */
     int ns = ns_arg == Py_None ? td_env_ns() : PyObject_IsTrue(ns_arg);
@@ -207,6 +416,8 @@ static PyObject *open_sets(PyObject *Py_UNUSED(mod), PyObject *args, PyObject *k
     td_open_opts opts = TD_OPEN_OPTS_INIT;
     opts.threads = threads;
     opts.want_attribution = attributed;
+    opts.want_breakdown = breakdown;
+    opts.want_roofline = roofline; /* with want_attribution: its GPU time comes from it */
     opts.ns = ns;
     td_error err = {0};
     int rc;
@@ -227,6 +438,8 @@ static PyObject *open_sets(PyObject *Py_UNUSED(mod), PyObject *args, PyObject *k
         }
         o->set = sets[i];
         o->attributed = attributed;
+        o->breakdown = breakdown;
+        o->roofline = roofline;
         PyList_SET_ITEM(result, i, (PyObject *)o);
     }
 done:
@@ -545,37 +758,170 @@ static int cmp_by(cmp_args *a, int by, int device)
     return 0;
 }
 
+/* The HTML report (tracediff report) of a comparison, written whole or not
+ * at all: under a temporary name beside path, renamed into place. The
+ * charts' rows: each chart's default unless the view was given (as the
+ * CLI's --sort, --top, --include). */
+static int write_report(const char *path, const cmp_args *a, const td_diff *d, const td_stats *st,
+                        const char *const labels[2], const td_view_opts *view, int custom)
+{
+    td_report_input in = TD_REPORT_INPUT_INIT;
+    in.control = a->ctl->set;
+    in.test = a->tst->set;
+    in.opts = &a->o;
+    in.diff = d;
+    in.control_label = labels[0];
+    in.test_label = labels[1];
+    in.stats = st;
+    td_view_opts views[2];
+    for (int k = 0; k < 2; k++) {
+        views[k] = *view;
+        if (!custom) {
+            td_chart_default_view(&views[k], (td_chart_kind)k);
+            views[k].ascending = view->ascending;
+        }
+        in.chart_view[k] = &views[k];
+    }
+    size_t n = strlen(path);
+    char *tmp = malloc(n + 16);
+    if (!tmp) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    memcpy(tmp, path, n);
+    memcpy(tmp + n, ".tmp.XXXXXX", 12);
+    td_error err = {0};
+    int rc = -1, fd = td_temp_create(tmp);
+    FILE *f = fd >= 0 ? fdopen(fd, "wb") : NULL;
+    if (!f) {
+        PyErr_SetFromErrnoWithFilename(PyExc_OSError, tmp);
+        if (fd >= 0) {
+            close(fd);
+            unlink(tmp);
+            td_temp_forget(tmp);
+        }
+        free(tmp);
+        return -1;
+    }
+    int wrc;
+    Py_BEGIN_ALLOW_THREADS wrc = td_report_write_html(f, &in, &err);
+    Py_END_ALLOW_THREADS if (fclose(f) != 0 && wrc == 0)
+    {
+        PyErr_SetFromErrnoWithFilename(PyExc_OSError, path);
+        wrc = 1;
+    }
+    if (wrc < 0) {
+        if (!err.path[0])
+            snprintf(err.path, sizeof err.path, "%s", path);
+        raise_td(&err);
+    } else if (wrc == 0 && rename(tmp, path) != 0) {
+        PyErr_SetFromErrnoWithFilename(PyExc_OSError, path);
+    } else if (wrc == 0) {
+        rc = 0;
+    }
+    if (rc != 0)
+        unlink(tmp);
+    td_temp_forget(tmp);
+    free(tmp);
+    return rc;
+}
+
 static PyObject *compare(PyObject *Py_UNUSED(mod), PyObject *args, PyObject *kw)
 {
-    static char *kwlist[] = {CMP_KWLIST, "stats", "per_iteration", "by", NULL};
+    static char *kwlist[] = {CMP_KWLIST, "stats",     "per_iteration", "by",
+                             "sort",     "ascending", "top",           "include",
+                             "exclude",  "labels",    "report",        NULL};
     cmp_args a = {NULL, NULL, TD_COMPARE_OPTS_INIT, TD_STATS_OPTS_INIT, 0, 0, 0, 0, 0, 0};
     PyObject *sel[4] = {Py_None, Py_None, Py_None, Py_None}, *min_change = Py_None;
-    int device = TD_DEVICE_ALL, samples = 0, by = TD_BY_KERNEL;
+    int device = TD_DEVICE_ALL, samples = 0, by = TD_BY_KERNEL, ascending = 0;
     double alpha = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, CMP_FORMAT "ppi:compare", kwlist, &SetType, &a.ctl,
-                                     &SetType, &a.tst, &sel[0], &sel[1], &sel[2], &sel[3], &device,
-                                     &a.short_names, &a.hta_strict, &a.o.categories,
-                                     &a.exclude_categories, &a.normalize_names, &samples, &alpha,
-                                     &min_change, &a.stats, &a.per_iteration, &by))
+    Py_ssize_t top = 0;
+    /* The view (tracediff compare's --sort, --ascending, --top, --include,
+     * --exclude): given any of them, the rows' indices after it come last
+     * in the result (else None). labels: (control, test), for --sort's
+     * column names. */
+    const char *sort = NULL, *include = NULL, *exclude = NULL, *labels[2] = {NULL, NULL};
+    PyObject *report = NULL; /* a path: the HTML report of the comparison is written there */
+    if (!PyArg_ParseTupleAndKeywords(
+            args, kw, CMP_FORMAT "ppizpnzz(zz)O&:compare", kwlist, &SetType, &a.ctl, &SetType,
+            &a.tst, &sel[0], &sel[1], &sel[2], &sel[3], &device, &a.short_names, &a.hta_strict,
+            &a.o.categories, &a.exclude_categories, &a.normalize_names, &samples, &alpha,
+            &min_change, &a.stats, &a.per_iteration, &by, &sort, &ascending, &top, &include,
+            &exclude, &labels[0], &labels[1], PyUnicode_FSConverter, &report))
         return NULL;
+    if (top < 0) {
+        PyErr_Format(UsageError, "Invalid argument top=%zd (expected a count of rows, 1 or more).",
+                     top);
+        Py_XDECREF(report);
+        return NULL;
+    }
+    td_view_opts vo = TD_VIEW_OPTS_INIT;
+    int want_view = sort || ascending || top || include || exclude;
+    if (sort) {
+        int c = td_column_parse(sort, labels[0], labels[1]);
+        if (c < 0) {
+            PyErr_Format(UsageError,
+                         "sort='%s': no such column (try name, diff_duration, diff_counts, "
+                         "abs_diff_duration, %s_counts, ...)",
+                         sort, labels[0] ? labels[0] : "control");
+            Py_XDECREF(report);
+            return NULL;
+        }
+        if ((c == TD_COL_Q || c == TD_COL_CHANGE) && !a.stats) {
+            PyErr_Format(UsageError, "sort='%s': needs stats=True", sort);
+            Py_XDECREF(report);
+            return NULL;
+        }
+        vo.sort = (td_column)c;
+        vo.has_sort = true;
+    }
+    vo.ascending = ascending;
+    vo.top = (size_t)top;
+    vo.include = include;
+    vo.exclude = exclude;
     PyObject *result = NULL;
     td_diff *d = NULL;
     td_stats *st = NULL;
     if (cmp_by(&a, by, device) == 0 &&
         cmp_args_fill(&a, sel, device, samples, alpha, min_change) == 0 &&
-        cmp_compute(&a, &d, &st) == 0) {
+        cmp_compute(&a, &d, &st) == 0 &&
+        (!report || write_report(PyBytes_AS_STRING(report), &a, d, st, labels, &vo,
+                                 sort || top || include) == 0)) {
         PyObject *rows = diff_result(d);
         PyObject *sr = rows && st ? stats_result(st, td_diff_nrows(d)) : Py_NewRef(Py_None);
-        PyObject *tail = rows && sr ? PyTuple_Pack(1, sr) : NULL;
+        PyObject *view = Py_NewRef(Py_None);
+        if (rows && sr && want_view) {
+            size_t *idx = NULL;
+            td_error err = {0};
+            vo.stats = st;
+            long nv = td_view_make(&idx, d, &vo, &err);
+            Py_CLEAR(view);
+            if (nv < 0) {
+                raise_td(&err);
+            } else {
+                view = PyList_New(nv);
+                for (long i = 0; view && i < nv; i++) {
+                    PyObject *x = PyLong_FromSize_t(idx[i]);
+                    if (!x)
+                        Py_CLEAR(view);
+                    else
+                        PyList_SET_ITEM(view, i, x);
+                }
+            }
+            free(idx);
+        }
+        PyObject *tail = rows && sr && view ? PyTuple_Pack(2, sr, view) : NULL;
         if (tail)
             result = PySequence_Concat(rows, tail);
         Py_XDECREF(tail);
         Py_XDECREF(rows);
         Py_XDECREF(sr);
+        Py_XDECREF(view);
     }
     td_stats_free(st);
     td_diff_free(d);
     cmp_args_clear(&a);
+    Py_XDECREF(report);
     return result;
 }
 
@@ -1075,6 +1421,269 @@ static PyObject *short_name(PyObject *Py_UNUSED(mod), PyObject *arg)
     return r;
 }
 
+/* ------------------------------------------------------------------------ */
+/* breakdown(): tracediff breakdown's JSON                                   */
+
+static PyObject *breakdown(PyObject *Py_UNUSED(mod), PyObject *args, PyObject *kw)
+{
+    static char *kwlist[] = {
+        "control",        "test",      "control_rank",  "test_rank",  "control_iteration",
+        "test_iteration", "hta_scope", "control_label", "test_label", NULL};
+    SetObject *ctl, *tst;
+    PyObject *sel[4] = {Py_None, Py_None, Py_None, Py_None};
+    int hta_scope = 0;
+    const char *labels[2] = {NULL, NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O!O!|OOOOpzz:breakdown", kwlist, &SetType, &ctl,
+                                     &SetType, &tst, &sel[0], &sel[1], &sel[2], &sel[3], &hta_scope,
+                                     &labels[0], &labels[1]))
+        return NULL;
+    td_breakdown_opts bo = TD_BREAKDOWN_OPTS_INIT;
+    td_list *lists[4] = {&bo.control_ranks, &bo.test_ranks, &bo.control_iters, &bo.test_iters};
+    static const char *const what[4] = {"control_rank", "test_rank", "control_iteration",
+                                        "test_iteration"};
+    PyObject *result = NULL;
+    td_breakdown *b = NULL;
+    char *buf = NULL;
+    size_t len = 0;
+    for (int i = 0; i < 4; i++)
+        if (to_list(sel[i], lists[i], what[i]) < 0)
+            goto done;
+    bo.hta_scope = hta_scope;
+    td_error err = {0};
+    int rc;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    Py_BEGIN_ALLOW_THREADS rc = td_breakdown_compute(&b, ctl->set, tst->set, &bo, &err);
+    if (rc == 0)
+        rc = td_breakdown_write_json(f, b, ctl->set, tst->set, labels[0], labels[1], &err);
+    Py_END_ALLOW_THREADS if (fclose(f) != 0 && rc == 0)
+    {
+        PyErr_NoMemory();
+        goto done;
+    }
+    if (rc < 0) {
+        raise_td(&err);
+        goto done;
+    }
+    result = PyUnicode_DecodeUTF8(buf, (Py_ssize_t)len, "surrogateescape");
+done:
+    for (int i = 0; i < 4; i++)
+        td_list_clear(lists[i]);
+    td_breakdown_free(b);
+    free(buf);
+    return result;
+}
+
+/* info(set): tracediff info --format json's text (the set opened with
+ * want_attribution, as the command opens it). */
+static PyObject *info(PyObject *Py_UNUSED(mod), PyObject *arg)
+{
+    if (!PyObject_TypeCheck(arg, &SetType))
+        return PyErr_Format(PyExc_TypeError, "info() takes a Set, not %s", Py_TYPE(arg)->tp_name);
+    const td_set *set = ((SetObject *)arg)->set;
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f)
+        return PyErr_NoMemory();
+    td_attr_stats a;
+    td_error err = {0};
+    int rc;
+    Py_BEGIN_ALLOW_THREADS rc = td_set_attr_stats(set, &a);
+    if (rc < 0)
+        snprintf(err.msg, sizeof err.msg, "%s",
+                 rc == TD_ETRACE ? "damaged summary: packed durations do not decode"
+                                 : "out of memory");
+    else
+        rc = td_info_write_json(f, set, &a, &err);
+    Py_END_ALLOW_THREADS int closed = fclose(f);
+    PyObject *result = NULL;
+    if (rc < 0) {
+        if (!err.code) {
+            err.code = rc;
+            snprintf(err.path, sizeof err.path, "%s", td_set_origin(set));
+        }
+        raise_td(&err);
+    } else if (closed != 0) {
+        PyErr_NoMemory();
+    } else {
+        result = PyUnicode_DecodeUTF8(buf, (Py_ssize_t)len, "surrogateescape");
+    }
+    free(buf);
+    return result;
+}
+
+/* explain(control, test, name, ...): tracediff explain --format json's
+ * text: the kernels the op (by: 1 op, 2 top op, 3 annotation) launched, per
+ * kernel name on each side, beside the op's own CPU time. The sets must be
+ * opened with want_attribution. None when name is in neither selection. */
+static PyObject *explain(PyObject *Py_UNUSED(mod), PyObject *args, PyObject *kw)
+{
+    static char *kwlist[] = {CMP_KWLIST, "name",    "by",      "sort",   "ascending",
+                             "top",      "include", "exclude", "labels", NULL};
+    cmp_args a = {NULL, NULL, TD_COMPARE_OPTS_INIT, TD_STATS_OPTS_INIT, 0, 0, 0, 0, 0, 0};
+    PyObject *sel[4] = {Py_None, Py_None, Py_None, Py_None}, *min_change = Py_None;
+    int device = TD_DEVICE_ALL, samples = 0, by = TD_BY_OP, ascending = 0;
+    double alpha = 0;
+    Py_ssize_t top = 0;
+    const char *name = NULL, *sort = NULL, *include = NULL, *exclude = NULL;
+    const char *labels[2] = {NULL, NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kw, CMP_FORMAT "sizpnzz(zz):explain", kwlist, &SetType,
+                                     &a.ctl, &SetType, &a.tst, &sel[0], &sel[1], &sel[2], &sel[3],
+                                     &device, &a.short_names, &a.hta_strict, &a.o.categories,
+                                     &a.exclude_categories, &a.normalize_names, &samples, &alpha,
+                                     &min_change, &name, &by, &sort, &ascending, &top, &include,
+                                     &exclude, &labels[0], &labels[1]))
+        return NULL;
+    if (!name)
+        return PyErr_Format(UsageError, "explain: name= is needed (an op, top op or annotation)");
+    if (by < TD_BY_OP || by > TD_BY_ANNOTATION)
+        return PyErr_Format(UsageError, "by must be 1 (op), 2 (top-op) or 3 (annotation)");
+    if (!a.ctl->attributed || !a.tst->attributed)
+        return PyErr_Format(UsageError, "explain: the sets must be opened with want_attribution");
+    if (top < 0)
+        return PyErr_Format(UsageError, "Invalid argument top=%zd (1 or more).", top);
+    td_view_opts vo = TD_VIEW_OPTS_INIT;
+    vo.sort = TD_COL_ABS_DIFF_DURATION; /* the kernels that moved most first */
+    vo.has_sort = true;
+    if (sort) {
+        int c = td_column_parse(sort, labels[0], labels[1]);
+        if (c < 0 || c == TD_COL_Q || c == TD_COL_CHANGE)
+            return PyErr_Format(UsageError, "sort='%s': no such column", sort);
+        vo.sort = (td_column)c;
+    }
+    vo.ascending = ascending;
+    vo.top = (size_t)top;
+    vo.include = include;
+    vo.exclude = exclude;
+    PyObject *result = NULL;
+    td_diff *d = NULL;
+    td_stats *st = NULL;
+    size_t *idx = NULL;
+    char *buf = NULL;
+    size_t len = 0;
+    a.o.only = name;
+    a.o.only_by = (td_by)by;
+    if (cmp_args_fill(&a, sel, device, samples, alpha, min_change) < 0 ||
+        cmp_compute(&a, &d, &st) < 0)
+        goto done;
+    const td_side_notes *n[2] = {td_diff_notes(d, TD_CONTROL), td_diff_notes(d, TD_TEST)};
+    if (td_diff_nrows(d) == 0 && n[0]->only_cpu_count == 0 && n[1]->only_cpu_count == 0) {
+        result = Py_NewRef(Py_None);
+        goto done;
+    }
+    td_error err = {0};
+    long nv = td_view_make(&idx, d, &vo, &err);
+    if (nv < 0) {
+        raise_td(&err);
+        goto done;
+    }
+    FILE *f = open_memstream(&buf, &len);
+    if (!f) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    /* As tracediff explain --format json writes it (src/cli/cmd_explain.c). */
+    static const char *const keys[] = {"", "op", "top_op", "annotation"};
+    static const char *const side[2] = {"control", "test"};
+    fprintf(f, "{\"%s\": \"", keys[by]);
+    td_write_json_string(f, name, strlen(name));
+    fputs("\"", f);
+    for (int k = 0; k < 2; k++) {
+        char c[40], g[40];
+        td_format_number(c, sizeof c, n[k]->only_cpu_time);
+        td_format_number(g, sizeof g, n[k]->only_gpu_time);
+        fprintf(f, ", \"%s\": {\"calls\": %llu, \"cpu_time\": %s, \"gpu_time\": %s}", side[k],
+                (unsigned long long)n[k]->only_cpu_count, c, g);
+    }
+    fputs(", \"kernels\": ", f);
+    td_write_opts w = TD_WRITE_OPTS_INIT;
+    w.control_label = labels[0];
+    w.test_label = labels[1];
+    w.rows = idx;
+    w.nrows = (size_t)nv;
+    int rc = td_write_json(f, d, &w, &err);
+    fputs("}\n", f);
+    if (fclose(f) != 0 && rc == 0) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    if (rc < 0) {
+        raise_td(&err);
+        goto done;
+    }
+    result = PyUnicode_DecodeUTF8(buf, (Py_ssize_t)len, "surrogateescape");
+done:
+    free(buf);
+    free(idx);
+    td_stats_free(st);
+    td_diff_free(d);
+    cmp_args_clear(&a);
+    return result;
+}
+
+/* roofline(control, test, ...): tracediff roofline --format json's text
+ * (sets opened with want_roofline). */
+static PyObject *roofline(PyObject *Py_UNUSED(mod), PyObject *args, PyObject *kw)
+{
+    static char *kwlist[] = {
+        "control",        "test",        "control_rank", "test_rank", "control_iteration",
+        "test_iteration", "control_gpu", "test_gpu",     "by_class",  NULL};
+    SetObject *ctl, *tst;
+    PyObject *sel[4] = {Py_None, Py_None, Py_None, Py_None};
+    int by_class = 0;
+    td_roofline_opts ro = TD_ROOFLINE_OPTS_INIT;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O!O!|OOOOzzp:roofline", kwlist, &SetType, &ctl,
+                                     &SetType, &tst, &sel[0], &sel[1], &sel[2], &sel[3],
+                                     &ro.control_gpu, &ro.test_gpu, &by_class))
+        return NULL;
+    td_list *lists[4] = {&ro.control_ranks, &ro.test_ranks, &ro.control_iters, &ro.test_iters};
+    static const char *const what[4] = {"control_rank", "test_rank", "control_iteration",
+                                        "test_iteration"};
+    PyObject *result = NULL;
+    td_roofline *r = NULL;
+    char *buf = NULL;
+    size_t len = 0;
+    td_error err = {0};
+    const char *gpus[2] = {ro.control_gpu, ro.test_gpu};
+    for (int s = 0; s < 2; s++) {
+        td_gpu g;
+        if (gpus[s] && td_gpu_resolve(&g, gpus[s], &err) < 0)
+            return raise_td(&err);
+    }
+    for (int i = 0; i < 4; i++)
+        if (to_list(sel[i], lists[i], what[i]) < 0)
+            goto done;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    int rc;
+    Py_BEGIN_ALLOW_THREADS rc = td_roofline_compute(&r, ctl->set, tst->set, &ro, &err);
+    if (rc == 0)
+        rc = td_roofline_write_json(f, r, by_class, &err);
+    Py_END_ALLOW_THREADS if (fclose(f) != 0 && rc == 0)
+    {
+        PyErr_NoMemory();
+        goto done;
+    }
+    if (rc < 0) {
+        raise_td(&err);
+        goto done;
+    }
+    result = PyUnicode_DecodeUTF8(buf, (Py_ssize_t)len, "surrogateescape");
+done:
+    for (int i = 0; i < 4; i++)
+        td_list_clear(lists[i]);
+    td_roofline_free(r);
+    free(buf);
+    return result;
+}
+
 static PyMethodDef module_methods[] = {
     {"open_sets", (PyCFunction)(void (*)(void))open_sets, METH_VARARGS | METH_KEYWORDS,
      "open_sets(paths, threads=0, want_attribution=False, ns=None) -> [Set]: open trace "
@@ -1089,6 +1698,15 @@ static PyMethodDef module_methods[] = {
      "chart(path, kind, names, control_counts, test_counts, control_duration, test_duration, "
      "control_label=None, test_label=None): kind 0 counts, 1 duration; .svg, .png or .pdf."},
     {"short_name", short_name, METH_O, "The short name of a kernel or operator name."},
+    {"explain", (PyCFunction)(void (*)(void))explain, METH_VARARGS | METH_KEYWORDS,
+     "explain(control, test, ..., name=, by=1) -> str or None: tracediff explain --format "
+     "json's text (None: name in neither selection)."},
+    {"roofline", (PyCFunction)(void (*)(void))roofline, METH_VARARGS | METH_KEYWORDS,
+     "roofline(control, test, ...) -> str: tracediff roofline --format json's text."},
+    {"info", info, METH_O, "info(set) -> str: tracediff info --format json's text."},
+    {"breakdown", (PyCFunction)(void (*)(void))breakdown, METH_VARARGS | METH_KEYWORDS,
+     "breakdown(control, test, ...) -> str: tracediff breakdown --format json's text (sets "
+     "opened with want_breakdown)."},
     {"check", (PyCFunction)(void (*)(void))check, METH_VARARGS | METH_KEYWORDS,
      "check(control, test, ..., max_regression=5, min_us=0, gate_waits=False, allow_new=False, "
      "max_step_regression=None, by=0, include=None, exclude=None) -> Check: the CI gate."},

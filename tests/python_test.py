@@ -749,6 +749,14 @@ def t_summaries_equal_cli():
 
 # compare_traces' keyword-only options against tracediff compare's.
 COMPARE_OPTION_CASES = [
+    # The view: --include, --exclude, --sort, --ascending, --top, the labels.
+    (DIFF_C, DIFF_T, {"include": "aten::", "sort": "abs_diff_duration", "top": 10}),
+    (DIFF_C, DIFF_T, {"exclude": "^cuda", "sort": "control_counts", "ascending": True}),
+    (DIFF_C, DIFF_T, {"control_label": "base", "test_label": "new",
+                      "sort": "new_total_duration", "top": 3}),
+    (RESNET0, RESNET4, {"sort": "diff_counts", "top": 5, "use_short_name": True}),
+    (RESNET0, RESNET4, {"control_iteration": "all", "test_iteration": "all", "stats": True,
+                        "sort": "q", "top": 8, "exclude": "ProfilerStep"}),
     (DIFF_C, DIFF_T, {"per_iteration": True}),
     (DIFF_C, DIFF_T, {"no_python": True, "normalize_names": True}),
     (DIFF_C, DIFF_T, {"categories": "cpu_op,kernel", "use_short_name": True}),
@@ -769,7 +777,7 @@ COMPARE_OPTION_CASES = [
 def _compare_cli_args(kw):
     flags = {"per_iteration": "--per-iteration", "no_python": "--no-python",
              "normalize_names": "--normalize-names", "use_short_name": "--short-names",
-             "hta_strict": "--hta-strict", "stats": "--stats"}
+             "hta_strict": "--hta-strict", "stats": "--stats", "ascending": "--ascending"}
     names = {"categories": "--cat", "device_type": "--device"}
     out = []
     for k, v in kw.items():
@@ -1018,6 +1026,346 @@ def t_gil_released_while_summarizing():
     inside = sum(1 for x in stamps if t0 < x < t1)
     assert inside >= 10, f"{inside} ticks during a {t1 - t0:.3f} s summarize"
 
+
+
+# --- HTA's own results (tests/data/hta/hta_api.json.gz, made by running HTA
+# with gen_hta_api.py next to it) -------------------------------------------
+
+_hta = None
+
+
+def hta_data():
+    global _hta
+    if _hta is None:
+        import gzip
+        with gzip.open(os.path.join(ROOT, "tests", "data", "hta", "hta_api.json.gz"), "rt") as f:
+            _hta = json.load(f)
+    return _hta
+
+
+def _params_compatible(ours, theirs, where):
+    """Every call HTA accepts, ours accepts the same way: HTA's parameters in
+    HTA's order, kinds and defaults, and anything more keyword-only with a
+    default."""
+    import inspect
+    ps = list(inspect.signature(ours).parameters.values())
+    assert len(ps) >= len(theirs), (where, [p.name for p in ps], theirs)
+    for p, (name, kind, default) in zip(ps, theirs):
+        assert p.name == name and p.kind.name == kind, (where, p.name, p.kind.name, name, kind)
+        got = None if p.default is inspect.Parameter.empty else repr(p.default)
+        if default is not None and default.startswith("<DeviceType."):
+            got = got and got.replace("tracediff.trace_diff.", "")
+        assert got == default, (where, name, got, default)
+    for p in ps[len(theirs):]:
+        assert p.kind in (p.KEYWORD_ONLY, p.VAR_KEYWORD) and (
+            p.kind is p.VAR_KEYWORD or p.default is not inspect.Parameter.empty), (where, p.name)
+
+
+def t_hta_public_names_and_signatures():
+    import inspect
+    from tracediff import trace_diff as ours
+    api = hta_data()["hta_api"]
+    assert {"DeviceType", "LabeledTrace", "TraceDiff", "TraceDir"} <= set(api), sorted(api)
+    for name, entry in api.items():
+        assert hasattr(ours, name), name
+        obj = getattr(ours, name)
+        if entry["kind"] == "alias":
+            assert obj is __builtins__.__dict__[entry["of"]] if hasattr(__builtins__, "__dict__") \
+                else obj is str, name
+        elif "enum" in entry:
+            assert {m.name: m.value for m in obj} == entry["enum"], name
+        elif entry["kind"] == "class":
+            for m, params in entry["members"].items():
+                assert hasattr(obj, m), f"{name}.{m}"
+                raw = inspect.getattr_static(obj, m)
+                fn = raw.__func__ if isinstance(raw, (classmethod, staticmethod)) else raw
+                _params_compatible(fn, params, f"{name}.{m}")
+        else:
+            _params_compatible(obj, entry["signature"], name)
+    lt = LabeledTrace(label="x", trace_dir=os.path.join(TRACES, "hta-trace_compare", "base"))
+    for attr in hta_data()["labeled_trace_attributes"]:
+        assert hasattr(lt, attr), attr
+
+
+def _hta_pairs():
+    for pr in hta_data()["pairs"]:
+        ctl = LabeledTrace(label="Control", trace_dir=os.path.join(TRACES, pr["control"]))
+        tst = LabeledTrace(label="Test", trace_dir=os.path.join(TRACES, pr["test"]))
+        yield pr, ctl, tst
+
+
+def t_hta_labeled_trace_extract_ops_and_summary():
+    for pr, ctl, tst in _hta_pairs():
+        assert [ctl.ranks(), tst.ranks()] == pr["ranks"], pr["control"]
+        assert [ctl.iterations(), tst.iterations()] == pr["iterations"], pr["control"]
+        for dev, d in DEVICES.items():
+            ops = [ctl.extract_ops(pr["control_rank"], pr["control_iteration"], d),
+                   tst.extract_ops(pr["test_rank"], pr["test_iteration"], d)]
+            assert [len(o) for o in ops] == pr["extract_ops"][dev], (pr["control"], dev)
+            for lt, o, want in zip((ctl, tst), ops, pr["get_ops_summary"][dev]):
+                df = lt.get_ops_summary(o)
+                assert list(df.columns) == ["cat", "name", "short_name", "counts",
+                                            "total_duration", "cat_id", "name_id"]
+                assert df["counts"].dtype == np.int64 and df["cat_id"].dtype == np.int64
+                got = df.sort_values(["cat", "name"])
+                got = [[r.cat, r.name, r.short_name, int(r.counts), float(r.total_duration)]
+                       for r in got.itertuples()]
+                assert got == want, (pr["control"], dev, lt.label,
+                                     [g for g in got if g not in want][:3],
+                                     [w for w in want if w not in got][:3])
+                # HTA's symbol table names the ids
+                assert (lt.s_tab[df["name_id"]].tolist() == df["name"].tolist())
+
+
+def t_hta_compare_traces_and_ops_diff():
+    for pr, ctl, tst in _hta_pairs():
+        sel_ = (pr["control_rank"], pr["test_rank"], pr["control_iteration"],
+                pr["test_iteration"])
+        for key, want in pr["compare_traces"].items():
+            dev, short = key.split("_")[0], key.endswith("_short")
+            df = quiet(TraceDiff.compare_traces, ctl, tst, *sel_, DEVICES[dev], short)
+            where = (pr["control"], key)
+            assert list(df.columns) == want["columns"], where
+            assert df.index.name == want["index_name"], where
+            # Rows by name (docs/numbers.md); HTA's order is pandas' outer
+            # join's, which sorts or not depending on the pandas version.
+            order = sorted(range(len(want["index"])), key=lambda i: want["index"][i])
+            assert df.index.tolist() == [want["index"][i] for i in order], where
+            for j, col in enumerate(want["columns"]):
+                exp = [want["rows"][i][j] for i in order]
+                got = df[col].tolist()
+                if col == "counts_change_categories":
+                    assert got == exp, where
+                else:
+                    assert np.allclose(np.array(got, float), np.array(exp, float)), (where, col)
+        for dev, want in pr["ops_diff"].items():
+            got = quiet(TraceDiff.ops_diff, ctl, tst, *sel_, DEVICES[dev])
+            assert got == want, (pr["control"], dev)
+
+
+def t_view_and_visualize_errors():
+    # A bad view argument, and an empty frame to draw: ValueErrors
+    # (UsageError) naming the problem; nothing written.
+    for kw, words in (({"sort": "nope"}, "sort='nope'"), ({"top": 0}, "top=0"),
+                      ({"sort": "q"}, "needs stats"), ({"include": "("}, "("),
+                      ({"control_label": "x", "test_label": "x"}, "both 'x'")):
+        try:
+            quiet(TraceDiff.compare_traces, BASE, TEST, **kw)
+        except tracediff.UsageError as e:
+            assert isinstance(e, ValueError) and words in str(e), (kw, str(e))
+        else:
+            raise AssertionError(f"{kw} did not raise")
+    empty = quiet(TraceDiff.compare_traces, BASE, TEST, include="no such name here")
+    assert len(empty) == 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for fn in (TraceDiff.visualize_counts_diff, TraceDiff.visualize_duration_diff):
+            out = os.path.join(tmp, "c.svg")
+            try:
+                fn(empty, show_image=False, export_image_path=out)
+            except ValueError as e:
+                assert "no rows" in str(e) and fn.__name__ in str(e), str(e)
+            else:
+                raise AssertionError(f"{fn.__name__} on an empty frame did not raise")
+            assert not os.path.exists(out)
+
+
+# --- breakdown() and report(): the CLI's JSON and HTML ----------------------
+
+BREAKDOWN_CASES = [
+    (DIFF_C, DIFF_T, {}),
+    (RESNET0, RESNET4, {"control_iteration": "all", "test_iteration": "all"}),
+    (TWO_RANKS, TWO_RANKS, {"control_rank": 0, "test_rank": 1, "hta_scope": True,
+                            "control_label": "r0", "test_label": "r1"}),
+]
+
+
+def _bd_cli_args(kw):
+    out = []
+    for k, v in kw.items():
+        out += ["--hta-scope"] if k == "hta_scope" else ["--" + k.replace("_", "-"), str(v)]
+    return out
+
+
+def _nan_eq(a, b):
+    if a is None:
+        return b is None or (isinstance(b, float) and math.isnan(b)) or b is pd.NA
+    return a == b
+
+
+def t_breakdown_equals_cli_json():
+    for c, t, kw in BREAKDOWN_CASES:
+        js = json.loads(cli("breakdown", "--format", "json", "-q", c, t,
+                            *_bd_cli_args(kw)).stdout)
+        bd = tracediff.breakdown(c, t, **kw)
+        what = (os.path.basename(c), kw)
+        assert bd.json == js, what
+        # ranks: one row per side and rank, the JSON's fields as columns
+        want = [dict(side=s, label=js[s]["label"], **r) for s in ("control", "test")
+                for r in js[s]["ranks"]]
+        assert len(bd.ranks) == len(want), what
+        for row, w in zip(bd.ranks.to_dict("records"), want):
+            assert set(row) == set(w), (what, set(row) ^ set(w))
+            for k, v in w.items():
+                assert _nan_eq(v, row[k]), (what, k, v, row[k])
+        # diff: one row per metric, in the JSON's order
+        assert bd.diff.index.tolist() == list(js["diff"]), what
+        for m, fields in js["diff"].items():
+            for k, v in fields.items():
+                assert _nan_eq(v, bd.diff.loc[m, k]), (what, m, k, v, bd.diff.loc[m, k])
+        assert bd.waterfall.to_dict("records") == js["waterfall"], what
+        assert bd.samples == {s: js[s]["samples"] for s in ("control", "test")}
+        html = bd._repr_html_()
+        assert "waterfall" in html and "step_us" in html, what
+
+
+def t_breakdown_errors():
+    # A summary does not keep what a breakdown needs: a TraceError naming it.
+    with tempfile.TemporaryDirectory() as tmp:
+        p = os.path.join(tmp, "s.tdsum")
+        tracediff.summarize(DIFF_C, p)
+        try:
+            tracediff.breakdown(p, DIFF_T)
+        except (tracediff.TraceError, tracediff.UsageError) as e:
+            assert "s.tdsum" in str(e) or "summary" in str(e), str(e)
+        else:
+            raise AssertionError("breakdown of a summary did not raise")
+    try:
+        tracediff.breakdown(DIFF_C, DIFF_T, control_rank=99)
+    except tracediff.UsageError as e:
+        assert "99" in str(e), str(e)
+    else:
+        raise AssertionError("control_rank=99 did not raise")
+
+
+REPORT_CASES = [
+    (DIFF_C, DIFF_T, {}),
+    (RESNET0, RESNET4, {"control_iteration": "all", "test_iteration": "all", "stats": True,
+                        "sort": "diff_counts", "top": 5, "control_label": "w0",
+                        "test_label": "w4"}),
+]
+
+
+def t_report_equals_cli():
+    flags = {"stats": "--stats"}
+    with tempfile.TemporaryDirectory() as tmp:
+        for c, t, kw in REPORT_CASES:
+            args = []
+            for k, v in kw.items():
+                args += [flags[k]] if k in flags else ["--" + k.replace("_", "-"), str(v)]
+            a, b = os.path.join(tmp, "cli.html"), os.path.join(tmp, "py.html")
+            cli("report", "-q", c, t, "-o", a, *args)
+            quiet(tracediff.report, c, t, b, **kw)
+            with open(a, "rb") as fa, open(b, "rb") as fb:
+                assert fa.read() == fb.read(), (os.path.basename(c), kw)
+        # Whole or not at all: a failed report leaves nothing behind.
+        bad = os.path.join(tmp, "no-such-dir", "r.html")
+        try:
+            quiet(tracediff.report, DIFF_C, DIFF_T, bad)
+        except OSError:
+            pass
+        else:
+            raise AssertionError("a report into a missing folder did not raise")
+        assert sorted(os.listdir(tmp)) == ["cli.html", "py.html"], os.listdir(tmp)
+
+
+def t_check_result_html():
+    res = quiet(tracediff.check, RESNET0, RESNET4, control_iteration="all",
+                test_iteration="all")
+    import html as h
+    text = res._repr_html_()
+    assert ("passed" if res.passed else "FAILED") in text
+    assert f"{len(res.regressions)} regression" in text
+    assert not res.regressions.empty  # this pair has regressions: the table shows them
+    assert "<table" in text and h.escape(res.regressions["name"].iloc[0]) in text
+
+
+def t_info_equals_cli_json():
+    for path, kw in ((os.path.join(TRACES, "hta-trace_compare", "base"), {}),
+                     (RESNET4, {}), (BERT_H100, {"ns": True}), (TWO_RANKS, {})):
+        js = json.loads(cli("info", "--format", "json", path,
+                            *(["--ns"] if kw.get("ns") else [])).stdout)
+        for arg in (path, LabeledTrace("x", trace_dir=path)):
+            d = tracediff.info(arg, **kw)
+            what = (os.path.basename(path), type(arg).__name__)
+            assert set(d) == set(js), (what, set(d) ^ set(js))
+            for k in ("path", "durations", "iterations", "attribution"):
+                assert d[k] == js[k], (what, k)
+            assert d["files"].to_dict("records") == [
+                {c: f.get(c) for c in d["files"].columns} for f in js["files"]], what
+            assert all(set(f) <= set(d["files"].columns) for f in js["files"]), what
+            assert d["categories"].index.tolist() == list(js["categories"]), what
+            assert d["categories"]["categories"].tolist() == list(js["categories"].values())
+            assert d["categories"]["category_us"].tolist() == [
+                js["category_us"][c] for c in js["categories"]], what
+
+
+EXPLAIN_CASES = [
+    (DIFF_C, DIFF_T, "aten::mm", {}),
+    (DIFF_C, DIFF_T, "aten::mm", {"sort": "name", "top": 3, "control_label": "a",
+                                  "test_label": "b"}),
+    (RESNET0, RESNET4, "aten::cudnn_convolution", {"control_iteration": "all", "test_iteration": "all",
+                                        "use_short_name": True}),
+    (DIFF_C, DIFF_T, "autograd::engine::evaluate_function: AddmmBackward0", {"by": "top-op"}),
+    (DIFF_C, DIFF_T, "## forward:over_arch ##", {"by": "annotation", "exclude": "cutlass"}),
+]
+
+
+def t_explain_equals_cli_json():
+    for c, t, name, kw in EXPLAIN_CASES:
+        args = []
+        for k, v in kw.items():
+            args += (["--short-names"] if k == "use_short_name"
+                     else ["--" + k.replace("_", "-"), str(v)])
+        js = json.loads(cli("explain", "--format", "json", "-q", c, t, name, *args).stdout)
+        d = tracediff.explain(c, t, name, **kw)
+        what = (os.path.basename(c), name, kw)
+        assert set(d) == set(js), (what, set(d) ^ set(js))
+        for k in js:
+            if k != "kernels":
+                assert d[k] == js[k], (what, k)
+        assert js["kernels"], what
+        assert d["kernels"].to_dict("records") == js["kernels"], what
+        assert list(d["kernels"].columns) == list(js["kernels"][0]), what
+    cli("explain", "-q", DIFF_C, DIFF_T, "aten::no_such_op", ok=(1,))
+    try:
+        tracediff.explain(DIFF_C, DIFF_T, "aten::no_such_op")
+    except tracediff.TraceError as e:
+        assert "aten::no_such_op" in str(e), str(e)
+    else:
+        raise AssertionError("an unknown op did not raise")
+
+
+def t_roofline_equals_cli_json():
+    falcon = [os.path.join(TRACES, f"tracelens-falconsai_{g}") for g in ("h100", "mi300")]
+    for c, t, kw in ((BERT_H100, BERT_MI300, {}),
+                     (falcon[0], falcon[1], {"by": "class"}),
+                     (falcon[0], falcon[1], {"test_gpu": "MI300X"})):
+        args = []
+        for k, v in kw.items():
+            args += ["--" + k.replace("_", "-"), str(v)]
+        js = json.loads(cli("roofline", "--format", "json", "-q", c, t, *args).stdout)
+        d = tracediff.roofline(c, t, **kw)
+        what = (os.path.basename(c), kw)
+        key = "classes" if kw.get("by") == "class" else "rows"
+        assert set(d) == set(js), (what, set(d) ^ set(js))
+        assert d["gpus"] == js["gpus"] and d["notes"] == js["notes"], what
+        assert js[key] and len(d[key]) == len(js[key]), what
+        for row, w in zip(d[key].to_dict("records"), js[key]):
+            for k, v in w.items():
+                if k in ("control", "test"):
+                    for f, x in v.items():
+                        assert _nan_eq(x, row[f"{k}_{f}"]), (what, k, f, x, row[f"{k}_{f}"])
+                else:
+                    assert _nan_eq(v, row[k]), (what, k, v, row[k])
+        for side in ("control", "test"):
+            got = d["coverage"].loc[side].to_dict()
+            assert got == js["coverage"][side], (what, side)
+    try:
+        tracediff.roofline(BERT_H100, BERT_MI300, test_gpu="no such gpu")
+    except tracediff.UsageError as e:
+        assert "no such gpu" in str(e), str(e)
+    else:
+        raise AssertionError("an unknown GPU did not raise")
 
 UNIT = [v for k, v in sorted(globals().items()) if k.startswith("t_")]
 

@@ -10,9 +10,11 @@ of HTA's ``TraceDiff``, ``LabeledTrace`` and ``DeviceType``.
 
 Beyond HTA, as the CLI's commands: ``compare_traces(..., stats=True)``
 (``compare --stats``), ``check`` (the CI gate, a ``CheckResult``), and the
-summaries: ``summarize``, ``runs`` and ``trend``.
+summaries: ``summarize``, ``runs`` and ``trend``; ``breakdown`` (where the
+step time went) and ``report`` (the HTML report).
 """
 from ._tracediff import VERSION as __version__
+from .commands import Breakdown, breakdown, explain, info, report, roofline
 from .gate import CheckResult, check
 from .summaries import runs, summarize, trend
 from .trace_diff import (
@@ -25,6 +27,7 @@ from .trace_diff import (
 )
 
 __all__ = [
+    "Breakdown",
     "CheckResult",
     "DeviceType",
     "LabeledTrace",
@@ -32,7 +35,12 @@ __all__ = [
     "TraceDiffWarning",
     "TraceError",
     "UsageError",
+    "breakdown",
     "check",
+    "explain",
+    "info",
+    "report",
+    "roofline",
     "runs",
     "summarize",
     "trend",

@@ -104,6 +104,18 @@ class CheckResult:
                         "control_total": "float64", "test_total": "float64", "verdict": object})
         self.regressions = df
 
+    def _repr_html_(self) -> str:
+        """Jupyter's view: the verdict, then the regressions."""
+        import html
+        verdict = "passed" if self.passed else "FAILED"
+        head = (f"<p><b>check {verdict}</b>: {len(self.regressions)} regression"
+                f"{'' if len(self.regressions) == 1 else 's'} of {self.compared} compared "
+                f"(max_regression {self.max_regression:g}%, alpha {self.alpha:g}, samples "
+                f"{html.escape(self.samples)}); {self.faster} faster</p>")
+        if self.regressions.empty:
+            return head
+        return head + self.regressions.to_html(index=False, na_rep="n/a")
+
     def junit(self, path: Union[str, os.PathLike]) -> None:
         """Writes the JUnit XML of ``tracediff check --junit`` (a testcase per
         compared name, a failure per regression), whole or not at all."""

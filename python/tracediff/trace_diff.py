@@ -205,6 +205,8 @@ class LabeledTrace:
         _set=None,
     ) -> None:
         self.label: str = label if label else f"t{random.randint(0, 10)}"
+        self.t = t  # HTA's Trace when one was given (this class reads the traces itself)
+        self._sym: Optional[Dict[str, int]] = None
         if _set is not None:
             self._set = _set
             return
@@ -233,6 +235,112 @@ class LabeledTrace:
     def files(self) -> List[dict]:
         """Per trace file (by rank): path, rank, sizes and event counts."""
         return self._set.files()
+
+    # HTA's symbol table: every name and category of the events read so far
+    # (the first use reads all of them), an id each, stable for the trace.
+    def _symbols(self) -> Dict[str, int]:
+        if self._sym is None:
+            self._sym = {}
+            self._set.events(self.ranks(), self.iterations(), 0, self._sym)
+            for it in self.iterations():
+                self._sym.setdefault(f"ProfilerStep#{it}", len(self._sym))
+        return self._sym
+
+    @property
+    def s_map(self) -> "pd.Series":
+        """HTA's symbol map: symbol -> id (int64)."""
+        _pandas()
+        sym = self._symbols()
+        return pd.Series(list(sym.values()), index=list(sym.keys()), dtype=np.int64)
+
+    @property
+    def s_tab(self) -> "pd.Series":
+        """HTA's symbol table: id -> symbol."""
+        _pandas()
+        return pd.Series(list(self._symbols().keys()), dtype=object)
+
+    @property
+    def iteration_df(self) -> "pd.DataFrame":
+        """HTA's iterations: ``symbol`` (``ProfilerStep#N``), ``id`` (its
+        symbol id) and ``iteration`` (N), one row per iteration."""
+        _pandas()
+        sym = self._symbols()
+        its = self.iterations()
+        names = [f"ProfilerStep#{i}" for i in its]
+        return pd.DataFrame({"symbol": pd.Series(names, dtype=object),
+                             "id": np.array([sym[n] for n in names], dtype=np.int64),
+                             "iteration": np.array(its, dtype=np.int64)})
+
+    def _selection(self, what: str, given, have: List[int]) -> List[int]:
+        # HTA's defaults, checks and messages (extract_ops).
+        if given is None:
+            if not have:
+                if what == "iteration":
+                    return []  # no ProfilerStep: the whole trace, as compare_traces
+                raise UsageError(f"Trace {self.label} doesn't have any {what}.")
+            return have[:1]
+        if isinstance(given, int) and not isinstance(given, bool):
+            picked = [given]
+        elif isinstance(given, list):
+            picked = given
+        else:
+            raise UsageError(f"Invalid type for argument `{what}` {given}.")
+        for v in picked:
+            if v not in have:
+                shown = given if what == "rank" else v
+                raise UsageError(f"Invalid argument {what}={shown}.")
+        return picked
+
+    def extract_ops(
+        self,
+        rank: Optional[Union[int, List[int]]] = None,
+        iteration: Optional[Union[int, List[int]]] = None,
+        device_type: DeviceType = DeviceType.ALL,
+    ) -> "pd.DataFrame":
+        """The events of some ranks and iterations (default: the lowest of
+        each) on a device (``DeviceType.CPU``, ``GPU`` or ``ALL``), one row
+        each, in file order: the events ``compare_traces`` counts.
+
+        Columns: ``rank``, ``iteration``, ``cat`` and ``name`` (ids into
+        ``s_tab``), ``dur`` (us; int64 unless ``ns`` keeps decimals) and
+        ``stream``: -1 for host events, 0 for device events on stream 0, NaN
+        for other device events (the library keeps no stream number), so
+        ``stream.eq(-1)``/``ne(-1)`` select as in HTA. The rows are those
+        of the library; HTA's other trace columns (``ts``, ``pid``, ``tid``,
+        ...) are not kept."""
+        _pandas()
+        ranks = self._selection("rank", rank, self.ranks())
+        iters = self._selection("iteration", iteration, self.iterations())
+        self._symbols()
+        cols = self._set.events(ranks, iters, _device_code(device_type), self._sym)
+        dur = np.frombuffer(cols["dur"], dtype=np.float64)
+        df = pd.DataFrame({
+            "rank": np.frombuffer(cols["rank"], dtype=np.int64),
+            "iteration": np.frombuffer(cols["iteration"], dtype=np.int64),
+            "cat": np.frombuffer(cols["cat"], dtype=np.int64),
+            "name": np.frombuffer(cols["name"], dtype=np.int64),
+            "dur": _duration_column(dur, False),
+            "stream": np.frombuffer(cols["stream"], dtype=np.float64),
+        })
+        return df
+
+    def get_ops_summary(self, ops: "pd.DataFrame") -> "pd.DataFrame":
+        """Counts and total durations of ``ops`` (an ``extract_ops`` result,
+        perhaps filtered further) per category and name, as HTA's: columns
+        ``cat``, ``name``, ``short_name``, ``counts``, ``total_duration``,
+        ``cat_id``, ``name_id``, one row per (cat, name) in id order."""
+        _pandas()
+        tab = self.s_tab
+        df = ops[["cat", "name", "dur"]].groupby(["cat", "name"]).aggregate(["count", "sum"])
+        df.columns = ["_".join(col).rstrip("_") for col in df.columns.values]
+        df = df.reset_index().rename(columns={"name": "name_id", "cat": "cat_id",
+                                              "dur_count": "counts",
+                                              "dur_sum": "total_duration"})
+        df["cat"] = tab.to_numpy()[df["cat_id"].to_numpy()] if len(df) else []
+        df["name"] = tab.to_numpy()[df["name_id"].to_numpy()] if len(df) else []
+        short = {n: _core.short_name(n) for n in set(df["name"])}
+        df["short_name"] = df["name"].map(short)
+        return df[["cat", "name", "short_name", "counts", "total_duration", "cat_id", "name_id"]]
 
     def __repr__(self) -> str:
         return f"LabeledTrace(label={self.label!r}, trace_dir={self._set.path!r})"
@@ -308,6 +416,47 @@ def _duration_column(values: list, missing: bool) -> np.ndarray:
     return a
 
 
+def _compare_traces(cls, control, test, control_rank, test_rank, control_iteration,
+                    test_iteration, device_type, use_short_name, *, hta_strict=False, threads=0,
+                    stats=False, samples=None, alpha=None, min_change=None, per_iteration=False,
+                    by=None, categories=None, no_python=False, normalize_names=False, ns=None,
+                    include=None, exclude=None, sort=None, ascending=False, top=None,
+                    control_label=None, test_label=None, report=None):
+    """compare_traces; with report, the HTML report of the comparison is
+    written to that path too (tracediff report)."""
+    if top is not None and (isinstance(top, bool) or not isinstance(top, int) or top < 1):
+        raise UsageError(f"Invalid argument top={top!r} (expected a count of rows, 1 or more).")
+    for what, v in (("include", include), ("exclude", exclude), ("sort", sort),
+                    ("control_label", control_label), ("test_label", test_label)):
+        if v is not None and (not isinstance(v, str) or not v):
+            raise UsageError(f"Invalid argument {what}={v!r} (expected a non-empty string).")
+    cats, exclude_cats = _categories(categories, no_python)
+    by_code = _by_code(by)
+    ctl, tst = _adapt(control, test, threads, ns)
+    if by_code or report is not None:  # the report's "Where the GPU time moved" needs it too
+        _attributed(ctl, threads)
+        _attributed(tst, threads)
+    if ctl.label == tst.label:  # as HTA renames it
+        tst.label = f"{tst.label}_control_test"
+    labels = (control_label or ctl.label, test_label or tst.label)
+    if labels[0] == labels[1]:
+        raise UsageError(f"control_label and test_label are both {labels[0]!r}: the "
+                         "columns need two labels")
+    sk = _stats_kwargs(samples, alpha, min_change)
+    extra = dict(categories=cats, exclude_categories=exclude_cats,
+                 normalize_names=bool(normalize_names), per_iteration=bool(per_iteration),
+                 by=by_code)
+    if include or exclude or sort or ascending or top or report is not None:
+        extra.update(include=include, exclude=exclude, sort=sort,
+                     ascending=bool(ascending), top=top or 0, labels=labels)
+    if report is not None:
+        extra["report"] = report
+    return cls._compare(
+        ctl, tst, control_rank, test_rank, control_iteration, test_iteration,
+        device_type, use_short_name, hta_strict, stats, sk, extra, labels,
+    )
+
+
 class TraceDiff:
     """Compare two sets of traces: ``compare_traces``, ``ops_diff`` and two charts."""
 
@@ -335,6 +484,13 @@ class TraceDiff:
         no_python: bool = False,
         normalize_names: bool = False,
         ns: Optional[bool] = None,
+        include: Optional[str] = None,
+        exclude: Optional[str] = None,
+        sort: Optional[str] = None,
+        ascending: bool = False,
+        top: Optional[int] = None,
+        control_label: Optional[str] = None,
+        test_label: Optional[str] = None,
     ) -> pd.DataFrame:
         """Counts and total durations (us) per operator/kernel name, side by side.
 
@@ -378,29 +534,45 @@ class TraceDiff:
         LabeledTrace read under the other rule is read again. Without it,
         when the rounding made some duration negative or moved a total by
         more than 5%, a TraceDiffWarning says so.
+
+        The rows, as ``tracediff compare``'s ``--include``, ``--exclude``,
+        ``--sort``, ``--ascending`` and ``--top``: ``include``/``exclude``
+        keep/drop the names a regular expression (PCRE2, as Python's)
+        finds; ``sort`` names a column (``name``, ``diff_duration``,
+        ``abs_diff_duration``, ``<label>_counts``, ..., with ``stats``
+        also ``q`` and ``change``; numbers largest first unless
+        ``ascending``); ``top`` keeps the first rows after that.
+        ``control_label``/``test_label`` (``--control-label``,
+        ``--test-label``) replace the sides' labels in the column names.
         """
-        cats, exclude = _categories(categories, no_python)
-        by_code = _by_code(by)
-        ctl, tst = _adapt(control, test, threads, ns)
-        if by_code:
-            _attributed(ctl, threads)
-            _attributed(tst, threads)
-        if ctl.label == tst.label:  # as HTA renames it
-            tst.label = f"{tst.label}_control_test"
-        sk = _stats_kwargs(samples, alpha, min_change)
-        extra = dict(categories=cats, exclude_categories=exclude,
-                     normalize_names=bool(normalize_names), per_iteration=bool(per_iteration),
-                     by=by_code)
-        return cls._compare(
-            ctl, tst, control_rank, test_rank, control_iteration, test_iteration,
-            device_type, use_short_name, hta_strict, stats, sk, extra,
+        return _compare_traces(
+            cls, control, test, control_rank, test_rank, control_iteration, test_iteration, device_type, use_short_name,
+            hta_strict=hta_strict,
+            threads=threads,
+            stats=stats,
+            samples=samples,
+            alpha=alpha,
+            min_change=min_change,
+            per_iteration=per_iteration,
+            by=by,
+            categories=categories,
+            no_python=no_python,
+            normalize_names=normalize_names,
+            ns=ns,
+            include=include,
+            exclude=exclude,
+            sort=sort,
+            ascending=ascending,
+            top=top,
+            control_label=control_label,
+            test_label=test_label,
         )
 
     @staticmethod
     def _compare(ctl, tst, cr, tr, ci, ti, device_type, short, hta_strict, stats=False,
-                 sk=None, extra=None) -> pd.DataFrame:
+                 sk=None, extra=None, labels=None) -> pd.DataFrame:
         _pandas()
-        names, cc, tc, cd, td, cnotes, tnotes, key, st = _core.compare(
+        names, cc, tc, cd, td, cnotes, tnotes, key, st, view = _core.compare(
             ctl._set, tst._set, cr, tr, ci, ti, _device_code(device_type), bool(short),
             bool(hta_strict), stats=bool(stats), **(sk or {}), **(extra or {}),
         )
@@ -410,7 +582,7 @@ class TraceDiff:
         divided = bool(extra and extra["per_iteration"])
         cmiss = divided or 0 in cc
         tmiss = divided or 0 in tc
-        cl, tl = ctl.label, tst.label
+        cl, tl = labels or (ctl.label, tst.label)
         c_counts = _counts_column(cc, cmiss)
         t_counts = _counts_column(tc, tmiss)
         c_dur = _duration_column(cd, cmiss)
@@ -433,6 +605,8 @@ class TraceDiff:
         )
         if st is not None:
             _add_stats(df, st, cl, tl)
+        if view is not None:  # the C library's filter, order and cut
+            df = df.iloc[view]
         return df
 
     @classmethod
@@ -546,6 +720,10 @@ def _visualize(df: pd.DataFrame, kind: int, show_image: bool, path: Optional[str
     if not isinstance(df, pd.DataFrame):
         raise UsageError(f"df must be a pandas DataFrame, not {type(df).__name__}")
     cl, tl = _labels(df)
+    if len(df.index) == 0:
+        raise UsageError(f"{('visualize_counts_diff', 'visualize_duration_diff')[kind]}: df has "
+                         "no rows, so there is nothing to draw (did a selection or filter "
+                         "leave every row out?)")
     suffix = "_counts" if kind == 0 else "_total_duration"
 
     def draw(to: str) -> None:

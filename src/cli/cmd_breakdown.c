@@ -19,130 +19,6 @@ static int open_sets(bd_run *r)
     return cli_open_pair(r->o, r->sets, &oo);
 }
 
-static void json_rank(FILE *f, const td_bd_rank *k)
-{
-    static const td_bd_metric keys[] = {TD_BD_KERNEL_TIME, TD_BD_BUSY,        TD_BD_IDLE,
-                                        TD_BD_COMPUTE,     TD_BD_NON_COMPUTE, TD_BD_EXPOSED_COMM};
-    fprintf(f, "{\"rank\": %lld, \"iterations\": %zu, \"step_us\": ", (long long)k->rank,
-            k->niters);
-    cli_json_num(f, k->m[TD_BD_STEP]);
-    for (size_t i = 0; i < sizeof keys / sizeof *keys; i++) {
-        fprintf(f, ", \"%s\": ", td_bd_metric_name(keys[i]));
-        cli_json_num(f, k->has_gpu ? k->m[keys[i]] : NAN);
-    }
-    fputs(", \"comm_comp_overlap_pct\": ", f);
-    cli_json_num(f,
-                 k->has_comm ? round(10000 * k->m[TD_BD_COMM_COMP] / k->m[TD_BD_COMM]) / 100 : NAN);
-    fputs(", \"kernel_types\": {", f);
-    for (unsigned b = 1, first = 1; b < TD_BD_NLABELS; b++) {
-        if (k->labels[b] == 0)
-            continue;
-        fprintf(f, "%s", first ? "" : ", ");
-        cli_json_str(f, td_bd_label_name(b));
-        fputs(": ", f);
-        cli_json_num(f, k->labels[b]);
-        first = 0;
-    }
-    fputs("}, \"idle_by_stream\": [", f);
-    for (size_t i = 0; i < k->nstreams; i++) {
-        const td_bd_stream *s = &k->streams[i];
-        fprintf(f, "%s{\"stream\": %lld, \"host_wait_us\": ", i ? ", " : "", (long long)s->stream);
-        cli_json_num(f, s->host_wait);
-        fputs(", \"kernel_wait_us\": ", f);
-        cli_json_num(f, s->kernel_wait);
-        fputs(", \"other_us\": ", f);
-        cli_json_num(f, s->other);
-        fputs("}", f);
-    }
-    fputs("], \"sync_wait_us\": ", f);
-    cli_json_num(f, k->m[TD_BD_SYNC_WAIT]);
-    fprintf(f, ", \"slowest\": %s, \"straggler\": %s", k->slowest ? "true" : "false",
-            k->straggler ? "true" : "false");
-    fputs(", \"notes\": [", f);
-    int nn = 0;
-    if (!k->has_gpu)
-        fprintf(f, "%s\"no GPU events\"", nn++ ? ", " : "");
-    else if (!k->has_comm)
-        fprintf(f, "%s\"no COMMUNICATION events: no overlap\"", nn++ ? ", " : "");
-    if (k->has_gpu && k->m[TD_BD_NON_COMPUTE] < 0)
-        fprintf(f,
-                "%s\"negative non_compute: sub-us events got negative durations from "
-                "rounding\"",
-                nn++ ? ", " : "");
-    fputs("]}", f);
-}
-
-static void json_side(FILE *f, const bd_run *r, td_side s)
-{
-    fputs("{\"label\": ", f);
-    cli_json_str(f, cli_side_label(r->o, s));
-    fputs(", \"path\": ", f);
-    cli_json_str(f, td_set_path(r->sets[s]));
-    fprintf(f, ", \"samples\": %zu, \"ranks\": [", td_breakdown_samples(r->b, s));
-    for (size_t i = 0; i < td_breakdown_nranks(r->b, s); i++) {
-        fputs(i ? ", " : "", f);
-        json_rank(f, td_breakdown_rank(r->b, s, i));
-    }
-    fputs("], \"notes\": [", f);
-    for (size_t i = 0; td_breakdown_note(r->b, s, i); i++) {
-        fputs(i ? ", " : "", f);
-        cli_json_str(f, td_breakdown_note(r->b, s, i));
-    }
-    fputs("]}", f);
-}
-
-static void json_row(FILE *f, const td_bd_row *row)
-{
-    fputs("{\"control\": ", f);
-    cli_json_num(f, row->value[0]);
-    fputs(", \"test\": ", f);
-    cli_json_num(f, row->value[1]);
-    fputs(", \"diff\": ", f);
-    cli_json_num(f, row->diff);
-    fputs(", \"pct\": ", f);
-    cli_json_num(f, row->pct);
-    if (row->stats.n[0]) {
-        fprintf(f, ", \"n_control\": %llu, \"n_test\": %llu, \"p\": ",
-                (unsigned long long)row->stats.n[0], (unsigned long long)row->stats.n[1]);
-        cli_json_num(f, row->stats.p);
-        fputs(", \"q\": ", f);
-        cli_json_num(f, row->stats.q);
-        fprintf(f, ", \"verdict\": \"%s\"", td_verdict_name(row->stats.verdict));
-    }
-    fputs("}", f);
-}
-
-static void write_json(FILE *f, const bd_run *r)
-{
-    fputs("{\"control\": ", f);
-    json_side(f, r, TD_CONTROL);
-    fputs(",\n \"test\": ", f);
-    json_side(f, r, TD_TEST);
-    fputs(",\n \"diff\": {", f);
-    size_t n, nb;
-    const td_bd_row *rows = td_breakdown_rows(r->b, &n);
-    for (size_t i = 0; i < n; i++) {
-        fputs(i ? ",\n  " : "\n  ", f);
-        cli_json_str(f, rows[i].name);
-        fputs(": ", f);
-        json_row(f, &rows[i]);
-    }
-    fputs("},\n \"waterfall\": [", f);
-    const td_bd_bar *bars = td_breakdown_waterfall(r->b, &nb);
-    for (size_t i = 0; i < nb; i++) {
-        fputs(i ? ",\n  {\"component\": " : "\n  {\"component\": ", f);
-        cli_json_str(f, bars[i].component);
-        fputs(", \"control_us\": ", f);
-        cli_json_num(f, bars[i].value[0]);
-        fputs(", \"test_us\": ", f);
-        cli_json_num(f, bars[i].value[1]);
-        fputs(", \"diff_us\": ", f);
-        cli_json_num(f, bars[i].diff);
-        fputs("}", f);
-    }
-    fputs("]}\n", f);
-}
-
 /* CSV and text cells: "" (csv) or "n/a" for NAN. */
 static void cell(FILE *f, double v, bool csv, const char *fmt)
 {
@@ -346,9 +222,12 @@ static int bd_write(bd_run *r)
     int rc = out_open(&out, r->o->output);
     if (rc != 0)
         return rc;
-    if (strcmp(fmt, "json") == 0)
-        write_json(out.f, r);
-    else if (strcmp(fmt, "csv") == 0 && r->o->per_rank)
+    td_error err = {0};
+    if (strcmp(fmt, "json") == 0) {
+        if (td_breakdown_write_json(out.f, r->b, r->sets[0], r->sets[1], cli_side_label(r->o, 0),
+                                    cli_side_label(r->o, 1), &err) < 0)
+            return out_fail(&out, &err);
+    } else if (strcmp(fmt, "csv") == 0 && r->o->per_rank)
         write_csv_ranks(out.f, r);
     else if (strcmp(fmt, "csv") == 0)
         write_csv(out.f, r);

@@ -10,26 +10,10 @@ static const char *comp_name(td_compression c)
     return c == TD_COMP_GZIP ? "gzip" : c == TD_COMP_ZSTD ? "zstd" : "plain";
 }
 
-typedef struct cat_ctx {
-    FILE *f;
-    int json;
-    int n;
-} cat_ctx;
-
-static void print_cat(void *ud, const char *cat, uint64_t n)
+static void print_list(FILE *f, const int64_t *v, size_t n)
 {
-    cat_ctx *c = ud;
-    if (n == 0)
-        return; /* seen only on events that are not counted (no dur, or "Trace") */
-    if (c->json) {
-        fprintf(c->f, "%s\"", c->n++ ? ", " : "");
-        td_write_json_string(c->f, cat, strlen(cat));
-        fprintf(c->f, "\": %llu", (unsigned long long)n);
-    } else {
-        fputs("  ", c->f);
-        cli_put_cell(c->f, cat, 28, 0);
-        fprintf(c->f, " %12llu\n", (unsigned long long)n);
-    }
+    for (size_t i = 0; i < n; i++)
+        fprintf(f, "%s%lld", i ? ", " : "", (long long)v[i]);
 }
 
 static void print_cat_time(void *ud, const char *cat, uint64_t n, double dur)
@@ -42,44 +26,6 @@ static void print_cat_time(void *ud, const char *cat, uint64_t n, double dur)
     fputs("  ", ud);
     cli_put_cell(ud, cat, 28, 0);
     fprintf(ud, " %12llu %16s\n", (unsigned long long)n, d);
-}
-
-/* "category_us": each category's total duration, as compare sums them. */
-static void print_cat_json_time(void *ud, const char *cat, uint64_t n, double dur)
-{
-    cat_ctx *c = ud;
-    if (n == 0)
-        return;
-    char d[40] = "null";
-    if (!isnan(dur))
-        td_format_number(d, sizeof d, dur);
-    fprintf(c->f, "%s\"", c->n++ ? ", " : "");
-    td_write_json_string(c->f, cat, strlen(cat));
-    fprintf(c->f, "\": %s", d);
-}
-
-static void print_list(FILE *f, const int64_t *v, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        fprintf(f, "%s%lld", i ? ", " : "", (long long)v[i]);
-}
-
-/* GPU time attribution (docs/attribution.md): how much has no op, and why. */
-static void attr_json(FILE *f, const td_attr_stats *a)
-{
-    char t[40];
-    td_format_number(t, sizeof t, a->gpu_time);
-    fprintf(f, ", \"attribution\": {\"gpu_events\": %llu, \"gpu_time\": %s, ",
-            (unsigned long long)a->gpu_events, t);
-    td_format_number(t, sizeof t, a->attributed_time);
-    fprintf(f, "\"attributed\": %llu, \"attributed_time\": %s, \"unattributed\": {",
-            (unsigned long long)a->attributed, t);
-    for (int r = 0; r < TD_ATTR_NREASONS; r++) {
-        td_format_number(t, sizeof t, a->time[r]);
-        fprintf(f, "%s\"%s\": {\"count\": %llu, \"time\": %s}", r ? ", " : "",
-                td_attr_reason_name(r), (unsigned long long)a->count[r], t);
-    }
-    fputs("}}", f);
 }
 
 static void attr_table(FILE *f, const td_attr_stats *a)
@@ -99,60 +45,6 @@ static void attr_table(FILE *f, const td_attr_stats *a)
         td_format_number(t, sizeof t, a->time[r]);
         fprintf(f, "  %-40s %12llu %14s us\n", what, (unsigned long long)a->count[r], t);
     }
-}
-
-static void info_json(FILE *f, const td_set *s, const int64_t *iters, size_t ni,
-                      const td_attr_stats *a)
-{
-    fputs("{\"path\": \"", f);
-    td_write_json_string(f, td_set_path(s), strlen(td_set_path(s)));
-    /* The rule of every duration below (docs/numbers.md, "Decimal
-     * timestamps"): compare's, with or without --ns alike. */
-    fprintf(f, "\", \"durations\": \"%s\", \"iterations\": [", td_set_ns(s) ? "ns" : "hta-rounded");
-    print_list(f, iters, ni);
-    fputs("], \"files\": [", f);
-    for (size_t i = 0; i < td_set_nfiles(s); i++) {
-        td_file_info fi;
-        td_set_file_info(s, i, &fi);
-        fputs(i ? ",\n  {\"path\": \"" : "\n  {\"path\": \"", f);
-        td_write_json_string(f, fi.path, strlen(fi.path));
-        fprintf(f,
-                "\", \"rank\": %lld, \"compression\": \"%s\", \"file_bytes\": %llu, "
-                "\"json_bytes\": %llu, \"events_total\": %llu, \"events_counted\": %llu, "
-                "\"events_cpu\": %llu, \"events_gpu\": %llu, \"events_stream0\": %llu, "
-                "\"events_no_launch\": %llu, "
-                "\"events_skipped\": %llu, \"steps\": %llu, \"rounded\": %s, "
-                "\"decimal_timestamps\": %s, \"device\": ",
-                (long long)fi.rank, comp_name(fi.compression), (unsigned long long)fi.file_bytes,
-                (unsigned long long)fi.json_bytes, (unsigned long long)fi.events_total,
-                (unsigned long long)fi.events_counted, (unsigned long long)fi.events_cpu,
-                (unsigned long long)fi.events_gpu, (unsigned long long)fi.events_stream0,
-                (unsigned long long)fi.events_no_launch, (unsigned long long)fi.events_skipped,
-                (unsigned long long)fi.steps, fi.rounded ? "true" : "false",
-                fi.decimal_ts ? "true" : "false");
-        if (fi.device_name) {
-            fputc('"', f);
-            td_write_json_string(f, fi.device_name, strlen(fi.device_name));
-            fputc('"', f);
-        } else {
-            fputs("null", f);
-        }
-        if (fi.format) { /* another profiler's output: its rank is its place */
-            fputs(", \"format\": \"", f);
-            td_write_json_string(f, fi.format, strlen(fi.format));
-            fputs("\", \"rank_from\": \"file order\"", f);
-        }
-        fputc('}', f);
-    }
-    fputs("\n], \"categories\": {", f);
-    cat_ctx cc = {f, 1, 0};
-    td_set_categories(s, print_cat, &cc);
-    fputs("}, \"category_us\": {", f);
-    cat_ctx ct = {f, 1, 0};
-    td_set_category_times(s, print_cat_json_time, &ct);
-    fputs("}", f);
-    attr_json(f, a);
-    fputs("}\n", f);
 }
 
 static void info_table(FILE *f, const td_set *s, const int64_t *iters, size_t ni,
@@ -242,11 +134,15 @@ static int info_write(const cli_opts *o, const td_set *s, const char *fmt)
     out_file out;
     int rc = out_open(&out, o->output);
     if (rc == 0) {
-        if (strcmp(fmt, "json") == 0)
-            info_json(out.f, s, iters, ni, &a);
-        else
+        td_error err = {0};
+        if (strcmp(fmt, "json") == 0 && td_info_write_json(out.f, s, &a, &err) < 0)
+            rc = out_fail(&out, &err);
+        else if (strcmp(fmt, "json") == 0)
+            rc = out_commit(&out);
+        else {
             info_table(out.f, s, iters, ni, &a);
-        rc = out_commit(&out);
+            rc = out_commit(&out);
+        }
     }
     free(iters);
     return rc;

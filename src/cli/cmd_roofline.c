@@ -26,128 +26,6 @@ static const char *bound_name(td_rl_bound b)
     return b == TD_RL_COMPUTE ? "compute" : b == TD_RL_MEMORY ? "memory" : NULL;
 }
 
-static void json_side(FILE *f, const td_rl_side *s)
-{
-    fprintf(f, "{\"count\": %llu, \"flops\": ", (unsigned long long)s->count);
-    cli_json_num(f, s->flops);
-    fputs(", \"bytes\": ", f);
-    cli_json_num(f, s->bytes);
-    fputs(", \"time_us\": ", f);
-    cli_json_num(f, s->time_us);
-    fputs(", \"tflops\": ", f);
-    cli_json_num(f, s->tflops);
-    fputs(", \"tbps\": ", f);
-    cli_json_num(f, s->tbps);
-    fputs(", \"intensity\": ", f);
-    cli_json_num(f, s->intensity);
-    fputs(", \"peak_tflops\": ", f);
-    cli_json_num(f, s->peak_tflops);
-    fputs(", \"peak_tbps\": ", f);
-    cli_json_num(f, s->peak_tbps);
-    fputs(", \"efficiency_pct\": ", f);
-    cli_json_num(f, s->efficiency_pct);
-    fputs(", \"bound\": ", f);
-    cli_json_str(f, bound_name(s->bound));
-    fputs("}", f);
-}
-
-static void json_coverage(FILE *f, const td_rl_coverage *c)
-{
-    fputs("{\"modelled_pct\": ", f);
-    cli_json_num(f, c->modelled_pct);
-    fputs(", \"busy_us\": ", f);
-    cli_json_num(f, c->busy_us);
-    fputs(", \"modelled_us\": ", f);
-    cli_json_num(f, c->modelled_us);
-    fputs(", \"unmodelled_us\": ", f);
-    cli_json_num(f, c->unmodelled_us);
-    fputs(", \"unmodelled\": [", f);
-    for (size_t i = 0; i < c->ntop; i++) {
-        fputs(i ? ", {\"op\": " : "{\"op\": ", f);
-        cli_json_str(f, c->top[i].op);
-        fputs(", \"time_us\": ", f);
-        cli_json_num(f, c->top[i].time_us);
-        fputs("}", f);
-    }
-    fputs("]}", f);
-}
-
-static void write_json(FILE *f, const rl_run *r)
-{
-    size_t n;
-    if (r->o->rl_by_class) {
-        const td_rl_class_row *c = td_roofline_classes(r->r, &n);
-        fputs("{\"classes\": [", f);
-        for (size_t i = 0; i < n; i++) {
-            fputs(i ? ",\n  {\"class\": " : "\n  {\"class\": ", f);
-            cli_json_str(f, td_rl_class_name(c[i].cls));
-            for (int s = 0; s < 2; s++) {
-                fprintf(f, ", \"%s\": {\"flops\": ", s ? "test" : "control");
-                cli_json_num(f, c[i].flops[s]);
-                fputs(", \"time_us\": ", f);
-                cli_json_num(f, c[i].time_us[s]);
-                fputs(", \"tflops\": ", f);
-                cli_json_num(f, c[i].tflops[s]);
-                fputs(", \"efficiency_pct\": ", f);
-                cli_json_num(f, c[i].efficiency_pct[s]);
-                fputs("}", f);
-            }
-            fputs(", \"time_change_pct\": ", f);
-            cli_json_num(f, c[i].time_change_pct);
-            fputs(", \"rate_change_pct\": ", f);
-            cli_json_num(f, c[i].rate_change_pct);
-            fputs(", \"efficiency_change_pts\": ", f);
-            cli_json_num(f, c[i].efficiency_change_pts);
-            fputs("}", f);
-        }
-    } else {
-        const td_rl_row *w = td_roofline_rows(r->r, &n);
-        fputs("{\"rows\": [", f);
-        for (size_t i = 0; i < n; i++) {
-            fputs(i ? ",\n  {\"op\": " : "\n  {\"op\": ", f);
-            cli_json_str(f, w[i].op);
-            /* dims and types: the trace's own JSON, compact (model.h) */
-            fprintf(f, ", \"input_dims\": %s, \"input_types\": %s, \"class\": ",
-                    w[i].input_dims[0] ? w[i].input_dims : "null",
-                    w[i].input_types[0] ? w[i].input_types : "null");
-            cli_json_str(f, td_rl_class_name(w[i].cls));
-            fputs(", \"control\": ", f);
-            json_side(f, &w[i].side[0]);
-            fputs(", \"test\": ", f);
-            json_side(f, &w[i].side[1]);
-            fputs(", \"time_change_pct\": ", f);
-            cli_json_num(f, w[i].time_change_pct);
-            fputs(", \"rate_change_pct\": ", f);
-            cli_json_num(f, w[i].rate_change_pct);
-            fputs(", \"efficiency_change_pts\": ", f);
-            cli_json_num(f, w[i].efficiency_change_pts);
-            fputs(", \"reading\": ", f);
-            cli_json_str(f, w[i].reading);
-            fputs("}", f);
-        }
-    }
-    fputs("],\n \"coverage\": {\"control\": ", f);
-    json_coverage(f, td_roofline_coverage(r->r, TD_CONTROL));
-    fputs(", \"test\": ", f);
-    json_coverage(f, td_roofline_coverage(r->r, TD_TEST));
-    fputs("},\n \"gpus\": {", f);
-    for (int s = 0; s < 2; s++) {
-        const td_gpu *g = td_roofline_gpu(r->r, s);
-        fprintf(f, "%s\"%s\": ", s ? ", " : "", s ? "test" : "control");
-        cli_json_str(f, g ? g->name : NULL);
-    }
-    fputs("},\n \"notes\": {", f);
-    for (int s = 0; s < 2; s++) {
-        fprintf(f, "%s\"%s\": [", s ? ", " : "", s ? "test" : "control");
-        for (size_t i = 0; td_roofline_note(r->r, s, i); i++) {
-            fputs(i ? ", " : "", f);
-            cli_json_str(f, td_roofline_note(r->r, s, i));
-        }
-        fputs("]", f);
-    }
-    fputs("}}\n", f);
-}
-
 /* A CSV cell: "" for NAN. */
 static void ccell(FILE *f, double v)
 {
@@ -384,9 +262,11 @@ static int rl_write(rl_run *r)
     int rc = out_open(&out, r->o->output);
     if (rc != 0)
         return rc;
-    if (strcmp(f, "json") == 0)
-        write_json(out.f, r);
-    else if (strcmp(f, "csv") == 0)
+    td_error err = {0};
+    if (strcmp(f, "json") == 0) {
+        if (td_roofline_write_json(out.f, r->r, r->o->rl_by_class, &err) < 0)
+            return out_fail(&out, &err);
+    } else if (strcmp(f, "csv") == 0)
         write_csv(out.f, r);
     else
         write_text(out.f, r, strcmp(f, "markdown") == 0);

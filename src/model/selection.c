@@ -158,3 +158,73 @@ uint64_t td_cats_mask(const td_file *f, const char *cats, bool exclude)
     }
     return mask;
 }
+
+/* The category of event i of f (name: its name with flag bits), from the
+ * event's own cats id when f keeps one per event, else from its name's
+ * categories on its side when they name one; "" when neither tells. */
+static const char *event_cat(const td_file *f, size_t i, uint32_t name)
+{
+    size_t ncats = f->cats ? td_strtab_count(f->cats) : 0;
+    uint32_t id = name & ~(TD_EV_GPU | TD_EV_STREAM0);
+    bool gpu = (name & TD_EV_GPU) != 0;
+    size_t c = SIZE_MAX;
+    if (f->ev_cat && f->ev_cat[i] < 255) {
+        c = f->ev_cat[i];
+    } else if (f->name_cats && id < f->nname_cats) {
+        uint64_t bits = f->name_cats[id];
+        unsigned last = 63;
+        if (f->cats_by_side) {
+            bits = gpu ? bits >> 32 : bits & 0xFFFFFFFFu;
+            last = 31;
+        }
+        /* one bit, and not the one that ids from `last` on share */
+        if (bits && !(bits & (bits - 1))) {
+            unsigned b = (unsigned)__builtin_ctzll(bits);
+            if (b < last || ncats == last + 1)
+                c = b;
+        }
+    }
+    return c < ncats ? td_strtab_get(f->cats, (uint32_t)c, NULL) : "";
+}
+
+int td_set_events(const td_set *s, const int64_t *ranks, size_t nranks, const int64_t *iters,
+                  size_t niters, td_device device, int (*fn)(void *ud, const td_event_info *ev),
+                  void *ud, td_error *err)
+{
+    td_pick p = {.iters = iters, .niters = niters, .whole_trace = s->niters == 0, .device = device};
+    for (size_t fi = 0; fi < s->nfiles; fi++) {
+        const td_file *f = s->files[fi];
+        bool want = false;
+        for (size_t k = 0; k < nranks && !want; k++)
+            want = ranks[k] == f->rank;
+        if (!want)
+            continue;
+        int rc = td_file_events(f);
+        if (rc < 0)
+            return td_events_fail(err, rc, f);
+        long stack_pos[64];
+        long *pos = td_pick_positions(f, &p, stack_pos);
+        if (!pos)
+            return td_fail(err, TD_ENOMEM, f->path, "out of memory");
+        td_event_info ev = {.file = fi, .rank = f->rank};
+        for (size_t i = 0; i < f->nev && rc >= 0; i++) {
+            const td_event *e = &f->evb[i >> TD_BLOCK_SHIFT][i & (TD_BLOCK - 1)];
+            long ip;
+            if (!td_pick_takes(&p, pos, e->name, e->iter, &ip))
+                continue;
+            ev.iteration = ip < 0 ? -1 : iters[ip];
+            ev.dur = e->dur;
+            ev.name_id = TD_EV_NAME(e);
+            ev.name = td_strtab_get(f->names, ev.name_id, NULL);
+            ev.cat = event_cat(f, i, e->name);
+            ev.gpu = (e->name & TD_EV_GPU) != 0;
+            ev.stream0 = (e->name & TD_EV_STREAM0) != 0;
+            rc = fn(ud, &ev);
+        }
+        if (pos != stack_pos)
+            free(pos);
+        if (rc < 0)
+            return rc;
+    }
+    return 0;
+}
