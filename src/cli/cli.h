@@ -105,6 +105,7 @@ const char *cli_visible_n(const char *s, size_t len);
  * or on the left with CLI_CELL_RIGHT; cut with "..." with CLI_CELL_CUT. */
 #define CLI_CELL_RIGHT 1u
 #define CLI_CELL_CUT 2u
+#define CLI_CELL_MIDDLE 4u /* cut in the middle, the tail kept */
 void cli_put_cell(FILE *f, const char *s, size_t width, unsigned how);
 
 /* progress.c: a progress line on stderr while reading, only on a terminal. */

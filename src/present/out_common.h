@@ -36,6 +36,14 @@ void td_stats_change_text(char *buf, size_t cap, const td_row_stats *rs);
  * max code points of it (0: all), then "..." when it was cut. */
 char *td_visible_dup(const char *s, size_t len, unsigned flags);
 void td_put_visible(FILE *f, const char *s, size_t len, unsigned flags, size_t max);
+/* name_fit.c: the n visible names (td_visible_dup) as a column of w
+ * columns shows them: the longer ones cut in the middle around an ellipsis
+ * ("..." when ascii), no two shown names equal (docs/numbers.md). A
+ * malloc'd array of malloc'd strings, or NULL when out of memory. */
+char **td_fit_names(char *const *names, size_t n, size_t w, int ascii);
+void td_fit_names_free(char **shown, size_t n);
+/* Code points of UTF-8 text. */
+size_t td_text_cols(const char *s, size_t len);
 
 /* The table's title of that column, by the statistics' mode. */
 const char *td_stats_change_title(const td_stats *st);
