@@ -12,12 +12,15 @@ its pieces are the start, the middle and the end of one real row's name (the
 names from `compare --format csv` of the same selection); no two shown names
 are equal; a name shown whole is a real name. Also checked: the check itself
 sees a line longer than the pane (a table told the terminal is wider than
-the pane), so that it cannot pass by reading nothing. Needs tmux
+the pane), so that it cannot pass by reading nothing. The same rule for
+chart labels: `plot duration` and `plot counts` of the shared cross-GPU
+pairs (30 rows) show no two equal x labels. Needs tmux
 (scripts/deps.sh installs it) and the shared traces (/work/shared/traces, or
 TRACEDIFF_TRACES); without the traces the suite says so and checks the
 bundled examples instead.
 """
-import csv, io, os, re, shlex, shutil, subprocess, sys, tempfile, time
+import csv, io, os, re, shlex, shutil, subprocess, sys, tempfile
+import xml.etree.ElementTree as ET
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 WRAP = os.environ.get("TRACEDIFF_WRAP", "").split()
@@ -147,6 +150,25 @@ def main():
                     stray = [s for s in shown if not any(fits(s, r) for r in real)]
                     check(name + ": shown names are real names, cut in the middle", not stray,
                           repr(stray[:3]))
+        # Chart labels: one per bar group, no two equal.
+        chart_pairs = [[os.path.join(TRACES, "tracelens-%s_h100" % m),
+                        os.path.join(TRACES, "tracelens-%s_mi300" % m)] for m in ("bert", "falconsai")]
+        for pr in chart_pairs:
+            if not all(os.path.isdir(x) for x in pr):
+                continue
+            for what in ("duration", "counts"):
+                svg = os.path.join(tmp, "p.svg")
+                name = "plot %s %s" % (what, os.path.basename(pr[0]))
+                p = subprocess.run(WRAP + [exe, "plot", what] + pr + ["--device", "gpu", "--top", "30",
+                                   "-q", "-o", svg], capture_output=True, timeout=600)
+                if not check(name + ": runs", p.returncode == 0, p.stderr.decode()[-300:]):
+                    continue
+                ns = "{http://www.w3.org/2000/svg}"
+                groups = [g for g in ET.parse(svg).iter(ns + "g") if g.get("class") == "bar-group"]
+                labels = [g.find(ns + "text").text for g in groups]
+                check(name + ": labels", len(labels) >= 10, str(len(labels)))
+                dup = sorted({x for x in labels if labels.count(x) > 1})
+                check(name + ": no two labels equal", not dup, repr(dup[:3]))
         # The check sees what it must catch: a table told the terminal is
         # 120 columns wide, in an 80-column pane.
         args = pairs[0][1]

@@ -138,11 +138,12 @@ static void recut(char *const *names, char **shown, const size_t *g, size_t ng, 
         } else if (pt + 1 + 4 <= room) {
             size_t tail = pt + 1 + 3 < room ? pt + 1 + 3 : room;
             n = cut(s, len, room - tail, 0, 0, cols - tail, ascii);
-        } else if (room > 2 * el + 8) {
+        } else if (w >= 2 * el + 3) {
             /* head … window … tail, the window from just before ph */
             size_t inner = w - 2 * el;
             size_t head = inner / 4, tail = inner / 4, win = inner - head - tail;
-            size_t m0 = ph > 4 ? ph - 4 : 0;
+            size_t back = win > 4 ? 4 : win - 1; /* ph inside the window */
+            size_t m0 = ph > back ? ph - back : 0;
             if (m0 < head)
                 m0 = head;
             if (m0 + win > cols - tail)

@@ -19,6 +19,16 @@ void td_column_names(const char *names[TD_OUT_NCOLS], char bufs[4][160], const t
 /* The seven value cells of a row, as text (counts divided by
  * td_diff_divisor, with decimals, when that is not 1). */
 void td_row_cells(char cells[TD_OUT_NCOLS - 1][40], const td_diff *d, const td_row *r);
+/* The same for people (the table, markdown): at most 2 decimals (1 from
+ * 100 on, 3 significant digits below 1), thousands grouped, no exponent.
+ * CSV and JSON keep td_row_cells. */
+void td_row_cells_human(char cells[TD_OUT_NCOLS - 1][40], const td_diff *d, const td_row *r);
+/* x for people, as td_row_cells_human writes numbers (group: ',' every
+ * three digits). */
+void td_fmt_human(char *buf, size_t cap, double x, bool group);
+/* A p- or q-value for people: "0.012", "3e-20" only below 0.001, "" when
+ * undefined. */
+void td_fmt_pq(char *buf, size_t cap, double p);
 size_t td_view_count(const td_diff *d, const td_write_opts *o);
 const td_row *td_view_row(const td_diff *d, const td_write_opts *o, size_t i);
 

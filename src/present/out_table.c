@@ -234,7 +234,7 @@ static void write_table(FILE *f, const td_diff *d, const td_write_opts *o)
     for (size_t i = 0; i < n; i++) {
         const td_row *r = td_view_row(d, o, i);
         char cells[TD_OUT_NCOLS - 1][40];
-        td_row_cells(cells, d, r);
+        td_row_cells_human(cells, d, r);
         for (int c = 0; c < TD_OUT_NCOLS - 1; c++)
             if (strlen(cells[c]) > cw[c])
                 cw[c] = strlen(cells[c]);
@@ -315,7 +315,7 @@ static void write_table(FILE *f, const td_diff *d, const td_write_opts *o)
     for (size_t i = 0; i < n; i++) {
         const td_row *r = td_view_row(d, o, i);
         char cells[TD_OUT_NCOLS - 1][40];
-        td_row_cells(cells, d, r);
+        td_row_cells_human(cells, d, r);
         put_name(f, fit && fit[i] ? fit[i] : "?", namew);
         /* Coloured by the change of duration (slower red), not of count. */
         const char *col = !color                 ? ""

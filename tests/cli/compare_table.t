@@ -13,8 +13,8 @@ $ tracediff compare tests/golden/traces/hta-trace_compare/base tests/golden/trac
 > nccl:all_reduce                                                   2       133      1        66     -1       -67     -50%
 > CatBackward0                                                      0         0      1        11      1        11      new
 > void at::native::vector…d<int>, at::detail::Array<char*, 3>)      2         8      1         4     -1        -4     -50%
-> ProfilerStep#1009                                                 1    100298      1    100298      0         0      +0%
-> ProfilerStep#1010                                                 1    122149      1    122149      0         0      +0%
+> ProfilerStep#1009                                                 1   100,298      1   100,298      0         0      +0%
+> ProfilerStep#1010                                                 1   122,149      1   122,149      0         0      +0%
 > aten::as_strided                                                  2         0      2         0      0         0         
 > aten::empty                                                       2         2      2         2      0         0      +0%
 > cudaEventQuery                                                    2        14      2        14      0         0      +0%

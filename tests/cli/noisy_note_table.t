@@ -9,10 +9,10 @@ $ tracediff compare tests/data/noisy/control tests/data/noisy/test --format tabl
 >
 >                                                                       control             test             diff
 > name                                                          count  total µs  count  total µs  count  total µs   change
-> ProfilerStep#5                                                    1      9000      0         0     -1     -9000     gone
-> ProfilerStep#7                                                    0         0      1      9000      1      9000      new
-> torch/nn/modules/module.py(1520): _call_impl                      1      3000      0         0     -1     -3000     gone
-> torch/nn/modules/module.py(1527): _call_impl                      0         0      1      3000      1      3000      new
+> ProfilerStep#5                                                    1     9,000      0         0     -1    -9,000     gone
+> ProfilerStep#7                                                    0         0      1     9,000      1     9,000      new
+> torch/nn/modules/module.py(1520): _call_impl                      1     3,000      0         0     -1    -3,000     gone
+> torch/nn/modules/module.py(1527): _call_impl                      0         0      1     3,000      1     3,000      new
 > torch/optim/adam.py(1530): step                                   0         0      1       400      1       400      new
 > <built-in method to of Tensor object at 0x7f11aa00ffe0>           0         0      1        50      1        50      new
 > <built-in method to of Tensor object at 0x7f3a2c01b2e0>           1        50      0         0     -1       -50     gone
