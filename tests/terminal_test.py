@@ -169,6 +169,18 @@ def main():
                 check(name + ": labels", len(labels) >= 10, str(len(labels)))
                 dup = sorted({x for x in labels if labels.count(x) > 1})
                 check(name + ": no two labels equal", not dup, repr(dup[:3]))
+        # The report of a cross-GPU pair folds names by default: no row of a
+        # Python frame with its line number (module.py(1743) gone,
+        # module.py(1755) new) in its charts or table.
+        if all(os.path.isdir(x) for x in bert):
+            html = os.path.join(tmp, "r.html")
+            p = subprocess.run(WRAP + [exe, "report"] + bert + ["-q", "-o", html],
+                               capture_output=True, timeout=600)
+            if check("report bert: runs", p.returncode == 0, p.stderr.decode()[-300:]):
+                text = open(html, encoding="utf-8").read()
+                lined = re.findall(r"module\.py\([0-9]+\)", text)
+                check("report bert: no module.py(N) rows", not lined, repr(lined[:3]))
+                check("report bert: module.py(\u2026) folded", "module.py(\u2026)" in text)
         # The check sees what it must catch: a table told the terminal is
         # 120 columns wide, in an 80-column pane.
         args = pairs[0][1]

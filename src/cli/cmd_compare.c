@@ -148,6 +148,34 @@ static void put_text(FILE *f, const char *s, size_t len)
     free(big);
 }
 
+/* The rules (docs/numbers.md, "Normalized names") that change some name of
+ * a folded group, as a list of words. */
+static void print_rules(FILE *f, const td_row *rows, const fold *g, size_t n)
+{
+    static const struct {
+        unsigned flag;
+        const char *word;
+    } rules[] = {{TD_NORM_ADDRESSES, "addresses"},
+                 {TD_NORM_LINES, "line numbers"},
+                 {TD_NORM_STEPS, "step numbers"},
+                 {TD_NORM_GRAPHS, "graph hashes"},
+                 {TD_NORM_TRITON, "Triton numbers"}};
+    int said = 0;
+    for (size_t k = 0; k < sizeof rules / sizeof *rules; k++) {
+        bool used = false;
+        for (size_t i = 0; i < n && !used; i++) {
+            const td_row *r = &rows[g[i].row];
+            char *t = NULL;
+            size_t tl = 0;
+            if (td_normalize_name(&t, &tl, r->name, r->name_len, rules[k].flag) == 0)
+                used = tl != r->name_len || memcmp(t, r->name, tl) != 0;
+            free(t);
+        }
+        if (used)
+            fprintf(f, "%s%s", said++ ? ", " : "", rules[k].word);
+    }
+}
+
 /* --explain-names: the rows of a diff by full name, grouped as
  * --normalize-names would group them; only groups of two or more. */
 static int explain_names(FILE *f, const cli_pair *p)
@@ -171,7 +199,9 @@ static int explain_names(FILE *f, const cli_pair *p)
         groups++;
         held += j - i;
         put_text(f, fo[i].key, fo[i].len);
-        fprintf(f, "  (%zu names)\n", j - i);
+        fprintf(f, "  (%zu names; folded by ", j - i);
+        print_rules(f, rows, fo + i, j - i);
+        fputs(")\n", f);
         for (size_t k = i; k < j; k++) {
             const td_row *r = &rows[fo[k].row];
             fprintf(f, "  \xE2\x86\x90 ");

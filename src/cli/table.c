@@ -390,6 +390,13 @@ static int set_normalize_names(cli_opts *o, const char *v)
     return 0;
 }
 
+static int set_no_normalize_names(cli_opts *o, const char *v)
+{
+    (void)v;
+    o->cmp.normalize_names = 0;
+    return 0;
+}
+
 static int set_explain_names(cli_opts *o, const char *v)
 {
     (void)v;
@@ -786,13 +793,22 @@ const cli_option cli_options[] = {
      set_no_python},
     {"normalize-names", 0, NULL, NULL, "selection", ON_PAIR,
      "one row for names that differ only by addresses (0x and\n"
-     "6+ hex digits), Python line numbers (file.py(N)) or step\n"
-     "numbers (ProfilerStep#N), each shown as an ellipsis;\n"
-     "applied before --short-names (docs/numbers.md)",
+     "6+ hex digits), Python line numbers (file.py(N)), step\n"
+     "numbers (ProfilerStep#N), Inductor graph hashes\n"
+     "(CompiledFxGraph HASH) or Triton kernels' numbers\n"
+     "(triton_..._N), each shown as an ellipsis; applied before\n"
+     "--short-names (docs/numbers.md). The default of plot,\n"
+     "report and check",
      set_normalize_names},
+    {"no-normalize-names", 0, NULL, NULL, "selection",
+     ON(CMD_PLOT) | ON(CMD_REPORT) | ON(CMD_CHECK),
+     "every name its own row, as HTA groups them (the default\n"
+     "of compare, ops and explain)",
+     set_no_normalize_names},
     {"explain-names", 0, NULL, NULL, "selection", ON(CMD_COMPARE),
-     "print what --normalize-names folds (each folded name and\n"
-     "the names it holds, with counts) instead of the rows",
+     "print what --normalize-names folds (each folded name, the\n"
+     "rules that fold it and the names it holds, with counts)\n"
+     "instead of the rows",
      set_explain_names},
     {"hta-strict", 0, NULL, NULL, "selection", ON_PAIR,
      "HTA's own numbers: GPU events on stream 0 get no\n"

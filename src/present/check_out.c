@@ -32,6 +32,9 @@ typedef struct gate {
 #define WAITS_BY_NAME_NOTE                                                                         \
     "waits are the synchronize calls only: these sets keep no timing of their ops (summaries, "    \
     "tracediff-mpi); give trace files to measure the ops that wait"
+#define FOLDED_NOTE                                                                                \
+    "names that differ only by addresses, line numbers, steps, graph hashes or Triton numbers "    \
+    "are folded into one (--no-normalize-names keeps them apart)"
 #define ONE_RUN_NOTE                                                                               \
     "one run a side: run-to-run noise is not measured; give several iterations or runs"
 
@@ -72,6 +75,8 @@ static void summary_line(FILE *f, const gate *g)
             g->max_regression, td_stats_alpha(g->st), g->nfaster,
             td_samples_name(td_stats_samples(g->st)), td_stats_side_samples(g->st, 0),
             td_stats_side_samples(g->st, 1));
+    if (td_check_names_folded(g->c))
+        fprintf(f, "note: %s\n", FOLDED_NOTE);
     if (td_check_one_run(g->c))
         fprintf(f, "note: %s (a name fails only when its total grew by >= %g%% too)\n",
                 ONE_RUN_NOTE, g->max_regression);
@@ -194,6 +199,8 @@ static void write_markdown(FILE *f, const gate *g)
             g->nregs, g->nregs == 1 ? "" : "s", g->nnames, g->max_regression, td_stats_alpha(g->st),
             g->nfaster, td_samples_name(td_stats_samples(g->st)), td_stats_side_samples(g->st, 0),
             td_stats_side_samples(g->st, 1));
+    if (td_check_names_folded(g->c))
+        fprintf(f, "\n*Note: %s.*\n", FOLDED_NOTE);
     if (td_check_one_run(g->c))
         fprintf(f, "\n*Note: %s.*\n", ONE_RUN_NOTE);
     if (g->step) {

@@ -302,10 +302,15 @@ static void head(report *r)
     swatch(f, "--tst");
     html_str(f, r->label[1]);
     fprintf(f,
-            "</h1>\n<p class=\"sub\">device %s &middot; %s &middot; made by tracediff %s"
+            "</h1>\n<p class=\"sub\">device %s &middot; %s%s &middot; made by tracediff %s"
             "</p>\n",
             device_name(r->in->opts->device),
-            r->in->opts->short_names ? "short names" : "full names", TD_VERSION);
+            r->in->opts->short_names ? "short names" : "full names",
+            r->in->opts->normalize_names
+                ? ", folded where they differ only by noise (<code>--no-normalize-names</code> "
+                  "keeps them apart)"
+                : "",
+            TD_VERSION);
 }
 
 static void step_time(const td_diff *d, int side, double *sum, uint64_t *n)
