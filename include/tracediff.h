@@ -206,7 +206,7 @@ typedef struct td_file_info {
     uint64_t events_stream0;   /* counted, device events on stream 0 (spec §3, extension) */
     uint64_t events_no_launch; /* counted, device events whose launch was not found */
     uint64_t events_skipped;   /* unusable entries (not objects, bad fields), see docs */
-    uint64_t steps;            /* ProfilerStep events */
+    uint64_t steps;            /* steps (ProfilerStep iterations), each once */
     bool rounded;              /* decimal timestamps rounded to microseconds */
     bool bom;                  /* starts with a UTF-8 byte order mark (skipped) */
     const char *device_name;   /* deviceProperties[0].name, or NULL */

@@ -75,6 +75,12 @@ void cli_opts_free(cli_opts *o);
 /* msg.c: every message on stderr starts with the program's name. */
 extern const char *g_prog;
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* msg.c: the candidate nearest to word by edit distance when it is near
+ * enough to be a typo, else NULL ("did you mean ..."). */
+const char *cli_suggest(const char *word, const char *const *cands, size_t n);
+/* The same among "a|b|c" choices: a pointer to the choice inside choices
+ * (its length: strcspn(s, "|")), or NULL. */
+const char *cli_suggest_choice(const char *word, const char *choices);
 void cli_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Prints a library error as one line; returns the exit status for it. */
 int cli_td_error(const td_error *err);

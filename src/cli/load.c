@@ -96,9 +96,33 @@ static int resolve_sort(cli_opts *o)
         return EXIT_USAGE;
     }
     if (c < 0) {
-        cli_error("--sort '%s': no such column (try name, diff_duration, diff_counts, "
-                  "abs_diff_duration, %s_counts, ...)",
-                  o->sort_text, o->control_label ? o->control_label : "control");
+        const char *cl = o->control_label ? o->control_label : "control";
+        const char *tl = o->test_label ? o->test_label : "test";
+        char side[4][160];
+        snprintf(side[0], sizeof side[0], "%s_counts", cl);
+        snprintf(side[1], sizeof side[1], "%s_total_duration", cl);
+        snprintf(side[2], sizeof side[2], "%s_counts", tl);
+        snprintf(side[3], sizeof side[3], "%s_total_duration", tl);
+        const char *cands[] = {"name",
+                               "short_name",
+                               "diff_duration",
+                               "diff_counts",
+                               "abs_diff_duration",
+                               "abs_diff_counts",
+                               "counts_change_categories",
+                               "q",
+                               "change",
+                               side[0],
+                               side[1],
+                               side[2],
+                               side[3]};
+        const char *near = cli_suggest(o->sort_text, cands, sizeof cands / sizeof *cands);
+        if (near)
+            cli_error("--sort '%s': no such column; did you mean '%s'?", o->sort_text, near);
+        else
+            cli_error("--sort '%s': no such column (try name, diff_duration, diff_counts, "
+                      "abs_diff_duration, %s_counts, ...)",
+                      o->sort_text, cl);
         return EXIT_USAGE;
     }
     o->view.sort = c;

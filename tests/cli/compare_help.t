@@ -87,7 +87,9 @@ $ tracediff compare --help
 >                                     with -o, from the file's extension
 >   --csv-safe                        CSV for a spreadsheet: a text cell starting with = + - @,
 >                                     TAB or CR gets a leading ' (numbers never do)
->   -o, --output FILE                 written whole or not at all ('-': stdout)
+>   -o, --output FILE                 written whole or not at all ('-': stdout); the format from
+>                                     the extension (.txt table, .csv, .json, .md markdown) unless
+>                                     --format says; another extension is refused
 >
 > examples:
 >   tracediff compare examples/control examples/test --sort abs_diff_duration --top 10

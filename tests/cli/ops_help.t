@@ -61,7 +61,9 @@ $ tracediff ops --help
 >   --format table|csv|json           default: table on a terminal, else csv (category,name)
 >   --csv-safe                        CSV for a spreadsheet: a text cell starting with = + - @,
 >                                     TAB or CR gets a leading ' (numbers never do)
->   -o, --output FILE                 written whole or not at all ('-': stdout)
+>   -o, --output FILE                 written whole or not at all ('-': stdout); the format from
+>                                     the extension (.txt table, .csv, .json, .md markdown) unless
+>                                     --format says; another extension is refused
 >
 > examples:
 >   tracediff ops examples/control examples/test

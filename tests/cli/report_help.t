@@ -1,7 +1,7 @@
 # report --help
 $ tracediff report --help
 ? 0
-> usage: tracediff report CONTROL TEST [options] -o FILE.html
+> usage: tracediff report CONTROL TEST [options] [-o FILE.html]
 >
 > One self-contained HTML file (no network; opens from disk): both sides (paths,
 > ranks, iterations, GPUs, events per file), headline numbers (total GPU time
@@ -82,7 +82,8 @@ $ tracediff report --help
 >                                   raised to what the labels need)
 >   --height PX                     a chart's height in pixels (default: fit; larger
 >                                   heightens both panels)
->   -o, --output FILE               required; written whole or not at all ('-': stdout)
+>   -o, --output FILE               .html or .htm (default: tracediff-report.html in the current
+>                                   folder); written whole or not at all ('-': stdout)
 >
 > example:
 >   tracediff report examples/control examples/test -o report.html

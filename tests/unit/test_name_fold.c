@@ -38,7 +38,8 @@ TEST(test_name_fold__inductor_graph_hashes)
     FOLD("## Call CompiledFxGraph f4ii27ddxnzsb4wz2ymfyrhvwrn6cgpiuq2utnmyaeibmqo6x7pz ##", 0,
          "## Call CompiledFxGraph \xE2\x80\xA6 ##");
     FOLD("## Call CompiledFxGraph f4ii27ddxnzsb4wz2ymfyrhvwrn6cgpiuq2utnmyaeibmqo6x7pz ##",
-         TD_NORM_LINES, "## Call CompiledFxGraph f4ii27ddxnzsb4wz2ymfyrhvwrn6cgpiuq2utnmyaeibmqo6x7pz ##");
+         TD_NORM_LINES,
+         "## Call CompiledFxGraph f4ii27ddxnzsb4wz2ymfyrhvwrn6cgpiuq2utnmyaeibmqo6x7pz ##");
     FOLD("CompiledFxGraph abc", TD_NORM_GRAPHS, "CompiledFxGraph abc"); /* too short a hash */
 }
 
@@ -49,6 +50,6 @@ TEST(test_name_fold__triton_kernel_numbers)
     FOLD("triton_red_fused__to_copy_add_mean_mul_pow_rsqrt_12", TD_NORM_TRITON,
          "triton_red_fused__to_copy_add_mean_mul_pow_rsqrt_\xE2\x80\xA6");
     FOLD("triton_poi_fused_add_cos_sin_0", TD_NORM_ADDRESSES, "triton_poi_fused_add_cos_sin_0");
-    FOLD("my_triton_kernel_3", 0, "my_triton_kernel_3"); /* not Inductor's */
+    FOLD("my_triton_kernel_3", 0, "my_triton_kernel_3");     /* not Inductor's */
     FOLD("triton_poi_fused_add", 0, "triton_poi_fused_add"); /* no number */
 }
