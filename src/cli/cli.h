@@ -50,6 +50,7 @@ typedef struct cli_opts {
     bool want_attr;           /* load with attribution (explain, report, info) */
     const char *classes_path; /* --classes FILE */
     td_classes *classes;      /* loaded from classes_path */
+    bool rank_hint;           /* compare: point to breakdown --per-rank when ranks differ */
     bool explain_names;       /* compare: print what --normalize-names folds */
     bool by_abs_default;      /* compare: no --sort, rows by |diff_duration| (table, markdown) */
     bool table_out;           /* the output is the terminal table (it shows the notes itself) */

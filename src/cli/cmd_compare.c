@@ -240,6 +240,7 @@ static int compare_run(cli_pair *p)
     const char *fmt = cli_default_format(o, "table", "csv");
     default_order(o, fmt);
     o->table_out = strcmp(fmt, "table") == 0;
+    o->rank_hint = true;
     if (o->explain_names)
         o->cmp.normalize_names = false;
     out_file out = {0};

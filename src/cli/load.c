@@ -161,6 +161,25 @@ static void samples_hint(const cli_opts *o, const td_diff *d)
              o->per_iteration_ok ? "; --per-iteration divides by them" : "");
 }
 
+/* compare of sets with several ranks, one rank (or different ranks) a side:
+ * breakdown --per-rank shows every rank at once, instead of a loop over
+ * --test-rank N. */
+static void rank_hint(const cli_pair *p)
+{
+    const td_side_notes *n[2] = {td_diff_notes(p->diff, 0), td_diff_notes(p->diff, 1)};
+    size_t files[2] = {td_set_nfiles(p->control), td_set_nfiles(p->test)};
+    bool differ = n[0]->nranks != n[1]->nranks;
+    for (size_t i = 0; !differ && i < n[0]->nranks; i++)
+        differ = n[0]->ranks[i] != n[1]->ranks[i];
+    bool some = n[0]->nranks < files[0] || n[1]->nranks < files[1];
+    if ((!differ && !some) || (files[0] < 2 && files[1] < 2))
+        return;
+    cli_note("%s compares %zu of %zu rank%s and %s %zu of %zu%s; 'tracediff breakdown "
+             "--per-rank CONTROL TEST' shows every rank, the slowest and stragglers marked",
+             cli_side_label(&p->o, 0), n[0]->nranks, files[0], files[0] == 1 ? "" : "s",
+             cli_side_label(&p->o, 1), n[1]->nranks, files[1], differ ? " (different ranks)" : "");
+}
+
 /* --include and --exclude compiled on no rows: a bad pattern is refused
  * before any trace is read. */
 static int check_patterns(const cli_opts *o)
@@ -208,6 +227,8 @@ static int diff_and_view(cli_pair *p)
         note_side(o, p->control, p->diff, 0);
         note_side(o, p->test, p->diff, 1);
         samples_hint(o, p->diff);
+        if (o->rank_hint)
+            rank_hint(p);
         char note[256];
         if (td_diff_rounding_note(p->diff, note, sizeof note))
             cli_note("%s", note);
