@@ -197,7 +197,8 @@ def chart_rows(td, a, b, col):
 
 def check_report(td, browser, tmp, name, a, b, args=(), shot_dir=None, sorts=()):
     out = os.path.join(tmp, name + ".html")
-    p = subprocess.run([td, "report", a, b, "-q", "-o", out] + list(args), capture_output=True,
+    p = subprocess.run([td, "report", a, b, "-q", "-o", out, "--no-normalize-names"] + list(args),
+                       capture_output=True,
                        cwd=ROOT, timeout=600)
     if not check(name + ": report", p.returncode == 0, p.stderr.decode()[-300:]):
         return
