@@ -218,7 +218,7 @@ typedef struct td_file_info {
     uint64_t events_stream0;   /* counted, device events on stream 0 (spec §3, extension) */
     uint64_t events_no_launch; /* counted, device events whose launch was not found */
     uint64_t events_skipped;   /* unusable entries (not objects, bad fields), see docs */
-    uint64_t steps;            /* ProfilerStep events */
+    uint64_t steps;            /* steps (ProfilerStep iterations), each once */
     bool rounded;              /* decimal timestamps rounded to microseconds */
     bool bom;                  /* starts with a UTF-8 byte order mark (skipped) */
     const char *device_name;   /* deviceProperties[0].name, or NULL */
@@ -603,7 +603,9 @@ enum {
     TD_NORM_ADDRESSES = 1, /* "0x" + 6 or more hex digits -> "0x…" */
     TD_NORM_LINES = 2,     /* ".py(" digits ")" -> ".py(…)" */
     TD_NORM_STEPS = 4,     /* a ProfilerStep#N name -> "ProfilerStep#…" */
-    TD_NORM_ALL = 7
+    TD_NORM_GRAPHS = 8,    /* "CompiledFxGraph " + a hash -> "CompiledFxGraph …" */
+    TD_NORM_TRITON = 16,   /* "triton_..._N" -> "triton_..._…" */
+    TD_NORM_ALL = 31
 };
 /* The name with the noise of what (0 = TD_NORM_ALL) replaced by an ellipsis
  * (U+2026). Writes a malloc'd buffer to *out (caller frees). */
@@ -763,6 +765,8 @@ TD_API int td_check_compute(td_check **out, const td_diff *diff, const td_stats 
                             const td_check_opts *opts, td_error *err);
 TD_API void td_check_free(td_check *check);
 TD_API int td_check_passed(const td_check *check); /* no regression */
+/* Whether the rows are folded names (td_compare_opts.normalize_names). */
+TD_API bool td_check_names_folded(const td_check *check);
 TD_API const td_diff *td_check_diff(const td_check *check);
 TD_API const td_stats *td_check_stats(const td_check *check);
 TD_API double td_check_max_regression(const td_check *check);

@@ -7,7 +7,7 @@ PKGS="make gcc libc6-dev pkg-config zlib1g-dev libisal-dev libzstd-dev libcairo2
       libsqlite3-dev sqlite3 libgsl-dev libssl-dev
       python3 python3-dev python3-pandas python3-venv python3-pip python3-setuptools python3-scipy
       valgrind libxml2-utils
-      libopenmpi-dev openmpi-bin"
+      libopenmpi-dev openmpi-bin tmux"
 if [ "${1:-}" = --list ]; then
     echo $PKGS
     exit 0

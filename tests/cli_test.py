@@ -109,9 +109,22 @@ def report_default_checks(exe):
             problems.append(f"report without -o: exit {p.returncode}, files {os.listdir(d)}")
         elif p.stderr != b"tracediff: wrote tracediff-report.html\n":
             problems.append(f"report without -o: stderr {p.stderr!r}")
-        elif b"--normalize-names</code> folds them" not in open(
-                os.path.join(d, "tracediff-report.html"), "rb").read():
-            problems.append("report: no note about names that differ only by noise")
+        else:
+            # names folded by default, said in the header; the note to fold
+            # them comes back with --no-normalize-names
+            html = open(os.path.join(d, "tracediff-report.html"), "rb").read()
+            if b"<code>--no-normalize-names</code> keeps them apart" not in html:
+                problems.append("report: the header does not say that names are folded")
+            if b"module.py(1520)" in html or b"module.py(\xe2\x80\xa6)" not in html:
+                problems.append("report: module.py(N) rows not folded by default")
+            p = subprocess.run([exe, "report", os.path.join(ROOT, "tests/data/noisy/control"),
+                                os.path.join(ROOT, "tests/data/noisy/test"), "-q",
+                                "--no-normalize-names", "-o", "plain.html"], cwd=d,
+                               capture_output=True)
+            html = open(os.path.join(d, "plain.html"), "rb").read()
+            if b"--normalize-names</code> folds them" not in html or b"module.py(1520)" not in html:
+                problems.append("report --no-normalize-names: no note about names that differ "
+                                "only by noise, or rows folded")
     return problems
 
 

@@ -130,7 +130,7 @@ def run_same():
             args = mpi_cmd[len(n4) + 1:]
             out = None
             if not files:
-                out = os.path.join(tmp, "%d.out" % i)
+                out = os.path.join(tmp, "%d.txt" % i)  # .txt: the table, when no --format
                 args = args + ["-o", out]
             assert not any(" " in a for a in args), args
             lines.append(" ".join(args))

@@ -448,7 +448,7 @@ def damaged_durations(exe, tmp):
     check("damaged durations: totals still answer", before[0] == 0 and after[:2] == before[:2], after[2])
     for args in (["compare", d, d, "--stats", "--control-iteration", "all", "--test-iteration", "all"],
                  ["info", d]):
-        out = os.path.join(tmp, "damaged.out")
+        out = os.path.join(tmp, "damaged.txt")
         rc, _, err = run(exe, *args, "-o", out, "-q")
         lines = err.strip().splitlines()
         check("damaged durations: %s" % args[0], rc == 1 and len(lines) == 1 and d in lines[0] and

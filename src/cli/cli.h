@@ -50,6 +50,7 @@ typedef struct cli_opts {
     bool want_attr;           /* load with attribution (explain, report, info) */
     const char *classes_path; /* --classes FILE */
     td_classes *classes;      /* loaded from classes_path */
+    bool rank_hint;           /* compare: point to breakdown --per-rank when ranks differ */
     bool explain_names;       /* compare: print what --normalize-names folds */
     bool by_abs_default;      /* compare: no --sort, rows by |diff_duration| (table, markdown) */
     bool table_out;           /* the output is the terminal table (it shows the notes itself) */
@@ -79,6 +80,12 @@ void cli_opts_free(cli_opts *o);
 /* msg.c: every message on stderr starts with the program's name. */
 extern const char *g_prog;
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* msg.c: the candidate nearest to word by edit distance when it is near
+ * enough to be a typo, else NULL ("did you mean ..."). */
+const char *cli_suggest(const char *word, const char *const *cands, size_t n);
+/* The same among "a|b|c" choices: a pointer to the choice inside choices
+ * (its length: strcspn(s, "|")), or NULL. */
+const char *cli_suggest_choice(const char *word, const char *choices);
 void cli_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Prints a library error as one line; returns the exit status for it. */
 int cli_td_error(const td_error *err);
@@ -109,6 +116,7 @@ const char *cli_visible_n(const char *s, size_t len);
  * or on the left with CLI_CELL_RIGHT; cut with "..." with CLI_CELL_CUT. */
 #define CLI_CELL_RIGHT 1u
 #define CLI_CELL_CUT 2u
+#define CLI_CELL_MIDDLE 4u /* cut in the middle, the tail kept */
 void cli_put_cell(FILE *f, const char *s, size_t width, unsigned how);
 
 /* progress.c: a progress line on stderr while reading, only on a terminal. */

@@ -16,22 +16,40 @@ static void table_opts(td_write_opts *w, FILE *f)
     w->rules = tty;
 }
 
+/* "control  PATH  rank 0  iteration 6  61 events": the path cut in the
+ * middle when the line would not fit the width. */
 static void print_side_header(FILE *f, const cli_opts *o, const td_diff *d, int side,
-                              const char *path)
+                              const char *path, size_t width)
 {
     const td_side_notes *n = td_diff_notes(d, side);
-    cli_put_cell(f, cli_side_label(o, side), 8, 0);
-    fprintf(f, " %s  rank%s ", cli_visible(path), n->nranks == 1 ? "" : "s");
+    char *rest = NULL;
+    size_t rest_len = 0;
+    FILE *m = open_memstream(&rest, &rest_len);
+    if (!m)
+        return;
+    fprintf(m, "  rank%s ", n->nranks == 1 ? "" : "s");
     for (size_t i = 0; i < n->nranks; i++)
-        fprintf(f, "%s%lld", i ? "," : "", (long long)n->ranks[i]);
+        fprintf(m, "%s%lld", i ? "," : "", (long long)n->ranks[i]);
     if (n->whole_trace)
-        fprintf(f, "  whole trace (no ProfilerStep)");
+        fprintf(m, "  whole trace (no ProfilerStep)");
     else {
-        fprintf(f, "  iteration%s ", n->niters == 1 ? "" : "s");
+        fprintf(m, "  iteration%s ", n->niters == 1 ? "" : "s");
         for (size_t i = 0; i < n->niters; i++)
-            fprintf(f, "%s%lld", i ? "," : "", (long long)n->iters[i]);
+            fprintf(m, "%s%lld", i ? "," : "", (long long)n->iters[i]);
     }
-    fprintf(f, "  %llu %s\n", (unsigned long long)n->events, n->events == 1 ? "event" : "events");
+    fprintf(m, "  %llu %s", (unsigned long long)n->events, n->events == 1 ? "event" : "events");
+    fclose(m);
+    cli_put_cell(f, cli_side_label(o, side), 8, 0);
+    fputc(' ', f);
+    size_t used = 9 + strlen(rest);
+    size_t pw = width > used + 12 ? width - used : 12;
+    const char *v = cli_visible(path);
+    size_t cols = 0;
+    for (const char *c = v; *c; c++)
+        cols += ((unsigned char)*c & 0xC0) != 0x80;
+    cli_put_cell(f, path, cols < pw ? cols : pw, CLI_CELL_MIDDLE);
+    fprintf(f, "%s\n", rest);
+    free(rest);
 }
 
 static const char *device_name(td_device d)
@@ -43,8 +61,8 @@ static int write_table(FILE *f, const cli_pair *p, td_write_opts *w, td_error *e
 {
     const cli_opts *o = &p->o;
     table_opts(w, f);
-    print_side_header(f, o, p->diff, 0, o->control);
-    print_side_header(f, o, p->diff, 1, o->test);
+    print_side_header(f, o, p->diff, 0, o->control, (size_t)w->width);
+    print_side_header(f, o, p->diff, 1, o->test, (size_t)w->width);
     bool by = o->cmp.by != TD_BY_KERNEL; /* --by implies the gpu side */
     fprintf(f, "device   %s%s%s%s%s\n", device_name(by ? TD_DEVICE_GPU : o->cmp.device),
             by ? "  by " : "", by ? td_diff_key_name(p->diff) : "",
@@ -63,13 +81,20 @@ static int write_table(FILE *f, const cli_pair *p, td_write_opts *w, td_error *e
                 "note     %zu names differ only by addresses or line numbers; "
                 "--normalize-names folds them\n",
                 noisy);
-    if (p->stats)
-        fprintf(f,
-                "stats    samples per %s (%zu control, %zu test (rank, iteration) samples)  "
-                "alpha %g  min change %g%%\n",
-                td_samples_name(td_stats_samples(p->stats)), td_stats_side_samples(p->stats, 0),
-                td_stats_side_samples(p->stats, 1), td_stats_alpha(p->stats),
-                td_stats_min_change(p->stats));
+    if (p->stats) {
+        char a[160], b[80];
+        snprintf(a, sizeof a,
+                 "stats    samples per %s (%zu control, %zu test (rank, iteration) samples)",
+                 td_samples_name(td_stats_samples(p->stats)), td_stats_side_samples(p->stats, 0),
+                 td_stats_side_samples(p->stats, 1));
+        snprintf(b, sizeof b, "alpha %g  min change %g%%", td_stats_alpha(p->stats),
+                 td_stats_min_change(p->stats));
+        /* on a second line when both do not fit the width */
+        if (strlen(a) + 2 + strlen(b) <= (size_t)w->width)
+            fprintf(f, "%s  %s\n", a, b);
+        else
+            fprintf(f, "%s\n         %s\n", a, b);
+    }
     fputc('\n', f);
     return td_write_table(f, p->diff, w, err);
 }
@@ -124,6 +149,34 @@ static void put_text(FILE *f, const char *s, size_t len)
     free(big);
 }
 
+/* The rules (docs/numbers.md, "Normalized names") that change some name of
+ * a folded group, as a list of words. */
+static void print_rules(FILE *f, const td_row *rows, const fold *g, size_t n)
+{
+    static const struct {
+        unsigned flag;
+        const char *word;
+    } rules[] = {{TD_NORM_ADDRESSES, "addresses"},
+                 {TD_NORM_LINES, "line numbers"},
+                 {TD_NORM_STEPS, "step numbers"},
+                 {TD_NORM_GRAPHS, "graph hashes"},
+                 {TD_NORM_TRITON, "Triton numbers"}};
+    int said = 0;
+    for (size_t k = 0; k < sizeof rules / sizeof *rules; k++) {
+        bool used = false;
+        for (size_t i = 0; i < n && !used; i++) {
+            const td_row *r = &rows[g[i].row];
+            char *t = NULL;
+            size_t tl = 0;
+            if (td_normalize_name(&t, &tl, r->name, r->name_len, rules[k].flag) == 0)
+                used = tl != r->name_len || memcmp(t, r->name, tl) != 0;
+            free(t);
+        }
+        if (used)
+            fprintf(f, "%s%s", said++ ? ", " : "", rules[k].word);
+    }
+}
+
 /* --explain-names: the rows of a diff by full name, grouped as
  * --normalize-names would group them; only groups of two or more. */
 static int explain_names(FILE *f, const cli_pair *p)
@@ -147,7 +200,9 @@ static int explain_names(FILE *f, const cli_pair *p)
         groups++;
         held += j - i;
         put_text(f, fo[i].key, fo[i].len);
-        fprintf(f, "  (%zu names)\n", j - i);
+        fprintf(f, "  (%zu names; folded by ", j - i);
+        print_rules(f, rows, fo + i, j - i);
+        fputs(")\n", f);
         for (size_t k = i; k < j; k++) {
             const td_row *r = &rows[fo[k].row];
             fprintf(f, "  \xE2\x86\x90 ");
@@ -276,6 +331,7 @@ static int compare_run(cli_pair *p)
     }
     default_order(o, fmt);
     o->table_out = strcmp(fmt, "table") == 0;
+    o->rank_hint = true;
     if (o->explain_names)
         o->cmp.normalize_names = false;
     out_file out = {0};

@@ -97,9 +97,33 @@ static int resolve_sort(cli_opts *o)
         return EXIT_USAGE;
     }
     if (c < 0) {
-        cli_error("--sort '%s': no such column (try name, diff_duration, diff_counts, "
-                  "abs_diff_duration, %s_counts, ...)",
-                  o->sort_text, o->control_label ? o->control_label : "control");
+        const char *cl = o->control_label ? o->control_label : "control";
+        const char *tl = o->test_label ? o->test_label : "test";
+        char side[4][160];
+        snprintf(side[0], sizeof side[0], "%s_counts", cl);
+        snprintf(side[1], sizeof side[1], "%s_total_duration", cl);
+        snprintf(side[2], sizeof side[2], "%s_counts", tl);
+        snprintf(side[3], sizeof side[3], "%s_total_duration", tl);
+        const char *cands[] = {"name",
+                               "short_name",
+                               "diff_duration",
+                               "diff_counts",
+                               "abs_diff_duration",
+                               "abs_diff_counts",
+                               "counts_change_categories",
+                               "q",
+                               "change",
+                               side[0],
+                               side[1],
+                               side[2],
+                               side[3]};
+        const char *near = cli_suggest(o->sort_text, cands, sizeof cands / sizeof *cands);
+        if (near)
+            cli_error("--sort '%s': no such column; did you mean '%s'?", o->sort_text, near);
+        else
+            cli_error("--sort '%s': no such column (try name, diff_duration, diff_counts, "
+                      "abs_diff_duration, %s_counts, ...)",
+                      o->sort_text, cl);
         return EXIT_USAGE;
     }
     o->view.sort = c;
@@ -136,6 +160,25 @@ static void samples_hint(const cli_opts *o, const td_diff *d)
     cli_note("%s selects %zu (rank, iteration) sample%s and %s %zu: totals are not comparable%s",
              cli_side_label(o, 0), n[0], n[0] == 1 ? "" : "s", cli_side_label(o, 1), n[1],
              o->per_iteration_ok ? "; --per-iteration divides by them" : "");
+}
+
+/* compare of sets with several ranks, one rank (or different ranks) a side:
+ * breakdown --per-rank shows every rank at once, instead of a loop over
+ * --test-rank N. */
+static void rank_hint(const cli_pair *p)
+{
+    const td_side_notes *n[2] = {td_diff_notes(p->diff, 0), td_diff_notes(p->diff, 1)};
+    size_t files[2] = {td_set_nfiles(p->control), td_set_nfiles(p->test)};
+    bool differ = n[0]->nranks != n[1]->nranks;
+    for (size_t i = 0; !differ && i < n[0]->nranks; i++)
+        differ = n[0]->ranks[i] != n[1]->ranks[i];
+    bool some = n[0]->nranks < files[0] || n[1]->nranks < files[1];
+    if ((!differ && !some) || (files[0] < 2 && files[1] < 2))
+        return;
+    cli_note("%s compares %zu of %zu rank%s and %s %zu of %zu%s; 'tracediff breakdown "
+             "--per-rank CONTROL TEST' shows every rank, the slowest and stragglers marked",
+             cli_side_label(&p->o, 0), n[0]->nranks, files[0], files[0] == 1 ? "" : "s",
+             cli_side_label(&p->o, 1), n[1]->nranks, files[1], differ ? " (different ranks)" : "");
 }
 
 /* --include and --exclude compiled on no rows: a bad pattern is refused
@@ -185,6 +228,8 @@ static int diff_and_view(cli_pair *p)
         note_side(o, p->control, p->diff, 0);
         note_side(o, p->test, p->diff, 1);
         samples_hint(o, p->diff);
+        if (o->rank_hint)
+            rank_hint(p);
         char note[256];
         if (td_diff_rounding_note(p->diff, note, sizeof note))
             cli_note("%s", note);

@@ -29,7 +29,16 @@ int main(int argc, char **argv)
     }
     const cli_command *cmd = cli_command_find(name);
     if (!cmd) {
-        cli_error("unknown command '%s' (see '%s --help')", name, g_prog);
+        const char *cands[CMD_COUNT];
+        size_t n = 0;
+        for (const cli_command *c = cli_commands; c->name && n < CMD_COUNT; c++)
+            cands[n++] = c->name;
+        const char *near = cli_suggest(name, cands, n);
+        if (near)
+            cli_error("unknown command '%s'; did you mean '%s'? (see '%s --help')", name, near,
+                      g_prog);
+        else
+            cli_error("unknown command '%s' (see '%s --help')", name, g_prog);
         return EXIT_USAGE;
     }
     cli_map_files();

@@ -60,3 +60,68 @@ int cli_td_error(const td_error *e)
         cli_error("%s", e->msg[0] ? e->msg : td_strerror(e->code));
     return e->code == TD_EUSAGE ? EXIT_USAGE : EXIT_DATA;
 }
+
+/* Levenshtein distance of a and b, each cut to 64 bytes. */
+static size_t distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    la = la > 64 ? 64 : la;
+    lb = lb > 64 ? 64 : lb;
+    size_t prev[65], cur[65];
+    for (size_t j = 0; j <= lb; j++)
+        prev[j] = j;
+    for (size_t i = 1; i <= la; i++) {
+        cur[0] = i;
+        for (size_t j = 1; j <= lb; j++) {
+            size_t sub = prev[j - 1] + (a[i - 1] != b[j - 1]);
+            size_t del = prev[j] + 1, ins = cur[j - 1] + 1;
+            cur[j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
+        }
+        memcpy(prev, cur, (lb + 1) * sizeof *prev);
+    }
+    return prev[lb];
+}
+
+const char *cli_suggest(const char *word, const char *const *cands, size_t n)
+{
+    const char *best = NULL;
+    size_t bd = (size_t)-1;
+    for (size_t i = 0; i < n; i++) {
+        if (!cands[i])
+            continue;
+        size_t d = distance(word, cands[i]);
+        if (d < bd) {
+            bd = d;
+            best = cands[i];
+        }
+    }
+    /* close enough to be a typo: 1 edit in short words, a third of longer ones */
+    size_t len = strlen(word), most = len <= 4 ? 1 : len / 3 > 2 ? len / 3 : 2;
+    return best && bd > 0 && bd <= most ? best : NULL;
+}
+
+const char *cli_suggest_choice(const char *word, const char *choices)
+{
+    const char *cands[32];
+    char words[32][32];
+    size_t n = 0;
+    for (const char *c = choices; *c && n < 32;) {
+        size_t w = strcspn(c, "|");
+        snprintf(words[n], sizeof words[n], "%.*s", (int)w, c);
+        cands[n] = words[n];
+        n++;
+        c += w + (c[w] == '|');
+    }
+    const char *s = cli_suggest(word, cands, n);
+    /* the choice, in choices itself (which outlives this call) */
+    if (!s)
+        return NULL;
+    size_t sl = strlen(s);
+    for (const char *c = choices; *c;) {
+        size_t w = strcspn(c, "|");
+        if (w == sl && strncmp(c, s, w) == 0)
+            return c;
+        c += w + (c[w] == '|');
+    }
+    return NULL;
+}

@@ -64,7 +64,12 @@ static int store(const cli_option *opt, cli_opts *o, const char *v)
         if (!is_choice(opt->choices, v)) {
             char words[256];
             cli_choices_words(words, sizeof words, opt->choices);
-            cli_error("--%s '%s': expected %s", opt->name, v, words);
+            const char *near = cli_suggest_choice(v, opt->choices);
+            if (near)
+                cli_error("--%s '%s': expected %s; did you mean '%.*s'?", opt->name, v, words,
+                          (int)strcspn(near, "|"), near);
+            else
+                cli_error("--%s '%s': expected %s", opt->name, v, words);
             return -1;
         }
         /* v is in argv, which C lets a program change: fold it to the
@@ -116,6 +121,26 @@ static bool is_help(const char *a)
     return strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0;
 }
 
+/* "unknown option '--devce'", with the nearest option of cmd when it is
+ * near enough to be a typo. */
+static void unknown_option(const cli_command *cmd, const char *a)
+{
+    const char *cands[256];
+    size_t n = 0;
+    for (const cli_option *opt = cli_options; opt->name && n < 256; opt++)
+        if (cli_option_takes(opt, cmd))
+            cands[n++] = opt->name;
+    const char *word = a + (a[1] == '-' ? 2 : 1);
+    char w[128];
+    snprintf(w, sizeof w, "%.*s", (int)strcspn(word, "="), word);
+    const char *near = a[1] == '-' ? cli_suggest(w, cands, n) : NULL;
+    if (near)
+        cli_error("%s: unknown option '%s'; did you mean '--%s'? (see '%s %s --help')", cmd->name,
+                  a, near, g_prog, cmd->name);
+    else
+        cli_error("%s: unknown option '%s' (see '%s %s --help')", cmd->name, a, g_prog, cmd->name);
+}
+
 /* Whether the option table gives cmd the option called name. */
 static bool command_takes(const cli_command *cmd, const char *name)
 {
@@ -125,10 +150,74 @@ static bool command_takes(const cli_command *cmd, const char *name)
     return false;
 }
 
+/* -o FILE.EXT without --format: EXT must name a format the command writes
+ * (else the file would silently hold another one). A name without an
+ * extension, "-" and --format are left alone; plot checks its own. */
+static int check_output_ext(const cli_command *cmd, const cli_opts *o)
+{
+    if (!o->output || o->format || strcmp(o->output, "-") == 0 || cmd->id == CMD_PLOT ||
+        cmd->id == CMD_SUMMARIZE || cmd->id == CMD_MAN || cmd->id == CMD_COMPLETION)
+        return 0;
+    const char *base = strrchr(o->output, '/');
+    base = base ? base + 1 : o->output;
+    const char *dot = strrchr(base, '.');
+    if (!dot || dot == base)
+        return 0;
+    const char *choices = "";
+    for (const cli_option *opt = cli_options; opt->name; opt++)
+        if (strcmp(opt->name, "format") == 0 && cli_option_takes(opt, cmd) && opt->choices)
+            choices = opt->choices;
+    static const char *const by_format[][2] = {{"table", ".txt"},
+                                               {"csv", ".csv"},
+                                               {"json", ".json"},
+                                               {"markdown", ".md"},
+                                               {"folded", ".folded"}};
+    const char *known[8];
+    int n = 0;
+    for (size_t k = 0; k < sizeof by_format / sizeof *by_format; k++) {
+        size_t fl = strlen(by_format[k][0]);
+        for (const char *c = choices; *c;) {
+            size_t w = strcspn(c, "|");
+            if (w == fl && strncmp(c, by_format[k][0], w) == 0)
+                known[n++] = by_format[k][1];
+            c += w + (c[w] == '|');
+        }
+    }
+    if (cmd->id == CMD_REPORT) {
+        known[n++] = ".html";
+        known[n++] = ".htm";
+    }
+    if (cmd->id == CMD_TREND) {
+        known[n++] = ".svg";
+        known[n++] = ".png";
+        known[n++] = ".pdf";
+    }
+    if (n == 0)
+        return 0;
+    char list[128] = "";
+    for (int k = 0; k < n; k++) {
+        if (strcasecmp(dot, known[k]) == 0)
+            return 0;
+        snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s",
+                 k == 0       ? ""
+                 : k == n - 1 ? " or "
+                              : ", ",
+                 known[k]);
+    }
+    cli_error("%s: %s: no %s writer for '%s': name the file %s, or give --format", cmd->name,
+              o->output, cmd->name, dot, list);
+    return -1;
+}
+
 int cli_parse(const cli_command *cmd, cli_opts *o, const char **pos, int argc, char **argv)
 {
     int got = 0;
     o->per_iteration_ok = command_takes(cmd, "per-iteration");
+    /* Where no reference binds the output, the signal first: plot, report
+     * and check fold names that differ only by noise unless told not to
+     * (--no-normalize-names); compare, ops and explain stay HTA's. */
+    if (cmd->id == CMD_PLOT || cmd->id == CMD_REPORT || cmd->id == CMD_CHECK)
+        o->cmp.normalize_names = true;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (is_help(a)) {
@@ -141,8 +230,7 @@ int cli_parse(const cli_command *cmd, cli_opts *o, const char **pos, int argc, c
                 cli_error("%s: %s does not apply to %s (see '%s %s --help')", cmd->name, a,
                           cmd->name, g_prog, cmd->name);
             else if (r == 0)
-                cli_error("%s: unknown option '%s' (see '%s %s --help')", cmd->name, a, g_prog,
-                          cmd->name);
+                unknown_option(cmd, a);
             if (r <= 0)
                 return EXIT_USAGE;
             continue;
@@ -158,6 +246,8 @@ int cli_parse(const cli_command *cmd, cli_opts *o, const char **pos, int argc, c
                   cmd->name);
         return EXIT_USAGE;
     }
+    if (check_output_ext(cmd, o) < 0)
+        return EXIT_USAGE;
     /* HTA's own switch, read as HTA reads it (exactly "1"). */
     if (td_env_ns())
         o->ns = true;

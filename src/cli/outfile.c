@@ -30,6 +30,8 @@ const char *cli_default_format(const cli_opts *o, const char *tty_fmt, const cha
             return "markdown";
         if (ends_with(o->output, ".folded"))
             return "folded";
+        if (ends_with(o->output, ".txt") && strcmp(tty_fmt, "table") == 0)
+            return "table";
         return pipe_fmt;
     }
     return cli_isatty(STDOUT_FILENO) ? tty_fmt : pipe_fmt;

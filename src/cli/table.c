@@ -148,7 +148,7 @@ const cli_command cli_commands[] = {
      2,
      "CONTROL and TEST",
      NULL,
-     "-o FILE.html",
+     "[-o FILE.html]",
      "One self-contained HTML file (no network; opens from disk): both sides (paths,\n"
      "ranks, iterations, GPUs, events per file), headline numbers (total GPU time\n"
      "and step time per side, and their change), both charts, the full table\n"
@@ -398,6 +398,13 @@ static int set_normalize_names(cli_opts *o, const char *v)
 {
     (void)v;
     o->cmp.normalize_names = 1;
+    return 0;
+}
+
+static int set_no_normalize_names(cli_opts *o, const char *v)
+{
+    (void)v;
+    o->cmp.normalize_names = 0;
     return 0;
 }
 
@@ -817,13 +824,22 @@ const cli_option cli_options[] = {
      set_no_python},
     {"normalize-names", 0, NULL, NULL, "selection", ON_PAIR,
      "one row for names that differ only by addresses (0x and\n"
-     "6+ hex digits), Python line numbers (file.py(N)) or step\n"
-     "numbers (ProfilerStep#N), each shown as an ellipsis;\n"
-     "applied before --short-names (docs/numbers.md)",
+     "6+ hex digits), Python line numbers (file.py(N)), step\n"
+     "numbers (ProfilerStep#N), Inductor graph hashes\n"
+     "(CompiledFxGraph HASH) or Triton kernels' numbers\n"
+     "(triton_..._N), each shown as an ellipsis; applied before\n"
+     "--short-names (docs/numbers.md). The default of plot,\n"
+     "report and check",
      set_normalize_names},
+    {"no-normalize-names", 0, NULL, NULL, "selection",
+     ON(CMD_PLOT) | ON(CMD_REPORT) | ON(CMD_CHECK),
+     "every name its own row, as HTA groups them (the default\n"
+     "of compare, ops and explain)",
+     set_no_normalize_names},
     {"explain-names", 0, NULL, NULL, "selection", ON(CMD_COMPARE),
-     "print what --normalize-names folds (each folded name and\n"
-     "the names it holds, with counts) instead of the rows",
+     "print what --normalize-names folds (each folded name, the\n"
+     "rules that fold it and the names it holds, with counts)\n"
+     "instead of the rows",
      set_explain_names},
     {"hta-strict", 0, NULL, NULL, "selection", ON_PAIR,
      "HTA's own numbers: GPU events on stream 0 get no\n"
@@ -850,7 +866,7 @@ const cli_option cli_options[] = {
      "test's label: headers, legends, column prefixes", set_test_label},
     {"jobs", 'j', "N", NULL, "selection", ON_READ,
      "threads (or processes) reading the traces (default: one per core)", set_jobs},
-    {"quiet", 'q', NULL, NULL, "selection", ON_READ, "no notes on stderr", set_quiet},
+    {"quiet", 'q', NULL, NULL, "selection", (1u << CMD_COUNT) - 1, "no notes on stderr", set_quiet},
     /* statistics */
     {"stats", 0, NULL, NULL, "statistics", ON(CMD_COMPARE) | ON(CMD_REPORT),
      "add samples, p- and q-values and a verdict per name\n"
@@ -1016,19 +1032,24 @@ const cli_option cli_options[] = {
     {"output", 'o', "FILE", NULL, "output", ON(CMD_SUMMARIZE),
      "required: the summary (created, or a run added to it)", set_output},
     {"output", 'o', "FILE", NULL, "output", ON(CMD_TREND),
-     "FILE.svg, .png or .pdf draws a line chart; any other name gets\n"
-     "the table, CSV or JSON ('-': stdout)",
+     "FILE.svg, .png or .pdf draws a line chart; .txt, .csv or\n"
+     ".json gets the table, CSV or JSON ('-': stdout)",
      set_output},
     {"output", 'o', "FILE", NULL, "output",
      ON(CMD_COMPARE) | ON(CMD_OPS) | ON(CMD_INFO) | ON(CMD_RUNS) | ON(CMD_CHECK) | ON(CMD_EXPLAIN) |
          ON(CMD_BREAKDOWN) | ON(CMD_ROOFLINE),
-     "written whole or not at all ('-': stdout)", set_output},
+     "written whole or not at all ('-': stdout); the format from\n"
+     "the extension (.txt table, .csv, .json, .md markdown) unless\n"
+     "--format says; another extension is refused",
+     set_output},
     {"output", 'o', "FILE", NULL, "output", ON(CMD_PLOT),
      "required: .svg, .png or .pdf (from the extension); written\n"
      "whole or not at all. '-o -' writes SVG to stdout",
      set_output},
     {"output", 'o', "FILE", NULL, "output", ON(CMD_REPORT),
-     "required; written whole or not at all ('-': stdout)", set_output},
+     ".html or .htm (default: tracediff-report.html in the current\n"
+     "folder); written whole or not at all ('-': stdout)",
+     set_output},
     {NULL, 0, NULL, NULL, NULL, 0, NULL, NULL},
 };
 

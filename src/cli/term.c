@@ -109,7 +109,15 @@ void cli_put_cell(FILE *f, const char *s, size_t width, unsigned how)
 {
     const char *v = cli_visible(s);
     size_t cols = cols_of(v);
-    if ((how & CLI_CELL_CUT) && cols > width) {
+    if ((how & CLI_CELL_MIDDLE) && cols > width && width > 8) {
+        /* the head and the tail, which names the file */
+        size_t room = width - 3, head = room / 3, tail = room - head;
+        fwrite(v, 1, bytes_of(v, head), f);
+        fputs("...", f);
+        fputs(v + bytes_of(v, cols - tail), f);
+        cols = width;
+        v = "";
+    } else if ((how & CLI_CELL_CUT) && cols > width) {
         size_t keep = width > 3 ? width - 3 : 0;
         fwrite(v, 1, bytes_of(v, keep), f);
         fputs("...", f);

@@ -25,6 +25,7 @@ struct td_check {
     bool *failed, *is_new; /* per row */
     bool one_run;
     bool waits_unmeasured; /* some file keeps no op timing (a summary) */
+    bool folded;           /* names folded (td_compare_opts.normalize_names) */
     td_check_step step;
 };
 
@@ -399,6 +400,7 @@ int td_check_compute(td_check **out, const td_diff *diff, const td_stats *stats,
     c->stats = stats;
     c->max_regression = maxr;
     c->min_us = min_us;
+    c->folded = oc.compare && oc.compare->normalize_names;
     c->one_run = td_stats_samples(stats) == TD_SAMPLES_CALL &&
                  (td_stats_side_samples(stats, TD_CONTROL) <= 1 ||
                   td_stats_side_samples(stats, TD_TEST) <= 1);
@@ -437,6 +439,11 @@ void td_check_free(td_check *c)
     free(c->failed);
     free(c->is_new);
     free(c);
+}
+
+bool td_check_names_folded(const td_check *c)
+{
+    return c->folded;
 }
 
 int td_check_passed(const td_check *c)

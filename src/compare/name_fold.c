@@ -1,6 +1,7 @@
 /*
  * Names that differ only by noise (docs/numbers.md, "Normalized names"):
- * memory addresses, Python source line numbers and step numbers are folded
+ * memory addresses, Python source line numbers, step numbers, Inductor's
+ * graph hashes and Triton kernels' trailing numbers are folded
  * so that such names group into one row. The diff and the statistics both
  * group by td_name_key, so they count the same events under the same row.
  */
@@ -46,7 +47,32 @@ static size_t noise_at(const char *s, size_t len, size_t i, unsigned what, size_
             return k - i; /* the ')' stays */
         }
     }
+    /* "CompiledFxGraph " + a hash of 6 or more letters and digits: the
+     * graph Inductor (or AOTAutograd) compiled, whose hash changes with
+     * the PyTorch version, the inputs' shapes and the code. */
+    if ((what & TD_NORM_GRAPHS) && s[i] == 'C' && len - i > 16 &&
+        memcmp(s + i, "CompiledFxGraph ", 16) == 0) {
+        size_t k = i + 16;
+        while (k < len && (is_digit(s[k]) || (s[k] >= 'a' && s[k] <= 'z')))
+            k++;
+        if (k - (i + 16) >= 6) {
+            *keep = 16;
+            return k - i;
+        }
+    }
     return 0;
+}
+
+/* A Triton kernel Inductor generated, "triton_<kind>_..._<N>": the length
+ * of its trailing number (after the last '_'), else 0. */
+static size_t triton_suffix(const char *s, size_t len)
+{
+    if (len < 9 || memcmp(s, "triton_", 7) != 0)
+        return 0;
+    size_t k = len;
+    while (k > 7 && is_digit(s[k - 1]))
+        k--;
+    return k < len && s[k - 1] == '_' ? len - k : 0;
 }
 
 int td_normalize_name(char **out, size_t *out_len, const char *s, size_t len, unsigned what)
@@ -67,6 +93,8 @@ int td_normalize_name(char **out, size_t *out_len, const char *s, size_t len, un
         *out_len = 16;
         return 0;
     }
+    size_t tri = (what & TD_NORM_TRITON) ? triton_suffix(s, len) : 0;
+    len -= tri;
     for (size_t i = 0; i < len;) {
         size_t keep = 0, k = noise_at(s, len, i, what, &keep);
         if (k) {
@@ -78,6 +106,10 @@ int td_normalize_name(char **out, size_t *out_len, const char *s, size_t len, un
         } else {
             b[n++] = s[i++];
         }
+    }
+    if (tri) {
+        memcpy(b + n, ELLIPSIS, 3);
+        n += 3;
     }
     *out = b;
     *out_len = n;

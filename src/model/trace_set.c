@@ -578,7 +578,9 @@ int td_set_file_info(const td_set *s, size_t i, td_file_info *o)
     o->events_stream0 = f->events_stream0;
     o->events_no_launch = f->events_no_launch;
     o->events_skipped = f->events_skipped;
-    o->steps = f->steps;
+    /* Each step once: the GPU copy of a ProfilerStep annotation (on the
+     * device's timeline) is the same step as its CPU annotation. */
+    o->steps = f->niters < f->steps ? f->niters : f->steps;
     o->rounded = f->rounded;
     o->bom = f->bom;
     o->device_name = f->device_name;

@@ -372,7 +372,17 @@ static double row_value(const td_diff *d, const td_row *r, td_chart_kind kind, i
 typedef struct label {
     size_t str, len;
     double w;
+    int full;     /* cut from the full name, not the short one */
+    size_t focus; /* the byte it was last re-cut around (0: none) */
 } label;
+
+static size_t common_prefix(const char *a, size_t la, const char *b, size_t lb)
+{
+    size_t k = 0;
+    while (k < la && k < lb && a[k] == b[k])
+        k++;
+    return k;
+}
 
 /* Displayable copy of s, as pool_text makes it; malloc'd. */
 static char *clean_copy(const char *s, size_t len, size_t *out_len)
@@ -410,20 +420,50 @@ static int make_labels(chart *c, const chart_in *in, label *lab)
         for (size_t j = 0; j < n; j++) {
             if (j == i || sl[j] != sl[i] || memcmp(sn[j], sn[i], sl[i]) != 0)
                 continue;
-            size_t k = 0;
-            while (k < fl[i] && k < fl[j] && full[i][k] == full[j][k])
-                k++;
+            size_t k = common_prefix(full[i], fl[i], full[j], fl[j]);
             if (focus == NO_FOCUS || k > focus)
                 focus = k;
         }
         if (focus == NO_FOCUS)
             lab[i].str =
                 pool_fit(c, sn[i], sl[i], FS_LABEL, LABEL_ROOM, NO_FOCUS, &lab[i].len, &lab[i].w);
-        else
+        else {
             lab[i].str = pool_fit(c, r->name, r->name_len, FS_LABEL, LABEL_ROOM, focus, &lab[i].len,
                                   &lab[i].w);
+            lab[i].full = 1;
+        }
         if (c->oom)
             goto done;
+    }
+    /* Two names may still be cut to the same label (distinct short names
+     * that share their head and tail): those are cut again around the place
+     * where they part from each other, until no two labels are equal. */
+    for (int round = 0; round < 4; round++) {
+        int again = 0;
+        for (size_t i = 0; i < n; i++) {
+            size_t focus = NO_FOCUS;
+            const char *si = lab[i].full ? full[i] : sn[i];
+            size_t li = lab[i].full ? fl[i] : sl[i];
+            for (size_t j = 0; j < n; j++) {
+                if (j == i || lab[j].len != lab[i].len ||
+                    memcmp(c->pool + lab[j].str, c->pool + lab[i].str, lab[i].len) != 0)
+                    continue;
+                const char *sj = lab[j].full ? full[j] : sn[j];
+                size_t lj = lab[j].full ? fl[j] : sl[j];
+                size_t k = common_prefix(si, li, sj, lj);
+                if (focus == NO_FOCUS || k > focus)
+                    focus = k;
+            }
+            if (focus == NO_FOCUS || focus == lab[i].focus)
+                continue;
+            lab[i].focus = focus;
+            lab[i].str = pool_fit(c, si, li, FS_LABEL, LABEL_ROOM, focus, &lab[i].len, &lab[i].w);
+            if (c->oom)
+                goto done;
+            again = 1;
+        }
+        if (!again)
+            break;
     }
     rc = 0;
 done:

@@ -3,6 +3,7 @@
  * text, or cairo for PNG and PDF, so every format shows the same chart. */
 #include "util/util.h"
 #include "present/chart_draw.h"
+#include "present/out_common.h"
 #include "util/utf8_text.h"
 
 #include <cairo-pdf.h>
@@ -86,7 +87,15 @@ static void pen_rect(pen *p, double x, double y, double w, double h, const char 
 typedef struct frame {
     double W, H, L, R, T, B, pw, ph, lo, hi;
     size_t nr, nn;
+    double step; /* between the value axis' ticks: 1, 2, 2.5 or 5 times a power of ten */
 } frame;
+
+/* A round step that cuts span in about five. */
+static double nice_step(double span)
+{
+    double raw = span / 5, p = pow(10, floor(log10(raw))), m = raw / p;
+    return (m <= 1 ? 1 : m <= 2 ? 2 : m <= 2.5 ? 2.5 : m <= 5 ? 5 : 10) * p;
+}
 
 static frame frame_of(const td_trend *t)
 {
@@ -101,6 +110,12 @@ static frame frame_of(const td_trend *t)
         }
     if (fr.hi <= fr.lo)
         fr.hi = fr.lo + 1;
+    /* The axis from and to round numbers, its ticks at round steps. */
+    fr.step = nice_step(fr.hi - fr.lo);
+    fr.lo = floor(fr.lo / fr.step + 1e-9) * fr.step;
+    fr.hi = ceil(fr.hi / fr.step - 1e-9) * fr.step;
+    if (fr.hi <= fr.lo)
+        fr.hi = fr.lo + fr.step;
     fr.pw = fr.W - fr.L - fr.R;
     fr.ph = fr.H - fr.T - fr.B;
     return fr;
@@ -130,10 +145,11 @@ static void draw_axes(pen *p, const frame *fr, const td_trend *t)
         pen_rect(p, 0, 0, fr->W, fr->H, "#ffffff");
         pen_text(p, fr->W / 2, 28, 18, 1, 1, 0, "Total Duration per Run");
     }
-    for (int k = 0; k <= 5; k++) {
-        double v = fr->lo + (fr->hi - fr->lo) * k / 5, y = fr->T + fr->ph - fr->ph * k / 5;
+    long nt = lround((fr->hi - fr->lo) / fr->step);
+    for (long k = 0; k <= nt; k++) {
+        double v = fr->lo + fr->step * (double)k, y = value_y(fr, v);
         char num[40];
-        td_format_number(num, sizeof num, round(v));
+        td_fmt_human(num, sizeof num, fabs(v) < fr->step * 1e-9 ? 0 : v, true);
         if (p->cr) {
             pen_line(p, fr->L, y, fr->L + fr->pw, y, "#dddddd", 1);
             pen_text(p, fr->L - 6, y + 4, 11, 2, 0, 0, num);

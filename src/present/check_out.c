@@ -32,6 +32,9 @@ typedef struct gate {
 #define WAITS_BY_NAME_NOTE                                                                         \
     "waits are the synchronize calls only: these sets keep no timing of their ops (summaries, "    \
     "tracediff-mpi); give trace files to measure the ops that wait"
+#define FOLDED_NOTE                                                                                \
+    "names that differ only by addresses, line numbers, steps, graph hashes or Triton numbers "    \
+    "are folded into one (--no-normalize-names keeps them apart)"
 #define ONE_RUN_NOTE                                                                               \
     "one run a side: run-to-run noise is not measured; give several iterations or runs"
 
@@ -40,12 +43,22 @@ static void put_name(FILE *f, const td_row *r, size_t max)
     td_put_visible(f, r->name, r->name_len, 0, max);
 }
 
+/* Numbers as people write them (td_fmt_human); "-" when undefined. */
 static void fmt(char *buf, size_t cap, double x)
 {
     if (isnan(x))
         snprintf(buf, cap, "-");
     else
-        snprintf(buf, cap, "%.4g", x);
+        td_fmt_human(buf, cap, x, true);
+}
+
+/* A q-value: "0.012", "3e-20" below 0.001; "-" when undefined. */
+static void fmt_q(char *buf, size_t cap, double q)
+{
+    if (isnan(q))
+        snprintf(buf, cap, "-");
+    else
+        td_fmt_pq(buf, cap, q);
 }
 
 static bool failed(const gate *g)
@@ -62,6 +75,8 @@ static void summary_line(FILE *f, const gate *g)
             g->max_regression, td_stats_alpha(g->st), g->nfaster,
             td_samples_name(td_stats_samples(g->st)), td_stats_side_samples(g->st, 0),
             td_stats_side_samples(g->st, 1));
+    if (td_check_names_folded(g->c))
+        fprintf(f, "note: %s\n", FOLDED_NOTE);
     if (td_check_one_run(g->c))
         fprintf(f, "note: %s (a name fails only when its total grew by >= %g%% too)\n",
                 ONE_RUN_NOTE, g->max_regression);
@@ -78,10 +93,13 @@ static void step_line(FILE *f, const char *what, const double mean[2], double ch
         fprintf(f, "%s: not known (a summary written before trace spans were kept)%s", what, eol);
         return;
     }
-    snprintf(a, sizeof a, "%.6g", mean[0]);
-    snprintf(b, sizeof b, "%.6g", mean[1]);
-    if (!isnan(p))
-        snprintf(q, sizeof q, ", p = %.3g", p);
+    td_fmt_human(a, sizeof a, mean[0], true);
+    td_fmt_human(b, sizeof b, mean[1], true);
+    if (!isnan(p)) {
+        char pv[24];
+        td_fmt_pq(pv, sizeof pv, p);
+        snprintf(q, sizeof q, ", p = %s", pv);
+    }
     fprintf(f, "%s per sample %s -> %s us (%+.1f%%%s): %s%s", what, a, b, change, q,
             fail ? "FAIL" : "ok", eol);
 }
@@ -106,9 +124,11 @@ static void change_text(char *ch, size_t cap, const gate *g, size_t row)
     const td_row_stats *rs = &td_stats_rows(g->st)[row];
     const td_row *r = &td_diff_rows(g->d)[row];
     double m = rs->mean[0];
-    if (td_check_row_new(g->c, row))
-        snprintf(ch, cap, "new (%.6g us)", r->duration[1]);
-    else if (!isnan(rs->ci_low) && m != 0)
+    if (td_check_row_new(g->c, row)) {
+        char t[40];
+        td_fmt_human(t, sizeof t, r->duration[1], true);
+        snprintf(ch, cap, "new (%s us)", t);
+    } else if (!isnan(rs->ci_low) && m != 0)
         snprintf(ch, cap, "%+.1f%% [%+.1f, %+.1f]", rs->change_pct, 100 * rs->ci_low / m,
                  100 * rs->ci_high / m);
     else
@@ -124,7 +144,7 @@ static void table_rows(FILE *f, const gate *g, const size_t *idx, size_t n, bool
         const td_row_stats *rs = &td_stats_rows(g->st)[idx[k]];
         char ch[64], q[32], cm[32], tm[32];
         change_text(ch, sizeof ch, g, idx[k]);
-        fmt(q, sizeof q, td_check_row_new(g->c, idx[k]) ? NAN : rs->q);
+        fmt_q(q, sizeof q, td_check_row_new(g->c, idx[k]) ? NAN : rs->q);
         fmt(cm, sizeof cm, rs->mean[0]);
         fmt(tm, sizeof tm, rs->mean[1]);
         fprintf(f, "%-28s  %10s  %12s  %12s  ", ch, q, cm, tm);
@@ -179,6 +199,8 @@ static void write_markdown(FILE *f, const gate *g)
             g->nregs, g->nregs == 1 ? "" : "s", g->nnames, g->max_regression, td_stats_alpha(g->st),
             g->nfaster, td_samples_name(td_stats_samples(g->st)), td_stats_side_samples(g->st, 0),
             td_stats_side_samples(g->st, 1));
+    if (td_check_names_folded(g->c))
+        fprintf(f, "\n*Note: %s.*\n", FOLDED_NOTE);
     if (td_check_one_run(g->c))
         fprintf(f, "\n*Note: %s.*\n", ONE_RUN_NOTE);
     if (g->step) {
@@ -201,14 +223,16 @@ static void write_markdown(FILE *f, const gate *g)
         if (!isnan(rs->ci_low) && m != 0)
             snprintf(iv, sizeof iv, "[%+.1f%%, %+.1f%%]", 100 * rs->ci_low / m,
                      100 * rs->ci_high / m);
-        fmt(q, sizeof q, rs->q);
+        fmt_q(q, sizeof q, rs->q);
         fmt(cm, sizeof cm, rs->mean[0]);
         fmt(tm, sizeof tm, rs->mean[1]);
         fputs("| ", f);
         md_cell_name(f, &rows[g->regs[k]]);
-        if (td_check_row_new(g->c, g->regs[k]))
-            fprintf(f, " | **new** | | | | %.6g (total) |\n", rows[g->regs[k]].duration[1]);
-        else
+        if (td_check_row_new(g->c, g->regs[k])) {
+            char t[40];
+            td_fmt_human(t, sizeof t, rows[g->regs[k]].duration[1], true);
+            fprintf(f, " | **new** | | | | %s (total) |\n", t);
+        } else
             fprintf(f, " | **%+.1f%%** | %s | %s | %s | %s |\n", rs->change_pct, iv, q, cm, tm);
     }
 }
@@ -318,14 +342,16 @@ static int write_junit(FILE *f, const gate *g)
             continue;
         }
         if (td_check_row_new(g->c, r)) {
+            char t[40];
+            td_fmt_human(t, sizeof t, rows[r].duration[1], true);
             fprintf(f,
-                    ">\n    <failure message=\"new: only in test (%.6g us)\" type=\"regression\">"
-                    "a name only in test, total %.6g us</failure>\n  </testcase>\n",
-                    rows[r].duration[1], rows[r].duration[1]);
+                    ">\n    <failure message=\"new: only in test (%s us)\" type=\"regression\">"
+                    "a name only in test, total %s us</failure>\n  </testcase>\n",
+                    t, t);
             continue;
         }
         char q[32], cm[32], tm[32];
-        fmt(q, sizeof q, rs[r].q);
+        fmt_q(q, sizeof q, rs[r].q);
         fmt(cm, sizeof cm, rs[r].mean[0]);
         fmt(tm, sizeof tm, rs[r].mean[1]);
         fprintf(f,

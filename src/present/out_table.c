@@ -29,14 +29,6 @@ static size_t text_width(const char *s, size_t len)
     return w;
 }
 
-static const char *find_bytes(const char *s, size_t len, const char *pat, size_t pl)
-{
-    for (size_t i = 0; i + pl <= len; i++)
-        if (memcmp(s + i, pat, pl) == 0)
-            return s + i;
-    return NULL;
-}
-
 /* A name or label as the table shows it (td_text_visible): escapes for
  * controls, valid UTF-8, so that widths count what the terminal shows. The
  * buffer grows to the longest name; were it to fail, the name is cut. */
@@ -90,37 +82,11 @@ static void put_span(FILE *f, const char *s, size_t len, size_t from, size_t to)
     }
 }
 
-/* Where the name's telling part is at its end (a Python frame's file and
- * line, an address): those lose their start when cut, other names their end
- * (a kernel's template arguments come first). */
-static bool tail_matters(const char *s, size_t len)
+/* Writes a fitted name (td_fit_names), padded to w columns. */
+static void put_name(FILE *f, const char *text, size_t w)
 {
-    size_t from = len > 24 ? len - 24 : 0;
-    return find_bytes(s, len, ".py(", 4) || find_bytes(s + from, len - from, "0x", 2);
-}
-
-/* Writes at most w columns of the name, padded to w, with an ellipsis where
- * it was cut. */
-static void put_name(FILE *f, shown *v, const char *name, size_t name_len, size_t w, int ascii)
-{
-    size_t len;
-    const char *s = visible(v, name, name_len, &len);
-    size_t tw = text_width(s, len);
-    size_t ell = ascii ? 3 : 1;
-    size_t cols = tw;
-    if (tw <= w) {
-        put_span(f, s, len, 0, tw);
-    } else {
-        size_t room = w > ell ? w - ell : 0;
-        if (tail_matters(s, len)) {
-            fputs(ascii ? "..." : "\xE2\x80\xA6", f);
-            put_span(f, s, len, tw - room, tw);
-        } else {
-            put_span(f, s, len, 0, room);
-            fputs(ascii ? "..." : "\xE2\x80\xA6", f);
-        }
-        cols = room + ell;
-    }
+    size_t cols = td_text_cols(text, strlen(text));
+    fputs(text, f);
     for (; cols < w; cols++)
         fputc(' ', f);
 }
@@ -171,22 +137,82 @@ static void put_verdict(FILE *f, const td_row_stats *rs, size_t chw, size_t vw, 
                        : v == TD_VERDICT_FASTER ? GREEN BOLD
                        : v == TD_VERDICT_NOISE  ? DIM
                                                 : "";
-    fprintf(f, "  %s%*s  %-*s%s", tint, (int)chw, ch, (int)vw, td_verdict_name(v),
-            *tint ? RESET : "");
+    if (chw)
+        fprintf(f, "  %s%*s%s", tint, (int)chw, ch, *tint ? RESET : "");
+    fprintf(f, "  %s%-*s%s", tint, (int)vw, td_verdict_name(v), *tint ? RESET : "");
 }
 
-/* The side labels over their column pairs. */
+/* The columns a narrow terminal gives up, in this order, so that the name
+ * column keeps at least 40% of the width (docs/numbers.md, "Narrow
+ * terminals"): the bar, the count category (+/-), the sides' counts, the
+ * interval of --stats, the difference of counts, the change in percent,
+ * the sides' totals. The difference of totals and the verdict stay. */
+enum {
+    DROP_BAR,
+    DROP_CATEGORY,
+    DROP_COUNTS,
+    DROP_INTERVAL,
+    DROP_DIFF_COUNT,
+    DROP_PERCENT,
+    DROP_TOTALS,
+    DROP_STAGES
+};
+
+typedef struct layout {
+    bool col[TD_OUT_NCOLS - 1]; /* the value columns shown */
+    bool interval, pct, bar;
+} layout;
+
+static void layout_at(layout *l, int stage, bool stats)
+{
+    for (int c = 0; c < TD_OUT_NCOLS - 1; c++)
+        l->col[c] = true;
+    l->bar = stage <= DROP_BAR;
+    l->col[6] = stage < DROP_CATEGORY;
+    l->col[0] = l->col[2] = stage < DROP_COUNTS;
+    l->interval = stats && stage < DROP_INTERVAL;
+    l->col[4] = stage < DROP_DIFF_COUNT;
+    l->pct = stage < DROP_PERCENT;
+    l->col[1] = l->col[3] = stage < DROP_TOTALS;
+}
+
+/* Columns taken by all but the name. */
+static size_t layout_width(const layout *l, const size_t cw[TD_OUT_NCOLS - 1], bool stats,
+                           size_t chw, size_t vw)
+{
+    size_t w = 0;
+    for (int c = 0; c < TD_OUT_NCOLS - 1; c++)
+        if (l->col[c])
+            w += 2 + cw[c];
+    if (l->interval)
+        w += 2 + chw;
+    if (stats)
+        w += 2 + vw;
+    if (l->pct)
+        w += 2 + 7;
+    if (l->bar)
+        w += 2 + BAR_W; /* " ", a sign, the bar */
+    return w;
+}
+
+/* The side labels over their columns. */
 static void label_line(FILE *f, shown *v, const td_write_opts *o, size_t namew,
-                       const size_t cw[TD_OUT_NCOLS - 1])
+                       const size_t cw[TD_OUT_NCOLS - 1], const layout *l)
 {
     const char *labels[3] = {td_label(o->control_label, 0), td_label(o->test_label, 1), "diff"};
     fprintf(f, "%s%-*s", o->color ? BOLD : "", (int)namew, "");
     for (int g = 0; g < 3; g++) {
-        size_t len, span = cw[2 * g] + cw[2 * g + 1] + 2;
-        const char *l = visible(v, labels[g], strlen(labels[g]), &len);
-        size_t tw = text_width(l, len);
+        size_t span = 0;
+        for (int c = 2 * g; c < 2 * g + 2; c++)
+            if (l->col[c])
+                span += span ? 2 + cw[c] : cw[c];
+        if (!span)
+            continue;
+        size_t len;
+        const char *t = visible(v, labels[g], strlen(labels[g]), &len);
+        size_t tw = text_width(t, len);
         fprintf(f, "  %*s", (int)(tw < span ? span - tw : 0), "");
-        put_span(f, l, len, 0, span);
+        put_span(f, t, len, 0, span);
     }
     fprintf(f, "%s\n", o->color ? RESET : "");
 }
@@ -203,17 +229,19 @@ static void write_table(FILE *f, const td_diff *d, const td_write_opts *o)
     size_t cw[TD_OUT_NCOLS - 1];
     for (int c = 0; c < TD_OUT_NCOLS - 1; c++)
         cw[c] = text_width(hdr[c], strlen(hdr[c]));
+    char **names = calloc(n + 1, sizeof *names);
     size_t namew = 4;
     for (size_t i = 0; i < n; i++) {
         const td_row *r = td_view_row(d, o, i);
         char cells[TD_OUT_NCOLS - 1][40];
-        td_row_cells(cells, d, r);
+        td_row_cells_human(cells, d, r);
         for (int c = 0; c < TD_OUT_NCOLS - 1; c++)
             if (strlen(cells[c]) > cw[c])
                 cw[c] = strlen(cells[c]);
-        size_t len;
-        const char *name = visible(&v, r->name, r->name_len, &len);
-        size_t tw = text_width(name, len);
+        if (names)
+            names[i] = td_visible_dup(r->name, r->name_len, 0);
+        const char *nm = names && names[i] ? names[i] : "?";
+        size_t tw = text_width(nm, strlen(nm));
         if (tw > namew)
             namew = tw;
     }
@@ -226,30 +254,59 @@ static void write_table(FILE *f, const td_diff *d, const td_write_opts *o)
         if (strlen(ch) > chw)
             chw = strlen(ch);
     }
-    size_t fixed = st ? chw + 2 + vw + 2 : 0;
-    for (int c = 0; c < TD_OUT_NCOLS - 1; c++)
-        fixed += cw[c] + 2;
-    fixed += 2 + 7 + 2 + BAR_W; /* the change column: "  ", ">+9999%", " ", a sign, the bar */
-    size_t room = width > fixed + 12 ? width - fixed : 12;
+    /* The first layout that leaves the name its whole length or 40% of
+     * the width; the name gets what is left. */
+    size_t least = (width * 2 + 4) / 5;
+    if (least < 8)
+        least = 8;
+    layout l;
+    size_t fixed = 0;
+    for (int stage = 0; stage < DROP_STAGES; stage++) {
+        layout_at(&l, stage, st != NULL);
+        fixed = layout_width(&l, cw, st != NULL, chw, vw);
+        size_t room = width > fixed ? width - fixed : 0;
+        if (room >= namew || room >= least)
+            break;
+    }
+    size_t room = width > fixed ? width - fixed : 0;
     if (namew > room)
-        namew = room;
-    if (namew < 8)
-        namew = 8;
-    label_line(f, &v, o, namew, cw);
+        namew = room > 8 ? room : 8;
+    char **fit = NULL;
+    for (size_t i = 0; names && i < n; i++)
+        if (!names[i])
+            names[i] = strdup("?");
+    if (names)
+        fit = td_fit_names(names, n, namew, ascii);
+    label_line(f, &v, o, namew, cw, &l);
     fprintf(f, "%s", color ? BOLD : "");
-    put_name(f, &v, td_diff_key_name(d), strlen(td_diff_key_name(d)), namew, ascii);
+    char *key = td_visible_dup(td_diff_key_name(d), strlen(td_diff_key_name(d)), 0);
+    char **kfit = key ? td_fit_names(&key, 1, namew, ascii) : NULL;
+    put_name(f, kfit ? kfit[0] : "name", namew);
+    td_fit_names_free(kfit, 1);
+    free(key);
     size_t line = namew;
     for (int c = 0; c < TD_OUT_NCOLS - 1; c++) {
+        if (!l.col[c])
+            continue;
         size_t tw = text_width(hdr[c], strlen(hdr[c]));
         fprintf(f, "  %*s%s", (int)(cw[c] - tw), "", hdr[c]);
         line += 2 + cw[c];
     }
-    if (st) {
-        fprintf(f, "  %*s  %-*s", (int)chw, chtitle, (int)vw, "verdict");
-        line += 2 + chw + 2 + vw;
+    if (l.interval) {
+        fprintf(f, "  %*s", (int)chw, chtitle);
+        line += 2 + chw;
     }
-    fprintf(f, "  %7s%s\n", "change", color ? RESET : "");
-    line += 2 + 7 + 2 + BAR_W;
+    if (st) {
+        fprintf(f, "  %-*s", (int)vw, "verdict");
+        line += 2 + vw;
+    }
+    if (l.pct) {
+        fprintf(f, "  %7s", "change");
+        line += 2 + 7;
+    }
+    fprintf(f, "%s\n", color ? RESET : "");
+    if (l.bar)
+        line += 2 + BAR_W;
     if (o->rules) {
         for (size_t k = 0; k < line && k < width; k++)
             fputs(ascii ? "-" : "\xE2\x94\x80", f);
@@ -258,19 +315,22 @@ static void write_table(FILE *f, const td_diff *d, const td_write_opts *o)
     for (size_t i = 0; i < n; i++) {
         const td_row *r = td_view_row(d, o, i);
         char cells[TD_OUT_NCOLS - 1][40];
-        td_row_cells(cells, d, r);
-        put_name(f, &v, r->name, r->name_len, namew, ascii);
+        td_row_cells_human(cells, d, r);
+        put_name(f, fit && fit[i] ? fit[i] : "?", namew);
         /* Coloured by the change of duration (slower red), not of count. */
         const char *col = !color                 ? ""
                           : r->diff_duration > 0 ? RED
                           : r->diff_duration < 0 ? GREEN
                                                  : "";
         for (int c = 0; c < TD_OUT_NCOLS - 1; c++) {
+            if (!l.col[c])
+                continue;
             bool tint = c >= 4 && *col;
             fprintf(f, "  %s%*s%s", tint ? col : "", (int)cw[c], cells[c], tint ? RESET : "");
         }
         if (st)
-            put_verdict(f, &td_stats_rows(st)[td_view_index(d, o, i)], chw, vw, color);
+            put_verdict(f, &td_stats_rows(st)[td_view_index(d, o, i)], l.interval ? chw : 0, vw,
+                        color);
         /* Relative to the control's time; a full bar is a change of 100%
          * or more. Rows only one side has say so instead of a percentage. */
         double rel = 0;
@@ -288,11 +348,14 @@ static void write_table(FILE *f, const td_diff *d, const td_write_opts *o)
             else
                 strcpy(change, rel > 0 ? ">+9999%" : "<-9999%");
         }
-        if (change[0])
+        if (l.pct)
             fprintf(f, "  %7s", change);
-        put_bar(f, rel, ascii, color);
+        if (l.bar)
+            put_bar(f, rel, ascii, color);
         fputc('\n', f);
     }
+    td_fit_names_free(fit, n);
+    td_fit_names_free(names, n);
     shown_free(&v);
 }
 

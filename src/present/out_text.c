@@ -52,6 +52,99 @@ void td_fmt_num(char *buf, size_t cap, double x)
     }
 }
 
+/* Inserts a ',' every three digits of the integer part of the number in
+ * buf (in place; cap is buf's size). */
+static void group_thousands(char *buf, size_t cap)
+{
+    char *digits = buf + (buf[0] == '-' || buf[0] == '+');
+    size_t n = strspn(digits, "0123456789");
+    size_t commas = n > 3 ? (n - 1) / 3 : 0;
+    size_t len = strlen(buf);
+    if (!commas || len + commas + 1 > cap)
+        return;
+    /* from the end: the fraction moves whole, the digits with commas */
+    char *end = buf + len;
+    memmove(digits + n + commas, digits + n, (size_t)(end - (digits + n)) + 1);
+    char *w = digits + n + commas;
+    for (size_t k = 0; k < n; k++) {
+        *--w = digits[n - 1 - k];
+        if (k % 3 == 2 && k + 1 < n)
+            *--w = ',';
+    }
+}
+
+/* Drops the zeros at the end of a fraction, and the point when nothing is
+ * left after it. */
+static void trim_zeros(char *buf)
+{
+    char *dot = strchr(buf, '.');
+    if (!dot)
+        return;
+    char *e = buf + strlen(buf);
+    while (e > dot + 1 && e[-1] == '0')
+        *--e = '\0';
+    if (e == dot + 1)
+        *dot = '\0';
+}
+
+void td_fmt_human(char *buf, size_t cap, double x, bool group)
+{
+    if (!isfinite(x) || x == 0) {
+        td_fmt_num(buf, cap, x);
+        return;
+    }
+    double a = fabs(x);
+    if (x == floor(x) || a >= 1e15)
+        snprintf(buf, cap, "%.0f", x);
+    else if (a >= 100)
+        snprintf(buf, cap, "%.1f", x);
+    else if (a >= 1)
+        snprintf(buf, cap, "%.2f", x);
+    else {
+        /* three significant digits, written out */
+        int dec = 2 - (int)floor(log10(a));
+        if (dec > 20)
+            dec = 20;
+        snprintf(buf, cap, "%.*f", dec, x);
+    }
+    trim_zeros(buf);
+    if (strcmp(buf, "-0") == 0)
+        snprintf(buf, cap, "0");
+    if (group)
+        group_thousands(buf, cap);
+}
+
+void td_fmt_pq(char *buf, size_t cap, double p)
+{
+    if (isnan(p))
+        snprintf(buf, cap, "%s", "");
+    else if (p == 0)
+        snprintf(buf, cap, "%s", "<1e-300"); /* below what a double holds */
+    else if (p < 0.001) {
+        char m[32];
+        snprintf(m, sizeof m, "%.0e", p); /* "3e-20" */
+        char *e = strchr(m, 'e');
+        if (e && (e[1] == '-' || e[1] == '+')) {
+            char *d = e + 2;
+            while (d[0] == '0' && d[1])
+                memmove(d, d + 1, strlen(d));
+        }
+        snprintf(buf, cap, "%s", m);
+    } else {
+        snprintf(buf, cap, "%.3f", p); /* 0.012, 0.5 */
+        trim_zeros(buf);
+    }
+}
+
+void td_row_cells_human(char cells[TD_OUT_NCOLS - 1][40], const td_diff *d, const td_row *r)
+{
+    td_row_cells(cells, d, r);
+    double v[6] = {td_row_count(d, r, 0), r->duration[0],          td_row_count(d, r, 1),
+                   r->duration[1],        td_row_diff_count(d, r), r->diff_duration};
+    for (int c = 0; c < 6; c++)
+        td_fmt_human(cells[c], 40, v[c], true);
+}
+
 int td_write_begin(td_write_opts *o, const td_write_opts *opts, td_error *err)
 {
     return TD_OPTS_TAKE(o, opts, td_write_opts, TD_WRITE_OPTS_INIT, err);
@@ -477,7 +570,7 @@ static void write_markdown(FILE *f, const td_diff *d, const td_write_opts *o)
     for (size_t i = 0; i < n; i++) {
         const td_row *r = td_view_row(d, o, i);
         char cells[TD_OUT_NCOLS - 1][40];
-        td_row_cells(cells, d, r);
+        td_row_cells_human(cells, d, r);
         fputs("| ", f);
         md_name(f, r->name, r->name_len);
         for (int c = 0; c < TD_OUT_NCOLS - 1; c++)
@@ -486,8 +579,7 @@ static void write_markdown(FILE *f, const td_diff *d, const td_write_opts *o)
             const td_row_stats *rs = &td_stats_rows(st)[td_view_index(d, o, i)];
             char ch[64], q[32] = "";
             td_stats_change_text(ch, sizeof ch, rs);
-            if (!isnan(rs->q))
-                snprintf(q, sizeof q, "%.2g", rs->q);
+            td_fmt_pq(q, sizeof q, rs->q);
             td_verdict v = rs->verdict;
             fprintf(f, " | %s | %s | %s%s%s", ch, q,
                     v == TD_VERDICT_SLOWER || v == TD_VERDICT_FASTER ? "**" : "",

@@ -59,9 +59,9 @@ static const char css[] =
     ".pos{color:var(--pos)}.neg{color:var(--neg)}.warn{color:#9A6700;font-weight:600}\n"
     ".notes li{margin:3px 0}\n"
     "#charts{display:flex;flex-wrap:wrap;gap:14px}\n"
-    "figure{flex:1 1 auto;margin:0;background:#fff;border:1px solid var(--line);"
+    "figure{flex:1 1 560px;min-width:0;margin:0;background:#fff;border:1px solid var(--line);"
     "border-radius:8px;padding:10px;overflow-x:auto}\n"
-    "figure svg{display:block;max-width:none;height:auto;margin:0 auto}\n"
+    "figure svg{display:block;width:100%;height:auto;margin:0 auto}\n"
     "figure.wide{flex-basis:100%}\n"
     "figcaption{color:var(--muted);font-size:13px;margin-top:4px;width:0;min-width:100%}\n"
     ".controls{display:flex;gap:12px;align-items:center;margin-bottom:8px}"
@@ -81,6 +81,15 @@ static const char css[] =
     ".tr>div{padding:4px 10px;text-align:right;white-space:nowrap;overflow:hidden;"
     "border-bottom:1px solid #EEF0F2}\n"
     ".tr>div:first-child{text-align:left}\n"
+    /* the wide table scrolls inside its card: the name stays at the left
+     * edge and, with --stats, the verdict at the right one */
+    "#td-tbody .tr>div:first-child{position:sticky;left:0;background:#fff;"
+    "box-shadow:1px 0 0 var(--line)}\n"
+    "#td-table.stats #td-tbody .tr>div:last-child{position:sticky;right:0;background:#fff;"
+    "box-shadow:-1px 0 0 var(--line)}\n"
+    ".th>div:first-child{position:sticky;left:0;z-index:2;background:#EEF1F4}\n"
+    "#td-table.stats .th>div:last-child{position:sticky;right:0;z-index:2;"
+    "background:#EEF1F4}\n"
     ".th{position:sticky;top:0;z-index:1;background:#EEF1F4;font-weight:600;"
     "border-bottom:1px solid #C9D0D8}\n"
     ".th>div{padding:7px 10px;cursor:pointer;user-select:none;white-space:normal;"
@@ -302,10 +311,15 @@ static void head(report *r)
     swatch(f, "--tst");
     html_str(f, r->label[1]);
     fprintf(f,
-            "</h1>\n<p class=\"sub\">device %s &middot; %s &middot; made by tracediff %s"
+            "</h1>\n<p class=\"sub\">device %s &middot; %s%s &middot; made by tracediff %s"
             "</p>\n",
             device_name(r->in->opts->device),
-            r->in->opts->short_names ? "short names" : "full names", TD_VERSION);
+            r->in->opts->short_names ? "short names" : "full names",
+            r->in->opts->normalize_names
+                ? ", folded where they differ only by noise (<code>--no-normalize-names</code> "
+                  "keeps them apart)"
+                : "",
+            TD_VERSION);
 }
 
 static void step_time(const td_diff *d, int side, double *sum, uint64_t *n)

@@ -39,6 +39,10 @@ int td_summary_check_header(const char *path, int must_exist, td_error *err)
         return 0;
     if (k < 0 && !must_exist)
         return 0;
+    /* a missing file says so, as a missing trace set does */
+    struct stat st;
+    if (k < 0 && stat(path, &st) < 0)
+        return td_fail(err, TD_EIO, path, "%s", strerror(errno));
     return td_fail(err, TD_ETRACE, path,
                    "no SQLite header: not a tracediff summary, or a damaged summary");
 }

@@ -10,7 +10,9 @@ bar group per chart row) and every row of the table, in name order; opened at
 header click) and the header says so; "#q=TEXT" filters. A report of 20,000
 rows renders whole. A report whose labels and names carry markup and
 scripts (each would mark <body> if it ran) shows them as text and runs none
-of them. Screenshots (1400x2000) of the examples' report and of the
+of them. At 1400 px the report with --stats keeps every verdict cell
+inside the viewport and draws each chart at 90% or more of its card's width.
+Screenshots (1400x2000) of the examples' report and of the
 hta-trace_diff report go to DIR (default build/browser) for a person to look at.
 """
 import csv, gzip, html.parser, io, json, os, re, shutil, struct, subprocess, sys, tempfile, time
@@ -197,7 +199,8 @@ def chart_rows(td, a, b, col):
 
 def check_report(td, browser, tmp, name, a, b, args=(), shot_dir=None, sorts=()):
     out = os.path.join(tmp, name + ".html")
-    p = subprocess.run([td, "report", a, b, "-q", "-o", out] + list(args), capture_output=True,
+    p = subprocess.run([td, "report", a, b, "-q", "-o", out, "--no-normalize-names"] + list(args),
+                       capture_output=True,
                        cwd=ROOT, timeout=600)
     if not check(name + ": report", p.returncode == 0, p.stderr.decode()[-300:]):
         return
@@ -236,6 +239,58 @@ def check_report(td, browser, tmp, name, a, b, args=(), shot_dir=None, sorts=())
                 1400, 2000)
         check(name + ": screenshot " + png, ok)
     return took
+
+
+LAYOUT_PROBE = r"""<script>
+(function(){
+  var W = window.innerWidth, out = {W: W, verdicts: 0, outside: [], charts: []};
+  var cells = document.querySelectorAll('#td-tbody .tr>div:last-child');
+  for (var i = 0; i < cells.length && i < 40; i++) {
+    var r = cells[i].getBoundingClientRect();
+    out.verdicts++;
+    if (r.right > W + 0.5 || r.left < 0) out.outside.push(cells[i].textContent);
+  }
+  var figs = document.querySelectorAll('#charts figure');
+  for (var k = 0; k < figs.length; k++) {
+    var f = figs[k], svg = f.querySelector('svg'), cs = getComputedStyle(f);
+    var inner = f.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight);
+    out.charts.push(svg.getBoundingClientRect().width / inner);
+  }
+  document.body.setAttribute('data-geom', JSON.stringify(out));
+})();
+</script>"""
+
+
+def check_layout(td, browser, tmp):
+    """The report with --stats (per call: the widest table) of the bert pair
+    at 1400 px: every verdict cell inside the viewport (the table scrolls
+    inside its card, the verdict column stays at its right edge) and each
+    chart at least 90% of its card's width. Measured by a script added to a
+    copy of the report, which writes what it measured on <body>."""
+    T = "tests/golden/traces/"
+    out = os.path.join(tmp, "layout.html")
+    p = subprocess.run([td, "report", T + "tracelens-bert_h100", T + "tracelens-bert_mi300",
+                        "--stats", "-q", "-o", out], capture_output=True, cwd=ROOT, timeout=600)
+    if not check("layout: report --stats", p.returncode == 0, p.stderr.decode()[-300:]):
+        return
+    page = open(out, encoding="utf-8").read()
+    at = page.rindex("</body>")
+    probe = os.path.join(tmp, "layout_probe.html")
+    with open(probe, "w", encoding="utf-8") as f:
+        f.write(page[:at] + LAYOUT_PROBE + page[at:])
+    rc, dumped = browse(browser, "file://" + probe, ["--dump-dom", "--window-size=1400,2000"])
+    m = re.search(r'data-geom="([^"]*)"', dumped)
+    if not check("layout: measured at 1400 px", rc == 0 and m is not None, "exit %d" % rc):
+        return
+    import html as h
+    geom = json.loads(h.unescape(m.group(1)))
+    check("layout: the window is 1400 px", geom["W"] == 1400, str(geom["W"]))
+    check("layout: verdict cells measured", geom["verdicts"] >= 20, str(geom["verdicts"]))
+    check("layout: every verdict cell inside the viewport", not geom["outside"],
+          "%d outside: %r" % (len(geom["outside"]), geom["outside"][:3]))
+    check("layout: two charts", len(geom["charts"]) == 2, str(geom["charts"]))
+    check("layout: charts at least 90% of their card's width",
+          all(r >= 0.9 for r in geom["charts"]), str(geom["charts"]))
 
 
 def big_set(tmp, n):
@@ -288,6 +343,7 @@ def main():
               "%d shown, want %d" % (len(d.names), len(want)))
         check("#q=: count says so", d.count == "%d of 432 rows" % len(want), repr(d.count))
         check_hostile(td, browser, tmp)
+        check_layout(td, browser, tmp)
         a, b = big_set(tmp, 20000)
         took = check_report(td, browser, tmp, "20k-rows", a, b, sorts=[("diff_duration", "desc", 6)])
         if took is not None:

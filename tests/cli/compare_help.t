@@ -27,11 +27,15 @@ $ tracediff compare --help
 >                                     ('tracediff info SET' lists them with counts and time)
 >   --no-python                       every category but python_function
 >   --normalize-names                 one row for names that differ only by addresses (0x and
->                                     6+ hex digits), Python line numbers (file.py(N)) or step
->                                     numbers (ProfilerStep#N), each shown as an ellipsis;
->                                     applied before --short-names (docs/numbers.md)
->   --explain-names                   print what --normalize-names folds (each folded name and
->                                     the names it holds, with counts) instead of the rows
+>                                     6+ hex digits), Python line numbers (file.py(N)), step
+>                                     numbers (ProfilerStep#N), Inductor graph hashes
+>                                     (CompiledFxGraph HASH) or Triton kernels' numbers
+>                                     (triton_..._N), each shown as an ellipsis; applied before
+>                                     --short-names (docs/numbers.md). The default of plot,
+>                                     report and check
+>   --explain-names                   print what --normalize-names folds (each folded name, the
+>                                     rules that fold it and the names it holds, with counts)
+>                                     instead of the rows
 >   --hta-strict                      HTA's own numbers: GPU events on stream 0 get no
 >                                     iteration (default: their launch's; docs/numbers.md)
 >   --ns                              the traces' own resolution: durations in us with their
@@ -94,7 +98,9 @@ $ tracediff compare --help
 >                                     stdout); without it -o names both files: CONTROL,TEST
 >   --csv-safe                        CSV for a spreadsheet: a text cell starting with = + - @,
 >                                     TAB or CR gets a leading ' (numbers never do)
->   -o, --output FILE                 written whole or not at all ('-': stdout)
+>   -o, --output FILE                 written whole or not at all ('-': stdout); the format from
+>                                     the extension (.txt table, .csv, .json, .md markdown) unless
+>                                     --format says; another extension is refused
 >
 > examples:
 >   tracediff compare examples/control examples/test --sort abs_diff_duration --top 10

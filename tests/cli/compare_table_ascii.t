@@ -7,12 +7,12 @@ $ tracediff compare examples/control examples/test --format table --sort abs_dif
 >
 >                                         control             test             diff
 > name                            count  total µs  count  total µs  count  total µs  +/-   change
-> cudaMemcpyAsync                    38     10190    802     40994    764     30804    +    +302% +██████████
-> aten::_local_scalar_dense           5      4819      5     32448      0     27629    =    +573% +██████████
-> aten::item                          5      4826      5     32455      0     27629    =    +573% +██████████
-> ## sparse_data_dist ##              1     10246      1     36898      0     26652    =    +260% +██████████
-> ProfilerStep#1009                   1     75473      1    100298      0     24825    =     +33% +███▎
-> Memcpy DtoD (Device -> Device)      3       455    768     15355    765     14900    +   +3275% +██████████
-> ## all2all_tw_data:init ##          1      8230      1     21729      0     13499    =    +164% +██████████
-> CompiledFunction                    0         0      1     11168      1     11168    +      new +██████████
+> cudaMemcpyAsync                    38    10,190    802    40,994    764    30,804    +    +302% +██████████
+> aten::_local_scalar_dense           5     4,819      5    32,448      0    27,629    =    +573% +██████████
+> aten::item                          5     4,826      5    32,455      0    27,629    =    +573% +██████████
+> ## sparse_data_dist ##              1    10,246      1    36,898      0    26,652    =    +260% +██████████
+> ProfilerStep#1009                   1    75,473      1   100,298      0    24,825    =     +33% +███▎
+> Memcpy DtoD (Device -> Device)      3       455    768    15,355    765    14,900    +   +3275% +██████████
+> ## all2all_tw_data:init ##          1     8,230      1    21,729      0    13,499    =    +164% +██████████
+> CompiledFunction                    0         0      1    11,168      1    11,168    +      new +██████████
 ! tracediff: note: test: 614 GPU events with no launch found (no iteration) left out; see docs/numbers.md

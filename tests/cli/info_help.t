@@ -23,7 +23,9 @@ $ tracediff info --help
 >
 > output:
 >   --format table|json            default: table
->   -o, --output FILE              written whole or not at all ('-': stdout)
+>   -o, --output FILE              written whole or not at all ('-': stdout); the format from
+>                                  the extension (.txt table, .csv, .json, .md markdown) unless
+>                                  --format says; another extension is refused
 >
 > examples:
 >   tracediff info examples/control

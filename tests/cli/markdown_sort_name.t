@@ -5,12 +5,12 @@ $ tracediff compare tests/data/noisy/control tests/data/noisy/test --format mark
 > |:---|---:|---:|---:|---:|---:|---:|:---:|
 > | `<built-in method to of Tensor object at 0x7f11aa00ffe0>` | 0 | 0 | 1 | 50 | 1 | 50 | + |
 > | `<built-in method to of Tensor object at 0x7f3a2c01b2e0>` | 1 | 50 | 0 | 0 | -1 | -50 | - |
-> | `ProfilerStep#5` | 1 | 9000 | 0 | 0 | -1 | -9000 | - |
-> | `ProfilerStep#7` | 0 | 0 | 1 | 9000 | 1 | 9000 | + |
+> | `ProfilerStep#5` | 1 | 9,000 | 0 | 0 | -1 | -9,000 | - |
+> | `ProfilerStep#7` | 0 | 0 | 1 | 9,000 | 1 | 9,000 | + |
 > | `aten::copy_` | 2 | 100 | 2 | 100 | 0 | 0 | = |
 > | `aten::mm` | 1 | 700 | 1 | 700 | 0 | 0 | = |
 > | `cudaLaunchKernel` | 1 | 12 | 1 | 12 | 0 | 0 | = |
-> | `torch/nn/modules/module.py(1520): _call_impl` | 1 | 3000 | 0 | 0 | -1 | -3000 | - |
-> | `torch/nn/modules/module.py(1527): _call_impl` | 0 | 0 | 1 | 3000 | 1 | 3000 | + |
+> | `torch/nn/modules/module.py(1520): _call_impl` | 1 | 3,000 | 0 | 0 | -1 | -3,000 | - |
+> | `torch/nn/modules/module.py(1527): _call_impl` | 0 | 0 | 1 | 3,000 | 1 | 3,000 | + |
 > | `torch/optim/adam.py(1530): step` | 0 | 0 | 1 | 400 | 1 | 400 | + |
 > | `void at::native::vectorized_elementwise_kernel<4, at::native::CUDAFunctor_add<float>, at::detail::Array<char*, 3> >(int, at::native::CUDAFunctor_add<float>, at::detail::Array<char*, 3>)` | 1 | 150 | 1 | 180 | 0 | 30 | = |

@@ -25,9 +25,12 @@ $ tracediff ops --help
 >                                     ('tracediff info SET' lists them with counts and time)
 >   --no-python                       every category but python_function
 >   --normalize-names                 one row for names that differ only by addresses (0x and
->                                     6+ hex digits), Python line numbers (file.py(N)) or step
->                                     numbers (ProfilerStep#N), each shown as an ellipsis;
->                                     applied before --short-names (docs/numbers.md)
+>                                     6+ hex digits), Python line numbers (file.py(N)), step
+>                                     numbers (ProfilerStep#N), Inductor graph hashes
+>                                     (CompiledFxGraph HASH) or Triton kernels' numbers
+>                                     (triton_..._N), each shown as an ellipsis; applied before
+>                                     --short-names (docs/numbers.md). The default of plot,
+>                                     report and check
 >   --hta-strict                      HTA's own numbers: GPU events on stream 0 get no
 >                                     iteration (default: their launch's; docs/numbers.md)
 >   --ns                              the traces' own resolution: durations in us with their
@@ -61,7 +64,9 @@ $ tracediff ops --help
 >   --format table|csv|json           default: table on a terminal, else csv (category,name)
 >   --csv-safe                        CSV for a spreadsheet: a text cell starting with = + - @,
 >                                     TAB or CR gets a leading ' (numbers never do)
->   -o, --output FILE                 written whole or not at all ('-': stdout)
+>   -o, --output FILE                 written whole or not at all ('-': stdout); the format from
+>                                     the extension (.txt table, .csv, .json, .md markdown) unless
+>                                     --format says; another extension is refused
 >
 > examples:
 >   tracediff ops examples/control examples/test

@@ -1,16 +1,16 @@
 # plot --per-iteration: the chart's numbers are the CSV's per sample (data- attributes), the subtitle says so
 $ tracediff plot counts tests/data/noisy/control tests/data/noisy/test --control-iteration all --test-iteration all --per-iteration --include ^aten --sort name -q -o -
 ? 0
-> <svg xmlns="http://www.w3.org/2000/svg" class="td-chart" data-kind="counts" width="676" height="658" viewBox="0 0 676 658" font-family="DejaVu Sans, Verdana, Geneva, sans-serif" role="img" aria-label="Ops Count Comparison">
-> <rect x="0" y="0" width="676" height="658" fill="#FFFFFF"/>
-> <text x="338" y="34" font-size="18" fill="#222222" text-anchor="middle" font-weight="bold">Ops Count Comparison</text>
-> <text x="338" y="56" font-size="13" fill="#777777" text-anchor="middle">control (rank 0, iterations 5–10) vs test (rank 0, iterations 7,8) · cpu and gpu, per (rank, iteration)</text>
-> <rect x="169.5" y="69" width="12" height="12" fill="#4E79A7"/>
-> <text x="187.5" y="80" font-size="13" fill="#222222">control</text>
-> <rect x="254.5" y="69" width="12" height="12" fill="#F28E2B"/>
-> <text x="272.5" y="80" font-size="13" fill="#222222">test</text>
-> <rect x="319.5" y="69" width="12" height="12" fill="#B07AA1"/>
-> <text x="337.5" y="80" font-size="13" fill="#222222">difference (test − control)</text>
+> <svg xmlns="http://www.w3.org/2000/svg" class="td-chart" data-kind="counts" width="805" height="658" viewBox="0 0 805 658" font-family="DejaVu Sans, Verdana, Geneva, sans-serif" role="img" aria-label="Ops Count Comparison">
+> <rect x="0" y="0" width="805" height="658" fill="#FFFFFF"/>
+> <text x="402.5" y="34" font-size="18" fill="#222222" text-anchor="middle" font-weight="bold">Ops Count Comparison</text>
+> <text x="402.5" y="56" font-size="13" fill="#777777" text-anchor="middle">control (rank 0, iterations 5–10) vs test (rank 0, iterations 7,8) · cpu and gpu, normalized names, per (rank, iteration)</text>
+> <rect x="234" y="69" width="12" height="12" fill="#4E79A7"/>
+> <text x="252" y="80" font-size="13" fill="#222222">control</text>
+> <rect x="319" y="69" width="12" height="12" fill="#F28E2B"/>
+> <text x="337" y="80" font-size="13" fill="#222222">test</text>
+> <rect x="384" y="69" width="12" height="12" fill="#B07AA1"/>
+> <text x="402" y="80" font-size="13" fill="#222222">difference (test − control)</text>
 > <line x1="60" y1="404.5" x2="420" y2="404.5" stroke="#E4E4E4" stroke-width="1"/>
 > <line x1="55" y1="404.5" x2="60" y2="404.5" stroke="#444444" stroke-width="1"/>
 > <text x="52" y="408.7" font-size="12" fill="#222222" text-anchor="end">0</text>

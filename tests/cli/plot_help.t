@@ -37,9 +37,14 @@ $ tracediff plot --help
 >                                     ('tracediff info SET' lists them with counts and time)
 >   --no-python                       every category but python_function
 >   --normalize-names                 one row for names that differ only by addresses (0x and
->                                     6+ hex digits), Python line numbers (file.py(N)) or step
->                                     numbers (ProfilerStep#N), each shown as an ellipsis;
->                                     applied before --short-names (docs/numbers.md)
+>                                     6+ hex digits), Python line numbers (file.py(N)), step
+>                                     numbers (ProfilerStep#N), Inductor graph hashes
+>                                     (CompiledFxGraph HASH) or Triton kernels' numbers
+>                                     (triton_..._N), each shown as an ellipsis; applied before
+>                                     --short-names (docs/numbers.md). The default of plot,
+>                                     report and check
+>   --no-normalize-names              every name its own row, as HTA groups them (the default
+>                                     of compare, ops and explain)
 >   --hta-strict                      HTA's own numbers: GPU events on stream 0 get no
 >                                     iteration (default: their launch's; docs/numbers.md)
 >   --ns                              the traces' own resolution: durations in us with their

@@ -1,7 +1,7 @@
 # report --help
 $ tracediff report --help
 ? 0
-> usage: tracediff report CONTROL TEST [options] -o FILE.html
+> usage: tracediff report CONTROL TEST [options] [-o FILE.html]
 >
 > One self-contained HTML file (no network; opens from disk): both sides (paths,
 > ranks, iterations, GPUs, events per file), headline numbers (total GPU time
@@ -29,9 +29,14 @@ $ tracediff report --help
 >                                   ('tracediff info SET' lists them with counts and time)
 >   --no-python                     every category but python_function
 >   --normalize-names               one row for names that differ only by addresses (0x and
->                                   6+ hex digits), Python line numbers (file.py(N)) or step
->                                   numbers (ProfilerStep#N), each shown as an ellipsis;
->                                   applied before --short-names (docs/numbers.md)
+>                                   6+ hex digits), Python line numbers (file.py(N)), step
+>                                   numbers (ProfilerStep#N), Inductor graph hashes
+>                                   (CompiledFxGraph HASH) or Triton kernels' numbers
+>                                   (triton_..._N), each shown as an ellipsis; applied before
+>                                   --short-names (docs/numbers.md). The default of plot,
+>                                   report and check
+>   --no-normalize-names            every name its own row, as HTA groups them (the default
+>                                   of compare, ops and explain)
 >   --hta-strict                    HTA's own numbers: GPU events on stream 0 get no
 >                                   iteration (default: their launch's; docs/numbers.md)
 >   --ns                            the traces' own resolution: durations in us with their
@@ -77,7 +82,8 @@ $ tracediff report --help
 >                                   raised to what the labels need)
 >   --height PX                     a chart's height in pixels (default: fit; larger
 >                                   heightens both panels)
->   -o, --output FILE               required; written whole or not at all ('-': stdout)
+>   -o, --output FILE               .html or .htm (default: tracediff-report.html in the current
+>                                   folder); written whole or not at all ('-': stdout)
 >
 > example:
 >   tracediff report examples/control examples/test -o report.html
