@@ -601,6 +601,7 @@ CHECK_CASES = [
     (RESNET0, RESNET4, {"control_iteration": "steady", "test_iteration": "steady",
                         "device": "gpu", "short_names": True}),
     (DIFF_C, DIFF_T, {"no_python": True, "normalize_names": True, "min_change": 2}),
+    (DIFF_C, DIFF_T, {"normalize_names": False}),
     (BASE, TEST, {"hta_strict": True, "samples": "call"}),
     (BASE, BASE, {}),
 ]
@@ -609,15 +610,15 @@ CHECK_CASES = [
 def _check_cli_args(kw):
     out = []
     for k, v in kw.items():
-        opt = {"no_python": "--no-python", "normalize_names": "--normalize-names",
-               "short_names": "--short-names", "hta_strict": "--hta-strict"}.get(k)
+        if k == "normalize_names":  # on by default in both
+            out.append("--normalize-names" if v else "--no-normalize-names")
+            continue
+        opt = {"no_python": "--no-python", "short_names": "--short-names",
+               "hta_strict": "--hta-strict"}.get(k)
         if opt:
             out.append(opt)
         else:
             out += ["--" + k.replace("_", "-"), str(v)]
-    # the CLI's check folds names by default, the Python gate does not
-    if not kw.get("normalize_names"):
-        out.append("--no-normalize-names")
     return out
 
 
@@ -667,7 +668,7 @@ def t_check_new_and_waits():
     step = json.loads(res3.json())["step"]
     assert step["control_n"] == 6 and step["step_failed"] is False, step
     r = cli("check", c, c, "-q", "--control-iteration", "all", "--test-iteration", "all",
-            "--max-step-regression", "1", "--format", "json", "--no-normalize-names")
+            "--max-step-regression", "1", "--format", "json")
     assert r.stdout == res3.json().encode()
 
 
@@ -746,8 +747,7 @@ def t_summaries_equal_cli():
                    test_iteration=1010, device_type=DeviceType.CPU)
         assert frame_equals_csv(df, want) is None, frame_equals_csv(df, want)
         res = quiet(tracediff.check, py + "#control", DIFF_T)
-        r = cli("check", py + "#control", DIFF_T, "-q", "--format", "json", "--no-normalize-names",
-                ok=(0, 3))
+        r = cli("check", py + "#control", DIFF_T, "-q", "--format", "json", ok=(0, 3))
         assert res.json().encode() == r.stdout
 
 

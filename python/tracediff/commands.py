@@ -168,13 +168,17 @@ def report(
     ``hta_strict``, ``ns``, ``threads``; ``sort``, ``top``, ``include``,
     ``exclude``, ``ascending`` pick the charts' rows, as for the command);
     the labels default to the command's, ``control`` and ``test`` (a
-    LabeledTrace's own label otherwise)."""
+    LabeledTrace's own label otherwise). Names are folded by default, as
+    the command folds them (``normalize_names=False`` keeps them)."""
     if not isinstance(path, (str, bytes, os.PathLike)):
         raise UsageError(f"path must be a file name, not {type(path).__name__}")
     for bad in ("by",):
         if options.get(bad) is not None:
             raise UsageError(f"report: {bad}= is not an option of tracediff report")
     labels = (_label(control, control_label, "control"), _label(test, test_label, "test"))
+    # Names folded by default, as the command does (normalize_names=False:
+    # HTA's names as they are).
+    options.setdefault("normalize_names", True)
     _compare_traces(TraceDiff, control, test, control_rank, test_rank, control_iteration,
                     test_iteration, device_type, use_short_name, control_label=labels[0],
                     test_label=labels[1], report=os.fspath(path), **options)

@@ -154,7 +154,7 @@ def check(
     short_names: bool = False,
     categories: Optional[Union[str, List[str]]] = None,
     no_python: bool = False,
-    normalize_names: bool = False,
+    normalize_names: bool = True,
     hta_strict: bool = False,
     samples: Optional[str] = None,
     alpha: Optional[float] = None,
@@ -179,6 +179,8 @@ def check(
     ``ns``: the durations' rule, as ``TraceDiff.compare_traces``'s.
     ``by``, ``include``, ``exclude``: ``--by``, ``--include``, ``--exclude``
     (only the rows whose name the regexes keep are compared).
+    ``normalize_names``: on by default, as the command folds names that
+    differ only by noise (``False`` is ``--no-normalize-names``).
     """
     for name, v in (("max_regression", max_regression), ("min_us", min_us)):
         if isinstance(v, bool) or not isinstance(v, (int, float)) or not v >= 0:
