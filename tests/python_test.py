@@ -1272,6 +1272,45 @@ def t_report_equals_cli():
         assert sorted(os.listdir(tmp)) == ["cli.html", "py.html"], os.listdir(tmp)
 
 
+def t_csv_safe_equals_cli():
+    # tracediff.csv_safe(frame) holds what compare --csv-safe writes: names
+    # and a label that start like a formula get a leading ', numbers and
+    # the categories do not.
+    names = ["=HYPERLINK(\"http://x\",\"y\")", "+1+2", "-cmd", "@SUM(A1)", "\tTAB", "\rCR",
+             "plain", "a=b"]
+    with tempfile.TemporaryDirectory() as tmp:
+        paths = []
+        for side in ("c", "t"):
+            ev = [{"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#1", "ts": 0,
+                   "dur": 10000, "pid": 1, "tid": 1}]
+            for i, n in enumerate(names):
+                # counts up, down and the same: every category word
+                k = (1 + i % 2) if side == "t" else (3 if i % 3 == 2 else 1)
+                for j in range(k):
+                    ev.append({"ph": "X", "cat": "cpu_op", "name": n, "ts": 10 + 100 * i + j,
+                               "dur": 5 + i + j, "pid": 1, "tid": 1})
+            paths.append(os.path.join(tmp, side + ".json"))
+            with open(paths[-1], "w") as f:
+                json.dump({"traceEvents": ev}, f)
+        df = quiet(TraceDiff.compare_traces, paths[0], paths[1], control_label="-ctl")
+        safe = tracediff.csv_safe(df)
+        want = cli("compare", "--format", "csv", "-q", "--csv-safe", "--control-label", "-ctl",
+                   "--test-label", "Test", paths[0], paths[1]).stdout
+        assert frame_equals_csv(safe, want) is None, frame_equals_csv(safe, want)
+        assert "'+1+2" in safe.index and "+1+2" in df.index and "plain" in safe.index
+        assert "'-ctl_counts" in safe.columns, list(safe.columns)
+        cats = list(df["counts_change_categories"])
+        assert {"+", "-", "="} <= set(cats) and list(safe["counts_change_categories"]) == cats
+        assert df.equals(quiet(TraceDiff.compare_traces, paths[0], paths[1],
+                               control_label="-ctl"))  # the frame itself is left alone
+    try:
+        tracediff.csv_safe("not a frame")
+    except tracediff.UsageError:
+        pass
+    else:
+        raise AssertionError("csv_safe took a string")
+
+
 def t_check_result_html():
     res = quiet(tracediff.check, RESNET0, RESNET4, control_iteration="all",
                 test_iteration="all")

@@ -11,10 +11,11 @@ of HTA's ``TraceDiff``, ``LabeledTrace`` and ``DeviceType``.
 Beyond HTA, as the CLI's commands: ``compare_traces(..., stats=True)``
 (``compare --stats``), ``check`` (the CI gate, a ``CheckResult``), and the
 summaries: ``summarize``, ``runs`` and ``trend``; ``breakdown`` (where the
-step time went) and ``report`` (the HTML report).
+step time went) and ``report`` (the HTML report); ``csv_safe`` (a frame to
+write for a spreadsheet, as ``--csv-safe``).
 """
 from ._tracediff import VERSION as __version__
-from .commands import Breakdown, breakdown, explain, info, report, roofline
+from .commands import Breakdown, breakdown, csv_safe, explain, info, report, roofline
 from .gate import CheckResult, check
 from .summaries import runs, summarize, trend
 from .trace_diff import (
@@ -37,6 +38,7 @@ __all__ = [
     "UsageError",
     "breakdown",
     "check",
+    "csv_safe",
     "explain",
     "info",
     "report",

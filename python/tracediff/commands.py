@@ -339,3 +339,36 @@ def roofline(
     d["coverage"] = pd.DataFrame([cov["control"], cov["test"]],
                                  index=pd.Index(["control", "test"], name="side"))
     return d
+
+
+# Text cells a spreadsheet would take for a formula (the CLI's --csv-safe,
+# src/present/out_text.c), and the columns whose words are tracediff's own.
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+_OWN_WORDS = {"counts_change_categories", "verdict", "category", "side", "section"}
+
+
+def csv_safe(df):
+    """A copy of ``df`` to write for a spreadsheet, as ``--csv-safe`` writes
+    CSV: a text cell (a name in the index or a column, a label in a column
+    name) that starts with ``=``, ``+``, ``-``, ``@``, TAB or CR gets a
+    leading ``'``, which Excel and LibreOffice show instead of evaluating it
+    as a formula. Numbers are never touched, nor tracediff's own words (the
+    ``+``, ``-``, ``=`` of ``counts_change_categories``)::
+
+        tracediff.csv_safe(TraceDiff.compare_traces(a, b)).to_csv("diff.csv")
+    """
+    pd = _pandas()
+    if not isinstance(df, pd.DataFrame):
+        raise UsageError(f"csv_safe takes a DataFrame, not {type(df).__name__}")
+
+    def fix(v):
+        return "'" + v if isinstance(v, str) and v.startswith(_FORMULA_START) else v
+
+    out = df.copy()
+    for c in out.columns:
+        if c not in _OWN_WORDS and out[c].dtype == object:
+            out[c] = out[c].map(fix)
+    if out.index.dtype == object:
+        out.index = out.index.map(fix).rename(out.index.name)
+    out.columns = [fix(c) if isinstance(c, str) else c for c in out.columns]
+    return out
