@@ -438,6 +438,32 @@ int td_write_csv(FILE *f, const td_diff *d, const td_write_opts *opts, td_error 
     return td_write_end(f, err);
 }
 
+void td_json_num(FILE *f, double v)
+{
+    if (isnan(v) || isinf(v))
+        fputs("null", f);
+    else
+        fprintf(f, "%.17g", v == 0 ? 0 : v);
+}
+
+void td_json_str(FILE *f, const char *s)
+{
+    if (!s) {
+        fputs("null", f);
+        return;
+    }
+    fputc('"', f);
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p == '"' || *p == '\\')
+            fprintf(f, "\\%c", *p);
+        else if (*p < 0x20)
+            fprintf(f, "\\u%04x", *p);
+        else
+            fputc(*p, f);
+    }
+    fputc('"', f);
+}
+
 int td_write_json_string(FILE *f, const char *s, size_t len)
 {
     for (size_t i = 0; i < len; i++) {
