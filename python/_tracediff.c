@@ -61,6 +61,18 @@ static PyObject *raise_td(const td_error *e)
     return NULL;
 }
 
+/* The text a command wrote into an open_memstream: f closed, then its
+ * bytes as str (surrogateescape); or, raised, the command's error (rc < 0)
+ * or out of memory (a failed close). *buf stays the caller's to free. */
+static PyObject *memstream_text(FILE *f, char **buf, size_t *len, int rc, const td_error *err)
+{
+    if (fclose(f) != 0 && rc == 0)
+        return PyErr_NoMemory();
+    if (rc < 0)
+        return raise_td(err);
+    return PyUnicode_DecodeUTF8(*buf, (Py_ssize_t)*len, "surrogateescape");
+}
+
 /* ------------------------------------------------------------------------ */
 /* Set: one opened trace set                                                 */
 
@@ -1459,16 +1471,7 @@ static PyObject *breakdown(PyObject *Py_UNUSED(mod), PyObject *args, PyObject *k
     Py_BEGIN_ALLOW_THREADS rc = td_breakdown_compute(&b, ctl->set, tst->set, &bo, &err);
     if (rc == 0)
         rc = td_breakdown_write_json(f, b, ctl->set, tst->set, labels[0], labels[1], &err);
-    Py_END_ALLOW_THREADS if (fclose(f) != 0 && rc == 0)
-    {
-        PyErr_NoMemory();
-        goto done;
-    }
-    if (rc < 0) {
-        raise_td(&err);
-        goto done;
-    }
-    result = PyUnicode_DecodeUTF8(buf, (Py_ssize_t)len, "surrogateescape");
+    Py_END_ALLOW_THREADS result = memstream_text(f, &buf, &len, rc, &err);
 done:
     for (int i = 0; i < 4; i++)
         td_list_clear(lists[i]);
@@ -1607,15 +1610,7 @@ static PyObject *explain(PyObject *Py_UNUSED(mod), PyObject *args, PyObject *kw)
     w.nrows = (size_t)nv;
     int rc = td_write_json(f, d, &w, &err);
     fputs("}\n", f);
-    if (fclose(f) != 0 && rc == 0) {
-        PyErr_NoMemory();
-        goto done;
-    }
-    if (rc < 0) {
-        raise_td(&err);
-        goto done;
-    }
-    result = PyUnicode_DecodeUTF8(buf, (Py_ssize_t)len, "surrogateescape");
+    result = memstream_text(f, &buf, &len, rc, &err);
 done:
     free(buf);
     free(idx);
@@ -1666,16 +1661,7 @@ static PyObject *roofline(PyObject *Py_UNUSED(mod), PyObject *args, PyObject *kw
     Py_BEGIN_ALLOW_THREADS rc = td_roofline_compute(&r, ctl->set, tst->set, &ro, &err);
     if (rc == 0)
         rc = td_roofline_write_json(f, r, by_class, &err);
-    Py_END_ALLOW_THREADS if (fclose(f) != 0 && rc == 0)
-    {
-        PyErr_NoMemory();
-        goto done;
-    }
-    if (rc < 0) {
-        raise_td(&err);
-        goto done;
-    }
-    result = PyUnicode_DecodeUTF8(buf, (Py_ssize_t)len, "surrogateescape");
+    Py_END_ALLOW_THREADS result = memstream_text(f, &buf, &len, rc, &err);
 done:
     for (int i = 0; i < 4; i++)
         td_list_clear(lists[i]);
