@@ -1,37 +1,5 @@
 #!/bin/sh
-# The cost of roofline: CPU time (user + system, from runstat's wait4()) of
-# 'roofline' against a plain 'compare' on one pair (by default bench/out/
-# inputs' 4x plain pair when made, else the largest bundled pair), the
-# median of RUNS runs each, and the ratio. CPU time rather than wall time:
-# the machine is shared, and CPU time is what the command itself costs.
-# The target is at most 1.5.
+# The cost of roofline against a plain compare, in CPU time
+# (bench/cost_vs_compare.sh). The target is at most 1.5.
 #   bench/roofline_cost.sh [TRACEDIFF [CONTROL TEST [RUNS]]]
-set -e
-B=${1:-build/tracediff}
-RS=$(dirname "$B")/runstat
-[ -x "$RS" ] || ${CC:-cc} -O2 -std=c11 -D_DEFAULT_SOURCE -o "$RS" bench/runstat.c
-if [ -f bench/out/inputs/control-x4.json ]; then
-    DC=bench/out/inputs/control-x4.json DT=bench/out/inputs/test-x4.json
-else
-    DC=tests/golden/traces/hta-trace_diff/control DT=tests/golden/traces/hta-trace_diff/test
-fi
-C=${2:-$DC}
-T=${3:-$DT}
-RUNS=${4:-5}
-OUT=$(mktemp)
-trap 'rm -f "$OUT"' EXIT
-# The median CPU time (and wall time) of RUNS runs of a command, in seconds.
-median() {
-    for _ in $(seq "$RUNS"); do
-        "$RS" "$OUT" "$@" >/dev/null 2>&1
-        awk '{printf "%.4f %.4f\n", $3 + $4, $1}' "$OUT"
-    done | sort -n | awk '{c[NR]=$1; w[NR]=$2} END {m=int((NR+1)/2); print c[m], w[m]}'
-}
-for j in 1 2; do
-    set -- $(median "$B" compare "$C" "$T" -q --format csv -j $j)
-    pc=$1 pw=$2
-    set -- $(median "$B" roofline "$C" "$T" -q --format csv -j $j)
-    rc=$1 rw=$2
-    printf -- '-j %s  compare %.3fs CPU (%.3fs wall)  roofline %.3fs CPU (%.3fs wall)  ratio %.2f CPU\n' \
-        "$j" "$pc" "$pw" "$rc" "$rw" "$(echo "$rc / $pc" | bc -l)"
-done
+exec sh bench/cost_vs_compare.sh roofline roofline "" "$@"
