@@ -58,8 +58,8 @@ size_t td_text_cols(const char *s, size_t len);
  * roofline_json.c): a number, null when undefined, -0 as 0, else the
  * shortest exact form; a string (NULL: null) with quotes, backslashes and
  * control characters escaped as \uXXXX. */
-void td_json_num(FILE *f, double v);
-void td_json_str(FILE *f, const char *s);
+void td_json_put_num(FILE *f, double v);
+void td_json_put_str(FILE *f, const char *s);
 
 /* The table's title of that column, by the statistics' mode. */
 const char *td_stats_change_title(const td_stats *st);

@@ -438,7 +438,7 @@ int td_write_csv(FILE *f, const td_diff *d, const td_write_opts *opts, td_error 
     return td_write_end(f, err);
 }
 
-void td_json_num(FILE *f, double v)
+void td_json_put_num(FILE *f, double v)
 {
     if (isnan(v) || isinf(v))
         fputs("null", f);
@@ -446,7 +446,7 @@ void td_json_num(FILE *f, double v)
         fprintf(f, "%.17g", v == 0 ? 0 : v);
 }
 
-void td_json_str(FILE *f, const char *s)
+void td_json_put_str(FILE *f, const char *s)
 {
     if (!s) {
         fputs("null", f);

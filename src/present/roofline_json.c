@@ -14,44 +14,44 @@ static const char *bound_name(td_rl_bound b)
 static void json_side(FILE *f, const td_rl_side *s)
 {
     fprintf(f, "{\"count\": %llu, \"flops\": ", (unsigned long long)s->count);
-    td_json_num(f, s->flops);
+    td_json_put_num(f, s->flops);
     fputs(", \"bytes\": ", f);
-    td_json_num(f, s->bytes);
+    td_json_put_num(f, s->bytes);
     fputs(", \"time_us\": ", f);
-    td_json_num(f, s->time_us);
+    td_json_put_num(f, s->time_us);
     fputs(", \"tflops\": ", f);
-    td_json_num(f, s->tflops);
+    td_json_put_num(f, s->tflops);
     fputs(", \"tbps\": ", f);
-    td_json_num(f, s->tbps);
+    td_json_put_num(f, s->tbps);
     fputs(", \"intensity\": ", f);
-    td_json_num(f, s->intensity);
+    td_json_put_num(f, s->intensity);
     fputs(", \"peak_tflops\": ", f);
-    td_json_num(f, s->peak_tflops);
+    td_json_put_num(f, s->peak_tflops);
     fputs(", \"peak_tbps\": ", f);
-    td_json_num(f, s->peak_tbps);
+    td_json_put_num(f, s->peak_tbps);
     fputs(", \"efficiency_pct\": ", f);
-    td_json_num(f, s->efficiency_pct);
+    td_json_put_num(f, s->efficiency_pct);
     fputs(", \"bound\": ", f);
-    td_json_str(f, bound_name(s->bound));
+    td_json_put_str(f, bound_name(s->bound));
     fputs("}", f);
 }
 
 static void json_coverage(FILE *f, const td_rl_coverage *c)
 {
     fputs("{\"modelled_pct\": ", f);
-    td_json_num(f, c->modelled_pct);
+    td_json_put_num(f, c->modelled_pct);
     fputs(", \"busy_us\": ", f);
-    td_json_num(f, c->busy_us);
+    td_json_put_num(f, c->busy_us);
     fputs(", \"modelled_us\": ", f);
-    td_json_num(f, c->modelled_us);
+    td_json_put_num(f, c->modelled_us);
     fputs(", \"unmodelled_us\": ", f);
-    td_json_num(f, c->unmodelled_us);
+    td_json_put_num(f, c->unmodelled_us);
     fputs(", \"unmodelled\": [", f);
     for (size_t i = 0; i < c->ntop; i++) {
         fputs(i ? ", {\"op\": " : "{\"op\": ", f);
-        td_json_str(f, c->top[i].op);
+        td_json_put_str(f, c->top[i].op);
         fputs(", \"time_us\": ", f);
-        td_json_num(f, c->top[i].time_us);
+        td_json_put_num(f, c->top[i].time_us);
         fputs("}", f);
     }
     fputs("]}", f);
@@ -65,24 +65,24 @@ int td_roofline_write_json(FILE *f, const td_roofline *r, bool by_class, td_erro
         fputs("{\"classes\": [", f);
         for (size_t i = 0; i < n; i++) {
             fputs(i ? ",\n  {\"class\": " : "\n  {\"class\": ", f);
-            td_json_str(f, td_rl_class_name(c[i].cls));
+            td_json_put_str(f, td_rl_class_name(c[i].cls));
             for (int s = 0; s < 2; s++) {
                 fprintf(f, ", \"%s\": {\"flops\": ", s ? "test" : "control");
-                td_json_num(f, c[i].flops[s]);
+                td_json_put_num(f, c[i].flops[s]);
                 fputs(", \"time_us\": ", f);
-                td_json_num(f, c[i].time_us[s]);
+                td_json_put_num(f, c[i].time_us[s]);
                 fputs(", \"tflops\": ", f);
-                td_json_num(f, c[i].tflops[s]);
+                td_json_put_num(f, c[i].tflops[s]);
                 fputs(", \"efficiency_pct\": ", f);
-                td_json_num(f, c[i].efficiency_pct[s]);
+                td_json_put_num(f, c[i].efficiency_pct[s]);
                 fputs("}", f);
             }
             fputs(", \"time_change_pct\": ", f);
-            td_json_num(f, c[i].time_change_pct);
+            td_json_put_num(f, c[i].time_change_pct);
             fputs(", \"rate_change_pct\": ", f);
-            td_json_num(f, c[i].rate_change_pct);
+            td_json_put_num(f, c[i].rate_change_pct);
             fputs(", \"efficiency_change_pts\": ", f);
-            td_json_num(f, c[i].efficiency_change_pts);
+            td_json_put_num(f, c[i].efficiency_change_pts);
             fputs("}", f);
         }
     } else {
@@ -90,24 +90,24 @@ int td_roofline_write_json(FILE *f, const td_roofline *r, bool by_class, td_erro
         fputs("{\"rows\": [", f);
         for (size_t i = 0; i < n; i++) {
             fputs(i ? ",\n  {\"op\": " : "\n  {\"op\": ", f);
-            td_json_str(f, w[i].op);
+            td_json_put_str(f, w[i].op);
             /* dims and types: the trace's own JSON, compact (model.h) */
             fprintf(f, ", \"input_dims\": %s, \"input_types\": %s, \"class\": ",
                     w[i].input_dims[0] ? w[i].input_dims : "null",
                     w[i].input_types[0] ? w[i].input_types : "null");
-            td_json_str(f, td_rl_class_name(w[i].cls));
+            td_json_put_str(f, td_rl_class_name(w[i].cls));
             fputs(", \"control\": ", f);
             json_side(f, &w[i].side[0]);
             fputs(", \"test\": ", f);
             json_side(f, &w[i].side[1]);
             fputs(", \"time_change_pct\": ", f);
-            td_json_num(f, w[i].time_change_pct);
+            td_json_put_num(f, w[i].time_change_pct);
             fputs(", \"rate_change_pct\": ", f);
-            td_json_num(f, w[i].rate_change_pct);
+            td_json_put_num(f, w[i].rate_change_pct);
             fputs(", \"efficiency_change_pts\": ", f);
-            td_json_num(f, w[i].efficiency_change_pts);
+            td_json_put_num(f, w[i].efficiency_change_pts);
             fputs(", \"reading\": ", f);
-            td_json_str(f, w[i].reading);
+            td_json_put_str(f, w[i].reading);
             fputs("}", f);
         }
     }
@@ -119,14 +119,14 @@ int td_roofline_write_json(FILE *f, const td_roofline *r, bool by_class, td_erro
     for (int s = 0; s < 2; s++) {
         const td_gpu *g = td_roofline_gpu(r, s);
         fprintf(f, "%s\"%s\": ", s ? ", " : "", s ? "test" : "control");
-        td_json_str(f, g ? g->name : NULL);
+        td_json_put_str(f, g ? g->name : NULL);
     }
     fputs("},\n \"notes\": {", f);
     for (int s = 0; s < 2; s++) {
         fprintf(f, "%s\"%s\": [", s ? ", " : "", s ? "test" : "control");
         for (size_t i = 0; td_roofline_note(r, s, i); i++) {
             fputs(i ? ", " : "", f);
-            td_json_str(f, td_roofline_note(r, s, i));
+            td_json_put_str(f, td_roofline_note(r, s, i));
         }
         fputs("]", f);
     }
