@@ -385,11 +385,16 @@ TD_API int td_set_list_files(char ***out, size_t *n, const char *path, td_error 
 
 #define TD_PACK_SHA256 1 /* also hash the file's bytes (what td_summary_write records) */
 #define TD_PACK_NS 2     /* keep the trace's own resolution (td_open_opts.ns) */
+/* The whole loaded file with its op calls (what the statistics' call samples
+ * by op, top-op and annotation, and explain --inclusive, read), instead of
+ * its aggregates: larger, and read back only by a process of the same build
+ * of the library. TD_PACK_SHA256 does not apply. */
+#define TD_PACK_CALLS 4
 
 /* Loads one trace file and packs its aggregates into *out (malloc'd, *n
  * bytes; the caller frees it with free()). Only one file's events are in
- * memory at a time. flags: 0, TD_PACK_SHA256, TD_PACK_NS or both. Errors are
- * td_sets_open's. */
+ * memory at a time. flags: 0 or any of TD_PACK_SHA256, TD_PACK_NS and
+ * TD_PACK_CALLS. Errors are td_sets_open's. */
 TD_API int td_set_pack_file(unsigned char **out, size_t *n, const char *path, unsigned flags,
                             td_error *err);
 

@@ -18,11 +18,16 @@
 static const struct {
     cli_command_id id;
     unsigned flags; /* for td_set_pack_file */
+    int nsets;      /* the sets among the positionals (after the choice); 0: all */
 } commands[] = {
-    {CMD_COMPARE, 0}, {CMD_OPS, 0},
-    {CMD_INFO, 0},    {CMD_PLOT, 0},
-    {CMD_REPORT, 0},  {CMD_CHECK, 0},
-    {CMD_EXPLAIN, 0}, {CMD_SUMMARIZE, TD_PACK_SHA256}, /* a summary records each file's hash */
+    {CMD_COMPARE, 0, 0},
+    {CMD_OPS, 0, 0},
+    {CMD_INFO, 0, 0},
+    {CMD_PLOT, 0, 0},
+    {CMD_REPORT, 0, 0},
+    {CMD_CHECK, 0, 0},
+    {CMD_EXPLAIN, 0, 2},                /* CONTROL TEST NAME */
+    {CMD_SUMMARIZE, TD_PACK_SHA256, 0}, /* a summary records each file's hash */
 };
 
 static mpi_sets g_sets;
@@ -32,8 +37,11 @@ static int open_built(td_set **out, const char *const *paths, size_t n, const td
                       td_error *err)
 {
     int rc = mpi_sets_take(&g_sets, out, paths, n, err);
-    if (rc == 0 && opts && opts->step_marker) {
-        /* The processes read without the marker: read again here, with it. */
+    if (rc == 0 && opts &&
+        (opts->step_marker || opts->want_stacks || opts->want_tree || opts->want_roofline ||
+         opts->want_breakdown)) {
+        /* The processes read without the marker, and packed no stacks, trees,
+         * shapes or breakdown data: read again here, with them. */
         for (size_t i = 0; i < n; i++) {
             td_set_free(out[i]);
             out[i] = NULL;
@@ -94,6 +102,17 @@ static int parse(int argc, char **argv, const cli_command **cmd, cli_opts *o, co
     return cli_parse(*cmd, o, pos, argc - 1, argv + 1);
 }
 
+/* Whether the command reads the op calls, which only whole files carry
+ * (TD_PACK_CALLS): the statistics' call samples by op, top-op and
+ * annotation (check always tests), and explain --inclusive. */
+static bool needs_calls(const cli_command *cmd, const cli_opts *o)
+{
+    td_by by = o->cmp.by;
+    bool by_calls = by == TD_BY_OP || by == TD_BY_TOP_OP || by == TD_BY_ANNOTATION;
+    return (by_calls && (o->stats || cmd->id == CMD_CHECK)) ||
+           (cmd->id == CMD_EXPLAIN && o->cmp.only_inclusive);
+}
+
 static int run(int argc, char **argv, int me)
 {
     const cli_command *cmd = NULL;
@@ -102,9 +121,12 @@ static int run(int argc, char **argv, int me)
     int rc = parse(argc, argv, &cmd, &o, pos);
     if (rc == CLI_RUN) {
         /* The sets are the positionals after the choice (plot's counts|duration). */
-        int first = cmd->choices ? 1 : 0;
-        mpi_sets_build(&g_sets, pos + first, (size_t)(cmd->npositional - first),
-                       commands[find(cmd)].flags | (o.ns ? TD_PACK_NS : 0), MPI_COMM_WORLD);
+        int first = cmd->choices ? 1 : 0, k = find(cmd);
+        int nsets = commands[k].nsets ? commands[k].nsets : cmd->npositional - first;
+        mpi_sets_build(&g_sets, pos + first, (size_t)nsets,
+                       commands[k].flags | (o.ns ? TD_PACK_NS : 0) |
+                           (needs_calls(cmd, &o) ? TD_PACK_CALLS : 0),
+                       MPI_COMM_WORLD);
         rc = EXIT_OK;
         if (me == 0) {
             cli_sets_open = open_built;

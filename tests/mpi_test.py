@@ -253,6 +253,37 @@ def pair_cases(exe, mpi, ctl, tst, tmp):
          n4 + ["report", ctl, tst, "-o", rb] + per, [(ra, rb)])
 
 
+def op_call_cases(exe, mpi, tmp):
+    """What the packed aggregates cannot carry, on real traces: the op calls
+    (the statistics' call samples by op, top-op and annotation, explain
+    --inclusive) travel as whole files; stacks are read again by rank 0.
+    Before, the first gave n/a rows "no op calls in a summary", the second
+    and third refused the trace files as if they were summaries."""
+    n2 = MPIRUN + ["-n", "2", mpi]
+    ctl, tst = os.path.join(TRACES, "hta-trace_diff", "control"), \
+        os.path.join(TRACES, "hta-trace_diff", "test")
+    for by in ("op", "top-op", "annotation"):
+        args = ["compare", ctl, tst, "--by", by, "--stats", "--samples", "call", "--format", "csv"]
+        same("compare --by %s --stats --samples call" % by, [exe] + args, n2 + args)
+    args = ["check", ctl, tst, "--by", "op", "--format", "json"]
+    same("check --by op (call samples)", [exe] + args, n2 + args)
+    args = ["explain", ctl, tst, "aten::linear", "--inclusive", "--format", "json"]
+    same("explain --inclusive", [exe] + args, n2 + args)
+    h100, mi300 = os.path.join(TRACES, "tracelens-bert_h100"), \
+        os.path.join(TRACES, "tracelens-bert_mi300")
+    args = ["compare", h100, mi300, "--format", "folded", "--side", "test"]
+    same("compare --format folded", [exe] + args, n2 + args)
+    args = ["compare", h100, mi300, "--by", "module", "--format", "csv"]
+    same("compare --by module", [exe] + args, n2 + args)
+    run_same()
+    # The rows the first check compares are not all n/a: the call samples
+    # were there to test.
+    out = run([exe, "compare", ctl, tst, "--by", "op", "--stats", "--samples", "call",
+               "--format", "csv"])[1].decode()
+    check("call samples by op give verdicts (not only n/a)",
+          any(v in out for v in (",slower", ",faster", ",noise")), out[:300])
+
+
 def summary_rows(path):
     con = sqlite3.connect("file:%s?mode=ro" % path, uri=True)
     q = ["SELECT name, source, ranks, iterations, files, source_bytes, json_bytes, events, "
@@ -426,6 +457,7 @@ def main():
         cli = reference.expectation_exe(exe)
         pair_cases(cli, mpi, ctl, tst, tmp)
         run_same()
+        op_call_cases(cli, mpi, tmp)
         summary_cases(cli, mpi, ctl, tst, tmp)
         error_cases(cli, mpi, ctl, tst, tmp)
         stop_cases(mpi, ctl, tmp)

@@ -5,11 +5,21 @@
  * would. What travels is one file's aggregates behind a small header:
  *
  *   "TDP1", has_sha256 (1 byte, 0 or 1), [64 hex digits], the packed file
+ *
+ * or, when the reading side needs the op calls (TD_PACK_CALLS), the whole
+ * loaded file as the forked loaders send it (model/file_xfer.c), which only
+ * a process of the same build reads:
+ *
+ *   "TDP1", 2 (1 byte), the file's bytes
  */
+#include "model/file_xfer.h"
 #include "store.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+
+enum { ENVELOPE_WHOLE = 2 };
 
 #define ENVELOPE_MAGIC "TDP1"
 
@@ -62,6 +72,8 @@ static int pack_loaded(td_buf *b, const td_file *f, unsigned flags, td_error *er
     return rc;
 }
 
+static int pack_whole(td_buf *b, const td_file *f, td_error *err);
+
 int td_set_pack_file(unsigned char **out, size_t *n, const char *path, unsigned flags,
                      td_error *err)
 {
@@ -74,7 +86,7 @@ int td_set_pack_file(unsigned char **out, size_t *n, const char *path, unsigned 
     if (rc < 0)
         return rc;
     td_buf b = {0};
-    rc = pack_loaded(&b, f, flags, err);
+    rc = flags & TD_PACK_CALLS ? pack_whole(&b, f, err) : pack_loaded(&b, f, flags, err);
     td_file_free(f);
     if (rc < 0) {
         td_buf_free(&b);
@@ -85,9 +97,47 @@ int td_set_pack_file(unsigned char **out, size_t *n, const char *path, unsigned 
     return 0;
 }
 
+/* The whole file behind the envelope's 5 bytes (TD_PACK_CALLS). */
+static int pack_whole(td_buf *b, const td_file *f, td_error *err)
+{
+    size_t size = td_file_xfer_size(f);
+    b->p = malloc(5 + size);
+    if (!b->p)
+        return td_fail(err, TD_ENOMEM, f->path, "out of memory");
+    memcpy(b->p, ENVELOPE_MAGIC, 4);
+    b->p[4] = ENVELOPE_WHOLE;
+    td_file_xfer_write(f, b->p + 5, size);
+    b->n = b->cap = 5 + size;
+    return 0;
+}
+
+/* A whole file: copied to a mapping of its own, which the file keeps (its
+ * events are used in place there, as the forked loaders' are). */
+static int unpack_whole(td_file **out, const unsigned char *p, size_t n, const char *where,
+                        td_error *err)
+{
+    void *map = n ? mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
+                  : MAP_FAILED;
+    if (map == MAP_FAILED)
+        return td_fail(err, n ? TD_ENOMEM : TD_ETRACE, where,
+                       n ? "out of memory" : "not a packed trace file (empty)");
+    memcpy(map, p, n);
+    int rc = td_file_xfer_read(out, map, n);
+    if (rc < 0) {
+        munmap(map, n);
+        return td_fail(err, rc, where,
+                       rc == TD_ENOMEM ? "out of memory"
+                                       : "not a packed trace file (a whole file of another "
+                                         "build, or damaged)");
+    }
+    return 0;
+}
+
 static int unpack_one(td_file **out, const unsigned char *p, size_t n, const char *where,
                       td_error *err)
 {
+    if (n >= 5 && memcmp(p, ENVELOPE_MAGIC, 4) == 0 && p[4] == ENVELOPE_WHOLE)
+        return unpack_whole(out, p + 5, n - 5, where, err);
     if (n < 5 || memcmp(p, ENVELOPE_MAGIC, 4) != 0 || p[4] > 1 || (p[4] && n < 5 + 64))
         return td_fail(err, TD_ETRACE, where, "not a packed trace file (bad header)");
     size_t head = p[4] ? 5 + 64 : 5;
