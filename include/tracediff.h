@@ -474,6 +474,24 @@ typedef struct td_attr_stats {
  * TD_ETRACE when a summary's packed durations are damaged, TD_ENOMEM. */
 TD_API int td_set_attr_stats(const td_set *set, td_attr_stats *out);
 
+/* The user's own name rules (docs/numbers.md, "Your own rules"): each
+ * "REGEX=REPLACEMENT" (PCRE2; the first '=' not written \= ends REGEX; the
+ * replacement may use $1, ${name}), applied in the order added to every
+ * occurrence in each name, before td_compare_opts.normalize_names and
+ * short_names. Names the rules make equal share a row. */
+typedef struct td_renames td_renames;
+/* Adds one rule to *rules (made on the first call). TD_EUSAGE names the rule
+ * when it is not REGEX=REPLACEMENT, its expression does not compile or its
+ * replacement names a group the expression lacks. */
+TD_API int td_renames_add(td_renames **rules, const char *rule, td_error *err);
+TD_API void td_renames_free(td_renames *rules);
+TD_API size_t td_renames_count(const td_renames *rules);
+/* name (len bytes) with the rules applied: *out malloc'd (the caller frees)
+ * when a rule changed it, else NULL; *out_len the result's length either
+ * way. 0 or TD_ENOMEM. */
+TD_API int td_renames_apply(const td_renames *rules, char **out, size_t *out_len, const char *name,
+                            size_t len);
+
 typedef struct td_compare_opts {
     size_t size;                       /* sizeof(td_compare_opts): set by TD_COMPARE_OPTS_INIT */
     td_list control_ranks, test_ranks; /* default: lowest rank of the set */
@@ -507,13 +525,16 @@ typedef struct td_compare_opts {
     bool only_inclusive;
     /* by TD_BY_MODULE: a module's own time only, not its children's. */
     bool exclusive;
+    /* The user's name rules (td_renames_add), applied before the above
+     * folding; NULL = none. The caller keeps it alive while it is used. */
+    const td_renames *renames;
 } td_compare_opts;
 
 #define TD_COMPARE_OPTS_INIT                                                                       \
     {                                                                                              \
         sizeof(td_compare_opts), TD_LIST_INIT, TD_LIST_INIT, TD_LIST_INIT, TD_LIST_INIT,           \
             TD_DEVICE_ALL, false, false, TD_BY_KERNEL, NULL, NULL, TD_BY_KERNEL, false, false,     \
-            NULL, false, false, false                                                              \
+            NULL, false, false, false, NULL                                                        \
     }
 
 /* The two sides of a comparison: index of td_row.counts, .duration, ... */

@@ -264,4 +264,7 @@ void cli_opts_free(cli_opts *o)
     td_list_clear(&o->iters);
     td_classes_free(o->classes);
     o->classes = NULL;
+    td_renames_free(o->renames);
+    o->renames = NULL;
+    o->cmp.renames = NULL;
 }

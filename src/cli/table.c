@@ -401,6 +401,17 @@ static int set_normalize_names(cli_opts *o, const char *v)
     return 0;
 }
 
+static int set_rename(cli_opts *o, const char *v)
+{
+    td_error err = {0};
+    if (td_renames_add(&o->renames, v, &err) < 0) {
+        cli_error("%s", err.msg);
+        return -1;
+    }
+    o->cmp.renames = o->renames;
+    return 0;
+}
+
 static int set_no_normalize_names(cli_opts *o, const char *v)
 {
     (void)v;
@@ -831,6 +842,13 @@ const cli_option cli_options[] = {
      "--short-names (docs/numbers.md). The default of plot,\n"
      "report and check",
      set_normalize_names},
+    {"rename", 0, "REGEX=REPL", NULL, "selection", ON_PAIR,
+     "your own rule: every match of REGEX in a name becomes REPL\n"
+     "($1, ${name}: its groups), so that names made equal share\n"
+     "a row; repeatable, applied in order before\n"
+     "--normalize-names and --short-names (a '=' in REGEX is\n"
+     "written \\=; docs/numbers.md)",
+     set_rename},
     {"no-normalize-names", 0, NULL, NULL, "selection",
      ON(CMD_PLOT) | ON(CMD_REPORT) | ON(CMD_CHECK),
      "every name its own row, as HTA groups them (the default\n"

@@ -113,7 +113,8 @@ static int wait_side(wait_acc *w, const td_diff *d, const td_set *s, int side,
             if (!sync && !measured)
                 continue;
             char *key;
-            if (td_name_key(&key, &kl, name, len, o->short_names, o->normalize_names) < 0)
+            if (td_name_key(&key, &kl, name, len, o->short_names, o->normalize_names, o->renames) <
+                0)
                 return TD_ENOMEM;
             long r = td_diff_find_row(d, key ? key : name, kl);
             free(key);

@@ -374,6 +374,7 @@ int td_diff_compute(td_diff **out, const td_set *control, const td_set *test,
     if (attr && (rc = td_attr_check(&b, control, test, opts, err)) < 0)
         goto fail;
     b.normalize = opts->normalize_names;
+    b.renames = opts->renames;
     const td_set *sets[2] = {control, test};
     if ((rc = resolve_side(d, 0, control, &opts->control_ranks, &opts->control_iters, "control",
                            err)) < 0 ||

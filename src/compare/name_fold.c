@@ -117,17 +117,31 @@ int td_normalize_name(char **out, size_t *out_len, const char *s, size_t len, un
 }
 
 int td_name_key(char **out, size_t *out_len, const char *s, size_t len, int short_names,
-                int normalize)
+                int normalize, const td_renames *rn)
 {
     *out = NULL;
     *out_len = len;
-    char *norm = NULL;
+    char *renamed = NULL;
+    if (rn) {
+        if (td_renames_apply(rn, &renamed, &len, s, len) < 0)
+            return TD_ENOMEM;
+        if (renamed)
+            s = renamed;
+    }
+    char *norm = renamed;
     size_t nl = len;
     if (normalize) {
-        if (td_normalize_name(&norm, &nl, s, len, TD_NORM_ALL) < 0)
+        if (td_normalize_name(&norm, &nl, s, len, TD_NORM_ALL) < 0) {
+            free(renamed);
             return TD_ENOMEM;
-        s = norm;
-        len = nl;
+        }
+        if (norm) {
+            free(renamed);
+            s = norm;
+            len = nl;
+        } else {
+            norm = renamed;
+        }
     }
     if (!short_names) {
         *out = norm;

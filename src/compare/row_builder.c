@@ -25,7 +25,7 @@ int64_t td_builder_row(builder *b, const char *s, size_t len, bool whole)
 {
     char *key = NULL;
     size_t kl = len;
-    if (!whole && td_name_key(&key, &kl, s, len, b->short_names, b->normalize) < 0)
+    if (!whole && td_name_key(&key, &kl, s, len, b->short_names, b->normalize, b->renames) < 0)
         return -1;
     int64_t id = td_strtab_intern(b->names, key ? key : s, kl);
     free(key);

@@ -17,6 +17,7 @@ typedef struct builder {
     size_t cap;
     int short_names;
     int normalize;             /* --normalize-names (name_fold.c) */
+    const td_renames *renames; /* --rename (rename.c) */
     const td_classes *classes; /* TD_BY_CLASS */
     td_classes *own_classes;   /* the built-in table, when opts gave none */
 } builder;

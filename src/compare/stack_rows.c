@@ -114,7 +114,7 @@ static const char *frame_key(td_stk_rows *x, uint32_t id, size_t *len)
     size_t sl, kl;
     const char *s = td_strtab_get(x->f->names, id, &sl);
     char *k = NULL;
-    if (td_name_key(&k, &kl, s, sl, x->o->short_names, x->o->normalize_names) < 0)
+    if (td_name_key(&k, &kl, s, sl, x->o->short_names, x->o->normalize_names, x->o->renames) < 0)
         return NULL;
     const char *src = k ? k : s;
     if (kl == 0) {

@@ -39,6 +39,7 @@ typedef struct walk {
     const td_file *f;
     int short_names;
     int normalize;
+    const td_renames *renames;
     td_samples mode;
     side_acc *acc;
     long *map;     /* file name id -> row, -1 unknown, -2 not looked up */
@@ -55,7 +56,7 @@ static long row_of(walk *w, uint32_t name)
     const char *s = td_strtab_get(w->f->names, name, &len);
     char *key;
     size_t kl;
-    if (td_name_key(&key, &kl, s, len, w->short_names, w->normalize) < 0)
+    if (td_name_key(&key, &kl, s, len, w->short_names, w->normalize, w->renames) < 0)
         return -3;
     r = td_diff_find_row(w->diff, key ? key : s, kl);
     free(key);
@@ -126,7 +127,7 @@ static long attr_row(attr_walk *w, uint32_t name, size_t k)
         return w->map[id] = td_diff_find_row(w->d, cls, strlen(cls));
     }
     char *key;
-    if (td_name_key(&key, &kl, s, len, w->o->short_names, w->o->normalize_names) < 0)
+    if (td_name_key(&key, &kl, s, len, w->o->short_names, w->o->normalize_names, w->o->renames) < 0)
         return -3;
     long r = td_diff_find_row(w->d, key ? key : s, kl);
     free(key);
@@ -349,6 +350,7 @@ static int collect_side(side_acc *a, const td_diff *d, const td_set *s, int side
                   f,
                   o->short_names,
                   o->normalize_names,
+                  o->renames,
                   mode,
                   a,
                   malloc((nn + 1) * sizeof(long)),

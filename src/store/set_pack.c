@@ -116,8 +116,8 @@ static int pack_whole(td_buf *b, const td_file *f, td_error *err)
 static int unpack_whole(td_file **out, const unsigned char *p, size_t n, const char *where,
                         td_error *err)
 {
-    void *map = n ? mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
-                  : MAP_FAILED;
+    void *map =
+        n ? mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0) : MAP_FAILED;
     if (map == MAP_FAILED)
         return td_fail(err, n ? TD_ENOMEM : TD_ETRACE, where,
                        n ? "out of memory" : "not a packed trace file (empty)");

@@ -33,6 +33,11 @@ $ tracediff compare --help
 >                                     (triton_..._N), each shown as an ellipsis; applied before
 >                                     --short-names (docs/numbers.md). The default of plot,
 >                                     report and check
+>   --rename REGEX=REPL               your own rule: every match of REGEX in a name becomes REPL
+>                                     ($1, ${name}: its groups), so that names made equal share
+>                                     a row; repeatable, applied in order before
+>                                     --normalize-names and --short-names (a '=' in REGEX is
+>                                     written \=; docs/numbers.md)
 >   --explain-names                   print what --normalize-names folds (each folded name, the
 >                                     rules that fold it and the names it holds, with counts)
 >                                     instead of the rows

@@ -66,6 +66,12 @@ $ tracediff man --format usage -q
 >                                     (triton_..._N), each shown as an ellipsis; applied before
 >                                     --short-names (docs/numbers.md). The default of plot,
 >                                     report and check
+>   --rename REGEX=REPL               [compare, ops, plot, report, check, explain]
+>                                     your own rule: every match of REGEX in a name becomes REPL
+>                                     ($1, ${name}: its groups), so that names made equal share
+>                                     a row; repeatable, applied in order before
+>                                     --normalize-names and --short-names (a '=' in REGEX is
+>                                     written \=; docs/numbers.md)
 >   --no-normalize-names              [plot, report, check]
 >                                     every name its own row, as HTA groups them (the default
 >                                     of compare, ops and explain)

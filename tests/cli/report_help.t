@@ -35,6 +35,11 @@ $ tracediff report --help
 >                                   (triton_..._N), each shown as an ellipsis; applied before
 >                                   --short-names (docs/numbers.md). The default of plot,
 >                                   report and check
+>   --rename REGEX=REPL             your own rule: every match of REGEX in a name becomes REPL
+>                                   ($1, ${name}: its groups), so that names made equal share
+>                                   a row; repeatable, applied in order before
+>                                   --normalize-names and --short-names (a '=' in REGEX is
+>                                   written \=; docs/numbers.md)
 >   --no-normalize-names            every name its own row, as HTA groups them (the default
 >                                   of compare, ops and explain)
 >   --hta-strict                    HTA's own numbers: GPU events on stream 0 get no

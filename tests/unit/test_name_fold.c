@@ -53,3 +53,77 @@ TEST(test_name_fold__triton_kernel_numbers)
     FOLD("my_triton_kernel_3", 0, "my_triton_kernel_3");     /* not Inductor's */
     FOLD("triton_poi_fused_add", 0, "triton_poi_fused_add"); /* no number */
 }
+
+/* --rename's rules (docs/numbers.md, "Your own rules"). */
+static void check_rename(const char *file, int line, const char *const *rules, size_t n,
+                         const char *name, const char *want)
+{
+    td_renames *r = NULL;
+    td_error err = {0};
+    for (size_t i = 0; i < n; i++)
+        if (td_renames_add(&r, rules[i], &err) < 0) {
+            unit_fail(file, line, "rule '%s' refused: %s", rules[i], err.msg);
+            td_renames_free(r);
+            return;
+        }
+    char *out = NULL;
+    size_t len = 0;
+    if (td_renames_apply(r, &out, &len, name, strlen(name)) < 0)
+        unit_fail(file, line, "no memory");
+    else if (!want && out)
+        unit_fail(file, line, "\"%s\" renamed to \"%.*s\", expected unchanged", name, (int)len,
+                  out);
+    else if (want && (!out || len != strlen(want) || memcmp(out, want, len) != 0))
+        unit_fail(file, line, "\"%s\" renamed to \"%.*s\", expected \"%s\"", name,
+                  out ? (int)len : 0, out ? out : "", want);
+    else if (!want && len != strlen(name))
+        unit_fail(file, line, "unchanged \"%s\" with length %zu", name, len);
+    free(out);
+    td_renames_free(r);
+}
+#define RENAME(rules, name, want)                                                                  \
+    check_rename(__FILE__, __LINE__, rules, sizeof rules / sizeof *rules, (name), (want))
+
+TEST(test_name_fold__rename_rules)
+{
+    const char *family[] = {"^(ampere|volta)_sgemm_\\w+$=sgemm"};
+    RENAME(family, "volta_sgemm_128x64_nn", "sgemm");
+    RENAME(family, "ampere_sgemm_32x32_sliced1x4_nt", "sgemm");
+    RENAME(family, "void gemv2T_kernel", NULL);
+    /* in order: the second rule sees the first one's result */
+    const char *two[] = {"Memcpy (\\w+) \\(.*\\)=Memcpy $1", "Memcpy (HtoD|DtoH)=Memcpy host"};
+    RENAME(two, "Memcpy HtoD (Pinned -> Device)", "Memcpy host");
+    RENAME(two, "Memcpy DtoD (Device -> Device)", "Memcpy DtoD");
+    /* every occurrence; '=' in the expression as \= */
+    const char *eq[] = {"a\\=b=X"};
+    RENAME(eq, "a=b, a=b", "X, X");
+    /* a result far longer than the name (the output grows) */
+    const char *grow[] = {"x=0123456789012345678901234567890123456789"};
+    RENAME(grow, "xxxxx",
+           "01234567890123456789012345678901234567890123456789012345678901234567890123456789"
+           "01234567890123456789012345678901234567890123456789012345678901234567890123456789"
+           "0123456789012345678901234567890123456789");
+    /* an expression that matches the empty string everywhere */
+    const char *empty[] = {"z*=-"};
+    RENAME(empty, "ab", "-a-b-");
+    /* named groups, $$ and UTF-8 */
+    const char *named[] = {"(?<op>\\w+)::(?<fn>\\w+)=${fn}@$op$$"};
+    RENAME(named, "aten::mm", "mm@aten$");
+    const char *utf[] = {"\xC3\xA9t\xC3\xA9=summer"};
+    RENAME(utf, "l'\xC3\xA9t\xC3\xA9", "l'summer");
+}
+
+TEST(test_name_fold__rename_refuses)
+{
+    static const char *const bad[] = {"noequals",     "=x",   "a(=b",  "foo=$3",
+                                      "(?<x>a)=${y}", "x=a$", "x=${1", "x=${1a}"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        td_renames *r = NULL;
+        td_error err = {0};
+        int rc = td_renames_add(&r, bad[i], &err);
+        CHECK(rc == TD_EUSAGE);
+        CHECK(strstr(err.msg, bad[i]) != NULL);
+        CHECK(td_renames_count(r) == 0);
+        td_renames_free(r);
+    }
+}
