@@ -336,6 +336,24 @@ typedef struct td_run_info {
 TD_API long td_summary_runs(td_run_info **out, const char *path, td_error *err);
 TD_API void td_run_infos_free(td_run_info *runs, size_t n);
 
+/* The user's own name rules (docs/numbers.md, "Your own rules"): each
+ * "REGEX=REPLACEMENT" (PCRE2; the first '=' not written \= ends REGEX; the
+ * replacement may use $1, ${name}), applied in the order added to every
+ * occurrence in each name, before td_compare_opts.normalize_names and
+ * short_names. Names the rules make equal share a row. */
+typedef struct td_renames td_renames;
+/* Adds one rule to *rules (made on the first call). TD_EUSAGE names the rule
+ * when it is not REGEX=REPLACEMENT, its expression does not compile or its
+ * replacement names a group the expression lacks. */
+TD_API int td_renames_add(td_renames **rules, const char *rule, td_error *err);
+TD_API void td_renames_free(td_renames *rules);
+TD_API size_t td_renames_count(const td_renames *rules);
+/* name (len bytes) with the rules applied: *out malloc'd (the caller frees)
+ * when a rule changed it, else NULL; *out_len the result's length either
+ * way. 0 or TD_ENOMEM. */
+TD_API int td_renames_apply(const td_renames *rules, char **out, size_t *out_len, const char *name,
+                            size_t len);
+
 /* Total duration per name per run of a summary (every kept event of each
  * run: all its ranks, iterations and streams), runs in the order they were
  * added. Names are ordered by the size of their change from the first run to
@@ -347,11 +365,18 @@ typedef struct td_trend_opts {
     const char *names;       /* PCRE2 regex searched in the name, or NULL */
     const char *const *runs; /* these runs, in this order; NULL = all */
     size_t nruns;
+    /* Names grouped as a comparison groups them (td_compare_opts): the
+     * user's rules, then the built-in folding, then the short names; names
+     * made equal are one line, their counts and totals added. `names`
+     * searches the grouped name. */
+    const td_renames *renames;
+    bool normalize_names;
+    bool short_names;
 } td_trend_opts;
 
 #define TD_TREND_OPTS_INIT                                                                         \
     {                                                                                              \
-        sizeof(td_trend_opts), TD_DEVICE_ALL, 0, NULL, NULL, 0                                     \
+        sizeof(td_trend_opts), TD_DEVICE_ALL, 0, NULL, NULL, 0, NULL, false, false                 \
     }
 
 typedef struct td_trend td_trend;
@@ -364,6 +389,9 @@ TD_API size_t td_trend_nnames(const td_trend *t);
 TD_API const char *td_trend_name(const td_trend *t, size_t name);
 TD_API double td_trend_total(const td_trend *t, size_t name, size_t run); /* 0 when absent */
 TD_API uint64_t td_trend_count(const td_trend *t, size_t name, size_t run);
+/* How many names of the first run are shown under another name (the
+ * grouping of td_trend_opts: rules, folding, short names). */
+TD_API uint64_t td_trend_folded(const td_trend *t);
 
 /* A line chart of a trend (one line per name, runs along x): SVG, PNG or PDF
  * by the name's extension (.svg, .png, .pdf); the file appears whole or not
@@ -473,24 +501,6 @@ typedef struct td_attr_stats {
 /* Attribution over every file and event of the set (no selection). 0, or
  * TD_ETRACE when a summary's packed durations are damaged, TD_ENOMEM. */
 TD_API int td_set_attr_stats(const td_set *set, td_attr_stats *out);
-
-/* The user's own name rules (docs/numbers.md, "Your own rules"): each
- * "REGEX=REPLACEMENT" (PCRE2; the first '=' not written \= ends REGEX; the
- * replacement may use $1, ${name}), applied in the order added to every
- * occurrence in each name, before td_compare_opts.normalize_names and
- * short_names. Names the rules make equal share a row. */
-typedef struct td_renames td_renames;
-/* Adds one rule to *rules (made on the first call). TD_EUSAGE names the rule
- * when it is not REGEX=REPLACEMENT, its expression does not compile or its
- * replacement names a group the expression lacks. */
-TD_API int td_renames_add(td_renames **rules, const char *rule, td_error *err);
-TD_API void td_renames_free(td_renames *rules);
-TD_API size_t td_renames_count(const td_renames *rules);
-/* name (len bytes) with the rules applied: *out malloc'd (the caller frees)
- * when a rule changed it, else NULL; *out_len the result's length either
- * way. 0 or TD_ENOMEM. */
-TD_API int td_renames_apply(const td_renames *rules, char **out, size_t *out_len, const char *name,
-                            size_t len);
 
 typedef struct td_compare_opts {
     size_t size;                       /* sizeof(td_compare_opts): set by TD_COMPARE_OPTS_INIT */

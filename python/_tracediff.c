@@ -1271,18 +1271,44 @@ static int trend_compute(td_trend **t, const char *path, td_trend_opts *to, cons
 
 static PyObject *trend(PyObject *Py_UNUSED(mod), PyObject *args, PyObject *kw)
 {
-    static char *kwlist[] = {"path", "device", "top", "names", "runs", "chart", NULL};
+    static char *kwlist[] = {"path",  "device",          "top",         "names",  "runs",
+                             "chart", "normalize_names", "short_names", "rename", NULL};
     PyObject *path, *runs_arg = Py_None, *fast = NULL, *enc = NULL, *result = NULL;
-    PyObject *chart_arg = Py_None, *chart = NULL;
+    PyObject *chart_arg = Py_None, *chart = NULL, *rename_arg = Py_None;
     td_trend_opts to = TD_TREND_OPTS_INIT;
-    int device = TD_DEVICE_ALL;
+    int device = TD_DEVICE_ALL, normalize = 1, short_names = 0;
     Py_ssize_t top = 0;
     const char **rn = NULL;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O&|inzOO:trend", kwlist, PyUnicode_FSConverter,
-                                     &path, &device, &top, &to.names, &runs_arg, &chart_arg))
+    td_renames *renames = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O&|inzOOppO:trend", kwlist, PyUnicode_FSConverter,
+                                     &path, &device, &top, &to.names, &runs_arg, &chart_arg,
+                                     &normalize, &short_names, &rename_arg))
         return NULL;
+    to.normalize_names = normalize;
+    to.short_names = short_names;
     if (chart_arg != Py_None && !PyUnicode_FSConverter(chart_arg, &chart))
         goto done;
+    if (rename_arg != Py_None) {
+        if (PyUnicode_Check(rename_arg)) {
+            PyErr_Format(UsageError, "rename must be a list of 'REGEX=REPLACEMENT' rules");
+            goto done;
+        }
+        PyObject *rf = PySequence_Fast(rename_arg, "rename must be a list of rules");
+        if (!rf)
+            goto done;
+        for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(rf); i++) {
+            const char *rule = PyUnicode_AsUTF8(PySequence_Fast_GET_ITEM(rf, i));
+            td_error rerr = {0};
+            if (!rule || td_renames_add(&renames, rule, &rerr) < 0) {
+                if (rule)
+                    raise_td(&rerr);
+                Py_DECREF(rf);
+                goto done;
+            }
+        }
+        Py_DECREF(rf);
+        to.renames = renames;
+    }
     if (device < TD_DEVICE_ALL || device > TD_DEVICE_GPU || top < 0) {
         PyErr_Format(UsageError, device < TD_DEVICE_ALL || device > TD_DEVICE_GPU
                                      ? "device must be 0 (all), 1 (cpu) or 2 (gpu)"
@@ -1319,6 +1345,7 @@ static PyObject *trend(PyObject *Py_UNUSED(mod), PyObject *args, PyObject *kw)
     Py_END_ALLOW_THREADS result = rc < 0 ? raise_td(&err) : trend_result(t);
     td_trend_free(t);
 done:
+    td_renames_free(renames);
     free(rn);
     Py_XDECREF(enc);
     Py_XDECREF(fast);

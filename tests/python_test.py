@@ -721,11 +721,21 @@ def t_summaries_equal_cli():
         assert problem is None, problem
         # trend() is tracediff trend --format csv.
         for kw in ({}, {"device": "gpu", "top": 5}, {"names": "^aten::", "runs": ["test",
-                   "control"]}, {"device": "cpu", "runs": "control,test", "top": 3}):
+                   "control"]}, {"device": "cpu", "runs": "control,test", "top": 3},
+                   {"normalize_names": False}, {"short_names": True, "top": 8},
+                   {"rename": [r"^(ampere|volta)_sgemm_\w+$=sgemm", "aten::=at::"]}):
             args = ["trend", py, "--format", "csv"]
             for k, v in kw.items():
-                args += ["--" + k, v if isinstance(v, str) else
-                         ",".join(v) if isinstance(v, list) else str(v)]
+                if k == "normalize_names":
+                    args += [] if v else ["--no-normalize-names"]
+                elif k == "short_names":
+                    args += ["--short-names"] if v else []
+                elif k == "rename":
+                    for rule in v:
+                        args += ["--rename", rule]
+                else:
+                    args += ["--" + k, v if isinstance(v, str) else
+                             ",".join(v) if isinstance(v, list) else str(v)]
             problem = frame_equals_csv(tracediff.trend(py, **kw), cli(*args).stdout,
                                        index=False)
             assert problem is None, f"trend {kw}: {problem}"

@@ -113,6 +113,69 @@ def rule_args(rules):
     return out
 
 
+def trend_lines(text):
+    out = {}
+    for r in csv.DictReader(io.StringIO(text)):
+        e = out.setdefault(r["name"], {})
+        e[r["run"]] = (int(r["counts"]), float(r["total_us"]))
+    return out
+
+
+def summed(lines, rules, fold_steps):
+    """Lines of a trend without grouping, grouped here: rules, then the
+    step folding (the only noise in these names), counts and totals added."""
+    out = {}
+    for name, runs in lines.items():
+        for pat, repl in rules:
+            name = re.sub(pat, py_repl(repl), name)
+        if fold_steps:
+            name = re.sub(r"^ProfilerStep#\d+$", "ProfilerStep#\u2026", name)
+        e = out.setdefault(name, {})
+        for run, (n, us) in runs.items():
+            a = e.get(run, (0, 0.0))
+            e[run] = (a[0] + n, a[1] + us)
+    return out
+
+
+def trend_cases(exe):
+    """trend groups names as the comparing commands do: folded by default,
+    --no-normalize-names, --rename, --short-names; lines made one add up."""
+    import tempfile
+    with tempfile.TemporaryDirectory() as tmp:
+        s = os.path.join(tmp, "h.tdsum")
+        for run_name, side in (("a", "control"), ("b", "test")):
+            rc, out, err = run(exe, "summarize", os.path.join(T, "hta-trace_diff", side), "-o", s,
+                               "--run", run_name, "-q")
+            check("summarize run %s" % run_name, rc == 0, err)
+        rc, raw, err = run(exe, "trend", s, "--format", "csv", "--no-normalize-names", "-q")
+        check("trend --no-normalize-names", rc == 0, err)
+        raw = trend_lines(raw)
+        check("trend --no-normalize-names keeps each step apart",
+              sum(n.startswith("ProfilerStep#") for n in raw) >= 2, sorted(raw)[:5])
+        rc, out, err = run(exe, "trend", s, "--format", "csv")
+        got = trend_lines(out)
+        want = summed(raw, [], True)
+        check("trend folds by default: one step line, the sum of the steps",
+              rc == 0 and got == want and "ProfilerStep#\u2026" in got,
+              (err, sorted(set(got) ^ set(want))[:5]))
+        check("trend says it grouped the names", "--no-normalize-names" in err, err)
+        rules = [(r"^(ampere|volta)_sgemm_\w+$", "sgemm")]
+        rc, out, err = run(exe, "trend", s, "--format", "csv", "-q", *rule_args(rules))
+        got = trend_lines(out)
+        check("trend --rename: lines renamed and added", rc == 0 and got == summed(raw, rules, True)
+              and "sgemm" in got, err)
+        rc, out, err = run(exe, "trend", s, "--format", "csv", "-q", "--names", "^sgemm$",
+                           *rule_args(rules))
+        check("trend --names searches the grouped name", rc == 0 and
+              set(trend_lines(out)) == {"sgemm"}, out[:300])
+        rc, out, err = run(exe, "trend", s, "--format", "csv", "-q", "--short-names",
+                           "--no-normalize-names")
+        check("trend --short-names: fewer lines, same total",
+              rc == 0 and 0 < len(trend_lines(out)) < len(raw) and
+              abs(sum(v["b"][1] for v in trend_lines(out).values() if "b" in v) -
+                  sum(v["b"][1] for v in raw.values() if "b" in v)) < 1e-3, err)
+
+
 def main():
     exe = sys.argv[1]
     for tag, c, t in PAIRS:
@@ -187,6 +250,7 @@ def main():
                        "--rename", r"^(a)(m)(p)(e)(r)(e)(_)(s)(g)(e)(m)(m).*$=$$$10$$")
     check("$$ is a dollar sign, $10 the tenth group", rc == 0 and "$e$" in rows(got), err)
 
+    trend_cases(exe)
     print("rename: %d passed, %d failed" % (passed, failed))
     return 1 if failed else 0
 

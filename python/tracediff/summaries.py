@@ -77,6 +77,9 @@ def trend(
     names: Optional[str] = None,
     runs: Optional[Union[str, List[str]]] = None,
     export_image_path: Optional[Union[str, os.PathLike]] = None,
+    normalize_names: bool = True,
+    short_names: bool = False,
+    rename: Optional[List[str]] = None,
 ):
     """``tracediff trend PATH``: each name's total duration (us) in each run
     of a summary, as ``tracediff trend --format csv``: one row per (name,
@@ -88,7 +91,10 @@ def trend(
     (a list, or "A,B" as the CLI takes them). ``export_image_path``: also
     write the line chart of ``tracediff trend ... -o FILE`` (.svg, .png or
     .pdf; the same bytes as the CLI's SVG), which, like the CLI's, shows the
-    10 names that changed most unless ``top`` is given."""
+    10 names that changed most unless ``top`` is given. Names are grouped as
+    the command groups them: ``normalize_names`` (on by default, as
+    ``--no-normalize-names`` turns off), ``short_names`` and ``rename`` (a
+    list of ``'REGEX=REPLACEMENT'`` rules, ``--rename``)."""
     pd = _pandas()
     if top is not None and (isinstance(top, bool) or not isinstance(top, int) or top < 0):
         raise UsageError(f"Invalid argument top={top!r} (a number of 0 or more).")
@@ -98,6 +104,8 @@ def trend(
         os.fspath(path), device=_device_code(device, strict=True), top=top or 0, names=names,
         runs=None if runs is None else list(runs),
         chart=None if export_image_path is None else os.fspath(export_image_path),
+        normalize_names=bool(normalize_names), short_names=bool(short_names),
+        rename=None if rename is None else list(rename),
     )
     rows = {c: [] for c in TREND_COLUMNS}
     for name, cs, ts in zip(name_list, counts, totals):

@@ -281,6 +281,9 @@ static int trend_run(const cli_opts *o, const char *path)
     to.device = o->cmp.device;
     to.top = o->view.top ? o->view.top : chart ? 10 : 0;
     to.names = o->names;
+    to.renames = o->renames;
+    to.normalize_names = o->cmp.normalize_names;
+    to.short_names = o->cmp.short_names;
     char **rl = NULL;
     if (o->runs) {
         if (!(rl = split_runs(o->runs, &to.nruns))) {
@@ -291,8 +294,13 @@ static int trend_run(const cli_opts *o, const char *path)
     }
     td_error err = {0};
     td_trend *t = NULL;
-    int rc =
-        td_trend_compute(&t, path, &to, &err) < 0 ? cli_td_error(&err) : trend_out(o, t, chart);
+    int rc = td_trend_compute(&t, path, &to, &err) < 0 ? cli_td_error(&err) : EXIT_OK;
+    if (rc == EXIT_OK && to.normalize_names && td_trend_folded(t) && !o->quiet)
+        cli_note("names are grouped as --normalize-names folds them (%llu names of the first "
+                 "run under another name; --no-normalize-names keeps every name apart)",
+                 (unsigned long long)td_trend_folded(t));
+    if (rc == EXIT_OK)
+        rc = trend_out(o, t, chart);
     td_trend_free(t);
     if (rl) {
         if (to.nruns)

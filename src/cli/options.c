@@ -213,10 +213,11 @@ int cli_parse(const cli_command *cmd, cli_opts *o, const char **pos, int argc, c
 {
     int got = 0;
     o->per_iteration_ok = command_takes(cmd, "per-iteration");
-    /* Where no reference binds the output, the signal first: plot, report
-     * and check fold names that differ only by noise unless told not to
-     * (--no-normalize-names); compare, ops and explain stay HTA's. */
-    if (cmd->id == CMD_PLOT || cmd->id == CMD_REPORT || cmd->id == CMD_CHECK)
+    /* Where no reference binds the output, the signal first: plot, report,
+     * check and trend fold names that differ only by noise unless told not
+     * to (--no-normalize-names); compare, ops and explain stay HTA's. */
+    if (cmd->id == CMD_PLOT || cmd->id == CMD_REPORT || cmd->id == CMD_CHECK ||
+        cmd->id == CMD_TREND)
         o->cmp.normalize_names = true;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];

@@ -825,7 +825,7 @@ const cli_option cli_options[] = {
      "only the names REGEX matches (regex as in Python, PCRE2)", set_names},
     {"device", 0, "DEVICE", "all|cpu|gpu", "selection", ON_PAIR | ON(CMD_SUMMARIZE) | ON(CMD_TREND),
      "cpu: stream -1; gpu: every other stream (default: all)", set_device},
-    {"short-names", 0, NULL, NULL, "selection", ON_PAIR & ~ON(CMD_OPS),
+    {"short-names", 0, NULL, NULL, "selection", (ON_PAIR & ~ON(CMD_OPS)) | ON(CMD_TREND),
      "group by short names (no templates, arguments)", set_short_names},
     {"cat", 0, "LIST", NULL, "selection", ON_PAIR,
      "only events of these categories: cpu_op,kernel,...\n"
@@ -833,16 +833,16 @@ const cli_option cli_options[] = {
      set_cat},
     {"no-python", 0, NULL, NULL, "selection", ON_PAIR, "every category but python_function",
      set_no_python},
-    {"normalize-names", 0, NULL, NULL, "selection", ON_PAIR,
+    {"normalize-names", 0, NULL, NULL, "selection", ON_PAIR | ON(CMD_TREND),
      "one row for names that differ only by addresses (0x and\n"
      "6+ hex digits), Python line numbers (file.py(N)), step\n"
      "numbers (ProfilerStep#N), Inductor graph hashes\n"
      "(CompiledFxGraph HASH) or Triton kernels' numbers\n"
      "(triton_..._N), each shown as an ellipsis; applied before\n"
      "--short-names (docs/numbers.md). The default of plot,\n"
-     "report and check",
+     "report, check and trend",
      set_normalize_names},
-    {"rename", 0, "REGEX=REPL", NULL, "selection", ON_PAIR,
+    {"rename", 0, "REGEX=REPL", NULL, "selection", ON_PAIR | ON(CMD_TREND),
      "your own rule: every match of REGEX in a name becomes REPL\n"
      "($1, ${name}: its groups), so that names made equal share\n"
      "a row; repeatable, applied in order before\n"
@@ -850,7 +850,7 @@ const cli_option cli_options[] = {
      "written \\=; docs/numbers.md)",
      set_rename},
     {"no-normalize-names", 0, NULL, NULL, "selection",
-     ON(CMD_PLOT) | ON(CMD_REPORT) | ON(CMD_CHECK),
+     ON(CMD_PLOT) | ON(CMD_REPORT) | ON(CMD_CHECK) | ON(CMD_TREND),
      "every name its own row, as HTA groups them (the default\n"
      "of compare, ops and explain)",
      set_no_normalize_names},

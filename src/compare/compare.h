@@ -9,14 +9,7 @@
  * or -1 when no row has it. */
 long td_diff_find_row(const td_diff *d, const char *s, size_t len);
 
-/* name_fold.c: the key a diff groups a name under (the user's rules rn
- * applied, then normalized, then shortened, as asked). *out is NULL when
- * the key is the name itself, else malloc'd (caller frees); *out_len is
- * the key's length either way. */
-int td_name_key(char **out, size_t *out_len, const char *s, size_t len, int short_names,
-                int normalize, const td_renames *rn);
-
-/* name_fold.c: the same for a comparison's opts (td_compare_opts.categories). */
+/* name_fold.c: the categories a comparison's opts select (td_compare_opts.categories). */
 uint64_t td_cat_mask(const td_file *f, const td_compare_opts *o);
 
 struct builder;

@@ -229,6 +229,13 @@ int td_file_load(td_file **out, const char *path, const td_load_progress *prog, 
 /* attribution.c: a call that waits for the device: cuda/hip/cu...Synchronize. */
 bool td_is_sync_name(const char *s, size_t len);
 
+/* name_norm.c: the key a diff (or a trend) groups a name under (the user's rules rn
+ * applied, then normalized, then shortened, as asked). *out is NULL when
+ * the key is the name itself, else malloc'd (caller frees); *out_len is
+ * the key's length either way. */
+int td_name_key(char **out, size_t *out_len, const char *s, size_t len, int short_names,
+                int normalize, const td_renames *rn);
+
 /* Parse N of "ProfilerStep#N"; returns 1 when the name is a step with a number. */
 int td_step_number(const char *name, size_t len, int64_t *out);
 

@@ -17,6 +17,7 @@ struct td_trend {
     uint64_t *count;
     size_t *order; /* names shown, in order */
     size_t nshown;
+    uint64_t folded; /* names of the summary shown under another name */
 };
 
 void td_trend_free(td_trend *t)
@@ -52,6 +53,10 @@ const char *td_trend_name(const td_trend *t, size_t j)
 double td_trend_total(const td_trend *t, size_t j, size_t r)
 {
     return t->total[t->order[j] * t->nruns + r];
+}
+uint64_t td_trend_folded(const td_trend *t)
+{
+    return t->folded;
 }
 uint64_t td_trend_count(const td_trend *t, size_t j, size_t r)
 {
@@ -224,16 +229,30 @@ static int read_totals(td_trend *t, sqlite3 *db, const int64_t *ids, const td_tr
                           SQLITE_STATIC);
         while (rc == 0 && (s = sqlite3_step(q)) == SQLITE_ROW) {
             const char *nm = (const char *)sqlite3_column_blob(q, 0);
-            size_t len = (size_t)sqlite3_column_bytes(q, 0);
-            if (re && pcre2_match(re, (PCRE2_SPTR)(nm ? nm : ""), len, 0, 0, md, NULL) < 0)
+            size_t len = (size_t)sqlite3_column_bytes(q, 0), own = len;
+            char *key = NULL;
+            if (td_name_key(&key, &len, nm ? nm : "", len, o->short_names, o->normalize_names,
+                            o->renames) < 0) {
+                rc = td_fail(err, TD_ENOMEM, path, "out of memory");
+                break;
+            }
+            if (key) {
+                t->folded += r == 0 && (len != own || memcmp(key, nm ? nm : "", len) != 0);
+                nm = key;
+            }
+            if (re && pcre2_match(re, (PCRE2_SPTR)(nm ? nm : ""), len, 0, 0, md, NULL) < 0) {
+                free(key);
                 continue;
+            }
             int64_t id = name_slot(t, &cap, nm ? nm : "", len);
+            free(key);
             if (id < 0) {
                 rc = td_fail(err, TD_ENOMEM, path, "out of memory");
                 break;
             }
-            t->count[(size_t)id * t->nruns + r] = (uint64_t)sqlite3_column_int64(q, 1);
-            t->total[(size_t)id * t->nruns + r] = sqlite3_column_double(q, 2);
+            /* Names grouped into one add up. */
+            t->count[(size_t)id * t->nruns + r] += (uint64_t)sqlite3_column_int64(q, 1);
+            t->total[(size_t)id * t->nruns + r] += sqlite3_column_double(q, 2);
         }
         sqlite3_reset(q);
     }

@@ -51,28 +51,28 @@ $ tracediff man --format usage -q
 >   --names REGEX                     [trend] only the names REGEX matches (regex as in Python, PCRE2)
 >   --device all|cpu|gpu              [compare, ops, plot, report, summarize, trend, check, explain]
 >                                     cpu: stream -1; gpu: every other stream (default: all)
->   --short-names                     [compare, plot, report, check, explain]
+>   --short-names                     [compare, plot, report, trend, check, explain]
 >                                     group by short names (no templates, arguments)
 >   --cat LIST                        [compare, ops, plot, report, check, explain]
 >                                     only events of these categories: cpu_op,kernel,...
 >                                     ('tracediff info SET' lists them with counts and time)
 >   --no-python                       [compare, ops, plot, report, check, explain]
 >                                     every category but python_function
->   --normalize-names                 [compare, ops, plot, report, check, explain]
+>   --normalize-names                 [compare, ops, plot, report, trend, check, explain]
 >                                     one row for names that differ only by addresses (0x and
 >                                     6+ hex digits), Python line numbers (file.py(N)), step
 >                                     numbers (ProfilerStep#N), Inductor graph hashes
 >                                     (CompiledFxGraph HASH) or Triton kernels' numbers
 >                                     (triton_..._N), each shown as an ellipsis; applied before
 >                                     --short-names (docs/numbers.md). The default of plot,
->                                     report and check
->   --rename REGEX=REPL               [compare, ops, plot, report, check, explain]
+>                                     report, check and trend
+>   --rename REGEX=REPL               [compare, ops, plot, report, trend, check, explain]
 >                                     your own rule: every match of REGEX in a name becomes REPL
 >                                     ($1, ${name}: its groups), so that names made equal share
 >                                     a row; repeatable, applied in order before
 >                                     --normalize-names and --short-names (a '=' in REGEX is
 >                                     written \=; docs/numbers.md)
->   --no-normalize-names              [plot, report, check]
+>   --no-normalize-names              [plot, report, trend, check]
 >                                     every name its own row, as HTA groups them (the default
 >                                     of compare, ops and explain)
 >   --explain-names                   [compare]

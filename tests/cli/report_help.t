@@ -34,7 +34,7 @@ $ tracediff report --help
 >                                   (CompiledFxGraph HASH) or Triton kernels' numbers
 >                                   (triton_..._N), each shown as an ellipsis; applied before
 >                                   --short-names (docs/numbers.md). The default of plot,
->                                   report and check
+>                                   report, check and trend
 >   --rename REGEX=REPL             your own rule: every match of REGEX in a name becomes REPL
 >                                   ($1, ${name}: its groups), so that names made equal share
 >                                   a row; repeatable, applied in order before

@@ -5,7 +5,7 @@
  * the short names, so that names the rules make equal share a row.
  */
 #define PCRE2_CODE_UNIT_WIDTH 8
-#include "compare/compare.h"
+#include "model/model.h"
 
 #include <pcre2.h>
 #include <stdio.h>
@@ -152,10 +152,10 @@ int td_renames_add(td_renames **rs, const char *rule, td_error *err)
     pcre2_compile_context *cc = pcre2_compile_context_create(NULL);
     if (cc) {
         pcre2_set_max_pattern_length(cc, RENAME_MAX_PATTERN);
-        x->code = pcre2_compile((PCRE2_SPTR)pattern, plen,
-                                PCRE2_UTF | PCRE2_UCP | PCRE2_MATCH_INVALID_UTF |
-                                    PCRE2_NEVER_BACKSLASH_C,
-                                &code, &at, cc);
+        x->code =
+            pcre2_compile((PCRE2_SPTR)pattern, plen,
+                          PCRE2_UTF | PCRE2_UCP | PCRE2_MATCH_INVALID_UTF | PCRE2_NEVER_BACKSLASH_C,
+                          &code, &at, cc);
         pcre2_compile_context_free(cc);
     }
     free(pattern);
@@ -234,9 +234,9 @@ static int rename_one(const td_renames *r, const rename_rule *x, char **out, siz
             return TD_ENOMEM;
         }
         PCRE2_SIZE n = cap + 1;
-        int rc = pcre2_substitute(x->code, (PCRE2_SPTR)s, len, 0, opts, md, r->mc,
-                                  (PCRE2_SPTR)x->repl, PCRE2_ZERO_TERMINATED, (PCRE2_UCHAR *)buf,
-                                  &n);
+        int rc =
+            pcre2_substitute(x->code, (PCRE2_SPTR)s, len, 0, opts, md, r->mc, (PCRE2_SPTR)x->repl,
+                             PCRE2_ZERO_TERMINATED, (PCRE2_UCHAR *)buf, &n);
         if (rc >= 0) {
             pcre2_match_data_free(md);
             if (rc == 0) { /* no match after all */
