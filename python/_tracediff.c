@@ -81,6 +81,7 @@ typedef struct {
     int attributed; /* opened with want_attribution (needed by compare's by) */
     int breakdown;  /* opened with want_breakdown (needed by breakdown) */
     int roofline;   /* opened with want_roofline (needed by roofline) */
+    int stacks;     /* opened with want_stacks (needed by by module or stack) */
 } SetObject;
 
 static void Set_dealloc(SetObject *self)
@@ -372,9 +373,16 @@ static PyObject *Set_get_roofline(SetObject *self, void *Py_UNUSED(c))
     return PyBool_FromLong(self->roofline);
 }
 
+static PyObject *Set_get_stacks(SetObject *self, void *Py_UNUSED(c))
+{
+    return PyBool_FromLong(self->stacks);
+}
+
 static PyGetSetDef Set_getset[] = {
     {"roofline", (getter)Set_get_roofline, NULL,
      "Whether the set was opened with want_roofline (roofline needs it).", NULL},
+    {"stacks", (getter)Set_get_stacks, NULL,
+     "Whether the set was opened with want_stacks (rows by module or stack need it).", NULL},
     {"breakdown", (getter)Set_get_breakdown, NULL,
      "Whether the set was opened with want_breakdown (breakdown needs it).", NULL},
     {"ns", (getter)Set_get_ns, NULL,
@@ -398,13 +406,14 @@ static PyTypeObject SetType = {
  * files read at once. */
 static PyObject *open_sets(PyObject *Py_UNUSED(mod), PyObject *args, PyObject *kw)
 {
-    static char *kwlist[] = {"paths",         "threads", "want_attribution", "ns", "want_breakdown",
-                             "want_roofline", NULL};
+    static char *kwlist[] = {"paths",          "threads",       "want_attribution", "ns",
+                             "want_breakdown", "want_roofline", "want_stacks",      NULL};
     PyObject *seq, *result = NULL, *ns_arg = Py_None;
-    int threads = 0, attributed = 0, breakdown = 0, roofline = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|ipOpp:open_sets", kwlist, &seq, &threads,
-                                     &attributed, &ns_arg, &breakdown, &roofline))
+    int threads = 0, attributed = 0, breakdown = 0, roofline = 0, stacks = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|ipOppp:open_sets", kwlist, &seq, &threads,
+                                     &attributed, &ns_arg, &breakdown, &roofline, &stacks))
         return NULL;
+    attributed |= stacks; /* stacks are kept with the attribution */
     /* ns=None: as HTA, HTA_DISABLE_NS_ROUNDING=1 in the environment. */
     int ns = ns_arg == Py_None ? td_env_ns() : PyObject_IsTrue(ns_arg);
     if (ns < 0)
@@ -430,6 +439,7 @@ static PyObject *open_sets(PyObject *Py_UNUSED(mod), PyObject *args, PyObject *k
     opts.want_attribution = attributed;
     opts.want_breakdown = breakdown;
     opts.want_roofline = roofline; /* with want_attribution: its GPU time comes from it */
+    opts.want_stacks = stacks;
     opts.ns = ns;
     td_error err = {0};
     int rc;
@@ -452,6 +462,7 @@ static PyObject *open_sets(PyObject *Py_UNUSED(mod), PyObject *args, PyObject *k
         o->attributed = attributed;
         o->breakdown = breakdown;
         o->roofline = roofline;
+        o->stacks = stacks;
         PyList_SET_ITEM(result, i, (PyObject *)o);
     }
 done:
@@ -750,9 +761,14 @@ static PyObject *stats_result(const td_stats *st, size_t n)
  * checks it; the sets must have been opened with want_attribution. */
 static int cmp_by(cmp_args *a, int by, int device)
 {
-    static const char *const names[] = {"kernel", "op", "top-op", "annotation", "class"};
-    if (by < TD_BY_KERNEL || by > TD_BY_CLASS) {
-        PyErr_Format(UsageError, "by must be 0 (kernel) to 4 (class)");
+    static const char *const names[] = {"kernel", "op",     "top-op", "annotation",
+                                        "class",  "module", "stack"};
+    if (by < TD_BY_KERNEL || by > TD_BY_STACK) {
+        PyErr_Format(UsageError, "by must be 0 (kernel) to 6 (stack)");
+        return -1;
+    }
+    if ((by == TD_BY_MODULE || by == TD_BY_STACK) && (!a->ctl->stacks || !a->tst->stacks)) {
+        PyErr_Format(UsageError, "by=%s: the sets must be opened with want_stacks", names[by]);
         return -1;
     }
     if (by != TD_BY_KERNEL && device == TD_DEVICE_CPU) {
@@ -1355,6 +1371,121 @@ done:
 }
 
 /* ------------------------------------------------------------------------ */
+/* flame(): tracediff plot flame                                             */
+
+typedef struct flame_job {
+    const td_diff *d;
+    td_flame_opts fo;
+    const char *path;
+} flame_job;
+
+static int name_ends(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), k = strlen(suffix);
+    return n >= k && strcmp(s + n - k, suffix) == 0;
+}
+
+/* The flame graph of j into its path, whole or not at all: written under a
+ * temporary name beside it, then renamed into place. SVG, PNG or PDF by
+ * the name's extension. */
+static int flame_write(const flame_job *j)
+{
+    size_t n = strlen(j->path);
+    char *tmp = malloc(n + 16);
+    if (!tmp) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    memcpy(tmp, j->path, n);
+    memcpy(tmp + n, ".tmp.XXXXXX", 12);
+    td_error err = {0};
+    int rc = -1, fd = td_temp_create(tmp);
+    FILE *f = fd >= 0 ? fdopen(fd, "wb") : NULL;
+    if (!f) {
+        PyErr_SetFromErrnoWithFilename(PyExc_OSError, tmp);
+        if (fd >= 0) {
+            close(fd);
+            unlink(tmp);
+            td_temp_forget(tmp);
+        }
+        free(tmp);
+        return -1;
+    }
+    int svg = name_ends(j->path, ".svg"), pdf = name_ends(j->path, ".pdf"), wrc;
+    Py_BEGIN_ALLOW_THREADS wrc = svg ? td_flame_svg(f, j->d, &j->fo, &err)
+                                     : td_flame_cairo(f, j->d, &j->fo, pdf, j->path, &err);
+    Py_END_ALLOW_THREADS if (fclose(f) != 0 && wrc == 0)
+    {
+        PyErr_SetFromErrnoWithFilename(PyExc_OSError, j->path);
+        wrc = 1;
+    }
+    if (wrc < 0) {
+        if (!err.path[0])
+            snprintf(err.path, sizeof err.path, "%s", j->path);
+        raise_td(&err);
+    } else if (wrc == 0 && rename(tmp, j->path) != 0) {
+        PyErr_SetFromErrnoWithFilename(PyExc_OSError, j->path);
+    } else if (wrc == 0) {
+        rc = 0;
+    }
+    if (rc != 0)
+        unlink(tmp);
+    td_temp_forget(tmp);
+    free(tmp);
+    return rc;
+}
+
+static PyObject *flame(PyObject *Py_UNUSED(mod), PyObject *args, PyObject *kw)
+{
+    static char *kwlist[] = {CMP_KWLIST, "path", "labels", "side", "width", NULL};
+    cmp_args a = {NULL, NULL, TD_COMPARE_OPTS_INIT, TD_STATS_OPTS_INIT, 0, 0, 0, 0, 0, 0};
+    PyObject *sel[4] = {Py_None, Py_None, Py_None, Py_None}, *min_change = Py_None;
+    PyObject *path = NULL;
+    int device = TD_DEVICE_ALL, samples = 0, side = 0, width = 0;
+    double alpha = 0;
+    const char *labels[2] = {NULL, NULL};
+    if (!PyArg_ParseTupleAndKeywords(
+            args, kw, CMP_FORMAT "O&(zz)ii:flame", kwlist, &SetType, &a.ctl, &SetType, &a.tst,
+            &sel[0], &sel[1], &sel[2], &sel[3], &device, &a.short_names, &a.hta_strict,
+            &a.o.categories, &a.exclude_categories, &a.normalize_names, &samples, &alpha,
+            &min_change, PyUnicode_FSConverter, &path, &labels[0], &labels[1], &side, &width))
+        return NULL;
+    PyObject *result = NULL;
+    td_diff *d = NULL;
+    td_stats *st = NULL;
+    const char *p = PyBytes_AS_STRING(path);
+    if (side < 0 || side > 2 || width < 0) {
+        PyErr_Format(UsageError, side < 0 || side > 2
+                                     ? "side must be 0 (the difference), 1 (control) or 2 (test)"
+                                     : "width must be 0 (the default) or more");
+    } else if (!name_ends(p, ".svg") && !name_ends(p, ".png") && !name_ends(p, ".pdf")) {
+        PyErr_Format(UsageError, "%s: expected a .svg, .png or .pdf file", p);
+    } else if (device == TD_DEVICE_CPU) {
+        PyErr_Format(UsageError, "a flame graph draws the GPU stacks: device cpu does not apply");
+    } else if (cmp_by(&a, TD_BY_STACK, device) == 0 &&
+               cmp_args_fill(&a, sel, device, samples, alpha, min_change) == 0 &&
+               cmp_compute(&a, &d, &st) == 0) {
+        char subtitle[512];
+        td_chart_subtitle(subtitle, sizeof subtitle, d, &a.o, labels[0], labels[1]);
+        flame_job j = {d, TD_FLAME_OPTS_INIT, p};
+        j.fo.control_label = labels[0];
+        j.fo.test_label = labels[1];
+        j.fo.subtitle = subtitle;
+        j.fo.side = side;
+        j.fo.min_change = a.so.min_change;
+        j.fo.has_min_change = a.so.has_min_change;
+        j.fo.width = width;
+        if (flame_write(&j) == 0)
+            result = Py_NewRef(Py_None);
+    }
+    td_stats_free(st);
+    td_diff_free(d);
+    cmp_args_clear(&a);
+    Py_DECREF(path);
+    return result;
+}
+
+/* ------------------------------------------------------------------------ */
 /* chart(): a chart of rows the caller gives, in their order                 */
 
 static int seq_double(PyObject *fast, Py_ssize_t i, double *out)
@@ -1711,6 +1842,9 @@ static PyMethodDef module_methods[] = {
      "chart(path, kind, names, control_counts, test_counts, control_duration, test_duration, "
      "control_label=None, test_label=None): kind 0 counts, 1 duration; .svg, .png or .pdf."},
     {"short_name", short_name, METH_O, "The short name of a kernel or operator name."},
+    {"flame", (PyCFunction)(void (*)(void))flame, METH_VARARGS | METH_KEYWORDS,
+     "flame(control, test, ..., path, labels, side=0, width=0): tracediff plot flame, "
+     "written whole to path (.svg, .png or .pdf)."},
     {"explain", (PyCFunction)(void (*)(void))explain, METH_VARARGS | METH_KEYWORDS,
      "explain(control, test, ..., name=, by=1) -> str or None: tracediff explain --format "
      "json's text (None: name in neither selection)."},

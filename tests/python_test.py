@@ -1420,6 +1420,62 @@ def t_roofline_equals_cli_json():
     else:
         raise AssertionError("an unknown GPU did not raise")
 
+def t_stacks_and_flame_equal_cli():
+    """stacks() holds, per side, the stacks and GPU time of `compare
+    --format folded`; stacks(by="module") the rows of `--by module`;
+    visualize_flame_diff() writes the bytes of `plot flame`."""
+    falcon = [os.path.join(TRACES, f"tracelens-falconsai_{g}") for g in ("h100", "mi300")]
+    for c, t in ((BERT_H100, BERT_MI300), (falcon[0], falcon[1])):
+        what = os.path.basename(c)
+        df = quiet(tracediff.stacks, c, t)
+        assert df.index.name == "stack" and len(df) > 0, (what, df.index.name)
+        for side, label in (("control", "Control"), ("test", "Test")):
+            out = cli("compare", c, t, "--format", "folded", "--side", side, "-q").stdout.decode()
+            folded = {}
+            for line in out.splitlines():
+                k, v = line.rsplit(" ", 1)
+                folded[k] = float(v)
+            counts = df[f"{label}_counts"]
+            py = {k: v for k, v in df[f"{label}_total_duration"].items() if counts[k] > 0}
+            assert folded == py, (what, side, set(folded) ^ set(py))
+        mod = quiet(tracediff.stacks, c, t, by="module", control_label="control",
+                    test_label="test")
+        want = cli("compare", c, t, "--by", "module", "--format", "csv", "-q").stdout
+        assert mod.index.name == "module"
+        assert frame_equals_csv(mod, want) is None, (what, frame_equals_csv(mod, want))
+        with tempfile.TemporaryDirectory() as tmp:
+            for ext, side in ((".svg", None), (".svg", "test"), (".pdf", None)):
+                a, b = os.path.join(tmp, "cli" + ext), os.path.join(tmp, "py" + ext)
+                cli("plot", "flame", c, t, "-o", a, "-q", *(["--side", side] if side else []))
+                quiet(tracediff.visualize_flame_diff, c, t, b, side=side)
+                if ext == ".svg":
+                    assert open(a, "rb").read() == open(b, "rb").read(), (what, ext, side)
+                else:  # cairo stamps the time of writing: the same size and kind
+                    assert open(b, "rb").read(5) == b"%PDF-", (what, ext)
+            # bad input: nothing written
+            for kw, word in (({"side": "both"}, "side"), ({"width": -1}, "width")):
+                p = os.path.join(tmp, "bad.svg")
+                try:
+                    tracediff.visualize_flame_diff(c, t, p, **kw)
+                except tracediff.UsageError as e:
+                    assert word in str(e), str(e)
+                else:
+                    raise AssertionError(f"visualize_flame_diff({kw}) did not raise")
+                assert not os.path.exists(p), kw
+            try:
+                tracediff.visualize_flame_diff(c, t, os.path.join(tmp, "x.txt"))
+            except tracediff.UsageError as e:
+                assert ".svg" in str(e), str(e)
+            else:
+                raise AssertionError("a .txt flame graph did not raise")
+    try:
+        tracediff.stacks(BERT_H100, BERT_MI300, by="kernel")
+    except tracediff.UsageError as e:
+        assert "stack" in str(e), str(e)
+    else:
+        raise AssertionError("stacks(by='kernel') did not raise")
+
+
 UNIT = [v for k, v in sorted(globals().items()) if k.startswith("t_")]
 
 

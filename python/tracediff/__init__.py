@@ -15,7 +15,8 @@ step time went) and ``report`` (the HTML report); ``csv_safe`` (a frame to
 write for a spreadsheet, as ``--csv-safe``).
 """
 from ._tracediff import VERSION as __version__
-from .commands import Breakdown, breakdown, csv_safe, explain, info, report, roofline
+from .commands import (Breakdown, breakdown, csv_safe, explain, info, report, roofline, stacks,
+                       visualize_flame_diff)
 from .gate import CheckResult, check
 from .summaries import runs, summarize, trend
 from .trace_diff import (
@@ -44,6 +45,8 @@ __all__ = [
     "report",
     "roofline",
     "runs",
+    "stacks",
     "summarize",
     "trend",
+    "visualize_flame_diff",
 ]

@@ -39,7 +39,7 @@ def _open_for(x, threads: int, ns: bool, **want):
     if isinstance(x, LabeledTrace):
         s = x._set
         has = {"want_attribution": "attributed", "want_breakdown": "breakdown",
-               "want_roofline": "roofline"}
+               "want_roofline": "roofline", "want_stacks": "stacks"}
         if s.ns == ns and all(getattr(s, has[k]) for k in want):
             return s
         path = s.path
@@ -339,6 +339,76 @@ def roofline(
     d["coverage"] = pd.DataFrame([cov["control"], cov["test"]],
                                  index=pd.Index(["control", "test"], name="side"))
     return d
+
+
+def stacks(
+    control: Union[LabeledTrace, TraceDir],
+    test: Union[LabeledTrace, TraceDir],
+    control_rank: Selection = None,
+    test_rank: Selection = None,
+    control_iteration: Selection = None,
+    test_iteration: Selection = None,
+    *,
+    by: str = "stack",
+    threads: int = 0,
+    ns: Optional[bool] = None,
+    **options,
+):
+    """The GPU time of each call stack (``by="stack"``: the python_function,
+    user_annotation and cpu_op frames around each launch, then the kernel,
+    joined by ``;`` as ``tracediff compare --format folded`` writes them) or
+    of each module (``by="module"``, ``--by module``), side by side: the
+    DataFrame of ``compare_traces(..., by=by)``, indexed by ``stack`` or
+    ``module``. Traces recorded with ``with_stack=True`` (docs/stacks.md).
+    ``options``: compare_traces's keywords (``normalize_names``, ``stats``,
+    ``sort``, ``top``, ...)."""
+    if by not in ("stack", "module"):
+        raise UsageError(f"Invalid argument by={by!r} (expected 'stack' or 'module').")
+    return _compare_traces(TraceDiff, control, test, control_rank, test_rank, control_iteration,
+                           test_iteration, "GPU", False, by=by, threads=threads, ns=ns,
+                           **options)
+
+
+def visualize_flame_diff(
+    control: Union[LabeledTrace, TraceDir],
+    test: Union[LabeledTrace, TraceDir],
+    export_image_path: Union[str, os.PathLike],
+    control_rank: Selection = None,
+    test_rank: Selection = None,
+    control_iteration: Selection = None,
+    test_iteration: Selection = None,
+    *,
+    side: Optional[str] = None,
+    min_change: Optional[float] = None,
+    width: int = 0,
+    normalize_names: bool = True,
+    hta_strict: bool = False,
+    control_label: Optional[str] = None,
+    test_label: Optional[str] = None,
+    threads: int = 0,
+    ns: Optional[bool] = None,
+) -> None:
+    """``tracediff plot flame CONTROL TEST -o FILE``: the differential flame
+    graph of the GPU call stacks (width: test time; colour: the change;
+    docs/stacks.md), written whole to ``export_image_path`` (.svg, .png or
+    .pdf; the same bytes as the command's SVG). ``side``: None (the
+    difference), ``"control"`` or ``"test"`` (``--side``); ``min_change``:
+    ``--min-change``, in percent; ``width``: ``--width`` in px (0: the
+    default). Names are folded as the command folds them
+    (``normalize_names=False``: ``--no-normalize-names``)."""
+    sides = {None: 0, "control": 1, "test": 2}
+    if side not in sides:
+        raise UsageError(f"Invalid argument side={side!r} (expected None, 'control' or 'test').")
+    if isinstance(width, bool) or not isinstance(width, int) or width < 0:
+        raise UsageError(f"Invalid argument width={width!r} (a width in px, 0 for the default).")
+    ctl, tst = _adapt(control, test, threads, ns)
+    _attributed(ctl, threads, stacks=True)
+    _attributed(tst, threads, stacks=True)
+    labels = (_label(control, control_label, "control"), _label(test, test_label, "test"))
+    _core.flame(ctl._set, tst._set, control_rank, test_rank, control_iteration, test_iteration,
+                0, False, bool(hta_strict), None, False, bool(normalize_names), 0, 0.0,
+                min_change, path=os.fspath(export_image_path), labels=labels,
+                side=sides[side], width=width)
 
 
 # Text cells a spreadsheet would take for a formula (the CLI's --csv-safe,

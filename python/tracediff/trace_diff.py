@@ -139,7 +139,8 @@ def _categories(categories, no_python: bool):
 
 
 # td_by: what a row is, as tracediff compare --by names it.
-_BY = {"kernel": 0, "op": 1, "top-op": 2, "top_op": 2, "annotation": 3, "class": 4}
+_BY = {"kernel": 0, "op": 1, "top-op": 2, "top_op": 2, "annotation": 3, "class": 4,
+       "module": 5, "stack": 6}
 
 
 def _by_code(by) -> int:
@@ -148,16 +149,17 @@ def _by_code(by) -> int:
         return 0
     if code is None:
         raise UsageError(f"Invalid argument by={by!r} (expected 'kernel', 'op', 'top-op', "
-                         "'annotation' or 'class').")
+                         "'annotation', 'class', 'module' or 'stack').")
     return code
 
 
-def _attributed(lt: "LabeledTrace", threads: int) -> None:
+def _attributed(lt: "LabeledTrace", threads: int, stacks: bool = False) -> None:
     """Reopens a LabeledTrace's set with attribution (what launched each GPU
-    event), which ``by`` needs, unless it has it; kept for later calls."""
-    if not lt._set.attributed:
+    event), which ``by`` needs, and with stacks when asked (``by="module"``
+    or ``"stack"``), unless it has them; kept for later calls."""
+    if not lt._set.attributed or (stacks and not lt._set.stacks):
         lt._set = _core.open_sets([lt._set.path], threads=threads, want_attribution=True,
-                                  ns=lt._set.ns)[0]
+                                  want_stacks=stacks or lt._set.stacks, ns=lt._set.ns)[0]
 
 
 def _with_rule(lt: "LabeledTrace", ns: bool, threads: int) -> None:
@@ -166,7 +168,8 @@ def _with_rule(lt: "LabeledTrace", ns: bool, threads: int) -> None:
     summary made under the other rule raises TraceError naming it."""
     if lt._set.ns != ns:
         lt._set = _core.open_sets([lt._set.path], threads=threads,
-                                  want_attribution=lt._set.attributed, ns=ns)[0]
+                                  want_attribution=lt._set.attributed,
+                                  want_stacks=lt._set.stacks, ns=ns)[0]
 
 
 def _ns(ns: Optional[bool]) -> bool:
@@ -434,8 +437,8 @@ def _compare_traces(cls, control, test, control_rank, test_rank, control_iterati
     by_code = _by_code(by)
     ctl, tst = _adapt(control, test, threads, ns)
     if by_code or report is not None:  # the report's "Where the GPU time moved" needs it too
-        _attributed(ctl, threads)
-        _attributed(tst, threads)
+        _attributed(ctl, threads, stacks=by_code in (_BY["module"], _BY["stack"]))
+        _attributed(tst, threads, stacks=by_code in (_BY["module"], _BY["stack"]))
     if ctl.label == tst.label:  # as HTA renames it
         tst.label = f"{tst.label}_control_test"
     labels = (control_label or ctl.label, test_label or tst.label)
@@ -517,8 +520,9 @@ class TraceDiff:
         As ``tracediff compare``'s options of the same names:
         ``per_iteration=True`` (``--per-iteration``) divides each side's
         counts and durations by its selected (rank, iteration) samples (the
-        counts become floats); ``by="op"``, ``"top-op"``, ``"annotation"`` or
-        ``"class"`` (``--by``) makes a row what launched the GPU events (the
+        counts become floats); ``by="op"``, ``"top-op"``, ``"annotation"``,
+        ``"class"``, ``"module"`` or ``"stack"`` (``--by``; the last two need
+        the traces' python stacks) makes a row what launched the GPU events (the
         index is then named ``op``, ``top_op``, ``annotation`` or ``class``;
         the GPU side only); ``categories="cpu_op,kernel"`` (or a list;
         ``--cat``) keeps only those event categories, ``no_python=True``
