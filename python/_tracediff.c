@@ -612,10 +612,14 @@ typedef struct cmp_args {
     int stats;
     /* The flags as parsed ("p" stores an int: never into a bool field). */
     int short_names, hta_strict, exclude_categories, normalize_names, per_iteration;
+    PyObject *rename;    /* None or a list of "REGEX=REPLACEMENT" rules (borrowed) */
+    td_renames *renames; /* compiled from it (o.renames) */
 } cmp_args;
 
 static void cmp_args_clear(cmp_args *a)
 {
+    td_renames_free(a->renames);
+    a->renames = NULL;
     td_list_clear(&a->o.control_ranks);
     td_list_clear(&a->o.test_ranks);
     td_list_clear(&a->o.control_iters);
@@ -666,6 +670,28 @@ static int cmp_args_fill(cmp_args *a, PyObject *sel[4], int device, int samples,
         }
         a->so.min_change = m;
         a->so.has_min_change = 1;
+    }
+    if (a->rename && a->rename != Py_None) {
+        PyObject *rf = PyUnicode_Check(a->rename)
+                           ? NULL
+                           : PySequence_Fast(a->rename, "rename must be a list of rules");
+        if (!rf) {
+            if (!PyErr_Occurred())
+                PyErr_Format(UsageError, "rename must be a list of 'REGEX=REPLACEMENT' rules");
+            return -1;
+        }
+        for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(rf); i++) {
+            const char *rule = PyUnicode_AsUTF8(PySequence_Fast_GET_ITEM(rf, i));
+            td_error rerr = {0};
+            if (!rule || td_renames_add(&a->renames, rule, &rerr) < 0) {
+                if (rule)
+                    raise_td(&rerr);
+                Py_DECREF(rf);
+                return -1;
+            }
+        }
+        Py_DECREF(rf);
+        a->o.renames = a->renames;
     }
     if (to_list(sel[0], &a->o.control_ranks, "control_rank") < 0 ||
         to_list(sel[1], &a->o.test_ranks, "test_rank") < 0 ||
@@ -754,8 +780,8 @@ static PyObject *stats_result(const td_stats *st, size_t n)
 #define CMP_KWLIST                                                                                 \
     "control", "test", "control_rank", "test_rank", "control_iteration", "test_iteration",         \
         "device", "short_names", "hta_strict", "categories", "exclude_categories",                 \
-        "normalize_names", "samples", "alpha", "min_change"
-#define CMP_FORMAT "O!O!|OOOOippzppidO"
+        "normalize_names", "samples", "alpha", "min_change", "rename"
+#define CMP_FORMAT "O!O!|OOOOippzppidOO"
 
 /* by (0 kernel ... 4 class, as td_by), checked as tracediff compare --by
  * checks it; the sets must have been opened with want_attribution. */
@@ -859,7 +885,8 @@ static PyObject *compare(PyObject *Py_UNUSED(mod), PyObject *args, PyObject *kw)
     static char *kwlist[] = {CMP_KWLIST, "stats",     "per_iteration", "by",
                              "sort",     "ascending", "top",           "include",
                              "exclude",  "labels",    "report",        NULL};
-    cmp_args a = {NULL, NULL, TD_COMPARE_OPTS_INIT, TD_STATS_OPTS_INIT, 0, 0, 0, 0, 0, 0};
+    cmp_args a = {NULL, NULL, TD_COMPARE_OPTS_INIT, TD_STATS_OPTS_INIT, 0, 0, 0, 0, 0, 0,
+                  NULL, NULL};
     PyObject *sel[4] = {Py_None, Py_None, Py_None, Py_None}, *min_change = Py_None;
     int device = TD_DEVICE_ALL, samples = 0, by = TD_BY_KERNEL, ascending = 0;
     double alpha = 0;
@@ -874,8 +901,8 @@ static PyObject *compare(PyObject *Py_UNUSED(mod), PyObject *args, PyObject *kw)
             args, kw, CMP_FORMAT "ppizpnzz(zz)O&:compare", kwlist, &SetType, &a.ctl, &SetType,
             &a.tst, &sel[0], &sel[1], &sel[2], &sel[3], &device, &a.short_names, &a.hta_strict,
             &a.o.categories, &a.exclude_categories, &a.normalize_names, &samples, &alpha,
-            &min_change, &a.stats, &a.per_iteration, &by, &sort, &ascending, &top, &include,
-            &exclude, &labels[0], &labels[1], PyUnicode_FSConverter, &report))
+            &min_change, &a.rename, &a.stats, &a.per_iteration, &by, &sort, &ascending, &top,
+            &include, &exclude, &labels[0], &labels[1], PyUnicode_FSConverter, &report))
         return NULL;
     if (top < 0) {
         PyErr_Format(UsageError, "Invalid argument top=%zd (expected a count of rows, 1 or more).",
@@ -1085,12 +1112,12 @@ static PyObject *check(PyObject *Py_UNUSED(mod), PyObject *args, PyObject *kw)
     int by = TD_BY_KERNEL;
     td_view_opts vo = TD_VIEW_OPTS_INIT;
     size_t *rows = NULL;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, CMP_FORMAT "ddppOizz:check", kwlist, &SetType,
-                                     &a.ctl, &SetType, &a.tst, &sel[0], &sel[1], &sel[2], &sel[3],
-                                     &device, &a.short_names, &a.hta_strict, &a.o.categories,
-                                     &a.exclude_categories, &a.normalize_names, &samples, &alpha,
-                                     &min_change, &co.max_regression, &co.min_us, &gate_waits,
-                                     &allow_new, &max_step, &by, &vo.include, &vo.exclude))
+    if (!PyArg_ParseTupleAndKeywords(
+            args, kw, CMP_FORMAT "ddppOizz:check", kwlist, &SetType, &a.ctl, &SetType, &a.tst,
+            &sel[0], &sel[1], &sel[2], &sel[3], &device, &a.short_names, &a.hta_strict,
+            &a.o.categories, &a.exclude_categories, &a.normalize_names, &samples, &alpha,
+            &min_change, &a.rename, &co.max_regression, &co.min_us, &gate_waits, &allow_new,
+            &max_step, &by, &vo.include, &vo.exclude))
         return NULL;
     co.gate_waits = gate_waits;
     co.allow_new = allow_new;
@@ -1438,17 +1465,19 @@ static int flame_write(const flame_job *j)
 static PyObject *flame(PyObject *Py_UNUSED(mod), PyObject *args, PyObject *kw)
 {
     static char *kwlist[] = {CMP_KWLIST, "path", "labels", "side", "width", NULL};
-    cmp_args a = {NULL, NULL, TD_COMPARE_OPTS_INIT, TD_STATS_OPTS_INIT, 0, 0, 0, 0, 0, 0};
+    cmp_args a = {NULL, NULL, TD_COMPARE_OPTS_INIT, TD_STATS_OPTS_INIT, 0, 0, 0, 0, 0, 0,
+                  NULL, NULL};
     PyObject *sel[4] = {Py_None, Py_None, Py_None, Py_None}, *min_change = Py_None;
     PyObject *path = NULL;
     int device = TD_DEVICE_ALL, samples = 0, side = 0, width = 0;
     double alpha = 0;
     const char *labels[2] = {NULL, NULL};
-    if (!PyArg_ParseTupleAndKeywords(
-            args, kw, CMP_FORMAT "O&(zz)ii:flame", kwlist, &SetType, &a.ctl, &SetType, &a.tst,
-            &sel[0], &sel[1], &sel[2], &sel[3], &device, &a.short_names, &a.hta_strict,
-            &a.o.categories, &a.exclude_categories, &a.normalize_names, &samples, &alpha,
-            &min_change, PyUnicode_FSConverter, &path, &labels[0], &labels[1], &side, &width))
+    if (!PyArg_ParseTupleAndKeywords(args, kw, CMP_FORMAT "O&(zz)ii:flame", kwlist, &SetType,
+                                     &a.ctl, &SetType, &a.tst, &sel[0], &sel[1], &sel[2], &sel[3],
+                                     &device, &a.short_names, &a.hta_strict, &a.o.categories,
+                                     &a.exclude_categories, &a.normalize_names, &samples, &alpha,
+                                     &min_change, &a.rename, PyUnicode_FSConverter, &path,
+                                     &labels[0], &labels[1], &side, &width))
         return NULL;
     PyObject *result = NULL;
     td_diff *d = NULL;
@@ -1685,7 +1714,8 @@ static PyObject *explain(PyObject *Py_UNUSED(mod), PyObject *args, PyObject *kw)
 {
     static char *kwlist[] = {CMP_KWLIST, "name",    "by",      "sort",   "ascending",
                              "top",      "include", "exclude", "labels", NULL};
-    cmp_args a = {NULL, NULL, TD_COMPARE_OPTS_INIT, TD_STATS_OPTS_INIT, 0, 0, 0, 0, 0, 0};
+    cmp_args a = {NULL, NULL, TD_COMPARE_OPTS_INIT, TD_STATS_OPTS_INIT, 0, 0, 0, 0, 0, 0,
+                  NULL, NULL};
     PyObject *sel[4] = {Py_None, Py_None, Py_None, Py_None}, *min_change = Py_None;
     int device = TD_DEVICE_ALL, samples = 0, by = TD_BY_OP, ascending = 0;
     double alpha = 0;
@@ -1696,8 +1726,8 @@ static PyObject *explain(PyObject *Py_UNUSED(mod), PyObject *args, PyObject *kw)
                                      &a.ctl, &SetType, &a.tst, &sel[0], &sel[1], &sel[2], &sel[3],
                                      &device, &a.short_names, &a.hta_strict, &a.o.categories,
                                      &a.exclude_categories, &a.normalize_names, &samples, &alpha,
-                                     &min_change, &name, &by, &sort, &ascending, &top, &include,
-                                     &exclude, &labels[0], &labels[1]))
+                                     &min_change, &a.rename, &name, &by, &sort, &ascending, &top,
+                                     &include, &exclude, &labels[0], &labels[1]))
         return NULL;
     if (!name)
         return PyErr_Format(UsageError, "explain: name= is needed (an op, top op or annotation)");

@@ -604,6 +604,7 @@ CHECK_CASES = [
     (DIFF_C, DIFF_T, {"normalize_names": False}),
     (BASE, TEST, {"hta_strict": True, "samples": "call"}),
     (BASE, BASE, {}),
+    (DIFF_C, DIFF_T, {"rename": [r"^(ampere|volta)_sgemm_\w+$=sgemm", r"aten::(\w+)_$=aten::$1"]}),
 ]
 
 
@@ -612,6 +613,10 @@ def _check_cli_args(kw):
     for k, v in kw.items():
         if k == "normalize_names":  # on by default in both
             out.append("--normalize-names" if v else "--no-normalize-names")
+            continue
+        if k == "rename":
+            for rule in v:
+                out += ["--rename", rule]
             continue
         opt = {"no_python": "--no-python", "short_names": "--short-names",
                "hta_strict": "--hta-strict"}.get(k)
@@ -1474,6 +1479,34 @@ def t_stacks_and_flame_equal_cli():
         assert "stack" in str(e), str(e)
     else:
         raise AssertionError("stacks(by='kernel') did not raise")
+
+
+def t_rename_equals_cli():
+    """compare_traces(rename=[...]) is compare --rename; report() takes it;
+    a bad rule is a UsageError naming it."""
+    rules = [r"^(ampere|volta)_sgemm_\w+$=sgemm", r"Memcpy (\w+) \(.*\)=Memcpy $1"]
+    args = []
+    for r in rules:
+        args += ["--rename", r]
+    for kw, extra in (({}, []), ({"by": "op"}, ["--by", "op"]),
+                      ({"stats": True, "normalize_names": True}, ["--stats", "--normalize-names"])):
+        want = cli("compare", "--format", "csv", "-q", DIFF_C, DIFF_T, *args, *extra).stdout
+        df = quiet(TraceDiff.compare_traces, DIFF_C, DIFF_T, rename=rules, control_label="control",
+                   test_label="test", **kw)
+        assert frame_equals_csv(df, want) is None, (kw, frame_equals_csv(df, want))
+        assert "sgemm" in df.index or kw.get("by"), kw
+    with tempfile.TemporaryDirectory() as tmp:
+        a, b = os.path.join(tmp, "cli.html"), os.path.join(tmp, "py.html")
+        cli("report", DIFF_C, DIFF_T, "-o", a, "-q", *args)
+        quiet(tracediff.report, DIFF_C, DIFF_T, b, rename=rules)
+        assert b"sgemm" in open(b, "rb").read()
+    for bad in (["x=$3"], ["nope"], "a=b"):
+        try:
+            TraceDiff.compare_traces(DIFF_C, DIFF_T, rename=bad)
+        except tracediff.UsageError as e:
+            assert "rename" in str(e), str(e)
+        else:
+            raise AssertionError(f"rename={bad!r} did not raise")
 
 
 UNIT = [v for k, v in sorted(globals().items()) if k.startswith("t_")]

@@ -155,6 +155,7 @@ def check(
     categories: Optional[Union[str, List[str]]] = None,
     no_python: bool = False,
     normalize_names: bool = True,
+    rename: Optional[List[str]] = None,
     hta_strict: bool = False,
     samples: Optional[str] = None,
     alpha: Optional[float] = None,
@@ -196,6 +197,11 @@ def check(
         if v is not None and not isinstance(v, str):
             raise UsageError(f"Invalid argument {name}={v!r} (a regular expression).")
     by_code = _by_code(by)
+
+    def _rules(r):
+        if isinstance(r, str):
+            raise UsageError("Invalid argument rename (a list of 'REGEX=REPLACEMENT' rules).")
+        return list(r)
     # Opened with attribution: the waits are measured as ops are attributed.
     ctl, tst = _adapt(control, test, threads, ns, attribution=True)
     gate = _core.check(
@@ -205,5 +211,6 @@ def check(
         gate_waits=bool(gate_waits), allow_new=bool(allow_new),
         max_step_regression=None if max_step_regression is None else float(max_step_regression),
         by=by_code, include=include, exclude=exclude, **sk,
+        **({} if rename is None else {"rename": _rules(rename)}),
     )
     return CheckResult(gate)

@@ -423,6 +423,7 @@ def _compare_traces(cls, control, test, control_rank, test_rank, control_iterati
                     test_iteration, device_type, use_short_name, *, hta_strict=False, threads=0,
                     stats=False, samples=None, alpha=None, min_change=None, per_iteration=False,
                     by=None, categories=None, no_python=False, normalize_names=False, ns=None,
+                    rename=None,
                     include=None, exclude=None, sort=None, ascending=False, top=None,
                     control_label=None, test_label=None, report=None):
     """compare_traces; with report, the HTML report of the comparison is
@@ -449,6 +450,10 @@ def _compare_traces(cls, control, test, control_rank, test_rank, control_iterati
     extra = dict(categories=cats, exclude_categories=exclude_cats,
                  normalize_names=bool(normalize_names), per_iteration=bool(per_iteration),
                  by=by_code)
+    if rename is not None:
+        if isinstance(rename, str):
+            raise UsageError("Invalid argument rename (a list of 'REGEX=REPLACEMENT' rules).")
+        extra["rename"] = list(rename)
     if include or exclude or sort or ascending or top or report is not None:
         extra.update(include=include, exclude=exclude, sort=sort,
                      ascending=bool(ascending), top=top or 0, labels=labels)
@@ -487,6 +492,7 @@ class TraceDiff:
         no_python: bool = False,
         normalize_names: bool = False,
         ns: Optional[bool] = None,
+        rename: Optional[List[str]] = None,
         include: Optional[str] = None,
         exclude: Optional[str] = None,
         sort: Optional[str] = None,
@@ -530,6 +536,8 @@ class TraceDiff:
         ``normalize_names=True`` (``--normalize-names``) gives one row to
         names that differ only by addresses, Python line numbers or step
         numbers. The DataFrame is then ``tracediff compare --format csv``'s.
+        ``rename``: a list of ``'REGEX=REPLACEMENT'`` rules (``--rename``),
+        applied in order before that folding.
 
         ``ns=True`` (``--ns``) keeps the traces' own resolution: durations in
         us with their decimals, nothing rounded; ``ns=False`` rounds decimal
@@ -563,6 +571,7 @@ class TraceDiff:
             no_python=no_python,
             normalize_names=normalize_names,
             ns=ns,
+            rename=rename,
             include=include,
             exclude=exclude,
             sort=sort,
