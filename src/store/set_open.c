@@ -31,6 +31,12 @@ int td_sets_open(td_set **out, const char *const *paths, size_t n, const td_open
         int k = td_summary_split(paths[i], &file, &run, err);
         if (k < 0) {
             rc = k;
+        } else if (k == 1 && opts->npids) { /* its events were read (or not) when it was made */
+            rc = td_fail(err, TD_ETRACE, file,
+                         "a summary: --pid selects processes of the exports a summary is made "
+                         "from (summarize --pid), not of the summary");
+            free(file);
+            free(run);
         } else if (k == 1) {
             rc = td_summary_open_set(&out[i], file, run, err);
             if (rc == 0)
