@@ -760,6 +760,121 @@ def test_pids(exe, tmp):
     check("--pid x: usage error", rc == 2 and "--pid" in err, err)
 
 
+# ---------------------------------------------------------------- rocprof v1/v2 results.json
+
+def write_results_json(path, rnd, string_pids=False, numbered_labels=False, labels=True):
+    """A results.json in the shape rocprofiler's own writer gives it (ROCm/rocprofiler
+    bin/sqlitedb.py: open_json '{ "traceEvents":[{}', label_json's process_name events,
+    dump_json's complete events one per line with ts and dur as quoted strings and the
+    table's columns as quoted args; bin/dform.py: the views that name the members and
+    the tracks: HIP API pid 3, HSA API pid 2, COPY pid 0, GPU n pid 4 + n, kernels on
+    tid 0). string_pids: pid and tid quoted, as older releases wrote them;
+    numbered_labels: labels prefixed with their index ("3 GPU0"), as others did."""
+    tracks = [(3, "CPU HIP API"), (2, "CPU HSA API"), (0, "COPY"), (4, "GPU0"), (5, "GPU1")]
+    apis = ["hipLaunchKernel", "hipMemcpyAsync", "hipStreamSynchronize", "hipMalloc"]
+    hsa = ["hsa_signal_wait_scacquire", "hsa_amd_memory_async_copy"]
+    kernels = ["Cijk_Ailk_Bljk_SB_MT128x128x16", "void at::native::elementwise_kernel<128, 4>",
+               "ncclKernel_AllReduce_RING_LL_Sum_float", "__amd_rocclr_fillBuffer"]
+    out = ['{ "traceEvents":[{}\n']
+    if labels:
+        for i, (pid, name) in enumerate(tracks):
+            label = f"{i} {name}" if numbered_labels else name
+            out.append(',{"args":{"name":"%s"},"ph":"M","pid":%d,"name":"process_name",'
+                       '"sort_index":%d}\n' % (label, pid, i))
+    t = 1_000_000_000
+    q = (lambda v: '"%d"' % v) if string_pids else (lambda v: "%d" % v)
+    for _ in range(600):
+        pid = rnd.choice([3, 3, 2, 0, 4, 4, 5])
+        name = (rnd.choice(apis) if pid == 3 else rnd.choice(hsa) if pid == 2 else
+                "async-copy%d" % rnd.randrange(50) if pid == 0 else rnd.choice(kernels))
+        tid = 0 if pid >= 4 else rnd.choice([4711, 4712])
+        t += rnd.randrange(100, 5000)
+        d = rnd.randrange(0, 90000)
+        args = ['"BeginNs":"%d"' % t, '"EndNs":"%d"' % (t + d), '"Name":"%s"' % name]
+        dur = d // 1000 or 1  # dump_json writes a 0 dur as "1"
+        out.append(',{"ph":"X","name":"%s","pid":%s,"tid":%s,"ts":"%d","dur":"%d",\n'
+                   '  "args":{\n    %s\n  }\n}\n' % (name, q(pid), q(tid), t // 1000, dur,
+                                                     ",\n    ".join(args)))
+    out.append(',{"ts":1,"ph":"s","cat":"DataFlow","id":0,"pid":3,"tid":4711,"name":"dep"}\n')
+    out.append('],\n"otherData": {\n    "ROCm version": "5.7"\n  }\n}\n')
+    with open(path, "w") as f:
+        f.write("".join(out))
+
+
+def results_json_oracle(path):
+    """{category: {name: (count, us)}} read with Python's json module."""
+    doc = json.load(gzip.open(path, "rt") if path.endswith(".gz") else open(path))
+    labels = {}
+    for e in doc["traceEvents"]:
+        if e.get("ph") == "M" and e.get("name") == "process_name":
+            labels[int(e["pid"])] = re.sub(r"^[0-9]+ ", "", e["args"]["name"])
+    out = {}
+    for e in doc["traceEvents"]:
+        if e.get("ph") != "X":
+            continue
+        pid = int(e["pid"])
+        lab = labels.get(pid)
+        if lab is None:
+            lab = {0: "COPY", 2: "CPU HSA API", 3: "CPU HIP API"}.get(pid, "GPU")
+        cat = ("kernel" if lab.startswith("GPU") else "gpu_memcpy" if lab == "COPY" else
+               "cuda_runtime" if lab.startswith("CPU ") else None)
+        a = e.get("args", {})
+        us = ((int(a["EndNs"]) - int(a["BeginNs"])) / 1000.0 if "BeginNs" in a and "EndNs" in a
+              else float(e["dur"]))
+        c, t = out.setdefault(cat, {}).get(e["name"], (0, 0.0))
+        out[cat][e["name"]] = (c + 1, t + us)
+    return out
+
+
+def test_rocprof_v1(exe, tmp):
+    import random
+    variants = [("results.json", {}), ("strings/results.json", {"string_pids": True}),
+                ("numbered/results.json", {"numbered_labels": True}),
+                ("unlabelled/results.json", {"labels": False})]
+    for i, (rel, kw) in enumerate(variants):
+        path = os.path.join(tmp, "rocprof_v1", rel)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        write_results_json(path, random.Random(40 + i), **kw)
+        want = results_json_oracle(path)
+        for cat in ("kernel", "cuda_runtime", "gpu_memcpy"):
+            got, err = table(exe, path, path, "--cat", cat)
+            ok, why = same_sums(got, want.get(cat, {}))
+            check(f"results.json ({rel}) {cat} equals the Python reader", ok and want.get(cat),
+                  why or err)
+    path = os.path.join(tmp, "rocprof_v1", "results.json")
+    gz = path + ".gz"
+    with open(path, "rb") as f, gzip.open(gz, "wb") as g:
+        g.write(f.read())
+    a, err = table(exe, gz, path)
+    check("results.json.gz reads as the plain file", a and all(
+        v[0] == v[2] and close(v[1], v[3]) for v in a.values()), err)
+    files, err = info_files(exe, path)
+    f = (files or [{}])[0]
+    want = results_json_oracle(path)
+    check("info names results.json and its tracks", f.get("format", "").startswith(
+        "rocprof v1/v2") and [p["name"] for p in f.get("processes", [])] ==
+        ["COPY", "CPU HSA API", "CPU HIP API", "GPU0", "GPU1"] and
+        f.get("events_gpu") == sum(c for cat in ("kernel", "gpu_memcpy")
+                                   for c, _ in want[cat].values()), files or err)
+    # Cut short: one error naming the file, nothing written.
+    cut = os.path.join(tmp, "rocprof_v1", "cut.json")
+    data = open(path, "rb").read()
+    with open(cut, "wb") as f:
+        f.write(data[:len(data) // 2])
+    out = os.path.join(tmp, "rocprof_v1", "cut.csv")
+    rc, _, err = run(exe, "compare", cut, path, "-o", out, "-q")
+    check("a truncated results.json: exit 1 naming it", rc == 1 and cut in err and
+          not os.path.exists(out), err)
+    # Only metadata, no events: an error, not an empty comparison.
+    empty = os.path.join(tmp, "rocprof_v1", "empty.json")
+    with open(empty, "w") as f:
+        f.write('{ "traceEvents":[{}\n,{"args":{"name":"GPU0"},"ph":"M","pid":4,'
+                '"name":"process_name"}\n]}\n')
+    rc, _, err = run(exe, "compare", empty, path, "-q")
+    check("a results.json with no events: exit 1 naming it", rc == 1 and empty in err and
+          "no kernels" in err, err)
+
+
 def test_mpi_and_python(exe):
     """A folder of exports through tracediff-mpi and the Python module."""
     folder = os.path.join(D, "nsys-mordred")
@@ -896,6 +1011,7 @@ def main():
         test_mpi_and_python(exe)
         test_mpi_ranks(exe, tmp)
         test_pids(exe, tmp)
+        test_rocprof_v1(exe, tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     print(f"profilers: {passed} passed, {failed} failed")

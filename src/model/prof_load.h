@@ -31,10 +31,11 @@ typedef struct td_pid_sel {
 
 /* What a file's first bytes (and, for those, its name) say it is. */
 typedef enum td_prof_kind {
-    TD_PROF_NONE = 0,  /* anything else: read as Kineto JSON */
-    TD_PROF_SQLITE,    /* SQLite's header: an export, or not (td_prof_sqlite_kind) */
-    TD_PROF_NSYS_REP,  /* .nsys-rep / .qdrep: Nsight Systems' own binary report */
-    TD_PROF_NSYS_JSON, /* nsys export --type json (one JSON object per line) */
+    TD_PROF_NONE = 0,   /* anything else: read as Kineto JSON */
+    TD_PROF_SQLITE,     /* SQLite's header: an export, or not (td_prof_sqlite_kind) */
+    TD_PROF_NSYS_REP,   /* .nsys-rep / .qdrep: Nsight Systems' own binary report */
+    TD_PROF_NSYS_JSON,  /* nsys export --type json (one JSON object per line) */
+    TD_PROF_ROCPROF_V1, /* rocprof v1/v2's results.json (rocprof_v1.c) */
 } td_prof_kind;
 
 td_prof_kind td_prof_sniff(const char *path);
@@ -117,5 +118,8 @@ void td_prof_sink_free(td_prof_sink *s);
  * value of its top-level "rocprofiler-sdk-tool" member. */
 struct td_json;
 int td_rocprof_json_read(struct td_json *j, td_prof_sink *s);
+
+/* rocprof_v1.c: rocprof v1/v2's results.json into the sink. */
+int td_rocprof_v1_read(td_prof_sink *s, const char *path, td_error *err);
 
 #endif
