@@ -234,14 +234,9 @@ typedef struct td_file_info {
      * version that wrote it ("Nsight Systems SQLite export 2024.6.2.25"),
      * its rank its place in the set; NULL for Kineto JSON. */
     const char *format;
-    /* Where such a file's rank comes from: "MPI_RANKS" (nsys recorded it
-     * under MPI), "file order", or "file order (MPI_RANKS names several
-     * ranks: --pid picks one)"; NULL for Kineto JSON. */
-    const char *rank_from;
-    size_t processes; /* the processes its events come from (td_set_file_process) */
 } td_file_info;
 
-/* Process k (< td_file_info.processes) of file i of a set: its pid, its
+/* Process k (< td_set_file_processes) of file i of a set: its pid, its
  * name ("" when not recorded) and the events the file holds of it (all of
  * them, whether --pid read them or not). */
 typedef struct td_process_info {
@@ -260,6 +255,14 @@ TD_API bool td_set_unchecked(const td_set *set);
 TD_API size_t td_set_nfiles(const td_set *set);
 /* Files are ordered by rank. */
 TD_API int td_set_file_info(const td_set *set, size_t i, td_file_info *out);
+/* Another profiler's output (td_file_info.format): where file i's rank
+ * comes from, "MPI_RANKS" (nsys recorded it under MPI), "file order", or
+ * "file order (MPI_RANKS names several ranks: --pid picks one)"; NULL for
+ * Kineto JSON and summaries. And how many processes its events come from
+ * (0 for those). Functions, not td_file_info fields: that struct is the
+ * caller's, of the size its header gave. */
+TD_API const char *td_set_file_rank_from(const td_set *set, size_t i);
+TD_API size_t td_set_file_processes(const td_set *set, size_t i);
 TD_API int td_set_file_process(const td_set *set, size_t i, size_t k, td_process_info *out);
 
 /* Whether the set's durations keep the trace's own resolution (opened with

@@ -60,13 +60,13 @@ static bool pid_asked(const td_list *pids, int64_t pid)
 static void info_export(FILE *f, const td_set *s, size_t i, const td_file_info *fi,
                         const td_list *pids)
 {
-    const char *from = "the file's place in the set";
-    if (fi->rank_from && strcmp(fi->rank_from, "MPI_RANKS") == 0)
+    const char *from = "the file's place in the set", *rf = td_set_file_rank_from(s, i);
+    if (rf && strcmp(rf, "MPI_RANKS") == 0)
         from = "recorded by nsys under MPI (MPI_RANKS)";
-    else if (fi->rank_from && strcmp(fi->rank_from, "file order") != 0)
+    else if (rf && strcmp(rf, "file order") != 0)
         from = "the file's place in the set: MPI_RANKS names several ranks, --pid picks one";
     fprintf(f, "%*s%s (rank: %s)\n", 94, "", cli_visible(fi->format), from);
-    for (size_t k = 0; k < fi->processes; k++) {
+    for (size_t k = 0; k < td_set_file_processes(s, i); k++) {
         td_process_info p;
         if (td_set_file_process(s, i, k, &p) < 0)
             break;

@@ -9,8 +9,9 @@
  *    "args":{"BeginNs":"1234567","EndNs":"1239876",...}}
  *
  * ts and dur in whole us as strings (pid and tid numbers, or strings in
- * older releases, whose labels also start with their index: "3 GPU0"); the exact times are the args' BeginNs and EndNs, read
- * when present. Tracks by label, or by the writer's fixed pids when a
+ * older releases, whose labels also start with their index: "3 GPU0");
+ * the exact times are the args' BeginNs and EndNs, read when present.
+ * Tracks by label, or by the writer's fixed pids when a
  * label is missing (0 COPY, 1 HIP ops, 2 HSA API, 3 HIP API, 4 + n GPU n):
  * GPU tracks hold kernels (stream: the track's tid), COPY copies, the API
  * tracks host runtime calls. Labels may follow the events: records are
@@ -191,8 +192,8 @@ static int read_event(v1 *p)
     if (!nr)
         return oom(p);
     p->r = nr;
-    nr[p->nr++] = (v1_rec){ts, dur, (int64_t)e.pid, whole(e.tid) ? (int64_t)e.tid : 0,
-                           (uint32_t)e.name};
+    nr[p->nr++] =
+        (v1_rec){ts, dur, (int64_t)e.pid, whole(e.tid) ? (int64_t)e.tid : 0, (uint32_t)e.name};
     return 0;
 }
 

@@ -608,18 +608,24 @@ int td_set_file_info(const td_set *s, size_t i, td_file_info *o)
     o->device_name = f->device_name;
     o->decimal_ts = f->decimal_ts;
     o->format = f->format;
-    if (f->format) {
-        static const char *const from[] = {
-            [TD_RANK_FROM_PLACE] = "file order",
-            [TD_RANK_FROM_MPI] = "MPI_RANKS",
-            [TD_RANK_FROM_PLACE_MANY] = "file order (MPI_RANKS names several ranks: --pid picks "
-                                        "one)"};
-        o->rank_from = f->rank_from > 0 && f->rank_from <= TD_RANK_FROM_PLACE_MANY
-                           ? from[f->rank_from]
-                           : "file order";
-    }
-    o->processes = f->nprocs;
     return 0;
+}
+
+const char *td_set_file_rank_from(const td_set *s, size_t i)
+{
+    if (i >= s->nfiles || !s->files[i]->format)
+        return NULL;
+    static const char *const from[] = {
+        [TD_RANK_FROM_PLACE] = "file order",
+        [TD_RANK_FROM_MPI] = "MPI_RANKS",
+        [TD_RANK_FROM_PLACE_MANY] = "file order (MPI_RANKS names several ranks: --pid picks one)"};
+    int r = s->files[i]->rank_from;
+    return r > 0 && r <= TD_RANK_FROM_PLACE_MANY ? from[r] : "file order";
+}
+
+size_t td_set_file_processes(const td_set *s, size_t i)
+{
+    return i < s->nfiles ? s->files[i]->nprocs : 0;
 }
 
 int td_set_file_process(const td_set *s, size_t i, size_t k, td_process_info *o)

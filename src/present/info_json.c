@@ -112,9 +112,10 @@ int td_info_write_json(FILE *f, const td_set *s, const td_attr_stats *a, td_erro
             fputs(", \"format\": \"", f);
             td_write_json_string(f, fi.format, strlen(fi.format));
             fputs("\", \"rank_from\": \"", f);
-            td_write_json_string(f, fi.rank_from, strlen(fi.rank_from));
+            const char *rf = td_set_file_rank_from(s, i);
+            td_write_json_string(f, rf, strlen(rf));
             fputs("\", \"processes\": [", f);
-            for (size_t k = 0; k < fi.processes; k++) {
+            for (size_t k = 0; k < td_set_file_processes(s, i); k++) {
                 td_process_info p;
                 if (td_set_file_process(s, i, k, &p) < 0)
                     break;

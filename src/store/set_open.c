@@ -18,6 +18,8 @@ int td_sets_open(td_set **out, const char *const *paths, size_t n, const td_open
     if (rc < 0)
         return rc;
     opts = &oc;
+    if (opts->npids && !opts->pids)
+        return td_fail(err, TD_EUSAGE, "", "td_open_opts: npids without pids");
     const char **tp = calloc(n + 1, sizeof *tp);
     size_t *ti = calloc(n + 1, sizeof *ti);
     td_set **ts = calloc(n + 1, sizeof *ts);
