@@ -174,12 +174,19 @@ typedef struct td_open_opts {
      * (not summaries or other profilers' outputs). Files are then read
      * whole, in threads. Off by default. */
     bool want_tree;
+    /* Read only the events of these processes (pids[0..npids)) of each
+     * Nsight Systems or rocpd export (docs/profilers.md, "Processes"): an
+     * export may hold several. A file without one of them is TD_ETRACE,
+     * naming the pids it holds; so is a JSON trace (read whole) and a
+     * summary. npids 0 (the default) reads every process. */
+    const int64_t *pids;
+    size_t npids;
 } td_open_opts;
 
 #define TD_OPEN_OPTS_INIT                                                                          \
     {                                                                                              \
         sizeof(td_open_opts), 0, NULL, NULL, false, 0, false, false, false, false, NULL, false,    \
-            false, false                                                                           \
+            false, false, NULL, 0                                                                  \
     }
 
 /* Whether HTA_DISABLE_NS_ROUNDING in the environment turns HTA's rounding
@@ -229,6 +236,15 @@ typedef struct td_file_info {
     const char *format;
 } td_file_info;
 
+/* Process k (< td_set_file_processes) of file i of a set: its pid, its
+ * name ("" when not recorded) and the events the file holds of it (all of
+ * them, whether --pid read them or not). */
+typedef struct td_process_info {
+    int64_t pid;
+    const char *name;
+    uint64_t events;
+} td_process_info;
+
 TD_API const char *td_set_path(const td_set *set);
 /* Where the set was read from: "FILE#RUN" for a summary, else its path. */
 TD_API const char *td_set_origin(const td_set *set);
@@ -239,6 +255,15 @@ TD_API bool td_set_unchecked(const td_set *set);
 TD_API size_t td_set_nfiles(const td_set *set);
 /* Files are ordered by rank. */
 TD_API int td_set_file_info(const td_set *set, size_t i, td_file_info *out);
+/* Another profiler's output (td_file_info.format): where file i's rank
+ * comes from, "MPI_RANKS" (nsys recorded it under MPI), "file order", or
+ * "file order (MPI_RANKS names several ranks: --pid picks one)"; NULL for
+ * Kineto JSON and summaries. And how many processes its events come from
+ * (0 for those). Functions, not td_file_info fields: that struct is the
+ * caller's, of the size its header gave. */
+TD_API const char *td_set_file_rank_from(const td_set *set, size_t i);
+TD_API size_t td_set_file_processes(const td_set *set, size_t i);
+TD_API int td_set_file_process(const td_set *set, size_t i, size_t k, td_process_info *out);
 
 /* Whether the set's durations keep the trace's own resolution (opened with
  * td_open_opts.ns, or a summary made so), else HTA's whole-us rounding. */

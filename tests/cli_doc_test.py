@@ -157,7 +157,7 @@ def check_completion(exe, table):
              ("tracediff plot ", ["counts", "duration", "flame"]),
              ("tracediff completion ", ["bash", "zsh"]),
              ("tracediff info examples/c", ["examples/control"]),
-             ("tracediff info -", ["--format", "--help", "--jobs", "--ns", "--nsys-names", "--output",
+             ("tracediff info -", ["--format", "--help", "--jobs", "--ns", "--nsys-names", "--output", "--pid",
                                    "--quiet", "--step-marker",
                                    "-j", "-o", "-q"])]
     for line, want in cases:

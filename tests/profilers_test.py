@@ -579,6 +579,302 @@ def test_bad_inputs(exe, tmp):
           "not a tracediff summary" in err, err)
 
 
+# ---------------------------------------------------------------- ranks and processes
+
+def pid_col(db, t):
+    """The column of table t that carries the process (globalPid, else globalTid)."""
+    c = cols(db, t)
+    return "globalPid" if "globalPid" in c else "globalTid" if "globalTid" in c else None
+
+
+EVENT_TABLES = ["CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY",
+                "CUPTI_ACTIVITY_KIND_MEMSET", "CUPTI_ACTIVITY_KIND_RUNTIME", "NVTX_EVENTS"]
+
+
+def sql_pids(db):
+    """{pid: rows} over the event tables, the pid as nsys serializes it (bits 24-47)."""
+    out = {}
+    for t in EVENT_TABLES:
+        if not has_table(db, t):
+            continue
+        c = pid_col(db, t)
+        where = " WHERE eventType IN (59, 60)" if t == "NVTX_EVENTS" else ""
+        for pid, n in db.execute(f'SELECT ("{c}" >> 24) & 16777215, COUNT(*) FROM "{t}"{where} '
+                                 'GROUP BY 1'):
+            out[pid] = out.get(pid, 0) + n
+    return out
+
+
+def only_pid(src, dst, pid):
+    """A copy of export src keeping the rows of process pid only: the oracle's input."""
+    shutil.copyfile(src, dst)
+    db = sqlite3.connect(dst)
+    for t in EVENT_TABLES:
+        if has_table(db, t):
+            db.execute(f'DELETE FROM "{t}" WHERE ("{pid_col(db, t)}" >> 24) & 16777215 != ?',
+                       (pid,))
+    db.commit()
+    return db
+
+
+def add_mpi_ranks(path, ranks):
+    """nsys's MPI_RANKS table as its SQLite schema reference gives it (globalTid -> rank),
+    one row per thread of each process: ranks = {pid: rank}; a pid the file lacks gets
+    a thread of its own."""
+    db = sqlite3.connect(path)
+    db.execute("CREATE TABLE MPI_RANKS (globalTid INTEGER NOT NULL, rank INTEGER NOT NULL)")
+    tids = set()
+    for t in ("CUPTI_ACTIVITY_KIND_RUNTIME", "NVTX_EVENTS"):
+        if has_table(db, t) and "globalTid" in cols(db, t):
+            tids |= {r[0] for r in db.execute(f'SELECT DISTINCT globalTid FROM "{t}"')}
+    for pid, rank in ranks.items():
+        mine = [g for g in tids if (g >> 24) & 0xFFFFFF == pid] or [(pid << 24) | 7]
+        db.executemany("INSERT INTO MPI_RANKS VALUES (?, ?)", [(g, rank) for g in mine])
+    db.commit()
+    db.close()
+
+
+def info_files(exe, *args):
+    rc, out, err = run(exe, "info", "--format", "json", *args)
+    return (json.loads(out)["files"] if rc == 0 else None), err
+
+
+def test_mpi_ranks(exe, tmp):
+    """No shared export was recorded under MPI: copies of the vector-add pair get nsys's
+    MPI_RANKS, their ranks the reverse of their names' order."""
+    folder = os.path.join(tmp, "mpi_ranks")
+    os.makedirs(folder)
+    va = [os.path.join(D, "nsys-vector-add/report1.sqlite"),
+          os.path.join(D, "nsys-vector-add/report2.sqlite")]
+    pids = []
+    for src in va:
+        db = sqlite3.connect(f"file:{src}?mode=ro&immutable=1", uri=True)
+        pids.append(sorted(sql_pids(db)))
+        db.close()
+    a, b = os.path.join(folder, "a.sqlite"), os.path.join(folder, "b.sqlite")
+    shutil.copyfile(va[1], a)  # rank 1, first by name
+    shutil.copyfile(va[0], b)  # rank 0
+    add_mpi_ranks(a, {p: 1 for p in pids[1]})
+    add_mpi_ranks(b, {p: 0 for p in pids[0]})
+    files, err = info_files(exe, folder)
+    got = {os.path.basename(f["path"]): (f["rank"], f["rank_from"]) for f in files or []}
+    check("MPI_RANKS gives each export its rank", got == {
+        "a.sqlite": (1, "MPI_RANKS"), "b.sqlite": (0, "MPI_RANKS")}, got or err)
+    rc, out, err = run(exe, "info", folder)
+    check("info says the rank is nsys's", rc == 0 and out.count("(MPI_RANKS)") == 2, out[-800:])
+    for rank, src in ((0, va[0]), (1, va[1])):
+        db = sqlite3.connect(f"file:{src}?mode=ro&immutable=1", uri=True)
+        want = {**sql_kernels(db), **sql_copies(db), **sql_memsets(db)}
+        db.close()
+        got, err = table(exe, folder, folder, "--control-rank", str(rank), "--test-rank",
+                         str(rank), "--device", "gpu")
+        ok, why = same_sums(got, want)
+        check(f"rank {rank} by MPI_RANKS is {os.path.basename(src)}", ok, why or err)
+    # Several ranks in one export: file order, unless --pid picks one rank's process.
+    many = os.path.join(tmp, "many_ranks.sqlite")
+    shutil.copyfile(va[0], many)
+    add_mpi_ranks(many, {pids[0][0]: 3, 4242: 5})
+    files, err = info_files(exe, many)
+    f = (files or [{}])[0]
+    check("several ranks in one export: file order, and info says why",
+          f.get("rank") == 0 and "several" in f.get("rank_from", ""), files or err)
+    files, err = info_files(exe, many, "--pid", str(pids[0][0]))
+    f = (files or [{}])[0]
+    check("--pid picks the rank of its process", f.get("rank") == 3 and
+          f.get("rank_from") == "MPI_RANKS", files or err)
+    # The shared exports record no MPI rank: file order, said so.
+    files, err = info_files(exe, os.path.join(D, "nsys-mordred"))
+    check("no MPI_RANKS: file order", [(f["rank"], f["rank_from"]) for f in files or []] ==
+          [(0, "file order"), (1, "file order")], files or err)
+
+
+def test_pids(exe, tmp):
+    """nsys-fuser-2025 holds two processes (pytest and a python3 it started)."""
+    path = os.path.join(D, "nsys-fuser-2025/report1.sqlite")
+    db = sqlite3.connect(f"file:{path}?mode=ro&immutable=1", uri=True)
+    rows = sql_pids(db)
+    names = {p: n for p, n in db.execute("SELECT pid, name FROM PROCESSES")}
+    db.close()
+    check("the shared export holds two processes", len(rows) == 2, rows)
+    files, err = info_files(exe, path)
+    procs = (files or [{}])[0].get("processes")
+    check("info lists each process with its name and events (SQL)", procs == [
+        {"pid": p, "name": names.get(p, ""), "events": rows[p]} for p in sorted(rows)],
+        f"{procs} vs {rows} {err}")
+    rc, out, err = run(exe, "info", path, "--pid", str(min(rows)))
+    check("info marks the processes --pid reads", rc == 0 and out.count("(--pid)") == 1, out)
+    for pid in sorted(rows):
+        odb = only_pid(path, os.path.join(tmp, f"pid{pid}.sqlite"), pid)
+        for cat, oracle in (("kernel", sql_kernels), ("gpu_memcpy", sql_copies),
+                            ("gpu_memset", sql_memsets), ("user_annotation", sql_nvtx),
+                            ("cuda_runtime", sql_runtime)):
+            want = oracle(odb)
+            got, err = table(exe, path, path, "--cat", cat, "--pid", str(pid))
+            if not want:
+                check(f"--pid {pid} {cat} absent", got is None or
+                      not any(v[0] for v in got.values()), err)
+                continue
+            ok, why = same_sums(got, want)
+            check(f"--pid {pid} {cat} equals SQL over its rows", ok, why or err)
+        odb.close()
+    both = ",".join(str(p) for p in sorted(rows))
+    got, _ = table(exe, path, path, "--pid", both)
+    whole, _ = table(exe, path, path)
+    check("--pid with every process reads the whole export", got == whole and got, both)
+    # Every command that reads traces takes it; a pid the file lacks is an
+    # error naming the file and the pids it holds, and writes nothing.
+    pid = str(max(rows, key=rows.get))  # the process with the kernels and ranges
+    odb = only_pid(path, os.path.join(tmp, "pid_ranges.sqlite"), int(pid))
+    ranges = sql_nvtx(odb)
+    odb.close()
+    cmds = [("compare", [path, path], ".csv"), ("ops", [path, path], ".csv"),
+            ("check", [path, path], ".txt"),
+            ("explain", [path, path, min(ranges), "--by", "annotation"], ".txt"),
+            ("breakdown", [path, path], ".txt"), ("report", [path, path], ".html"),
+            ("plot", ["duration", path, path], ".svg"), ("info", [path], ".txt"),
+            ("summarize", [path], ".tdsum")]
+    for cmd, args, ext in cmds:
+        out = os.path.join(tmp, f"pid_{cmd}{ext}")
+        rc, _, err = run(exe, cmd, *args, "--pid", pid, "-o", out, "-q")
+        check(f"{cmd} --pid reads", rc in (0, 3) and os.path.exists(out), f"rc {rc} {err}")
+        if os.path.exists(out):
+            os.remove(out)
+        rc, _, err = run(exe, cmd, *args, "--pid", "1", "-o", out, "-q")
+        check(f"{cmd} --pid absent: exit 1 naming the file and its pids", rc == 1 and
+              path in err and both.replace(",", ", ") in err and not os.path.exists(out),
+              f"rc {rc} {err}")
+    # A summary made with --pid holds that process's events.
+    tdsum = os.path.join(tmp, "pid.tdsum")
+    rc, _, err = run(exe, "summarize", path, "--pid", pid, "-o", tdsum, "-q")
+    got, err2 = table(exe, tdsum, tdsum)
+    want, _ = table(exe, path, path, "--pid", pid)
+    check("summarize --pid keeps the process's events", rc == 0 and got == want and got,
+          err + err2)
+    rc, _, err = run(exe, "compare", tdsum, tdsum, "--pid", pid, "-q")
+    check("--pid on a summary is refused", rc == 1 and "summary" in err, err)
+    kineto = os.path.join(ROOT, "tests/golden/traces/hta-trace_compare/test/test.json.gz")
+    rc, _, err = run(exe, "compare", kineto, kineto, "--pid", "1", "-q")
+    check("--pid on a JSON trace is refused, naming it", rc == 1 and kineto in err and
+          "JSON" in err, err)
+    rc, _, err = run(exe, "compare", path, path, "--pid", "x", "-q")
+    check("--pid x: usage error", rc == 2 and "--pid" in err, err)
+
+
+# ---------------------------------------------------------------- rocprof v1/v2 results.json
+
+def write_results_json(path, rnd, string_pids=False, numbered_labels=False, labels=True):
+    """A results.json in the shape rocprofiler's own writer gives it (ROCm/rocprofiler
+    bin/sqlitedb.py: open_json '{ "traceEvents":[{}', label_json's process_name events,
+    dump_json's complete events one per line with ts and dur as quoted strings and the
+    table's columns as quoted args; bin/dform.py: the views that name the members and
+    the tracks: HIP API pid 3, HSA API pid 2, COPY pid 0, GPU n pid 4 + n, kernels on
+    tid 0). string_pids: pid and tid quoted, as older releases wrote them;
+    numbered_labels: labels prefixed with their index ("3 GPU0"), as others did."""
+    tracks = [(3, "CPU HIP API"), (2, "CPU HSA API"), (0, "COPY"), (4, "GPU0"), (5, "GPU1")]
+    apis = ["hipLaunchKernel", "hipMemcpyAsync", "hipStreamSynchronize", "hipMalloc"]
+    hsa = ["hsa_signal_wait_scacquire", "hsa_amd_memory_async_copy"]
+    kernels = ["Cijk_Ailk_Bljk_SB_MT128x128x16", "void at::native::elementwise_kernel<128, 4>",
+               "ncclKernel_AllReduce_RING_LL_Sum_float", "__amd_rocclr_fillBuffer"]
+    out = ['{ "traceEvents":[{}\n']
+    if labels:
+        for i, (pid, name) in enumerate(tracks):
+            label = f"{i} {name}" if numbered_labels else name
+            out.append(',{"args":{"name":"%s"},"ph":"M","pid":%d,"name":"process_name",'
+                       '"sort_index":%d}\n' % (label, pid, i))
+    t = 1_000_000_000
+    q = (lambda v: '"%d"' % v) if string_pids else (lambda v: "%d" % v)
+    for _ in range(600):
+        pid = rnd.choice([3, 3, 2, 0, 4, 4, 5])
+        name = (rnd.choice(apis) if pid == 3 else rnd.choice(hsa) if pid == 2 else
+                "async-copy%d" % rnd.randrange(50) if pid == 0 else rnd.choice(kernels))
+        tid = 0 if pid >= 4 else rnd.choice([4711, 4712])
+        t += rnd.randrange(100, 5000)
+        d = rnd.randrange(0, 90000)
+        args = ['"BeginNs":"%d"' % t, '"EndNs":"%d"' % (t + d), '"Name":"%s"' % name]
+        dur = d // 1000 or 1  # dump_json writes a 0 dur as "1"
+        out.append(',{"ph":"X","name":"%s","pid":%s,"tid":%s,"ts":"%d","dur":"%d",\n'
+                   '  "args":{\n    %s\n  }\n}\n' % (name, q(pid), q(tid), t // 1000, dur,
+                                                     ",\n    ".join(args)))
+    out.append(',{"ts":1,"ph":"s","cat":"DataFlow","id":0,"pid":3,"tid":4711,"name":"dep"}\n')
+    out.append('],\n"otherData": {\n    "ROCm version": "5.7"\n  }\n}\n')
+    with open(path, "w") as f:
+        f.write("".join(out))
+
+
+def results_json_oracle(path):
+    """{category: {name: (count, us)}} read with Python's json module."""
+    doc = json.load(gzip.open(path, "rt") if path.endswith(".gz") else open(path))
+    labels = {}
+    for e in doc["traceEvents"]:
+        if e.get("ph") == "M" and e.get("name") == "process_name":
+            labels[int(e["pid"])] = re.sub(r"^[0-9]+ ", "", e["args"]["name"])
+    out = {}
+    for e in doc["traceEvents"]:
+        if e.get("ph") != "X":
+            continue
+        pid = int(e["pid"])
+        lab = labels.get(pid)
+        if lab is None:
+            lab = {0: "COPY", 2: "CPU HSA API", 3: "CPU HIP API"}.get(pid, "GPU")
+        cat = ("kernel" if lab.startswith("GPU") else "gpu_memcpy" if lab == "COPY" else
+               "cuda_runtime" if lab.startswith("CPU ") else None)
+        a = e.get("args", {})
+        us = ((int(a["EndNs"]) - int(a["BeginNs"])) / 1000.0 if "BeginNs" in a and "EndNs" in a
+              else float(e["dur"]))
+        c, t = out.setdefault(cat, {}).get(e["name"], (0, 0.0))
+        out[cat][e["name"]] = (c + 1, t + us)
+    return out
+
+
+def test_rocprof_v1(exe, tmp):
+    import random
+    variants = [("results.json", {}), ("strings/results.json", {"string_pids": True}),
+                ("numbered/results.json", {"numbered_labels": True}),
+                ("unlabelled/results.json", {"labels": False})]
+    for i, (rel, kw) in enumerate(variants):
+        path = os.path.join(tmp, "rocprof_v1", rel)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        write_results_json(path, random.Random(40 + i), **kw)
+        want = results_json_oracle(path)
+        for cat in ("kernel", "cuda_runtime", "gpu_memcpy"):
+            got, err = table(exe, path, path, "--cat", cat)
+            ok, why = same_sums(got, want.get(cat, {}))
+            check(f"results.json ({rel}) {cat} equals the Python reader", ok and want.get(cat),
+                  why or err)
+    path = os.path.join(tmp, "rocprof_v1", "results.json")
+    gz = path + ".gz"
+    with open(path, "rb") as f, gzip.open(gz, "wb") as g:
+        g.write(f.read())
+    a, err = table(exe, gz, path)
+    check("results.json.gz reads as the plain file", a and all(
+        v[0] == v[2] and close(v[1], v[3]) for v in a.values()), err)
+    files, err = info_files(exe, path)
+    f = (files or [{}])[0]
+    want = results_json_oracle(path)
+    check("info names results.json and its tracks", f.get("format", "").startswith(
+        "rocprof v1/v2") and [p["name"] for p in f.get("processes", [])] ==
+        ["COPY", "CPU HSA API", "CPU HIP API", "GPU0", "GPU1"] and
+        f.get("events_gpu") == sum(c for cat in ("kernel", "gpu_memcpy")
+                                   for c, _ in want[cat].values()), files or err)
+    # Cut short: one error naming the file, nothing written.
+    cut = os.path.join(tmp, "rocprof_v1", "cut.json")
+    data = open(path, "rb").read()
+    with open(cut, "wb") as f:
+        f.write(data[:len(data) // 2])
+    out = os.path.join(tmp, "rocprof_v1", "cut.csv")
+    rc, _, err = run(exe, "compare", cut, path, "-o", out, "-q")
+    check("a truncated results.json: exit 1 naming it", rc == 1 and cut in err and
+          not os.path.exists(out), err)
+    # Only metadata, no events: an error, not an empty comparison.
+    empty = os.path.join(tmp, "rocprof_v1", "empty.json")
+    with open(empty, "w") as f:
+        f.write('{ "traceEvents":[{}\n,{"args":{"name":"GPU0"},"ph":"M","pid":4,'
+                '"name":"process_name"}\n]}\n')
+    rc, _, err = run(exe, "compare", empty, path, "-q")
+    check("a results.json with no events: exit 1 naming it", rc == 1 and empty in err and
+          "no kernels" in err, err)
+
+
 def test_mpi_and_python(exe):
     """A folder of exports through tracediff-mpi and the Python module."""
     folder = os.path.join(D, "nsys-mordred")
@@ -713,6 +1009,9 @@ def main():
         test_rocpd(exe, tmp)
         test_bad_inputs(exe, tmp)
         test_mpi_and_python(exe)
+        test_mpi_ranks(exe, tmp)
+        test_pids(exe, tmp)
+        test_rocprof_v1(exe, tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     print(f"profilers: {passed} passed, {failed} failed")

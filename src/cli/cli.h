@@ -33,6 +33,7 @@ typedef struct cli_opts {
     bool quiet;
     bool ns;             /* --ns or HTA_DISABLE_NS_ROUNDING=1: the traces' own resolution */
     bool nsys_demangled; /* --nsys-names demangled */
+    td_list pids;        /* --pid PID[,PID...] (td_open_opts.pids) */
     /* One set's selection (summarize) and the history commands (trend). */
     td_list ranks, iters;
     const char *run_name;

@@ -47,8 +47,38 @@ static void attr_table(FILE *f, const td_attr_stats *a)
     }
 }
 
+static bool pid_asked(const td_list *pids, int64_t pid)
+{
+    for (size_t i = 0; i < pids->n; i++)
+        if (pids->v[i] == pid)
+            return true;
+    return false;
+}
+
+/* Another profiler's output: what wrote it, where its rank comes from, and
+ * its processes (docs/profilers.md, "Ranks" and "Processes"). */
+static void info_export(FILE *f, const td_set *s, size_t i, const td_file_info *fi,
+                        const td_list *pids)
+{
+    const char *from = "the file's place in the set", *rf = td_set_file_rank_from(s, i);
+    if (rf && strcmp(rf, "MPI_RANKS") == 0)
+        from = "recorded by nsys under MPI (MPI_RANKS)";
+    else if (rf && strcmp(rf, "file order") != 0)
+        from = "the file's place in the set: MPI_RANKS names several ranks, --pid picks one";
+    fprintf(f, "%*s%s (rank: %s)\n", 94, "", cli_visible(fi->format), from);
+    for (size_t k = 0; k < td_set_file_processes(s, i); k++) {
+        td_process_info p;
+        if (td_set_file_process(s, i, k, &p) < 0)
+            break;
+        fprintf(f, "%*sprocess %lld%s%s: %llu %s%s\n", 94, "", (long long)p.pid, *p.name ? " " : "",
+                cli_visible(p.name), (unsigned long long)p.events,
+                p.events == 1 ? "event" : "events",
+                pids->n && pid_asked(pids, p.pid) ? " (--pid)" : "");
+    }
+}
+
 static void info_table(FILE *f, const td_set *s, const int64_t *iters, size_t ni,
-                       const td_attr_stats *a)
+                       const td_attr_stats *a, const td_list *pids)
 {
     fprintf(f, "set         %s\n", cli_visible(td_set_path(s)));
     fprintf(f, "files       %zu\n", td_set_nfiles(s));
@@ -85,8 +115,7 @@ static void info_table(FILE *f, const td_set *s, const int64_t *iters, size_t ni
         if (fi.device_name)
             fprintf(f, "%*s%s\n", 94, "", cli_visible(fi.device_name));
         if (fi.format)
-            fprintf(f, "%*s%s (rank: the file's place in the set)\n", 94, "",
-                    cli_visible(fi.format));
+            info_export(f, s, i, &fi, pids);
         if (fi.rounded)
             fprintf(f, "%*s(decimal timestamps: rounded to whole microseconds)\n", 94, "");
         else if (fi.decimal_ts)
@@ -140,7 +169,7 @@ static int info_write(const cli_opts *o, const td_set *s, const char *fmt)
         else if (strcmp(fmt, "json") == 0)
             rc = out_commit(&out);
         else {
-            info_table(out.f, s, iters, ni, &a);
+            info_table(out.f, s, iters, ni, &a, &o->pids);
             rc = out_commit(&out);
         }
     }
@@ -155,6 +184,8 @@ static int info_run(const cli_opts *o, const char *path)
     td_open_opts oo = TD_OPEN_OPTS_INIT;
     oo.ns = o->ns;
     oo.nsys_demangled = o->nsys_demangled;
+    oo.pids = o->pids.v;
+    oo.npids = o->pids.n;
     oo.threads = o->threads;
     oo.map_min_bytes = cli_map_min;
     oo.processes = true;

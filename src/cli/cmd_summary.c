@@ -26,6 +26,8 @@ static int summarize_run(const cli_opts *o, const char *set_path)
     td_open_opts oo = TD_OPEN_OPTS_INIT;
     oo.ns = o->ns;
     oo.nsys_demangled = o->nsys_demangled;
+    oo.pids = o->pids.v;
+    oo.npids = o->pids.n;
     oo.threads = o->threads;
     oo.map_min_bytes = cli_map_min;
     oo.processes = true;

@@ -22,6 +22,8 @@ static int load_pair(cli_opts *o, td_set **control, td_set **test)
     td_open_opts oo = TD_OPEN_OPTS_INIT;
     oo.ns = o->ns;
     oo.nsys_demangled = o->nsys_demangled;
+    oo.pids = o->pids.v;
+    oo.npids = o->pids.n;
     oo.threads = o->threads;
     oo.map_min_bytes = cli_map_min;
     oo.processes = true;
@@ -275,6 +277,9 @@ int cli_open_pair(const cli_opts *o, td_set *sets[2], td_open_opts *oo)
     const char *paths[2] = {o->control, o->test};
     cli_progress pr;
     oo->ns = o->ns;
+    oo->nsys_demangled = o->nsys_demangled;
+    oo->pids = o->pids.v;
+    oo->npids = o->pids.n;
     oo->threads = o->threads;
     oo->map_min_bytes = cli_map_min;
     oo->step_marker = o->step_marker;

@@ -263,6 +263,7 @@ void cli_opts_free(cli_opts *o)
     td_list_clear(&o->cmp.test_iters);
     td_list_clear(&o->ranks);
     td_list_clear(&o->iters);
+    td_list_clear(&o->pids);
     td_classes_free(o->classes);
     o->classes = NULL;
     td_renames_free(o->renames);

@@ -446,6 +446,22 @@ static int set_nsys_names(cli_opts *o, const char *v)
     return 0;
 }
 
+static int set_pids(cli_opts *o, const char *v)
+{
+    td_list_clear(&o->pids);
+    memset(&o->pids, 0, sizeof o->pids);
+    if (cli_value_list(&o->pids, "--pid", v) < 0)
+        return -1;
+    bool bad = o->pids.all || o->pids.steady || o->pids.n == 0;
+    for (size_t i = 0; i < o->pids.n; i++)
+        bad |= o->pids.v[i] < 0;
+    if (bad) {
+        cli_error("--pid '%s': expected PID or PID,PID,... (process ids, as info lists them)", v);
+        return -1;
+    }
+    return 0;
+}
+
 static int set_control_label(cli_opts *o, const char *v)
 {
     o->control_label = v;
@@ -873,6 +889,11 @@ const cli_option cli_options[] = {
      "kernel names of Nsight Systems exports: nsys's shortName\n"
      "(default) or the demangled signature (docs/profilers.md)",
      set_nsys_names},
+    {"pid", 0, "PID[,PID...]", NULL, "selection", ON_READ,
+     "the events of these processes only, in each Nsight Systems\n"
+     "or rocpd export (info lists a file's processes;\n"
+     "docs/profilers.md)",
+     set_pids},
     {"step-marker", 0, "REGEX", NULL, "selection", ON_READ,
      "the events whose name REGEX matches (PCRE2) are the\n"
      "iterations, numbered 0, 1, ... in time order, instead of\n"

@@ -29,6 +29,9 @@ void td_file_free(td_file *f)
     free(f->origin);
     free(f->device_name);
     free(f->format);
+    free(f->proc_pid);
+    free(f->proc_events);
+    free(f->proc_names);
     td_strtab_free(f->names);
     td_strtab_free(f->cats);
     free(f->cat_counts);

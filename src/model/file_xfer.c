@@ -140,6 +140,9 @@ static void put_file(wbuf *w, const td_file *f)
         put(w, f->op_name, f->nops * sizeof *f->op_name);
         put(w, f->op_parent, f->nops * sizeof *f->op_parent);
     }
+    put(w, f->proc_pid, f->nprocs * sizeof *f->proc_pid);
+    put(w, f->proc_events, f->nprocs * sizeof *f->proc_events);
+    put(w, f->proc_names, f->proc_names_len);
     pad(w, 64); /* the events on a cache line */
     for (size_t b = 0; b < f->nevb; b++) {
         size_t k = b + 1 < f->nevb ? TD_BLOCK : f->nev - b * TD_BLOCK;
@@ -292,6 +295,7 @@ static bool sizes_ok(const td_file *src, size_t len)
     size_t most = len / 4;
     return src->ncat_counts <= most && src->nname_cats <= most && src->niters <= most &&
            src->nattr <= most && src->nev <= most && src->nwait <= most && src->nops <= most &&
+           src->nprocs <= most && src->proc_names_len <= len &&
            src->nevb == (src->nev + TD_BLOCK - 1) / TD_BLOCK;
 }
 
@@ -328,6 +332,11 @@ static bool take_arrays(rbuf *r, td_file *f, bool rdelta, bool ev_cat, bool has_
         f->op_name = copy_of(r, f->nops * sizeof *f->op_name);
         f->op_parent = copy_of(r, f->nops * sizeof *f->op_parent);
     }
+    f->proc_pid = copy_of(r, f->nprocs * sizeof *f->proc_pid);
+    f->proc_events = copy_of(r, f->nprocs * sizeof *f->proc_events);
+    f->proc_names = copy_of(r, f->proc_names_len);
+    if (f->proc_names && f->proc_names[f->proc_names_len - 1] != '\0')
+        r->bad = true; /* each name NUL-terminated, the last one too */
     return !r->bad;
 }
 
@@ -365,6 +374,9 @@ int td_file_xfer_read(td_file **out, void *map, size_t len)
     f->lazy_mem = NULL;
     f->fill = NULL;
     f->ev_map = NULL;
+    f->proc_pid = NULL;
+    f->proc_events = NULL;
+    f->proc_names = NULL;
     const unsigned char *ev = NULL;
     if (take_arrays(&r, f, rdelta, ev_cat, has_wait, has_calls)) {
         r.n = (r.n + 63) & ~(size_t)63;

@@ -167,6 +167,17 @@ typedef struct td_file {
     size_t nstk;
     uint64_t stk_cut;
     struct td_tree *tree; /* the call tree (TD_LOAD_TREE, docs/tree-match.md), or NULL */
+    /* The processes of another profiler's output (docs/profilers.md,
+     * "Processes"), by pid: each one's events as the export holds them
+     * (before --pid selects), and its name (proc_names: one NUL-terminated
+     * name per process, in proc_pid's order, "" when not recorded; NULL
+     * when the format records none). nprocs 0 for Kineto JSON and
+     * summaries. */
+    int64_t *proc_pid;
+    uint64_t *proc_events;
+    char *proc_names;
+    size_t nprocs, proc_names_len;
+    int rank_from; /* an export's rank: TD_RANK_FROM_* (prof_load.h) */
 } td_file;
 
 #define TD_STK_CUT 0xFFFFFEFFu /* the "[…]" frame */

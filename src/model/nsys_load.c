@@ -10,6 +10,7 @@
  * SQLite's defensive settings, as summaries are (store/summary_read.c).
  */
 #include "model/prof_load.h"
+#include "read/reader.h"
 
 #include <errno.h>
 #include <sqlite3.h>
@@ -51,6 +52,45 @@ static bool json_lines(const char *h, size_t n)
     return e > i && h[e - 1] == '}' && !contains(h, e, "traceEvents");
 }
 
+/* rocprofiler's writer opens results.json with '{ "traceEvents":[{}'
+ * (bin/sqlitedb.py, open_json): an empty first event, which no Kineto
+ * trace has; white space allowed. */
+static bool rocprof_v1(const char *h, size_t n)
+{
+    static const char *const tokens[] = {"{", "\"traceEvents\"", ":", "[", "{", "}"};
+    size_t i = 0;
+    for (size_t t = 0; t < sizeof tokens / sizeof *tokens; t++) {
+        while (i < n && (h[i] == ' ' || h[i] == '\t' || h[i] == '\r' || h[i] == '\n'))
+            i++;
+        size_t m = strlen(tokens[t]);
+        if (i + m > n || memcmp(h + i, tokens[t], m) != 0)
+            return false;
+        i += m;
+    }
+    return contains(h, n, "\"process_name\"") || contains(h, n, "\"ph\":\"X\"");
+}
+
+/* A compressed file's first decompressed bytes: a results.json may be
+ * stored gzip'ed or zstd'ed like any trace. */
+static bool compressed_rocprof_v1(const char *path, const unsigned char *h, size_t n)
+{
+    bool gz = n >= 2 && h[0] == 0x1f && h[1] == 0x8b;
+    bool zst = n >= 4 && h[0] == 0x28 && h[1] == 0xb5 && h[2] == 0x2f && h[3] == 0xfd;
+    if (!gz && !zst)
+        return false;
+    td_reader *r = NULL;
+    td_error e;
+    if (td_reader_open(&r, path, &e) < 0)
+        return false; /* the reader says why, later */
+    char d[4096];
+    size_t got = 0;
+    long k;
+    while (got < sizeof d && (k = td_reader_read(r, d + got, sizeof d - got, &e)) > 0)
+        got += (size_t)k;
+    td_reader_close(r);
+    return rocprof_v1(d, got);
+}
+
 td_prof_kind td_prof_sniff(const char *path)
 {
     if (td_has_suffix(path, ".nsys-rep") || td_has_suffix(path, ".qdrep"))
@@ -70,6 +110,8 @@ td_prof_kind td_prof_sniff(const char *path)
         return TD_PROF_SQLITE;
     if (json_lines(h, n))
         return TD_PROF_NSYS_JSON;
+    if (rocprof_v1(h, n) || compressed_rocprof_v1(path, (const unsigned char *)h, n))
+        return TD_PROF_ROCPROF_V1;
     return TD_PROF_NONE;
 }
 
@@ -639,6 +681,87 @@ static int nsys_meta(nsys_ctx *c)
     return rc;
 }
 
+/* The rank nsys recorded for an export made under MPI (--trace=mpi):
+ * MPI_RANKS maps each of the ranks' threads (globalTid) to its rank (the
+ * Nsight Systems SQLite schema reference; its own mpi_event_trace report
+ * joins it so). One rank among the processes read is the file's rank;
+ * several (an export of more than one rank: --pid picks one) leave the
+ * file's place in the set, and info says why. */
+static int nsys_rank(nsys_ctx *c)
+{
+    const char *want[] = {"globalTid", "rank", NULL};
+    sqlite3_stmt *q;
+    int rc = prepare_table(c, "MPI_RANKS", want, NULL, &q);
+    if (rc != 0)
+        return rc > 0 ? 0 : rc;
+    int64_t rank = 0;
+    int seen = 0; /* 0 none, 1 one rank, 2 several */
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        if (sqlite3_column_type(q, 1) == SQLITE_NULL ||
+            !td_pid_selected(&c->sink->sel, pid_of(sqlite3_column_int64(q, 0))))
+            continue;
+        int64_t r = sqlite3_column_int64(q, 1);
+        if (seen == 0)
+            rank = r;
+        seen = seen == 0 || (seen == 1 && r == rank) ? 1 : 2;
+    }
+    sqlite3_finalize(q);
+    if (rc != SQLITE_DONE)
+        return step_fail(c, "MPI_RANKS");
+    td_file *f = c->sink->f;
+    if (seen == 1 && rank >= 0) {
+        f->rank = rank;
+        f->has_rank = 1;
+        f->rank_from = TD_RANK_FROM_MPI;
+    } else if (seen == 2) {
+        f->rank_from = TD_RANK_FROM_PLACE_MANY;
+    }
+    return 0;
+}
+
+/* The name of each process read, from PROCESSES (pid, name) when nsys
+ * recorded it: one NUL-terminated name per process, "" when absent. */
+static int nsys_process_names(nsys_ctx *c)
+{
+    td_prof_sink *s = c->sink;
+    if (s->nprocs == 0 || has_object(c->db, "PROCESSES") != 1)
+        return 0;
+    const char *want[] = {"name", NULL};
+    sqlite3_stmt *q;
+    int rc = prepare_table(c, "PROCESSES", want, " WHERE \"pid\" = ? LIMIT 1", &q);
+    if (rc != 0)
+        return rc > 0 ? 0 : rc;
+    size_t cap = 0, n = 0;
+    char *names = NULL;
+    for (size_t i = 0; i < s->nprocs && rc >= 0; i++) {
+        sqlite3_reset(q);
+        sqlite3_bind_int64(q, 1, s->proc_pid[i]);
+        const char *v = "";
+        size_t len = 0;
+        if (sqlite3_step(q) == SQLITE_ROW && sqlite3_column_type(q, 0) != SQLITE_NULL) {
+            v = (const char *)sqlite3_column_text(q, 0);
+            len = strnlen(v, (size_t)sqlite3_column_bytes(q, 0));
+        }
+        char *nn = td_grow(names, &cap, n + len + 1, 1);
+        if (!nn) {
+            rc = td_fail(c->err, TD_ENOMEM, c->path, "out of memory");
+            break;
+        }
+        names = nn;
+        memcpy(names + n, v, len);
+        names[n + len] = '\0';
+        n += len + 1;
+    }
+    sqlite3_finalize(q);
+    if (rc < 0) {
+        free(names);
+        return rc;
+    }
+    s->f->proc_names = names;
+    s->f->proc_names_len = n;
+    return 0;
+}
+
 static int nsys_read(nsys_ctx *c)
 {
     if (sqlite3_prepare_v2(c->db, "SELECT value FROM StringIds WHERE id = ?", -1, &c->str.q,
@@ -646,7 +769,9 @@ static int nsys_read(nsys_ctx *c)
         return step_fail(c, "StringIds");
     int rc;
     if ((rc = nsys_meta(c)) < 0 || (rc = nsys_runtime(c)) < 0 || (rc = nsys_nvtx(c)) < 0 ||
-        (rc = nsys_kernels(c)) < 0 || (rc = nsys_copies(c)) < 0 || (rc = nsys_memsets(c)) < 0)
+        (rc = nsys_kernels(c)) < 0 || (rc = nsys_copies(c)) < 0 || (rc = nsys_memsets(c)) < 0 ||
+        (rc = td_prof_sink_check_pids(c->sink)) < 0 || (rc = nsys_rank(c)) < 0 ||
+        (rc = nsys_process_names(c)) < 0)
         return rc;
     if (c->sink->gpu_rows == 0 && c->sink->ann_rows == 0)
         return td_fail(c->err, TD_ETRACE, c->path,
@@ -713,7 +838,8 @@ static int rocpd_read(nsys_ctx *c)
         (rc = rocpd_view(c, "regions", TD_PC_RUNTIME, cols,
                          " WHERE \"category\" LIKE 'HIP_%API%'")) < 0 ||
         (rc = rocpd_view(c, "regions", TD_PC_ANNOTATION, cols,
-                         " WHERE \"category\" LIKE 'MARKER_%'")) < 0)
+                         " WHERE \"category\" LIKE 'MARKER_%'")) < 0 ||
+        (rc = td_prof_sink_check_pids(c->sink)) < 0)
         return rc;
     if (c->sink->gpu_rows == 0 && c->sink->ann_rows == 0)
         return td_fail(c->err, TD_ETRACE, c->path,
@@ -749,7 +875,7 @@ static int sqlite_load(td_prof_sink *sink, const char *path, int flags, td_error
 }
 
 int td_prof_load(td_file **out, const char *path, td_prof_kind kind, const td_load_progress *prog,
-                 int flags, const void *marker, td_error *err)
+                 int flags, const void *marker, const td_pid_sel *pids, td_error *err)
 {
     *out = NULL;
     if (kind == TD_PROF_NSYS_REP)
@@ -764,11 +890,14 @@ int td_prof_load(td_file **out, const char *path, td_prof_kind kind, const td_lo
     td_prof_sink sink;
     int rc = td_prof_sink_init(&sink, path, flags, err);
     sink.marker = marker;
+    if (pids)
+        sink.sel = *pids;
     struct stat st;
     if (rc == 0 && stat(path, &st) == 0)
         sink.f->file_bytes = (uint64_t)st.st_size;
     if (rc == 0)
-        rc = sqlite_load(&sink, path, flags, err);
+        rc = kind == TD_PROF_ROCPROF_V1 ? td_rocprof_v1_read(&sink, path, err)
+                                        : sqlite_load(&sink, path, flags, err);
     if (rc < 0) {
         td_prof_sink_free(&sink);
         return rc;

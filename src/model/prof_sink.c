@@ -9,6 +9,7 @@
 #include "model/bd_collect.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -33,6 +34,7 @@ int td_prof_sink_init(td_prof_sink *s, const char *path, int flags, td_error *er
     f->ns = 1;
     f->cats_by_side = 1;
     f->rank = TD_RANK_BY_PLACE;
+    f->rank_from = TD_RANK_FROM_PLACE;
     return 0;
 }
 
@@ -44,6 +46,8 @@ void td_prof_sink_free(td_prof_sink *s)
     free(s->wide);
     free(s->links);
     free(s->evcat);
+    free(s->proc_pid);
+    free(s->proc_events);
     td_file_free(s->f);
     memset(s, 0, sizeof *s);
 }
@@ -160,19 +164,107 @@ int64_t td_prof_sink_name(td_prof_sink *s, const char *name, size_t len)
     return nid;
 }
 
+static int count_process(td_prof_sink *s, int64_t pid);
+
 int td_prof_sink_add(td_prof_sink *s, td_prof_cat cat, const char *name, size_t len, double ts,
                      double dur, int64_t stream, int64_t corr, int64_t pid, int64_t tid)
 {
+    if (!td_pid_selected(&s->sel, pid)) /* counted, not read (--pid) */
+        return count_process(s, pid);
     int64_t nid = td_prof_sink_name(s, name, len);
     if (nid < 0)
         return (int)nid;
     return td_prof_sink_add_id(s, cat, nid, ts, dur, stream, corr, pid, tid);
 }
 
+bool td_pid_selected(const td_pid_sel *sel, int64_t pid)
+{
+    if (!sel || sel->npids == 0)
+        return true;
+    for (size_t i = 0; i < sel->npids; i++)
+        if (sel->pids[i] == pid)
+            return true;
+    return false;
+}
+
+/* Counts an event of process pid (a few processes, met in runs: the last
+ * one is looked at first). */
+static int count_process(td_prof_sink *s, int64_t pid)
+{
+    if (s->proc_last < s->nprocs && s->proc_pid[s->proc_last] == pid) {
+        s->proc_events[s->proc_last]++;
+        return 0;
+    }
+    for (size_t i = 0; i < s->nprocs; i++)
+        if (s->proc_pid[i] == pid) {
+            s->proc_events[i]++;
+            s->proc_last = i;
+            return 0;
+        }
+    size_t cap = s->proccap;
+    int64_t *np = td_grow(s->proc_pid, &cap, s->nprocs + 1, sizeof *np);
+    if (!np)
+        return oom(s);
+    s->proc_pid = np;
+    uint64_t *ne = td_grow(s->proc_events, &s->proccap, s->nprocs + 1, sizeof *ne);
+    if (!ne)
+        return oom(s);
+    s->proc_events = ne;
+    s->proc_pid[s->nprocs] = pid;
+    s->proc_events[s->nprocs] = 1;
+    s->proc_last = s->nprocs++;
+    return 0;
+}
+
+static void sort_processes(td_prof_sink *s)
+{
+    for (size_t i = 1; i < s->nprocs; i++) { /* a handful: insertion */
+        int64_t p = s->proc_pid[i];
+        uint64_t e = s->proc_events[i];
+        size_t k = i;
+        for (; k > 0 && s->proc_pid[k - 1] > p; k--) {
+            s->proc_pid[k] = s->proc_pid[k - 1];
+            s->proc_events[k] = s->proc_events[k - 1];
+        }
+        s->proc_pid[k] = p;
+        s->proc_events[k] = e;
+    }
+    s->proc_last = 0;
+}
+
+int td_prof_sink_check_pids(td_prof_sink *s)
+{
+    sort_processes(s);
+    for (size_t i = 0; i < s->sel.npids; i++) {
+        bool found = false;
+        for (size_t k = 0; k < s->nprocs && !found; k++)
+            found = s->proc_pid[k] == s->sel.pids[i];
+        if (found)
+            continue;
+        char list[256];
+        size_t n = 0;
+        list[0] = '\0';
+        for (size_t k = 0; k < s->nprocs && n < sizeof list - 24; k++)
+            n += (size_t)snprintf(list + n, sizeof list - n, "%s%lld", k ? ", " : "",
+                                  (long long)s->proc_pid[k]);
+        if (s->nprocs && n >= sizeof list - 24)
+            snprintf(list + n, sizeof list - n, ", ...");
+        return td_fail(s->err, TD_ETRACE, s->f->path,
+                       "--pid %lld: no such process in this file (its processes: %s)",
+                       (long long)s->sel.pids[i], s->nprocs ? list : "none recorded");
+    }
+    return 0;
+}
+
 int td_prof_sink_add_id(td_prof_sink *s, td_prof_cat cat, int64_t nid, double ts, double dur,
                         int64_t stream, int64_t corr, int64_t pid, int64_t tid)
 {
     td_file *f = s->f;
+    int prc = count_process(s, pid);
+    if (prc < 0)
+        return prc;
+    if (!td_pid_selected(&s->sel, pid))
+        return 0; /* another process's: not read (--pid) */
     if (s->cat_id[cat] < 0 &&
         (s->cat_id[cat] = td_strtab_intern(f->cats, cat_names[cat], strlen(cat_names[cat]))) < 0)
         return oom(s);
@@ -208,6 +300,12 @@ int td_prof_sink_finish(td_prof_sink *s, td_file **out)
         f->ev_cat = s->evcat;
         s->evcat = NULL;
     }
+    sort_processes(s);
+    f->proc_pid = s->proc_pid;
+    f->proc_events = s->proc_events;
+    f->nprocs = s->nprocs;
+    s->proc_pid = NULL;
+    s->proc_events = NULL;
     if ((s->flags & TD_LOAD_BD) && !(f->bd = td_bd_new()))
         return td_fail(s->err, TD_ENOMEM, f->path, "out of memory");
     int rc = td_assign_iterations(f, s->blk, s->nraw, s->wide, s->nwide, 0, 1, s->marker, s->err);

@@ -1309,5 +1309,5 @@ int td_file_load_split(td_file **out, const char *path, const td_load_progress *
         return load_trace(out, path, prog, flags, sp, ahead, map_min, marker, err);
     for (size_t k = 1; sp && k < sp->n; k++) /* another profiler's output (prof_load.h) */
         td_split_cancel(&sp->p[k]);
-    return td_prof_load(out, path, pk, prog, flags, marker, err);
+    return td_prof_load(out, path, pk, prog, flags, marker, NULL, err);
 }

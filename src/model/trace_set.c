@@ -6,6 +6,7 @@
 #include "model/load.h"
 #include "model/file_procs.h"
 #include "model/prof_load.h"
+#include "model/trace_split.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -177,6 +178,23 @@ static void on_progress(void *ud, uint64_t delta)
     pthread_mutex_unlock(&c->lock);
 }
 
+/* --pid (td_open_opts.pids): an export's processes are told apart by
+ * their pid (docs/profilers.md, "Processes"); a JSON trace is read whole,
+ * so asking for some of its processes is an error naming it. */
+static int load_pids(job *jb, const td_open_opts *o, const td_load_progress *prog, int flags,
+                     const void *marker)
+{
+    td_prof_kind pk = td_prof_sniff(jb->path);
+    for (size_t k = 1; jb->split && k < jb->split->n; k++)
+        td_split_cancel(&jb->split->p[k]);
+    if (pk == TD_PROF_NONE)
+        return td_fail(&jb->err, TD_ETRACE, jb->path,
+                       "--pid selects processes of Nsight Systems and rocpd SQLite exports; "
+                       "this file is a JSON trace, read whole (leave --pid out)");
+    td_pid_sel sel = {o->pids, o->npids};
+    return td_prof_load(&jb->file, jb->path, pk, prog, flags, marker, &sel, &jb->err);
+}
+
 static int load_one(void *ud, size_t i)
 {
     loadctx *c = ud;
@@ -193,6 +211,10 @@ static int load_one(void *ud, size_t i)
     }
     int flags = attr | (c->opts && c->opts->ns ? TD_LOAD_NS : 0) |
                 (c->opts && c->opts->nsys_demangled ? TD_LOAD_DEMANGLED : 0);
+    if (c->opts && c->opts->npids) {
+        jb->rc = load_pids(jb, c->opts, &prog, flags, c->marker);
+        return jb->rc;
+    }
     jb->rc = td_file_load_split(&jb->file, jb->path, &prog, flags, jb->split, c->ahead, c->map_min,
                                 c->marker, &jb->err);
     return jb->rc;
@@ -586,6 +608,42 @@ int td_set_file_info(const td_set *s, size_t i, td_file_info *o)
     o->device_name = f->device_name;
     o->decimal_ts = f->decimal_ts;
     o->format = f->format;
+    return 0;
+}
+
+const char *td_set_file_rank_from(const td_set *s, size_t i)
+{
+    if (i >= s->nfiles || !s->files[i]->format)
+        return NULL;
+    static const char *const from[] = {
+        [TD_RANK_FROM_PLACE] = "file order",
+        [TD_RANK_FROM_MPI] = "MPI_RANKS",
+        [TD_RANK_FROM_PLACE_MANY] = "file order (MPI_RANKS names several ranks: --pid picks one)"};
+    int r = s->files[i]->rank_from;
+    return r > 0 && r <= TD_RANK_FROM_PLACE_MANY ? from[r] : "file order";
+}
+
+size_t td_set_file_processes(const td_set *s, size_t i)
+{
+    return i < s->nfiles ? s->files[i]->nprocs : 0;
+}
+
+int td_set_file_process(const td_set *s, size_t i, size_t k, td_process_info *o)
+{
+    if (i >= s->nfiles || k >= s->files[i]->nprocs)
+        return TD_EUSAGE;
+    const td_file *f = s->files[i];
+    o->pid = f->proc_pid[k];
+    o->events = f->proc_events[k];
+    o->name = "";
+    const char *p = f->proc_names, *end = p ? p + f->proc_names_len : NULL;
+    for (size_t n = 0; p && p < end; n++) {
+        if (n == k) {
+            o->name = p;
+            break;
+        }
+        p += strnlen(p, (size_t)(end - p)) + 1;
+    }
     return 0;
 }
 

@@ -108,10 +108,22 @@ int td_info_write_json(FILE *f, const td_set *s, const td_attr_stats *a, td_erro
         } else {
             fputs("null", f);
         }
-        if (fi.format) { /* another profiler's output: its rank is its place */
+        if (fi.format) { /* another profiler's output (docs/profilers.md) */
             fputs(", \"format\": \"", f);
             td_write_json_string(f, fi.format, strlen(fi.format));
-            fputs("\", \"rank_from\": \"file order\"", f);
+            fputs("\", \"rank_from\": \"", f);
+            const char *rf = td_set_file_rank_from(s, i);
+            td_write_json_string(f, rf, strlen(rf));
+            fputs("\", \"processes\": [", f);
+            for (size_t k = 0; k < td_set_file_processes(s, i); k++) {
+                td_process_info p;
+                if (td_set_file_process(s, i, k, &p) < 0)
+                    break;
+                fprintf(f, "%s{\"pid\": %lld, \"name\": \"", k ? ", " : "", (long long)p.pid);
+                td_write_json_string(f, p.name, strlen(p.name));
+                fprintf(f, "\", \"events\": %llu}", (unsigned long long)p.events);
+            }
+            fputc(']', f);
         }
         fputc('}', f);
     }

@@ -18,6 +18,8 @@ int td_sets_open(td_set **out, const char *const *paths, size_t n, const td_open
     if (rc < 0)
         return rc;
     opts = &oc;
+    if (opts->npids && !opts->pids)
+        return td_fail(err, TD_EUSAGE, "", "td_open_opts: npids without pids");
     const char **tp = calloc(n + 1, sizeof *tp);
     size_t *ti = calloc(n + 1, sizeof *ti);
     td_set **ts = calloc(n + 1, sizeof *ts);
@@ -31,6 +33,12 @@ int td_sets_open(td_set **out, const char *const *paths, size_t n, const td_open
         int k = td_summary_split(paths[i], &file, &run, err);
         if (k < 0) {
             rc = k;
+        } else if (k == 1 && opts->npids) { /* its events were read (or not) when it was made */
+            rc = td_fail(err, TD_ETRACE, file,
+                         "a summary: --pid selects processes of the exports a summary is made "
+                         "from (summarize --pid), not of the summary");
+            free(file);
+            free(run);
         } else if (k == 1) {
             rc = td_summary_open_set(&out[i], file, run, err);
             if (rc == 0)

@@ -15,6 +15,9 @@ $ tracediff info --help
 >                                  in the environment does the same; docs/numbers.md)
 >   --nsys-names short|demangled   kernel names of Nsight Systems exports: nsys's shortName
 >                                  (default) or the demangled signature (docs/profilers.md)
+>   --pid PID[,PID...]             the events of these processes only, in each Nsight Systems
+>                                  or rocpd export (info lists a file's processes;
+>                                  docs/profilers.md)
 >   --step-marker REGEX            the events whose name REGEX matches (PCRE2) are the
 >                                  iterations, numbered 0, 1, ... in time order, instead of
 >                                  ProfilerStep#N (a train_step annotation, an NVTX range)

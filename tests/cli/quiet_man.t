@@ -90,6 +90,10 @@ $ tracediff man --format usage -q
 >   --nsys-names short|demangled      [compare, ops, info, plot, report, summarize, check, explain, breakdown, roofline]
 >                                     kernel names of Nsight Systems exports: nsys's shortName
 >                                     (default) or the demangled signature (docs/profilers.md)
+>   --pid PID[,PID...]                [compare, ops, info, plot, report, summarize, check, explain, breakdown, roofline]
+>                                     the events of these processes only, in each Nsight Systems
+>                                     or rocpd export (info lists a file's processes;
+>                                     docs/profilers.md)
 >   --step-marker REGEX               [compare, ops, info, plot, report, summarize, check, explain, breakdown, roofline]
 >                                     the events whose name REGEX matches (PCRE2) are the
 >                                     iterations, numbered 0, 1, ... in time order, instead of
