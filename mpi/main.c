@@ -39,9 +39,10 @@ static int open_built(td_set **out, const char *const *paths, size_t n, const td
     int rc = mpi_sets_take(&g_sets, out, paths, n, err);
     if (rc == 0 && opts &&
         (opts->step_marker || opts->want_stacks || opts->want_tree || opts->want_roofline ||
-         opts->want_breakdown)) {
-        /* The processes read without the marker, and packed no stacks, trees,
-         * shapes or breakdown data: read again here, with them. */
+         opts->want_breakdown || opts->npids || opts->nsys_demangled)) {
+        /* The processes read every process of an export by its short kernel
+         * names, without the marker, and packed no stacks, trees, shapes or
+         * breakdown data: read again here, as asked. */
         for (size_t i = 0; i < n; i++) {
             td_set_free(out[i]);
             out[i] = NULL;

@@ -275,6 +275,11 @@ def op_call_cases(exe, mpi, tmp):
     same("compare --format folded", [exe] + args, n2 + args)
     args = ["compare", h100, mi300, "--by", "module", "--format", "csv"]
     same("compare --by module", [exe] + args, n2 + args)
+    # Exports: one process of several (--pid), and the demangled names.
+    fuser = os.path.join(TRACES, "profilers", "nsys-fuser-2025", "report1.sqlite")
+    for extra in (["--pid", "50922"], ["--nsys-names", "demangled"]):
+        args = ["compare", fuser, fuser, "--format", "csv", "--device", "gpu"] + extra
+        same("export %s" % extra[0], [exe] + args, n2 + args)
     run_same()
     # The rows the first check compares are not all n/a: the call samples
     # were there to test.
