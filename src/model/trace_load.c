@@ -131,18 +131,81 @@ static int64_t int_or_minus1(const td_json_num *n)
     return -1;
 }
 
-/* Appends n bytes to shape buffer w. */
-static int shp_put(loader *L, int w, const char *s, size_t n)
+/* Room for n more bytes (and a NUL) in shape buffer w: the slow path of
+ * shp_put and of the writers that fill the buffer directly. */
+static __attribute__((noinline)) int shp_room_slow(loader *L, int w, size_t n)
 {
-    if (L->shplen[w] + n + 1 > L->shpcap[w]) {
-        char *nb = td_grow(L->shp[w], &L->shpcap[w], L->shplen[w] + n + 1, 1);
-        if (!nb)
-            return td_fail(L->j.err, TD_ENOMEM, L->f->path, "out of memory");
-        L->shp[w] = nb;
-    }
+    char *nb = td_grow(L->shp[w], &L->shpcap[w], L->shplen[w] + n + 1, 1);
+    if (!nb)
+        return td_fail(L->j.err, TD_ENOMEM, L->f->path, "out of memory");
+    L->shp[w] = nb;
+    return 0;
+}
+
+static inline int shp_room(loader *L, int w, size_t n)
+{
+    return L->shplen[w] + n + 1 > L->shpcap[w] ? shp_room_slow(L, w, n) : 0;
+}
+
+/* Appends n bytes to shape buffer w. */
+static inline int shp_put(loader *L, int w, const char *s, size_t n)
+{
+    int rc = shp_room(L, w, n);
+    if (rc < 0)
+        return rc;
     memcpy(L->shp[w] + L->shplen[w], s, n);
     L->shplen[w] += n;
     return 0;
+}
+
+/* A string value as JSON: '"' and '\\' escaped, control bytes as \u00XX,
+ * every other byte as it is; runs of plain bytes copied whole. */
+static int shp_string(loader *L, int w, const char *s, size_t sl)
+{
+    int rc = shp_room(L, w, 6 * sl + 2); /* the most it can take */
+    if (rc < 0)
+        return rc;
+    char *o = L->shp[w] + L->shplen[w], *o0 = o;
+    *o++ = '"';
+    size_t i = 0;
+    while (i < sl) {
+        size_t r = i;
+        while (r < sl && (unsigned char)s[r] >= 0x20 && s[r] != '"' && s[r] != '\\')
+            r++;
+        memcpy(o, s + i, r - i);
+        o += r - i;
+        if (r == sl)
+            break;
+        unsigned char b = (unsigned char)s[r];
+        if (b == '"' || b == '\\') {
+            *o++ = '\\';
+            *o++ = (char)b;
+        } else {
+            static const char hex[] = "0123456789abcdef";
+            memcpy(o, "\\u00", 4);
+            o[4] = hex[b >> 4];
+            o[5] = hex[b & 15];
+            o += 6;
+        }
+        i = r + 1;
+    }
+    *o++ = '"';
+    L->shplen[w] += (size_t)(o - o0);
+    return 0;
+}
+
+/* An integer in decimal, as "%lld" writes it. */
+static int shp_int(loader *L, int w, int64_t v)
+{
+    char buf[24], *e = buf + sizeof buf, *p = e;
+    uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+    do {
+        *--p = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    if (v < 0)
+        *--p = '-';
+    return shp_put(L, w, p, (size_t)(e - p));
 }
 
 /* One JSON value as compact JSON (Python's json.dumps with separators
@@ -166,31 +229,21 @@ static int shp_value(loader *L, int w, int depth)
     if (c == '"') {
         const char *s;
         size_t sl;
-        if ((rc = td_json_string(j, &s, &sl)) < 0 || (rc = shp_put(L, w, "\"", 1)) < 0)
+        if ((rc = td_json_string(j, &s, &sl)) < 0)
             return rc;
-        for (size_t i = 0; i < sl && rc == 0; i++) {
-            unsigned char b = (unsigned char)s[i];
-            char esc[8];
-            if (b == '"' || b == '\\') {
-                esc[0] = '\\';
-                esc[1] = (char)b;
-                rc = shp_put(L, w, esc, 2);
-            } else if (b < 0x20) {
-                snprintf(esc, sizeof esc, "\\u%04x", b);
-                rc = shp_put(L, w, esc, 6);
-            } else {
-                rc = shp_put(L, w, s + i, 1);
-            }
-        }
-        return rc < 0 ? rc : shp_put(L, w, "\"", 1);
+        return shp_string(L, w, s, sl);
     }
     if (c == '-' || (c >= '0' && c <= '9')) {
         td_json_num n;
-        char num[40];
+        int64_t v;
+        if (c != '-' && td_json_small_int(j, &v))
+            return shp_int(L, w, v);
         if ((rc = td_json_number(j, &n)) < 0)
             return rc;
-        int len = n.is_int ? snprintf(num, sizeof num, "%lld", (long long)n.i)
-                           : snprintf(num, sizeof num, "%.17g", n.d);
+        if (n.is_int)
+            return shp_int(L, w, n.i);
+        char num[40];
+        int len = snprintf(num, sizeof num, "%.17g", n.d);
         return shp_put(L, w, num, (size_t)len);
     }
     if ((rc = td_json_skip(j)) < 0)
