@@ -40,6 +40,11 @@ typedef struct loader {
     uint32_t link_kinds; /* the TD_LINK_ kinds kept: all for attribution, fewer for
                           * the breakdown alone */
     int64_t pid, tid;    /* of the event being read, when want_attr */
+    /* The text of the last pid and tid read as plain integers, and their
+     * values: most events repeat them (read_thread_id). */
+    char id_raw[2][20];
+    size_t id_len[2];
+    int64_t id_val[2];
     int round_ts;
     int seen_events;
     /* Per cats id: the summed durations as HTA's rounding makes them (spec
@@ -413,12 +418,32 @@ READER_INLINE int read_time(loader *L, event_fields *ev, int kind)
 }
 
 /* "pid" or "tid" (attribution only): a number, or a string (Kineto writes
- * some as text) kept as its hash; anything else is -1. */
-static int read_thread_id(loader *L, int64_t *out)
+ * some as text) kept as its hash; anything else is -1. w: 0 pid, 1 tid.
+ * The same digits as the last plain integer read for w (the usual case)
+ * are compared, not converted again. */
+static int read_thread_id(loader *L, int w, int64_t *out)
 {
     td_json *j = &L->j;
-    if (td_json_small_int(j, out))
+    const char *b = j->buf;
+    size_t p = j->pos, had = L->id_len[w];
+    if (j->end - p >= 24) {
+        size_t q = p + (b[p] == ' ');
+        if (had && memcmp(b + q, L->id_raw[w], had) == 0 &&
+            td_json_after_value((unsigned char)b[q + had])) {
+            j->pos = q + had;
+            *out = L->id_val[w];
+            return 0;
+        }
+        if (td_json_small_int(j, out)) {
+            size_t len = j->pos - q; /* at most 18 digits */
+            memcpy(L->id_raw[w], b + q, len);
+            L->id_len[w] = len;
+            L->id_val[w] = *out;
+            return 0;
+        }
+    } else if (td_json_small_int(j, out)) {
         return 0;
+    }
     int c = td_json_peek(j);
     if (c == '-' || (c >= '0' && c <= '9')) {
         td_json_num n;
@@ -476,7 +501,7 @@ READER_INLINE int read_event_members(loader *L, event_fields *ev, bool attr)
         case F_PID:
         case F_TID:
             if (attr) {
-                rc = read_thread_id(L, *tag == F_PID ? &L->pid : &L->tid);
+                rc = read_thread_id(L, *tag == F_TID, *tag == F_PID ? &L->pid : &L->tid);
                 break;
             }
             /* fall through */
@@ -641,11 +666,13 @@ static int keep_link(loader *L, const event_fields *ev)
                 (ev->kcat ? TD_LINK_KCAT : 0);
     if (!(kind & L->link_kinds))
         return 0;
-    td_link *nl = td_grow(L->links, &L->linkcap, L->nlinks + 1, sizeof *nl);
-    if (!nl)
-        return td_fail(L->j.err, TD_ENOMEM, L->f->path, "out of memory");
-    L->links = nl;
-    td_link *k = &nl[L->nlinks++];
+    if (L->nlinks == L->linkcap) {
+        td_link *nl = td_links_grow(L->links, &L->linkcap, L->nlinks + 1);
+        if (!nl)
+            return td_fail(L->j.err, TD_ENOMEM, L->f->path, "out of memory");
+        L->links = nl;
+    }
+    td_link *k = &L->links[L->nlinks++];
     k->shape = TD_ATTR_NONE;
     if ((kind & TD_LINK_OP) && L->have_shp && L->want_shapes) {
         /* "Input Dims" US "Input type" US "Concrete Inputs" (model.h) */
@@ -744,7 +771,7 @@ static int merge_events(loader *L, td_piece *p, const uint32_t *name, const uint
         }
     }
     if (p->nlinks) {
-        td_link *nl = td_grow(L->links, &L->linkcap, L->nlinks + p->nlinks, sizeof *nl);
+        td_link *nl = td_links_grow(L->links, &L->linkcap, L->nlinks + p->nlinks);
         if (!nl)
             return td_fail(L->j.err, TD_ENOMEM, L->f->path, "out of memory");
         L->links = nl;
@@ -1021,7 +1048,7 @@ void td_split_run(td_split *sp, size_t i, const td_load_progress *prog, int want
         td_big_free(L.blk[b]);
     free(L.blk);
     free(L.wide);
-    free(L.links);
+    td_links_free(L.links);
     td_file_free(L.f);
     td_split_finish(sp, p);
 }
@@ -1269,7 +1296,7 @@ static void loader_free(loader *L)
         td_big_free(L->blk[b]);
     free(L->blk);
     free(L->wide);
-    free(L->links);
+    td_links_free(L->links);
     free(L->cat_rdur);
     free(L->evcat);
     for (int w = 0; w < 3; w++)
