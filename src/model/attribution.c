@@ -10,6 +10,8 @@
  * covers the launch. Outermost is the first from the bottom.
  */
 #include "model/load.h"
+#include "model/run_sort.h"
+#include "util/bigmem.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -49,6 +51,14 @@ static int cmp_sweep(const void *a, const void *b)
         return dx > dy ? -1 : 1;
     return (x->idx > y->idx) - (x->idx < y->idx);
 }
+
+static inline int cmp_sweep_ctx(const void *ctx, const sweep_rec *x, const sweep_rec *y)
+{
+    (void)ctx;
+    return cmp_sweep(x, y);
+}
+
+TD_RUN_SORT(sort_sweep, sweep_rec, cmp_sweep_ctx)
 
 typedef struct stack {
     const sweep_rec **v;
@@ -245,11 +255,15 @@ static void attribute_gpu(td_file *f, const td_link *links, size_t n, const cmap
     }
 }
 
-/* The sweep records: ops, annotations and launches with usable times. */
-static size_t sweep_records(sweep_rec *rec, const td_link *links, size_t n, size_t *nlaunch)
+/* The sweep records: ops, annotations and launches with usable times;
+ * *finite: every one's start and end are finite (cmp_sweep is then a
+ * strict total order). */
+static size_t sweep_records(sweep_rec *rec, const td_link *links, size_t n, size_t *nlaunch,
+                            bool *finite)
 {
     size_t m = 0;
     *nlaunch = 0;
+    *finite = true;
     for (size_t i = 0; i < n; i++) {
         const td_link *l = &links[i];
         uint32_t kind = l->kind & (FRAME_KINDS | TD_LINK_LAUNCH);
@@ -257,6 +271,7 @@ static size_t sweep_records(sweep_rec *rec, const td_link *links, size_t n, size
         if (!kind || isnan(l->ts) || isnan(l->dur))
             continue; /* a launch without a time stays outside every op */
         rec[m] = (sweep_rec){l->pid, l->tid, l->ts, l->ts + l->dur, (uint32_t)i, kind};
+        *finite = *finite && isfinite(rec[m].ts) && isfinite(rec[m].end);
         m++;
     }
     return m;
@@ -290,22 +305,47 @@ static bool is_dtoh_name(const char *s, size_t len)
     return has_prefix(s, len, "Memcpy DtoH") || contains(s, len, "CopyDeviceToHost");
 }
 
-/* waits[i]: link i is a launch that waits for the device. */
-static void find_waits(const td_file *f, const td_link *links, size_t n, const cmap *m, bool *waits)
+/* What a name says about waiting (find_waits), worked out once per name. */
+enum { NAME_SEEN = 1, NAME_SYNC = 2, NAME_DTOH = 4 };
+
+static unsigned name_waits(const td_file *f, uint8_t *memo, size_t nmemo, uint32_t name)
 {
+    if (name < nmemo && memo[name])
+        return memo[name];
+    size_t len;
+    const char *s = td_strtab_get(f->names, name, &len);
+    unsigned w = NAME_SEEN | (td_is_sync_name(s, len) ? NAME_SYNC : 0) |
+                 (is_dtoh_name(s, len) ? NAME_DTOH : 0);
+    if (name < nmemo)
+        memo[name] = (uint8_t)w;
+    return w;
+}
+
+/* waits[i]: link i is a launch that waits for the device. 0, or -1 when
+ * out of memory. */
+static int find_waits(const td_file *f, const td_link *links, size_t n, const cmap *m, bool *waits)
+{
+    size_t nmemo = td_strtab_count(f->names);
+    uint8_t *memo = calloc(nmemo + 1, 1);
+    if (!memo)
+        return -1;
     for (size_t i = 0; i < n; i++) {
         const td_link *l = &links[i];
-        size_t len;
-        const char *s = td_strtab_get(f->names, l->name, &len);
+        bool gpu = (l->kind & TD_LINK_GPU) && !(l->kind & TD_LINK_HOST) && l->corr != CMAP_EMPTY &&
+                   l->corr != -1;
+        if (!(l->kind & TD_LINK_LAUNCH) && !gpu)
+            continue;
+        unsigned w = name_waits(f, memo, nmemo, l->name);
         if (l->kind & TD_LINK_LAUNCH)
-            waits[i] = waits[i] || td_is_sync_name(s, len);
-        if (!(l->kind & TD_LINK_GPU) || (l->kind & TD_LINK_HOST) || l->corr == CMAP_EMPTY ||
-            l->corr == -1 || !is_dtoh_name(s, len))
+            waits[i] = waits[i] || (w & NAME_SYNC);
+        if (!gpu || !(w & NAME_DTOH))
             continue;
         size_t k = cmap_slot(m, l->corr);
         if (m->key[k] == l->corr)
             waits[m->val[k]] = true;
     }
+    free(memo);
+    return 0;
 }
 
 /* Per name: its ops' total duration, and the part of it inside waits. */
@@ -422,12 +462,14 @@ int td_attribute(td_file *f, td_link *links, size_t n, int round_ts, bool stacks
     cmap m = {0};
     if (n > UINT32_MAX)
         return td_fail(err, TD_ETRACE, f->path, "too many events for attribution");
-    sweep_rec *rec = malloc((n + 1) * sizeof *rec);
+    /* Written whole: their pages mapped at once (util/bigmem.h), not one
+     * fault per page; the stacks and the waits are touched sparsely. */
+    sweep_rec *rec = td_big_alloc((n + 1) * sizeof *rec);
     const sweep_rec **sv = malloc((2 * n + 2) * sizeof *sv);
-    launch_res *res = malloc((n + 1) * sizeof *res);
+    launch_res *res = td_big_alloc((n + 1) * sizeof *res);
     bool *waits = calloc(n + 1, sizeof *waits);
     double *opwait = calloc(n + 1, sizeof *opwait);
-    uint32_t *parent = malloc((n + 1) * sizeof *parent);
+    uint32_t *parent = td_big_alloc((n + 1) * sizeof *parent);
     frames fr;
     bool fr_ok = !stacks || frames_init(&fr, f, n) == 0;
     f->attr_call = malloc((ng + 1) * sizeof *f->attr_call);
@@ -441,8 +483,12 @@ int td_attribute(td_file *f, td_link *links, size_t n, int round_ts, bool stacks
         goto done;
     if (round_ts)
         round_links(links, n);
-    nrec = sweep_records(rec, links, n, &nlaunch);
-    qsort(rec, nrec, sizeof *rec, cmp_sweep);
+    bool finite;
+    nrec = sweep_records(rec, links, n, &nlaunch, &finite);
+    if (!finite) /* an infinite start or end: the order qsort makes of NaN */
+        qsort(rec, nrec, sizeof *rec, cmp_sweep);
+    else if (sort_sweep(rec, nrec, NULL) < 0)
+        goto done;
     for (size_t i = 0; i < n; i++) {
         res[i] = (launch_res){TD_ATTR_REASON(R_NO_OP),
                               TD_ATTR_REASON(R_NO_OP),
@@ -455,7 +501,8 @@ int td_attribute(td_file *f, td_link *links, size_t n, int round_ts, bool stacks
     }
     if (cmap_build(&m, links, n, nlaunch) < 0)
         goto done;
-    find_waits(f, links, n, &m, waits);
+    if (find_waits(f, links, n, &m, waits) < 0)
+        goto done;
     sweep(f, links, rec, nrec, sv, sv + n + 1, res, waits, opwait, parent, stacks ? &fr : NULL);
     if (stacks && fr.failed)
         goto done;
@@ -466,12 +513,12 @@ int td_attribute(td_file *f, td_link *links, size_t n, int round_ts, bool stacks
     f->has_attr = 1;
     rc = 0;
 done:
-    free(rec);
+    td_big_free(rec);
     free(sv);
-    free(res);
+    td_big_free(res);
     free(waits);
     free(opwait);
-    free(parent);
+    td_big_free(parent);
     free(m.key);
     free(m.val);
     if (stacks)

@@ -48,6 +48,12 @@ typedef struct td_link {
     uint32_t shape; /* a cpu op's f->shapes id (TD_LOAD_ROOF), else TD_ATTR_NONE */
 } td_link;
 
+/* link_mem.c: the link records of a file being read, grown to hold need of
+ * them (*cap: how many it holds now, at least need); NULL when out of
+ * memory (links intact). Freed by td_links_free, never by free(). */
+td_link *td_links_grow(td_link *links, size_t *cap, size_t need);
+void td_links_free(td_link *links);
+
 /* attribution.c, TD_LOAD_ROOF, before td_attribute: f->roof_ts and
  * f->roof_end from the gpu-side links (their own times, never rounded):
  * those of TD_LINK_KCAT, or every one with any_gpu (another profiler's

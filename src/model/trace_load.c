@@ -40,6 +40,11 @@ typedef struct loader {
     uint32_t link_kinds; /* the TD_LINK_ kinds kept: all for attribution, fewer for
                           * the breakdown alone */
     int64_t pid, tid;    /* of the event being read, when want_attr */
+    /* The text of the last pid and tid read as plain integers, and their
+     * values: most events repeat them (read_thread_id). */
+    char id_raw[2][20];
+    size_t id_len[2];
+    int64_t id_val[2];
     int round_ts;
     int seen_events;
     /* Per cats id: the summed durations as HTA's rounding makes them (spec
@@ -131,18 +136,81 @@ static int64_t int_or_minus1(const td_json_num *n)
     return -1;
 }
 
-/* Appends n bytes to shape buffer w. */
-static int shp_put(loader *L, int w, const char *s, size_t n)
+/* Room for n more bytes (and a NUL) in shape buffer w: the slow path of
+ * shp_put and of the writers that fill the buffer directly. */
+static __attribute__((noinline)) int shp_room_slow(loader *L, int w, size_t n)
 {
-    if (L->shplen[w] + n + 1 > L->shpcap[w]) {
-        char *nb = td_grow(L->shp[w], &L->shpcap[w], L->shplen[w] + n + 1, 1);
-        if (!nb)
-            return td_fail(L->j.err, TD_ENOMEM, L->f->path, "out of memory");
-        L->shp[w] = nb;
-    }
+    char *nb = td_grow(L->shp[w], &L->shpcap[w], L->shplen[w] + n + 1, 1);
+    if (!nb)
+        return td_fail(L->j.err, TD_ENOMEM, L->f->path, "out of memory");
+    L->shp[w] = nb;
+    return 0;
+}
+
+static inline int shp_room(loader *L, int w, size_t n)
+{
+    return L->shplen[w] + n + 1 > L->shpcap[w] ? shp_room_slow(L, w, n) : 0;
+}
+
+/* Appends n bytes to shape buffer w. */
+static inline int shp_put(loader *L, int w, const char *s, size_t n)
+{
+    int rc = shp_room(L, w, n);
+    if (rc < 0)
+        return rc;
     memcpy(L->shp[w] + L->shplen[w], s, n);
     L->shplen[w] += n;
     return 0;
+}
+
+/* A string value as JSON: '"' and '\\' escaped, control bytes as \u00XX,
+ * every other byte as it is; runs of plain bytes copied whole. */
+static int shp_string(loader *L, int w, const char *s, size_t sl)
+{
+    int rc = shp_room(L, w, 6 * sl + 2); /* the most it can take */
+    if (rc < 0)
+        return rc;
+    char *o = L->shp[w] + L->shplen[w], *o0 = o;
+    *o++ = '"';
+    size_t i = 0;
+    while (i < sl) {
+        size_t r = i;
+        while (r < sl && (unsigned char)s[r] >= 0x20 && s[r] != '"' && s[r] != '\\')
+            r++;
+        memcpy(o, s + i, r - i);
+        o += r - i;
+        if (r == sl)
+            break;
+        unsigned char b = (unsigned char)s[r];
+        if (b == '"' || b == '\\') {
+            *o++ = '\\';
+            *o++ = (char)b;
+        } else {
+            static const char hex[] = "0123456789abcdef";
+            memcpy(o, "\\u00", 4);
+            o[4] = hex[b >> 4];
+            o[5] = hex[b & 15];
+            o += 6;
+        }
+        i = r + 1;
+    }
+    *o++ = '"';
+    L->shplen[w] += (size_t)(o - o0);
+    return 0;
+}
+
+/* An integer in decimal, as "%lld" writes it. */
+static int shp_int(loader *L, int w, int64_t v)
+{
+    char buf[24], *e = buf + sizeof buf, *p = e;
+    uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+    do {
+        *--p = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    if (v < 0)
+        *--p = '-';
+    return shp_put(L, w, p, (size_t)(e - p));
 }
 
 /* One JSON value as compact JSON (Python's json.dumps with separators
@@ -166,31 +234,21 @@ static int shp_value(loader *L, int w, int depth)
     if (c == '"') {
         const char *s;
         size_t sl;
-        if ((rc = td_json_string(j, &s, &sl)) < 0 || (rc = shp_put(L, w, "\"", 1)) < 0)
+        if ((rc = td_json_string(j, &s, &sl)) < 0)
             return rc;
-        for (size_t i = 0; i < sl && rc == 0; i++) {
-            unsigned char b = (unsigned char)s[i];
-            char esc[8];
-            if (b == '"' || b == '\\') {
-                esc[0] = '\\';
-                esc[1] = (char)b;
-                rc = shp_put(L, w, esc, 2);
-            } else if (b < 0x20) {
-                snprintf(esc, sizeof esc, "\\u%04x", b);
-                rc = shp_put(L, w, esc, 6);
-            } else {
-                rc = shp_put(L, w, s + i, 1);
-            }
-        }
-        return rc < 0 ? rc : shp_put(L, w, "\"", 1);
+        return shp_string(L, w, s, sl);
     }
     if (c == '-' || (c >= '0' && c <= '9')) {
         td_json_num n;
-        char num[40];
+        int64_t v;
+        if (c != '-' && td_json_small_int(j, &v))
+            return shp_int(L, w, v);
         if ((rc = td_json_number(j, &n)) < 0)
             return rc;
-        int len = n.is_int ? snprintf(num, sizeof num, "%lld", (long long)n.i)
-                           : snprintf(num, sizeof num, "%.17g", n.d);
+        if (n.is_int)
+            return shp_int(L, w, n.i);
+        char num[40];
+        int len = snprintf(num, sizeof num, "%.17g", n.d);
         return shp_put(L, w, num, (size_t)len);
     }
     if ((rc = td_json_skip(j)) < 0)
@@ -360,12 +418,32 @@ READER_INLINE int read_time(loader *L, event_fields *ev, int kind)
 }
 
 /* "pid" or "tid" (attribution only): a number, or a string (Kineto writes
- * some as text) kept as its hash; anything else is -1. */
-static int read_thread_id(loader *L, int64_t *out)
+ * some as text) kept as its hash; anything else is -1. w: 0 pid, 1 tid.
+ * The same digits as the last plain integer read for w (the usual case)
+ * are compared, not converted again. */
+static int read_thread_id(loader *L, int w, int64_t *out)
 {
     td_json *j = &L->j;
-    if (td_json_small_int(j, out))
+    const char *b = j->buf;
+    size_t p = j->pos, had = L->id_len[w];
+    if (j->end - p >= 24) {
+        size_t q = p + (b[p] == ' ');
+        if (had && memcmp(b + q, L->id_raw[w], had) == 0 &&
+            td_json_after_value((unsigned char)b[q + had])) {
+            j->pos = q + had;
+            *out = L->id_val[w];
+            return 0;
+        }
+        if (td_json_small_int(j, out)) {
+            size_t len = j->pos - q; /* at most 18 digits */
+            memcpy(L->id_raw[w], b + q, len);
+            L->id_len[w] = len;
+            L->id_val[w] = *out;
+            return 0;
+        }
+    } else if (td_json_small_int(j, out)) {
         return 0;
+    }
     int c = td_json_peek(j);
     if (c == '-' || (c >= '0' && c <= '9')) {
         td_json_num n;
@@ -423,7 +501,7 @@ READER_INLINE int read_event_members(loader *L, event_fields *ev, bool attr)
         case F_PID:
         case F_TID:
             if (attr) {
-                rc = read_thread_id(L, *tag == F_PID ? &L->pid : &L->tid);
+                rc = read_thread_id(L, *tag == F_TID, *tag == F_PID ? &L->pid : &L->tid);
                 break;
             }
             /* fall through */
@@ -588,11 +666,13 @@ static int keep_link(loader *L, const event_fields *ev)
                 (ev->kcat ? TD_LINK_KCAT : 0);
     if (!(kind & L->link_kinds))
         return 0;
-    td_link *nl = td_grow(L->links, &L->linkcap, L->nlinks + 1, sizeof *nl);
-    if (!nl)
-        return td_fail(L->j.err, TD_ENOMEM, L->f->path, "out of memory");
-    L->links = nl;
-    td_link *k = &nl[L->nlinks++];
+    if (L->nlinks == L->linkcap) {
+        td_link *nl = td_links_grow(L->links, &L->linkcap, L->nlinks + 1);
+        if (!nl)
+            return td_fail(L->j.err, TD_ENOMEM, L->f->path, "out of memory");
+        L->links = nl;
+    }
+    td_link *k = &L->links[L->nlinks++];
     k->shape = TD_ATTR_NONE;
     if ((kind & TD_LINK_OP) && L->have_shp && L->want_shapes) {
         /* "Input Dims" US "Input type" US "Concrete Inputs" (model.h) */
@@ -691,7 +771,7 @@ static int merge_events(loader *L, td_piece *p, const uint32_t *name, const uint
         }
     }
     if (p->nlinks) {
-        td_link *nl = td_grow(L->links, &L->linkcap, L->nlinks + p->nlinks, sizeof *nl);
+        td_link *nl = td_links_grow(L->links, &L->linkcap, L->nlinks + p->nlinks);
         if (!nl)
             return td_fail(L->j.err, TD_ENOMEM, L->f->path, "out of memory");
         L->links = nl;
@@ -968,7 +1048,7 @@ void td_split_run(td_split *sp, size_t i, const td_load_progress *prog, int want
         td_big_free(L.blk[b]);
     free(L.blk);
     free(L.wide);
-    free(L.links);
+    td_links_free(L.links);
     td_file_free(L.f);
     td_split_finish(sp, p);
 }
@@ -1216,7 +1296,7 @@ static void loader_free(loader *L)
         td_big_free(L->blk[b]);
     free(L->blk);
     free(L->wide);
-    free(L->links);
+    td_links_free(L->links);
     free(L->cat_rdur);
     free(L->evcat);
     for (int w = 0; w < 3; w++)

@@ -179,7 +179,7 @@ void td_piece_clear(td_piece *p)
     free(p->blk);
     free(p->cat);
     free(p->wide);
-    free(p->links);
+    td_links_free(p->links);
     td_strtab_free(p->names);
     td_strtab_free(p->cats);
     p->blk = NULL;

@@ -5,7 +5,9 @@
  * else left out. Kernels, memcpys and memsets hang under their launch (by
  * correlation id); every ancestor of a gpu node is on the gpu path. */
 #include "model/load.h"
+#include "model/run_sort.h"
 
+#include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,6 +58,17 @@ static int cmp_ts(const void *a, const void *b)
     return (i > j) - (i < j);
 }
 
+static inline int cmp_ts_ctx(const void *ctx, const uint32_t *a, const uint32_t *b)
+{
+    const td_link *links = ctx;
+    const td_link *x = &links[*a], *y = &links[*b];
+    if (x->ts != y->ts)
+        return x->ts < y->ts ? -1 : 1;
+    return (*a > *b) - (*a < *b);
+}
+
+TD_RUN_SORT(sort_by_ts, uint32_t, cmp_ts_ctx)
+
 /* Children of one node ordered by start, then node index. */
 static _Thread_local const double *child_ts;
 
@@ -66,6 +79,16 @@ static int cmp_child(const void *a, const void *b)
         return child_ts[i] < child_ts[j] ? -1 : 1;
     return (i > j) - (i < j);
 }
+
+static inline int cmp_child_ctx(const void *ctx, const uint32_t *a, const uint32_t *b)
+{
+    const double *ts = ctx;
+    if (ts[*a] != ts[*b])
+        return ts[*a] < ts[*b] ? -1 : 1;
+    return (*a > *b) - (*a < *b);
+}
+
+TD_RUN_SORT(sort_by_child_ts, uint32_t, cmp_child_ctx)
 
 /* Correlation id -> host node, open addressing. */
 typedef struct cmap {
@@ -90,6 +113,7 @@ typedef struct bld {
     uint32_t *order, *gorder, *rank, *stack, *fill;
     cmap m;
     size_t depth, nops, nroots;
+    bool finite; /* every node's start is finite: the sorts' orders are total */
 } bld;
 
 static void bld_free(bld *b)
@@ -116,9 +140,13 @@ static bool is_host_link(const td_link *l)
 static int bld_alloc(bld *b)
 {
     td_tree *t = b->t;
+    b->finite = true;
     for (size_t i = 0; i < b->n; i++) {
-        b->ng += is_gpu_link(&b->links[i]);
-        b->nh += is_host_link(&b->links[i]);
+        bool g = is_gpu_link(&b->links[i]), h = is_host_link(&b->links[i]);
+        b->ng += g;
+        b->nh += h;
+        if ((g || h) && !isfinite(b->links[i].ts))
+            b->finite = false;
     }
     if (b->nh + b->ng >= TD_ATTR_NONE)
         return TD_ENOMEM;
@@ -154,7 +182,7 @@ static int bld_alloc(bld *b)
 
 /* Host nodes numbered in time order (TraceLens sorts all of them by start
  * before nesting: roots come out in that order); launches by correlation. */
-static void host_nodes(bld *b)
+static int host_nodes(bld *b)
 {
     td_tree *t = b->t;
     size_t a = 0, g = 0;
@@ -164,8 +192,12 @@ static void host_nodes(bld *b)
         else if (is_host_link(&b->links[i]))
             b->order[a++] = (uint32_t)i;
     }
-    sort_links_ts = b->links;
-    qsort(b->order, b->nh, sizeof *b->order, cmp_ts);
+    if (!b->finite) { /* NaN among the starts: qsort's own order */
+        sort_links_ts = b->links;
+        qsort(b->order, b->nh, sizeof *b->order, cmp_ts);
+    } else if (sort_by_ts(b->order, b->nh, b->links) < 0) {
+        return TD_ENOMEM;
+    }
     for (size_t k = 0; k < b->nh; k++) {
         const td_link *l = &b->links[b->order[k]];
         t->name[k] = l->name;
@@ -182,6 +214,7 @@ static void host_nodes(bld *b)
         }
         b->rank[k] = b->order[k];
     }
+    return 0;
 }
 
 static void pop(bld *b)
@@ -224,15 +257,111 @@ static void nest_one(bld *b, uint32_t v)
     b->nops++;
 }
 
+/* A thread of host nodes: its (pid, tid) and its number in order of first
+ * node. */
+typedef struct thread_key {
+    int64_t pid, tid;
+    uint32_t id;
+} thread_key;
+
+static int cmp_thread_key(const void *a, const void *b)
+{
+    const thread_key *x = a, *y = b;
+    if (x->pid != y->pid)
+        return x->pid < y->pid ? -1 : 1;
+    return (x->tid > y->tid) - (x->tid < y->tid);
+}
+
+static size_t thread_slot(const uint32_t *slot, size_t mask, const thread_key *keys, int64_t pid,
+                          int64_t tid)
+{
+    uint64_t h = ((uint64_t)pid * 0x9E3779B97F4A7C15ull) ^ ((uint64_t)tid * 0xC2B2AE3D27D4EB4Full);
+    size_t i = (size_t)(h ^ (h >> 29)) & mask;
+    while (slot[i] != TD_ATTR_NONE && (keys[slot[i]].pid != pid || keys[slot[i]].tid != tid))
+        i = (i + 1) & mask;
+    return i;
+}
+
+/* byth: the host nodes (in time order) grouped by thread, threads in
+ * (pid, tid) order, each thread's nodes still in time order: the order
+ * cmp_thread_ts gives, as the nodes are numbered by (ts, file order). One
+ * pass to number the threads, one to place the nodes. */
+static int by_thread(bld *b, uint32_t *byth)
+{
+    size_t nh = b->nh, nthr = 0, kcap = 16, mask = 63;
+    thread_key *keys = malloc(kcap * sizeof *keys);
+    uint32_t *slot = malloc((mask + 1) * sizeof *slot), *tix = malloc((nh + 1) * sizeof *tix);
+    size_t *pos = NULL;
+    int rc = TD_ENOMEM;
+    if (!keys || !slot || !tix)
+        goto done;
+    memset(slot, 0xff, (mask + 1) * sizeof *slot);
+    for (size_t k = 0; k < nh; k++) {
+        const td_link *l = &b->links[b->rank[k]];
+        size_t s = thread_slot(slot, mask, keys, l->pid, l->tid);
+        if (slot[s] == TD_ATTR_NONE) {
+            if (nthr == kcap) {
+                thread_key *nk = realloc(keys, 2 * kcap * sizeof *nk);
+                if (!nk)
+                    goto done;
+                keys = nk;
+                kcap *= 2;
+            }
+            keys[nthr] = (thread_key){l->pid, l->tid, (uint32_t)nthr};
+            slot[s] = (uint32_t)nthr++;
+            if (nthr * 2 > mask + 1) { /* rehash into twice the slots */
+                uint32_t *ns = malloc(2 * (mask + 1) * sizeof *ns);
+                if (!ns)
+                    goto done;
+                free(slot);
+                slot = ns;
+                mask = 2 * mask + 1;
+                memset(slot, 0xff, (mask + 1) * sizeof *slot);
+                for (size_t t = 0; t < nthr; t++)
+                    slot[thread_slot(slot, mask, keys, keys[t].pid, keys[t].tid)] = (uint32_t)t;
+            }
+        }
+        tix[k] = slot[thread_slot(slot, mask, keys, l->pid, l->tid)];
+    }
+    /* pos[id]: where the nodes of thread id start */
+    pos = calloc(nthr + 1, sizeof *pos);
+    if (!pos)
+        goto done;
+    for (size_t k = 0; k < nh; k++)
+        pos[tix[k]]++;
+    qsort(keys, nthr, sizeof *keys, cmp_thread_key);
+    size_t at = 0;
+    for (size_t r = 0; r < nthr; r++) {
+        size_t c = pos[keys[r].id];
+        pos[keys[r].id] = at;
+        at += c;
+    }
+    for (size_t k = 0; k < nh; k++)
+        byth[pos[tix[k]]++] = (uint32_t)k;
+    rc = 0;
+done:
+    free(keys);
+    free(slot);
+    free(tix);
+    free(pos);
+    return rc;
+}
+
 /* Nest per thread: the nodes in (pid, tid, ts, file order). */
-static void nest(bld *b)
+static int nest(bld *b)
 {
     uint32_t *byth = b->order;
-    for (size_t k = 0; k < b->nh; k++)
-        byth[k] = (uint32_t)k;
-    sort_links = b->links;
-    sort_rank = b->rank;
-    qsort(byth, b->nh, sizeof *byth, cmp_thread_ts);
+    if (b->finite) {
+        int rc = by_thread(b, byth);
+        if (rc < 0)
+            return rc;
+    } else { /* NaN among the starts: qsort's own order */
+        for (size_t k = 0; k < b->nh; k++)
+            byth[k] = (uint32_t)k;
+        sort_links = b->links;
+        sort_rank = b->rank;
+        qsort(byth, b->nh, sizeof *byth, cmp_thread_ts);
+    }
     int64_t pid = 0, tid = 0;
     for (size_t k = 0; k < b->nh; k++) {
         const td_link *l = &b->links[b->rank[byth[k]]];
@@ -243,6 +372,7 @@ static void nest(bld *b)
         }
         nest_one(b, byth[k]);
     }
+    return 0;
 }
 
 static void gpu_nodes(bld *b)
@@ -265,7 +395,7 @@ static void gpu_nodes(bld *b)
 }
 
 /* Children lists in time order, the gpu path, the roots in time order. */
-static void finish(bld *b)
+static int finish(bld *b)
 {
     td_tree *t = b->t;
     size_t total = t->n;
@@ -277,20 +407,29 @@ static void finish(bld *b)
             t->child[t->child0[p] + b->fill[p]++] = (uint32_t)v;
     }
     child_ts = t->ts;
-    for (size_t v = 0; v < total; v++)
-        if (t->child0[v + 1] - t->child0[v] > 1)
-            qsort(t->child + t->child0[v], t->child0[v + 1] - t->child0[v], sizeof *t->child,
-                  cmp_child);
+    for (size_t v = 0; v < total; v++) {
+        size_t nc = t->child0[v + 1] - t->child0[v];
+        if (nc <= 1)
+            continue;
+        if (!b->finite) /* NaN among the starts: qsort's own order */
+            qsort(t->child + t->child0[v], nc, sizeof *t->child, cmp_child);
+        else if (sort_by_child_ts(t->child + t->child0[v], nc, t->ts) < 0)
+            return TD_ENOMEM;
+    }
     for (size_t v = b->nh; v < total; v++) {
         t->kind[v] |= TD_TREE_PATH;
         for (uint32_t p = t->parent[v]; p != TD_ATTR_NONE && !(t->kind[p] & TD_TREE_PATH);
              p = t->parent[p])
             t->kind[p] |= TD_TREE_PATH;
     }
-    qsort(t->roots, b->nroots, sizeof *t->roots, cmp_child);
+    if (!b->finite)
+        qsort(t->roots, b->nroots, sizeof *t->roots, cmp_child);
+    else if (sort_by_child_ts(t->roots, b->nroots, t->ts) < 0)
+        return TD_ENOMEM;
     t->nroots = b->nroots;
     for (size_t v = 0; v < total; v++)
         t->kind[v] &= (uint8_t)~0xC0u;
+    return 0;
 }
 
 static int build(td_tree *t, const td_link *links, size_t n)
@@ -300,11 +439,9 @@ static int build(td_tree *t, const td_link *links, size_t n)
     b.links = links;
     b.n = n;
     int rc = bld_alloc(&b);
-    if (rc == 0) {
-        host_nodes(&b);
-        nest(&b);
+    if (rc == 0 && (rc = host_nodes(&b)) == 0 && (rc = nest(&b)) == 0) {
         gpu_nodes(&b);
-        finish(&b);
+        rc = finish(&b);
     }
     bld_free(&b);
     return rc;

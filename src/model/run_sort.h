@@ -1,0 +1,86 @@
+/* Private to model/: a merge sort that finds the runs already in order and
+ * merges them, for the loader's arrays, which come in a few sorted runs (a
+ * thread's ops, then its launches, each in time order): about n compares
+ * per level over the runs (one pass when already sorted) where qsort does
+ * log2(n) levels whatever the input.
+ *
+ * TD_RUN_SORT(name, T, cmp) defines
+ *     static int name(T *a, size_t n, const void *ctx)
+ * sorting a[0..n) by int cmp(const void *ctx, const T *x, const T *y) (< 0,
+ * 0, > 0 as for qsort): 0, or -1 when out of memory (a left as it was).
+ * When cmp orders every two distinct elements (a strict total order: ties
+ * broken by an index, no NaN among the keys) the result is the only sorted
+ * order, the one qsort gives; callers whose keys may hold NaN use qsort. */
+#ifndef TD_MODEL_RUN_SORT_H
+#define TD_MODEL_RUN_SORT_H
+
+#include "util/bigmem.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define TD_RUN_SORT(name, T, cmp)                                                                  \
+    static int name(T *a, size_t n, const void *ctx)                                               \
+    {                                                                                              \
+        size_t *run = NULL, nrun = 0, cap = 0;                                                     \
+        for (size_t i = 0; i < n; i++) {                                                           \
+            if (i > 0 && cmp(ctx, &a[i - 1], &a[i]) <= 0)                                          \
+                continue;                                                                          \
+            if (nrun + 2 > cap) {                                                                  \
+                size_t nc = cap ? 2 * cap : 64;                                                    \
+                size_t *nr = realloc(run, nc * sizeof *nr);                                        \
+                if (!nr) {                                                                         \
+                    free(run);                                                                     \
+                    return -1;                                                                     \
+                }                                                                                  \
+                run = nr;                                                                          \
+                cap = nc;                                                                          \
+            }                                                                                      \
+            run[nrun++] = i;                                                                       \
+        }                                                                                          \
+        if (nrun <= 1) {                                                                           \
+            free(run);                                                                             \
+            return 0;                                                                              \
+        }                                                                                          \
+        run[nrun] = n;                                                                             \
+        T *tmp = td_big_alloc(n * sizeof *tmp);                                                    \
+        if (!tmp) {                                                                                \
+            free(run);                                                                             \
+            return -1;                                                                             \
+        }                                                                                          \
+        T *src = a, *dst = tmp;                                                                    \
+        while (nrun > 1) {                                                                         \
+            size_t w = 0, k = 0;                                                                   \
+            for (; k + 1 < nrun; k += 2) {                                                         \
+                T *l = src + run[k], *le = src + run[k + 1], *r = le, *re = src + run[k + 2];      \
+                T *o = dst + run[k];                                                               \
+                run[w++] = run[k];                                                                 \
+                if (cmp(ctx, le - 1, r) <= 0) { /* already in order: one copy */                   \
+                    memcpy(o, l, (size_t)(re - l) * sizeof *o);                                    \
+                    continue;                                                                      \
+                }                                                                                  \
+                while (l < le && r < re)                                                           \
+                    *o++ = cmp(ctx, l, r) <= 0 ? *l++ : *r++;                                      \
+                if (l < le)                                                                        \
+                    memcpy(o, l, (size_t)(le - l) * sizeof *o);                                    \
+                else if (r < re)                                                                   \
+                    memcpy(o, r, (size_t)(re - r) * sizeof *o);                                    \
+            }                                                                                      \
+            if (k < nrun) { /* an odd run out: copied as it is */                                  \
+                memcpy(dst + run[k], src + run[k], (n - run[k]) * sizeof *dst);                    \
+                run[w++] = run[k];                                                                 \
+            }                                                                                      \
+            run[w] = n;                                                                            \
+            nrun = w;                                                                              \
+            T *t_ = src;                                                                           \
+            src = dst;                                                                             \
+            dst = t_;                                                                              \
+        }                                                                                          \
+        if (src != a)                                                                              \
+            memcpy(a, src, n * sizeof *a);                                                         \
+        td_big_free(tmp);                                                                          \
+        free(run);                                                                                 \
+        return 0;                                                                                  \
+    }
+
+#endif
