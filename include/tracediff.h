@@ -385,10 +385,11 @@ TD_API int td_set_list_files(char ***out, size_t *n, const char *path, td_error 
 
 #define TD_PACK_SHA256 1 /* also hash the file's bytes (what td_summary_write records) */
 #define TD_PACK_NS 2     /* keep the trace's own resolution (td_open_opts.ns) */
+#define TD_PACK_BD 4     /* keep what the breakdown needs (td_open_opts.want_breakdown) */
 
 /* Loads one trace file and packs its aggregates into *out (malloc'd, *n
  * bytes; the caller frees it with free()). Only one file's events are in
- * memory at a time. flags: 0, TD_PACK_SHA256, TD_PACK_NS or both. Errors are
+ * memory at a time. flags: 0 or any of TD_PACK_SHA256, TD_PACK_NS, TD_PACK_BD. Errors are
  * td_sets_open's. */
 TD_API int td_set_pack_file(unsigned char **out, size_t *n, const char *path, unsigned flags,
                             td_error *err);

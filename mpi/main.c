@@ -22,7 +22,10 @@ static const struct {
     {CMD_COMPARE, 0}, {CMD_OPS, 0},
     {CMD_INFO, 0},    {CMD_PLOT, 0},
     {CMD_REPORT, 0},  {CMD_CHECK, 0},
-    {CMD_EXPLAIN, 0}, {CMD_SUMMARIZE, TD_PACK_SHA256}, /* a summary records each file's hash */
+    {CMD_EXPLAIN, 0},
+    /* a summary records each file's hash, and keeps the breakdown's records */
+    {CMD_SUMMARIZE, TD_PACK_SHA256 | TD_PACK_BD},
+    {CMD_BREAKDOWN, TD_PACK_BD},
 };
 
 static mpi_sets g_sets;

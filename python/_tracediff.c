@@ -1160,10 +1160,11 @@ static PyObject *summarize(PyObject *Py_UNUSED(mod), PyObject *args, PyObject *k
     if (to_list(ranks, &so.ranks, "ranks") < 0 || to_list(iters, &so.iters, "iterations") < 0)
         goto done;
     const char *sp = PyBytes_AS_STRING(src), *dp = PyBytes_AS_STRING(dst);
-    /* Attribution is kept, as tracediff summarize keeps it. */
+    /* Attribution and the breakdown's records are kept, as tracediff summarize keeps them. */
     td_open_opts oo = TD_OPEN_OPTS_INIT;
     oo.threads = threads;
     oo.want_attribution = true;
+    oo.want_breakdown = true;
     oo.ns = ns;
     td_error err = {0};
     td_set *set = NULL;

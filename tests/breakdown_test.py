@@ -18,6 +18,13 @@ its definitions.
   above the median by more than --straggler flagged.
 - A plain file cut into pieces read by several threads (TD_SPLIT) gives
   the same breakdown as one read whole.
+- From summaries: the bytes of breakdown from the traces, on 5 pairs and in
+  several formats and scopes; an older summary, or one of a selection, is
+  one error naming it and saying to re-summarize.
+- HTA's own numbers (tests/breakdown/hta/README.md): --hta-scope
+  --per-rank on every shared set HTA reads equals them exactly; where HTA
+  raises (no GPU events) we say "no GPU events"; a negative non-compute
+  time from rounding is given with a note.
 - --step-marker: a trace whose ProfilerStep events were renamed train_step,
   read with --step-marker '^train_step$', gives the numbers of that trace
   with ProfilerStep#0, #1, ... inserted at the markers' times (in time
@@ -354,6 +361,56 @@ def test_no_gpu(exe):
           "step_us" in out, out + err)
 
 
+def test_summaries(exe):
+    """breakdown of summaries prints the bytes breakdown of their traces
+    prints (JSON, table, per rank, HTA's scope, a selection); a summary
+    from before summaries kept the breakdown's records, and one that kept a
+    selection of its traces, give one error naming it and the fix."""
+    pairs = [("hta-trace_diff/control", "hta-trace_diff/test"),
+             ("tracelens-bert_h100", "tracelens-bert_mi300"),
+             ("hta-no_steps", "hta-ns_resolution"),
+             ("hta-two_ranks", "hta-cpu_only"),
+             ("kineto-resnet50_workers0", "kineto-resnet50_workers4")]
+    modes = [["--format", "json"], ["--format", "json", "--per-rank", "--hta-scope"],
+             ["--format", "table"], ["--format", "csv", "--per-rank"],
+             ["--format", "json", "--control-iteration", "all", "--test-iteration", "all"]]
+    with tempfile.TemporaryDirectory() as tmp:
+        for i, (a, b) in enumerate(pairs[::2] if SUBSET else pairs):
+            paths = [os.path.join(T, a), os.path.join(T, b)]
+            sums = []
+            for k, p in enumerate(paths):
+                s = os.path.join(tmp, "%d-%d.tdsum" % (i, k))
+                rc, out, err = run(exe, "summarize", p, "-o", s, "-q")
+                check("summarize %s" % p, rc == 0, err)
+                sums.append(s)
+            for m in modes:
+                want = run(exe, "breakdown", paths[0], paths[1], "-q", *m)
+                got = run(exe, "breakdown", sums[0], sums[1], "-q", *m)
+                check("%s vs %s %s: from summaries, the traces' bytes" % (a, b, " ".join(m)),
+                      want[0] == 0 and got == want, got[2] + want[2])
+            # one side a summary, the other traces
+            want = run(exe, "breakdown", paths[0], paths[1], "-q", "--format", "json")
+            got = run(exe, "breakdown", paths[0], sums[1], "-q", "--format", "json")
+            check("%s vs %s: traces against a summary" % (a, b), want[0] == 0 and got == want,
+                  got[2])
+        old = os.path.join(tmp, "old.tdsum")
+        with gzip.open(os.path.join(ROOT, "tests", "data", "summary_schema1.tdsum.gz")) as f:
+            open(old, "wb").write(f.read())
+        rc, out, err = run(exe, "breakdown", old + "#h100", old + "#mi300", "-q")
+        lines = err.strip().splitlines()
+        check("an older summary: exit 1, one line naming it and saying re-summarize",
+              rc == 1 and out == "" and len(lines) == 1 and "old.tdsum#h100" in lines[0]
+              and "re-summarize" in lines[0], "exit %d: %s" % (rc, err))
+        sel = os.path.join(tmp, "gpu.tdsum")
+        rc, out, err = run(exe, "summarize", os.path.join(T, "hta-two_ranks"), "-o", sel,
+                           "--device", "gpu", "-q")
+        rc, out, err = run(exe, "breakdown", sel, sel, "-q")
+        lines = err.strip().splitlines()
+        check("a summary of a selection: exit 1, one line naming it and saying re-summarize",
+              rc == 1 and out == "" and len(lines) == 1 and "gpu.tdsum" in lines[0]
+              and "re-summarize" in lines[0], "exit %d: %s" % (rc, err))
+
+
 def marker_pair(tmp):
     """Trace A: ProfilerStep renamed train_step (no steps left); trace B: A
     with ProfilerStep#k inserted at the host markers' times."""
@@ -617,6 +674,7 @@ def main():
     test_per_rank(exe)
     test_hta(exe)
     test_negative_rounding(exe)
+    test_summaries(exe)
     print("breakdown: %d passed, %d failed" % (passed, failed))
     sys.exit(1 if failed else 0)
 

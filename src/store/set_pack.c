@@ -69,8 +69,10 @@ int td_set_pack_file(unsigned char **out, size_t *n, const char *path, unsigned 
     *n = 0;
     td_file *f = NULL;
     /* attribution too: it is packed */
-    int rc =
-        td_file_load(&f, path, NULL, TD_LOAD_ATTR | (flags & TD_PACK_NS ? TD_LOAD_NS : 0), err);
+    int rc = td_file_load(&f, path, NULL,
+                          TD_LOAD_ATTR | (flags & TD_PACK_NS ? TD_LOAD_NS : 0) |
+                              (flags & TD_PACK_BD ? TD_LOAD_BD : 0),
+                          err);
     if (rc < 0)
         return rc;
     td_buf b = {0};
