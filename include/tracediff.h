@@ -1047,6 +1047,8 @@ TD_API int td_flame_svg(FILE *f, const td_diff *diff, const td_flame_opts *opts,
 TD_API int td_flame_cairo(FILE *f, const td_diff *diff, const td_flame_opts *opts, bool pdf,
                           const char *path, td_error *err);
 
+typedef struct td_breakdown td_breakdown; /* below */
+
 typedef struct td_report_input {
     size_t size; /* sizeof(td_report_input): TD_REPORT_INPUT_INIT */
     const td_set *control, *test;
@@ -1062,11 +1064,15 @@ typedef struct td_report_input {
     /* Each chart's size in pixels, as td_chart_opts; 0 = fit the labels. The
      * charts carry td_chart_subtitle's line under their titles. */
     int chart_width, chart_height;
+    /* The headline's step time and waterfall (td_breakdown_compute of the
+     * same sets), or NULL: the step time of the ProfilerStep rows. */
+    const td_breakdown *breakdown;
 } td_report_input;
 
 #define TD_REPORT_INPUT_INIT                                                                       \
     {                                                                                              \
-        sizeof(td_report_input), NULL, NULL, NULL, NULL, NULL, NULL, {NULL, NULL}, NULL, 0, 0      \
+        sizeof(td_report_input), NULL, NULL, NULL, NULL, NULL, NULL, {NULL, NULL}, NULL, 0, 0,     \
+            NULL                                                                                   \
     }
 
 /* One self-contained HTML page (inline CSS, JS and SVG; nothing fetched):
@@ -1162,7 +1168,8 @@ typedef struct td_breakdown_opts {
 typedef struct td_breakdown td_breakdown;
 
 /* Both sides' sets must have been opened with td_open_opts.want_breakdown
- * (from traces: a summary does not keep what it needs; TD_EUSAGE). */
+ * (TD_EUSAGE), or be summaries that keep what it needs (TD_ETRACE for one
+ * written by an older version or keeping a selection: docs/summaries.md). */
 TD_API int td_breakdown_compute(td_breakdown **out, const td_set *control, const td_set *test,
                                 const td_breakdown_opts *opts, td_error *err);
 TD_API void td_breakdown_free(td_breakdown *b);

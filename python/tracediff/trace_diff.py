@@ -152,11 +152,13 @@ def _by_code(by) -> int:
     return code
 
 
-def _attributed(lt: "LabeledTrace", threads: int) -> None:
+def _attributed(lt: "LabeledTrace", threads: int, breakdown: bool = False) -> None:
     """Reopens a LabeledTrace's set with attribution (what launched each GPU
-    event), which ``by`` needs, unless it has it; kept for later calls."""
-    if not lt._set.attributed:
+    event), which ``by`` needs, and with breakdown the breakdown's records
+    (the report's headline), unless it has them; kept for later calls."""
+    if not lt._set.attributed or (breakdown and not lt._set.breakdown):
         lt._set = _core.open_sets([lt._set.path], threads=threads, want_attribution=True,
+                                  want_breakdown=breakdown or lt._set.breakdown,
                                   ns=lt._set.ns)[0]
 
 
@@ -434,8 +436,9 @@ def _compare_traces(cls, control, test, control_rank, test_rank, control_iterati
     by_code = _by_code(by)
     ctl, tst = _adapt(control, test, threads, ns)
     if by_code or report is not None:  # the report's "Where the GPU time moved" needs it too
-        _attributed(ctl, threads)
-        _attributed(tst, threads)
+        # and its headline the breakdown's records
+        _attributed(ctl, threads, breakdown=report is not None)
+        _attributed(tst, threads, breakdown=report is not None)
     if ctl.label == tst.label:  # as HTA renames it
         tst.label = f"{tst.label}_control_test"
     labels = (control_label or ctl.label, test_label or tst.label)
