@@ -19,9 +19,12 @@ static const struct {
     cli_command_id id;
     unsigned flags; /* for td_set_pack_file */
 } commands[] = {
-    {CMD_COMPARE, 0}, {CMD_OPS, 0},
-    {CMD_INFO, 0},    {CMD_PLOT, 0},
-    {CMD_REPORT, 0},  {CMD_CHECK, 0},
+    {CMD_COMPARE, 0},
+    {CMD_OPS, 0},
+    {CMD_INFO, 0},
+    {CMD_PLOT, 0},
+    {CMD_REPORT, TD_PACK_BD}, /* its headline is the breakdown */
+    {CMD_CHECK, 0},
     {CMD_EXPLAIN, 0},
     /* a summary records each file's hash, and keeps the breakdown's records */
     {CMD_SUMMARIZE, TD_PACK_SHA256 | TD_PACK_BD},

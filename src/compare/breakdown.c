@@ -311,10 +311,9 @@ static int measure_side(bd_side *sd, const td_set *s, const sel *sl, const char 
         if (!f->bd)
             /* a summary that lacks them is input to make again (exit 1, as a
              * summary lacking a rank); a set opened without them, a misuse */
-            return td_fail(err, f->bd_lost == TD_BD_LOST_UNLOADED || !f->bd_lost ? TD_EUSAGE
-                                                                                  : TD_ETRACE,
-                           f->origin ? f->origin : f->path, "%s: %s", name,
-                           bd_lost_why(f->bd_lost));
+            return td_fail(
+                err, f->bd_lost == TD_BD_LOST_UNLOADED || !f->bd_lost ? TD_EUSAGE : TD_ETRACE,
+                f->origin ? f->origin : f->path, "%s: %s", name, bd_lost_why(f->bd_lost));
         if (measure_file(sd, f, sl) < 0)
             return td_fail(err, TD_ENOMEM, "", "out of memory");
     }

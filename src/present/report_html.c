@@ -339,7 +339,7 @@ static void step_time(const td_diff *d, int side, double *sum, uint64_t *n)
 static const td_breakdown *input_breakdown(const td_report_input *in)
 {
     return in->size >= offsetof(td_report_input, breakdown) + sizeof in->breakdown ? in->breakdown
-                                                                                  : NULL;
+                                                                                   : NULL;
 }
 
 /* Whether the breakdown measured a side's whole trace (no ProfilerStep, or one). */
