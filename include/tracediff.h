@@ -1047,8 +1047,6 @@ TD_API int td_flame_svg(FILE *f, const td_diff *diff, const td_flame_opts *opts,
 TD_API int td_flame_cairo(FILE *f, const td_diff *diff, const td_flame_opts *opts, bool pdf,
                           const char *path, td_error *err);
 
-typedef struct td_breakdown td_breakdown; /* below */
-
 typedef struct td_report_input {
     size_t size; /* sizeof(td_report_input): TD_REPORT_INPUT_INIT */
     const td_set *control, *test;
@@ -1066,7 +1064,7 @@ typedef struct td_report_input {
     int chart_width, chart_height;
     /* The headline's step time and waterfall (td_breakdown_compute of the
      * same sets), or NULL: the step time of the ProfilerStep rows. */
-    const td_breakdown *breakdown;
+    const struct td_breakdown *breakdown; /* td_breakdown, below */
 } td_report_input;
 
 #define TD_REPORT_INPUT_INIT                                                                       \
