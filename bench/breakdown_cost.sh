@@ -1,10 +1,16 @@
 #!/bin/sh
-# The cost of breakdown: times 'breakdown' against a plain 'compare' on one
-# pair (by default bench/out/inputs' 4x plain pair when made, else the
-# largest bundled pair) and prints the ratio. The target is at most 1.3.
-#   bench/breakdown_cost.sh [TRACEDIFF [CONTROL TEST [RUNS]]]
+# The cost of breakdown: CPU time (user + system, from runstat's wait4(),
+# forked loaders included) of 'breakdown' and 'breakdown --hta-scope'
+# against a plain 'compare' on one pair (by default bench/out/inputs' 4x
+# plain pair when made, else the largest bundled pair), in interleaved
+# rounds (compare, breakdown, --hta-scope, compare, ...: a shared machine's
+# load falls on all three alike), the median of each and the ratios. The
+# target is at most 1.3.
+#   bench/breakdown_cost.sh [TRACEDIFF [CONTROL TEST [ROUNDS]]]
 set -e
 B=${1:-build/tracediff}
+RS=$(dirname "$B")/runstat
+[ -x "$RS" ] || ${CC:-cc} -O2 -std=c11 -D_DEFAULT_SOURCE -o "$RS" bench/runstat.c
 if [ -f bench/out/inputs/control-x4.json ]; then
     DC=bench/out/inputs/control-x4.json DT=bench/out/inputs/test-x4.json
 else
@@ -12,20 +18,30 @@ else
 fi
 C=${2:-$DC}
 T=${3:-$DT}
-RUNS=${4:-5}
-# The median wall time of RUNS runs of a command, in seconds.
+ROUNDS=${4:-5}
+OUT=$(mktemp)
+ALL=$(mktemp)
+trap 'rm -f "$OUT" "$ALL"' EXIT
+# One run: "WHAT CPU_S WALL_S" appended to $ALL.
+one() {
+    what=$1
+    shift
+    "$RS" "$OUT" "$@" >/dev/null 2>&1
+    awk -v w="$what" '{printf "%s %.4f %.4f\n", w, $3 + $4, $1}' "$OUT" >>"$ALL"
+}
+# The median CPU and wall time of one kind of run.
 median() {
-    for _ in $(seq "$RUNS"); do
-        s=$(date +%s.%N)
-        "$@" >/dev/null 2>&1
-        e=$(date +%s.%N)
-        echo "$e - $s" | bc -l
-    done | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'
+    awk -v w="$1" '$1 == w {print $2, $3}' "$ALL" | sort -n |
+        awk '{c[NR]=$1; w[NR]=$2} END {m=int((NR+1)/2); print c[m], w[m]}'
 }
 for j in 1 2; do
-    plain=$(median "$B" compare "$C" "$T" -q --format csv -j $j)
-    bd=$(median "$B" breakdown "$C" "$T" -q --format csv -j $j)
-    hta=$(median "$B" breakdown "$C" "$T" -q --format csv -j $j --hta-scope)
-    printf -- '-j %s  compare %.3fs  breakdown %.3fs (ratio %.2f)  --hta-scope %.3fs (ratio %.2f)\n' \
-        "$j" "$plain" "$bd" "$(echo "$bd / $plain" | bc -l)" "$hta" "$(echo "$hta / $plain" | bc -l)"
+    : >"$ALL"
+    for _ in $(seq "$ROUNDS"); do
+        one compare "$B" compare "$C" "$T" -q --format csv -j $j
+        one breakdown "$B" breakdown "$C" "$T" -q --format csv -j $j
+        one hta "$B" breakdown "$C" "$T" -q --format csv -j $j --hta-scope
+    done
+    set -- $(median compare) $(median breakdown) $(median hta)
+    printf -- '-j %s  compare %.3fs CPU (%.3fs wall)  breakdown %.3fs CPU (%.3fs wall, ratio %.2f)  --hta-scope %.3fs CPU (%.3fs wall, ratio %.2f)\n' \
+        "$j" "$1" "$2" "$3" "$4" "$(echo "$3 / $1" | bc -l)" "$5" "$6" "$(echo "$5 / $1" | bc -l)"
 done

@@ -438,16 +438,17 @@ TD_API int td_set_list_files(char ***out, size_t *n, const char *path, td_error 
 
 #define TD_PACK_SHA256 1 /* also hash the file's bytes (what td_summary_write records) */
 #define TD_PACK_NS 2     /* keep the trace's own resolution (td_open_opts.ns) */
+#define TD_PACK_BD 4     /* keep what the breakdown needs (td_open_opts.want_breakdown) */
 /* The whole loaded file with its op calls (what the statistics' call samples
  * by op, top-op and annotation, and explain --inclusive, read), instead of
  * its aggregates: larger, and read back only by a process of the same build
- * of the library. TD_PACK_SHA256 does not apply. */
-#define TD_PACK_CALLS 4
+ * of the library. TD_PACK_SHA256 and TD_PACK_BD do not apply. */
+#define TD_PACK_CALLS 8
 
 /* Loads one trace file and packs its aggregates into *out (malloc'd, *n
  * bytes; the caller frees it with free()). Only one file's events are in
- * memory at a time. flags: 0 or any of TD_PACK_SHA256, TD_PACK_NS and
- * TD_PACK_CALLS. Errors are td_sets_open's. */
+ * memory at a time. flags: 0 or any of TD_PACK_SHA256, TD_PACK_NS, TD_PACK_BD
+ * and TD_PACK_CALLS. Errors are td_sets_open's. */
 TD_API int td_set_pack_file(unsigned char **out, size_t *n, const char *path, unsigned flags,
                             td_error *err);
 
@@ -1122,11 +1123,15 @@ typedef struct td_report_input {
     /* Each chart's size in pixels, as td_chart_opts; 0 = fit the labels. The
      * charts carry td_chart_subtitle's line under their titles. */
     int chart_width, chart_height;
+    /* The headline's step time and waterfall (td_breakdown_compute of the
+     * same sets), or NULL: the step time of the ProfilerStep rows. */
+    const struct td_breakdown *breakdown; /* td_breakdown, below */
 } td_report_input;
 
 #define TD_REPORT_INPUT_INIT                                                                       \
     {                                                                                              \
-        sizeof(td_report_input), NULL, NULL, NULL, NULL, NULL, NULL, {NULL, NULL}, NULL, 0, 0      \
+        sizeof(td_report_input), NULL, NULL, NULL, NULL, NULL, NULL, {NULL, NULL}, NULL, 0, 0,     \
+            NULL                                                                                   \
     }
 
 /* One self-contained HTML page (inline CSS, JS and SVG; nothing fetched):
@@ -1222,7 +1227,8 @@ typedef struct td_breakdown_opts {
 typedef struct td_breakdown td_breakdown;
 
 /* Both sides' sets must have been opened with td_open_opts.want_breakdown
- * (from traces: a summary does not keep what it needs; TD_EUSAGE). */
+ * (TD_EUSAGE), or be summaries that keep what it needs (TD_ETRACE for one
+ * written by an older version or keeping a selection: docs/summaries.md). */
 TD_API int td_breakdown_compute(td_breakdown **out, const td_set *control, const td_set *test,
                                 const td_breakdown_opts *opts, td_error *err);
 TD_API void td_breakdown_free(td_breakdown *b);

@@ -24,13 +24,16 @@ static const struct {
     {CMD_OPS, 0, 0},
     {CMD_INFO, 0, 0},
     {CMD_PLOT, 0, 0},
-    {CMD_REPORT, 0, 0},
+    {CMD_REPORT, TD_PACK_BD, 0}, /* its headline is the breakdown */
     {CMD_CHECK, 0, 0},
-    {CMD_EXPLAIN, 0, 2},                /* CONTROL TEST NAME */
-    {CMD_SUMMARIZE, TD_PACK_SHA256, 0}, /* a summary records each file's hash */
+    {CMD_EXPLAIN, 0, 2}, /* CONTROL TEST NAME */
+    /* a summary records each file's hash, and keeps the breakdown's records */
+    {CMD_SUMMARIZE, TD_PACK_SHA256 | TD_PACK_BD, 0},
+    {CMD_BREAKDOWN, TD_PACK_BD, 0},
 };
 
 static mpi_sets g_sets;
+static bool g_whole; /* the files travel whole (TD_PACK_CALLS) */
 
 /* cli_sets_open on rank 0: the sets built by all, else as the CLI opens them. */
 static int open_built(td_set **out, const char *const *paths, size_t n, const td_open_opts *opts,
@@ -39,10 +42,11 @@ static int open_built(td_set **out, const char *const *paths, size_t n, const td
     int rc = mpi_sets_take(&g_sets, out, paths, n, err);
     if (rc == 0 && opts &&
         (opts->step_marker || opts->want_stacks || opts->want_tree || opts->want_roofline ||
-         opts->want_breakdown || opts->npids || opts->nsys_demangled)) {
+         opts->npids || opts->nsys_demangled || (opts->want_breakdown && g_whole))) {
         /* The processes read every process of an export by its short kernel
-         * names, without the marker, and packed no stacks, trees, shapes or
-         * breakdown data: read again here, as asked. */
+         * names, without the marker, and packed no stacks, trees or shapes
+         * (nor the breakdown's records when they sent whole files): read
+         * again here, as asked. */
         for (size_t i = 0; i < n; i++) {
             td_set_free(out[i]);
             out[i] = NULL;
@@ -124,9 +128,10 @@ static int run(int argc, char **argv, int me)
         /* The sets are the positionals after the choice (plot's counts|duration). */
         int first = cmd->choices ? 1 : 0, k = find(cmd);
         int nsets = commands[k].nsets ? commands[k].nsets : cmd->npositional - first;
+        g_whole = needs_calls(cmd, &o);
         mpi_sets_build(&g_sets, pos + first, (size_t)nsets,
                        commands[k].flags | (o.ns ? TD_PACK_NS : 0) |
-                           (needs_calls(cmd, &o) ? TD_PACK_CALLS : 0),
+                           (g_whole ? TD_PACK_CALLS : 0),
                        MPI_COMM_WORLD);
         rc = EXIT_OK;
         if (me == 0) {

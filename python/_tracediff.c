@@ -816,8 +816,38 @@ static int cmp_by(cmp_args *a, int by, int device)
  * at all: under a temporary name beside path, renamed into place. The
  * charts' rows: each chart's default unless the view was given (as the
  * CLI's --sort, --top, --include). */
+static int write_report_bd(const char *path, const cmp_args *a, const td_diff *d,
+                           const td_stats *st, const char *const labels[2],
+                           const td_view_opts *view, int custom, const td_breakdown *bd);
+
+/* The headline's breakdown over the report's choices, as tracediff report
+ * computes it; without one (a summary that lacks its records) the headline
+ * gives the ProfilerStep rows, as the command's does. */
 static int write_report(const char *path, const cmp_args *a, const td_diff *d, const td_stats *st,
                         const char *const labels[2], const td_view_opts *view, int custom)
+{
+    td_breakdown_opts bo = TD_BREAKDOWN_OPTS_INIT;
+    bo.control_ranks = a->o.control_ranks;
+    bo.test_ranks = a->o.test_ranks;
+    bo.control_iters = a->o.control_iters;
+    bo.test_iters = a->o.test_iters;
+    td_breakdown *bd = NULL;
+    td_error err = {0};
+    if (td_breakdown_compute(&bd, a->ctl->set, a->tst->set, &bo, &err) < 0) {
+        if (err.code == TD_ENOMEM) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        bd = NULL;
+    }
+    int rc = write_report_bd(path, a, d, st, labels, view, custom, bd);
+    td_breakdown_free(bd);
+    return rc;
+}
+
+static int write_report_bd(const char *path, const cmp_args *a, const td_diff *d,
+                           const td_stats *st, const char *const labels[2],
+                           const td_view_opts *view, int custom, const td_breakdown *bd)
 {
     td_report_input in = TD_REPORT_INPUT_INIT;
     in.control = a->ctl->set;
@@ -827,6 +857,7 @@ static int write_report(const char *path, const cmp_args *a, const td_diff *d, c
     in.control_label = labels[0];
     in.test_label = labels[1];
     in.stats = st;
+    in.breakdown = bd;
     td_view_opts views[2];
     for (int k = 0; k < 2; k++) {
         views[k] = *view;
@@ -1203,10 +1234,11 @@ static PyObject *summarize(PyObject *Py_UNUSED(mod), PyObject *args, PyObject *k
     if (to_list(ranks, &so.ranks, "ranks") < 0 || to_list(iters, &so.iters, "iterations") < 0)
         goto done;
     const char *sp = PyBytes_AS_STRING(src), *dp = PyBytes_AS_STRING(dst);
-    /* Attribution is kept, as tracediff summarize keeps it. */
+    /* Attribution and the breakdown's records are kept, as tracediff summarize keeps them. */
     td_open_opts oo = TD_OPEN_OPTS_INIT;
     oo.threads = threads;
     oo.want_attribution = true;
+    oo.want_breakdown = true;
     oo.ns = ns;
     td_error err = {0};
     td_set *set = NULL;

@@ -522,6 +522,76 @@ def check_gpu_headline(text, name, label, nonzero):
               big is not None and big.group(1) == "warn", big and big.group(1))
 
 
+def trace_span(path):
+    """The span of a set's one file, read apart from tracediff: the first ts
+    to the last end of the events HTA keeps (dur and cat, cat not "Trace"),
+    with HTA's rounding (ts up, end down) when some ts is decimal."""
+    path = os.path.join(ROOT, path)
+    files = [os.path.join(path, f) for f in os.listdir(path) if f.endswith((".json", ".json.gz"))]
+    assert len(files) == 1
+    op = gzip.open if files[0].endswith(".gz") else open
+    with op(files[0], "rt", encoding="utf-8") as f:
+        doc = json.load(f)
+    evs = [e for e in (doc["traceEvents"] if isinstance(doc, dict) else doc)
+           if isinstance(e, dict) and "dur" in e and "cat" in e and e["cat"] != "Trace"
+           and isinstance(e.get("ts"), (int, float))]
+    decimal = any(not isinstance(e["ts"], int) for e in evs)
+    lo = min(math.ceil(e["ts"]) if decimal else e["ts"] for e in evs)
+    hi = max(math.floor(e["ts"] + e["dur"]) if decimal else e["ts"] + e["dur"] for e in evs)
+    return hi - lo
+
+
+def headline_cells(text, card):
+    m = text and re.search(r'<div class="card" id="%s">(.*?)</div>\n' % card, text, re.S)
+    return m.group(1) if m else ""
+
+
+def check_step_headline(exe, tmp):
+    """The headline's step time is the breakdown's: on a pair without
+    ProfilerStep (one side none, the other one step) each side's trace span,
+    never "n/a", and its change; the waterfall's changes add up to it. With
+    steps, the breakdown's mean step of the steady iterations."""
+    a, b = "tests/golden/traces/hta-no_steps", "tests/golden/traces/hta-triton"
+    text = check_report(exe, tmp, "step-headline", a, b, [])
+    card = headline_cells(text, "step-time")
+    got = [float(x) for x in re.findall(r'<td data-us="([^"]+)">', card)]
+    want = [trace_span(a), trace_span(b)]
+    check("report without steps: the step time is each side's trace span",
+          got == want, "%s, want %s" % (got, want))
+    check("report without steps: no n/a, the change given",
+          card and "n/a" not in card and "(-%.1f%%)" % (100 * (want[0] - want[1]) / want[0]) in card,
+          card[:600])
+    wf = headline_cells(text, "waterfall")
+    diffs = [float(x) for x in re.findall(r'<td data-us="([^"]+)"><span', wf)]
+    check("report without steps: the waterfall's changes add up to the step's",
+          len(diffs) >= 6 and abs(sum(diffs) - (want[1] - want[0])) < 1e-6,
+          "%s: %s vs %s" % (diffs, sum(diffs), want[1] - want[0]))
+    a, b = "tests/golden/traces/hta-trace_diff/control", "tests/golden/traces/hta-trace_diff/test"
+    text = check_report(exe, tmp, "step-headline-steps", a, b, [])
+    got = [float(x) for x in re.findall(r'<td data-us="([^"]+)">', headline_cells(text, "step-time"))]
+    rc, out, err = run([exe, "breakdown", a, b, "--format", "json", "-q"])
+    step = json.loads(out)["diff"]["step_us"] if rc == 0 else {}
+    check("report with steps: the breakdown's step time",
+          rc == 0 and got == [step["control"], step["test"]], "%s %s" % (got, step))
+    # The steady steps' mean, from the ProfilerStep events themselves.
+    means = []
+    for side in (a, b):
+        side = os.path.join(ROOT, side)
+        f = [os.path.join(side, x) for x in os.listdir(side) if x.endswith(".json.gz")][0]
+        evs = json.load(gzip.open(f, "rt"))["traceEvents"]
+        steps = {}
+        for e in evs:
+            m_ = isinstance(e, dict) and e.get("cat") != "Trace" and "dur" in e and \
+                re.fullmatch(r"ProfilerStep#(\d+)", e.get("name", ""))
+            if m_:
+                steps[int(m_.group(1))] = e["dur"]
+        ks = sorted(steps)[1:]
+        means.append(sum(steps[k] for k in ks) / len(ks))
+    check("report with steps: the mean of the steady ProfilerSteps",
+          all(abs(g - w) <= 1e-9 * w for g, w in zip(got, means)) and len(got) == 2,
+          "%s, want %s" % (got, means))
+
+
 def write_trace(path, names, scale):
     """A small trace: one step, each name once on the CPU and once on a GPU stream."""
     ev = [{"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#1", "ts": 0,
@@ -609,6 +679,7 @@ def main():
                             ["--control-label", "h100", "--test-label", "mi300", "--hta-strict"],
                             expect_notes=["--hta-strict: 61 GPU events on stream 0 left out"])
         check_gpu_headline(text, "bert-strict", "mi300", nonzero=False)
+        check_step_headline(exe, tmp)
         # The report says what the CLI's notes say (td_diff_side_note): here a
         # file that starts with a byte order mark, and events left out.
         bom = os.path.join(tmp, "bom")

@@ -6,9 +6,10 @@
 - two generated sets of 64 ranks each (the bundled traces, distributedInfo.rank
   renumbered, written to a temporary folder): compare (several rank, iteration
   and device selections, --short-names, --hta-strict, every format), ops,
-  info, plot and report through `mpirun -n 4` give the bytes the
-  single-process CLI gives; a summary made by `mpirun -n 4 ... summarize`
-  holds the same rows, hashes and run as the CLI's, and compares the same;
+  info, plot, report and breakdown (default, --per-rank, --hta-scope, csv)
+  through `mpirun -n 4` give the bytes the single-process CLI gives; a
+  summary made by `mpirun -n 4 ... summarize` holds the same rows, hashes
+  and run as the CLI's, and compares and breaks down the same;
 - -n 1, and more processes than files, give the same bytes too;
 - a corrupt gzip file among the 64: exit 1 within seconds, one message on
   stderr naming the file; a missing set and usage errors: the CLI's message;
@@ -213,6 +214,12 @@ def pair_cases(exe, mpi, ctl, tst, tmp):
             same("compare %d %s" % (i, fmt), [exe] + args, n4 + args)
         args = ["ops", ctl, tst, "--format", "json"] + sel
         same("ops %d" % i, [exe] + args, n4 + args)
+    # breakdown: the packed files carry its records (docs/breakdown.md)
+    for extra in ([], ["--per-rank"], ["--hta-scope", "--per-rank"], ["--format", "csv"]):
+        if SUBSET and extra == ["--format", "csv"]:
+            continue
+        args = ["breakdown", ctl, tst] + (extra if "--format" in extra else ["--format", "json"] + extra)
+        same("breakdown %s" % " ".join(extra), [exe] + args, n4 + args)
     args = ["compare", ctl, tst, "--sort", "abs_diff_duration", "--top", "20", "--format", "csv",
             "--control-rank", "all", "--test-rank", "all"]
     same("compare -n 1", [exe] + args, MPIRUN + ["-n", "1", mpi] + args)
@@ -312,6 +319,9 @@ def summary_cases(exe, mpi, ctl, tst, tmp):
     sel = ["--control-rank", "all", "--test-rank", "all", "--format", "csv"]
     check(*same_now("compare from the summary", [exe, "compare", ctl, tst] + sel,
                     MPIRUN + ["-n", "4", mpi, "compare", ctl, sb + "#t"] + sel))
+    bd = ["--per-rank", "--format", "json"]
+    check(*same_now("breakdown from the summary", [exe, "breakdown", ctl, tst] + bd,
+                    MPIRUN + ["-n", "4", mpi, "breakdown", ctl, sb + "#t"] + bd))
 
 
 def error_cases(exe, mpi, ctl, tst, tmp):

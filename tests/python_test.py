@@ -12,7 +12,7 @@ Every case of tests/golden/cases.json goes through TraceDiff.compare_traces
 and TraceDiff.ops_diff and is matched with HTA's output: the same columns in
 the same order, the same index (name, order) and the same values.
 """
-import gc, json, math, os, re, subprocess, sys, tempfile, threading, time, warnings
+import gc, gzip, json, math, os, re, subprocess, sys, tempfile, threading, time, warnings
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import cases as reference  # noqa: E402
@@ -1238,16 +1238,21 @@ def t_breakdown_equals_cli_json():
 
 
 def t_breakdown_errors():
-    # A summary does not keep what a breakdown needs: a TraceError naming it.
+    # A summary keeps what a breakdown needs: the numbers of its traces. One
+    # written before summaries kept it: a TraceError naming it and the fix.
     with tempfile.TemporaryDirectory() as tmp:
         p = os.path.join(tmp, "s.tdsum")
         tracediff.summarize(DIFF_C, p)
+        assert tracediff.breakdown(p, DIFF_T).json == tracediff.breakdown(DIFF_C, DIFF_T).json
+        old = os.path.join(tmp, "old.tdsum")
+        with gzip.open(os.path.join(ROOT, "tests", "data", "summary_schema1.tdsum.gz")) as f:
+            open(old, "wb").write(f.read())
         try:
-            tracediff.breakdown(p, DIFF_T)
-        except (tracediff.TraceError, tracediff.UsageError) as e:
-            assert "s.tdsum" in str(e) or "summary" in str(e), str(e)
+            tracediff.breakdown(old + "#h100", DIFF_T)
+        except tracediff.TraceError as e:
+            assert "old.tdsum#h100" in str(e) and "re-summarize" in str(e), str(e)
         else:
-            raise AssertionError("breakdown of a summary did not raise")
+            raise AssertionError("breakdown of an older summary did not raise")
     try:
         tracediff.breakdown(DIFF_C, DIFF_T, control_rank=99)
     except tracediff.UsageError as e:

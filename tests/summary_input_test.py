@@ -86,11 +86,11 @@ def zz(v):
 
 
 def fields(blob):
-    """Where the fields of a "TDF3" file lie: {name: (start, end)} of the
+    """Where the fields of a "TDF4" file lie: {name: (start, end)} of the
     head's varints, the iterations and the first gpu group's attribution;
     the names count, the iterations' deltas and the encoding."""
     r = Reader(blob)
-    assert blob[:4] == b"TDF3"
+    assert blob[:4] == b"TDF4"
     r.p = 4
     at = {}
     r.s()  # path
@@ -126,6 +126,20 @@ def fields(blob):
         for _ in range(r.u()):
             r.u()
             r.p += 16
+    if r.u() == 1:  # the breakdown's records (docs/summaries.md)
+        whole = r.u()
+        for _ in range(r.u()):
+            if whole:
+                r.u(), r.u(), r.u()
+            else:
+                r.p += 24
+            r.u(), r.u(), r.u()
+        nsync = r.u()  # synchronize calls
+        r.p += 16 * nsync
+        for _ in range(r.u()):  # steps
+            r.p += 16
+            r.u()
+        r.p += 16  # span
     encoding = r.u()
     ngroups = r.u()
     for _ in range(ngroups):

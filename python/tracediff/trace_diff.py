@@ -153,13 +153,18 @@ def _by_code(by) -> int:
     return code
 
 
-def _attributed(lt: "LabeledTrace", threads: int, stacks: bool = False) -> None:
+def _attributed(lt: "LabeledTrace", threads: int, stacks: bool = False,
+                breakdown: bool = False) -> None:
     """Reopens a LabeledTrace's set with attribution (what launched each GPU
-    event), which ``by`` needs, and with stacks when asked (``by="module"``
-    or ``"stack"``), unless it has them; kept for later calls."""
-    if not lt._set.attributed or (stacks and not lt._set.stacks):
+    event), which ``by`` needs, with stacks when asked (``by="module"`` or
+    ``"stack"``) and with breakdown the breakdown's records (the report's
+    headline), unless it has them; kept for later calls."""
+    if not lt._set.attributed or (stacks and not lt._set.stacks) or \
+            (breakdown and not lt._set.breakdown):
         lt._set = _core.open_sets([lt._set.path], threads=threads, want_attribution=True,
-                                  want_stacks=stacks or lt._set.stacks, ns=lt._set.ns)[0]
+                                  want_stacks=stacks or lt._set.stacks,
+                                  want_breakdown=breakdown or lt._set.breakdown,
+                                  ns=lt._set.ns)[0]
 
 
 def _with_rule(lt: "LabeledTrace", ns: bool, threads: int) -> None:
@@ -438,8 +443,10 @@ def _compare_traces(cls, control, test, control_rank, test_rank, control_iterati
     by_code = _by_code(by)
     ctl, tst = _adapt(control, test, threads, ns)
     if by_code or report is not None:  # the report's "Where the GPU time moved" needs it too
-        _attributed(ctl, threads, stacks=by_code in (_BY["module"], _BY["stack"]))
-        _attributed(tst, threads, stacks=by_code in (_BY["module"], _BY["stack"]))
+        # and its headline the breakdown's records
+        st = by_code in (_BY["module"], _BY["stack"])
+        _attributed(ctl, threads, stacks=st, breakdown=report is not None)
+        _attributed(tst, threads, stacks=st, breakdown=report is not None)
     if ctl.label == tst.label:  # as HTA renames it
         tst.label = f"{tst.label}_control_test"
     labels = (control_label or ctl.label, test_label or tst.label)

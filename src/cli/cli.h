@@ -49,6 +49,7 @@ typedef struct cli_opts {
     double max_step_regression; /* check: percent, when has_max_step_regression */
     bool has_max_step_regression;
     bool want_attr;           /* load with attribution (explain, report, info) */
+    bool want_bd;             /* load with the breakdown's records (report's headline) */
     const char *classes_path; /* --classes FILE */
     td_classes *classes;      /* loaded from classes_path */
     bool rank_hint;           /* compare: point to breakdown --per-rank when ranks differ */

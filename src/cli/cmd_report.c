@@ -16,7 +16,32 @@ static int check_output(cli_opts *o)
     return 0;
 }
 
-static int write_report(const cli_pair *p, const td_view_opts *const pick[2])
+/* The headline's breakdown (docs/breakdown.md) over the report's rank and
+ * iteration choices (its own defaults where none are given). A set that
+ * cannot give one (a summary written before summaries kept it): a note, and
+ * the headline gives the ProfilerStep rows as before. */
+static int report_breakdown(cli_pair *p, td_breakdown **out)
+{
+    cli_opts *o = &p->o;
+    td_breakdown_opts bo = TD_BREAKDOWN_OPTS_INIT;
+    bo.control_ranks = o->cmp.control_ranks;
+    bo.test_ranks = o->cmp.test_ranks;
+    bo.control_iters = o->cmp.control_iters;
+    bo.test_iters = o->cmp.test_iters;
+    td_error err = {0};
+    *out = NULL;
+    if (td_breakdown_compute(out, p->control, p->test, &bo, &err) == 0)
+        return 0;
+    if (err.code == TD_ENOMEM)
+        return cli_td_error(&err);
+    if (!o->quiet)
+        cli_note("report: no breakdown in the headline (%s%s%s): it gives the ProfilerStep rows",
+                 err.path, err.path[0] ? ": " : "", err.msg);
+    return 0;
+}
+
+static int write_report(const cli_pair *p, const td_view_opts *const pick[2],
+                        const td_breakdown *bd)
 {
     const cli_opts *o = &p->o;
     td_report_input in = TD_REPORT_INPUT_INIT;
@@ -31,6 +56,7 @@ static int write_report(const cli_pair *p, const td_view_opts *const pick[2])
     in.stats = p->stats;
     in.chart_width = o->chart_width;
     in.chart_height = o->chart_height;
+    in.breakdown = bd;
     out_file out = {0};
     int rc = out_open(&out, o->output);
     if (rc)
@@ -48,6 +74,7 @@ static int report_run(cli_pair *p)
     if (rc)
         return rc;
     o->want_attr = true; /* the "Where the GPU time moved" section */
+    o->want_bd = true;   /* the headline's step time and waterfall */
     bool custom = o->sort_text || o->view.top || o->view.include;
     if ((rc = cli_pair_run(p)) != 0)
         return rc;
@@ -61,8 +88,12 @@ static int report_run(cli_pair *p)
             views[k].ascending = o->view.ascending;
             pick[k] = &views[k];
         }
-    if ((rc = write_report(p, pick)) == 0 && o->default_output)
+    td_breakdown *bd = NULL;
+    if ((rc = report_breakdown(p, &bd)) != 0)
+        return rc;
+    if ((rc = write_report(p, pick, bd)) == 0 && o->default_output)
         fprintf(stderr, "%s: wrote %s\n", g_prog, cli_visible(o->output));
+    td_breakdown_free(bd);
     return rc;
 }
 

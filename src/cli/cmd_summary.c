@@ -32,6 +32,7 @@ static int summarize_run(const cli_opts *o, const char *set_path)
     oo.map_min_bytes = cli_map_min;
     oo.processes = true;
     oo.want_attribution = true; /* kept, so that --by, explain, info and report work from it */
+    oo.want_breakdown = true;   /* kept, so that breakdown works from it (docs/breakdown.md) */
     oo.step_marker = o->step_marker;
     cli_progress pr = {0};
     cli_progress_attach(&pr, &oo, o->quiet);

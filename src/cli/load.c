@@ -28,6 +28,7 @@ static int load_pair(cli_opts *o, td_set **control, td_set **test)
     oo.map_min_bytes = cli_map_min;
     oo.processes = true;
     oo.want_attribution = o->want_attr || o->cmp.by != TD_BY_KERNEL;
+    oo.want_breakdown = o->want_bd;
     oo.want_stacks = o->want_stacks || o->cmp.by == TD_BY_MODULE || o->cmp.by == TD_BY_STACK;
     oo.step_marker = o->step_marker;
     if (o->classes_path && !o->classes) {

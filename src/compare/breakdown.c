@@ -282,6 +282,21 @@ static int measure_file(bd_side *sd, const td_file *f, const sel *sl)
     return rc < 0 ? rc : rank_notes(sd, r);
 }
 
+/* Why a file has no breakdown records, and what to do. */
+static const char *bd_lost_why(int lost)
+{
+    switch (lost) {
+    case TD_BD_LOST_OLD:
+        return "this summary was written before summaries kept what the breakdown needs: "
+               "re-summarize its traces (tracediff summarize) to get a breakdown from it";
+    case TD_BD_LOST_SELECTION:
+        return "this summary keeps a selection of the traces (--iteration or --device), "
+               "the breakdown needs all of them: re-summarize them without it";
+    default:
+        return "the breakdown needs the files opened with want_breakdown";
+    }
+}
+
 static int measure_side(bd_side *sd, const td_set *s, const sel *sl, const char *name,
                         td_error *err)
 {
@@ -294,10 +309,11 @@ static int measure_side(bd_side *sd, const td_set *s, const sel *sl, const char 
         if (!has_rank(sl, f->rank))
             continue;
         if (!f->bd)
-            return td_fail(err, TD_EUSAGE, f->origin ? f->origin : f->path,
-                           "%s: the breakdown needs trace files, opened with want_breakdown "
-                           "(a summary does not keep the events' times)",
-                           name);
+            /* a summary that lacks them is input to make again (exit 1, as a
+             * summary lacking a rank); a set opened without them, a misuse */
+            return td_fail(
+                err, f->bd_lost == TD_BD_LOST_UNLOADED || !f->bd_lost ? TD_EUSAGE : TD_ETRACE,
+                f->origin ? f->origin : f->path, "%s: %s", name, bd_lost_why(f->bd_lost));
         if (measure_file(sd, f, sl) < 0)
             return td_fail(err, TD_ENOMEM, "", "out of memory");
     }

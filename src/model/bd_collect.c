@@ -85,11 +85,16 @@ int td_bd_kernel_type(const char *s, size_t len)
     return not_compute(s, len) ? 0 : TD_KT_COMP;
 }
 
-/* The host sides of correlation ids: id -> ts, the last in the file. */
+/* The host sides of correlation ids: id -> ts, the last in the file. Kineto
+ * numbers them densely, mostly in file order: then an array indexed by id -
+ * lo (key NULL, NaN where none), which the gpu events, in about the same
+ * order, read nearly in sequence; else an open-addressing hash. */
 typedef struct launch_map {
     int64_t *key;
     double *ts;
     size_t mask;
+    int64_t lo;
+    uint64_t span; /* dense: the ids lo .. lo + span - 1 */
 } launch_map;
 
 #define MAP_EMPTY INT64_MIN
@@ -106,8 +111,27 @@ static size_t map_slot(const launch_map *m, int64_t k)
 static int map_build(launch_map *m, const td_link *links, size_t n, int round_ts)
 {
     size_t count = 0, cap = 16;
+    int64_t lo = INT64_MAX, hi = INT64_MIN;
     for (size_t i = 0; i < n; i++)
-        count += (links[i].kind & TD_LINK_LAUNCH) != 0;
+        if ((links[i].kind & TD_LINK_LAUNCH) && links[i].corr != MAP_EMPTY) {
+            count++;
+            lo = links[i].corr < lo ? links[i].corr : lo;
+            hi = links[i].corr > hi ? links[i].corr : hi;
+        }
+    /* dense: no more than 4 slots per launch (the hash has 2 to 4, with keys) */
+    if (count && (uint64_t)hi - (uint64_t)lo < 4 * (uint64_t)count) {
+        m->lo = lo;
+        m->span = (uint64_t)hi - (uint64_t)lo + 1;
+        if (!(m->ts = malloc(m->span * sizeof *m->ts)))
+            return -1;
+        for (uint64_t s = 0; s < m->span; s++)
+            m->ts[s] = NAN;
+        for (size_t i = 0; i < n; i++)
+            if ((links[i].kind & TD_LINK_LAUNCH) && links[i].corr != MAP_EMPTY)
+                m->ts[(uint64_t)links[i].corr - (uint64_t)lo] =
+                    round_ts ? ceil(links[i].ts) : links[i].ts;
+        return 0;
+    }
     while (cap < 2 * count + 2)
         cap <<= 1;
     m->key = malloc(cap * sizeof *m->key);
@@ -131,6 +155,10 @@ static double map_get(const launch_map *m, int64_t k)
 {
     if (k == MAP_EMPTY || k == -1)
         return NAN;
+    if (!m->key) { /* dense */
+        uint64_t s = (uint64_t)k - (uint64_t)m->lo;
+        return s < m->span ? m->ts[s] : NAN;
+    }
     size_t s = map_slot(m, k);
     return m->key[s] == k ? m->ts[s] : NAN;
 }

@@ -145,6 +145,8 @@ typedef struct td_file {
      * version wrote it, for info; NULL for Kineto JSON and summaries. */
     char *format;
     struct td_bd_file *bd; /* what the breakdown needs (model/bd_collect.h), or NULL */
+    /* A summary's file without bd: why (TD_BD_LOST_...), for the message. */
+    uint8_t bd_lost;
     /* The roofline's inputs (TD_LOAD_ROOF, docs/roofline.md), else NULL:
      * shapes interns each distinct "Input Dims" US "Input type" US
      * "Concrete Inputs" of a cpu op (US = 0x1f; each the compact JSON of the
@@ -230,6 +232,10 @@ typedef struct td_load_progress {
  * trace's own resolution (td_open_opts.ns). */
 #define TD_LOAD_ATTR 1
 #define TD_LOAD_NS 2
+/* td_file.bd_lost: a packed file (a summary's) written before summaries
+ * kept the breakdown's records, one whose summary kept a selection of it,
+ * or one packed from a file loaded without them. */
+enum { TD_BD_LOST_OLD = 1, TD_BD_LOST_SELECTION = 2, TD_BD_LOST_UNLOADED = 3 };
 #define TD_LOAD_BD 4     /* td_open_opts.want_breakdown: model/bd_collect.h */
 #define TD_LOAD_ROOF 8   /* td_open_opts.want_roofline: shapes, op_shape, roof_ts (with ATTR) */
 #define TD_LOAD_STACK 32 /* td_open_opts.want_stacks: stk_* (with ATTR) */

@@ -15,6 +15,7 @@
 #include "util/utf8_text.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -334,6 +335,106 @@ static void step_time(const td_diff *d, int side, double *sum, uint64_t *n)
         }
 }
 
+/* The breakdown given with the input, when its size says it has one. */
+static const td_breakdown *input_breakdown(const td_report_input *in)
+{
+    return in->size >= offsetof(td_report_input, breakdown) + sizeof in->breakdown ? in->breakdown
+                                                                                   : NULL;
+}
+
+/* Whether the breakdown measured a side's whole trace (no ProfilerStep, or one). */
+static bool bd_whole(const td_breakdown *b, int side)
+{
+    for (size_t i = 0; td_breakdown_note(b, side, i); i++)
+        if (strstr(td_breakdown_note(b, side, i), "the whole trace is one iteration"))
+            return true;
+    return false;
+}
+
+/* The step time from the breakdown (docs/breakdown.md): each side's mean per
+ * (rank, iteration) of its selected steps, or its trace span without steps. */
+static void step_card_bd(report *r, const td_breakdown *b)
+{
+    FILE *f = r->f;
+    size_t n;
+    const td_bd_row *rows = td_breakdown_rows(b, &n), *step = NULL;
+    for (size_t i = 0; i < n && !step; i++)
+        if (strcmp(rows[i].name, "step_us") == 0)
+            step = &rows[i];
+    if (!step)
+        return;
+    fputs("<div class=\"card\" id=\"step-time\"><h3>Step time</h3><table class=\"kv\">", f);
+    for (int s = 0; s < 2; s++) {
+        size_t k = td_breakdown_samples(b, s);
+        fputs("<tr><td>", f);
+        html_str(f, r->label[s]);
+        fprintf(f, "</td><td data-us=\"%.17g\">", step->value[s]);
+        td_html_us(f, step->value[s]);
+        if (bd_whole(b, s))
+            fputs(" (the trace's span: fewer than 2 ProfilerSteps)", f);
+        else
+            fprintf(f, " (%zu step%s)", k, k == 1 ? "" : "s");
+        fputs("</td></tr>", f);
+    }
+    fputs("</table><div class=\"big\">", f);
+    td_html_change(f, step->value[0], step->value[1]);
+    fputs("</div><p class=\"sub\">mean per (rank, iteration) of the selected steps, or of the "
+          "trace's span on a side without ProfilerStep (breakdown: every rank, the steady "
+          "iterations unless chosen)</p></div>\n",
+          f);
+}
+
+/* A component's change: more is worse; a part that went to 0 is no warning
+ * here (td_html_change's), as the whole step is measured on both sides. */
+static void bar_change(FILE *f, double c, double d)
+{
+    fprintf(f, "<span class=\"%s\">%s", d > 0 ? "pos" : d < 0 ? "neg" : "", d > 0 ? "+" : "");
+    td_html_us(f, d);
+    if (c != 0)
+        fprintf(f, " (%+.1f%%)", 100.0 * d / c);
+    fputs("</span>", f);
+}
+
+/* The waterfall: from control's step time to test's through each
+ * component's change; the changes add up to the step time's. */
+static void waterfall_card(report *r, const td_breakdown *b)
+{
+    FILE *f = r->f;
+    size_t n;
+    const td_bd_bar *bars = td_breakdown_waterfall(b, &n);
+    if (n == 0)
+        return;
+    fputs("<div class=\"card\" id=\"waterfall\"><h3>Where the step time went</h3>"
+          "<table class=\"kv\"><tr><th></th><th>",
+          f);
+    html_str(f, r->label[0]);
+    fputs("</th><th>", f);
+    html_str(f, r->label[1]);
+    fputs("</th><th>change</th></tr>", f);
+    for (size_t i = 0; i < n; i++) {
+        fputs("<tr><td>", f);
+        html_str(f, bars[i].component);
+        for (int s = 0; s < 2; s++) {
+            fprintf(f, "</td><td data-us=\"%.17g\">", bars[i].value[s]);
+            if (isnan(bars[i].value[s]))
+                fputs("n/a", f);
+            else
+                td_html_us(f, bars[i].value[s]);
+        }
+        fprintf(f, "</td><td data-us=\"%.17g\">", bars[i].diff);
+        if (isnan(bars[i].diff))
+            fputs("n/a", f);
+        else
+            bar_change(f, bars[i].value[0], bars[i].diff);
+        fputs("</td></tr>", f);
+    }
+    fputs("</table><p class=\"sub\">control's step time, each component's change, test's step "
+          "time (tracediff breakdown; the last component is the remainder)</p></div>\n",
+          f);
+}
+
+static void names_card(report *r);
+
 static void headline(report *r)
 {
     FILE *f = r->f;
@@ -363,6 +464,14 @@ static void headline(report *r)
             "the selected ranks and iterations%s</p></div>\n",
             per);
 
+    const td_breakdown *bd = input_breakdown(r->in);
+    if (bd) {
+        step_card_bd(r, bd);
+        names_card(r);
+        waterfall_card(r, bd);
+        fputs("</div>\n", f);
+        return;
+    }
     fputs("<div class=\"card\"><h3>Step time</h3><table class=\"kv\">", f);
     int whole = 0;
     for (int s = 0; s < 2; s++) {
@@ -388,7 +497,14 @@ static void headline(report *r)
             "</div><p class=\"sub\">total duration of the ProfilerStep rows (CPU) of the "
             "selected iterations%s</p></div>\n",
             per);
+    names_card(r);
+    fputs("</div>\n", f);
+}
 
+/* The number of names, per op category. */
+static void names_card(report *r)
+{
+    FILE *f = r->f;
     size_t k[TD_OP_NCATEGORIES] = {0};
     const td_row *orows = td_diff_rows(r->ops);
     for (size_t i = 0; i < td_diff_nrows(r->ops); i++) {
@@ -403,7 +519,7 @@ static void headline(report *r)
     for (int c = 0; c < TD_OP_NCATEGORIES; c++)
         fprintf(f, "<tr><td>%s</td><td>%zu</td></tr>", td_op_category_name((td_op_category)c),
                 k[c]);
-    fputs("</table></div>\n</div>\n", f);
+    fputs("</table></div>\n", f);
 }
 
 static void side_card(report *r, int side, const td_set *set)

@@ -6,13 +6,15 @@
  * its raw double. No SQLite here: the bytes can travel between processes.
  */
 #include "store.h"
+#include "model/bd_collect.h"
 #include "util/utf8_text.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define PACK_MAGIC "TDF3"      /* with the trace span and the ops' waits */
+#define PACK_MAGIC "TDF4"      /* with the breakdown's records */
+#define PACK_MAGIC_TDF3 "TDF3" /* with the trace span and the ops' waits */
 #define PACK_MAGIC_TDF2 "TDF2" /* with the attribution flag and per-group links */
 #define PACK_MAGIC_OLD "TDF1"  /* without: read as a file with no attribution */
 #define ENC_SORTED_INT 0       /* groups of sorted whole-number durations (read only) */
@@ -444,6 +446,7 @@ int td_file_groups(td_groups *out, const td_file *f, const td_keep *keep, td_err
 {
     memset(out, 0, sizeof *out);
     out->has_attr = f->has_attr;
+    out->keep_all = !keep || (!keep->iters && keep->device == TD_DEVICE_ALL);
     int erc = td_file_events(f);
     if (erc < 0)
         return td_events_fail(err, erc, f);
@@ -648,12 +651,75 @@ static int pack_extras(td_buf *b, const td_file *f)
     return bad;
 }
 
+/* The breakdown's event times: 8-byte doubles, or whole numbers as varints
+ * (every time whole and below 2^52 in magnitude, which HTA's rounding makes
+ * nearly every file). */
+enum { BD_DOUBLES = 0, BD_WHOLE = 1 };
+#define BD_WHOLE_MAX 4503599627370496.0 /* 2^52: differences stay below 2^53 */
+
+static bool whole_time(double t)
+{
+    return fabs(t) < BD_WHOLE_MAX && t == floor(t) && !(t == 0 && signbit(t));
+}
+
+/* The breakdown's records (model/bd_collect.h), files from "TDF4" on: a
+ * word: 0 when the file was loaded without them, 2 when the summary keeps
+ * a selection of it (the breakdown needs every event), else 1 and the gpu-side
+ * events in file order (times as 8-byte doubles, the iteration, stream, type
+ * and flags), the synchronize calls, the steps and the span. */
+static int pack_bd(td_buf *b, const td_file *f, const td_groups *g)
+{
+    const td_bd_file *bd = f->bd;
+    if (!bd || !g->keep_all)
+        return put_u(b, bd ? 2 : 0);
+    int bad = put_u(b, 1);
+    bool whole_times = true; /* HTA's rounding: every time a whole number */
+    for (size_t i = 0; i < bd->nev && whole_times; i++)
+        whole_times = whole_time(bd->ev[i].ts) && whole_time(bd->ev[i].end) &&
+                      (isnan(bd->ev[i].launch) || whole_time(bd->ev[i].launch));
+    bad |= put_u(b, whole_times ? BD_WHOLE : BD_DOUBLES);
+    bad |= put_u(b, bd->nev);
+    int64_t prev = 0;
+    for (size_t i = 0; i < bd->nev && !bad; i++) {
+        const td_bd_ev *e = &bd->ev[i];
+        if (whole_times) { /* ts from the previous one's, end and launch from ts */
+            int64_t ts = (int64_t)e->ts;
+            bad |= put_u(b, zz(ts - prev));
+            bad |= put_u(b, zz((int64_t)e->end - ts));
+            bad |= put_u(b, isnan(e->launch) ? 0 : zz((int64_t)e->launch - ts) + 1);
+            prev = ts;
+        } else {
+            bad |= put_le64(b, e->ts);
+            bad |= put_le64(b, e->end);
+            bad |= put_le64(b, e->launch);
+        }
+        bad |= put_u(b, zz(e->iter));
+        bad |= put_u(b, zz(e->stream));
+        bad |= put_u(b, (uint64_t)e->type | (uint64_t)e->flags << 3);
+    }
+    bad |= put_u(b, bd->nsync);
+    for (size_t i = 0; i < bd->nsync && !bad; i++) {
+        bad |= put_le64(b, bd->sync[i].ts);
+        bad |= put_le64(b, bd->sync[i].end);
+    }
+    bad |= put_u(b, bd->nsteps);
+    for (size_t i = 0; i < bd->nsteps && !bad; i++) {
+        bad |= put_le64(b, bd->steps[i].start);
+        bad |= put_le64(b, bd->steps[i].end);
+        bad |= put_u(b, zz(bd->steps[i].n));
+    }
+    bad |= put_le64(b, bd->span_lo);
+    bad |= put_le64(b, bd->span_hi);
+    return bad;
+}
+
 int td_file_pack(td_buf *b, const td_file *f, const td_groups *g, td_error *err)
 {
     int bad = pack_head(b, f);
     bad |= pack_categories(b, f);
     bad |= put_u(b, (uint64_t)(g->has_attr != 0));
     bad |= pack_extras(b, f);
+    bad |= pack_bd(b, f, g);
     bad |= g->integral ? pack_sorted_totals(b, g) : pack_raw(b, g);
     if (bad)
         return td_fail(err, TD_ENOMEM, f->path, "out of memory");
@@ -1233,13 +1299,97 @@ static int unpack_extras(rd *r, td_file *f)
     return 0;
 }
 
+/* pack_bd's section: every count checked against the bytes left, every
+ * iteration against the file's, the types and flags against theirs, and no
+ * event time NaN (td_bd_collect keeps none; a launch is NaN when there is
+ * none). An end may precede its ts: HTA's rounding of sub-us events. */
+static int unpack_bd(rd *r, td_file *f)
+{
+    uint64_t has = get_u(r);
+    if (r->bad || has > 2)
+        return UNPACK_BAD;
+    if (has != 1) {
+        f->bd_lost = has ? TD_BD_LOST_SELECTION : TD_BD_LOST_UNLOADED;
+        return 0;
+    }
+    td_bd_file *bd = f->bd = td_bd_new();
+    if (!bd)
+        return UNPACK_NOMEM;
+    uint64_t enc = get_u(r), nev = get_u(r);
+    /* 6 bytes at least per record (whole times), 27 with doubles */
+    if (r->bad || enc > BD_WHOLE || nev > (uint64_t)(r->end - r->p) / (enc == BD_WHOLE ? 6 : 27))
+        return UNPACK_BAD;
+    if (!(bd->ev = malloc((nev + 1) * sizeof *bd->ev)))
+        return UNPACK_NOMEM;
+    int64_t prev = 0;
+    for (uint64_t i = 0; i < nev; i++) {
+        td_bd_ev *e = &bd->ev[i];
+        if (enc == BD_WHOLE) {
+            int64_t ts = unzz(get_u(r)), dend = unzz(get_u(r));
+            uint64_t l = get_u(r);
+            /* each time within 2^52 as written: no overflow below */
+            if (r->bad || ts > (int64_t)1 << 53 || ts < -((int64_t)1 << 53) ||
+                dend > (int64_t)1 << 53 || dend < -((int64_t)1 << 53) || l > (uint64_t)1 << 55 ||
+                fabs((double)(prev + ts)) >= BD_WHOLE_MAX)
+                return UNPACK_BAD;
+            prev += ts;
+            e->ts = (double)prev;
+            e->end = (double)(prev + dend);
+            e->launch = l ? (double)(prev + unzz(l - 1)) : NAN;
+        } else {
+            e->ts = get_dbl(r);
+            e->end = get_dbl(r);
+            e->launch = get_dbl(r);
+        }
+        int64_t it = unzz(get_u(r)), st = unzz(get_u(r));
+        uint64_t tf = get_u(r), type = tf & 7, flags = tf >> 3;
+        if (r->bad || isnan(e->ts) || isnan(e->end) ||
+            !(it == TD_ITER_NONE || (it >= 0 && (uint64_t)it < f->niters)) || st < INT32_MIN ||
+            st > INT32_MAX || flags > (TD_BDF_KERNEL | TD_BDF_GPUDEF))
+            return UNPACK_BAD;
+        e->iter = (int32_t)it;
+        e->stream = (int32_t)st;
+        e->type = (uint8_t)type;
+        e->flags = (uint8_t)flags;
+    }
+    bd->nev = (size_t)nev;
+    uint64_t nsync = get_u(r);
+    if (r->bad || nsync > (uint64_t)(r->end - r->p) / 16)
+        return UNPACK_BAD;
+    if (!(bd->sync = malloc((nsync + 1) * sizeof *bd->sync)))
+        return UNPACK_NOMEM;
+    for (uint64_t i = 0; i < nsync; i++) {
+        bd->sync[i].ts = get_dbl(r);
+        bd->sync[i].end = get_dbl(r);
+        if (r->bad || isnan(bd->sync[i].ts) || isnan(bd->sync[i].end))
+            return UNPACK_BAD;
+    }
+    bd->nsync = (size_t)nsync;
+    uint64_t nsteps = get_u(r);
+    if (r->bad || nsteps > (uint64_t)(r->end - r->p) / 17)
+        return UNPACK_BAD;
+    for (uint64_t i = 0; i < nsteps; i++) {
+        double start = get_dbl(r), end = get_dbl(r);
+        int64_t num = unzz(get_u(r));
+        if (r->bad)
+            return UNPACK_BAD;
+        /* a step without a time is NaN (iterations.c), as it was */
+        if (td_bd_add_step(bd, start, end, num) < 0)
+            return UNPACK_NOMEM;
+    }
+    bd->span_lo = get_dbl(r); /* no events at all: td_bd_new's infinities */
+    bd->span_hi = get_dbl(r);
+    return r->bad ? UNPACK_BAD : 0;
+}
+
 static int unpack(td_file **out, const unsigned char *p, size_t n, unsigned char *owned,
                   const char *where, td_error *err)
 {
     *out = NULL;
     bool old = n >= 4 && memcmp(p, PACK_MAGIC_OLD, 4) == 0;
     bool tdf2 = n >= 4 && memcmp(p, PACK_MAGIC_TDF2, 4) == 0;
-    if (n < 4 || (memcmp(p, PACK_MAGIC, 4) != 0 && !old && !tdf2)) {
+    bool tdf3 = n >= 4 && memcmp(p, PACK_MAGIC_TDF3, 4) == 0;
+    if (n < 4 || (memcmp(p, PACK_MAGIC, 4) != 0 && !old && !tdf2 && !tdf3)) {
         td_big_free(owned);
         return td_fail(err, TD_ETRACE, where, "not a packed trace file (bad magic)");
     }
@@ -1264,6 +1414,10 @@ static int unpack(td_file **out, const unsigned char *p, size_t n, unsigned char
     }
     if (rc == 0 && !old && !tdf2)
         rc = unpack_extras(&r, f);
+    if (rc == 0 && (old || tdf2 || tdf3))
+        f->bd_lost = TD_BD_LOST_OLD;
+    else if (rc == 0)
+        rc = unpack_bd(&r, f);
     if (rc == 0)
         rc = unpack_events(&r, f);
     if (rc == 0 && r.p != r.end)

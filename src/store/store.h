@@ -40,6 +40,7 @@ typedef struct td_groups {
     double *durs;
     int integral; /* every duration a whole number: the compact encoding applies */
     int has_attr; /* the file's attribution is kept: gpu groups are split by it */
+    int keep_all; /* every iteration and device kept: the breakdown's records are packed */
     /* When not integral: the kept events in file order, group and dur. */
     size_t *seq;
     double *seq_durs;
