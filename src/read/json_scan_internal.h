@@ -68,7 +68,6 @@ int td_json_scan_string(td_json *j, bool decode, const char **s, size_t *len);
 int td_json_scratch_reserve(td_json *j, size_t need);
 int td_json_bad_number(td_json *j);
 
-
 #define NOPOS SIZE_MAX
 
 /* Indexes the blocks from pos on: TD_JSON_IBLOCKS of them where the index
