@@ -1,5 +1,5 @@
 /*
- * Fuzz target: the streaming JSON scanner (src/json_scan.c).
+ * Fuzz target: the streaming JSON scanner (src/read/json_*.c).
  *
  * The input is a JSON text. A walker without recursion reads every value
  * through the td_json_* calls (strings, numbers, objects, arrays, and

@@ -1,6 +1,6 @@
 /*
  * Fuzz target: loading a trace file and everything downstream of it
- * (byte_reader.c, json_scan.c, trace_load.c, iterations.c, trace_set.c,
+ * (byte_reader.c, json_*.c, trace_load.c, iterations.c, trace_set.c,
  * diff.c, view.c and the writers).
  *
  * The first input byte picks the file's form; the file lives in memory

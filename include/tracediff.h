@@ -100,6 +100,8 @@ TD_API void td_list_clear(td_list *list);
 /* Trace sets.                                                               */
 
 typedef enum td_compression { TD_COMP_NONE = 0, TD_COMP_GZIP = 1, TD_COMP_ZSTD = 2 } td_compression;
+/* "plain", "gzip" or "zstd", as tracediff info names them. */
+TD_API const char *td_compression_name(td_compression c);
 
 typedef struct td_open_opts {
     size_t size; /* sizeof(td_open_opts): set by TD_OPEN_OPTS_INIT */
@@ -292,6 +294,8 @@ TD_API void td_set_category_times(const td_set *set,
  * told by its SQLite header, not by its name.                              */
 
 typedef enum td_device { TD_DEVICE_ALL = 0, TD_DEVICE_CPU = 1, TD_DEVICE_GPU = 2 } td_device;
+/* "all", "cpu" or "gpu", as --device spells them. */
+TD_API const char *td_device_name(td_device d);
 
 /* One event of a set, as td_set_events hands it to its callback (valid
  * during the call only). */
@@ -1014,6 +1018,12 @@ TD_API void td_temp_remove_all(void);
  * A piece of a larger output: returns TD_EIO when f has an error, without
  * flushing; the caller reports the output's failure as a whole. */
 TD_API int td_write_json_string(FILE *f, const char *s, size_t len);
+/* JSON values, as the command documents write them (breakdown, roofline,
+ * and the CLI's own): a number, null when undefined (NaN, infinite), -0 as
+ * 0, else the shortest exact form; a string (NULL: null) with quotes,
+ * backslashes and control characters escaped as \uXXXX. */
+TD_API void td_json_put_num(FILE *f, double v);
+TD_API void td_json_put_str(FILE *f, const char *s);
 
 /* ------------------------------------------------------------------------ */
 /* Charts (spec §8) and the HTML report.                                     */

@@ -544,20 +544,47 @@ static PyObject *name_str(const td_row *r)
     return PyUnicode_DecodeUTF8(r->name, (Py_ssize_t)r->name_len, "surrogateescape");
 }
 
-/* A side's notes; "rounding" is the diff's one note on HTA's rounding
- * (td_diff_rounding_note, "" when none), the same in both sides' dicts. */
-static PyObject *notes_dict(const td_diff *d, td_side side)
+/* A side's notes: "texts", the notes a reader is owed about the side in the
+ * library's words (td_diff_side_note, as the CLI prints them after "note:"
+ * and the report lists them), the counts behind some of them, and
+ * "rounding", the diff's one note on HTA's rounding (td_diff_rounding_note,
+ * "" when none), the same in both sides' dicts. */
+static PyObject *notes_dict(const td_diff *d, td_side side, const td_set *set, const char *label)
 {
     const td_side_notes *n = td_diff_notes(d, side);
     char round[256];
     td_diff_rounding_note(d, round, sizeof round);
+    PyObject *texts = PyList_New(0);
+    char small[1024];
+    for (size_t i = 0; texts; i++) {
+        size_t len = td_diff_side_note(d, side, set, label, i, small, sizeof small);
+        if (!len)
+            break;
+        char *text = len < sizeof small ? small : malloc(len + 1);
+        if (!text) {
+            Py_CLEAR(texts);
+            PyErr_NoMemory();
+            break;
+        }
+        if (text != small)
+            td_diff_side_note(d, side, set, label, i, text, len + 1);
+        PyObject *t = PyUnicode_DecodeUTF8(text, (Py_ssize_t)len, "surrogateescape");
+        if (text != small)
+            free(text);
+        if (!t || PyList_Append(texts, t) < 0)
+            Py_CLEAR(texts);
+        Py_XDECREF(t);
+    }
+    if (!texts)
+        return NULL;
     return Py_BuildValue(
-        "{s:O,s:K,s:K,s:K,s:N,s:N,s:K,s:K,s:s}", "whole_trace", n->whole_trace ? Py_True : Py_False,
-        "no_launch", (unsigned long long)n->no_launch, "strict_dropped",
-        (unsigned long long)n->strict_dropped, "events", (unsigned long long)n->events, "ranks",
-        int64_list(n->ranks, n->nranks), "iterations", int64_list(n->iters, n->niters),
-        "round_negative", (unsigned long long)n->round_negative, "round_moved_rows",
-        (unsigned long long)n->round_moved_rows, "rounding", round);
+        "{s:O,s:K,s:K,s:K,s:N,s:N,s:K,s:K,s:s,s:N}", "whole_trace",
+        n->whole_trace ? Py_True : Py_False, "no_launch", (unsigned long long)n->no_launch,
+        "strict_dropped", (unsigned long long)n->strict_dropped, "events",
+        (unsigned long long)n->events, "ranks", int64_list(n->ranks, n->nranks), "iterations",
+        int64_list(n->iters, n->niters), "round_negative", (unsigned long long)n->round_negative,
+        "round_moved_rows", (unsigned long long)n->round_moved_rows, "rounding", round, "texts",
+        texts);
 }
 
 /* A row's count of a side: whole, or divided (per_iteration) as a float. */
@@ -568,10 +595,12 @@ static PyObject *count_obj(const td_diff *d, const td_row *r, td_side side, int 
 }
 
 /* The rows as five lists (names, control counts, test counts, control
- * durations, test durations), the two sides' notes and the key column's
+ * durations, test durations), the two sides' notes (sets and labels: the
+ * two sides', a label NULL for "control" or "test") and the key column's
  * title ("name", "short_name", "op"...). With per_iteration the counts are
  * divided (floats), as the CLI prints them. */
-static PyObject *diff_result(const td_diff *d)
+static PyObject *diff_result(const td_diff *d, const td_set *const sets[2],
+                             const char *const labels[2])
 {
     size_t n = td_diff_nrows(d);
     const td_row *rows = td_diff_rows(d);
@@ -597,7 +626,9 @@ static PyObject *diff_result(const td_diff *d)
             goto done;
     }
     result = Py_BuildValue("(OOOOONNs)", cols[0], cols[1], cols[2], cols[3], cols[4],
-                           notes_dict(d, TD_CONTROL), notes_dict(d, TD_TEST), td_diff_key_name(d));
+                           notes_dict(d, TD_CONTROL, sets[0], labels[0] ? labels[0] : "control"),
+                           notes_dict(d, TD_TEST, sets[1], labels[1] ? labels[1] : "test"),
+                           td_diff_key_name(d));
 done:
     for (int c = 0; c < 5; c++)
         Py_XDECREF(cols[c]);
@@ -973,7 +1004,8 @@ static PyObject *compare(PyObject *Py_UNUSED(mod), PyObject *args, PyObject *kw)
         cmp_compute(&a, &d, &st) == 0 &&
         (!report || write_report(PyBytes_AS_STRING(report), &a, d, st, labels, &vo,
                                  sort || top || include) == 0)) {
-        PyObject *rows = diff_result(d);
+        const td_set *const sets[2] = {a.ctl->set, a.tst->set};
+        PyObject *rows = diff_result(d, sets, labels);
         PyObject *sr = rows && st ? stats_result(st, td_diff_nrows(d)) : Py_NewRef(Py_None);
         PyObject *view = Py_NewRef(Py_None);
         if (rows && sr && want_view) {

@@ -985,6 +985,49 @@ def t_ns_rule():
         assert frame_equals_csv(df, ns_csv) is None, frame_equals_csv(df, ns_csv)
 
 
+def _cli_notes(err: bytes):
+    return [ln[len("tracediff: note: "):] for ln in err.decode().splitlines()
+            if ln.startswith("tracediff: note: ")]
+
+
+def t_notes_equal_cli():
+    # A side's notes are worded once, in the library (td_diff_side_note): the
+    # module's warnings are the CLI's "note:" lines, on pairs that owe them.
+    import gzip
+    edge = os.path.join(ROOT, "tests", "data", "attribution", "edge.json")
+    bad = os.path.join(ROOT, "tests", "bad")
+    with tempfile.TemporaryDirectory() as tmp:
+        bom = os.path.join(tmp, "bom")
+        os.makedirs(bom)
+        with gzip.open(os.path.join(ROOT, "examples", "control", "control.json.gz"), "rb") as src, \
+                open(os.path.join(bom, "control.json"), "wb") as dst:
+            dst.write(b"\xef\xbb\xbf" + src.read())
+        pairs = [
+            (edge, edge, dict(by="op"), ["--by", "op"], ["not attributed to an op"]),
+            (bom, os.path.join(ROOT, "examples", "test"), {}, [],
+             ["starts with a UTF-8 byte order mark", "with no launch found"]),
+            (os.path.join(TRACES, "hta-no_steps"), os.path.join(TRACES, "hta-trace_compare", "test"),
+             dict(device_type="gpu"), ["--device", "gpu"], ["has no ProfilerStep"]),
+            (os.path.join(bad, "not_objects.json"), os.path.join(bad, "bom.json"), {}, [],
+             ["entries of traceEvents skipped", "byte order mark"]),
+        ]
+        for c, t, kw, args, want in pairs:
+            err = cli("compare", "--format", "csv", "--control-label", "ctl", "--test-label",
+                      "tst", *args, c, t).stderr
+            notes = _cli_notes(err)
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                TraceDiff.compare_traces(LabeledTrace("ctl", trace_dir=c),
+                                         LabeledTrace("tst", trace_dir=t), **kw)
+            got = [str(w.message) for w in caught if issubclass(w.category, TraceDiffWarning)]
+            # The sides' own notes begin with a label or a file's path.
+            sides = [n for n in notes if n.startswith(("ctl: ", "ctl (", "tst: ", "tst (", c, t))]
+            assert sides and got == [n for n in notes if n in got], (c, notes, got)
+            assert set(sides) <= set(got), (c, sides, got)
+            for w in want:
+                assert any(w in g for g in got), (c, w, got)
+
+
 def t_errors_carry_c_message():
     bad = os.path.join(ROOT, "tests", "bad", "trunc_in_string.json")
     for fn in (lambda: tracediff.check(bad, TEST),

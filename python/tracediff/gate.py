@@ -21,7 +21,6 @@ from .trace_diff import (
     _device_code,
     _pandas,
     _stats_kwargs,
-    _warn_notes,
 )
 
 __all__ = ["CheckResult", "check"]

@@ -378,29 +378,12 @@ def _adapt(control, test, threads: int, ns: Optional[bool] = None, attribution: 
     return out[0], out[1]
 
 
-def _warn_notes(lt: LabeledTrace, notes: dict) -> None:
-    if notes["whole_trace"]:
-        warnings.warn(
-            f"{lt.label} ({lt.trace_dir}) has no ProfilerStep: comparing the whole trace",
-            TraceDiffWarning,
-            stacklevel=4,
-        )
-    n = notes["no_launch"]
-    if n:
-        warnings.warn(
-            f"{lt.label}: {n} GPU event{'s' if n != 1 else ''} with no launch found "
-            "(no iteration) left out",
-            TraceDiffWarning,
-            stacklevel=4,
-        )
-    n = notes["strict_dropped"]
-    if n:
-        warnings.warn(
-            f"{lt.label}: hta_strict: {n} GPU event{'s' if n != 1 else ''} on stream 0 "
-            "left out, as HTA does",
-            TraceDiffWarning,
-            stacklevel=4,
-        )
+def _warn_notes(notes: dict) -> None:
+    """A side's notes, one TraceDiffWarning each, in the library's words
+    (td_diff_side_note: what the CLI prints after "note:" and the report
+    lists)."""
+    for text in notes["texts"]:
+        warnings.warn(text, TraceDiffWarning, stacklevel=4)
 
 
 def _warn_rounding(notes: dict) -> None:
@@ -592,17 +575,19 @@ class TraceDiff:
     def _compare(ctl, tst, cr, tr, ci, ti, device_type, short, hta_strict, stats=False,
                  sk=None, extra=None, labels=None) -> pd.DataFrame:
         _pandas()
+        cl, tl = labels or (ctl.label, tst.label)
+        kw = dict(extra or {})
+        kw.setdefault("labels", (cl, tl))  # the notes' labels, as the columns'
         names, cc, tc, cd, td, cnotes, tnotes, key, st, view = _core.compare(
             ctl._set, tst._set, cr, tr, ci, ti, _device_code(device_type), bool(short),
-            bool(hta_strict), stats=bool(stats), **(sk or {}), **(extra or {}),
+            bool(hta_strict), stats=bool(stats), **(sk or {}), **kw,
         )
-        _warn_notes(ctl, cnotes)
-        _warn_notes(tst, tnotes)
+        _warn_notes(cnotes)
+        _warn_notes(tnotes)
         _warn_rounding(cnotes)
         divided = bool(extra and extra["per_iteration"])
         cmiss = divided or 0 in cc
         tmiss = divided or 0 in tc
-        cl, tl = labels or (ctl.label, tst.label)
         c_counts = _counts_column(cc, cmiss)
         t_counts = _counts_column(tc, tmiss)
         c_dur = _duration_column(cd, cmiss)

@@ -19,8 +19,9 @@ enum {
 };
 
 /* What the options of a command line say. Fields start as CLI_OPTS_INIT
- * makes them (zero, the library's options structs by their _INIT macros),
- * meaning "defaults"; the setters of the option table (table.c) fill them. */
+ * makes them (zero, the library's options structs by their _INIT macros,
+ * check's --max-regression 5), meaning "defaults"; the setters of the option
+ * table (table.c) fill them. */
 typedef struct cli_opts {
     const char *control, *test;
     td_compare_opts cmp;
@@ -75,7 +76,7 @@ typedef struct cli_opts {
 #define CLI_OPTS_INIT                                                                              \
     {                                                                                              \
         .cmp = TD_COMPARE_OPTS_INIT, .view = TD_VIEW_OPTS_INIT, .sopt = TD_STATS_OPTS_INIT,        \
-        .bd = TD_BREAKDOWN_OPTS_INIT, .rl = TD_ROOFLINE_OPTS_INIT                                  \
+        .bd = TD_BREAKDOWN_OPTS_INIT, .rl = TD_ROOFLINE_OPTS_INIT, .max_regression = 5             \
     }
 
 void cli_opts_free(cli_opts *o);
@@ -83,6 +84,10 @@ void cli_opts_free(cli_opts *o);
 /* msg.c: every message on stderr starts with the program's name. */
 extern const char *g_prog;
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* msg.c: the Levenshtein distance of a and b, each cut to its first cut
+ * bytes (at most CLI_EDIT_MAX). */
+#define CLI_EDIT_MAX 256
+size_t cli_edit_distance(const char *a, size_t la, const char *b, size_t lb, size_t cut);
 /* msg.c: the candidate nearest to word by edit distance when it is near
  * enough to be a typo, else NULL ("did you mean ..."). */
 const char *cli_suggest(const char *word, const char *const *cands, size_t n);
@@ -161,16 +166,16 @@ int cli_pair_run(cli_pair *p);
 /* With --step-marker: EXIT_DATA, naming the side and the expression, when a
  * set has no iteration (the marker matched nothing); else 0. */
 int cli_marker_check(const cli_opts *o, td_set *const *sets, size_t n);
-/* Opens both sides (o.control, o.test) into sets with oo's wants and the
- * options every command shares (--ns, -j, --step-marker), progress shown;
- * prints any error; returns 0 or an exit status. */
+/* Opens the n sets at paths into sets with oo's wants and the options every
+ * command shares (--ns, --nsys-demangled, -j, --step-marker), progress
+ * shown; prints any error; returns 0 or an exit status (the sets opened,
+ * to be freed, when only --step-marker failed). */
+int cli_open_sets(const cli_opts *o, td_set **sets, const char *const *paths, size_t n,
+                  td_open_opts *oo);
+/* cli_open_sets of both sides (o.control, o.test). */
 int cli_open_pair(const cli_opts *o, td_set *sets[2], td_open_opts *oo);
 /* tree_out.c: compare --match tree, from the parsed options; the exit status. */
 int cli_tree_compare(cli_opts *o);
-/* JSON values for the commands that write their own JSON: a number, null
- * for NaN and infinities; a string, null for NULL. */
-void cli_json_num(FILE *f, double v);
-void cli_json_str(FILE *f, const char *s);
 void cli_pair_free(cli_pair *p);
 /* The side's label: --control-label / --test-label, else "control" / "test". */
 const char *cli_side_label(const cli_opts *o, int side);

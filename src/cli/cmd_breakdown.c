@@ -257,20 +257,13 @@ static int bd_main(bd_run *r)
     return bd_write(r);
 }
 
-int cmd_breakdown(const cli_command *cmd, int argc, char **argv)
+int cmd_breakdown(cli_pair *p, const char **pos)
 {
-    cli_opts o = CLI_OPTS_INIT;
-    const char *pos[2];
-    int rc = cli_parse(cmd, &o, pos, argc, argv);
-    if (rc == CLI_RUN) {
-        o.control = pos[0];
-        o.test = pos[1];
-        bd_run r = {&o, {NULL, NULL}, NULL};
-        rc = bd_main(&r);
-        td_breakdown_free(r.b);
-        td_set_free(r.sets[0]);
-        td_set_free(r.sets[1]);
-    }
-    cli_opts_free(&o);
+    (void)pos;
+    bd_run r = {&p->o, {NULL, NULL}, NULL};
+    int rc = bd_main(&r);
+    td_breakdown_free(r.b);
+    td_set_free(r.sets[0]);
+    td_set_free(r.sets[1]);
     return rc;
 }

@@ -71,21 +71,13 @@ static int check_run(cli_pair *p, td_check **c)
     return td_check_passed(*c) ? EXIT_OK : EXIT_REGRESSION;
 }
 
-int cmd_check(const cli_command *cmd, int argc, char **argv)
+int cmd_check(cli_pair *p, const char **pos)
 {
-    cli_pair p = CLI_PAIR_INIT;
+    (void)pos;
     td_check *c = NULL;
-    const char *pos[2];
-    p.o.max_regression = 5;
-    int rc = cli_parse(cmd, &p.o, pos, argc, argv);
-    if (rc == CLI_RUN) {
-        p.o.control = pos[0];
-        p.o.test = pos[1];
-        p.o.stats = true;
-        p.o.want_attr = true; /* the waits are measured as ops are attributed */
-        rc = check_run(&p, &c);
-    }
+    p->o.stats = true;
+    p->o.want_attr = true; /* the waits are measured as ops are attributed */
+    int rc = check_run(p, &c);
     td_check_free(c);
-    cli_pair_free(&p);
     return rc;
 }

@@ -52,11 +52,6 @@ static void print_side_header(FILE *f, const cli_opts *o, const td_diff *d, int 
     free(rest);
 }
 
-static const char *device_name(td_device d)
-{
-    return d == TD_DEVICE_CPU ? "cpu" : d == TD_DEVICE_GPU ? "gpu" : "all";
-}
-
 static int write_table(FILE *f, const cli_pair *p, td_write_opts *w, td_error *err)
 {
     const cli_opts *o = &p->o;
@@ -64,7 +59,7 @@ static int write_table(FILE *f, const cli_pair *p, td_write_opts *w, td_error *e
     print_side_header(f, o, p->diff, 0, o->control, (size_t)w->width);
     print_side_header(f, o, p->diff, 1, o->test, (size_t)w->width);
     bool by = o->cmp.by != TD_BY_KERNEL; /* --by implies the gpu side */
-    fprintf(f, "device   %s%s%s%s%s\n", device_name(by ? TD_DEVICE_GPU : o->cmp.device),
+    fprintf(f, "device   %s%s%s%s%s\n", td_device_name(by ? TD_DEVICE_GPU : o->cmp.device),
             by ? "  by " : "", by ? td_diff_key_name(p->diff) : "",
             o->cmp.short_names ? "  (short names)" : "",
             o->cmp.normalize_names ? "  (normalized names)" : "");
@@ -351,20 +346,12 @@ static int compare_run(cli_pair *p)
     return out_commit(&out);
 }
 
-int cmd_compare(const cli_command *cmd, int argc, char **argv)
+int cmd_compare(cli_pair *p, const char **pos)
 {
-    cli_pair p = CLI_PAIR_INIT;
-    const char *pos[2];
-    int rc = cli_parse(cmd, &p.o, pos, argc, argv);
-    if (rc == CLI_RUN && p.o.tree_by_name && !p.o.match_tree) {
+    (void)pos;
+    if (p->o.tree_by_name && !p->o.match_tree) {
         cli_error("--by lca-name needs --match tree");
-        rc = EXIT_USAGE;
+        return EXIT_USAGE;
     }
-    if (rc == CLI_RUN) {
-        p.o.control = pos[0];
-        p.o.test = pos[1];
-        rc = p.o.match_tree ? cli_tree_compare(&p.o) : compare_run(&p);
-    }
-    cli_pair_free(&p);
-    return rc;
+    return p->o.match_tree ? cli_tree_compare(&p->o) : compare_run(p);
 }

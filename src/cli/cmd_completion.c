@@ -200,13 +200,10 @@ static void completion_zsh(FILE *f)
           f);
 }
 
-int cmd_completion(const cli_command *cmd, int argc, char **argv)
+int cmd_completion(cli_pair *p, const char **pos)
 {
-    cli_opts o = CLI_OPTS_INIT;
-    const char *shell;
-    int rc = cli_parse(cmd, &o, &shell, argc, argv);
-    if (rc != CLI_RUN)
-        return rc;
+    (void)p;
+    const char *shell = pos[0];
     if (strcmp(shell, "bash") == 0)
         completion_bash(stdout);
     else if (strcmp(shell, "zsh") == 0)

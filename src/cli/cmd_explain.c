@@ -116,26 +116,6 @@ static int explain_write(cli_pair *p, const char *fmt, const char *name)
     return rc < 0 ? out_fail(&out, &err) : out_commit(&out);
 }
 
-/* Levenshtein distance of a and b (each cut to 256 bytes). */
-static size_t edit_distance(const char *a, size_t la, const char *b, size_t lb)
-{
-    size_t prev[257], cur[257];
-    la = la > 256 ? 256 : la;
-    lb = lb > 256 ? 256 : lb;
-    for (size_t j = 0; j <= lb; j++)
-        prev[j] = j;
-    for (size_t i = 1; i <= la; i++) {
-        cur[0] = i;
-        for (size_t j = 1; j <= lb; j++) {
-            size_t sub = prev[j - 1] + (a[i - 1] != b[j - 1]);
-            size_t del = prev[j] + 1, ins = cur[j - 1] + 1;
-            cur[j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
-        }
-        memcpy(prev, cur, (lb + 1) * sizeof *prev);
-    }
-    return prev[lb];
-}
-
 typedef struct near {
     size_t dist, row;
 } near;
@@ -169,7 +149,8 @@ static int unknown_name(cli_pair *p, const char *name)
     }
     for (size_t r = 0; r < n; r++)
         if (strcmp(rows[r].name, TD_UNATTRIBUTED) != 0)
-            v[m++] = (near){edit_distance(name, strlen(name), rows[r].name, rows[r].name_len), r};
+            v[m++] = (near){
+                cli_edit_distance(name, strlen(name), rows[r].name, rows[r].name_len, 256), r};
     qsort(v, m, sizeof *v, by_dist);
     char list[1024] = "";
     size_t len = 0;
@@ -219,16 +200,7 @@ static int explain_run(cli_pair *p, const char *name)
     return explain_write(p, fmt, name);
 }
 
-int cmd_explain(const cli_command *cmd, int argc, char **argv)
+int cmd_explain(cli_pair *p, const char **pos)
 {
-    cli_pair p = CLI_PAIR_INIT;
-    const char *pos[3];
-    int rc = cli_parse(cmd, &p.o, pos, argc, argv);
-    if (rc == CLI_RUN) {
-        p.o.control = pos[0];
-        p.o.test = pos[1];
-        rc = explain_run(&p, pos[2]);
-    }
-    cli_pair_free(&p);
-    return rc;
+    return explain_run(p, pos[2]);
 }

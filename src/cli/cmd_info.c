@@ -5,11 +5,6 @@
 #include <math.h>
 #include <string.h>
 
-static const char *comp_name(td_compression c)
-{
-    return c == TD_COMP_GZIP ? "gzip" : c == TD_COMP_ZSTD ? "zstd" : "plain";
-}
-
 static void print_list(FILE *f, const int64_t *v, size_t n)
 {
     for (size_t i = 0; i < n; i++)
@@ -107,7 +102,7 @@ static void info_table(FILE *f, const td_set *s, const int64_t *iters, size_t ni
         td_file_info fi;
         td_set_file_info(s, i, &fi);
         fprintf(f, "%6lld  %-5s  %10.2f  %11.2f  %10llu  %10llu  %9llu  %9llu  %6llu  %s\n",
-                (long long)fi.rank, comp_name(fi.compression), fi.file_bytes / 1e6,
+                (long long)fi.rank, td_compression_name(fi.compression), fi.file_bytes / 1e6,
                 fi.json_bytes / 1e6, (unsigned long long)fi.events_total,
                 (unsigned long long)fi.events_counted, (unsigned long long)fi.events_cpu,
                 (unsigned long long)fi.events_gpu, (unsigned long long)fi.steps,
@@ -182,32 +177,16 @@ static int info_run(const cli_opts *o, const char *path)
     const char *fmt = o->format ? o->format : "table"; /* checked by the parser */
     td_set *s = NULL;
     td_open_opts oo = TD_OPEN_OPTS_INIT;
-    oo.ns = o->ns;
-    oo.nsys_demangled = o->nsys_demangled;
-    oo.pids = o->pids.v;
-    oo.npids = o->pids.n;
-    oo.threads = o->threads;
-    oo.map_min_bytes = cli_map_min;
     oo.processes = true;
     oo.want_attribution = true; /* unattributed GPU time, and why */
-    oo.step_marker = o->step_marker;
-    td_error err = {0};
-    if (cli_sets_open(&s, &path, 1, &oo, &err) < 0)
-        return cli_td_error(&err);
-    int rc = cli_marker_check(o, &s, 1);
+    int rc = cli_open_sets(o, &s, &path, 1, &oo);
     if (rc == 0)
         rc = info_write(o, s, fmt);
     td_set_free(s);
     return rc;
 }
 
-int cmd_info(const cli_command *cmd, int argc, char **argv)
+int cmd_info(cli_pair *p, const char **pos)
 {
-    cli_opts o = CLI_OPTS_INIT;
-    const char *path;
-    int rc = cli_parse(cmd, &o, &path, argc, argv);
-    if (rc == CLI_RUN)
-        rc = info_run(&o, path);
-    cli_opts_free(&o);
-    return rc;
+    return info_run(&p->o, pos[0]);
 }

@@ -4,13 +4,10 @@
 
 #include <string.h>
 
-int cmd_man(const cli_command *cmd, int argc, char **argv)
+int cmd_man(cli_pair *p, const char **pos)
 {
-    cli_opts o = CLI_OPTS_INIT;
-    int rc = cli_parse(cmd, &o, NULL, argc, argv);
-    if (rc != CLI_RUN)
-        return rc;
-    const char *fmt = o.format ? o.format : "roff";
+    (void)pos;
+    const char *fmt = p->o.format ? p->o.format : "roff";
     if (strcmp(fmt, "usage") == 0)
         cli_doc_usage(stdout);
     else if (strcmp(fmt, "tsv") == 0)

@@ -122,16 +122,8 @@ static int ops_run(cli_pair *p)
     return out_commit(&out);
 }
 
-int cmd_ops(const cli_command *cmd, int argc, char **argv)
+int cmd_ops(cli_pair *p, const char **pos)
 {
-    cli_pair p = CLI_PAIR_INIT;
-    const char *pos[2];
-    int rc = cli_parse(cmd, &p.o, pos, argc, argv);
-    if (rc == CLI_RUN) {
-        p.o.control = pos[0];
-        p.o.test = pos[1];
-        rc = ops_run(&p);
-    }
-    cli_pair_free(&p);
-    return rc;
+    (void)pos;
+    return ops_run(p);
 }

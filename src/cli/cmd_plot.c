@@ -140,17 +140,9 @@ static int plot_run(cli_pair *p, td_chart_kind kind)
     return EXIT_OK;
 }
 
-int cmd_plot(const cli_command *cmd, int argc, char **argv)
+int cmd_plot(cli_pair *p, const char **pos)
 {
-    cli_pair p = CLI_PAIR_INIT;
-    const char *pos[3];
     td_chart_kind kind = TD_CHART_COUNTS;
-    int rc = cli_parse(cmd, &p.o, pos, argc, argv);
-    if (rc == CLI_RUN && (rc = parse_kind(pos[0], &kind)) == 0) {
-        p.o.control = pos[1];
-        p.o.test = pos[2];
-        rc = plot_run(&p, kind);
-    }
-    cli_pair_free(&p);
-    return rc;
+    int rc = parse_kind(pos[0], &kind);
+    return rc ? rc : plot_run(p, kind);
 }

@@ -97,16 +97,8 @@ static int report_run(cli_pair *p)
     return rc;
 }
 
-int cmd_report(const cli_command *cmd, int argc, char **argv)
+int cmd_report(cli_pair *p, const char **pos)
 {
-    cli_pair p = CLI_PAIR_INIT;
-    const char *pos[2];
-    int rc = cli_parse(cmd, &p.o, pos, argc, argv);
-    if (rc == CLI_RUN) {
-        p.o.control = pos[0];
-        p.o.test = pos[1];
-        rc = report_run(&p);
-    }
-    cli_pair_free(&p);
-    return rc;
+    (void)pos;
+    return report_run(p);
 }

@@ -303,20 +303,13 @@ static int rl_main(rl_run *r)
     return rl_write(r);
 }
 
-int cmd_roofline(const cli_command *cmd, int argc, char **argv)
+int cmd_roofline(cli_pair *p, const char **pos)
 {
-    cli_opts o = CLI_OPTS_INIT;
-    const char *pos[2];
-    int rc = cli_parse(cmd, &o, pos, argc, argv);
-    if (rc == CLI_RUN) {
-        o.control = pos[0];
-        o.test = pos[1];
-        rl_run r = {&o, {NULL, NULL}, NULL};
-        rc = rl_main(&r);
-        td_roofline_free(r.r);
-        td_set_free(r.sets[0]);
-        td_set_free(r.sets[1]);
-    }
-    cli_opts_free(&o);
+    (void)pos;
+    rl_run r = {&p->o, {NULL, NULL}, NULL};
+    int rc = rl_main(&r);
+    td_roofline_free(r.r);
+    td_set_free(r.sets[0]);
+    td_set_free(r.sets[1]);
     return rc;
 }

@@ -24,39 +24,20 @@ static int summarize_run(const cli_opts *o, const char *set_path)
     so.device = o->cmp.device;
     td_set *s = NULL;
     td_open_opts oo = TD_OPEN_OPTS_INIT;
-    oo.ns = o->ns;
-    oo.nsys_demangled = o->nsys_demangled;
-    oo.pids = o->pids.v;
-    oo.npids = o->pids.n;
-    oo.threads = o->threads;
-    oo.map_min_bytes = cli_map_min;
     oo.processes = true;
     oo.want_attribution = true; /* kept, so that --by, explain, info and report work from it */
     oo.want_breakdown = true;   /* kept, so that breakdown works from it (docs/breakdown.md) */
-    oo.step_marker = o->step_marker;
-    cli_progress pr = {0};
-    cli_progress_attach(&pr, &oo, o->quiet);
     td_error err = {0};
-    int rc = cli_sets_open(&s, &set_path, 1, &oo, &err);
-    cli_progress_clear(&pr);
-    if (rc < 0)
-        return cli_td_error(&err);
-    rc = cli_marker_check(o, &s, 1);
+    int rc = cli_open_sets(o, &s, &set_path, 1, &oo);
     if (rc == 0)
         rc = td_summary_write(o->output, s, &so, &err) < 0 ? cli_td_error(&err) : EXIT_OK;
     td_set_free(s);
     return rc;
 }
 
-int cmd_summarize(const cli_command *cmd, int argc, char **argv)
+int cmd_summarize(cli_pair *p, const char **pos)
 {
-    cli_opts o = CLI_OPTS_INIT;
-    const char *path;
-    int rc = cli_parse(cmd, &o, &path, argc, argv);
-    if (rc == CLI_RUN)
-        rc = summarize_run(&o, path);
-    cli_opts_free(&o);
-    return rc;
+    return summarize_run(&p->o, pos[0]);
 }
 
 static void json_str(FILE *f, const char *s)
@@ -160,15 +141,9 @@ static int runs_run(const cli_opts *o, const char *path)
     return rc;
 }
 
-int cmd_runs(const cli_command *cmd, int argc, char **argv)
+int cmd_runs(cli_pair *p, const char **pos)
 {
-    cli_opts o = CLI_OPTS_INIT;
-    const char *path;
-    int rc = cli_parse(cmd, &o, &path, argc, argv);
-    if (rc == CLI_RUN)
-        rc = runs_run(&o, path);
-    cli_opts_free(&o);
-    return rc;
+    return runs_run(&p->o, pos[0]);
 }
 
 static char **split_runs(const char *v, size_t *n)
@@ -313,13 +288,7 @@ static int trend_run(const cli_opts *o, const char *path)
     return rc;
 }
 
-int cmd_trend(const cli_command *cmd, int argc, char **argv)
+int cmd_trend(cli_pair *p, const char **pos)
 {
-    cli_opts o = CLI_OPTS_INIT;
-    const char *path;
-    int rc = cli_parse(cmd, &o, &path, argc, argv);
-    if (rc == CLI_RUN)
-        rc = trend_run(&o, path);
-    cli_opts_free(&o);
-    return rc;
+    return trend_run(&p->o, pos[0]);
 }

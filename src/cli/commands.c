@@ -3,7 +3,9 @@
  * command and the calls between the CLI's files run one way. */
 #include "options.h"
 
-typedef int (*cli_run_fn)(const cli_command *cmd, int argc, char **argv);
+#include <string.h>
+
+typedef int (*cli_run_fn)(cli_pair *p, const char **pos);
 
 static const cli_run_fn handlers[CMD_COUNT] = {
     [CMD_COMPARE] = cmd_compare,
@@ -22,7 +24,29 @@ static const cli_run_fn handlers[CMD_COUNT] = {
     [CMD_MAN] = cmd_man,
 };
 
+/* The positionals the usage line names CONTROL and TEST are the sides. */
+static void sides(const cli_command *cmd, const char **pos, cli_opts *o)
+{
+    const char *w = cmd->positional;
+    for (int k = 0; w && *w && k < cmd->npositional; k++) {
+        size_t n = strcspn(w, " ");
+        if (n == 7 && memcmp(w, "CONTROL", n) == 0)
+            o->control = pos[k];
+        else if (n == 4 && memcmp(w, "TEST", n) == 0)
+            o->test = pos[k];
+        w += n + (w[n] == ' ');
+    }
+}
+
 int cli_command_run(const cli_command *cmd, int argc, char **argv)
 {
-    return handlers[cmd->id](cmd, argc, argv);
+    cli_pair p = CLI_PAIR_INIT;
+    const char *pos[CLI_MAX_POSITIONAL] = {NULL};
+    int rc = cli_parse(cmd, &p.o, pos, argc, argv);
+    if (rc == CLI_RUN) {
+        sides(cmd, pos, &p.o);
+        rc = handlers[cmd->id](&p, pos);
+    }
+    cli_pair_free(&p);
+    return rc;
 }

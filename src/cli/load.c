@@ -17,35 +17,21 @@ const char *cli_side_label(const cli_opts *o, int side)
 static int load_pair(cli_opts *o, td_set **control, td_set **test)
 {
     td_set *sets[2] = {NULL, NULL};
-    const char *paths[2] = {o->control, o->test};
-    cli_progress pr;
     td_open_opts oo = TD_OPEN_OPTS_INIT;
-    oo.ns = o->ns;
-    oo.nsys_demangled = o->nsys_demangled;
-    oo.pids = o->pids.v;
-    oo.npids = o->pids.n;
-    oo.threads = o->threads;
-    oo.map_min_bytes = cli_map_min;
     oo.processes = true;
     oo.want_attribution = o->want_attr || o->cmp.by != TD_BY_KERNEL;
     oo.want_breakdown = o->want_bd;
     oo.want_stacks = o->want_stacks || o->cmp.by == TD_BY_MODULE || o->cmp.by == TD_BY_STACK;
-    oo.step_marker = o->step_marker;
     if (o->classes_path && !o->classes) {
         td_error cerr = {0};
         if (td_classes_load(&o->classes, o->classes_path, &cerr) < 0)
             return cli_td_error(&cerr);
         o->cmp.classes = o->classes;
     }
-    cli_progress_attach(&pr, &oo, o->quiet);
-    td_error err = {0};
-    int rc = cli_sets_open(sets, paths, 2, &oo, &err);
-    cli_progress_clear(&pr);
-    if (rc < 0)
-        return cli_td_error(&err);
+    int rc = cli_open_pair(o, sets, &oo);
     *control = sets[0];
     *test = sets[1];
-    return cli_marker_check(o, sets, 2);
+    return rc;
 }
 
 int cli_marker_check(const cli_opts *o, td_set *const *sets, size_t n)
@@ -273,9 +259,9 @@ void cli_pair_free(cli_pair *p)
     cli_opts_free(&p->o);
 }
 
-int cli_open_pair(const cli_opts *o, td_set *sets[2], td_open_opts *oo)
+int cli_open_sets(const cli_opts *o, td_set **sets, const char *const *paths, size_t n,
+                  td_open_opts *oo)
 {
-    const char *paths[2] = {o->control, o->test};
     cli_progress pr;
     oo->ns = o->ns;
     oo->nsys_demangled = o->nsys_demangled;
@@ -286,33 +272,13 @@ int cli_open_pair(const cli_opts *o, td_set *sets[2], td_open_opts *oo)
     oo->step_marker = o->step_marker;
     cli_progress_attach(&pr, oo, o->quiet);
     td_error err = {0};
-    int rc = cli_sets_open(sets, paths, 2, oo, &err);
+    int rc = cli_sets_open(sets, paths, n, oo, &err);
     cli_progress_clear(&pr);
-    return rc < 0 ? cli_td_error(&err) : cli_marker_check(o, sets, 2);
+    return rc < 0 ? cli_td_error(&err) : cli_marker_check(o, sets, n);
 }
 
-void cli_json_num(FILE *f, double v)
+int cli_open_pair(const cli_opts *o, td_set *sets[2], td_open_opts *oo)
 {
-    if (isnan(v) || isinf(v))
-        fputs("null", f);
-    else
-        fprintf(f, "%.17g", v == 0 ? 0 : v);
-}
-
-void cli_json_str(FILE *f, const char *s)
-{
-    if (!s) {
-        fputs("null", f);
-        return;
-    }
-    fputc('"', f);
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p == '"' || *p == '\\')
-            fprintf(f, "\\%c", *p);
-        else if (*p < 0x20)
-            fprintf(f, "\\u%04x", *p);
-        else
-            fputc(*p, f);
-    }
-    fputc('"', f);
+    const char *const paths[2] = {o->control, o->test};
+    return cli_open_sets(o, sets, paths, 2, oo);
 }

@@ -61,13 +61,12 @@ int cli_td_error(const td_error *e)
     return e->code == TD_EUSAGE ? EXIT_USAGE : EXIT_DATA;
 }
 
-/* Levenshtein distance of a and b, each cut to 64 bytes. */
-static size_t distance(const char *a, const char *b)
+size_t cli_edit_distance(const char *a, size_t la, const char *b, size_t lb, size_t cut)
 {
-    size_t la = strlen(a), lb = strlen(b);
-    la = la > 64 ? 64 : la;
-    lb = lb > 64 ? 64 : lb;
-    size_t prev[65], cur[65];
+    size_t prev[CLI_EDIT_MAX + 1], cur[CLI_EDIT_MAX + 1];
+    cut = cut < CLI_EDIT_MAX ? cut : CLI_EDIT_MAX;
+    la = la > cut ? cut : la;
+    lb = lb > cut ? cut : lb;
     for (size_t j = 0; j <= lb; j++)
         prev[j] = j;
     for (size_t i = 1; i <= la; i++) {
@@ -89,7 +88,7 @@ const char *cli_suggest(const char *word, const char *const *cands, size_t n)
     for (size_t i = 0; i < n; i++) {
         if (!cands[i])
             continue;
-        size_t d = distance(word, cands[i]);
+        size_t d = cli_edit_distance(word, strlen(word), cands[i], strlen(cands[i]), 64);
         if (d < bd) {
             bd = d;
             best = cands[i];

@@ -6,24 +6,28 @@
 
 #include "table.h"
 
-/* The handlers, one cmd_<name>.c each. Each parses its own command line
- * (argv[0] is the command's name) and returns the exit status. */
-int cmd_compare(const cli_command *cmd, int argc, char **argv);
-int cmd_ops(const cli_command *cmd, int argc, char **argv);
-int cmd_info(const cli_command *cmd, int argc, char **argv);
-int cmd_plot(const cli_command *cmd, int argc, char **argv);
-int cmd_report(const cli_command *cmd, int argc, char **argv);
-int cmd_summarize(const cli_command *cmd, int argc, char **argv);
-int cmd_runs(const cli_command *cmd, int argc, char **argv);
-int cmd_trend(const cli_command *cmd, int argc, char **argv);
-int cmd_check(const cli_command *cmd, int argc, char **argv);
-int cmd_explain(const cli_command *cmd, int argc, char **argv);
-int cmd_breakdown(const cli_command *cmd, int argc, char **argv);
-int cmd_roofline(const cli_command *cmd, int argc, char **argv);
-int cmd_completion(const cli_command *cmd, int argc, char **argv);
-int cmd_man(const cli_command *cmd, int argc, char **argv);
+/* The handlers, one cmd_<name>.c each, run by cli_command_run once the
+ * command line is parsed into p->o (the positionals named CONTROL and TEST
+ * in the usage line are p->o.control and p->o.test) and pos (the
+ * positionals, as the usage line names them). They return the exit status;
+ * p is freed after them (cli_pair_free). */
+int cmd_compare(cli_pair *p, const char **pos);
+int cmd_ops(cli_pair *p, const char **pos);
+int cmd_info(cli_pair *p, const char **pos);
+int cmd_plot(cli_pair *p, const char **pos);
+int cmd_report(cli_pair *p, const char **pos);
+int cmd_summarize(cli_pair *p, const char **pos);
+int cmd_runs(cli_pair *p, const char **pos);
+int cmd_trend(cli_pair *p, const char **pos);
+int cmd_check(cli_pair *p, const char **pos);
+int cmd_explain(cli_pair *p, const char **pos);
+int cmd_breakdown(cli_pair *p, const char **pos);
+int cmd_roofline(cli_pair *p, const char **pos);
+int cmd_completion(cli_pair *p, const char **pos);
+int cmd_man(cli_pair *p, const char **pos);
 
-/* commands.c: runs cmd's handler. */
+/* commands.c: parses the command line (argv[0] is the command's name) and
+ * runs cmd's handler; returns the exit status. */
 int cli_command_run(const cli_command *cmd, int argc, char **argv);
 
 /* options.c: the parser. cli_parse reads "<command> POSITIONAL... [options]"

@@ -32,12 +32,14 @@ typedef enum cli_command_id {
     (ON(CMD_COMPARE) | ON(CMD_OPS) | ON(CMD_PLOT) | ON(CMD_REPORT) | ON(CMD_CHECK) |               \
      ON(CMD_EXPLAIN))
 
+#define CLI_MAX_POSITIONAL 3
+
 typedef struct cli_command {
     cli_command_id id;
     const char *name;
-    const char *summary;    /* one line, for the command list */
-    const char *positional; /* "CONTROL TEST", as the usage line shows them */
-    int npositional;
+    const char *summary;     /* one line, for the command list */
+    const char *positional;  /* "CONTROL TEST", as the usage line shows them */
+    int npositional;         /* at most CLI_MAX_POSITIONAL */
     const char *missing;     /* names the positionals when some are missing */
     const char *choices;     /* "counts|duration": the first positional's values, or NULL */
     const char *usage_tail;  /* after "[options]" in the usage line ("-o FILE"), or NULL */

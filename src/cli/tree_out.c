@@ -130,15 +130,15 @@ static void write_csv(FILE *f, const cli_opts *o, const trow *r, size_t n)
 static void json_summary(FILE *f, const td_tree_summary *s)
 {
     fputs("{\"gpu_us\": ", f);
-    cli_json_num(f, s->total_us);
+    td_json_put_num(f, s->total_us);
     fputs(", \"matched_us\": ", f);
-    cli_json_num(f, s->matched_us);
+    td_json_put_num(f, s->matched_us);
     fputs(", \"unmatched_us\": {\"one_sided\": ", f);
-    cli_json_num(f, s->one_sided_us);
+    td_json_put_num(f, s->one_sided_us);
     fputs(", \"no_launch\": ", f);
-    cli_json_num(f, s->no_launch_us);
+    td_json_put_num(f, s->no_launch_us);
     fputs(", \"outside_tree\": ", f);
-    cli_json_num(f, s->outside_us);
+    td_json_put_num(f, s->outside_us);
     fprintf(f, "}, \"roots\": %llu, \"roots_matched\": %llu, \"left_out\": %llu}",
             (unsigned long long)s->roots, (unsigned long long)s->roots_matched,
             (unsigned long long)s->dropped);
@@ -149,26 +149,26 @@ static void write_json(FILE *f, const cli_opts *o, const td_tree_match *m, const
     fputs("{\"rows\": [", f);
     for (size_t i = 0; i < n; i++) {
         fputs(i ? ",\n  {\"lca\": " : "\n  {\"lca\": ", f);
-        cli_json_str(f, r[i].lca);
+        td_json_put_str(f, r[i].lca);
         if (o->tree_by_name)
             fprintf(f, ", \"lcas\": %llu", (unsigned long long)r[i].nlca);
         else {
             fputs(", \"path\": ", f);
-            cli_json_str(f, r[i].path);
+            td_json_put_str(f, r[i].path);
         }
         fputs(", \"control_us\": ", f);
-        cli_json_num(f, r[i].us[0]);
+        td_json_put_num(f, r[i].us[0]);
         fputs(", \"test_us\": ", f);
-        cli_json_num(f, r[i].us[1]);
+        td_json_put_num(f, r[i].us[1]);
         fputs(", \"change_pct\": ", f);
-        cli_json_num(f, change_pct(&r[i]));
+        td_json_put_num(f, change_pct(&r[i]));
         fprintf(f, ", \"control_count\": %llu, \"test_count\": %llu", (unsigned long long)r[i].n[0],
                 (unsigned long long)r[i].n[1]);
         if (!o->tree_by_name) {
             fputs(", \"control_kernels\": ", f);
-            cli_json_str(f, r[i].kernels[0]);
+            td_json_put_str(f, r[i].kernels[0]);
             fputs(", \"test_kernels\": ", f);
-            cli_json_str(f, r[i].kernels[1]);
+            td_json_put_str(f, r[i].kernels[1]);
         }
         fputs("}", f);
     }
@@ -179,7 +179,7 @@ static void write_json(FILE *f, const cli_opts *o, const td_tree_match *m, const
     fputs("},\n \"notes\": [", f);
     for (size_t i = 0; td_tree_match_note(m, i); i++) {
         fputs(i ? ", " : "", f);
-        cli_json_str(f, td_tree_match_note(m, i));
+        td_json_put_str(f, td_tree_match_note(m, i));
     }
     fputs("]}\n", f);
 }

@@ -19,7 +19,7 @@ static struct {
     __typeof__(gsl_cdf_tdist_Qinv) *tdist_Qinv;
     __typeof__(gsl_cdf_ugaussian_Q) *ugaussian_Q;
     __typeof__(gsl_cdf_ugaussian_Qinv) *ugaussian_Qinv;
-} fn;
+} gsl_fns;
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static int loaded;        /* 1 once every pointer is set */
@@ -29,7 +29,8 @@ static void load_once(void)
 {
     static const char *const names[] = {"gsl_cdf_tdist_Q", "gsl_cdf_tdist_Qinv",
                                         "gsl_cdf_ugaussian_Q", "gsl_cdf_ugaussian_Qinv"};
-    void *const slots[] = {&fn.tdist_Q, &fn.tdist_Qinv, &fn.ugaussian_Q, &fn.ugaussian_Qinv};
+    void *const slots[] = {&gsl_fns.tdist_Q, &gsl_fns.tdist_Qinv, &gsl_fns.ugaussian_Q,
+                           &gsl_fns.ugaussian_Qinv};
     loaded = td_dl_load(TD_GSL_SONAME, names, slots, sizeof names / sizeof *names, NULL, problem,
                         sizeof problem);
 }
@@ -52,20 +53,20 @@ int td_gsl_load(td_error *err)
 
 double td_gsl_cdf_tdist_Q(double x, double nu)
 {
-    return ready() ? fn.tdist_Q(x, nu) : NAN;
+    return ready() ? gsl_fns.tdist_Q(x, nu) : NAN;
 }
 
 double td_gsl_cdf_tdist_Qinv(double q, double nu)
 {
-    return ready() ? fn.tdist_Qinv(q, nu) : NAN;
+    return ready() ? gsl_fns.tdist_Qinv(q, nu) : NAN;
 }
 
 double td_gsl_cdf_ugaussian_Q(double x)
 {
-    return ready() ? fn.ugaussian_Q(x) : NAN;
+    return ready() ? gsl_fns.ugaussian_Q(x) : NAN;
 }
 
 double td_gsl_cdf_ugaussian_Qinv(double q)
 {
-    return ready() ? fn.ugaussian_Qinv(q) : NAN;
+    return ready() ? gsl_fns.ugaussian_Qinv(q) : NAN;
 }

@@ -1,6 +1,6 @@
 /* The notes a comparison owes its reader (td_diff_side_note): worded here
- * once, printed by the CLI (and tracediff-mpi, which runs its handlers) and
- * written into the HTML report. */
+ * once, printed by the CLI (and tracediff-mpi, which runs its handlers),
+ * written into the HTML report and warned by the Python module. */
 #include "util/util.h"
 
 #include <stdio.h>

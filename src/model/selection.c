@@ -228,3 +228,8 @@ int td_set_events(const td_set *s, const int64_t *ranks, size_t nranks, const in
     }
     return 0;
 }
+
+const char *td_device_name(td_device d)
+{
+    return d == TD_DEVICE_CPU ? "cpu" : d == TD_DEVICE_GPU ? "gpu" : "all";
+}

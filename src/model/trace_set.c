@@ -800,6 +800,6 @@ int td_set_check_selection(const td_set *s, const int64_t *ranks, size_t nranks,
     if (s->have_device != TD_DEVICE_ALL && device != s->have_device)
         return td_fail(err, TD_ETRACE, where,
                        "only %s events were summarized (summarize it again with --device all)",
-                       s->have_device == TD_DEVICE_CPU ? "cpu" : "gpu");
+                       td_device_name(s->have_device));
     return 0;
 }

@@ -25,11 +25,6 @@ static void print_cat(void *ud, const char *cat, uint64_t n)
     fprintf(c->f, "\": %llu", (unsigned long long)n);
 }
 
-static const char *comp_name(td_compression c)
-{
-    return c == TD_COMP_GZIP ? "gzip" : c == TD_COMP_ZSTD ? "zstd" : "plain";
-}
-
 /* "category_us": each category's total duration, as compare sums them. */
 static void print_cat_json_time(void *ud, const char *cat, uint64_t n, double dur)
 {
@@ -94,13 +89,13 @@ int td_info_write_json(FILE *f, const td_set *s, const td_attr_stats *a, td_erro
                 "\"events_no_launch\": %llu, "
                 "\"events_skipped\": %llu, \"steps\": %llu, \"rounded\": %s, "
                 "\"decimal_timestamps\": %s, \"device\": ",
-                (long long)fi.rank, comp_name(fi.compression), (unsigned long long)fi.file_bytes,
-                (unsigned long long)fi.json_bytes, (unsigned long long)fi.events_total,
-                (unsigned long long)fi.events_counted, (unsigned long long)fi.events_cpu,
-                (unsigned long long)fi.events_gpu, (unsigned long long)fi.events_stream0,
-                (unsigned long long)fi.events_no_launch, (unsigned long long)fi.events_skipped,
-                (unsigned long long)fi.steps, fi.rounded ? "true" : "false",
-                fi.decimal_ts ? "true" : "false");
+                (long long)fi.rank, td_compression_name(fi.compression),
+                (unsigned long long)fi.file_bytes, (unsigned long long)fi.json_bytes,
+                (unsigned long long)fi.events_total, (unsigned long long)fi.events_counted,
+                (unsigned long long)fi.events_cpu, (unsigned long long)fi.events_gpu,
+                (unsigned long long)fi.events_stream0, (unsigned long long)fi.events_no_launch,
+                (unsigned long long)fi.events_skipped, (unsigned long long)fi.steps,
+                fi.rounded ? "true" : "false", fi.decimal_ts ? "true" : "false");
         if (fi.device_name) {
             fputc('"', f);
             td_write_json_string(f, fi.device_name, strlen(fi.device_name));

@@ -54,13 +54,6 @@ char **td_fit_names(char *const *names, size_t n, size_t w, int ascii);
 void td_fit_names_free(char **shown, size_t n);
 /* Code points of UTF-8 text. */
 size_t td_text_cols(const char *s, size_t len);
-/* out_text.c: the JSON values of the command documents (breakdown_json.c,
- * roofline_json.c): a number, null when undefined, -0 as 0, else the
- * shortest exact form; a string (NULL: null) with quotes, backslashes and
- * control characters escaped as \uXXXX. */
-void td_json_put_num(FILE *f, double v);
-void td_json_put_str(FILE *f, const char *s);
-
 /* The table's title of that column, by the statistics' mode. */
 const char *td_stats_change_title(const td_stats *st);
 /* report_attr.c: "Where the GPU time moved" (nothing when the sets were

@@ -278,11 +278,6 @@ static void js_num(FILE *f, double v)
 /* ------------------------------------------------------------------------ */
 /* Sections.                                                                  */
 
-static const char *device_name(td_device d)
-{
-    return d == TD_DEVICE_CPU ? "cpu" : d == TD_DEVICE_GPU ? "gpu" : "all";
-}
-
 static void put_ints(FILE *f, const int64_t *v, size_t n)
 {
     for (size_t i = 0; i < n; i++)
@@ -314,7 +309,7 @@ static void head(report *r)
     fprintf(f,
             "</h1>\n<p class=\"sub\">device %s &middot; %s%s &middot; made by tracediff %s"
             "</p>\n",
-            device_name(r->in->opts->device),
+            td_device_name(r->in->opts->device),
             r->in->opts->short_names ? "short names" : "full names",
             r->in->opts->normalize_names
                 ? ", folded where they differ only by noise (<code>--no-normalize-names</code> "

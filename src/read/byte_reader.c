@@ -720,3 +720,8 @@ void td_reader_close(td_reader *r)
     free(r->in);
     free(r);
 }
+
+const char *td_compression_name(td_compression c)
+{
+    return c == TD_COMP_GZIP ? "gzip" : c == TD_COMP_ZSTD ? "zstd" : "plain";
+}

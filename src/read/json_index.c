@@ -2,7 +2,7 @@
  * The JSON scanner's index: for 64-byte blocks, one bit per byte saying
  * "not white space" and one saying "ends a plain string here" ('"', '\\', a
  * control byte or a non-ASCII byte). The scanner walks these masks with
- * count-trailing-zeros instead of looking at bytes one by one (json_scan.c).
+ * count-trailing-zeros instead of looking at bytes one by one (json_skip.c).
  *
  * The masks depend on nothing but the 64 bytes themselves (no carried
  * in-string state), so a block can be indexed from any position and reused

@@ -21,7 +21,7 @@ typedef void (*td_json_index_fn)(const unsigned char *p, size_t nb, uint64_t *nw
 /* The kernel of a level, NULL when this CPU lacks it. */
 td_json_index_fn td_json_index_kernel(int level);
 
-/* A 64-byte block classified for the structural walk (json_scan.c): bit k
+/* A 64-byte block classified for the structural walk (json_skip.c): bit k
  * of each mask for byte 64 * b + k. */
 typedef struct td_json_class {
     uint64_t ws;    /* ' ', '\t', '\n', '\r' */
@@ -69,7 +69,7 @@ __attribute__((target("avx2"))) static inline void td_json_classify32_avx2(const
 }
 
 /* One 64-byte block classified (AVX2), for the classifier and for callers
- * built for AVX2 that classify a block at a time (json_scan.c's walk). */
+ * built for AVX2 that classify a block at a time (json_skip.c's walk). */
 __attribute__((target("avx2"))) static inline void
 td_json_classify_block_avx2(const unsigned char *p, td_json_class *out)
 {

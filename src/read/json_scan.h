@@ -64,7 +64,7 @@ typedef struct td_json {
     uint64_t inw[TD_JSON_IBLOCKS], iqs[TD_JSON_IBLOCKS];
     /* The classifier of the structural walk that skips large values. */
     void (*classify)(const unsigned char *p, size_t nb, struct td_json_class *out);
-    bool fast_walk; /* the walk built for BMI and PCLMUL (json_scan.c) */
+    bool fast_walk; /* the walk built for BMI and PCLMUL (json_skip.c) */
 } td_json;
 
 typedef struct td_json_num {
@@ -341,7 +341,7 @@ static inline __attribute__((always_inline)) int td_json_number(td_json *j, td_j
  * general path, which gives the errors. An array goes to
  * td_json_skip_array (its '[' at j->buf + p, p being j->pos or the byte
  * after one space), which reads the short ones args hold without the
- * general path (json_scan.c). */
+ * general path (json_skip.c). */
 int td_json_skip_slow(td_json *j);
 int td_json_skip_array(td_json *j, size_t p);
 static inline __attribute__((always_inline)) int td_json_skip(td_json *j)

@@ -213,7 +213,6 @@ static int64_t name_slot(td_trend *t, size_t *cap, const char *nm, size_t len)
 static int read_totals(td_trend *t, sqlite3 *db, const int64_t *ids, const td_trend_opts *o,
                        pcre2_code *re, pcre2_match_data *md, const char *path, td_error *err)
 {
-    static const char *const dev[] = {"all", "cpu", "gpu"};
     sqlite3_stmt *q = NULL;
     size_t cap = 0;
     int rc = 0, s = SQLITE_DONE;
@@ -225,8 +224,7 @@ static int read_totals(td_trend *t, sqlite3 *db, const int64_t *ids, const td_tr
         return td_fail(err, TD_ETRACE, path, "reading it: %s", sqlite3_errmsg(db));
     for (size_t r = 0; r < t->nruns && rc == 0 && s == SQLITE_DONE; r++) {
         sqlite3_bind_int64(q, 1, ids[r]);
-        sqlite3_bind_text(q, 2, dev[o->device >= 0 && o->device <= 2 ? o->device : 0], -1,
-                          SQLITE_STATIC);
+        sqlite3_bind_text(q, 2, td_device_name(o->device), -1, SQLITE_STATIC);
         while (rc == 0 && (s = sqlite3_step(q)) == SQLITE_ROW) {
             const char *nm = (const char *)sqlite3_column_blob(q, 0);
             size_t len = (size_t)sqlite3_column_bytes(q, 0), own = len;

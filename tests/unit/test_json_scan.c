@@ -1,4 +1,4 @@
-/* The streaming JSON scanner: src/json_scan.c. Every document is read twice:
+/* The streaming JSON scanner: src/read/json_*.c. Every document is read twice:
  * in one piece, and one byte per read call, so that every token meets the
  * edge of what the scanner has been given. */
 #include "harness.h"
