@@ -85,7 +85,7 @@ static int read_num(v1 *p, double *out)
 }
 
 /* args: BeginNs and EndNs (ns) when given; a metadata event's name. */
-static int read_args(v1 *p, double *begin, double *end, int64_t *label)
+static int v1_args(v1 *p, double *begin, double *end, int64_t *label)
 {
     if (td_json_peek(p->j) != '{')
         return td_json_skip(p->j);
@@ -146,7 +146,7 @@ static int read_member(v1 *p, v1_event *e, const char *k, size_t kl)
     if (key_is(k, kl, "dur"))
         return read_num(p, &e->dur);
     if (key_is(k, kl, "args"))
-        return read_args(p, &e->begin, &e->end, &e->label);
+        return v1_args(p, &e->begin, &e->end, &e->label);
     return td_json_skip(j);
 }
 
@@ -156,7 +156,7 @@ static bool whole(double v)
 }
 
 /* One entry of traceEvents: a track's label, or a complete event kept. */
-static int read_event(v1 *p)
+static int v1_read_one(v1 *p)
 {
     td_json *j = p->j;
     v1_event e = {0, false, -1, -1, NAN, NAN, NAN, NAN, NAN, NAN};
@@ -302,7 +302,7 @@ static int read_doc(v1 *p)
         rc = td_json_arr_begin(j);
         bool f2 = true;
         while (rc >= 0 && (rc = td_json_arr_next(j, &f2)) > 0)
-            rc = td_json_peek(j) == '{' ? read_event(p) : td_json_skip(j);
+            rc = td_json_peek(j) == '{' ? v1_read_one(p) : td_json_skip(j);
     }
     return rc;
 }
