@@ -130,8 +130,7 @@ static int run(int argc, char **argv, int me)
         int nsets = commands[k].nsets ? commands[k].nsets : cmd->npositional - first;
         g_whole = needs_calls(cmd, &o);
         mpi_sets_build(&g_sets, pos + first, (size_t)nsets,
-                       commands[k].flags | (o.ns ? TD_PACK_NS : 0) |
-                           (g_whole ? TD_PACK_CALLS : 0),
+                       commands[k].flags | (o.ns ? TD_PACK_NS : 0) | (g_whole ? TD_PACK_CALLS : 0),
                        MPI_COMM_WORLD);
         rc = EXIT_OK;
         if (me == 0) {

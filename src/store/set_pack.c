@@ -83,10 +83,9 @@ int td_set_pack_file(unsigned char **out, size_t *n, const char *path, unsigned 
     /* attribution too: it is packed (a whole file carries no breakdown
      * records: the forked loaders' format has none) */
     bool bd = (flags & TD_PACK_BD) && !(flags & TD_PACK_CALLS);
-    int rc = td_file_load(&f, path, NULL,
-                          TD_LOAD_ATTR | (flags & TD_PACK_NS ? TD_LOAD_NS : 0) |
-                              (bd ? TD_LOAD_BD : 0),
-                          err);
+    int rc = td_file_load(
+        &f, path, NULL,
+        TD_LOAD_ATTR | (flags & TD_PACK_NS ? TD_LOAD_NS : 0) | (bd ? TD_LOAD_BD : 0), err);
     if (rc < 0)
         return rc;
     td_buf b = {0};
