@@ -843,6 +843,61 @@ static int cmp_by(cmp_args *a, int by, int device)
     return 0;
 }
 
+/* Writes path whole or not at all: writer fills a temporary file beside it
+ * (with the GIL released), which is renamed into place. 0, or -1 with the
+ * Python error set (a library error as TraceError naming path). */
+typedef int (*whole_writer)(FILE *f, const void *ud, td_error *err);
+static int write_whole(const char *path, whole_writer writer, const void *ud)
+{
+    size_t n = strlen(path);
+    char *tmp = malloc(n + 16);
+    if (!tmp) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    memcpy(tmp, path, n);
+    memcpy(tmp + n, ".tmp.XXXXXX", 12);
+    td_error err = {0};
+    int rc = -1, fd = td_temp_create(tmp);
+    FILE *f = fd >= 0 ? fdopen(fd, "wb") : NULL;
+    if (!f) {
+        PyErr_SetFromErrnoWithFilename(PyExc_OSError, tmp);
+        if (fd >= 0) {
+            close(fd);
+            unlink(tmp);
+            td_temp_forget(tmp);
+        }
+        free(tmp);
+        return -1;
+    }
+    int wrc;
+    Py_BEGIN_ALLOW_THREADS wrc = writer(f, ud, &err);
+    Py_END_ALLOW_THREADS if (fclose(f) != 0 && wrc == 0)
+    {
+        PyErr_SetFromErrnoWithFilename(PyExc_OSError, path);
+        wrc = 1;
+    }
+    if (wrc < 0) {
+        if (!err.path[0])
+            snprintf(err.path, sizeof err.path, "%s", path);
+        raise_td(&err);
+    } else if (wrc == 0 && rename(tmp, path) != 0) {
+        PyErr_SetFromErrnoWithFilename(PyExc_OSError, path);
+    } else if (wrc == 0) {
+        rc = 0;
+    }
+    if (rc != 0)
+        unlink(tmp);
+    td_temp_forget(tmp);
+    free(tmp);
+    return rc;
+}
+
+static int report_writer(FILE *f, const void *ud, td_error *err)
+{
+    return td_report_write_html(f, ud, err);
+}
+
 /* The HTML report (tracediff report) of a comparison, written whole or not
  * at all: under a temporary name beside path, renamed into place. The
  * charts' rows: each chart's default unless the view was given (as the
@@ -898,48 +953,7 @@ static int write_report_bd(const char *path, const cmp_args *a, const td_diff *d
         }
         in.chart_view[k] = &views[k];
     }
-    size_t n = strlen(path);
-    char *tmp = malloc(n + 16);
-    if (!tmp) {
-        PyErr_NoMemory();
-        return -1;
-    }
-    memcpy(tmp, path, n);
-    memcpy(tmp + n, ".tmp.XXXXXX", 12);
-    td_error err = {0};
-    int rc = -1, fd = td_temp_create(tmp);
-    FILE *f = fd >= 0 ? fdopen(fd, "wb") : NULL;
-    if (!f) {
-        PyErr_SetFromErrnoWithFilename(PyExc_OSError, tmp);
-        if (fd >= 0) {
-            close(fd);
-            unlink(tmp);
-            td_temp_forget(tmp);
-        }
-        free(tmp);
-        return -1;
-    }
-    int wrc;
-    Py_BEGIN_ALLOW_THREADS wrc = td_report_write_html(f, &in, &err);
-    Py_END_ALLOW_THREADS if (fclose(f) != 0 && wrc == 0)
-    {
-        PyErr_SetFromErrnoWithFilename(PyExc_OSError, path);
-        wrc = 1;
-    }
-    if (wrc < 0) {
-        if (!err.path[0])
-            snprintf(err.path, sizeof err.path, "%s", path);
-        raise_td(&err);
-    } else if (wrc == 0 && rename(tmp, path) != 0) {
-        PyErr_SetFromErrnoWithFilename(PyExc_OSError, path);
-    } else if (wrc == 0) {
-        rc = 0;
-    }
-    if (rc != 0)
-        unlink(tmp);
-    td_temp_forget(tmp);
-    free(tmp);
-    return rc;
+    return write_whole(path, report_writer, &in);
 }
 
 static PyObject *compare(PyObject *Py_UNUSED(mod), PyObject *args, PyObject *kw)
@@ -1476,54 +1490,18 @@ static int name_ends(const char *s, const char *suffix)
     return n >= k && strcmp(s + n - k, suffix) == 0;
 }
 
-/* The flame graph of j into its path, whole or not at all: written under a
- * temporary name beside it, then renamed into place. SVG, PNG or PDF by
- * the name's extension. */
+/* The flame graph of j: SVG, PNG or PDF by the name's extension. */
+static int flame_writer(FILE *f, const void *ud, td_error *err)
+{
+    const flame_job *j = ud;
+    return name_ends(j->path, ".svg")
+               ? td_flame_svg(f, j->d, &j->fo, err)
+               : td_flame_cairo(f, j->d, &j->fo, name_ends(j->path, ".pdf"), j->path, err);
+}
+
 static int flame_write(const flame_job *j)
 {
-    size_t n = strlen(j->path);
-    char *tmp = malloc(n + 16);
-    if (!tmp) {
-        PyErr_NoMemory();
-        return -1;
-    }
-    memcpy(tmp, j->path, n);
-    memcpy(tmp + n, ".tmp.XXXXXX", 12);
-    td_error err = {0};
-    int rc = -1, fd = td_temp_create(tmp);
-    FILE *f = fd >= 0 ? fdopen(fd, "wb") : NULL;
-    if (!f) {
-        PyErr_SetFromErrnoWithFilename(PyExc_OSError, tmp);
-        if (fd >= 0) {
-            close(fd);
-            unlink(tmp);
-            td_temp_forget(tmp);
-        }
-        free(tmp);
-        return -1;
-    }
-    int svg = name_ends(j->path, ".svg"), pdf = name_ends(j->path, ".pdf"), wrc;
-    Py_BEGIN_ALLOW_THREADS wrc = svg ? td_flame_svg(f, j->d, &j->fo, &err)
-                                     : td_flame_cairo(f, j->d, &j->fo, pdf, j->path, &err);
-    Py_END_ALLOW_THREADS if (fclose(f) != 0 && wrc == 0)
-    {
-        PyErr_SetFromErrnoWithFilename(PyExc_OSError, j->path);
-        wrc = 1;
-    }
-    if (wrc < 0) {
-        if (!err.path[0])
-            snprintf(err.path, sizeof err.path, "%s", j->path);
-        raise_td(&err);
-    } else if (wrc == 0 && rename(tmp, j->path) != 0) {
-        PyErr_SetFromErrnoWithFilename(PyExc_OSError, j->path);
-    } else if (wrc == 0) {
-        rc = 0;
-    }
-    if (rc != 0)
-        unlink(tmp);
-    td_temp_forget(tmp);
-    free(tmp);
-    return rc;
+    return write_whole(j->path, flame_writer, j);
 }
 
 static PyObject *flame(PyObject *Py_UNUSED(mod), PyObject *args, PyObject *kw)
