@@ -12,13 +12,7 @@ set -e
 LABEL=$1 CMD=$2 EXTRA=$3
 shift 3
 B=${1:-build/tracediff}
-RS=$(dirname "$B")/runstat
-[ -x "$RS" ] || ${CC:-cc} -O2 -std=c11 -D_DEFAULT_SOURCE -o "$RS" bench/runstat.c
-if [ -f bench/out/inputs/control-x4.json ]; then
-    DC=bench/out/inputs/control-x4.json DT=bench/out/inputs/test-x4.json
-else
-    DC=tests/golden/traces/hta-trace_diff/control DT=tests/golden/traces/hta-trace_diff/test
-fi
+. bench/cost_common.sh
 C=${2:-$DC}
 T=${3:-$DT}
 RUNS=${4:-5}
