@@ -1,5 +1,5 @@
 /* --help of each command and the top-level usage, made from the tables. */
-#include "options.h"
+#include "help.h"
 
 #include <string.h>
 

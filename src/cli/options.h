@@ -4,6 +4,7 @@
 #ifndef TD_CLI_OPTIONS_H
 #define TD_CLI_OPTIONS_H
 
+#include "help.h"
 #include "table.h"
 
 /* The handlers, one cmd_<name>.c each, run by cli_command_run once the
@@ -40,14 +41,6 @@ int cli_parse(const cli_command *cmd, cli_opts *o, const char **pos, int argc, c
  * Returns 1 if it was one, 0 if cmd has no such option, -1 after printing a
  * usage error. Never exits (the args fuzz target drives it). */
 int cli_option_parse(const cli_command *cmd, cli_opts *o, int argc, char **argv, int *i);
-
-/* help.c */
-void cli_usage_main(FILE *f);
-void cli_usage_command(FILE *f, const cli_command *cmd);
-/* "--device all|cpu|gpu", "-j, --jobs N": how help and docs spell an option. */
-void cli_option_spelled(char *buf, size_t size, const cli_option *opt);
-/* "all, cpu or gpu" */
-void cli_choices_words(char *buf, size_t size, const char *choices);
 
 /* doc.c: the man page, the README's usage block and a tab-separated dump of
  * the option table, all from the tables. */

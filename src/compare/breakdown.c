@@ -4,7 +4,7 @@
  * one sample per (rank, iteration) for the statistics; then the diff of the
  * sides' means and the waterfall from control's step to test's.
  */
-#include "compare/breakdown.h"
+#include "compare/breakdown_measure.h"
 #include "model/selection.h"
 
 #include <math.h>

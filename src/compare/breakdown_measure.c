@@ -3,7 +3,7 @@
  * unions of all of them and of each kernel type, a sweep of the three
  * types' unions for the labels, and per stream the gaps between kernels.
  */
-#include "compare/breakdown.h"
+#include "compare/breakdown_measure.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -3,14 +3,13 @@
  * maker registered in td_file.fill: store/ for a summary). */
 #include "model/model.h"
 #include "util/bigmem.h"
-#include "model/bd_collect.h"
 
 #include <pthread.h>
 #include <stdlib.h>
 #include <sys/mman.h>
 
-/* bd_collect.h: here, beside the file that owns it, so that freeing a
- * file calls nothing of the loader's. */
+/* td_file.bd (model.h): here, beside the file that owns it, so that
+ * freeing a file calls nothing of the loader's. */
 void td_bd_file_free(td_bd_file *bd)
 {
     if (!bd)

@@ -208,6 +208,50 @@ typedef struct td_tree {
 
 void td_tree_free(td_tree *t);
 
+/* What the breakdown needs of one file (td_file.bd, TD_LOAD_BD): filled by
+ * model/bd_collect.c, read by compare/breakdown.c, freed with the file. */
+/* Kernel types (docs/breakdown.md, "Kernel types"): bits; 0 is OTHER. */
+enum { TD_KT_COMP = 1, TD_KT_COMM = 2, TD_KT_MEM = 4 };
+
+/* td_bd_ev.flags */
+enum {
+    TD_BDF_KERNEL = 1, /* its cat is a kernel, memset or memcpy one (idle by cause) */
+    TD_BDF_GPUDEF = 2  /* HTA's "GPU event": stream >= 0 and correlation >= 0, or a
+                        * name Event Sync / Context Sync (its scope filter) */
+};
+
+/* One event with stream != -1 (G). */
+typedef struct td_bd_ev {
+    double ts, end;
+    double launch; /* ts of the host side of its correlation id, NAN when none */
+    int32_t iter;  /* index into the file's iters[], or TD_ITER_NONE */
+    int32_t stream;
+    uint8_t type, flags;
+} td_bd_ev;
+
+/* A host call's interval. */
+typedef struct td_bd_call {
+    double ts, end;
+} td_bd_call;
+
+/* A host ProfilerStep event. */
+typedef struct td_bd_step {
+    double start, end;
+    int64_t n;
+} td_bd_step;
+
+typedef struct td_bd_file {
+    td_bd_ev *ev; /* in file order */
+    size_t nev;
+    td_bd_call *sync; /* synchronize calls (td_is_sync_name), file order */
+    size_t nsync;
+    td_bd_step *steps;
+    size_t nsteps, stepcap;
+    double span_lo, span_hi; /* first ts and last end of the file's events */
+} td_bd_file;
+
+void td_bd_file_free(td_bd_file *bd); /* model/file.c */
+
 #define TD_ATTR_NONE 0xFFFFFFFFu
 #define TD_ATTR_REASON_BASE 0xFFFFFF00u
 #define TD_ATTR_REASON(r) (TD_ATTR_REASON_BASE | (uint32_t)(r))

@@ -1,6 +1,8 @@
 /* The JSON scanner's numbers: the general path of td_json_number, and
  * decimals made into the double strtod would give. */
-#include "read/json_scan_internal.h"
+#include "read/json_number.h"
+#include "read/json_string.h"
+#include "read/json_window_internal.h"
 
 /* The value of eight ASCII digits (the first in the lowest byte). */
 static inline uint64_t parse8(const unsigned char *p)

@@ -2,9 +2,11 @@
  * Streaming JSON scanner: see json_scan.h. This file opens a scanner and
  * reads objects and arrays (members, their remembered layouts); the window
  * is json_window.c's, strings json_string.c's, numbers json_number.c's and
- * skipped values json_skip.c's, sharing json_scan_internal.h.
+ * skipped values json_skip.c's, sharing json_window.h and
+ * json_window_internal.h.
  */
-#include "read/json_scan_internal.h"
+#include "read/json_scan.h"
+#include "read/json_window_internal.h"
 
 static void tables_init(void)
 {

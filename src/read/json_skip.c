@@ -1,6 +1,9 @@
 /* The JSON scanner's skipping of values: the hot loop of the usual tokens,
  * the structural walk over the block index and short arrays on bit masks. */
-#include "read/json_scan_internal.h"
+#include "read/json_number.h"
+#include "read/json_skip.h"
+#include "read/json_string.h"
+#include "read/json_window_internal.h"
 
 /* td_json_peek through the index: the next non-white-space byte (j->pos
  * moved there), -1 at the end, < -1 on a read error. */

@@ -1,6 +1,7 @@
 /* The JSON scanner's strings: the general path of td_json_string (escapes,
  * UTF-8, strings longer than the window). */
-#include "read/json_scan_internal.h"
+#include "read/json_string.h"
+#include "read/json_window_internal.h"
 
 /* Length of a valid UTF-8 sequence at p (n bytes available), 0 if invalid,
  * -1 if more bytes are needed. Follows the strict decoder: no overlongs,

@@ -7,7 +7,7 @@
  * td_json_fill() only at its edge, so the common case (a token wholly inside
  * the window) costs a table lookup per byte and nothing else.
  */
-#include "read/json_scan_internal.h"
+#include "read/json_window_internal.h"
 
 unsigned char td_json_str_stop[256];
 unsigned char td_json_is_ws[256];

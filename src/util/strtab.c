@@ -3,6 +3,7 @@
  * dense (0, 1, 2...), so callers keep per-event 32-bit ids and per-string
  * side tables in plain arrays.
  */
+#include "util/strtab.h"
 #include "util/strtab_layout.h"
 #include "util/util.h"
 

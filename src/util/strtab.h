@@ -14,6 +14,9 @@ void td_strtab_free(td_strtab *t);
 int64_t td_strtab_intern(td_strtab *t, const char *s, size_t len);
 /* Like intern, but never adds: -1 when absent. */
 int64_t td_strtab_find(const td_strtab *t, const char *s, size_t len);
+/* td_strtab_intern after a miss in the quick table (util/strtab_quick.h):
+ * a and z are the string's quick words. */
+int64_t td_strtab_intern_miss(td_strtab *t, const char *s, size_t len, uint64_t a, uint64_t z);
 size_t td_strtab_count(const td_strtab *t);
 const char *td_strtab_get(const td_strtab *t, uint32_t id, size_t *len);
 uint64_t td_hash_bytes(const char *s, size_t len);

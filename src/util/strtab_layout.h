@@ -1,13 +1,11 @@
 /*
  * The interner's layout: its table and the quick look-up's helpers, which
- * call nothing. strtab.c builds on it; util/strtab_quick.h adds the inline
- * intern for the one caller that interns a string per event (the trace
- * loader). Other code uses util/strtab.h only.
+ * call nothing and name nothing of strtab.h's. strtab.c builds on it; util/strtab_quick.h adds the
+ * inline intern for the one caller that interns a string per event (the trace loader). Other code
+ * uses util/strtab.h only.
  */
 #ifndef TD_UTIL_STRTAB_LAYOUT_H
 #define TD_UTIL_STRTAB_LAYOUT_H
-
-#include "util/strtab.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -67,16 +65,12 @@ static inline size_t td_strtab_quick_key(uint64_t a, uint64_t z, size_t len)
 
 /* Whether the quick entry q is s: length and words, and beyond 16 bytes
  * the bytes between them. */
-static inline bool td_strtab_quick_hit(const td_strtab *t, const struct td_strtab_quick *q,
+static inline bool td_strtab_quick_hit(const struct td_strtab *t, const struct td_strtab_quick *q,
                                        const char *s, size_t len, uint64_t a, uint64_t z)
 {
     if (!q->id1 || q->len != len || q->a != a || q->z != z)
         return false;
     return len <= 16 || memcmp(t->arena + t->off[q->id1 - 1] + 8, s + 8, len - 16) == 0;
 }
-
-/* td_strtab_intern after a miss in the quick table: a and z are the
- * string's quick words. */
-int64_t td_strtab_intern_miss(td_strtab *t, const char *s, size_t len, uint64_t a, uint64_t z);
 
 #endif

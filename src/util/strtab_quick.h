@@ -6,6 +6,7 @@
 #ifndef TD_UTIL_STRTAB_QUICK_H
 #define TD_UTIL_STRTAB_QUICK_H
 
+#include "util/strtab.h"
 #include "util/strtab_layout.h"
 
 /* td_strtab_intern itself, inline for the loader: a string in the quick

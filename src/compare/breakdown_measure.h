@@ -3,8 +3,8 @@
  * records: compare/breakdown_measure.c; the sides, the diff and the
  * waterfall: compare/breakdown.c.
  */
-#ifndef TD_COMPARE_BREAKDOWN_H
-#define TD_COMPARE_BREAKDOWN_H
+#ifndef TD_COMPARE_BREAKDOWN_MEASURE_H
+#define TD_COMPARE_BREAKDOWN_MEASURE_H
 
 #include "compare/compare.h"
 #include "model/bd_collect.h"

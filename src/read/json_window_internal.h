@@ -5,13 +5,14 @@
  * json_string.c the strings; json_number.c the numbers; json_skip.c the
  * skipping of values (the structural walk, short arrays); json_scan.c
  * opening a scanner, objects and arrays. Each calls only files listed
- * before it. The helpers of the hot paths are
+ * before it; each has its header (json_window.h ... json_scan.h), and
+ * this one is of the lowest floor, beside json_window.h. The helpers of the hot paths are
  * static inline here, so that splitting the file moved no call out of line.
  */
-#ifndef TD_JSON_SCAN_INTERNAL_H
-#define TD_JSON_SCAN_INTERNAL_H
+#ifndef TD_JSON_WINDOW_INTERNAL_H
+#define TD_JSON_WINDOW_INTERNAL_H
 
-#include "read/json_scan.h"
+#include "read/json_window.h"
 
 #include "read/json_index.h"
 #include "read/reader.h"
@@ -63,10 +64,6 @@ int td_json_error_at(td_json *j, size_t pos, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 int td_json_expect_byte(td_json *j, int want, const char *what);
 int td_json_literal(td_json *j);
-void td_json_walk_init(void);
-int td_json_scan_string(td_json *j, bool decode, const char **s, size_t *len);
-int td_json_scratch_reserve(td_json *j, size_t need);
-int td_json_bad_number(td_json *j);
 
 #define NOPOS SIZE_MAX
 
