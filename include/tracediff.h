@@ -1265,6 +1265,28 @@ TD_API int td_breakdown_write_json(FILE *f, const td_breakdown *b, const td_set 
                                    const td_set *test, const char *control_label,
                                    const char *test_label, td_error *err);
 
+typedef struct td_bd_chart_opts {
+    size_t size;               /* sizeof(td_bd_chart_opts): set by TD_BD_CHART_OPTS_INIT */
+    const char *control_label; /* NULL = "control" */
+    const char *test_label;    /* NULL = "test" */
+    const char *subtitle;      /* NULL or "" = none; put before the labels */
+    bool per_rank;             /* a stacked bar per rank and side instead of the waterfall */
+    int width, height;         /* px; 0 = 960 x 540 */
+} td_bd_chart_opts;
+
+#define TD_BD_CHART_OPTS_INIT                                                                      \
+    {                                                                                              \
+        sizeof(td_bd_chart_opts), NULL, NULL, NULL, false, 0, 0                                    \
+    }
+
+/* libtracediff-render: the breakdown's chart (docs/breakdown.md): the
+ * waterfall from control's step time to test's, or with per_rank a bar per
+ * rank and side stacked by component; as SVG (fmt 0), PNG (1) or PDF (2,
+ * drawn with cairo, loaded on demand) into f. path only names the file in
+ * errors. */
+TD_API int td_breakdown_chart(FILE *f, const td_breakdown *b, const td_bd_chart_opts *opts, int fmt,
+                              const char *path, td_error *err);
+
 /* ------------------------------------------------------------------------- */
 /* Work, rate and the roofline per op (docs/roofline.md).                    */
 

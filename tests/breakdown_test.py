@@ -25,6 +25,13 @@ its definitions.
   --per-rank on every shared set HTA reads equals them exactly; where HTA
   raises (no GPU events) we say "no GPU events"; a negative non-compute
   time from rounding is given with a note.
+- plot breakdown: every bar of the SVG stands where the JSON's numbers put
+  it (its rectangle against the axis the SVG declares), the bars chain from
+  control's step through each component's change to test's; --per-rank:
+  each rank's segments add up to its step per iteration, the straggler is
+  marked; PNG and PDF are whole images of the asked size; a side without
+  GPU events draws with a note; options of the bar charts are usage
+  errors.
 - --step-marker: a trace whose ProfilerStep events were renamed train_step,
   read with --step-marker '^train_step$', gives the numbers of that trace
   with ProfilerStep#0, #1, ... inserted at the markers' times (in time
@@ -507,6 +514,144 @@ def test_per_rank(exe):
           rc == 0 and all(l.split(",")[-1] == "0" for l in out.splitlines()[1:]), out + err)
 
 
+# ---- plot breakdown --------------------------------------------------------
+
+def svg_bars(path):
+    import xml.etree.ElementTree as ET
+    ns = "{http://www.w3.org/2000/svg}"
+    root = ET.parse(path).getroot()
+    axis = {k: float(root.get("data-" + k)) for k in ("lo", "hi", "top", "height", "scale")}
+    bars = []
+    for g in root.iter(ns + "g"):
+        cls = g.get("class") or ""
+        if cls not in ("step", "change", "segment"):
+            continue
+        rect = g.find(ns + "rect")
+        bars.append(dict(cls=cls, name=g.get("data-component"), side=g.get("data-side"),
+                         rank=g.get("data-rank"), a=float(g.get("data-from-us")),
+                         b=float(g.get("data-to-us")), title=g.findtext(ns + "title") or "",
+                         y=float(rect.get("y")), h=float(rect.get("height"))))
+    texts = [t.text or "" for t in root.iter(ns + "text")]
+    return root, axis, bars, texts
+
+
+def bar_placed(axis, bar):
+    """The rectangle spans the two values on the declared axis (0.1 px, as
+    the SVG writes one decimal; a bar thinner than half a pixel is drawn
+    half a pixel tall)."""
+    y = lambda us: axis["top"] + axis["height"] - axis["height"] * (
+        us / axis["scale"] - axis["lo"]) / (axis["hi"] - axis["lo"])
+    top, bottom = min(y(bar["a"]), y(bar["b"])), max(y(bar["a"]), y(bar["b"]))
+    return abs(bar["y"] - top) <= 0.11 and abs(bar["h"] - max(bottom - top, 0.5)) <= 0.11
+
+
+def test_plot(exe):
+    tmp = tempfile.mkdtemp(prefix="td-bdplot-")
+    out = os.path.join(tmp, "w.svg")
+    plotted = pairs()[::6] if SUBSET else pairs()
+    for c, t in plotted:
+        cp, tp = os.path.join(G, c), os.path.join(G, t)
+        name = "plot breakdown: %s vs %s" % (c, t)
+        rc, j, err = breakdown(exe, cp, tp)
+        rc2, _, err2 = run(exe, "plot", "breakdown", cp, tp, "-q", "-o", out)
+        if rc or rc2:
+            check(name, False, err + err2)
+            continue
+        _, axis, bars, _ = svg_bars(out)
+        step = j["diff"]["step_us"]
+        wf = {b["component"]: b for b in j["waterfall"]}
+        steps = [b for b in bars if b["cls"] == "step"]
+        changes = [b for b in bars if b["cls"] == "change"]
+        ok = len(steps) == 2 and len(changes) == len(wf) and \
+            [b["name"] for b in changes] == [b["component"] for b in j["waterfall"]]
+        ok = ok and steps[0]["a"] == 0 and close(steps[0]["b"], step["control"]) and \
+            steps[1]["a"] == 0 and close(steps[1]["b"], step["test"])
+        run_us = step["control"]
+        for b in changes if ok else []:
+            ok = ok and close(b["a"], run_us) and close(b["b"] - b["a"], wf[b["name"]]["diff_us"])
+            run_us = b["b"]
+        ok = ok and close(run_us, step["test"])
+        check(name + ": the bars chain from step to step by the JSON's changes", ok,
+              repr((step, [(b["name"], b["a"], b["b"]) for b in bars])))
+        check(name + ": every bar where its values put it",
+              bars and all(bar_placed(axis, b) for b in bars),
+              repr([b for b in bars if not bar_placed(axis, b)][:2]) + repr(axis))
+        check(name + ": every bar has its tooltip", all(b["title"] for b in bars))
+
+    # The report's waterfall card carries the same chart.
+    cp, tp = os.path.join(T, "hta-trace_diff/control"), os.path.join(T, "hta-trace_diff/test")
+    html = os.path.join(tmp, "r.html")
+    rc, _, err = run(exe, "report", cp, tp, "-q", "-o", html)
+    rc2, _, err2 = run(exe, "plot", "breakdown", cp, tp, "-q", "-o", out)
+    ok = rc == 0 and rc2 == 0
+    if ok:
+        page = open(html, encoding="utf-8").read()
+        i = page.find('<svg xmlns="http://www.w3.org/2000/svg" class="td-breakdown"')
+        ok = i >= 0
+        if ok:
+            emb = os.path.join(tmp, "emb.svg")
+            with open(emb, "w", encoding="utf-8") as fh:
+                fh.write(page[i:page.index("</svg>", i) + 6])
+            key = lambda bars: [(b["cls"], b["name"], b["a"], b["b"]) for b in bars]
+            ok = key(svg_bars(emb)[2]) == key(svg_bars(out)[2])
+    check("report: the waterfall card holds plot breakdown's chart", ok, err + err2)
+
+    p = os.path.join(T, "hta-two_ranks")
+    rc, j, err = breakdown(exe, p, p, "--hta-scope", "--straggler", "0.001")
+    rc2, _, err2 = run(exe, "plot", "breakdown", p, p, "--hta-scope", "--per-rank", "--straggler",
+                       "0.001", "-q", "-o", out)
+    check("plot breakdown --per-rank: runs", rc == 0 and rc2 == 0, err + err2)
+    if rc == 0 and rc2 == 0:
+        root, axis, bars, texts = svg_bars(out)
+        ok = "per-rank" in root.get("class")
+        for side in ("control", "test"):
+            for r in j[side]["ranks"]:
+                seg = [b for b in bars if b["side"] == side and b["rank"] == str(r["rank"])]
+                total = sum(b["b"] - b["a"] for b in seg)
+                ok = ok and seg and close(total, r["step_us"] / r["iterations"])
+        check("plot breakdown --per-rank: each rank's segments add up to its step per iteration",
+              ok, repr(bars[:4]))
+        check("plot breakdown --per-rank: every segment where its values put it",
+              all(bar_placed(axis, b) for b in bars))
+        nstrag = sum(r["straggler"] for s in ("control", "test") for r in j[s]["ranks"])
+        check("plot breakdown --per-rank: the stragglers are marked",
+              nstrag > 0 and texts.count("straggler") == nstrag, repr((nstrag, texts)))
+
+    import struct
+    for ext, magic in ((".png", b"\x89PNG"), (".pdf", b"%PDF")):
+        f = os.path.join(tmp, "w" + ext)
+        rc, _, err = run(exe, "plot", "breakdown", os.path.join(T, "hta-trace_diff/control"),
+                         os.path.join(T, "hta-trace_diff/test"), "-q", "--width", "800",
+                         "--height", "500", "-o", f)
+        data = open(f, "rb").read() if rc == 0 and os.path.exists(f) else b""
+        ok = data.startswith(magic)
+        if ext == ".png" and ok:
+            ok = struct.unpack(">II", data[16:24]) == (800, 500)
+        if ext == ".pdf":
+            ok = ok and data.rstrip().endswith(b"%%EOF")
+        check("plot breakdown %s: a whole image of the asked size" % ext, ok, err)
+
+    rc, _, err = run(exe, "plot", "breakdown", os.path.join(T, "hta-cpu_only"), p, "-o", out)
+    _, _, bars, texts = svg_bars(out) if rc == 0 else (None, None, [], [])
+    steps = [b for b in bars if b["cls"] == "step"]
+    cpu = [b for b in bars if b["name"] == "CPU overhead not hidden"]
+    check("plot breakdown: a side without GPU events: exit 0, the note, its step all CPU "
+          "overhead (as the waterfall counts it)",
+          rc == 0 and "no GPU events" in err and len(steps) == 2 and len(cpu) == 1 and
+          close(cpu[0]["a"] - sum(b["b"] - b["a"] for b in bars
+                                  if b["cls"] == "change" and b is not cpu[0]), steps[0]["b"]),
+          err + repr(texts))
+    for args, want in ((("--top", "5"), "--top does not apply"),
+                       (("--side", "test"), "--side does not apply"),
+                       (("--by", "op"), "--by does not apply")):
+        rc, _, err = run(exe, "plot", "breakdown", p, p, "-o", out, *args)
+        check("plot breakdown %s: a usage error" % args[0], rc == 2 and want in err, err)
+    rc, _, err = run(exe, "plot", "counts", p, p, "--per-rank", "-o", out)
+    check("plot counts --per-rank: a usage error", rc == 2 and "for plot breakdown" in err, err)
+    rc, _, err = run(exe, "plot", "breakdown", p, p, "-o", os.path.join(tmp, "w.gif"))
+    check("plot breakdown -o w.gif: a usage error before reading", rc == 2 and ".svg" in err, err)
+
+
 def test_negative_rounding(exe):
     """Spec quirk: a sub-us event given a negative duration by HTA's
     rounding of decimal timestamps makes non_compute negative (HTA fails an
@@ -672,6 +817,7 @@ def main():
     test_no_gpu(exe)
     test_step_marker(exe)
     test_per_rank(exe)
+    test_plot(exe)
     test_hta(exe)
     test_negative_rounding(exe)
     test_summaries(exe)

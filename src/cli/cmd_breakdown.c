@@ -236,7 +236,8 @@ static int bd_write(bd_run *r)
     return out_commit(&out);
 }
 
-static int bd_main(bd_run *r)
+/* Opens both sets and computes the breakdown into r->b. */
+static int bd_compute(bd_run *r)
 {
     int rc = open_sets(r);
     if (rc != 0)
@@ -254,16 +255,47 @@ static int bd_main(bd_run *r)
             if (!td_breakdown_has_gpu(r->b, s))
                 cli_note("%s (%s): no GPU events: the GPU numbers do not apply",
                          cli_side_label(o, s), td_set_path(r->sets[s]));
-    return bd_write(r);
+    return 0;
+}
+
+static void bd_free(bd_run *r)
+{
+    td_breakdown_free(r->b);
+    td_set_free(r->sets[0]);
+    td_set_free(r->sets[1]);
+}
+
+/* plot breakdown: the waterfall, or a stacked bar per rank and side. */
+int cli_breakdown_plot(cli_pair *p, int fmt)
+{
+    bd_run r = {&p->o, {NULL, NULL}, NULL};
+    int rc = bd_compute(&r);
+    if (rc == 0) {
+        const cli_opts *o = &p->o;
+        td_bd_chart_opts co = TD_BD_CHART_OPTS_INIT;
+        co.control_label = cli_side_label(o, 0);
+        co.test_label = cli_side_label(o, 1);
+        co.per_rank = o->per_rank;
+        co.width = o->chart_width;
+        co.height = o->chart_height;
+        out_file out = {0};
+        td_error err = {0};
+        if ((rc = out_open(&out, o->output)) == 0)
+            rc = td_breakdown_chart(out.f, r.b, &co, fmt, o->output, &err) < 0
+                     ? out_fail(&out, &err)
+                     : out_commit(&out);
+    }
+    bd_free(&r);
+    return rc;
 }
 
 int cmd_breakdown(cli_pair *p, const char **pos)
 {
     (void)pos;
     bd_run r = {&p->o, {NULL, NULL}, NULL};
-    int rc = bd_main(&r);
-    td_breakdown_free(r.b);
-    td_set_free(r.sets[0]);
-    td_set_free(r.sets[1]);
+    int rc = bd_compute(&r);
+    if (rc == 0)
+        rc = bd_write(&r);
+    bd_free(&r);
     return rc;
 }

@@ -1,4 +1,5 @@
-/* tracediff plot counts|duration CONTROL TEST -o FILE: a grouped bar chart. */
+/* tracediff plot counts|duration|flame|breakdown CONTROL TEST -o FILE: a grouped
+ * bar chart, a flame graph or the breakdown's chart. */
 #include "options.h"
 
 #include <string.h>
@@ -29,17 +30,20 @@ static int check_output(const cli_opts *o, bool *svg)
     return 0;
 }
 
-/* -1: a flame graph (docs/stacks.md), not a bar chart. */
+/* -1: a flame graph (docs/stacks.md), -3: the breakdown's chart
+ * (docs/breakdown.md), not a bar chart. */
 static int parse_kind(const char *word, td_chart_kind *kind)
 {
     if (strcmp(word, "flame") == 0)
         *kind = (td_chart_kind)-1;
+    else if (strcmp(word, "breakdown") == 0)
+        *kind = (td_chart_kind)-3;
     else if (strcmp(word, "counts") == 0)
         *kind = TD_CHART_COUNTS;
     else if (strcmp(word, "duration") == 0)
         *kind = TD_CHART_DURATION;
     else {
-        cli_error("plot: '%s': expected counts, duration or flame", word);
+        cli_error("plot: '%s': expected counts, duration, flame or breakdown", word);
         return EXIT_USAGE;
     }
     return 0;
@@ -109,10 +113,40 @@ static int flame_run(cli_pair *p)
     return out_commit(&out);
 }
 
+/* plot breakdown: what shapes the bar charts' rows does not apply. */
+static int breakdown_run(cli_pair *p)
+{
+    const cli_opts *o = &p->o;
+    bool svg;
+    int rc = check_output(o, &svg);
+    if (rc)
+        return rc;
+    const char *bad = o->side                              ? "--side"
+                      : o->sort_text                       ? "--sort"
+                      : o->view.top                        ? "--top"
+                      : o->view.include || o->view.exclude ? "--include/--exclude"
+                      : o->cmp.by != TD_BY_KERNEL          ? "--by"
+                      : o->cmp.device == TD_DEVICE_CPU     ? "--device"
+                                                           : NULL;
+    if (bad) {
+        cli_error("plot breakdown: %s does not apply (the chart has the breakdown's components, "
+                  "not rows)",
+                  bad);
+        return EXIT_USAGE;
+    }
+    return cli_breakdown_plot(p, svg ? 0 : has_suffix(o->output, ".pdf") ? 2 : 1);
+}
+
 static int plot_run(cli_pair *p, td_chart_kind kind)
 {
     if ((int)kind == -1)
         return flame_run(p);
+    if ((int)kind == -3)
+        return breakdown_run(p);
+    if (p->o.per_rank || p->o.bd.hta_scope || p->o.bd.straggler_pct > 0) {
+        cli_error("plot: --per-rank, --hta-scope and --straggler are for plot breakdown");
+        return EXIT_USAGE;
+    }
     if (p->o.side) {
         cli_error("plot: --side is for plot flame");
         return EXIT_USAGE;

@@ -23,6 +23,9 @@ int cmd_trend(cli_pair *p, const char **pos);
 int cmd_check(cli_pair *p, const char **pos);
 int cmd_explain(cli_pair *p, const char **pos);
 int cmd_breakdown(cli_pair *p, const char **pos);
+/* plot breakdown: the breakdown's chart to -o (checked by the caller) as
+ * SVG (fmt 0), PNG (1) or PDF (2). */
+int cli_breakdown_plot(cli_pair *p, int fmt);
 int cmd_roofline(cli_pair *p, const char **pos);
 int cmd_completion(cli_pair *p, const char **pos);
 int cmd_man(cli_pair *p, const char **pos);

@@ -111,11 +111,11 @@ const cli_command cli_commands[] = {
      {"tracediff info examples/control", "tracediff info examples/test --format json", NULL}},
     {CMD_PLOT,
      "plot",
-     "bar charts of counts or durations, or a flame graph (.svg, .png, .pdf)",
-     "counts|duration|flame CONTROL TEST",
+     "bar charts of counts or durations, a flame graph, the breakdown (.svg, .png, .pdf)",
+     "counts|duration|flame|breakdown CONTROL TEST",
      3,
-     "counts, duration or flame, CONTROL and TEST",
-     "counts|duration|flame",
+     "counts, duration, flame or breakdown, CONTROL and TEST",
+     "counts|duration|flame|breakdown",
      "-o FILE",
      "A grouped bar chart, per name: control and test, and below them, on an axis\n"
      "of its own so that small changes stay visible, their difference (test -\n"
@@ -137,10 +137,20 @@ const cli_command cli_commands[] = {
                                             "hatched when only in\n"
                                             "test; each frame's tooltip gives both times and the "
                                             "change. --side draws\n"
-                                            "one side alone.",
+                                            "one side alone.\n"
+                                            "\n"
+                                            "'breakdown' draws where the step time went "
+                                            "(docs/breakdown.md): the\n"
+                                            "waterfall from control's step time to test's "
+                                            "through each component's\n"
+                                            "change, as `tracediff breakdown` computes it (same "
+                                            "selection and\n"
+                                            "defaults); with --per-rank a bar per rank and side, "
+                                            "stacked by component,\n"
+                                            "the slowest rank and stragglers marked.",
      {"tracediff plot duration examples/control examples/test -o duration.svg",
       "tracediff plot counts examples/control examples/test --device gpu --top 20 -o counts.png",
-      NULL}},
+      "tracediff plot breakdown examples/control examples/test -o breakdown.svg", NULL}},
     {CMD_REPORT,
      "report",
      "one self-contained HTML report",
@@ -815,7 +825,7 @@ const cli_option cli_options[] = {
      "test's iterations: N | N,M,... | all | steady\n"
      "(default: steady with 2 or more steps, else the whole trace)",
      set_test_iteration},
-    {"hta-scope", 0, NULL, NULL, "selection", ON(CMD_BREAKDOWN),
+    {"hta-scope", 0, NULL, NULL, "selection", ON(CMD_BREAKDOWN) | ON(CMD_PLOT),
      "HTA's TraceAnalysis scope instead of the selection: every\n"
      "rank, the last step dropped when the set has 2 or more",
      set_hta_scope},
@@ -1007,11 +1017,11 @@ const cli_option cli_options[] = {
      "test's GPU: a name of the table or a FILE.json (default: the\n"
      "trace's)",
      set_test_gpu},
-    {"per-rank", 0, NULL, NULL, "rows", ON(CMD_BREAKDOWN),
+    {"per-rank", 0, NULL, NULL, "rows", ON(CMD_BREAKDOWN) | ON(CMD_PLOT),
      "one row per rank and side: step, busy, idle, exposed\n"
      "communication; the slowest rank and stragglers marked",
      set_per_rank},
-    {"straggler", 0, "P%", NULL, "rows", ON(CMD_BREAKDOWN),
+    {"straggler", 0, "P%", NULL, "rows", ON(CMD_BREAKDOWN) | ON(CMD_PLOT),
      "a rank whose step is more than P% above its side's\n"
      "median is a straggler (default 5%)",
      set_straggler},

@@ -33,6 +33,7 @@
     X(cairo_rotate)                                                                                \
     X(cairo_save)                                                                                  \
     X(cairo_select_font_face)                                                                      \
+    X(cairo_set_dash)                                                                              \
     X(cairo_set_font_size)                                                                         \
     X(cairo_set_line_width)                                                                        \
     X(cairo_set_source_rgb)                                                                        \
@@ -76,6 +77,7 @@ int td_cairo_load(td_error *err);
 #define cairo_rotate (*td_cairo.cairo_rotate)
 #define cairo_save (*td_cairo.cairo_save)
 #define cairo_select_font_face (*td_cairo.cairo_select_font_face)
+#define cairo_set_dash (*td_cairo.cairo_set_dash)
 #define cairo_set_font_size (*td_cairo.cairo_set_font_size)
 #define cairo_set_line_width (*td_cairo.cairo_set_line_width)
 #define cairo_set_source_rgb (*td_cairo.cairo_set_source_rgb)

@@ -3,6 +3,7 @@
  * text, or cairo for PNG and PDF, so every format shows the same chart. */
 #include "util/util.h"
 #include "present/chart_draw.h"
+#include "present/pen.h"
 #include "present/out_common.h"
 #include "util/utf8_text.h"
 
@@ -23,79 +24,12 @@ static void xml_text(FILE *f, const char *s)
 static const char *const palette[] = {"#4C72B0", "#DD8452", "#55A868", "#C44E52", "#8172B3",
                                       "#937860", "#DA8BC3", "#8C8C8C", "#CCB974", "#64B5CD"};
 
-/* Where the drawing goes: an SVG stream (cr NULL) or a cairo context. */
-typedef struct pen {
-    FILE *f;
-    cairo_t *cr;
-} pen;
-
-static void cairo_color(cairo_t *cr, const char *hex)
-{
-    unsigned long v = strtoul(hex + 1, NULL, 16);
-    cairo_set_source_rgb(cr, ((v >> 16) & 0xFF) / 255.0, ((v >> 8) & 0xFF) / 255.0,
-                         (v & 0xFF) / 255.0);
-}
-
-/* s as text cairo accepts: valid UTF-8, no control characters. */
-static void safe_text(char *out, size_t cap, const char *s)
-{
-    size_t len = strlen(s), i = 0, n = 0;
-    while (i < len && n + 5 <= cap)
-        n += td_utf8_encode(out + n, td_text_next(s, len, &i));
-    out[n] = '\0';
-}
-
-/* Text at (x, y): anchor 0 start, 1 middle, 2 end; vertical turns it a
- * quarter counterclockwise about (x, y). */
-static void pen_text(pen *p, double x, double y, double size, int anchor, int bold, int vertical,
-                     const char *s)
-{
-    char buf[512];
-    cairo_text_extents_t e;
-    cairo_t *cr = p->cr;
-    safe_text(buf, sizeof buf, s);
-    cairo_color(cr, "#000000");
-    td_chart_set_font(cr, size, bold);
-    cairo_text_extents(cr, buf, &e);
-    cairo_save(cr);
-    cairo_translate(cr, x, y);
-    if (vertical)
-        cairo_rotate(cr, -M_PI / 2);
-    cairo_move_to(cr, anchor == 1 ? -e.x_advance / 2 : anchor == 2 ? -e.x_advance : 0, 0);
-    cairo_show_text(cr, buf);
-    cairo_restore(cr);
-}
-
-static void pen_line(pen *p, double x1, double y1, double x2, double y2, const char *col,
-                     double width)
-{
-    cairo_color(p->cr, col);
-    cairo_set_line_width(p->cr, width);
-    cairo_move_to(p->cr, x1, y1);
-    cairo_line_to(p->cr, x2, y2);
-    cairo_stroke(p->cr);
-}
-
-static void pen_rect(pen *p, double x, double y, double w, double h, const char *col)
-{
-    cairo_color(p->cr, col);
-    cairo_rectangle(p->cr, x, y, w, h);
-    cairo_fill(p->cr);
-}
-
 /* The plot's frame: where values and runs fall. */
 typedef struct frame {
     double W, H, L, R, T, B, pw, ph, lo, hi;
     size_t nr, nn;
     double step; /* between the value axis' ticks: 1, 2, 2.5 or 5 times a power of ten */
 } frame;
-
-/* A round step that cuts span in about five. */
-static double nice_step(double span)
-{
-    double raw = span / 5, p = pow(10, floor(log10(raw))), m = raw / p;
-    return (m <= 1 ? 1 : m <= 2 ? 2 : m <= 2.5 ? 2.5 : m <= 5 ? 5 : 10) * p;
-}
 
 static frame frame_of(const td_trend *t)
 {
@@ -111,7 +45,7 @@ static frame frame_of(const td_trend *t)
     if (fr.hi <= fr.lo)
         fr.hi = fr.lo + 1;
     /* The axis from and to round numbers, its ticks at round steps. */
-    fr.step = nice_step(fr.hi - fr.lo);
+    fr.step = td_nice_step(fr.hi - fr.lo, 5);
     fr.lo = floor(fr.lo / fr.step + 1e-9) * fr.step;
     fr.hi = ceil(fr.hi / fr.step - 1e-9) * fr.step;
     if (fr.hi <= fr.lo)
@@ -132,7 +66,7 @@ static double value_y(const frame *fr, double v)
 }
 
 /* Background, title, the value axis' grid and labels, the runs' labels. */
-static void draw_axes(pen *p, const frame *fr, const td_trend *t)
+static void draw_axes(td_pen *p, const frame *fr, const td_trend *t)
 {
     FILE *f = p->f;
     if (!p->cr) {
@@ -142,8 +76,8 @@ static void draw_axes(pen *p, const frame *fr, const td_trend *t)
                 "text-anchor=\"middle\">Total Duration per Run</text>\n",
                 fr->W / 2);
     } else {
-        pen_rect(p, 0, 0, fr->W, fr->H, "#ffffff");
-        pen_text(p, fr->W / 2, 28, 18, 1, 1, 0, "Total Duration per Run");
+        td_pen_rect(p, 0, 0, fr->W, fr->H, "#ffffff");
+        td_pen_text(p, fr->W / 2, 28, 18, 1, 1, 0, "#000000", "Total Duration per Run");
     }
     long nt = lround((fr->hi - fr->lo) / fr->step);
     for (long k = 0; k <= nt; k++) {
@@ -151,8 +85,8 @@ static void draw_axes(pen *p, const frame *fr, const td_trend *t)
         char num[40];
         td_fmt_human(num, sizeof num, fabs(v) < fr->step * 1e-9 ? 0 : v, true);
         if (p->cr) {
-            pen_line(p, fr->L, y, fr->L + fr->pw, y, "#dddddd", 1);
-            pen_text(p, fr->L - 6, y + 4, 11, 2, 0, 0, num);
+            td_pen_line(p, fr->L, y, fr->L + fr->pw, y, "#dddddd", 1);
+            td_pen_text(p, fr->L - 6, y + 4, 11, 2, 0, 0, "#000000", num);
             continue;
         }
         fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#dddddd\"/>\n",
@@ -162,7 +96,7 @@ static void draw_axes(pen *p, const frame *fr, const td_trend *t)
     }
     double my = fr->T + fr->ph / 2;
     if (p->cr)
-        pen_text(p, 18, my, 12, 1, 0, 1, "total duration (us)");
+        td_pen_text(p, 18, my, 12, 1, 0, 1, "#000000", "total duration (us)");
     else
         fprintf(f,
                 "<text x=\"18\" y=\"%.1f\" font-size=\"12\" transform=\"rotate(-90 18 %.1f)\" "
@@ -170,7 +104,8 @@ static void draw_axes(pen *p, const frame *fr, const td_trend *t)
                 my, my);
     for (size_t r = 0; r < fr->nr; r++) {
         if (p->cr) {
-            pen_text(p, run_x(fr, r), fr->T + fr->ph + 18, 11, 1, 0, 0, td_trend_run(t, r));
+            td_pen_text(p, run_x(fr, r), fr->T + fr->ph + 18, 11, 1, 0, 0, "#000000",
+                        td_trend_run(t, r));
             continue;
         }
         fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" text-anchor=\"middle\">",
@@ -181,12 +116,12 @@ static void draw_axes(pen *p, const frame *fr, const td_trend *t)
 }
 
 /* Name j's line and its points. */
-static void draw_line(pen *p, const frame *fr, const td_trend *t, size_t j, const char *col)
+static void draw_line(td_pen *p, const frame *fr, const td_trend *t, size_t j, const char *col)
 {
     FILE *f = p->f;
     if (p->cr) {
         cairo_t *cr = p->cr;
-        cairo_color(cr, col);
+        td_pen_color(cr, col);
         cairo_set_line_width(cr, 2);
         cairo_new_path(cr); /* text leaves a current point: start afresh */
         for (size_t r = 0; r < fr->nr; r++)
@@ -212,7 +147,8 @@ static void draw_line(pen *p, const frame *fr, const td_trend *t, size_t j, cons
 }
 
 /* Name j's entry in the legend, its name cut to 40 bytes. */
-static void draw_legend_entry(pen *p, const frame *fr, const td_trend *t, size_t j, const char *col)
+static void draw_legend_entry(td_pen *p, const frame *fr, const td_trend *t, size_t j,
+                              const char *col)
 {
     double ly = fr->T + 10 + 18.0 * (double)j;
     char label[64];
@@ -221,8 +157,8 @@ static void draw_legend_entry(pen *p, const frame *fr, const td_trend *t, size_t
     if (strlen(nm) > 40)
         memcpy(label + 37, "...", 4);
     if (p->cr) {
-        pen_rect(p, fr->W - fr->R + 20, ly - 10, 12, 12, col);
-        pen_text(p, fr->W - fr->R + 38, ly, 11, 0, 0, 0, label);
+        td_pen_rect(p, fr->W - fr->R + 20, ly - 10, 12, 12, col);
+        td_pen_text(p, fr->W - fr->R + 38, ly, 11, 0, 0, 0, "#000000", label);
         return;
     }
     fprintf(p->f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"12\" height=\"12\" fill=\"%s\"/>\n",
@@ -232,7 +168,7 @@ static void draw_legend_entry(pen *p, const frame *fr, const td_trend *t, size_t
     fputs("</text>\n", p->f);
 }
 
-static void draw_chart(pen *p, const td_trend *t)
+static void draw_chart(td_pen *p, const td_trend *t)
 {
     frame fr = frame_of(t);
     if (!p->cr)
@@ -258,7 +194,7 @@ static int write_cairo(FILE *f, const td_trend *t, int pdf, const char *path, td
     int rc = td_cairo_page_open(&pg, f, fr.W, fr.H, pdf, "Total Duration per Run", err);
     if (rc < 0)
         return rc;
-    pen p = {f, pg.cr};
+    td_pen p = {f, pg.cr};
     if (cairo_status(pg.cr) == CAIRO_STATUS_SUCCESS)
         draw_chart(&p, t);
     return td_cairo_page_close(&pg, path, err);
@@ -295,7 +231,7 @@ int td_trend_chart_write(const char *path, const td_trend *t, td_error *err)
     fchmod(fd, 0666 & ~um);
     int rc = 0;
     if (kind == 0) {
-        pen p = {f, NULL};
+        td_pen p = {f, NULL};
         fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f);
         draw_chart(&p, t);
     } else {

@@ -423,7 +423,15 @@ static void waterfall_card(report *r, const td_breakdown *b)
             bar_change(f, bars[i].value[0], bars[i].diff);
         fputs("</td></tr>", f);
     }
-    fputs("</table><p class=\"sub\">control's step time, each component's change, test's step "
+    fputs("</table>\n<figure>\n", f);
+    /* The chart of tracediff plot breakdown; a failed write shows in the
+     * stream's error, which the page's end checks. */
+    td_bd_chart_opts co = TD_BD_CHART_OPTS_INIT;
+    co.control_label = r->label[0];
+    co.test_label = r->label[1];
+    td_error err = {0};
+    (void)td_breakdown_chart(f, b, &co, 0, NULL, &err);
+    fputs("</figure><p class=\"sub\">control's step time, each component's change, test's step "
           "time (tracediff breakdown; the last component is the remainder)</p></div>\n",
           f);
 }

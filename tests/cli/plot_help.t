@@ -1,7 +1,7 @@
 # plot --help: selection, rows, output (-o required)
 $ tracediff plot --help
 ? 0
-> usage: tracediff plot counts|duration|flame CONTROL TEST [options] -o FILE
+> usage: tracediff plot counts|duration|flame|breakdown CONTROL TEST [options] -o FILE
 >
 > A grouped bar chart, per name: control and test, and below them, on an axis
 > of its own so that small changes stay visible, their difference (test -
@@ -21,6 +21,12 @@ $ tracediff plot --help
 > test; each frame's tooltip gives both times and the change. --side draws
 > one side alone.
 >
+> 'breakdown' draws where the step time went (docs/breakdown.md): the
+> waterfall from control's step time to test's through each component's
+> change, as `tracediff breakdown` computes it (same selection and
+> defaults); with --per-rank a bar per rank and side, stacked by component,
+> the slowest rank and stragglers marked.
+>
 > selection:
 >   --control-rank R                  control's ranks: N | N,M,... | all (default: the lowest rank)
 >   --test-rank R                     test's ranks: N | N,M,... | all (default: the lowest rank)
@@ -28,6 +34,8 @@ $ tracediff plot --help
 >                                     but the lowest: no warm-up) (default: the lowest)
 >   --test-iteration I                test's iterations: N | N,M,... | all | steady (all but
 >                                     the lowest: no warm-up) (default: the lowest)
+>   --hta-scope                       HTA's TraceAnalysis scope instead of the selection: every
+>                                     rank, the last step dropped when the set has 2 or more
 >   --per-iteration                   divide each side's counts and durations by its selected
 >                                     (rank, iteration) samples: 6 iterations against 1 compare
 >                                     fairly (counts then print with decimals)
@@ -87,6 +95,10 @@ $ tracediff plot --help
 >                                     wins (default: docs/attribution.md)
 >   --ascending                       sort from the smallest number
 >   --top N                           the first N rows after sorting
+>   --per-rank                        one row per rank and side: step, busy, idle, exposed
+>                                     communication; the slowest rank and stragglers marked
+>   --straggler P%                    a rank whose step is more than P% above its side's
+>                                     median is a straggler (default 5%)
 >   --include REGEX                   keep the names REGEX matches (regex as in Python, PCRE2)
 >   --exclude REGEX                   drop the names REGEX matches (regex as in Python, PCRE2)
 >
@@ -107,3 +119,4 @@ $ tracediff plot --help
 > examples:
 >   tracediff plot duration examples/control examples/test -o duration.svg
 >   tracediff plot counts examples/control examples/test --device gpu --top 20 -o counts.png
+>   tracediff plot breakdown examples/control examples/test -o breakdown.svg

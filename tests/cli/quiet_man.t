@@ -4,7 +4,7 @@ $ tracediff man --format usage -q
 > tracediff compare    CONTROL TEST [options]
 > tracediff ops        CONTROL TEST [options]
 > tracediff info       SET [options]
-> tracediff plot       counts|duration|flame CONTROL TEST [options] -o FILE
+> tracediff plot       counts|duration|flame|breakdown CONTROL TEST [options] -o FILE
 > tracediff report     CONTROL TEST [options] [-o FILE.html]
 > tracediff summarize  SET [options] -o FILE.tdsum
 > tracediff runs       FILE.tdsum [options]
@@ -33,7 +33,7 @@ $ tracediff man --format usage -q
 >                                     (default: steady with 2 or more steps, else the whole trace)
 >   --test-iteration I                [breakdown] test's iterations: N | N,M,... | all | steady
 >                                     (default: steady with 2 or more steps, else the whole trace)
->   --hta-scope                       [breakdown]
+>   --hta-scope                       [plot, breakdown]
 >                                     HTA's TraceAnalysis scope instead of the selection: every
 >                                     rank, the last step dropped when the set has 2 or more
 >   --per-iteration                   [compare, ops, plot, report]
@@ -185,9 +185,11 @@ $ tracediff man --format usage -q
 >   --test-gpu GPU                    [roofline]
 >                                     test's GPU: a name of the table or a FILE.json (default: the
 >                                     trace's)
->   --per-rank                        [breakdown] one row per rank and side: step, busy, idle, exposed
+>   --per-rank                        [plot, breakdown]
+>                                     one row per rank and side: step, busy, idle, exposed
 >                                     communication; the slowest rank and stragglers marked
->   --straggler P%                    [breakdown] a rank whose step is more than P% above its side's
+>   --straggler P%                    [plot, breakdown]
+>                                     a rank whose step is more than P% above its side's
 >                                     median is a straggler (default 5%)
 >   --include REGEX                   [compare, plot, report, check, explain]
 >                                     keep the names REGEX matches (regex as in Python, PCRE2)
