@@ -980,6 +980,12 @@ TD_API void td_write_csv_field(FILE *f, const char *s, size_t len, bool safe);
 /* Aligned columns for a terminal: long names shortened with an ellipsis to
  * fit the width, and a bar per row showing the change in duration. */
 TD_API int td_write_table(FILE *f, const td_diff *diff, const td_write_opts *opts, td_error *err);
+/* The five ops_diff lists for a terminal, each under its title and count,
+ * in the diff's row order: names fitted to the width as the table fits
+ * them (cut in the middle, the tail kept, no two equal shown names). Uses
+ * opts' width, color and ascii. */
+TD_API int td_write_ops_table(FILE *f, const td_diff *diff, const td_write_opts *opts,
+                              td_error *err);
 /* The five ops_diff lists as a JSON object of arrays, each sorted by name. */
 TD_API int td_write_ops_json(FILE *f, const td_diff *diff, td_error *err);
 
