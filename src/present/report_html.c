@@ -908,8 +908,7 @@ static void set_labels(report *r)
     const td_report_input *in = r->in;
     const char *nm[2];
     size_t len[2] = {set_name(in->control, &nm[0]), set_name(in->test, &nm[1])};
-    bool named = len[0] && len[1] && len[0] < sizeof r->names[0] &&
-                 len[1] < sizeof r->names[1] &&
+    bool named = len[0] && len[1] && len[0] < sizeof r->names[0] && len[1] < sizeof r->names[1] &&
                  (len[0] != len[1] || memcmp(nm[0], nm[1], len[0]) != 0);
     for (int s = 0; s < 2; s++) {
         const char *given = s ? in->test_label : in->control_label;
