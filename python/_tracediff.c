@@ -1748,10 +1748,45 @@ static PyObject *info(PyObject *Py_UNUSED(mod), PyObject *arg)
     return result;
 }
 
+/* The name explain did not find: the 5 keys nearest to it (td_diff_closest,
+ * as tracediff explain lists them) of a diff by the same key without the
+ * selection of one name, as a list of (key, side): side 0 on both sides, 1
+ * in control only, 2 in test only. */
+static PyObject *closest_names(cmp_args *a, const char *name)
+{
+    td_stats *st = NULL;
+    td_diff *all = NULL;
+    a->o.by = a->o.only_by;
+    a->o.only = NULL;
+    int stats = a->stats;
+    a->stats = 0;
+    int rc = cmp_compute(a, &all, &st);
+    a->stats = stats;
+    if (rc < 0)
+        return NULL;
+    size_t near[5];
+    long m = td_diff_closest(all, name, near, 5);
+    PyObject *l = m < 0 ? PyErr_NoMemory() : PyList_New(m);
+    const td_row *rows = td_diff_rows(all);
+    for (long k = 0; l && k < m; k++) {
+        const td_row *r = &rows[near[k]];
+        int side = r->counts[0] && r->counts[1] ? 0 : r->counts[0] ? 1 : 2;
+        PyObject *t = Py_BuildValue("(Ni)", name_str(r), side);
+        if (!t)
+            Py_CLEAR(l);
+        else
+            PyList_SET_ITEM(l, k, t);
+    }
+    td_stats_free(st);
+    td_diff_free(all);
+    return l;
+}
+
 /* explain(control, test, name, ...): tracediff explain --format json's
  * text: the kernels the op (by: 1 op, 2 top op, 3 annotation) launched, per
  * kernel name on each side, beside the op's own CPU time. The sets must be
- * opened with want_attribution. None when name is in neither selection. */
+ * opened with want_attribution. When name is in neither selection, a list
+ * of the nearest keys instead (closest_names). */
 static PyObject *explain(PyObject *Py_UNUSED(mod), PyObject *args, PyObject *kw)
 {
     static char *kwlist[] = {CMP_KWLIST, "name",    "by",      "sort",   "ascending",
@@ -1805,7 +1840,7 @@ static PyObject *explain(PyObject *Py_UNUSED(mod), PyObject *args, PyObject *kw)
         goto done;
     const td_side_notes *n[2] = {td_diff_notes(d, TD_CONTROL), td_diff_notes(d, TD_TEST)};
     if (td_diff_nrows(d) == 0 && n[0]->only_cpu_count == 0 && n[1]->only_cpu_count == 0) {
-        result = Py_NewRef(Py_None);
+        result = closest_names(&a, name);
         goto done;
     }
     td_error err = {0};

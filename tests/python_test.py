@@ -1441,6 +1441,29 @@ def t_explain_equals_cli_json():
         raise AssertionError("an unknown op did not raise")
 
 
+def t_explain_unknown_name_lists_the_cli_closest():
+    """A name in neither selection: the error lists the same nearest names,
+    with their sides, as tracediff explain (the library's td_diff_closest)."""
+    near = re.compile(r"; closest: (.*) \(names as ")
+    for name, kw, args in (("aten::mmm", {}, []),
+                           ("aten::addm", {"control_label": "a", "test_label": "b"},
+                            ["--control-label", "a", "--test-label", "b"]),
+                           ("## forward:over_arc ##", {"by": "annotation"},
+                            ["--by", "annotation"]),
+                           ("cudnn_convolution", {"use_short_name": True}, ["--short-names"])):
+        p = cli("explain", "-q", DIFF_C, DIFF_T, name, *args, ok=(1,))
+        err = p.stderr.decode("utf-8", "replace")
+        want = near.search(err)
+        assert want and want.group(1).count(" (") == 5, err
+        try:
+            tracediff.explain(DIFF_C, DIFF_T, name, **kw)
+        except tracediff.TraceError as e:
+            got = near.search(str(e))
+            assert got and got.group(1) == want.group(1), (name, str(e), err)
+        else:
+            raise AssertionError("%r did not raise" % name)
+
+
 def t_roofline_equals_cli_json():
     falcon = [os.path.join(TRACES, f"tracelens-falconsai_{g}") for g in ("h100", "mi300")]
     for c, t, kw in ((BERT_H100, BERT_MI300, {}),

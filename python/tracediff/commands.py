@@ -255,7 +255,8 @@ def explain(
     ``cpu_time`` and ``gpu_time`` (us); ``kernels``: a DataFrame of the
     JSON's kernel rows (its field names as columns), the largest change of
     duration first unless ``sort``. A name in neither selection raises
-    TraceError."""
+    TraceError, its message listing the five nearest names (edit distance,
+    as the command's) and the sides they are on."""
     pd = _pandas()
     if not isinstance(name, str) or not name:
         raise UsageError(f"Invalid argument name={name!r} (an op name such as 'aten::mm').")
@@ -274,9 +275,12 @@ def explain(
                          bool(hta_strict), cats, exclude_cats, bool(normalize_names),
                          name=name, by=_EXPLAIN_BY[by], sort=sort, ascending=bool(ascending),
                          top=top or 0, include=include, exclude=exclude, labels=labels)
-    if text is None:
+    if not isinstance(text, str):
+        # The nearest keys, as tracediff explain lists them (td_diff_closest).
         what = {1: "op", 2: "top op", 3: "annotation"}[_EXPLAIN_BY[by]]
-        msg = (f"explain: no {what} named {name!r} in either selection (names as "
+        near = ", ".join(f"{k} ({('both', labels[0], labels[1])[s]})" for k, s in text)
+        msg = (f"explain: no {what} named {name!r} in either selection"
+               f"{'; closest: ' + near if near else ''} (names as "
                f"compare_traces(by={by or 'op'!r}) shows them)")
         err = TraceError(msg)
         err.message, err.file, err.path, err.offset, err.code = msg, None, None, None, None
