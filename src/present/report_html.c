@@ -727,12 +727,11 @@ static int charts(report *r, td_error *err)
 }
 
 /* The statistics columns of the table (JSON keys, as compare --stats): per
- * iteration, the change of the mean and Welch's interval, in percent of
- * the control's mean as the change beside it (ci_low_pct, ci_high_pct: the
+ * iteration, the change of the mean and Welch's interval, in percent of the
+ * control's mean like the change beside it (ci_low_pct, ci_high_pct: the
  * terminal table's "[low, high]"; compare --stats keeps them in us); per
- * call, the
- * Hodges-Lehmann shift and its interval (docs/stats.md, "One interval, one
- * statistic"). */
+ * call, the Hodges-Lehmann shift and its interval (docs/stats.md, "One
+ * interval, one statistic"). */
 #define NSTAT_COLS 5
 static const char *const stat_cols[2][NSTAT_COLS] = {
     {"change_pct", "ci_low_pct", "ci_high_pct", "q_value", "verdict"},
