@@ -8,9 +8,10 @@
 --x4: the benchmark's 4x plain pair (gen_trace.py --scale 4 of the same
 pair, as run_bench.py makes it), and CPU seconds (user + system, the
 process's own and its children's) rather than wall time: the median of
-`tracediff compare C T --format csv` against TraceDiff.compare_traces(C, T)
-and tracediff.breakdown(C, T) against `tracediff breakdown C T --format
-json`, and their ratios (the goal: at most 1.2).
+`tracediff compare C T --format csv` against TraceDiff.compare_traces(C, T),
+tracediff.breakdown(C, T) against `tracediff breakdown C T --format json`,
+ops_diff against `ops --format json` and explain(C, T, "aten::mm") against
+`explain ... --format json`, and their ratios (the goal: at most 1.2).
 
 Pairs: the largest bundled one (tests/golden/traces/hta-trace_diff) and, with
 --scaled-mb M (default 300; 0 = none), that pair scaled by gen_trace.py to
@@ -86,7 +87,12 @@ def bench_x4(a):
     cases = [("compare_traces / compare --format csv",
               ["compare", c, t, "--format", "csv"], lambda: TraceDiff.compare_traces(c, t)),
              ("breakdown / breakdown --format json",
-              ["breakdown", c, t, "--format", "json"], lambda: tracediff.breakdown(c, t))]
+              ["breakdown", c, t, "--format", "json"], lambda: tracediff.breakdown(c, t)),
+             ("ops_diff / ops --format json",
+              ["ops", c, t, "--format", "json"], lambda: TraceDiff.ops_diff(c, t)),
+             ("explain / explain aten::mm --format json",
+              ["explain", c, t, "aten::mm", "--format", "json"],
+              lambda: tracediff.explain(c, t, "aten::mm"))]
     print("| 4x plain pair (CPU s, median of %d) | CLI | Python | ratio (goal <= 1.2) |" % a.runs)
     print("|---|---|---|---|")
     for name, args, py in cases:

@@ -936,6 +936,16 @@ typedef struct td_view_opts {
 TD_API long td_view_make(size_t **out, const td_diff *diff, const td_view_opts *opts,
                          td_error *err);
 
+/* The Levenshtein distance of a and b, each cut to its first cut bytes (at
+ * most TD_EDIT_MAX): the measure of "did you mean" and of td_diff_closest. */
+#define TD_EDIT_MAX 256
+TD_API size_t td_edit_distance(const char *a, size_t la, const char *b, size_t lb, size_t cut);
+/* The rows of diff whose names are nearest to name by edit distance (names
+ * cut to TD_EDIT_MAX bytes), nearest first, ties in row order, the
+ * TD_UNATTRIBUTED row left out: up to k row indices written to out; returns
+ * how many, or TD_ENOMEM. What `explain` lists for a name it does not find. */
+TD_API long td_diff_closest(const td_diff *diff, const char *name, size_t *out, size_t k);
+
 /* ------------------------------------------------------------------------ */
 /* Writers. They write to a FILE* the caller opened; they never print
  * anywhere else. Labels are the side labels ("control", "test"). Each
@@ -980,6 +990,12 @@ TD_API void td_write_csv_field(FILE *f, const char *s, size_t len, bool safe);
 /* Aligned columns for a terminal: long names shortened with an ellipsis to
  * fit the width, and a bar per row showing the change in duration. */
 TD_API int td_write_table(FILE *f, const td_diff *diff, const td_write_opts *opts, td_error *err);
+/* The five ops_diff lists for a terminal, each under its title and count,
+ * in the diff's row order: names fitted to the width as the table fits
+ * them (cut in the middle, the tail kept, no two equal shown names). Uses
+ * opts' width, color and ascii. */
+TD_API int td_write_ops_table(FILE *f, const td_diff *diff, const td_write_opts *opts,
+                              td_error *err);
 /* The five ops_diff lists as a JSON object of arrays, each sorted by name. */
 TD_API int td_write_ops_json(FILE *f, const td_diff *diff, td_error *err);
 

@@ -82,11 +82,13 @@ typedef struct {
     int breakdown;  /* opened with want_breakdown (needed by breakdown) */
     int roofline;   /* opened with want_roofline (needed by roofline) */
     int stacks;     /* opened with want_stacks (needed by by module or stack) */
+    PyObject *pids; /* the processes read (open_sets' pids, a tuple), or None */
 } SetObject;
 
 static void Set_dealloc(SetObject *self)
 {
     td_set_free(self->set);
+    Py_XDECREF(self->pids);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
@@ -378,6 +380,11 @@ static PyObject *Set_get_stacks(SetObject *self, void *Py_UNUSED(c))
     return PyBool_FromLong(self->stacks);
 }
 
+static PyObject *Set_get_pids(SetObject *self, void *Py_UNUSED(c))
+{
+    return Py_NewRef(self->pids ? self->pids : Py_None);
+}
+
 static PyGetSetDef Set_getset[] = {
     {"roofline", (getter)Set_get_roofline, NULL,
      "Whether the set was opened with want_roofline (roofline needs it).", NULL},
@@ -388,6 +395,8 @@ static PyGetSetDef Set_getset[] = {
     {"ns", (getter)Set_get_ns, NULL,
      "Whether the set's durations keep the traces' own resolution (else HTA's rounding).", NULL},
     {"path", (getter)Set_get_path, NULL, "The set's path.", NULL},
+    {"pids", (getter)Set_get_pids, NULL,
+     "The processes read (a tuple of pids, open_sets' pids=), or None for every one.", NULL},
     {"attributed", (getter)Set_get_attributed, NULL,
      "Whether the set was opened with want_attribution (compare's by needs it).", NULL},
     {NULL, NULL, NULL, NULL, NULL}};
@@ -402,25 +411,82 @@ static PyTypeObject SetType = {
     .tp_getset = Set_getset,
 };
 
-/* open_sets(paths, threads=0, want_attribution=False) -> list of Set, all
- * files read at once. */
+/* pids= of open_sets: None, or a non-empty sequence of process ids (ints,
+ * 0 or more), as a tuple and as an array (malloc'd); -1 with an error. */
+static int pids_arg(PyObject *arg, PyObject **tuple, int64_t **v, size_t *n)
+{
+    *tuple = NULL;
+    *v = NULL;
+    *n = 0;
+    if (arg == Py_None)
+        return 0;
+    PyObject *t = PyLong_Check(arg) ? PyTuple_Pack(1, arg) : PySequence_Tuple(arg);
+    if (!t) {
+        PyErr_Clear();
+        PyErr_SetString(UsageError, "pids: expected a process id or a list of them (as info "
+                                    "lists them)");
+        return -1;
+    }
+    Py_ssize_t k = PyTuple_GET_SIZE(t);
+    *v = malloc(((size_t)k + 1) * sizeof **v);
+    if (!*v) {
+        Py_DECREF(t);
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < k; i++) {
+        PyObject *x = PyTuple_GET_ITEM(t, i);
+        long long p = PyLong_Check(x) && !PyBool_Check(x) ? PyLong_AsLongLong(x) : -1;
+        if (p < 0) {
+            PyErr_Clear();
+            PyErr_Format(UsageError,
+                         "pids: expected process ids (0 or more, as info lists them), not %R", x);
+            Py_DECREF(t);
+            free(*v);
+            *v = NULL;
+            return -1;
+        }
+        (*v)[i] = (int64_t)p;
+    }
+    if (k == 0) {
+        Py_DECREF(t);
+        free(*v);
+        *v = NULL;
+        PyErr_SetString(UsageError, "pids: expected at least one process id");
+        return -1;
+    }
+    *tuple = t;
+    *n = (size_t)k;
+    return 0;
+}
+
+/* open_sets(paths, threads=0, want_attribution=False, ..., pids=None) ->
+ * list of Set, all files read at once; pids: the processes to read of each
+ * Nsight Systems or rocpd export (td_open_opts.pids, tracediff --pid). */
 static PyObject *open_sets(PyObject *Py_UNUSED(mod), PyObject *args, PyObject *kw)
 {
-    static char *kwlist[] = {"paths",          "threads",       "want_attribution", "ns",
-                             "want_breakdown", "want_roofline", "want_stacks",      NULL};
-    PyObject *seq, *result = NULL, *ns_arg = Py_None;
+    static char *kwlist[] = {"paths",       "threads",        "want_attribution",
+                             "ns",          "want_breakdown", "want_roofline",
+                             "want_stacks", "pids",           NULL};
+    PyObject *seq, *result = NULL, *ns_arg = Py_None, *pids_in = Py_None, *pids = NULL;
     int threads = 0, attributed = 0, breakdown = 0, roofline = 0, stacks = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|ipOppp:open_sets", kwlist, &seq, &threads,
-                                     &attributed, &ns_arg, &breakdown, &roofline, &stacks))
+    int64_t *pidv = NULL;
+    size_t npids = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|ipOpppO:open_sets", kwlist, &seq, &threads,
+                                     &attributed, &ns_arg, &breakdown, &roofline, &stacks,
+                                     &pids_in))
+        return NULL;
+    if (pids_arg(pids_in, &pids, &pidv, &npids) < 0)
         return NULL;
     attributed |= stacks; /* stacks are kept with the attribution */
     /* ns=None: as HTA, HTA_DISABLE_NS_ROUNDING=1 in the environment. */
     int ns = ns_arg == Py_None ? td_env_ns() : PyObject_IsTrue(ns_arg);
-    if (ns < 0)
+    PyObject *fast = ns < 0 ? NULL : PySequence_Fast(seq, "paths must be a sequence");
+    if (!fast) {
+        Py_XDECREF(pids);
+        free(pidv);
         return NULL;
-    PyObject *fast = PySequence_Fast(seq, "paths must be a sequence");
-    if (!fast)
-        return NULL;
+    }
     Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
     PyObject **enc = calloc((size_t)n + 1, sizeof *enc);
     const char **paths = calloc((size_t)n + 1, sizeof *paths);
@@ -441,6 +507,8 @@ static PyObject *open_sets(PyObject *Py_UNUSED(mod), PyObject *args, PyObject *k
     opts.want_roofline = roofline; /* with want_attribution: its GPU time comes from it */
     opts.want_stacks = stacks;
     opts.ns = ns;
+    opts.pids = pidv;
+    opts.npids = npids;
     td_error err = {0};
     int rc;
     Py_BEGIN_ALLOW_THREADS rc = td_sets_open(sets, paths, (size_t)n, &opts, &err);
@@ -463,6 +531,7 @@ static PyObject *open_sets(PyObject *Py_UNUSED(mod), PyObject *args, PyObject *k
         o->breakdown = breakdown;
         o->roofline = roofline;
         o->stacks = stacks;
+        o->pids = Py_NewRef(pids ? pids : Py_None);
         PyList_SET_ITEM(result, i, (PyObject *)o);
     }
 done:
@@ -472,6 +541,8 @@ done:
     free(paths);
     free(sets);
     Py_DECREF(fast);
+    Py_XDECREF(pids);
+    free(pidv);
     return result;
 }
 
@@ -1748,10 +1819,45 @@ static PyObject *info(PyObject *Py_UNUSED(mod), PyObject *arg)
     return result;
 }
 
+/* The name explain did not find: the 5 keys nearest to it (td_diff_closest,
+ * as tracediff explain lists them) of a diff by the same key without the
+ * selection of one name, as a list of (key, side): side 0 on both sides, 1
+ * in control only, 2 in test only. */
+static PyObject *closest_names(cmp_args *a, const char *name)
+{
+    td_stats *st = NULL;
+    td_diff *all = NULL;
+    a->o.by = a->o.only_by;
+    a->o.only = NULL;
+    int stats = a->stats;
+    a->stats = 0;
+    int rc = cmp_compute(a, &all, &st);
+    a->stats = stats;
+    if (rc < 0)
+        return NULL;
+    size_t near[5];
+    long m = td_diff_closest(all, name, near, 5);
+    PyObject *l = m < 0 ? PyErr_NoMemory() : PyList_New(m);
+    const td_row *rows = td_diff_rows(all);
+    for (long k = 0; l && k < m; k++) {
+        const td_row *r = &rows[near[k]];
+        int side = r->counts[0] && r->counts[1] ? 0 : r->counts[0] ? 1 : 2;
+        PyObject *t = Py_BuildValue("(Ni)", name_str(r), side);
+        if (!t)
+            Py_CLEAR(l);
+        else
+            PyList_SET_ITEM(l, k, t);
+    }
+    td_stats_free(st);
+    td_diff_free(all);
+    return l;
+}
+
 /* explain(control, test, name, ...): tracediff explain --format json's
  * text: the kernels the op (by: 1 op, 2 top op, 3 annotation) launched, per
  * kernel name on each side, beside the op's own CPU time. The sets must be
- * opened with want_attribution. None when name is in neither selection. */
+ * opened with want_attribution. When name is in neither selection, a list
+ * of the nearest keys instead (closest_names). */
 static PyObject *explain(PyObject *Py_UNUSED(mod), PyObject *args, PyObject *kw)
 {
     static char *kwlist[] = {CMP_KWLIST, "name",    "by",      "sort",   "ascending",
@@ -1805,7 +1911,7 @@ static PyObject *explain(PyObject *Py_UNUSED(mod), PyObject *args, PyObject *kw)
         goto done;
     const td_side_notes *n[2] = {td_diff_notes(d, TD_CONTROL), td_diff_notes(d, TD_TEST)};
     if (td_diff_nrows(d) == 0 && n[0]->only_cpu_count == 0 && n[1]->only_cpu_count == 0) {
-        result = Py_NewRef(Py_None);
+        result = closest_names(&a, name);
         goto done;
     }
     td_error err = {0};
@@ -1902,7 +2008,8 @@ done:
 
 static PyMethodDef module_methods[] = {
     {"open_sets", (PyCFunction)(void (*)(void))open_sets, METH_VARARGS | METH_KEYWORDS,
-     "open_sets(paths, threads=0, want_attribution=False, ns=None) -> [Set]: open trace "
+     "open_sets(paths, threads=0, want_attribution=False, ns=None, ..., pids=None) -> [Set]: "
+     "open trace "
      "sets, reading all files at once; ns=None follows HTA_DISABLE_NS_ROUNDING=1."},
     {"compare", (PyCFunction)(void (*)(void))compare, METH_VARARGS | METH_KEYWORDS,
      "compare(control, test, control_rank=None, test_rank=None, control_iteration=None, "

@@ -448,8 +448,12 @@ def check_report_stats(exe, tmp):
     m = re.search(r'<script type="application/json" id="td-data">(.*?)</script>', text, re.S)
     data = json.loads(m.group(1)) if m else {"columns": [], "rows": []}
     cols = data["columns"]
-    check("report --stats: columns", cols[8:] == ["change_pct", "ci_low", "ci_high", "q_value",
-                                                  "verdict"], str(cols))
+    check("report --stats: columns", cols[8:] == ["change_pct", "ci_low_pct", "ci_high_pct",
+                                                  "q_value", "verdict"], str(cols))
+    heads = re.findall(r'data-col="[a-z_]+" aria-sort="none">([^<]+(?:<wbr>[^<]+)*)</div>', text)
+    heads = [h.replace("<wbr>", "") for h in heads]
+    check("report --stats: the interval's heads in the change's unit",
+          heads[8:11] == ["change_%", "ci_low_%", "ci_high_%"], str(heads))
     rc, csv_out, err = run([exe, "compare", a, b, "--format", "csv", "-q"] + sel)
     rows = list(csv.DictReader(io.StringIO(csv_out.decode("utf-8"))))
     want = {r["name"]: r for r in rows}
@@ -461,6 +465,21 @@ def check_report_stats(exe, tmp):
                                                   rel_tol=1e-9, abs_tol=1e-12)))
         for k, w in want.items() if k in got)
     check("report --stats: verdicts and q-values equal compare --stats", same)
+    # The interval in percent of the control's mean, as the change beside it.
+    def pct(w, col):
+        m = float(w["control_mean"]) if w["control_mean"] else 0.0
+        return None if w[col] == "" or w["change_pct"] == "" or m == 0 else (
+            100 * float(w[col]) / m)
+    bad = [k for k, w in want.items() if k in got and any(
+        (pct(w, col) is None) != (got[k][i] is None) or
+        (got[k][i] is not None and not math.isclose(got[k][i], pct(w, col), rel_tol=1e-9,
+                                                     abs_tol=1e-9))
+        for i, col in ((9, "ci_low"), (10, "ci_high")))]
+    check("report --stats: the interval is compare's in percent of the control's mean",
+          not bad and any(got[k][9] is not None for k in got), str(bad[:3]))
+    check("report --stats: the change lies in its interval where both are defined",
+          all(r[9] - 1e-9 <= r[8] <= r[10] + 1e-9 for r in data["rows"]
+              if None not in (r[8], r[9], r[10])))
     check("report --stats: some rows are noise, some not",
           {"noise", "slower"} <= {r[12] for r in data["rows"]})
     check("report --stats: noise rows are styled", "'tr noise'" in text and ".tr.noise" in text)

@@ -1441,6 +1441,87 @@ def t_explain_equals_cli_json():
         raise AssertionError("an unknown op did not raise")
 
 
+def t_explain_unknown_name_lists_the_cli_closest():
+    """A name in neither selection: the error lists the same nearest names,
+    with their sides, as tracediff explain (the library's td_diff_closest)."""
+    near = re.compile(r"; closest: (.*) \(names as ")
+    for name, kw, args in (("aten::mmm", {}, []),
+                           ("aten::addm", {"control_label": "a", "test_label": "b"},
+                            ["--control-label", "a", "--test-label", "b"]),
+                           ("## forward:over_arc ##", {"by": "annotation"},
+                            ["--by", "annotation"]),
+                           ("cudnn_convolution", {"use_short_name": True}, ["--short-names"])):
+        p = cli("explain", "-q", DIFF_C, DIFF_T, name, *args, ok=(1,))
+        err = p.stderr.decode("utf-8", "replace")
+        want = near.search(err)
+        assert want and want.group(1).count(" (") == 5, err
+        try:
+            tracediff.explain(DIFF_C, DIFF_T, name, **kw)
+        except tracediff.TraceError as e:
+            got = near.search(str(e))
+            assert got and got.group(1) == want.group(1), (name, str(e), err)
+        else:
+            raise AssertionError("%r did not raise" % name)
+
+
+NSYS_TWO = os.path.join(TRACES, "profilers", "nsys-fuser-2025", "report1.sqlite")
+ROCPROF3 = os.path.join(TRACES, "profilers", "rocprofv3-json", "908_results.json.gz")
+
+
+def t_pids_equal_cli():
+    """pids= is --pid: the events of these processes of an Nsight Systems
+    export (nsys-fuser-2025 holds two), the same rows as the command's for
+    compare_traces, ops_diff, info and check, on paths and on LabeledTraces;
+    and the command's refusals, in its words, for a Kineto trace, a
+    rocprofv3 JSON file, a summary and a pid the export lacks."""
+    js = json.loads(cli("info", "--format", "json", NSYS_TWO).stdout)
+    procs = sorted(p["pid"] for p in js["files"][0]["processes"])
+    assert len(procs) == 2, procs
+    for pids in ([procs[0]], [procs[1]], procs):
+        arg = ",".join(map(str, pids))
+        want = cli("compare", "--format", "csv", "-q", "--control-label", "Control",
+                   "--test-label", "Test", NSYS_TWO, NSYS_TWO, "--pid", arg).stdout
+        df = quiet(TraceDiff.compare_traces, NSYS_TWO, NSYS_TWO, pids=pids)
+        assert frame_equals_csv(df, want) is None, (pids, frame_equals_csv(df, want))
+        lt = [LabeledTrace(n, trace_dir=NSYS_TWO, pids=pids) for n in ("Control", "Test")]
+        assert lt[0]._set.pids == tuple(pids)
+        df = quiet(TraceDiff.compare_traces, lt[0], lt[1])
+        assert frame_equals_csv(df, want) is None, (pids, "LabeledTrace")
+        ops = json.loads(cli("ops", "--format", "json", "-q", NSYS_TWO, NSYS_TWO, "--pid",
+                             arg).stdout)
+        assert quiet(TraceDiff.ops_diff, NSYS_TWO, NSYS_TWO, pids=pids) == ops, pids
+        info = json.loads(cli("info", "--format", "json", NSYS_TWO, "--pid", arg).stdout)
+        d = tracediff.info(NSYS_TWO, pids=pids)
+        assert d["categories"]["categories"].tolist() == list(info["categories"].values()), pids
+        gate = json.loads(cli("check", "--format", "json", "-q", NSYS_TWO, NSYS_TWO, "--pid", arg,
+                              ok=(0, 3)).stdout)
+        res = quiet(tracediff.check, NSYS_TWO, NSYS_TWO, pids=pids)
+        assert json.loads(res.json()) == gate, pids
+    one = quiet(TraceDiff.compare_traces, NSYS_TWO, NSYS_TWO, pids=procs[1])
+    two = quiet(TraceDiff.compare_traces, NSYS_TWO, NSYS_TWO, pids=procs[0])
+    assert not one.equals(two), "the two processes read the same rows"
+    with tempfile.TemporaryDirectory() as tmp:
+        summary = os.path.join(tmp, "s.tdsum")
+        tracediff.summarize(NSYS_TWO, summary)
+        for path in (BASE, ROCPROF3, summary, NSYS_TWO):
+            pid = 1 if path == NSYS_TWO else procs[0]
+            p = cli("compare", "-q", path, path, "--pid", str(pid), ok=(1, 2))
+            err = p.stderr.decode("utf-8", "replace").strip()
+            try:
+                quiet(TraceDiff.compare_traces, path, path, pids=[pid])
+            except tracediff.TraceError as e:
+                assert err.endswith(str(e)) and "--pid" in str(e), (path, str(e), err)
+            else:
+                raise AssertionError(f"pids= on {path} did not raise")
+    for bad in ("1", [-1], [], [True], 1.5):
+        try:
+            quiet(TraceDiff.compare_traces, NSYS_TWO, NSYS_TWO, pids=bad)
+        except tracediff.UsageError:
+            pass
+        else:
+            raise AssertionError(f"pids={bad!r} did not raise")
+
+
 def t_roofline_equals_cli_json():
     falcon = [os.path.join(TRACES, f"tracelens-falconsai_{g}") for g in ("h100", "mi300")]
     for c, t, kw in ((BERT_H100, BERT_MI300, {}),

@@ -10,7 +10,10 @@ have no line longer than the width; every name cut with an ellipsis is at
 least 40% of the width wide (so at least 30 characters at 100 columns) and
 its pieces are the start, the middle and the end of one real row's name (the
 names from `compare --format csv` of the same selection); no two shown names
-are equal; a name shown whole is a real name. Also checked: the check itself
+are equal; a name shown whole is a real name. `ops` (its five lists, in
+the same panes) follows the same rule: no line longer than the width, names
+cut in the middle (never at their end), at least 40% of the width (30
+characters at 100 columns), no two equal. Also checked: the check itself
 sees a line longer than the pane (a table told the terminal is wider than
 the pane), so that it cannot pass by reading nothing. The same rule for
 chart labels: `plot duration` and `plot counts` of the shared cross-GPU
@@ -150,6 +153,38 @@ def main():
                     stray = [s for s in shown if not any(fits(s, r) for r in real)]
                     check(name + ": shown names are real names, cut in the middle", not stray,
                           repr(stray[:3]))
+        # ops: the five lists, names fitted by the same rule as the table's.
+        for label, args in pairs:
+            p = subprocess.run(WRAP + [exe, "ops"] + args + ["--format", "csv", "-q"],
+                               capture_output=True, cwd=ROOT, timeout=600)
+            real = [r[1] for r in list(csv.reader(io.StringIO(p.stdout.decode("utf-8"))))[1:]]
+            check("ops %s: csv names" % label, len(real) > 5, "%d names" % len(real))
+            for width in (80, 100, 160):
+                name = "ops %s at %d" % (label, width)
+                lines = in_tmux(tmp, WRAP + [exe, "ops"] + args + ["-q"], width)
+                long = [ln for ln in lines if len(ln) > width]
+                check(name + ": no line longer than the width", not long,
+                      "%d lines, the first %d wide: %r" % (len(long), len(long[0]), long[0])
+                      if long else "")
+                heads = [ln for ln in lines if re.match(r"^[a-z]+ \([0-9]+\)$", ln)]
+                check(name + ": the five lists", len(heads) == 5, repr(heads))
+                shown = [ln[2:] for ln in lines if ln.startswith("  ")]
+                check(name + ": every name shown", len(shown) == len(real),
+                      "%d shown, %d names" % (len(shown), len(real)))
+                check(name + ": some names cut", width == 160 or any("\u2026" in s for s in shown))
+                dup = sorted({s for s in shown if shown.count(s) > 1})
+                check(name + ": no two shown names equal", not dup, repr(dup[:3]))
+                if width == 100:
+                    short = [s for s in shown if "\u2026" in s and len(s) < 30]
+                    check(name + ": cut names at least 30 wide", not short, repr(short[:3]))
+                least = (width * 2 + 4) // 5
+                short = [s for s in shown if "\u2026" in s and len(s) < least]
+                check(name + ": cut names at least %d wide" % least, not short, repr(short[:3]))
+                stray = [s for s in shown if not any(fits(s, r) for r in real)]
+                check(name + ": shown names are real names, cut in the middle", not stray,
+                      repr(stray[:3]))
+                ends = [s for s in shown if s.endswith("\u2026")]
+                check(name + ": no name cut at its end", not ends, repr(ends[:3]))
         # Chart labels: one per bar group, no two equal.
         chart_pairs = [[os.path.join(TRACES, "tracelens-%s_h100" % m),
                         os.path.join(TRACES, "tracelens-%s_mi300" % m)] for m in ("bert", "falconsai")]

@@ -28,26 +28,30 @@ from .trace_diff import (
     _ns,
     _pandas,
     _path_of,
+    _pids,
 )
 
 Selection = Optional[Union[int, List[int], str]]
 
 
-def _open_for(x, threads: int, ns: bool, **want):
-    """A set of one side, opened with what the command needs (a
-    LabeledTrace's path is read again when its set lacks it)."""
+def _open_for(x, threads: int, ns: bool, pids=None, **want):
+    """A set of one side, opened with what the command needs and the
+    processes asked for (pids, see _pids; a LabeledTrace's path is read
+    again when its set lacks them)."""
     if isinstance(x, LabeledTrace):
         s = x._set
+        pids = _pids(pids, s.pids)
         has = {"want_attribution": "attributed", "want_breakdown": "breakdown",
                "want_roofline": "roofline", "want_stacks": "stacks"}
-        if s.ns == ns and all(getattr(s, has[k]) for k in want):
+        if s.ns == ns and s.pids == pids and all(getattr(s, has[k]) for k in want):
             return s
         path = s.path
     else:
+        pids = _pids(pids)
         path = _path_of(x)
         if path is None:
             raise UsageError(f"Invalid argument type for ({x}).")
-    return _core.open_sets([path], threads=threads, ns=ns, **want)[0]
+    return _core.open_sets([path], threads=threads, ns=ns, pids=pids, **want)[0]
 
 
 def _label(x, given: Optional[str], default: str) -> str:
@@ -129,6 +133,7 @@ def breakdown(
     test_label: Optional[str] = None,
     threads: int = 0,
     ns: Optional[bool] = None,
+    pids: Optional[Union[int, List[int]]] = None,
 ) -> Breakdown:
     """``tracediff breakdown CONTROL TEST``: per side and rank the step time
     and the GPU's kernel, busy, idle, compute, non-compute and exposed
@@ -138,11 +143,39 @@ def breakdown(
     side with 2 or more steps. ``hta_scope``: ``--hta-scope``. The sets are
     read from the traces (a summary does not keep what this needs)."""
     ns_ = _ns(ns)
-    sets = [_open_for(x, threads, ns_, want_breakdown=True) for x in (control, test)]
+    sets = [_open_for(x, threads, ns_, pids, want_breakdown=True) for x in (control, test)]
     labels = (_label(control, control_label, "control"), _label(test, test_label, "test"))
     return Breakdown(_core.breakdown(sets[0], sets[1], control_rank, test_rank, control_iteration,
                                      test_iteration, hta_scope=bool(hta_scope),
                                      control_label=labels[0], test_label=labels[1]))
+
+
+def _set_name(x) -> str:
+    """The last part of a side's path (its folder or file), as the report
+    names a side without a label (src/present/report_html.c, set_name)."""
+    p = x.trace_dir if isinstance(x, LabeledTrace) else _path_of(x)
+    if p is None:
+        return ""
+    while len(p) > 1 and p.endswith("/"):
+        p = p[:-1]
+    return p[p.rfind("/") + 1:]
+
+
+def _report_labels(control, test, control_label, test_label):
+    """The report's labels: those given, a LabeledTrace's own, else the
+    sets' names when they differ (else ``control`` and ``test``), as the
+    command's report names its sides."""
+    names = [_set_name(control), _set_name(test)]
+    named = all(0 < len(n.encode("utf-8", "surrogateescape")) < 256 for n in names) and \
+        names[0] != names[1]
+    out = []
+    for x, given, name, default in ((control, control_label, names[0], "control"),
+                                    (test, test_label, names[1], "test")):
+        if given is not None or isinstance(x, LabeledTrace):
+            out.append(_label(x, given, default))
+        else:
+            out.append(name if named else default)
+    return out[0], out[1]
 
 
 def report(
@@ -167,15 +200,16 @@ def report(
     ``per_iteration``, ``categories``, ``no_python``, ``normalize_names``,
     ``hta_strict``, ``ns``, ``threads``; ``sort``, ``top``, ``include``,
     ``exclude``, ``ascending`` pick the charts' rows, as for the command);
-    the labels default to the command's, ``control`` and ``test`` (a
-    LabeledTrace's own label otherwise). Names are folded by default, as
+    the labels default to the command's, the sets' names (the last part of
+    each path; ``control`` and ``test`` when they are the same), or a
+    LabeledTrace's own label. Names are folded by default, as
     the command folds them (``normalize_names=False`` keeps them)."""
     if not isinstance(path, (str, bytes, os.PathLike)):
         raise UsageError(f"path must be a file name, not {type(path).__name__}")
     for bad in ("by",):
         if options.get(bad) is not None:
             raise UsageError(f"report: {bad}= is not an option of tracediff report")
-    labels = (_label(control, control_label, "control"), _label(test, test_label, "test"))
+    labels = _report_labels(control, test, control_label, test_label)
     # Names folded by default, as the command does (normalize_names=False:
     # HTA's names as they are).
     options.setdefault("normalize_names", True)
@@ -189,6 +223,7 @@ def info(
     *,
     threads: int = 0,
     ns: Optional[bool] = None,
+    pids: Optional[Union[int, List[int]]] = None,
 ) -> dict:
     """``tracediff info SET --format json``: what a trace set holds, as a
     dict with the JSON's keys: ``path``, ``durations`` (``hta-rounded`` or
@@ -202,7 +237,7 @@ def info(
     ``category``: ``categories``, the counted events, and ``category_us``,
     their time) and ``attribution`` (the JSON's dict)."""
     pd = _pandas()
-    s = _open_for(trace_set, threads, _ns(ns), want_attribution=True)
+    s = _open_for(trace_set, threads, _ns(ns), pids, want_attribution=True)
     d = json.loads(_core.info(s))
     cols = ["path", "rank", "compression", "file_bytes", "json_bytes", "events_total",
             "events_counted", "events_cpu", "events_gpu", "events_stream0", "events_no_launch",
@@ -246,6 +281,7 @@ def explain(
     test_label: Optional[str] = None,
     threads: int = 0,
     ns: Optional[bool] = None,
+    pids: Optional[Union[int, List[int]]] = None,
 ) -> dict:
     """``tracediff explain CONTROL TEST NAME --format json``: the GPU
     kernels one op (``by="op"``, the default; ``"top-op"``, ``"annotation"``)
@@ -255,7 +291,8 @@ def explain(
     ``cpu_time`` and ``gpu_time`` (us); ``kernels``: a DataFrame of the
     JSON's kernel rows (its field names as columns), the largest change of
     duration first unless ``sort``. A name in neither selection raises
-    TraceError."""
+    TraceError, its message listing the five nearest names (edit distance,
+    as the command's) and the sides they are on."""
     pd = _pandas()
     if not isinstance(name, str) or not name:
         raise UsageError(f"Invalid argument name={name!r} (an op name such as 'aten::mm').")
@@ -265,7 +302,7 @@ def explain(
     if top is not None and (isinstance(top, bool) or not isinstance(top, int) or top < 1):
         raise UsageError(f"Invalid argument top={top!r} (expected a count of rows, 1 or more).")
     cats, exclude_cats = _categories(categories, no_python)
-    ctl, tst = _adapt(control, test, threads, ns, attribution=True)
+    ctl, tst = _adapt(control, test, threads, ns, attribution=True, pids=pids)
     _attributed(ctl, threads)
     _attributed(tst, threads)
     labels = (_label(control, control_label, "control"), _label(test, test_label, "test"))
@@ -274,9 +311,12 @@ def explain(
                          bool(hta_strict), cats, exclude_cats, bool(normalize_names),
                          name=name, by=_EXPLAIN_BY[by], sort=sort, ascending=bool(ascending),
                          top=top or 0, include=include, exclude=exclude, labels=labels)
-    if text is None:
+    if not isinstance(text, str):
+        # The nearest keys, as tracediff explain lists them (td_diff_closest).
         what = {1: "op", 2: "top op", 3: "annotation"}[_EXPLAIN_BY[by]]
-        msg = (f"explain: no {what} named {name!r} in either selection (names as "
+        near = ", ".join(f"{k} ({('both', labels[0], labels[1])[s]})" for k, s in text)
+        msg = (f"explain: no {what} named {name!r} in either selection"
+               f"{'; closest: ' + near if near else ''} (names as "
                f"compare_traces(by={by or 'op'!r}) shows them)")
         err = TraceError(msg)
         err.message, err.file, err.path, err.offset, err.code = msg, None, None, None, None
@@ -314,6 +354,7 @@ def roofline(
     by: str = "op",
     threads: int = 0,
     ns: Optional[bool] = None,
+    pids: Optional[Union[int, List[int]]] = None,
 ) -> dict:
     """``tracediff roofline CONTROL TEST --format json`` (traces recorded
     with ``record_shapes=True``; docs/roofline.md): a dict with the JSON's
@@ -328,7 +369,7 @@ def roofline(
     if by not in ("op", "class"):
         raise UsageError(f"Invalid argument by={by!r} (expected 'op' or 'class').")
     ns_ = _ns(ns)
-    sets = [_open_for(x, threads, ns_, want_roofline=True, want_attribution=True)
+    sets = [_open_for(x, threads, ns_, pids, want_roofline=True, want_attribution=True)
             for x in (control, test)]
     d = json.loads(_core.roofline(sets[0], sets[1], control_rank, test_rank, control_iteration,
                                   test_iteration, control_gpu=control_gpu, test_gpu=test_gpu,
@@ -387,6 +428,7 @@ def visualize_flame_diff(
     test_label: Optional[str] = None,
     threads: int = 0,
     ns: Optional[bool] = None,
+    pids: Optional[Union[int, List[int]]] = None,
 ) -> None:
     """``tracediff plot flame CONTROL TEST -o FILE``: the differential flame
     graph of the GPU call stacks (width: test time; colour: the change;
@@ -401,7 +443,7 @@ def visualize_flame_diff(
         raise UsageError(f"Invalid argument side={side!r} (expected None, 'control' or 'test').")
     if isinstance(width, bool) or not isinstance(width, int) or width < 0:
         raise UsageError(f"Invalid argument width={width!r} (a width in px, 0 for the default).")
-    ctl, tst = _adapt(control, test, threads, ns)
+    ctl, tst = _adapt(control, test, threads, ns, pids=pids)
     _attributed(ctl, threads, stacks=True)
     _attributed(tst, threads, stacks=True)
     labels = (_label(control, control_label, "control"), _label(test, test_label, "test"))

@@ -169,6 +169,7 @@ def check(
     exclude: Optional[str] = None,
     threads: int = 0,
     ns: Optional[bool] = None,
+    pids: Optional[Union[int, List[int]]] = None,
 ) -> CheckResult:
     """``tracediff check CONTROL TEST``: compares both sides with statistics
     and finds the regressions (verdict slower, and a change of at least
@@ -202,7 +203,7 @@ def check(
             raise UsageError("Invalid argument rename (a list of 'REGEX=REPLACEMENT' rules).")
         return list(r)
     # Opened with attribution: the waits are measured as ops are attributed.
-    ctl, tst = _adapt(control, test, threads, ns, attribution=True)
+    ctl, tst = _adapt(control, test, threads, ns, attribution=True, pids=pids)
     gate = _core.check(
         ctl._set, tst._set, control_rank, test_rank, control_iteration, test_iteration,
         _device_code(device, strict=True), bool(short_names), bool(hta_strict), cats, exclude_cats,

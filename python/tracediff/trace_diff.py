@@ -164,17 +164,34 @@ def _attributed(lt: "LabeledTrace", threads: int, stacks: bool = False,
         lt._set = _core.open_sets([lt._set.path], threads=threads, want_attribution=True,
                                   want_stacks=stacks or lt._set.stacks,
                                   want_breakdown=breakdown or lt._set.breakdown,
-                                  ns=lt._set.ns)[0]
+                                  ns=lt._set.ns, pids=lt._set.pids)[0]
 
 
-def _with_rule(lt: "LabeledTrace", ns: bool, threads: int) -> None:
+def _with_rule(lt: "LabeledTrace", ns: bool, threads: int, pids=None) -> None:
     """Reopens a LabeledTrace's set under the duration rule asked for (ns:
-    the traces' own resolution, else HTA's rounding) unless it has it; a
-    summary made under the other rule raises TraceError naming it."""
-    if lt._set.ns != ns:
+    the traces' own resolution, else HTA's rounding) and with the processes
+    asked for (pids, when given) unless it has them; a summary made under
+    the other rule raises TraceError naming it."""
+    pids = _pids(pids, lt._set.pids)
+    if lt._set.ns != ns or lt._set.pids != pids:
         lt._set = _core.open_sets([lt._set.path], threads=threads,
                                   want_attribution=lt._set.attributed,
-                                  want_stacks=lt._set.stacks, ns=ns)[0]
+                                  want_stacks=lt._set.stacks, ns=ns, pids=pids)[0]
+
+
+def _pids(pids, have=None):
+    """pids= of a call as the sets hold it: a tuple of process ids, or the
+    set's own (``have``) when not given. Read only the events of these
+    processes of each Nsight Systems or rocpd export, as ``tracediff
+    --pid``; a Kineto or rocprofv3 JSON trace or a summary refuses them
+    (TraceError naming the file), as the command does."""
+    if pids is None:
+        return have
+    if isinstance(pids, int) and not isinstance(pids, bool):
+        return (pids,)
+    if isinstance(pids, (str, bytes)) or not hasattr(pids, "__iter__"):
+        raise UsageError(f"Invalid argument pids={pids!r} (a process id or a list of them).")
+    return tuple(pids)
 
 
 def _ns(ns: Optional[bool]) -> bool:
@@ -210,6 +227,7 @@ class LabeledTrace:
         *,
         threads: int = 0,
         ns: Optional[bool] = None,
+        pids: Optional[Union[int, List[int]]] = None,
         _set=None,
     ) -> None:
         self.label: str = label if label else f"t{random.randint(0, 10)}"
@@ -226,7 +244,7 @@ class LabeledTrace:
                 "either a trace object or a valid trace dir must be provided in "
                 "LabeledTrace.__init__()"
             )
-        self._set = _core.open_sets([path], threads=threads, ns=_ns(ns))[0]
+        self._set = _core.open_sets([path], threads=threads, ns=_ns(ns), pids=_pids(pids))[0]
 
     @property
     def trace_dir(self) -> str:
@@ -354,16 +372,18 @@ class LabeledTrace:
         return f"LabeledTrace(label={self.label!r}, trace_dir={self._set.path!r})"
 
 
-def _adapt(control, test, threads: int, ns: Optional[bool] = None, attribution: bool = False):
+def _adapt(control, test, threads: int, ns: Optional[bool] = None, attribution: bool = False,
+           pids=None):
     """LabeledTraces for both sides, their durations under the call's rule
-    (``ns``, see _ns); plain paths are read together."""
+    (``ns``, see _ns), their processes ``pids`` (see _pids); plain paths are
+    read together."""
     ns = _ns(ns)
     sides = [control, test]
     out: List[Optional[LabeledTrace]] = [None, None]
     todo = []
     for i, x in enumerate(sides):
         if isinstance(x, LabeledTrace):
-            _with_rule(x, ns, threads)
+            _with_rule(x, ns, threads, pids)
             out[i] = x
             continue
         path = _path_of(x)
@@ -372,7 +392,7 @@ def _adapt(control, test, threads: int, ns: Optional[bool] = None, attribution: 
         todo.append((i, path))
     if todo:
         sets = _core.open_sets([p for _, p in todo], threads=threads, ns=ns,
-                               want_attribution=attribution)
+                               want_attribution=attribution, pids=_pids(pids))
         for (i, _), s in zip(todo, sets):
             out[i] = LabeledTrace(label=("Control", "Test")[i], _set=s)
     return out[0], out[1]
@@ -413,7 +433,7 @@ def _compare_traces(cls, control, test, control_rank, test_rank, control_iterati
                     by=None, categories=None, no_python=False, normalize_names=False, ns=None,
                     rename=None,
                     include=None, exclude=None, sort=None, ascending=False, top=None,
-                    control_label=None, test_label=None, report=None):
+                    control_label=None, test_label=None, report=None, pids=None):
     """compare_traces; with report, the HTML report of the comparison is
     written to that path too (tracediff report)."""
     if top is not None and (isinstance(top, bool) or not isinstance(top, int) or top < 1):
@@ -424,7 +444,7 @@ def _compare_traces(cls, control, test, control_rank, test_rank, control_iterati
             raise UsageError(f"Invalid argument {what}={v!r} (expected a non-empty string).")
     cats, exclude_cats = _categories(categories, no_python)
     by_code = _by_code(by)
-    ctl, tst = _adapt(control, test, threads, ns)
+    ctl, tst = _adapt(control, test, threads, ns, pids=pids)
     if by_code or report is not None:  # the report's "Where the GPU time moved" needs it too
         # and its headline the breakdown's records
         st = by_code in (_BY["module"], _BY["stack"])
@@ -490,6 +510,7 @@ class TraceDiff:
         top: Optional[int] = None,
         control_label: Optional[str] = None,
         test_label: Optional[str] = None,
+        pids: Optional[Union[int, List[int]]] = None,
     ) -> pd.DataFrame:
         """Counts and total durations (us) per operator/kernel name, side by side.
 
@@ -569,6 +590,7 @@ class TraceDiff:
             top=top,
             control_label=control_label,
             test_label=test_label,
+            pids=pids,
         )
 
     @staticmethod
@@ -628,11 +650,13 @@ class TraceDiff:
         hta_strict: bool = False,
         threads: int = 0,
         ns: Optional[bool] = None,
+        pids: Optional[Union[int, List[int]]] = None,
     ) -> Dict[str, List[str]]:
         """The names (full names) in five lists, each sorted: ``added`` (only
         in test), ``deleted`` (only in control), ``increased``, ``decreased``
-        and ``unchanged`` (in both; by count). ``ns`` as compare_traces."""
-        ctl, tst = _adapt(control, test, threads, ns)
+        and ``unchanged`` (in both; by count). ``ns`` and ``pids`` as
+        compare_traces."""
+        ctl, tst = _adapt(control, test, threads, ns, pids=pids)
         df = cls.compare_traces(
             ctl, tst, control_rank, test_rank, control_iteration, test_iteration, device_type,
             hta_strict=hta_strict, ns=ns,

@@ -85,8 +85,8 @@ void cli_opts_free(cli_opts *o);
 extern const char *g_prog;
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* msg.c: the Levenshtein distance of a and b, each cut to its first cut
- * bytes (at most CLI_EDIT_MAX). */
-#define CLI_EDIT_MAX 256
+ * bytes (at most CLI_EDIT_MAX): the library's td_edit_distance. */
+#define CLI_EDIT_MAX TD_EDIT_MAX
 size_t cli_edit_distance(const char *a, size_t la, const char *b, size_t lb, size_t cut);
 /* msg.c: the candidate nearest to word by edit distance when it is near
  * enough to be a typo, else NULL ("did you mean ..."). */

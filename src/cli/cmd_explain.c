@@ -116,18 +116,6 @@ static int explain_write(cli_pair *p, const char *fmt, const char *name)
     return rc < 0 ? out_fail(&out, &err) : out_commit(&out);
 }
 
-typedef struct near {
-    size_t dist, row;
-} near;
-
-static int by_dist(const void *x, const void *y)
-{
-    const near *a = x, *b = y;
-    if (a->dist != b->dist)
-        return a->dist < b->dist ? -1 : 1;
-    return (a->row > b->row) - (a->row < b->row);
-}
-
 /* NAME is in neither selection: an error listing the closest keys (edit
  * distance) of a diff by the same key, with the sides they are on. */
 static int unknown_name(cli_pair *p, const char *name)
@@ -139,23 +127,18 @@ static int unknown_name(cli_pair *p, const char *name)
     td_error err = {0};
     if (td_diff_compute(&d, p->control, p->test, &cmp, &err) < 0)
         return cli_td_error(&err);
-    size_t n = td_diff_nrows(d), m = 0;
     const td_row *rows = td_diff_rows(d);
-    near *v = malloc((n + 1) * sizeof *v);
-    if (!v) {
+    size_t near[5];
+    long m = td_diff_closest(d, name, near, 5);
+    if (m < 0) {
         td_diff_free(d);
         cli_error("out of memory");
         return EXIT_DATA;
     }
-    for (size_t r = 0; r < n; r++)
-        if (strcmp(rows[r].name, TD_UNATTRIBUTED) != 0)
-            v[m++] = (near){
-                cli_edit_distance(name, strlen(name), rows[r].name, rows[r].name_len, 256), r};
-    qsort(v, m, sizeof *v, by_dist);
     char list[1024] = "";
     size_t len = 0;
-    for (size_t k = 0; k < m && k < 5; k++) {
-        const td_row *r = &rows[v[k].row];
+    for (long k = 0; k < m; k++) {
+        const td_row *r = &rows[near[k]];
         const char *side = r->counts[0] && r->counts[1] ? "both"
                            : r->counts[0]               ? cli_side_label(&p->o, 0)
                                                         : cli_side_label(&p->o, 1);
@@ -169,7 +152,6 @@ static int unknown_name(cli_pair *p, const char *name)
               "shows them)",
               cli_by_name(p->o.cmp.only_by), name, m ? "; closest: " : "", list,
               cli_by_name(p->o.cmp.only_by));
-    free(v);
     td_diff_free(d);
     return EXIT_DATA;
 }

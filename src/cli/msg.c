@@ -63,22 +63,7 @@ int cli_td_error(const td_error *e)
 
 size_t cli_edit_distance(const char *a, size_t la, const char *b, size_t lb, size_t cut)
 {
-    size_t prev[CLI_EDIT_MAX + 1], cur[CLI_EDIT_MAX + 1];
-    cut = cut < CLI_EDIT_MAX ? cut : CLI_EDIT_MAX;
-    la = la > cut ? cut : la;
-    lb = lb > cut ? cut : lb;
-    for (size_t j = 0; j <= lb; j++)
-        prev[j] = j;
-    for (size_t i = 1; i <= la; i++) {
-        cur[0] = i;
-        for (size_t j = 1; j <= lb; j++) {
-            size_t sub = prev[j - 1] + (a[i - 1] != b[j - 1]);
-            size_t del = prev[j] + 1, ins = cur[j - 1] + 1;
-            cur[j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
-        }
-        memcpy(prev, cur, (lb + 1) * sizeof *prev);
-    }
-    return prev[lb];
+    return td_edit_distance(a, la, b, lb, cut);
 }
 
 const char *cli_suggest(const char *word, const char *const *cands, size_t n)

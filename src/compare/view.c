@@ -284,3 +284,55 @@ done:
     re_free(&exc);
     return rc;
 }
+
+size_t td_edit_distance(const char *a, size_t la, const char *b, size_t lb, size_t cut)
+{
+    size_t prev[TD_EDIT_MAX + 1], cur[TD_EDIT_MAX + 1];
+    cut = cut < TD_EDIT_MAX ? cut : TD_EDIT_MAX;
+    la = la > cut ? cut : la;
+    lb = lb > cut ? cut : lb;
+    for (size_t j = 0; j <= lb; j++)
+        prev[j] = j;
+    for (size_t i = 1; i <= la; i++) {
+        cur[0] = i;
+        for (size_t j = 1; j <= lb; j++) {
+            size_t sub = prev[j - 1] + (a[i - 1] != b[j - 1]);
+            size_t del = prev[j] + 1, ins = cur[j - 1] + 1;
+            cur[j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
+        }
+        memcpy(prev, cur, (lb + 1) * sizeof *prev);
+    }
+    return prev[lb];
+}
+
+typedef struct near {
+    size_t dist, row;
+} near;
+
+static int by_dist(const void *x, const void *y)
+{
+    const near *a = x, *b = y;
+    if (a->dist != b->dist)
+        return a->dist < b->dist ? -1 : 1;
+    return (a->row > b->row) - (a->row < b->row);
+}
+
+long td_diff_closest(const td_diff *diff, const char *name, size_t *out, size_t k)
+{
+    size_t n = td_diff_nrows(diff), m = 0;
+    const td_row *rows = td_diff_rows(diff);
+    near *v = malloc((n + 1) * sizeof *v);
+    if (!v)
+        return TD_ENOMEM;
+    size_t len = strlen(name);
+    for (size_t r = 0; r < n; r++)
+        if (strcmp(rows[r].name, TD_UNATTRIBUTED) != 0)
+            v[m++] =
+                (near){td_edit_distance(name, len, rows[r].name, rows[r].name_len, TD_EDIT_MAX), r};
+    qsort(v, m, sizeof *v, by_dist);
+    size_t got = m < k ? m : k;
+    for (size_t i = 0; i < got; i++)
+        out[i] = v[i].row;
+    free(v);
+    return (long)got;
+}

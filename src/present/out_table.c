@@ -359,6 +359,53 @@ static void write_table(FILE *f, const td_diff *d, const td_write_opts *o)
     shown_free(&v);
 }
 
+/* The five ops_diff lists, each under its title with its count, one name a
+ * line indented by two columns. The names are fitted as the compare table
+ * fits them (td_fit_names: cut in the middle, the tail kept, never two equal
+ * shown names in the whole output), to the width less the indent. */
+static void write_ops_table(FILE *f, const td_diff *d, const td_write_opts *o)
+{
+    const td_row *rows = td_diff_rows(d);
+    size_t n = td_diff_nrows(d);
+    size_t width = o->width > 0 ? (size_t)o->width : 120;
+    size_t namew = width > 2 + 8 ? width - 2 : 8;
+    static const char *const tint[] = {"\033[32m", "\033[31m", "\033[33m", "\033[36m", ""};
+    char **names = calloc(n + 1, sizeof *names);
+    for (size_t i = 0; names && i < n; i++)
+        if (!(names[i] = td_visible_dup(rows[i].name, rows[i].name_len, 0)))
+            names[i] = strdup("?");
+    char **fit = NULL;
+    if (names) {
+        bool all = true;
+        for (size_t i = 0; i < n; i++)
+            all = all && names[i];
+        if (all)
+            fit = td_fit_names(names, n, namew, o->ascii);
+    }
+    for (int c = 0; c < TD_OP_NCATEGORIES; c++) {
+        size_t k = 0;
+        for (size_t i = 0; i < n; i++)
+            k += td_row_op_category(&rows[i]) == (td_op_category)c;
+        fprintf(f, "%s%s (%zu)%s\n", o->color ? tint[c] : "",
+                td_op_category_name((td_op_category)c), k, o->color && *tint[c] ? RESET : "");
+        for (size_t i = 0; i < n; i++)
+            if (td_row_op_category(&rows[i]) == (td_op_category)c)
+                fprintf(f, "  %s\n", fit && fit[i] ? fit[i] : "?");
+    }
+    td_fit_names_free(fit, n);
+    td_fit_names_free(names, n);
+}
+
+int td_write_ops_table(FILE *f, const td_diff *d, const td_write_opts *opts, td_error *err)
+{
+    td_write_opts o;
+    int rc = td_write_begin(&o, opts, err);
+    if (rc < 0)
+        return rc;
+    write_ops_table(f, d, &o);
+    return td_write_end(f, err);
+}
+
 int td_write_table(FILE *f, const td_diff *d, const td_write_opts *opts, td_error *err)
 {
     td_write_opts o;

@@ -23,6 +23,7 @@ typedef struct report {
     FILE *f;
     const td_report_input *in;
     const char *label[2];
+    char names[2][256]; /* the sets' names, when they are the labels */
     td_diff *own[3];    /* comparisons made here, freed at the end */
     const td_diff *gpu; /* device gpu: total GPU time */
     const td_diff *cpu; /* device cpu: ProfilerStep rows, the step times */
@@ -40,7 +41,14 @@ static const char css[] =
     "sans-serif;color:#1F2328;background:var(--bg)}\n"
     "main{max-width:1500px;margin:0 auto;padding:20px 28px 60px}\n"
     "h1{font-size:24px;margin:6px 0 2px}h2{font-size:18px;margin:30px 0 10px;"
-    "border-bottom:1px solid var(--line);padding-bottom:4px}h3{font-size:15px;margin:0 0 6px}\n"
+    "border-bottom:1px solid var(--line);padding-bottom:4px;scroll-margin-top:52px}"
+    "h3{font-size:15px;margin:0 0 6px}\n"
+    /* the table of contents: one line that stays at the top of the window */
+    "#toc{position:sticky;top:0;z-index:10;display:flex;flex-wrap:wrap;gap:4px 16px;"
+    "margin:10px -28px 0;padding:8px 28px;background:var(--bg);"
+    "border-bottom:1px solid var(--line);font-size:13px}\n"
+    "#toc:empty{display:none}#toc a{color:var(--muted);text-decoration:none;"
+    "white-space:nowrap}#toc a:hover{color:#1F2328;text-decoration:underline}\n"
     ".sub{color:var(--muted);margin:0}\n"
     ".swatch{display:inline-block;width:11px;height:11px;border-radius:2px;margin-right:6px;"
     "vertical-align:-1px}\n"
@@ -121,6 +129,32 @@ static const char css[] =
  * HTML string: quick enough for tens of thousands of rows. "<\/" keeps end
  * tags in strings from ending the script for parsers that stop at any "</". */
 static const char script[] =
+    /* The table of contents, from the page's <h2> headings, whichever file
+     * wrote them: a heading without an id gets one from its text. A link
+     * scrolls to its section and leaves the address (#sort=, #q=) alone. */
+    "(function () {\n"
+    "'use strict';\n"
+    "var toc = document.getElementById('toc');\n"
+    "if (!toc) return;\n"
+    "var hs = document.querySelectorAll('main h2'), used = {};\n"
+    "for (var i = 0; i < hs.length; i++) {\n"
+    "  var h = hs[i], text = h.textContent.replace(/\\s+/g, ' ').trim();\n"
+    "  if (!h.id) {\n"
+    "    var id = 'sec-' + (text.toLowerCase().replace(/[^a-z0-9]+/g, '-')"
+    ".replace(/^-|-$/g, '') || i);\n"
+    "    while (document.getElementById(id) || used[id]) id += '-' + i;\n"
+    "    h.id = id;\n"
+    "  }\n"
+    "  used[h.id] = 1;\n"
+    "  var a = document.createElement('a');\n"
+    "  a.href = '#' + h.id;\n"
+    "  a.textContent = text.replace(/ \\([0-9]+\\)$/, '');\n"
+    "  a.addEventListener('click', (function (t) {\n"
+    "    return function (e) { e.preventDefault(); t.scrollIntoView(); };\n"
+    "  })(h));\n"
+    "  toc.appendChild(a);\n"
+    "}\n"
+    "})();\n"
     "(function () {\n"
     "'use strict';\n"
     "var D = JSON.parse(document.getElementById('td-data').textContent);\n"
@@ -135,6 +169,7 @@ static const char script[] =
     "function esc(s) { return s.replace(/[&<>\"']/g, function (c) { return MAP[c]; }); }\n"
     "var VK = COLS.indexOf('verdict');\n"
     "function isText(k) { return k === 0 || k === 7 || k === VK; }\n"
+    "var SIGNED = {change_pct: 1, ci_low_pct: 1, ci_high_pct: 1};\n"
     "function cell(v, k) {\n"
     "  var s, cls = '';\n"
     "  if (v === null) {\n"
@@ -147,7 +182,7 @@ static const char script[] =
     "    cls = v === '+' ? 'pos' : v === '-' ? 'neg' : '';\n"
     "  } else {\n"
     "    s = NF.format(v);\n"
-    "    var signed = k === 5 || k === 6 || k === 8;\n"
+    "    var signed = k === 5 || k === 6 || SIGNED[COLS[k]] === 1;\n"
     "    if (signed && v > 0) {\n"
     "      s = '+' + s;\n"
     "      cls = 'pos';\n"
@@ -316,6 +351,9 @@ static void head(report *r)
                   "keeps them apart)"
                 : "",
             TD_VERSION);
+    /* Filled by the script from the <h2> headings (sections written by
+     * other files included): no list of sections to keep in step here. */
+    fputs("<nav id=\"toc\" aria-label=\"Contents\"></nav>\n", f);
 }
 
 static void step_time(const td_diff *d, int side, double *sum, uint64_t *n)
@@ -697,15 +735,17 @@ static int charts(report *r, td_error *err)
 }
 
 /* The statistics columns of the table (JSON keys, as compare --stats): per
- * iteration, the change of the mean and Welch's interval; per call, the
- * Hodges-Lehmann shift and its interval (docs/stats.md, "One interval, one
- * statistic"). */
+ * iteration, the change of the mean and Welch's interval, in percent of the
+ * control's mean like the change beside it (ci_low_pct, ci_high_pct: the
+ * terminal table's "[low, high]"; compare --stats keeps them in us); per
+ * call, the Hodges-Lehmann shift and its interval (docs/stats.md, "One
+ * interval, one statistic"). */
 #define NSTAT_COLS 5
 static const char *const stat_cols[2][NSTAT_COLS] = {
-    {"change_pct", "ci_low", "ci_high", "q_value", "verdict"},
+    {"change_pct", "ci_low_pct", "ci_high_pct", "q_value", "verdict"},
     {"change_pct", "shift_us", "shift_low", "shift_high", "q_value"}};
 static const char *const stat_heads[2][NSTAT_COLS] = {
-    {"change_%", "ci_low", "ci_high", "q_value", "verdict"},
+    {"change_%", "ci_low_%", "ci_high_%", "q_value", "verdict"},
     {"change_%", "shift_us", "shift_low", "shift_high", "q_value"}};
 
 /* 1 when the statistics are per call (the shift columns, then verdict). */
@@ -801,7 +841,9 @@ static void ops_lists(report *r)
 
 static void stat_cells(FILE *f, const td_row_stats *s, int call)
 {
-    const double iter[4] = {s->change_pct, s->ci_low, s->ci_high, s->q};
+    double m = s->mean[0]; /* NaN unless a nonzero mean: as the table's */
+    double pct = 100.0 / (m != 0 && !isnan(s->change_pct) ? m : NAN);
+    const double iter[4] = {s->change_pct, s->ci_low * pct, s->ci_high * pct, s->q};
     const double per_call[5] = {s->change_pct, s->hl_shift, s->shift_low, s->shift_high, s->q};
     const double *v = call ? per_call : iter;
     for (int k = 0; k < (call ? 5 : 4); k++) {
@@ -849,6 +891,44 @@ static void data_and_script(report *r)
 }
 
 /* ------------------------------------------------------------------------ */
+
+/* The last part of a set's path (its folder or file), trailing '/' left
+ * out: the bytes from *out, their length returned. */
+static size_t set_name(const td_set *set, const char **out)
+{
+    const char *p = td_set_path(set);
+    size_t n = p ? strlen(p) : 0;
+    while (n > 1 && p[n - 1] == '/')
+        n--;
+    size_t b = n;
+    while (b > 0 && p[b - 1] != '/')
+        b--;
+    *out = p ? p + b : "";
+    return n - b;
+}
+
+/* The sides' labels: the caller's, else the sets' names (the last part of
+ * each path), so that the title, legends and columns say which set is
+ * which; "control" and "test" when the names are empty or the same. */
+static void set_labels(report *r)
+{
+    const td_report_input *in = r->in;
+    const char *nm[2];
+    size_t len[2] = {set_name(in->control, &nm[0]), set_name(in->test, &nm[1])};
+    bool named = len[0] && len[1] && len[0] < sizeof r->names[0] && len[1] < sizeof r->names[1] &&
+                 (len[0] != len[1] || memcmp(nm[0], nm[1], len[0]) != 0);
+    for (int s = 0; s < 2; s++) {
+        const char *given = s ? in->test_label : in->control_label;
+        if (given) {
+            r->label[s] = given;
+        } else if (named) {
+            memcpy(r->names[s], nm[s], len[s]);
+            r->names[s][len[s]] = '\0';
+            r->label[s] = r->names[s];
+        } else
+            r->label[s] = s ? "test" : "control";
+    }
+}
 
 static int prepare(report *r, td_error *err)
 {
@@ -907,8 +987,11 @@ int td_report_write_html(FILE *f, const td_report_input *input, td_error *err)
     report r = {0};
     r.f = f;
     r.in = in;
-    r.label[0] = in->control_label ? in->control_label : "control";
-    r.label[1] = in->test_label ? in->test_label : "test";
+    set_labels(&r);
+    /* The sections in other files (td_report_attr_section, ...) read the
+     * labels from the input: they get the same ones. */
+    inc.control_label = r.label[0];
+    inc.test_label = r.label[1];
     rc = prepare(&r, err);
     if (rc < 0)
         goto done;

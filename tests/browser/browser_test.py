@@ -11,7 +11,10 @@ header click) and the header says so; "#q=TEXT" filters. A report of 20,000
 rows renders whole. A report whose labels and names carry markup and
 scripts (each would mark <body> if it ran) shows them as text and runs none
 of them. At 1400 px the report with --stats keeps every verdict cell
-inside the viewport and draws each chart at 90% or more of its card's width.
+inside the viewport and draws each chart at 90% or more of its card's width;
+its table of contents (one link per section heading) stays at the top after
+scrolling, the charts' legends say the sides' labels (the sets' names by
+default) and the interval sits in the change's unit (percent).
 Screenshots (1400x2000) of the examples' report and of the
 hta-trace_diff report go to DIR (default build/browser) for a person to look at.
 """
@@ -293,6 +296,90 @@ def check_layout(td, browser, tmp):
           all(r >= 0.9 for r in geom["charts"]), str(geom["charts"]))
 
 
+TOC_PROBE = r"""<script>
+(function(){
+  var out = {W: window.innerWidth, H: window.innerHeight, links: [], heads: [], legends: [],
+             units: []};
+  var toc = document.getElementById('toc');
+  var as = toc ? toc.querySelectorAll('a') : [];
+  for (var i = 0; i < as.length; i++)
+    out.links.push([as[i].textContent, as[i].getAttribute('href')]);
+  var hs = document.querySelectorAll('main h2');
+  for (var k = 0; k < hs.length; k++) out.heads.push([hs[k].textContent, hs[k].id]);
+  var svgs = document.querySelectorAll('svg.td-chart');
+  for (var s = 0; s < svgs.length; s++) {
+    var sw = svgs[s].querySelectorAll('rect[width="12"][height="12"]'), l = [];
+    for (var j = 0; j < sw.length; j++) l.push(sw[j].nextElementSibling.textContent);
+    out.legends.push(l);
+  }
+  var th = document.querySelectorAll('#td-table .th>div');
+  for (var c = 0; c < th.length; c++) out.units.push(th[c].textContent);
+  window.scrollTo(0, document.documentElement.scrollHeight);
+  out.scrolled = window.scrollY;
+  var r = toc ? toc.getBoundingClientRect() : {top: -1, bottom: -1, height: 0};
+  out.toc = [r.top, r.bottom, r.height];
+  document.body.setAttribute('data-geom', JSON.stringify(out));
+})();
+</script>"""
+
+
+def probe(browser, tmp, out, script, size):
+    """The JSON a probe script wrote on <body>, run on a copy of the report."""
+    page = open(out, encoding="utf-8").read()
+    at = page.rindex("</body>")
+    copy = out + ".probe.html"
+    with open(copy, "w", encoding="utf-8") as f:
+        f.write(page[:at] + script + page[at:])
+    rc, dumped = browse(browser, "file://" + copy, ["--dump-dom", "--window-size=" + size])
+    m = re.search(r'data-geom="([^"]*)"', dumped)
+    if rc != 0 or m is None:
+        return None
+    import html as h
+    return json.loads(h.unescape(m.group(1)))
+
+
+def check_toc_legends(td, browser, tmp):
+    """At 1400 px: the table of contents lists every section heading (those
+    of other files included) and stays at the top of the window after the
+    page is scrolled to its end; the charts' legends say the sides' labels
+    (the sets' names by default, else --control-label/--test-label); with
+    --stats the interval's columns are in the unit of the change beside
+    them (percent)."""
+    T = "tests/golden/traces/"
+    a, b = T + "kineto-resnet50_workers0", T + "kineto-resnet50_workers4"
+    sel = ["--control-iteration", "all", "--test-iteration", "all"]
+    for tag, labels, want in (("default labels", [], ["kineto-resnet50_workers0",
+                                                      "kineto-resnet50_workers4"]),
+                              ("given labels", ["--control-label", "w0 <a>", "--test-label",
+                                                "w4 & co"], ["w0 <a>", "w4 & co"])):
+        out = os.path.join(tmp, "toc%d.html" % len(labels))
+        p = subprocess.run([td, "report", a, b, "--stats", "-q", "-o", out] + sel + labels,
+                           capture_output=True, cwd=ROOT, timeout=600)
+        if not check("toc %s: report" % tag, p.returncode == 0, p.stderr.decode()[-300:]):
+            continue
+        g = probe(browser, tmp, out, TOC_PROBE, "1400,900")
+        if not check("toc %s: measured at 1400 px" % tag, g is not None):
+            continue
+        heads = [h for h, _ in g["heads"]]
+        check("toc %s: one link per section heading" % tag,
+              len(g["links"]) == len(heads) >= 5 and
+              [h for _, h in g["links"]] == ["#" + i for _, i in g["heads"]] and
+              all(h.startswith(l) for (l, _), h in zip(g["links"], heads)),
+              "%r vs %r" % (g["links"], g["heads"]))
+        check("toc %s: the page scrolled" % tag, g["scrolled"] > 2 * g["H"], str(g["scrolled"]))
+        top, bottom, height = g["toc"]
+        check("toc %s: stays visible at the top after scrolling" % tag,
+              height > 10 and abs(top) < 1 and bottom <= g["H"], str(g["toc"]))
+        legend = want + ["difference (%s \u2212 %s)" % (want[1], want[0])]
+        check("toc %s: legends say the labels" % tag,
+              len(g["legends"]) == 2 and all(l == legend for l in g["legends"]),
+              "%r, want %r" % (g["legends"], legend))
+        u = g["units"]
+        k = next((i for i, x in enumerate(u) if x.startswith("change")), -1)
+        check("toc %s: interval in the unit of the change" % tag,
+              k > 0 and u[k:k + 3] == ["change_%", "ci_low_%", "ci_high_%"], repr(u))
+
+
 def big_set(tmp, n):
     """Two sets of n names each (most on both sides), for a report of n+ rows."""
     for side, shift in (("big_c", 0), ("big_t", n // 10)):
@@ -344,6 +431,7 @@ def main():
         check("#q=: count says so", d.count == "%d of 432 rows" % len(want), repr(d.count))
         check_hostile(td, browser, tmp)
         check_layout(td, browser, tmp)
+        check_toc_legends(td, browser, tmp)
         a, b = big_set(tmp, 20000)
         took = check_report(td, browser, tmp, "20k-rows", a, b, sorts=[("diff_duration", "desc", 6)])
         if took is not None:

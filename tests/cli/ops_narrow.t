@@ -16,4 +16,4 @@ $ tracediff ops tests/data/noisy/control tests/data/noisy/test --format table -q
 >   aten::copy_
 >   aten::mm
 >   cudaLaunchKernel
->   void at::native::vectorized_elementwise_kernel<4, at::native::CUDAFunctor_add<float>, at::detail::Array<char*, 3> >(i…
+>   void at::native::vectorized_elementwise_kernel…>(int, at::native::CUDAFunctor_add<float>, at::detail::Array<char*, 3>)
