@@ -440,7 +440,8 @@ static void match_depth(const levels *x, const levels *y, size_t *d, size_t *ov)
 #define CAND_ORIG_BIT CAND_PQ_BITS
 #define CAND_OV_SHIFT (CAND_ORIG_BIT + 1)
 #define CAND_D_SHIFT (CAND_OV_SHIFT + 13)
-_Static_assert(LEVEL_MAX < (1 << 13) && PAIR_MAX <= ((size_t)1 << CAND_PQ_BITS), "candidate key fields");
+_Static_assert(LEVEL_MAX < (1 << 13) && PAIR_MAX <= ((size_t)1 << CAND_PQ_BITS),
+               "candidate key fields");
 
 static uint64_t cand_key(size_t d, size_t ov, bool orig, size_t pq)
 {
