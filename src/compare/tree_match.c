@@ -40,6 +40,7 @@ typedef struct side {
     uint32_t **norm;  /* per file, per names id: the normalised name id (shared) */
     uint8_t **nflag;  /* per file, per names id: NF_ bits */
     uint8_t **bucket; /* per file, per gpu node (node - nhost): 0 or a B_ part */
+    uint32_t **disp;  /* per file, per names id: its display id, or NONE until first asked */
     uint64_t capped;
 } side;
 
@@ -431,24 +432,57 @@ static void match_depth(const levels *x, const levels *y, size_t *d, size_t *ov)
     *ov = 0;
 }
 
-typedef struct cand {
-    size_t d, ov;
-    int orig;
-    size_t i, j;
-} cand;
+/* A candidate pair of repair_group as one sortable number: the best pairs
+ * first (deeper agreement, then more overlap, then the first alignment's
+ * pair), ties in (i, j) order, which is p * n2 + q since a name's nodes
+ * are kept in index order. d <= 4, ov <= LEVEL_MAX, p * n2 + q < PAIR_MAX. */
+#define CAND_PQ_BITS 17
+#define CAND_ORIG_BIT CAND_PQ_BITS
+#define CAND_OV_SHIFT (CAND_ORIG_BIT + 1)
+#define CAND_D_SHIFT (CAND_OV_SHIFT + 13)
+_Static_assert(LEVEL_MAX < (1 << 13) && PAIR_MAX <= ((size_t)1 << CAND_PQ_BITS),
+               "candidate key fields");
 
-static int cmp_cand(const void *a, const void *b)
+static uint64_t cand_key(size_t d, size_t ov, bool orig, size_t pq)
 {
-    const cand *x = a, *y = b;
-    if (x->d != y->d)
-        return x->d > y->d ? -1 : 1;
-    if (x->ov != y->ov)
-        return x->ov > y->ov ? -1 : 1;
-    if (x->orig != y->orig)
-        return x->orig ? -1 : 1;
-    if (x->i != y->i)
-        return x->i < y->i ? -1 : 1;
-    return (x->j > y->j) - (x->j < y->j);
+    return ((uint64_t)(4 - d) << CAND_D_SHIFT) | ((uint64_t)(LEVEL_MAX - ov) << CAND_OV_SHIFT) |
+           ((uint64_t)!orig << CAND_ORIG_BIT) | (uint64_t)pq;
+}
+
+/* Sorts the keys of n candidates generated in (p, q) order: a stable
+ * radix sort on the bits above the (p, q) part (two passes of 8 bits, the
+ * rank part being 17 bits: the third pass only when some key has the top
+ * bit), insertion for a handful. tmp holds n. */
+static void sort_cands(uint64_t *k, uint64_t *tmp, size_t n)
+{
+    if (n < 32) {
+        for (size_t i = 1; i < n; i++) {
+            uint64_t x = k[i];
+            size_t j = i;
+            for (; j > 0 && k[j - 1] > x; j--)
+                k[j] = k[j - 1];
+            k[j] = x;
+        }
+        return;
+    }
+    uint64_t top = 0;
+    for (size_t i = 0; i < n; i++)
+        top |= k[i];
+    uint64_t *src = k, *dst = tmp;
+    for (int shift = CAND_ORIG_BIT; shift < 64 && (top >> shift); shift += 8) {
+        size_t cnt[257] = {0};
+        for (size_t i = 0; i < n; i++)
+            cnt[((src[i] >> shift) & 0xff) + 1]++;
+        for (int b = 0; b < 256; b++)
+            cnt[b + 1] += cnt[b];
+        for (size_t i = 0; i < n; i++)
+            dst[cnt[(src[i] >> shift) & 0xff]++] = src[i];
+        uint64_t *t = src;
+        src = dst;
+        dst = t;
+    }
+    if (src != k)
+        memcpy(k, src, n * sizeof *k);
 }
 
 /* Same-named children re-paired by their subtrees (TraceLens's
@@ -462,7 +496,7 @@ static int repair_group(const side *s1, const side *s2, const rlist *c1, const r
                         align *al)
 {
     levels *l1 = calloc(n1, sizeof *l1), *l2 = calloc(n2, sizeof *l2);
-    cand *cd = malloc(n1 * n2 * sizeof *cd);
+    uint64_t *cd = malloc(2 * n1 * n2 * sizeof *cd);
     int rc = l1 && l2 && cd ? 0 : TD_ENOMEM;
     for (size_t k = 0; rc == 0 && k < n1; k++)
         rc = get_levels(s1, c1->v[g1[k].idx], &l1[k]);
@@ -472,23 +506,24 @@ static int repair_group(const side *s1, const side *s2, const rlist *c1, const r
         size_t nc = 0;
         for (size_t p = 0; p < n1; p++)
             for (size_t q = 0; q < n2; q++) {
-                cand *c = &cd[nc++];
-                match_depth(&l1[p], &l2[q], &c->d, &c->ov);
-                c->i = g1[p].idx;
-                c->j = g2[q].idx;
-                c->orig = o1[c->i] == (long)c->j;
+                size_t d, ov;
+                match_depth(&l1[p], &l2[q], &d, &ov);
+                cd[nc] = cand_key(d, ov, o1[g1[p].idx] == (long)g2[q].idx, nc);
+                nc++;
             }
-        qsort(cd, nc, sizeof *cd, cmp_cand);
+        sort_cands(cd, cd + nc, nc);
         for (size_t p = 0; p < n1; p++)
             al->m1[g1[p].idx] = -1;
         for (size_t q = 0; q < n2; q++)
             al->m2[g2[q].idx] = -1;
         size_t want = n1 < n2 ? n1 : n2, got = 0;
         for (size_t p = 0; p < nc && got < want; p++) {
-            if (al->m1[cd[p].i] >= 0 || al->m2[cd[p].j] >= 0)
+            size_t pq = (size_t)(cd[p] & (((uint64_t)1 << CAND_PQ_BITS) - 1));
+            size_t i = g1[pq / n2].idx, j = g2[pq % n2].idx;
+            if (al->m1[i] >= 0 || al->m2[j] >= 0)
                 continue;
-            al->m1[cd[p].i] = (long)cd[p].j;
-            al->m2[cd[p].j] = (long)cd[p].i;
+            al->m1[i] = (long)j;
+            al->m2[j] = (long)i;
             got++;
         }
     }
@@ -714,11 +749,22 @@ static void add_subtree(td_tree_match *m, int sd, lrow *row, ref r)
     free(st.v);
 }
 
+/* disp_id of a node's name, worked out once per file and name (a name
+ * recurs on every step; its first request interns it, as before). */
+static uint32_t disp_of(td_tree_match *m, int sd, ref r)
+{
+    const td_file *f = m->s[sd].set->files[RF(r)];
+    uint32_t nm = f->tree->name[RV(r)];
+    uint32_t *c = &m->s[sd].disp[RF(r)][nm];
+    if (*c == NONE && !m->oom)
+        *c = disp_id(m, f, nm);
+    return *c == NONE ? 0 : *c;
+}
+
 static uint32_t pair_name(td_tree_match *m, ref u1, ref u2)
 {
-    const td_file *f1 = m->s[0].set->files[RF(u1)], *f2 = m->s[1].set->files[RF(u2)];
-    uint32_t a = disp_id(m, f1, f1->tree->name[RV(u1)]);
-    uint32_t b = disp_id(m, f2, f2->tree->name[RV(u2)]);
+    uint32_t a = disp_of(m, 0, u1);
+    uint32_t b = disp_of(m, 1, u2);
     if (a == b || m->oom)
         return a;
     size_t la, lb;
@@ -1393,7 +1439,8 @@ static int side_init(td_tree_match *m, int sd, const td_set *set, td_error *err)
     s->norm = calloc(set->nfiles + 1, sizeof *s->norm);
     s->nflag = calloc(set->nfiles + 1, sizeof *s->nflag);
     s->bucket = calloc(set->nfiles + 1, sizeof *s->bucket);
-    if (!s->norm || !s->nflag || !s->bucket)
+    s->disp = calloc(set->nfiles + 1, sizeof *s->disp);
+    if (!s->norm || !s->nflag || !s->bucket || !s->disp)
         return td_fail(err, TD_ENOMEM, set->path, "out of memory");
     s->nfiles = set->nfiles;
     for (size_t f = 0; f < set->nfiles; f++) {
@@ -1407,8 +1454,10 @@ static int side_init(td_tree_match *m, int sd, const td_set *set, td_error *err)
         s->norm[f] = malloc((nn + 1) * sizeof **s->norm);
         s->nflag[f] = malloc(nn + 1);
         s->bucket[f] = calloc(fl->tree->n - fl->tree->nhost + 1, 1);
-        if (!s->norm[f] || !s->nflag[f] || !s->bucket[f])
+        s->disp[f] = malloc((nn + 1) * sizeof **s->disp);
+        if (!s->norm[f] || !s->nflag[f] || !s->bucket[f] || !s->disp[f])
             return td_fail(err, TD_ENOMEM, fl->path, "out of memory");
+        memset(s->disp[f], 0xff, (nn + 1) * sizeof **s->disp);
         for (size_t i = 0; i < nn; i++) {
             size_t len;
             const char *nm = td_strtab_get(fl->names, (uint32_t)i, &len);
@@ -1623,10 +1672,13 @@ void td_tree_match_free(td_tree_match *m)
                 free(s->nflag[f]);
             if (s->bucket)
                 free(s->bucket[f]);
+            if (s->disp)
+                free(s->disp[f]);
         }
         free(s->norm);
         free(s->nflag);
         free(s->bucket);
+        free(s->disp);
     }
     for (size_t i = 0; i < m->nrows; i++) {
         free(m->rows[i].ev[0]);

@@ -421,19 +421,13 @@ READER_INLINE int read_time(loader *L, event_fields *ev, int kind)
  * some as text) kept as its hash; anything else is -1. w: 0 pid, 1 tid.
  * The same digits as the last plain integer read for w (the usual case)
  * are compared, not converted again. */
-static int read_thread_id(loader *L, int w, int64_t *out)
+static int read_thread_id_slow(loader *L, int w, int64_t *out)
 {
     td_json *j = &L->j;
     const char *b = j->buf;
-    size_t p = j->pos, had = L->id_len[w];
+    size_t p = j->pos;
     if (j->end - p >= 24) {
         size_t q = p + (b[p] == ' ');
-        if (had && memcmp(b + q, L->id_raw[w], had) == 0 &&
-            td_json_after_value((unsigned char)b[q + had])) {
-            j->pos = q + had;
-            *out = L->id_val[w];
-            return 0;
-        }
         if (td_json_small_int(j, out)) {
             size_t len = j->pos - q; /* at most 18 digits */
             memcpy(L->id_raw[w], b + q, len);
@@ -460,6 +454,49 @@ static int read_thread_id(loader *L, int w, int64_t *out)
     }
     *out = -1;
     return td_json_skip(j);
+}
+
+/* Whether the had (1 to 16) bytes at s are those at raw (both readable
+ * for 16 bytes): two word compares, masked, instead of a call. */
+static inline bool same_id_bytes(const char *s, const char *raw, size_t had)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    uint64_t a[2], r[2];
+    memcpy(a, s, 16);
+    memcpy(r, raw, 16);
+    uint64_t m0 = had >= 8 ? ~(uint64_t)0 : ((uint64_t)1 << (had * 8)) - 1;
+    uint64_t m1 = had <= 8 ? 0 : had >= 16 ? ~(uint64_t)0 : ((uint64_t)1 << ((had - 8) * 8)) - 1;
+    return (((a[0] ^ r[0]) & m0) | ((a[1] ^ r[1]) & m1)) == 0;
+#else
+    return memcmp(s, raw, had) == 0;
+#endif
+}
+
+/* read_thread_id: the usual case, the same digits as the last time (at
+ * most 16 of them), here; the rest in read_thread_id_slow. */
+READER_INLINE int read_thread_id(loader *L, int w, int64_t *out)
+{
+    td_json *j = &L->j;
+    const char *b = j->buf;
+    size_t p = j->pos, had = L->id_len[w];
+    if (j->end - p >= 24 && had && had <= 16) {
+        size_t q = p + (b[p] == ' ');
+        if (same_id_bytes(b + q, L->id_raw[w], had) &&
+            td_json_after_value((unsigned char)b[q + had])) {
+            j->pos = q + had;
+            *out = L->id_val[w];
+            return 0;
+        }
+    } else if (j->end - p >= 24 && had) {
+        size_t q = p + (b[p] == ' ');
+        if (memcmp(b + q, L->id_raw[w], had) == 0 &&
+            td_json_after_value((unsigned char)b[q + had])) {
+            j->pos = q + had;
+            *out = L->id_val[w];
+            return 0;
+        }
+    }
+    return read_thread_id_slow(L, w, out);
 }
 
 /* The members of one event object, into ev. */
