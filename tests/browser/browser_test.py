@@ -293,6 +293,159 @@ def check_layout(td, browser, tmp):
           all(r >= 0.9 for r in geom["charts"]), str(geom["charts"]))
 
 
+FLAME_PROBE = r"""<script>
+(function(){
+  var svg = document.getElementById('td-flame-svg'), out = {};
+  function info(g) {
+    var r = g.querySelector('rect');
+    return {i: +g.getAttribute('data-i'), x: +r.getAttribute('x'), y: +r.getAttribute('y'),
+            w: +r.getAttribute('width'), cls: g.getAttribute('class'),
+            name: g.querySelector('title').textContent.split('\n')[0]};
+  }
+  function frames() { return Array.prototype.map.call(svg.querySelectorAll('g.frame'), info); }
+  function sum() {
+    var s = document.getElementById('td-flame-sum');
+    return {control: +s.getAttribute('data-control'), test: +s.getAttribute('data-test'),
+            text: s.textContent};
+  }
+  out.before = frames();
+  var target = null;
+  out.before.forEach(function (f) {
+    if (f.w < 600 && (!target || f.w > target.w)) target = f;
+  });
+  out.target = target;
+  if (target) {
+    var g = svg.querySelector('g.frame[data-i="' + target.i + '"] rect');
+    g.dispatchEvent(new MouseEvent('click', {bubbles: true}));
+    out.zoom = +svg.getAttribute('data-zoom');
+    out.zoomed = frames();
+    out.path = document.getElementById('td-flame-path').textContent;
+  }
+  var box = document.getElementById('td-flame-q');
+  box.value = QUERY;
+  box.dispatchEvent(new Event('input', {bubbles: true}));
+  out.sum = sum();
+  out.searched = frames();
+  document.getElementById('td-flame-reset').click();
+  out.reset = frames();
+  out.reset_zoom = +svg.getAttribute('data-zoom');
+  out.reset_box = box.value;
+  out.reset_sum = sum();
+  document.body.setAttribute('data-flame', JSON.stringify(out));
+})();
+</script>"""
+
+
+def folded_sums(td, a, b, args, query):
+    """Per side: the total of the folded lines whose stack holds a frame
+    containing query (any case), and how many lines that is."""
+    tmp = tempfile.mkdtemp(prefix="td-folded-")
+    try:
+        outs = [os.path.join(tmp, "c.folded"), os.path.join(tmp, "t.folded")]
+        p = subprocess.run([td, "compare", a, b, "--format", "folded", "-q", "-o",
+                            ",".join(outs)] + list(args), capture_output=True, cwd=ROOT,
+                           timeout=600)
+        if p.returncode != 0:
+            return None
+        res = []
+        for path in outs:
+            total, lines = 0, 0
+            with open(path, encoding="utf-8") as f:
+                for line in f:
+                    stack, value = line.rstrip("\n").rsplit(" ", 1)
+                    if any(query.lower() in fr.lower() for fr in stack.split(";")):
+                        total += int(value)
+                        lines += 1
+            res.append((total, lines))
+        return res
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def check_flame(td, browser, tmp, a, b, args, query):
+    """The report's "Where, by stack": a click on the widest frame under
+    half the width zooms to it (it spans the width, its ancestors too, the frames
+    under it keep their proportions, nothing else is drawn); the search box
+    marks exactly the frames whose name holds the text (any case) and sums
+    the time of the stacks that hold one, which is the folded files' total
+    of those stacks (each folded value is rounded to a whole us: within half
+    a us per stack); reset brings back the whole graph and clears the search."""
+    name = "flame " + os.path.basename(a)
+    out = os.path.join(tmp, "flame.html")
+    p = subprocess.run([td, "report", a, b, "-q", "-o", out] + list(args), capture_output=True,
+                       cwd=ROOT, timeout=600)
+    if not check(name + ": report", p.returncode == 0, p.stderr.decode()[-300:]):
+        return
+    page = open(out, encoding="utf-8").read()
+    check(name + ": the section is there", 'id="td-flame-data"' in page and 'id="flame"' in page)
+    at = page.rindex("</body>")
+    probe = os.path.join(tmp, "flame_probe.html")
+    with open(probe, "w", encoding="utf-8") as f:
+        f.write(page[:at] + FLAME_PROBE.replace("QUERY", json.dumps(query)) + page[at:])
+    rc, dumped = browse(browser, "file://" + probe, ["--dump-dom", "--window-size=1400,2000"])
+    m = re.search(r'data-flame="([^"]*)"', dumped)
+    if not check(name + ": probed", rc == 0 and m is not None, "exit %d" % rc):
+        return
+    import html as h
+    r = json.loads(h.unescape(m.group(1)))
+    W, eps = 1200.0, 0.02
+    before = {f["i"]: f for f in r["before"]}
+    check(name + ": the whole graph drawn", len(before) > 10 and before.get(0, {}).get("w") == W,
+          "%d frames" % len(before))
+    t = r["target"]
+    if check(name + ": a frame to zoom to", t is not None):
+        z = {f["i"]: f for f in r["zoomed"]}
+        zf = z.get(t["i"])
+        check(name + ": zoom: data-zoom is the frame", r["zoom"] == t["i"], str(r["zoom"]))
+        check(name + ": zoom: the frame spans the width",
+              zf is not None and zf["x"] == 0 and zf["w"] == W and "zoomed" in zf["cls"], str(zf))
+        anc = [f for f in r["zoomed"] if f["y"] < t["y"]]
+        check(name + ": zoom: one ancestor per row above, full width",
+              len(anc) == t["y"] // 16 and all(f["w"] == W and "ancestor" in f["cls"] for f in anc),
+              str(anc[:3]))
+        s = W / t["w"]
+        bad = []
+        for f in r["zoomed"]:
+            if f["y"] <= t["y"]:
+                continue
+            b0 = before.get(f["i"])
+            if b0 is None:  # narrower than 0.1 px before the zoom
+                if f["w"] / s > 0.1 + eps:
+                    bad.append(f)
+                continue
+            tol = eps * s + eps
+            if (abs(f["w"] - b0["w"] * s) > tol or abs(f["x"] - (b0["x"] - t["x"]) * s) > tol
+                    or f["x"] < -eps or f["x"] + f["w"] > W + tol or b0["x"] < t["x"] - eps or
+                    b0["x"] + b0["w"] > t["x"] + t["w"] + eps):
+                bad.append(f)
+        below = [f for f in r["zoomed"] if f["y"] > t["y"]]
+        check(name + ": zoom: the frames below keep their proportions, inside the frame",
+              below and not bad, "%d of %d off: %s" % (len(bad), len(below), bad[:2]))
+        check(name + ": zoom: the path names the frame", r["path"].endswith(t["name"]),
+              repr(r["path"][-80:]))
+    q = query.lower()
+    wrong = [f for f in r["searched"] if (q in f["name"].lower() and f["i"] != 0) !=
+             ("match" in f["cls"].split())]
+    check(name + ": search marks exactly the matching frames",
+          not wrong and any("match" in f["cls"].split() for f in r["searched"]), str(wrong[:3]))
+    sums = folded_sums(td, a, b, args, query)
+    if check(name + ": folded files", sums is not None):
+        for side, key in ((0, "control"), (1, "test")):
+            total, lines = sums[side]
+            got = r["sum"][key]
+            check("%s: search sum (%s) = the folded total of the matching stacks" % (name, key),
+                  lines > 0 and abs(got - total) <= 0.5 * lines + 1e-6,
+                  "%s vs %d over %d stacks" % (got, total, lines))
+        check(name + ": the sum is shown", r["sum"]["text"].startswith("matches:"),
+              repr(r["sum"]["text"]))
+    check(name + ": reset: the whole graph again",
+          r["reset"] == [dict(f, cls=f["cls"].replace(" match", "")) for f in r["before"]]
+          and r["reset_zoom"] == 0, "%d frames, zoom %s" % (len(r["reset"]), r["reset_zoom"]))
+    check(name + ": reset: the search cleared",
+          r["reset_box"] == "" and r["reset_sum"]["text"] == "" and
+          not any("match" in f["cls"].split() for f in r["reset"]), repr(r["reset_sum"]))
+
+
 def big_set(tmp, n):
     """Two sets of n names each (most on both sides), for a report of n+ rows."""
     for side, shift in (("big_c", 0), ("big_t", n // 10)):
@@ -344,6 +497,8 @@ def main():
         check("#q=: count says so", d.count == "%d of 432 rows" % len(want), repr(d.count))
         check_hostile(td, browser, tmp)
         check_layout(td, browser, tmp)
+        check_flame(td, browser, tmp, T + "tracelens-bert_h100", T + "tracelens-bert_mi300",
+                    [], "ATTENTION")
         a, b = big_set(tmp, 20000)
         took = check_report(td, browser, tmp, "20k-rows", a, b, sorts=[("diff_duration", "desc", 6)])
         if took is not None:
