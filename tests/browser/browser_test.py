@@ -12,7 +12,10 @@ rows renders whole. A report whose labels and names carry markup and
 scripts (each would mark <body> if it ran) shows them as text and runs none
 of them. At 1400 px the report with --stats keeps every verdict cell
 inside the viewport and draws each chart at 90% or more of its card's width.
-Screenshots (1400x2000) of the examples' report and of the
+The report's flame graph zooms, searches (its sum = the folded files') and
+resets. speedscope (npm, pinned; skipped with a message when npm cannot
+reach the registry) imports both sides' folded files with our stacks and
+values. Screenshots (1400x2000) of the examples' report and of the
 hta-trace_diff report go to DIR (default build/browser) for a person to look at.
 """
 import csv, gzip, html.parser, io, json, os, re, shutil, struct, subprocess, sys, tempfile, time
@@ -446,6 +449,128 @@ def check_flame(td, browser, tmp, a, b, args, query):
           not any("match" in f["cls"].split() for f in r["reset"]), repr(r["reset_sum"]))
 
 
+# speedscope from the npm registry, pinned; installed once into a cache the
+# runs share (TD_NPM_CACHE, default build/npm-cache).
+SPEEDSCOPE = "1.25.0"
+
+SPEEDSCOPE_PROBE = r"""(function () {
+  var orig = window.URL.createObjectURL;
+  window.URL.createObjectURL = function (b) {
+    b.text().then(function (t) { document.body.setAttribute('data-export', t); });
+    return orig.call(window.URL, b);
+  };
+  speedscope.loadFileFromBase64(NAME, B64);
+  var tries = 0;
+  (function poll() {
+    if (document.body.hasAttribute('data-export') || tries++ > 300) return;
+    window.dispatchEvent(new KeyboardEvent('keydown', {key: 's', ctrlKey: true, bubbles: true}));
+    setTimeout(poll, 100);
+  })();
+})();
+"""
+
+
+def speedscope_page():
+    """speedscope's index.html from the cache, installed with npm when
+    missing; None (and why) when npm or the registry cannot be reached."""
+    cache = os.environ.get("TD_NPM_CACHE") or os.path.join(ROOT, "build", "npm-cache")
+    pkg = os.path.join(cache, "node_modules", "speedscope")
+    page = os.path.join(pkg, "dist", "release", "index.html")
+    try:
+        with open(os.path.join(pkg, "package.json"), encoding="utf-8") as f:
+            have = json.load(f).get("version")
+    except (OSError, ValueError):
+        have = None
+    if have == SPEEDSCOPE and os.path.exists(page):
+        return page, ""
+    if not shutil.which("npm"):
+        return None, "npm is not installed"
+    os.makedirs(cache, exist_ok=True)
+    try:
+        p = subprocess.run(["npm", "install", "--prefix", cache, "--no-audit", "--no-fund",
+                            "--no-save", "speedscope@" + SPEEDSCOPE], capture_output=True,
+                           timeout=300)
+    except subprocess.TimeoutExpired:
+        return None, "npm install timed out"
+    if p.returncode != 0 or not os.path.exists(page):
+        return None, "npm install speedscope@%s failed: %s" % (
+            SPEEDSCOPE, p.stderr.decode("utf-8", "replace").strip()[-200:])
+    return page, ""
+
+
+def check_speedscope(td, browser, tmp, a, b):
+    """speedscope (the web app, from npm) imports the folded files of both
+    sides: loaded in headless Chromium as its own command line loads a file
+    (#localProfilePath), then exported (Ctrl+S, caught in the page), its
+    profile holds our stacks, each once, with our values: the same frames,
+    the same number of stacks, the same total weight."""
+    page, why = speedscope_page()
+    if page is None:
+        print("skip: speedscope import: %s" % why)
+        return
+    import base64
+    outs = [os.path.join(tmp, "control.folded"), os.path.join(tmp, "test.folded")]
+    p = subprocess.run([td, "compare", a, b, "--format", "folded", "-q", "-o", ",".join(outs)],
+                       capture_output=True, cwd=ROOT, timeout=600)
+    if not check("speedscope: folded files", p.returncode == 0, p.stderr.decode()[-300:]):
+        return
+    for path in outs:
+        name = "speedscope %s: %s" % (SPEEDSCOPE, os.path.basename(path))
+        data = open(path, "rb").read()
+        ours = {}
+        for line in data.decode("utf-8").splitlines():
+            stack, value = line.rsplit(" ", 1)
+            ours[stack] = int(value)
+        js = os.path.join(tmp, os.path.basename(path) + ".js")
+        with open(js, "w", encoding="utf-8") as f:
+            f.write(SPEEDSCOPE_PROBE.replace("NAME", json.dumps(os.path.basename(path))).replace(
+                "B64", json.dumps(base64.b64encode(data).decode())))
+        rc, dumped = browse(browser, "file://" + page + "#localProfilePath=" + js,
+                            ["--dump-dom", "--virtual-time-budget=20000"])
+        m = re.search(r'data-export="([^"]*)"', dumped)
+        if not check(name + ": imported and exported", rc == 0 and m is not None,
+                     "exit %d" % rc):
+            continue
+        import html as h
+        doc = json.loads(h.unescape(m.group(1)))
+        frames = [fr["name"] for fr in doc["shared"]["frames"]]
+        prof = doc["profiles"][0] if doc.get("profiles") else {}
+        theirs = speedscope_stacks(prof, frames)
+        # speedscope keeps no stack of weight 0 (a stack under half a us)
+        kept = {st: v for st, v in ours.items() if v > 0}
+        our_frames = {fr for st in kept for fr in st.split(";")}
+        check(name + ": one profile", len(doc.get("profiles", [])) == 1)
+        check(name + ": the same frames (%d)" % len(our_frames), set(frames) == our_frames,
+              "%d vs %d" % (len(set(frames)), len(our_frames)))
+        check(name + ": the same stacks, each with our value (%d)" % len(kept), theirs == kept,
+              "%d vs %d stacks" % (len(theirs), len(kept)))
+        total = prof.get("endValue", 0) - prof.get("startValue", 0)
+        check(name + ": the same total weight (%d us)" % sum(ours.values()),
+              total == sum(ours.values()) and ours, "%s vs %s" % (total, sum(ours.values())))
+
+
+def speedscope_stacks(prof, frames):
+    """A speedscope profile's time per whole stack ("a;b;c": the time with
+    exactly that stack open), for its sampled and its evented kinds."""
+    out = {}
+    if prof.get("type") == "sampled":
+        for sample, weight in zip(prof.get("samples", []), prof.get("weights", [])):
+            key = ";".join(frames[i] for i in sample)
+            out[key] = out.get(key, 0) + weight
+        return out
+    stack, last = [], prof.get("startValue", 0)
+    for ev in prof.get("events", []):
+        if stack and ev["at"] > last:
+            key = ";".join(frames[i] for i in stack)
+            out[key] = out.get(key, 0) + ev["at"] - last
+        last = ev["at"]
+        if ev["type"] == "O":
+            stack.append(ev["frame"])
+        elif stack:
+            stack.pop()
+    return out
+
+
 def big_set(tmp, n):
     """Two sets of n names each (most on both sides), for a report of n+ rows."""
     for side, shift in (("big_c", 0), ("big_t", n // 10)):
@@ -499,6 +624,8 @@ def main():
         check_layout(td, browser, tmp)
         check_flame(td, browser, tmp, T + "tracelens-bert_h100", T + "tracelens-bert_mi300",
                     [], "ATTENTION")
+        check_speedscope(td, browser, tmp, T + "tracelens-falconsai_h100",
+                         T + "tracelens-falconsai_mi300")
         a, b = big_set(tmp, 20000)
         took = check_report(td, browser, tmp, "20k-rows", a, b, sorts=[("diff_duration", "desc", 6)])
         if took is not None:
