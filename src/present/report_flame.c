@@ -90,8 +90,10 @@ static void js_str(FILE *f, const char *s, size_t len)
             fprintf(f, "\\%c", (char)cp);
         else if (cp < 0x20 || cp == '<' || cp == '>' || cp == '&' || cp == 0x2028 || cp == 0x2029)
             fprintf(f, "\\u%04x", (unsigned)cp);
-        else
-            fwrite(buf, 1, td_utf8_encode(buf, cp), f);
+        else {
+            size_t n = td_utf8_encode(buf, cp);
+            fwrite(buf, 1, n, f);
+        }
     }
     fputc('"', f);
 }
