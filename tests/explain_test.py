@@ -7,6 +7,9 @@
   by edit distance from both sides, with the side each is on.
 - The kernel rows come sorted by |change of duration|, largest first.
 - A known op that launched nothing is no error (exit 0, empty table).
+- --by module (and --exclusive): the kernels under a module path add up to
+  its row of 'compare --by module', and each kernel's time is that of the
+  folded stacks ('compare --format folded') whose modules hold the path.
 """
 import csv, io, os, subprocess, sys
 
@@ -96,6 +99,81 @@ def inclusive(exe):
               rc != 0 and "trace files" in err, (rc, err[:200]))
 
 
+def module_paths(stack):
+    """The nn.Module path of a folded stack, and its kernel (last frame)."""
+    frames = stack.split(";")
+    mods = [f[len("nn.Module: "):] for f in frames[:-1] if f.startswith("nn.Module: ")]
+    return mods, frames[-1]
+
+
+def by_module(exe):
+    import json, tempfile
+    for c, t in (("tracelens-bert_h100", "tracelens-bert_mi300"),
+                 ("tracelens-falconsai_h100", "tracelens-falconsai_mi300")):
+        a, b = os.path.join(T, c), os.path.join(T, t)
+        with tempfile.TemporaryDirectory() as tmp:
+            fc, ft = os.path.join(tmp, "c.folded"), os.path.join(tmp, "t.folded")
+            run(exe, "compare", a, b, "--format", "folded", "-q", "-o", fc + "," + ft)
+            folded = []
+            for path in (fc, ft):
+                with open(path, encoding="utf-8") as f:
+                    folded.append([l.rstrip("\n").rsplit(" ", 1) for l in f])
+        for excl in ([], ["--exclusive"]):
+            rc, out, _ = run(exe, "compare", a, b, "--by", "module", "--format", "csv", "-q",
+                             *excl)
+            rows = {r["module"]: r for r in csv.DictReader(io.StringIO(out))}
+            both = [m for m, r in rows.items() if m != "(unattributed)" and
+                    float(r["control_total_duration"]) > 0 and
+                    float(r["test_total_duration"]) > 0]
+            # the outermost, the busiest inner one, one at mid depth
+            both.sort(key=lambda m: (m.count("/"), m))
+            pick = {both[0], max(both[1:], key=lambda m: float(rows[m]["test_total_duration"])),
+                    both[len(both) // 2]}
+            for m in sorted(pick):
+                tag = "explain --by module%s %s (%s)" % (" --exclusive" if excl else "",
+                                                        m.rsplit("/", 1)[-1], c)
+                rc, out, err = run(exe, "explain", a, b, m, "--by", "module", "--format",
+                                   "json", "-q", *excl)
+                j = json.loads(out) if rc == 0 else {"kernels": []}
+                ks = j["kernels"]
+                want = rows[m]
+                ok = rc == 0 and j.get("module") == m and ks
+                for side in ("control", "test"):
+                    ok = ok and abs(sum(k[side + "_total_duration"] for k in ks) -
+                                    float(want[side + "_total_duration"])) < 1e-6
+                    ok = ok and sum(k[side + "_counts"] for k in ks) == int(
+                        want[side + "_counts"]) == j[side]["gpu_events"]
+                    ok = ok and abs(j[side]["gpu_time"] -
+                                    float(want[side + "_total_duration"])) < 1e-6
+                check(tag + ": the kernels add up to the module's row", ok,
+                      (rc, err[:200], want, [j.get(s) for s in ("control", "test")]))
+                parts = m.split("/")
+                bad = []
+                for s, side in enumerate(("control", "test")):
+                    per, lines = {}, {}
+                    for stack, v in folded[s]:
+                        mods, kernel = module_paths(stack)
+                        if (mods == parts) if excl else (mods[:len(parts)] == parts):
+                            per[kernel] = per.get(kernel, 0) + int(v)
+                            lines[kernel] = lines.get(kernel, 0) + 1
+                    got = {}
+                    for k in ks:
+                        if k[side + "_counts"]:
+                            name = k["name"].replace(";", ":")
+                            got[name] = got.get(name, 0) + k[side + "_total_duration"]
+                    if set(got) != set(per):
+                        bad.append((side, sorted(set(got) ^ set(per))[:2]))
+                    bad += [(side, n) for n in got
+                            if abs(got[n] - per.get(n, 0)) > 0.5 * lines.get(n, 0) + 1e-6]
+                check(tag + ": each kernel's time is that of the folded stacks under it",
+                      not bad, bad[:3])
+    a, b = os.path.join(T, "tracelens-bert_h100"), os.path.join(T, "tracelens-bert_mi300")
+    rc, out, err = run(exe, "explain", a, b, "BertLayer_0", "--by", "module", "-q")
+    check("explain --by module, not a whole path: exit 1 naming whole paths",
+          rc == 1 and "no module named 'BertLayer_0'" in err and
+          "BertLMHeadModel_0/BertModel_0" in err, (rc, err[:300]))
+
+
 def main():
     exe = os.path.abspath(sys.argv[1])
     every = ["--control-iteration", "all", "--test-iteration", "all"]
@@ -130,6 +208,7 @@ def main():
     rows2 = [r["name"] for r in csv.DictReader(io.StringIO(out2)) if r["name"] != "(CPU time)"]
     check("explain --sort name still orders by name", rows2 == sorted(rows2), rows2[:3])
     inclusive(exe)
+    by_module(exe)
     print("explain: %d passed, %d failed" % (passed, failed))
     sys.exit(1 if failed else 0)
 

@@ -19,7 +19,9 @@ Checks:
   - hand-made traces: a stack 1,500 frames deep cut to 1,000 with a [...]
     frame and a note; overlapping events nested by the documented rule;
     no module events: a note and rows by top op;
-  - usage errors: --format folded without two files or --side.
+  - usage errors: --format folded without two files or --side;
+  - the report's flame section: its tree's self times are the folded
+    stacks; a report of summaries says why it has no flame graph.
 """
 import json, os, re, subprocess, sys, tempfile
 
@@ -360,6 +362,49 @@ def test_flame():
     check(rc == 2, "plot flame: a bad extension refused")
 
 
+def test_report_flame():
+    """The report's flame section: its tree of frames holds each folded
+    stack's time as the self time of the stack's last frame, the root the
+    sides' totals; a report of summaries (no stacks) says why it has none."""
+    import html
+    p = os.path.join(TMP, "overlap.json")
+    q = os.path.join(TMP, "overlap2.json")
+    out = os.path.join(TMP, "r.html")
+    rc, _, err = run("report", p, q, "-o", out, "-q")
+    check(rc == 0, "report: %s" % err)
+    page = open(out, encoding="utf-8").read()
+    m = re.search(r'<script type="application/json" id="td-flame-data">(.*?)</script>', page, re.S)
+    check(m is not None, "report: the flame section's data")
+    if not m:
+        return
+    check("<" not in m.group(1), "report: no '<' inside the flame data")
+    nodes = json.loads(m.group(1))["nodes"]
+    path, kids = [None] * len(nodes), [[] for _ in nodes]
+    for i, (parent, name, c, t) in enumerate(nodes):
+        check(parent < i, "flame data: a parent before its child")
+        path[i] = name if parent <= 0 else path[parent] + ";" + name
+        if parent >= 0:
+            kids[parent].append(i)
+    fc, ft = folded(p, q)
+    check(nodes[0][1] == "all" and nodes[0][2] == sum(fc.values()) and
+          nodes[0][3] == sum(ft.values()), "flame data: the root holds both sides' totals")
+    for side, fold in ((2, fc), (3, ft)):
+        self_t = {path[i]: nodes[i][side] - sum(nodes[k][side] for k in kids[i])
+                  for i in range(1, len(nodes))}
+        got = {st: v for st, v in self_t.items() if abs(v) > 1e-9}
+        want = {st: v for st, v in fold.items() if v}
+        check(got == want, "flame data: self times = the folded stacks (%s vs %s)" % (
+            sorted(got.items())[:3], sorted(want.items())[:3]))
+    sp = os.path.join(TMP, "o.tdsum")
+    rc, _, err = run("summarize", p, "-o", sp, "-q")
+    rc, _, err = run("report", sp, sp, "-o", out, "-q")
+    page = open(out, encoding="utf-8").read() if rc == 0 else ""
+    m = re.search(r'<p class="sub" id="td-flame-none">(.*?)</p>', page)
+    check(rc == 0 and m and "no stacks" in html.unescape(m.group(1)) and
+          'id="td-flame-data"' not in page, "report of summaries: says why no flame graph (%s)"
+          % (m.group(1)[:200] if m else err[:200]))
+
+
 def test_parser_is_strict():
     for bad in ("a;b 1", "a;;b 1\n", "a;b 1.5\n", "a;b\n", "a 1\na 2\n", "a\tb 1\n", "a;b -1\n"):
         try:
@@ -374,7 +419,7 @@ def main():
     EXE = os.path.abspath(sys.argv[1])
     with tempfile.TemporaryDirectory() as TMP:
         for t in (test_parser_is_strict, test_overlap, test_deep_stack, test_no_modules, test_usage,
-                  test_flame, test_modules, test_ns_and_iterations, test_sum_rule):
+                  test_flame, test_report_flame, test_modules, test_ns_and_iterations, test_sum_rule):
             try:
                 t()
             except Exception as e:  # a crash is a failure, named

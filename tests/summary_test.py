@@ -235,13 +235,18 @@ def three_runs(exe, tmp):
     check("--replace", rc == 0 and [r["name"] for r in json.loads(out)] == ["a", "b", "c"], err)
     # Report from summaries: the same page.
     # (but for the note on HTA's rounding: its moved rows need each event's
-    # own duration, which a summary does not keep; docs/numbers.md)
+    # own duration, which a summary does not keep; docs/numbers.md; and for
+    # the flame graph: a summary keeps no stacks, docs/stacks.md, and the
+    # section says so in its place)
     def page(r):
         data = re.sub(rb'<li class="rounding">[^<]*</li>\n', b"", r[1])
+        data = re.sub(rb'<h2 id="flame">.*?(?=<h2 id="rows">)', b"", data, flags=re.S)
         return data.replace(b'<h2>Notes</h2>\n<ul class="notes" id="notes">\n</ul>\n', b"")
     ra = run(exe, "report", c, t, "-o", "-")
     rb = run(exe, "report", h + "#a", h + "#b", "-o", "-")
     check("report identical", ra[0] == 0 and page(ra) == page(rb))
+    check("report from summaries: the flame section says they keep no stacks",
+          b'id="td-flame-none"' in rb[1] and b'id="td-flame-data"' in ra[1])
     sel = ["--control-iteration", "all", "--per-iteration", "-q"]
     ra = run(exe, "report", c, t, "-o", "-", *sel)
     rb = run(exe, "report", h + "#a", h + "#b", "-o", "-", *sel)

@@ -446,8 +446,8 @@ def _compare_traces(cls, control, test, control_rank, test_rank, control_iterati
     by_code = _by_code(by)
     ctl, tst = _adapt(control, test, threads, ns, pids=pids)
     if by_code or report is not None:  # the report's "Where the GPU time moved" needs it too
-        # and its headline the breakdown's records
-        st = by_code in (_BY["module"], _BY["stack"])
+        # and its headline the breakdown's records, its flame graph the stacks
+        st = by_code in (_BY["module"], _BY["stack"]) or report is not None
         _attributed(ctl, threads, stacks=st, breakdown=report is not None)
         _attributed(tst, threads, stacks=st, breakdown=report is not None)
     if ctl.label == tst.label:  # as HTA renames it

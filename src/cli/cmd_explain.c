@@ -11,11 +11,29 @@ static void fmt_num(char *b, size_t cap, double x)
     td_format_number(b, cap, x);
 }
 
-/* The key: "op", "top_op" or "annotation". */
+/* The key: "op", "top_op", "annotation" or "module". */
 static const char *key_name(const cli_pair *p)
 {
     td_by by = p->o.cmp.only_by;
-    return by == TD_BY_ANNOTATION ? "annotation" : by == TD_BY_TOP_OP ? "top_op" : "op";
+    return by == TD_BY_ANNOTATION ? "annotation"
+           : by == TD_BY_TOP_OP   ? "top_op"
+           : by == TD_BY_MODULE   ? "module"
+                                  : "op";
+}
+
+/* A module has no call of its own that the rows could use (docs/stacks.md):
+ * its block is the GPU time and the GPU events under it, no CPU time. */
+static bool by_module(const cli_pair *p)
+{
+    return p->o.cmp.only_by == TD_BY_MODULE;
+}
+
+static uint64_t gpu_events(const cli_pair *p, int side)
+{
+    uint64_t n = 0;
+    for (size_t i = 0; i < td_diff_nrows(p->diff); i++)
+        n += td_diff_rows(p->diff)[i].counts[side];
+    return n;
 }
 
 /* One line of the CPU/GPU time block; label is ASCII but for "µs". */
@@ -40,6 +58,12 @@ static int explain_table(FILE *f, const cli_pair *p, const char *name, td_write_
     fputc(' ', f);
     cli_put_cell(f, tl, 14, CLI_CELL_RIGHT);
     fprintf(f, " %14s\n", "diff");
+    if (by_module(p)) {
+        time_line(f, "GPU time", c->only_gpu_time, t->only_gpu_time);
+        fprintf(f, "%-14s %14llu %14llu\n\n", "GPU events", (unsigned long long)gpu_events(p, 0),
+                (unsigned long long)gpu_events(p, 1));
+        return td_write_table(f, p->diff, w, err);
+    }
     time_line(f, "CPU time", c->only_cpu_time, t->only_cpu_time);
     time_line(f, "GPU time", c->only_gpu_time, t->only_gpu_time);
     fprintf(f, "%-14s %14llu %14llu\n\n", "calls", (unsigned long long)c->only_cpu_count,
@@ -52,7 +76,7 @@ static int explain_csv(FILE *f, const cli_pair *p, td_write_opts *w, td_error *e
 {
     const td_side_notes *c = td_diff_notes(p->diff, 0), *t = td_diff_notes(p->diff, 1);
     int rc = td_write_csv(f, p->diff, w, err);
-    if (rc < 0)
+    if (rc < 0 || by_module(p))
         return rc;
     char a[40], b[40], d[40];
     fmt_num(a, sizeof a, c->only_cpu_time);
@@ -79,8 +103,12 @@ static int explain_json(FILE *f, const cli_pair *p, const char *name, td_write_o
         char a[40], b[40];
         fmt_num(a, sizeof a, n[s]->only_cpu_time);
         fmt_num(b, sizeof b, n[s]->only_gpu_time);
-        fprintf(f, ", \"%s\": {\"calls\": %llu, \"cpu_time\": %s, \"gpu_time\": %s}", side[s],
-                (unsigned long long)n[s]->only_cpu_count, a, b);
+        if (by_module(p))
+            fprintf(f, ", \"%s\": {\"gpu_events\": %llu, \"gpu_time\": %s}", side[s],
+                    (unsigned long long)gpu_events(p, s), b);
+        else
+            fprintf(f, ", \"%s\": {\"calls\": %llu, \"cpu_time\": %s, \"gpu_time\": %s}", side[s],
+                    (unsigned long long)n[s]->only_cpu_count, a, b);
     }
     fputs(", \"kernels\": ", f);
     int rc = td_write_json(f, p->diff, w, err);
@@ -128,6 +156,15 @@ static int unknown_name(cli_pair *p, const char *name)
     if (td_diff_compute(&d, p->control, p->test, &cmp, &err) < 0)
         return cli_td_error(&err);
     const td_row *rows = td_diff_rows(d);
+    for (size_t r = 0, n = td_diff_nrows(d); r < n; r++)
+        if (rows[r].name_len == strlen(name) && memcmp(rows[r].name, name, rows[r].name_len) == 0) {
+            /* --by module --exclusive: a module whose GPU time is all its children's */
+            cli_error("explain: %s '%s' has no GPU events of its own in either selection "
+                      "(without --exclusive: with its children's)",
+                      cli_by_name(p->o.cmp.only_by), name);
+            td_diff_free(d);
+            return EXIT_DATA;
+        }
     size_t near[5];
     long m = td_diff_closest(d, name, near, 5);
     if (m < 0) {
@@ -169,6 +206,7 @@ static int explain_run(cli_pair *p, const char *name)
     o->cmp.only = name;
     o->cmp.only_by = o->cmp.by == TD_BY_KERNEL ? TD_BY_OP : o->cmp.by;
     o->cmp.by = TD_BY_KERNEL;
+    o->want_stacks = o->cmp.only_by == TD_BY_MODULE;
     if (!o->sort_text) { /* the kernels that moved most first */
         o->view.sort = TD_COL_ABS_DIFF_DURATION;
         o->view.has_sort = true;

@@ -983,7 +983,7 @@ const cli_option cli_options[] = {
      "docs/attribution.md and docs/stacks.md. lca-name: with\n"
      "--match tree, totals per LCA name (docs/tree-match.md)",
      set_by},
-    {"exclusive", 0, NULL, NULL, "rows", ON_BY,
+    {"exclusive", 0, NULL, NULL, "rows", ON_BY | ON(CMD_EXPLAIN),
      "--by module: a module's own GPU time (default: with its\n"
      "children's, so that the outermost module holds it all)",
      set_exclusive},
@@ -996,8 +996,10 @@ const cli_option cli_options[] = {
      "also the kernels launched inside the op's children, at\n"
      "any depth (aten::linear: its GEMMs; needs trace files)",
      set_inclusive},
-    {"by", 0, "KEY", "op|top-op|annotation", "rows", ON(CMD_EXPLAIN),
-     "NAME is an innermost op (default), an outermost op,\nor a user annotation", set_by},
+    {"by", 0, "KEY", "op|top-op|annotation|module", "rows", ON(CMD_EXPLAIN),
+     "NAME is an innermost op (default), an outermost op,\na user annotation, or an nn.Module "
+     "path (as\n'compare --by module' shows it)",
+     set_by},
     {"classes", 0, "FILE", NULL, "rows", ON_BY,
      "--by class rules: class<TAB>regex lines, first match\nwins (default: docs/attribution.md)",
      set_classes},

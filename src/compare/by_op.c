@@ -23,7 +23,8 @@ int td_attr_check(builder *b, const td_set *control, const td_set *test,
             if (!sets[s]->files[i]->has_attr)
                 return td_fail(err, TD_EUSAGE, sets[s]->files[i]->path,
                                "opened without attribution (td_open_opts.want_attribution)");
-    bool stk = opts->by == TD_BY_STACK || opts->by == TD_BY_MODULE;
+    bool stk = opts->by == TD_BY_STACK || opts->by == TD_BY_MODULE ||
+               (opts->only && opts->only_by == TD_BY_MODULE);
     for (int s = 0; stk && s < 2; s++)
         for (size_t i = 0; i < sets[s]->nfiles; i++)
             if (!sets[s]->files[i]->stk_of)
@@ -34,11 +35,13 @@ int td_attr_check(builder *b, const td_set *control, const td_set *test,
                                "with td_open_opts.want_stacks (a summary does not keep them)",
                                opts->by == TD_BY_STACK ? "stack" : "module");
     if (opts->only && opts->only_by != TD_BY_OP && opts->only_by != TD_BY_TOP_OP &&
-        opts->only_by != TD_BY_ANNOTATION)
-        return td_fail(err, TD_EUSAGE, "", "explain works by op, top-op or annotation");
+        opts->only_by != TD_BY_ANNOTATION && opts->only_by != TD_BY_MODULE)
+        return td_fail(err, TD_EUSAGE, "", "explain works by op, top-op, annotation or module");
     if (opts->only && opts->only_inclusive && opts->only_by != TD_BY_OP)
         return td_fail(err, TD_EUSAGE, "", "inclusive explains an op (by op), not %s",
-                       opts->only_by == TD_BY_TOP_OP ? "a top op" : "an annotation");
+                       opts->only_by == TD_BY_TOP_OP   ? "a top op"
+                       : opts->only_by == TD_BY_MODULE ? "a module"
+                                                       : "an annotation");
     for (int s = 0; opts->only && opts->only_inclusive && s < 2; s++)
         for (size_t i = 0; i < sets[s]->nfiles; i++)
             if (!sets[s]->files[i]->attr_call)
@@ -114,6 +117,14 @@ static int64_t row_of(file_ctx *c, uint32_t name, uint32_t key, bool *unattr)
     return c->row[id];
 }
 
+static int64_t no_row(void *ud, const char *s, size_t len)
+{
+    (void)ud;
+    (void)s;
+    (void)len;
+    return -1;
+}
+
 /* Whether gpu event k was launched inside a call of opts->only, at any
  * depth (explain --inclusive). */
 static bool inside_only(file_ctx *c, size_t k)
@@ -172,13 +183,17 @@ static int add_event(file_ctx *c, int side, const td_event *e, size_t i, size_t 
     const td_compare_opts *o = c->o;
     uint32_t name = TD_EV_NAME(e);
     if (!(e->name & TD_EV_GPU)) {
-        if (o->only && only_match(c, name) && !isnan(e->dur)) {
+        if (o->only && o->only_by != TD_BY_MODULE && only_match(c, name) && !isnan(e->dur)) {
             sn->only_cpu_count++;
             sn->only_cpu_time += e->dur;
         }
         return 0;
     }
-    if (o->only && o->only_inclusive) {
+    if (o->only && o->only_by == TD_BY_MODULE) {
+        int in = td_stk_in_module(c->stk, k, o->only, strlen(o->only));
+        if (in <= 0)
+            return in;
+    } else if (o->only && o->only_inclusive) {
         if (!inside_only(c, k))
             return 0;
     } else if (o->only) {
@@ -226,6 +241,10 @@ int td_add_file_attr(builder *b, int side, const td_file *f, td_side_notes *sn,
         goto done;
     if ((opts->by == TD_BY_STACK || opts->by == TD_BY_MODULE) && !opts->only &&
         td_stk_rows_new(&c.stk, b, NULL, NULL, f, opts) < 0)
+        goto done;
+    /* explain --by module: the module paths only, no rows made from them */
+    if (opts->only && opts->only_by == TD_BY_MODULE &&
+        td_stk_rows_new(&c.stk, NULL, no_row, NULL, f, opts) < 0)
         goto done;
     for (size_t i = 0; i < nn; i++) {
         c.row[i] = -1;

@@ -36,6 +36,10 @@ int td_stk_rows_new(td_stk_rows **out, struct builder *b, td_stk_find_fn find, v
  * when under no module (or no row); TD_ENOMEM. */
 long td_stk_rows_of(td_stk_rows *x, uint32_t name, size_t k, const int64_t **rows, bool *cut);
 void td_stk_rows_free(td_stk_rows *x);
+/* Whether gpu event k's stack holds the nn.Module path path (as the rows
+ * by module name it; exclusive: as its nearest module): 1, 0, TD_ENOMEM.
+ * Made with find, so that no row is made. */
+int td_stk_in_module(td_stk_rows *x, size_t k, const char *path, size_t len);
 /* Whether f's stacks hold an nn.Module frame. */
 bool td_stk_has_modules(const td_file *f);
 

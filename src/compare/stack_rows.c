@@ -374,3 +374,24 @@ bool td_stk_has_modules(const td_file *f)
     }
     return false;
 }
+
+int td_stk_in_module(td_stk_rows *x, size_t k, const char *path, size_t len)
+{
+    const td_file *f = x->f;
+    uint32_t node = k < f->nattr && f->stk_of ? f->stk_of[k] : TD_ATTR_NONE;
+    if (node != TD_ATTR_NONE && node >= f->nstk)
+        return 0;
+    int depth = 0;
+    for (int64_t m = node == TD_ATTR_NONE ? -1 : near_module(x, node);
+         m >= 0 && depth < TD_STK_MAX_DEPTH; depth++) {
+        if (module_row(x, (uint32_t)m, 0) == -3)
+            return TD_ENOMEM;
+        if (x->mpath[m] && x->mplen[m] == len && memcmp(x->mpath[m], path, len) == 0)
+            return 1;
+        uint32_t up = f->stk_parent[m];
+        if (x->o->exclusive || up == TD_ATTR_NONE)
+            break;
+        m = near_module(x, up);
+    }
+    return 0;
+}

@@ -15,7 +15,10 @@ inside the viewport and draws each chart at 90% or more of its card's width;
 its table of contents (one link per section heading) stays at the top after
 scrolling, the charts' legends say the sides' labels (the sets' names by
 default) and the interval sits in the change's unit (percent).
-Screenshots (1400x2000) of the examples' report and of the
+The report's flame graph zooms, searches (its sum = the folded files') and
+resets. speedscope (npm, pinned; skipped with a message when npm cannot
+reach the registry) imports both sides' folded files with our stacks and
+values. Screenshots (1400x2000) of the examples' report and of the
 hta-trace_diff report go to DIR (default build/browser) for a person to look at.
 """
 import csv, gzip, html.parser, io, json, os, re, shutil, struct, subprocess, sys, tempfile, time
@@ -323,6 +326,49 @@ TOC_PROBE = r"""<script>
 </script>"""
 
 
+FLAME_PROBE = r"""<script>
+(function(){
+  var svg = document.getElementById('td-flame-svg'), out = {};
+  function info(g) {
+    var r = g.querySelector('rect');
+    return {i: +g.getAttribute('data-i'), x: +r.getAttribute('x'), y: +r.getAttribute('y'),
+            w: +r.getAttribute('width'), cls: g.getAttribute('class'),
+            name: g.querySelector('title').textContent.split('\n')[0]};
+  }
+  function frames() { return Array.prototype.map.call(svg.querySelectorAll('g.frame'), info); }
+  function sum() {
+    var s = document.getElementById('td-flame-sum');
+    return {control: +s.getAttribute('data-control'), test: +s.getAttribute('data-test'),
+            text: s.textContent};
+  }
+  out.before = frames();
+  var target = null;
+  out.before.forEach(function (f) {
+    if (f.w < 600 && (!target || f.w > target.w)) target = f;
+  });
+  out.target = target;
+  if (target) {
+    var g = svg.querySelector('g.frame[data-i="' + target.i + '"] rect');
+    g.dispatchEvent(new MouseEvent('click', {bubbles: true}));
+    out.zoom = +svg.getAttribute('data-zoom');
+    out.zoomed = frames();
+    out.path = document.getElementById('td-flame-path').textContent;
+  }
+  var box = document.getElementById('td-flame-q');
+  box.value = QUERY;
+  box.dispatchEvent(new Event('input', {bubbles: true}));
+  out.sum = sum();
+  out.searched = frames();
+  document.getElementById('td-flame-reset').click();
+  out.reset = frames();
+  out.reset_zoom = +svg.getAttribute('data-zoom');
+  out.reset_box = box.value;
+  out.reset_sum = sum();
+  document.body.setAttribute('data-flame', JSON.stringify(out));
+})();
+</script>"""
+
+
 def probe(browser, tmp, out, script, size):
     """The JSON a probe script wrote on <body>, run on a copy of the report."""
     page = open(out, encoding="utf-8").read()
@@ -380,6 +426,238 @@ def check_toc_legends(td, browser, tmp):
               k > 0 and u[k:k + 3] == ["change_%", "ci_low_%", "ci_high_%"], repr(u))
 
 
+def folded_sums(td, a, b, args, query):
+    """Per side: the total of the folded lines whose stack holds a frame
+    containing query (any case), and how many lines that is."""
+    tmp = tempfile.mkdtemp(prefix="td-folded-")
+    try:
+        outs = [os.path.join(tmp, "c.folded"), os.path.join(tmp, "t.folded")]
+        p = subprocess.run([td, "compare", a, b, "--format", "folded", "-q", "-o",
+                            ",".join(outs)] + list(args), capture_output=True, cwd=ROOT,
+                           timeout=600)
+        if p.returncode != 0:
+            return None
+        res = []
+        for path in outs:
+            total, lines = 0, 0
+            with open(path, encoding="utf-8") as f:
+                for line in f:
+                    stack, value = line.rstrip("\n").rsplit(" ", 1)
+                    if any(query.lower() in fr.lower() for fr in stack.split(";")):
+                        total += int(value)
+                        lines += 1
+            res.append((total, lines))
+        return res
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def check_flame(td, browser, tmp, a, b, args, query):
+    """The report's "Where, by stack": a click on the widest frame under
+    half the width zooms to it (it spans the width, its ancestors too, the frames
+    under it keep their proportions, nothing else is drawn); the search box
+    marks exactly the frames whose name holds the text (any case) and sums
+    the time of the stacks that hold one, which is the folded files' total
+    of those stacks (each folded value is rounded to a whole us: within half
+    a us per stack); reset brings back the whole graph and clears the search."""
+    name = "flame " + os.path.basename(a)
+    out = os.path.join(tmp, "flame.html")
+    p = subprocess.run([td, "report", a, b, "-q", "-o", out] + list(args), capture_output=True,
+                       cwd=ROOT, timeout=600)
+    if not check(name + ": report", p.returncode == 0, p.stderr.decode()[-300:]):
+        return
+    page = open(out, encoding="utf-8").read()
+    check(name + ": the section is there", 'id="td-flame-data"' in page and 'id="flame"' in page)
+    at = page.rindex("</body>")
+    probe = os.path.join(tmp, "flame_probe.html")
+    with open(probe, "w", encoding="utf-8") as f:
+        f.write(page[:at] + FLAME_PROBE.replace("QUERY", json.dumps(query)) + page[at:])
+    rc, dumped = browse(browser, "file://" + probe, ["--dump-dom", "--window-size=1400,2000"])
+    m = re.search(r'data-flame="([^"]*)"', dumped)
+    if not check(name + ": probed", rc == 0 and m is not None, "exit %d" % rc):
+        return
+    import html as h
+    r = json.loads(h.unescape(m.group(1)))
+    W, eps = 1200.0, 0.02
+    before = {f["i"]: f for f in r["before"]}
+    check(name + ": the whole graph drawn", len(before) > 10 and before.get(0, {}).get("w") == W,
+          "%d frames" % len(before))
+    t = r["target"]
+    if check(name + ": a frame to zoom to", t is not None):
+        z = {f["i"]: f for f in r["zoomed"]}
+        zf = z.get(t["i"])
+        check(name + ": zoom: data-zoom is the frame", r["zoom"] == t["i"], str(r["zoom"]))
+        check(name + ": zoom: the frame spans the width",
+              zf is not None and zf["x"] == 0 and zf["w"] == W and "zoomed" in zf["cls"], str(zf))
+        anc = [f for f in r["zoomed"] if f["y"] < t["y"]]
+        check(name + ": zoom: one ancestor per row above, full width",
+              len(anc) == t["y"] // 16 and all(f["w"] == W and "ancestor" in f["cls"] for f in anc),
+              str(anc[:3]))
+        s = W / t["w"]
+        bad = []
+        for f in r["zoomed"]:
+            if f["y"] <= t["y"]:
+                continue
+            b0 = before.get(f["i"])
+            if b0 is None:  # narrower than 0.1 px before the zoom
+                if f["w"] / s > 0.1 + eps:
+                    bad.append(f)
+                continue
+            tol = eps * s + eps
+            if (abs(f["w"] - b0["w"] * s) > tol or abs(f["x"] - (b0["x"] - t["x"]) * s) > tol
+                    or f["x"] < -eps or f["x"] + f["w"] > W + tol or b0["x"] < t["x"] - eps or
+                    b0["x"] + b0["w"] > t["x"] + t["w"] + eps):
+                bad.append(f)
+        below = [f for f in r["zoomed"] if f["y"] > t["y"]]
+        check(name + ": zoom: the frames below keep their proportions, inside the frame",
+              below and not bad, "%d of %d off: %s" % (len(bad), len(below), bad[:2]))
+        check(name + ": zoom: the path names the frame", r["path"].endswith(t["name"]),
+              repr(r["path"][-80:]))
+    q = query.lower()
+    wrong = [f for f in r["searched"] if (q in f["name"].lower() and f["i"] != 0) !=
+             ("match" in f["cls"].split())]
+    check(name + ": search marks exactly the matching frames",
+          not wrong and any("match" in f["cls"].split() for f in r["searched"]), str(wrong[:3]))
+    sums = folded_sums(td, a, b, args, query)
+    if check(name + ": folded files", sums is not None):
+        for side, key in ((0, "control"), (1, "test")):
+            total, lines = sums[side]
+            got = r["sum"][key]
+            check("%s: search sum (%s) = the folded total of the matching stacks" % (name, key),
+                  lines > 0 and abs(got - total) <= 0.5 * lines + 1e-6,
+                  "%s vs %d over %d stacks" % (got, total, lines))
+        check(name + ": the sum is shown", r["sum"]["text"].startswith("matches:"),
+              repr(r["sum"]["text"]))
+    check(name + ": reset: the whole graph again",
+          r["reset"] == [dict(f, cls=f["cls"].replace(" match", "")) for f in r["before"]]
+          and r["reset_zoom"] == 0, "%d frames, zoom %s" % (len(r["reset"]), r["reset_zoom"]))
+    check(name + ": reset: the search cleared",
+          r["reset_box"] == "" and r["reset_sum"]["text"] == "" and
+          not any("match" in f["cls"].split() for f in r["reset"]), repr(r["reset_sum"]))
+
+
+# speedscope from the npm registry, pinned; installed once into a cache the
+# runs share (TD_NPM_CACHE, default build/npm-cache).
+SPEEDSCOPE = "1.25.0"
+
+SPEEDSCOPE_PROBE = r"""(function () {
+  var orig = window.URL.createObjectURL;
+  window.URL.createObjectURL = function (b) {
+    b.text().then(function (t) { document.body.setAttribute('data-export', t); });
+    return orig.call(window.URL, b);
+  };
+  speedscope.loadFileFromBase64(NAME, B64);
+  var tries = 0;
+  (function poll() {
+    if (document.body.hasAttribute('data-export') || tries++ > 300) return;
+    window.dispatchEvent(new KeyboardEvent('keydown', {key: 's', ctrlKey: true, bubbles: true}));
+    setTimeout(poll, 100);
+  })();
+})();
+"""
+
+
+def speedscope_page():
+    """speedscope's index.html from the cache, installed with npm when
+    missing; None (and why) when npm or the registry cannot be reached."""
+    cache = os.environ.get("TD_NPM_CACHE") or os.path.join(ROOT, "build", "npm-cache")
+    pkg = os.path.join(cache, "node_modules", "speedscope")
+    page = os.path.join(pkg, "dist", "release", "index.html")
+    try:
+        with open(os.path.join(pkg, "package.json"), encoding="utf-8") as f:
+            have = json.load(f).get("version")
+    except (OSError, ValueError):
+        have = None
+    if have == SPEEDSCOPE and os.path.exists(page):
+        return page, ""
+    if not shutil.which("npm"):
+        return None, "npm is not installed"
+    os.makedirs(cache, exist_ok=True)
+    try:
+        p = subprocess.run(["npm", "install", "--prefix", cache, "--no-audit", "--no-fund",
+                            "--no-save", "speedscope@" + SPEEDSCOPE], capture_output=True,
+                           timeout=300)
+    except subprocess.TimeoutExpired:
+        return None, "npm install timed out"
+    if p.returncode != 0 or not os.path.exists(page):
+        return None, "npm install speedscope@%s failed: %s" % (
+            SPEEDSCOPE, p.stderr.decode("utf-8", "replace").strip()[-200:])
+    return page, ""
+
+
+def check_speedscope(td, browser, tmp, a, b):
+    """speedscope (the web app, from npm) imports the folded files of both
+    sides: loaded in headless Chromium as its own command line loads a file
+    (#localProfilePath), then exported (Ctrl+S, caught in the page), its
+    profile holds our stacks, each once, with our values: the same frames,
+    the same number of stacks, the same total weight."""
+    page, why = speedscope_page()
+    if page is None:
+        print("skip: speedscope import: %s" % why)
+        return
+    import base64
+    outs = [os.path.join(tmp, "control.folded"), os.path.join(tmp, "test.folded")]
+    p = subprocess.run([td, "compare", a, b, "--format", "folded", "-q", "-o", ",".join(outs)],
+                       capture_output=True, cwd=ROOT, timeout=600)
+    if not check("speedscope: folded files", p.returncode == 0, p.stderr.decode()[-300:]):
+        return
+    for path in outs:
+        name = "speedscope %s: %s" % (SPEEDSCOPE, os.path.basename(path))
+        data = open(path, "rb").read()
+        ours = {}
+        for line in data.decode("utf-8").splitlines():
+            stack, value = line.rsplit(" ", 1)
+            ours[stack] = int(value)
+        js = os.path.join(tmp, os.path.basename(path) + ".js")
+        with open(js, "w", encoding="utf-8") as f:
+            f.write(SPEEDSCOPE_PROBE.replace("NAME", json.dumps(os.path.basename(path))).replace(
+                "B64", json.dumps(base64.b64encode(data).decode())))
+        rc, dumped = browse(browser, "file://" + page + "#localProfilePath=" + js,
+                            ["--dump-dom", "--virtual-time-budget=20000"])
+        m = re.search(r'data-export="([^"]*)"', dumped)
+        if not check(name + ": imported and exported", rc == 0 and m is not None,
+                     "exit %d" % rc):
+            continue
+        import html as h
+        doc = json.loads(h.unescape(m.group(1)))
+        frames = [fr["name"] for fr in doc["shared"]["frames"]]
+        prof = doc["profiles"][0] if doc.get("profiles") else {}
+        theirs = speedscope_stacks(prof, frames)
+        # speedscope keeps no stack of weight 0 (a stack under half a us)
+        kept = {st: v for st, v in ours.items() if v > 0}
+        our_frames = {fr for st in kept for fr in st.split(";")}
+        check(name + ": one profile", len(doc.get("profiles", [])) == 1)
+        check(name + ": the same frames (%d)" % len(our_frames), set(frames) == our_frames,
+              "%d vs %d" % (len(set(frames)), len(our_frames)))
+        check(name + ": the same stacks, each with our value (%d)" % len(kept), theirs == kept,
+              "%d vs %d stacks" % (len(theirs), len(kept)))
+        total = prof.get("endValue", 0) - prof.get("startValue", 0)
+        check(name + ": the same total weight (%d us)" % sum(ours.values()),
+              total == sum(ours.values()) and ours, "%s vs %s" % (total, sum(ours.values())))
+
+
+def speedscope_stacks(prof, frames):
+    """A speedscope profile's time per whole stack ("a;b;c": the time with
+    exactly that stack open), for its sampled and its evented kinds."""
+    out = {}
+    if prof.get("type") == "sampled":
+        for sample, weight in zip(prof.get("samples", []), prof.get("weights", [])):
+            key = ";".join(frames[i] for i in sample)
+            out[key] = out.get(key, 0) + weight
+        return out
+    stack, last = [], prof.get("startValue", 0)
+    for ev in prof.get("events", []):
+        if stack and ev["at"] > last:
+            key = ";".join(frames[i] for i in stack)
+            out[key] = out.get(key, 0) + ev["at"] - last
+        last = ev["at"]
+        if ev["type"] == "O":
+            stack.append(ev["frame"])
+        elif stack:
+            stack.pop()
+    return out
+
+
 def big_set(tmp, n):
     """Two sets of n names each (most on both sides), for a report of n+ rows."""
     for side, shift in (("big_c", 0), ("big_t", n // 10)):
@@ -432,6 +710,10 @@ def main():
         check_hostile(td, browser, tmp)
         check_layout(td, browser, tmp)
         check_toc_legends(td, browser, tmp)
+        check_flame(td, browser, tmp, T + "tracelens-bert_h100", T + "tracelens-bert_mi300",
+                    [], "ATTENTION")
+        check_speedscope(td, browser, tmp, T + "tracelens-falconsai_h100",
+                         T + "tracelens-falconsai_mi300")
         a, b = big_set(tmp, 20000)
         took = check_report(td, browser, tmp, "20k-rows", a, b, sorts=[("diff_duration", "desc", 6)])
         if took is not None:

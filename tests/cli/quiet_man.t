@@ -159,7 +159,7 @@ $ tracediff man --format usage -q
 >                                     GPU time with no op is the row (unattributed). See
 >                                     docs/attribution.md and docs/stacks.md. lca-name: with
 >                                     --match tree, totals per LCA name (docs/tree-match.md)
->   --exclusive                       [compare, ops, plot, check]
+>   --exclusive                       [compare, ops, plot, check, explain]
 >                                     --by module: a module's own GPU time (default: with its
 >                                     children's, so that the outermost module holds it all)
 >   --match name|tree                 [compare] name: rows by name (default); tree: the same work
@@ -167,8 +167,9 @@ $ tracediff man --format usage -q
 >                                     ancestor with both sides' kernels (docs/tree-match.md)
 >   --inclusive                       [explain] also the kernels launched inside the op's children, at
 >                                     any depth (aten::linear: its GEMMs; needs trace files)
->   --by op|top-op|annotation         [explain] NAME is an innermost op (default), an outermost op,
->                                     or a user annotation
+>   --by op|top-op|annotation|module  [explain] NAME is an innermost op (default), an outermost op,
+>                                     a user annotation, or an nn.Module path (as
+>                                     'compare --by module' shows it)
 >   --classes FILE                    [compare, ops, plot, check]
 >                                     --by class rules: class<TAB>regex lines, first match
 >                                     wins (default: docs/attribution.md)
