@@ -13,6 +13,7 @@ typedef struct trow {
     double us[2];
     uint64_t n[2], nlca;
     const char *kernels[2];
+    const td_row_stats *st; /* --stats */
 } trow;
 
 static double change_pct(const trow *r)
@@ -34,11 +35,14 @@ static int cmp_abs(const void *a, const void *b)
     return 0;
 }
 
-/* The rows: one per LCA, or per LCA name (--by lca-name). */
-static trow *make_rows(const cli_opts *o, const td_tree_match *m, size_t *n)
+/* The rows: one per LCA (per LCA key across the units with --stats), or
+ * per LCA name (--by lca-name). */
+static trow *make_rows(const cli_opts *o, const td_tree_match *m, const td_tree_stats *ts,
+                       size_t *n)
 {
     size_t nl;
-    const td_tree_lca *l = td_tree_match_lcas(m, &nl);
+    const td_tree_lca *l = ts ? td_tree_stats_lcas(ts, &nl) : td_tree_match_lcas(m, &nl);
+    const td_row_stats *st = ts ? td_stats_rows(td_tree_stats_stats(ts)) : NULL;
     trow *r = calloc(nl + 1, sizeof *r);
     if (!r)
         return NULL;
@@ -48,7 +52,8 @@ static trow *make_rows(const cli_opts *o, const td_tree_match *m, size_t *n)
                       {l[i].us[0], l[i].us[1]},
                       {l[i].nkernels[0], l[i].nkernels[1]},
                       1,
-                      {l[i].kernels[0], l[i].kernels[1]}};
+                      {l[i].kernels[0], l[i].kernels[1]},
+                      st ? &st[i] : NULL};
     *n = nl;
     if (!o->tree_by_name)
         return r;
@@ -95,14 +100,53 @@ static void csv_num(FILE *f, double v)
         fprintf(f, "%.17g", v == 0 ? 0 : v);
 }
 
+/* compare --stats's fields (docs/stats.md), after the row's own. */
+static const char *const stat_names[] = {
+    "samples",       "control_n",  "test_n",         "control_mean", "test_mean",
+    "control_stdev", "test_stdev", "control_median", "test_median",  "control_min",
+    "control_max",   "test_min",   "test_max",       "diff_mean",    "mean_change_pct",
+    "ci_low",        "ci_high",    "p_value",        "q_value",      "verdict",
+    "reason"};
+#define NSTAT (sizeof stat_names / sizeof *stat_names)
+
+/* Field k of st: a number (*txt NULL) or words. */
+static double stat_field(const td_row_stats *st, size_t k, const char **txt)
+{
+    *txt = NULL;
+    switch (k) {
+    case 0:
+        *txt = td_samples_name(TD_SAMPLES_ITERATION);
+        return 0;
+    case 1:
+    case 2:
+        return (double)st->n[k - 1];
+    case 19:
+        *txt = td_verdict_name(st->verdict);
+        return 0;
+    case 20:
+        *txt = st->reason ? st->reason : "";
+        return 0;
+    default: {
+        const double v[] = {st->mean[0],   st->mean[1],   st->stdev[0],  st->stdev[1],
+                            st->median[0], st->median[1], st->min[0],    st->max[0],
+                            st->min[1],    st->max[1],    st->diff_mean, st->change_pct,
+                            st->ci_low,    st->ci_high,   st->p,         st->q};
+        return v[k - 3];
+    }
+    }
+}
+
 static void write_csv(FILE *f, const cli_opts *o, const trow *r, size_t n)
 {
     if (o->tree_by_name)
-        fputs("lca,lcas,control_us,test_us,change_pct,control_count,test_count\n", f);
+        fputs("lca,lcas,control_us,test_us,change_pct,control_count,test_count", f);
     else
         fputs("lca,path,control_us,test_us,change_pct,control_count,test_count,"
-              "control_kernels,test_kernels\n",
+              "control_kernels,test_kernels",
               f);
+    for (size_t k = 0; o->stats && k < NSTAT; k++)
+        fprintf(f, ",%s", stat_names[k]);
+    fputc('\n', f);
     for (size_t i = 0; i < n; i++) {
         csv_text(f, r[i].lca, o->csv_safe);
         if (o->tree_by_name)
@@ -123,6 +167,15 @@ static void write_csv(FILE *f, const cli_opts *o, const trow *r, size_t n)
                 fputc(',', f);
                 csv_text(f, r[i].kernels[s], o->csv_safe);
             }
+        for (size_t k = 0; r[i].st && k < NSTAT; k++) {
+            const char *txt;
+            double v = stat_field(r[i].st, k, &txt);
+            fputc(',', f);
+            if (txt)
+                fputs(txt, f);
+            else
+                csv_num(f, v);
+        }
         fputc('\n', f);
     }
 }
@@ -169,6 +222,15 @@ static void write_json(FILE *f, const cli_opts *o, const td_tree_match *m, const
             td_json_put_str(f, r[i].kernels[0]);
             fputs(", \"test_kernels\": ", f);
             td_json_put_str(f, r[i].kernels[1]);
+        }
+        for (size_t k = 0; r[i].st && k < NSTAT; k++) {
+            const char *txt;
+            double v = stat_field(r[i].st, k, &txt);
+            fprintf(f, ", \"%s\": ", stat_names[k]);
+            if (txt)
+                td_json_put_str(f, txt);
+            else
+                td_json_put_num(f, v);
         }
         fputs("}", f);
     }
@@ -241,11 +303,11 @@ static void write_header_text(FILE *f, const cli_opts *o, bool md)
     const char *h1 = o->tree_by_name ? "lcas" : "path";
     if (md) {
         fprintf(f,
-                "| lca | %s | %s us | %s us | change | %s | %s |\n"
-                "|---|---|---:|---:|---:|---|---|\n",
-                h1, cli_side_label(o, 0), cli_side_label(o, 1),
+                "| lca | %s | %s us | %s us | change |%s %s | %s |\n"
+                "|---|---|---:|---:|---:|%s---|---|\n",
+                h1, cli_side_label(o, 0), cli_side_label(o, 1), o->stats ? " q | verdict |" : "",
                 o->tree_by_name ? "control count" : "control kernels",
-                o->tree_by_name ? "test count" : "test kernels");
+                o->tree_by_name ? "test count" : "test kernels", o->stats ? "---:|---|" : "");
         return;
     }
     cell(f, md, "lca", 40, false);
@@ -253,6 +315,10 @@ static void write_header_text(FILE *f, const cli_opts *o, bool md)
     cell(f, md, cli_side_label(o, 0), 12, true);
     cell(f, md, cli_side_label(o, 1), 12, true);
     cell(f, md, "change", 8, true);
+    if (o->stats) {
+        cell(f, md, "q", 8, true);
+        cell(f, md, "verdict", 8, false);
+    }
     cell(f, md, o->tree_by_name ? "control n" : "control kernels", 30, false);
     fputs(o->tree_by_name ? "test n\n" : "test kernels\n", f);
 }
@@ -282,6 +348,15 @@ static void write_text(FILE *f, const cli_opts *o, const td_tree_match *m, trow 
         else
             snprintf(b[2], sizeof b[2], "-");
         cell(f, md, b[2], 8, true);
+        if (r[i].st) {
+            char q[32];
+            if (isnan(r[i].st->q))
+                snprintf(q, sizeof q, "-");
+            else
+                snprintf(q, sizeof q, "%.3g", r[i].st->q);
+            cell(f, md, q, 8, true);
+            cell(f, md, td_verdict_name(r[i].st->verdict), 8, false);
+        }
         if (o->tree_by_name) {
             char k0[32], k1[32];
             snprintf(k0, sizeof k0, "%llu", (unsigned long long)r[i].n[0]);
@@ -307,31 +382,31 @@ static void write_text(FILE *f, const cli_opts *o, const td_tree_match *m, trow 
 
 int cli_tree_compare(cli_opts *o)
 {
-    if (o->stats) {
-        cli_error("--match tree: --stats is not available with the tree match yet");
+    if (o->stats && o->tree_by_name) {
+        cli_error("--stats: per LCA, not per LCA name (leave --by lca-name out)");
         return EXIT_USAGE;
     }
-    const td_list *sel[4] = {&o->cmp.control_ranks, &o->cmp.test_ranks, &o->cmp.control_iters,
-                             &o->cmp.test_iters};
-    for (int i = 0; i < 4 && !o->quiet; i++)
-        if (sel[i]->n || sel[i]->all || sel[i]->steady) {
-            cli_note("--match tree uses every rank and iteration of each side (the rank and "
-                     "iteration options do not select yet: docs/tree-match.md)");
-            break;
-        }
     td_set *sets[2] = {NULL, NULL};
     td_open_opts oo = TD_OPEN_OPTS_INIT;
     oo.want_tree = true;
     int rc = cli_open_pair(o, sets, &oo);
     td_tree_match *m = NULL;
+    td_tree_stats *ts = NULL;
     trow *rows = NULL;
     if (rc == 0) {
         td_error err = {0};
-        if (td_tree_match_run(&m, sets[0], sets[1], 0, &err) < 0)
+        if (td_tree_match_select(&m, sets[0], sets[1], &o->cmp, 0, &err) < 0 ||
+            (o->stats &&
+             td_tree_match_stats(&ts, sets[0], sets[1], &o->cmp, 0, &o->sopt, &err) < 0))
             rc = cli_td_error(&err);
     }
+    if (rc == 0 && ts && td_stats_too_few(td_tree_stats_stats(ts)) && !o->quiet)
+        cli_note("--stats: a side has fewer than 2 (rank, iteration) samples (control %zu, test "
+                 "%zu): every verdict is n/a; select more with --control-iteration all "
+                 "--test-iteration all (or the rank options)",
+                 td_tree_stats_units(ts, TD_CONTROL), td_tree_stats_units(ts, TD_TEST));
     size_t n = 0;
-    if (rc == 0 && !(rows = make_rows(o, m, &n))) {
+    if (rc == 0 && !(rows = make_rows(o, m, ts, &n))) {
         cli_error("out of memory");
         rc = EXIT_DATA;
     }
@@ -354,6 +429,7 @@ int cli_tree_compare(cli_opts *o)
         }
     }
     free(rows);
+    td_tree_stats_free(ts);
     td_tree_match_free(m);
     td_set_free(sets[0]);
     td_set_free(sets[1]);
