@@ -400,6 +400,151 @@ def test_bad_input(exe, tmp):
         check("100k children under one node: bounded", False, "timed out")
 
 
+MULTI = ("hta-trace_diff/control", "hta-trace_diff/test")  # 6 iterations a side
+
+
+def cut_to_step(doc, k):
+    """The trace cut to step k: its host events that start in the step, the
+    GPU events they launch, the metadata."""
+    lo, hi = steps_of(doc)[k]
+    ev = doc["traceEvents"]
+    host = [e for e in ev if e.get("ph") == "X" and e.get("cat") not in GPU_CATS
+            and not str(e.get("cat", "")).startswith("gpu_") and lo <= e["ts"] < hi]
+    corr = set(e["args"]["correlation"] for e in host
+               if e.get("cat") in LAUNCH_CATS and "correlation" in e.get("args", {}))
+    gpu = [e for e in ev if e.get("ph") == "X" and e.get("cat") in GPU_CATS
+           and e.get("args", {}).get("correlation") in corr]
+    meta = [e for e in ev if e.get("ph") == "M"]
+    out = dict(doc)
+    out["traceEvents"] = meta + host + gpu
+    return out
+
+
+def key_rows(js):
+    return {(r["path"], r["lca"]): r for r in js["rows"]}
+
+
+def test_selection(exe, tmp):
+    a, b = (trace(x) for x in MULTI)
+    da, db = load(a), load(b)
+    sa, sb = sorted(steps_of(da)), sorted(steps_of(db))
+    for i in (2, 5):
+        ka, kb = sa[i], sb[i]
+        pa, pb = os.path.join(tmp, "cut_a.json"), os.path.join(tmp, "cut_b.json")
+        save(cut_to_step(da, ka), pa)
+        save(cut_to_step(db, kb), pb)
+        cut, err1 = tree_json(exe, pa, pb)
+        sel, err2 = tree_json(exe, a, b, "--control-iteration", str(ka), "--test-iteration", str(kb))
+        if cut is None or sel is None:
+            check("selection: iteration %d/%d runs" % (ka, kb), False, err1 + err2)
+            continue
+        ok, why = same_rows([(r["lca"], r["control_us"], r["test_us"]) for r in cut["rows"]],
+                            [(r["lca"], r["control_us"], r["test_us"]) for r in sel["rows"]], 1e-9)
+        ok = ok and [r["path"] for r in cut["rows"]] == [r["path"] for r in sel["rows"]]
+        check("selection: --control-iteration %d --test-iteration %d = the traces cut to them "
+              "(%d LCAs)" % (ka, kb, len(sel["rows"])), ok and len(sel["rows"]) > 10, why)
+        for side in ("control", "test"):
+            x, y = cut["summary"][side], sel["summary"][side]
+            check("selection: iteration %d %s summary = the cut trace's" % (ka, side),
+                  all(abs(x[f] - y[f]) < 1e-6 for f in ("gpu_us", "matched_us")) and
+                  x["roots"] == y["roots"], (x, y))
+        busy = gpu_busy_step(da, ka)
+        check("selection: iteration %d control GPU time = |U| of the step's launched events" % ka,
+              abs(busy - sel["summary"]["control"]["gpu_us"]) < 0.01,
+              (busy, sel["summary"]["control"]["gpu_us"]))
+    rc, out, err = run(exe, "compare", a, b, "--match", "tree", "--control-iteration", "99")
+    check("selection: a missing iteration is a usage error", rc == 2 and "99" in err, err)
+
+
+def welch_p(x, y):
+    from scipy import stats as ss
+    if len(x) < 2 or len(y) < 2:
+        return float("nan")
+    if min(x) == max(x) and min(y) == max(y):  # docs/stats.md: equal constants p 1, else 0
+        return 1.0 if x[0] == y[0] else 0.0
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return float(ss.ttest_ind(y, x, equal_var=False).pvalue)
+
+
+def bh(ps):
+    """Benjamini-Hochberg q-values (NaN p: NaN q, not counted)."""
+    import math
+    idx = sorted((p, i) for i, p in enumerate(ps) if not math.isnan(p))
+    m, q, run_min = len(idx), [float("nan")] * len(ps), 1.0
+    for rank in range(m, 0, -1):
+        p, i = idx[rank - 1]
+        run_min = min(run_min, p * m / rank)
+        q[i] = run_min
+    return q
+
+
+def test_stats(exe, tmp):
+    import math
+    a, b = (trace(x) for x in MULTI)
+    sa, sb = sorted(steps_of(load(a))), sorted(steps_of(load(b)))
+    js, err = tree_json(exe, a, b, "--stats", "--control-iteration", "all", "--test-iteration", "all")
+    if js is None:
+        check("--stats: runs", False, err)
+        return
+    # the samples, independently: one --match tree per iteration pair
+    samples = {}
+    for i, (ka, kb) in enumerate(zip(sa, sb)):
+        one, err = tree_json(exe, a, b, "--control-iteration", str(ka), "--test-iteration", str(kb))
+        if one is None:
+            check("--stats: iteration %d runs" % ka, False, err)
+            return
+        for k, r in key_rows(one).items():
+            s = samples.setdefault(k, ([0.0] * len(sa), [0.0] * len(sb), [0, 0]))
+            if r["control_count"]:
+                s[0][i] += r["control_us"]
+                s[2][0] += r["control_count"]
+            if r["test_count"]:
+                s[1][i] += r["test_us"]
+                s[2][1] += r["test_count"]
+    rows = key_rows(js)
+    check("--stats: one row per LCA key of the per-iteration matches (%d)" % len(rows),
+          set(rows) == set(samples), (len(rows), len(samples)))
+    keys = [k for k in rows if k in samples]
+    ps = [welch_p(samples[k][0], samples[k][1]) for k in keys]
+    qs = bh(ps)
+    bad = []
+    verdicts = {}
+    for k, p, q in zip(keys, ps, qs):
+        r, (x, y, n) = rows[k], samples[k]
+        mx, my = sum(x) / len(x), sum(y) / len(y)
+        if n[0] == 0 and n[1] > 0:
+            want = "added"
+        elif n[1] == 0 and n[0] > 0:
+            want = "removed"
+        elif math.isnan(p):
+            want = "n/a"
+        else:
+            ch = (my - mx) / mx * 100 if mx else (math.inf if my > mx else -math.inf if my < mx else 0)
+            want = ("slower" if q <= 0.05 and ch >= 1 else
+                    "faster" if q <= 0.05 and ch <= -1 else "noise")
+        verdicts[want] = verdicts.get(want, 0) + 1
+        got_p = r["p_value"] if r["p_value"] is not None else float("nan")
+        ok = (r["control_n"] == len(x) and r["test_n"] == len(y)
+              and abs(r["control_mean"] - mx) < 1e-6 and abs(r["test_mean"] - my) < 1e-6
+              and abs(r["control_us"] - sum(x)) < 1e-6 and abs(r["test_us"] - sum(y)) < 1e-6
+              and (math.isnan(p) == math.isnan(got_p))
+              and (math.isnan(p) or abs(got_p - p) <= 1e-6 * max(p, 1e-12) + 1e-12)
+              and r["verdict"] == want)
+        if not ok:
+            bad.append((k[1][:40], r["verdict"], want, got_p, p, r["control_mean"], mx))
+    check("--stats: samples, p-values (SciPy's Welch) and verdicts of %d LCAs %s"
+          % (len(keys), sorted(verdicts.items())),
+          not bad and verdicts.get("slower", 0) > 0 and verdicts.get("noise", 0) > 0, bad[:5])
+    js1, err = tree_json(exe, a, b, "--stats")
+    check("--stats with one iteration a side: every verdict n/a, a note",
+          js1 is not None and all(r["verdict"] in ("n/a", "added", "removed") for r in js1["rows"])
+          and "fewer than 2" in err, err)
+    rc, out, err = run(exe, "compare", a, b, "--match", "tree", "--stats", "--by", "lca-name")
+    check("--stats with --by lca-name: exit 2", rc == 2, err)
+
+
 def main():
     exe = sys.argv[1]
     if not os.path.isdir(os.path.join(SHARED, PAIRS[0][1])):
@@ -412,6 +557,9 @@ def main():
         test_sum_rule(exe)
         test_by_name(exe, tmp)
         test_bad_input(exe, tmp)
+        if os.path.isdir(os.path.join(SHARED, MULTI[0])):
+            test_selection(exe, tmp)
+            test_stats(exe, tmp)
     print("tree: %d passed, %d failed" % (passed, failed))
     sys.exit(1 if failed else 0)
 

@@ -63,7 +63,8 @@ $ tracediff report --help
 >
 > statistics:
 >   --stats                         add samples, p- and q-values and a verdict per name
->                                   (slower, faster, noise, added, removed, n/a; docs/stats.md)
+>                                   (slower, faster, noise, added, removed, n/a; docs/stats.md;
+>                                   with --match tree per LCA: docs/tree-match.md)
 >   --samples iteration|call|auto   iteration: one sample per selected (rank, iteration),
 >                                   the name's total there (Welch's t-test); call: one per
 >                                   call (Mann-Whitney U; with --by op, top-op or
