@@ -1136,12 +1136,15 @@ typedef struct td_report_input {
     /* The headline's step time and waterfall (td_breakdown_compute of the
      * same sets), or NULL: the step time of the ProfilerStep rows. */
     const struct td_breakdown *breakdown; /* td_breakdown, below */
+    /* The tree match of the same selection (td_tree_match_select), or NULL:
+     * the "Matched by structure" section (docs/tree-match.md). */
+    const struct td_tree_match *tree;
 } td_report_input;
 
 #define TD_REPORT_INPUT_INIT                                                                       \
     {                                                                                              \
         sizeof(td_report_input), NULL, NULL, NULL, NULL, NULL, NULL, {NULL, NULL}, NULL, 0, 0,     \
-            NULL                                                                                   \
+            NULL, NULL                                                                             \
     }
 
 /* One self-contained HTML page (inline CSS, JS and SVG; nothing fetched):

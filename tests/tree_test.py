@@ -545,6 +545,36 @@ def test_stats(exe, tmp):
     check("--stats with --by lca-name: exit 2", rc == 2, err)
 
 
+def test_report(exe, tmp):
+    """report --match tree: "Matched by structure" holds the LCAs whose time
+    changed most, with the numbers of compare --match tree --format json."""
+    a, b = trace(PAIRS[0][1]), trace(PAIRS[0][2])
+    rc, out, err = run(exe, "compare", a, b, "--match", "tree", "--format", "json")
+    js = json.loads(out) if rc == 0 else None
+    html_path = os.path.join(tmp, "r.html")
+    rc2, _, err2 = run(exe, "report", a, b, "--match", "tree", "-o", html_path, "-q")
+    if js is None or rc2 != 0:
+        check("report --match tree: runs", False, err + err2)
+        return
+    page = open(html_path, encoding="utf-8").read()
+    check("report --match tree: the section is there", 'id="tree">Matched by structure' in page)
+    got = [(int(i), float(c), float(t)) for i, c, t in re.findall(
+        r'<tr data-row="(\d+)" data-control-us="([^"]+)" data-test-us="([^"]+)">', page)]
+    rows = js["rows"]
+    order = sorted(range(len(rows)), key=lambda i: (-abs(rows[i]["test_us"] - rows[i]["control_us"]), i))
+    want = [(i, rows[i]["control_us"], rows[i]["test_us"]) for i in order[:15]]
+    check("report --match tree: the top LCAs and their times equal the JSON's (%d)" % len(got),
+          got == want and len(got) == 15, (got[:3], want[:3]))
+    summ = re.findall(r'<li data-gpu-us="([^"]+)" data-matched-us="([^"]+)">', page)
+    check("report --match tree: each side's GPU and matched time equal the JSON's",
+          [(float(g), float(m)) for g, m in summ] ==
+          [(js["summary"][s]["gpu_us"], js["summary"][s]["matched_us"]) for s in ("control", "test")],
+          summ)
+    rc3, _, err3 = run(exe, "report", a, b, "-o", html_path, "-q")
+    check("report without --match tree: no such section",
+          rc3 == 0 and "Matched by structure" not in open(html_path, encoding="utf-8").read(), err3)
+
+
 def main():
     exe = sys.argv[1]
     if not os.path.isdir(os.path.join(SHARED, PAIRS[0][1])):
@@ -557,6 +587,7 @@ def main():
         test_sum_rule(exe)
         test_by_name(exe, tmp)
         test_bad_input(exe, tmp)
+        test_report(exe, tmp)
         if os.path.isdir(os.path.join(SHARED, MULTI[0])):
             test_selection(exe, tmp)
             test_stats(exe, tmp)

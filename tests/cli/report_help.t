@@ -79,6 +79,12 @@ $ tracediff report --help
 >                                   abs_diff_counts, control_counts, test_total_duration, ...
 >                                   (numbers sort descending unless --ascending);
 >                                   with --stats also q (smallest first) and change
+>   --match name|tree               name: rows by name (default); tree: the same work
+>                                   matched by the two call trees, a row per lowest common
+>                                   ancestor with both sides' kernels, of the selected ranks
+>                                   and iterations; with --stats one sample per (rank,
+>                                   iteration) per LCA; report: adds "Matched by structure"
+>                                   (docs/tree-match.md)
 >   --ascending                     sort from the smallest number
 >   --top N                         the first N rows after sorting
 >   --include REGEX                 keep the names REGEX matches (regex as in Python, PCRE2)
