@@ -575,6 +575,39 @@ def test_report(exe, tmp):
           rc3 == 0 and "Matched by structure" not in open(html_path, encoding="utf-8").read(), err3)
 
 
+def test_explain(exe):
+    """explain NAME --match tree: the LCAs of that name (or that path), as
+    compare --match tree --format json has them, and their totals."""
+    a, b = trace(PAIRS[0][1]), trace(PAIRS[0][2])
+    js, err = tree_json(exe, a, b)
+    if js is None:
+        check("explain --match tree: compare runs", False, err)
+        return
+    names = {}
+    for r in js["rows"]:
+        names.setdefault(r["lca"], []).append(r)
+    name = max(names, key=lambda k: (len(names[k]), k))
+    rc, out, err = run(exe, "explain", a, b, name, "--match", "tree", "--format", "json", "--ns")
+    ex = json.loads(out) if rc == 0 else {}
+    fields = ("lca", "path", "control_us", "test_us", "control_count", "test_count",
+              "control_kernels", "test_kernels")
+    want = [{k: r[k] for k in fields} for r in names[name]]
+    check("explain %s --match tree: its %d LCAs (paths, times, kernels) as compare's"
+          % (name, len(want)), ex.get("rows") == want and len(want) > 1, (rc, err, out[:300]))
+    check("explain --match tree: the totals are the sums of its LCAs",
+          ex and abs(ex["control"]["gpu_us"] - sum(r["control_us"] for r in want)) < 1e-9
+          and abs(ex["test"]["gpu_us"] - sum(r["test_us"] for r in want)) < 1e-9
+          and ex["test"]["count"] == sum(r["test_count"] for r in want), ex and ex["control"])
+    path = names[name][0]["path"]
+    rc, out, err = run(exe, "explain", a, b, path, "--match", "tree", "--format", "json", "--ns")
+    ex = json.loads(out) if rc == 0 else {}
+    check("explain PATH --match tree: that one LCA",
+          ex.get("rows") == want[:1], (rc, err, out[:300]))
+    rc, out, err = run(exe, "explain", a, b, "aten::no_such_op", "--match", "tree")
+    check("explain --match tree: an unknown name is exit 1 with the closest names",
+          rc == 1 and "closest" in err, (rc, err))
+
+
 def main():
     exe = sys.argv[1]
     if not os.path.isdir(os.path.join(SHARED, PAIRS[0][1])):
@@ -588,6 +621,7 @@ def main():
         test_by_name(exe, tmp)
         test_bad_input(exe, tmp)
         test_report(exe, tmp)
+        test_explain(exe)
         if os.path.isdir(os.path.join(SHARED, MULTI[0])):
             test_selection(exe, tmp)
             test_stats(exe, tmp)

@@ -978,12 +978,13 @@ const cli_option cli_options[] = {
      "--by module: a module's own GPU time (default: with its\n"
      "children's, so that the outermost module holds it all)",
      set_exclusive},
-    {"match", 0, "HOW", "name|tree", "rows", ON(CMD_COMPARE) | ON(CMD_REPORT),
+    {"match", 0, "HOW", "name|tree", "rows", ON(CMD_COMPARE) | ON(CMD_REPORT) | ON(CMD_EXPLAIN),
      "name: rows by name (default); tree: the same work\n"
      "matched by the two call trees, a row per lowest common\n"
      "ancestor with both sides' kernels, of the selected ranks\n"
      "and iterations; with --stats one sample per (rank,\n"
-     "iteration) per LCA; report: adds \"Matched by structure\"\n"
+     "iteration) per LCA; report: adds \"Matched by structure\";\n"
+     "explain NAME: the LCAs of that name or path\n"
      "(docs/tree-match.md)",
      set_match},
     {"inclusive", 0, NULL, NULL, "rows", ON(CMD_EXPLAIN),

@@ -435,3 +435,166 @@ int cli_tree_compare(cli_opts *o)
     td_set_free(sets[1]);
     return rc;
 }
+
+/* ---- explain NAME --match tree ---- */
+
+static bool explain_takes(const td_tree_lca *l, const char *name)
+{
+    return strcmp(l->name, name) == 0 || strcmp(l->path, name) == 0;
+}
+
+typedef struct near_lca {
+    size_t dist, i;
+} near_lca;
+
+static int cmp_near(const void *a, const void *b)
+{
+    const near_lca *x = a, *y = b;
+    if (x->dist != y->dist)
+        return x->dist < y->dist ? -1 : 1;
+    return (x->i > y->i) - (x->i < y->i);
+}
+
+/* NAME is no LCA's name or path: the closest names, as explain's own error. */
+static int explain_unknown(const td_tree_lca *l, size_t n, const char *name)
+{
+    near_lca *v = malloc((n + 1) * sizeof *v);
+    if (!v) {
+        cli_error("out of memory");
+        return EXIT_DATA;
+    }
+    for (size_t i = 0; i < n; i++)
+        v[i] =
+            (near_lca){cli_edit_distance(name, strlen(name), l[i].name, strlen(l[i].name), 256), i};
+    qsort(v, n, sizeof *v, cmp_near);
+    char list[1024] = "";
+    size_t len = 0, shown[5], ns = 0;
+    for (size_t k = 0; k < n && ns < 5; k++) {
+        bool seen = false;
+        for (size_t q = 0; q < ns && !seen; q++)
+            seen = strcmp(l[shown[q]].name, l[v[k].i].name) == 0;
+        if (seen)
+            continue;
+        int w = snprintf(list + len, sizeof list - len, "%s%.200s", ns ? ", " : "", l[v[k].i].name);
+        if (w < 0 || (size_t)w >= sizeof list - len)
+            break;
+        len += (size_t)w;
+        shown[ns++] = v[k].i;
+    }
+    free(v);
+    cli_error("explain --match tree: no LCA named '%s' and no such path%s%s (names and paths as "
+              "'compare --match tree' shows them)",
+              name, ns ? "; closest: " : "", list);
+    return EXIT_DATA;
+}
+
+static void explain_text(FILE *f, const cli_opts *o, const td_tree_lca *l, size_t n,
+                         const char *name, const double tot[2], size_t hits)
+{
+    char a[64], b[64], d[64];
+    fprintf(f, "lca %s (%zu LCA%s; docs/tree-match.md)\n\n", cli_visible(name), hits,
+            hits == 1 ? "" : "s");
+    fprintf(f, "%-14s ", "");
+    cli_put_cell(f, cli_side_label(o, 0), 14, CLI_CELL_RIGHT);
+    fputc(' ', f);
+    cli_put_cell(f, cli_side_label(o, 1), 14, CLI_CELL_RIGHT);
+    fprintf(f, " %14s\n", "diff");
+    fprintf(f, "%-14s %14s %14s %14s\n\n", "GPU time us", fmt_us(a, 64, tot[0], o->ns),
+            fmt_us(b, 64, tot[1], o->ns), fmt_us(d, 64, tot[1] - tot[0], o->ns));
+    for (size_t i = 0; i < n; i++) {
+        if (!explain_takes(&l[i], name))
+            continue;
+        fprintf(f, "path  %s\n", cli_visible(l[i].path));
+        if (strcmp(l[i].name, name) != 0)
+            fprintf(f, "lca   %s\n", cli_visible(l[i].name));
+        for (int s = 0; s < 2; s++)
+            fprintf(f, "  %-8s %12s us  %llu GPU events: %s\n", cli_side_label(o, s),
+                    fmt_us(a, 64, l[i].us[s], o->ns), (unsigned long long)l[i].nkernels[s],
+                    l[i].kernels[s] && *l[i].kernels[s] ? cli_visible(l[i].kernels[s]) : "-");
+        fputc('\n', f);
+    }
+}
+
+static void explain_json(FILE *f, const td_tree_lca *l, size_t n, const char *name,
+                         const double tot[2], const uint64_t cnt[2])
+{
+    fputs("{\"lca\": ", f);
+    td_json_put_str(f, name);
+    static const char *const side[2] = {"control", "test"};
+    for (int s = 0; s < 2; s++) {
+        fprintf(f, ", \"%s\": {\"gpu_us\": ", side[s]);
+        td_json_put_num(f, tot[s]);
+        fprintf(f, ", \"count\": %llu}", (unsigned long long)cnt[s]);
+    }
+    fputs(", \"rows\": [", f);
+    bool first = true;
+    for (size_t i = 0; i < n; i++) {
+        if (!explain_takes(&l[i], name))
+            continue;
+        fputs(first ? "\n  {\"lca\": " : ",\n  {\"lca\": ", f);
+        first = false;
+        td_json_put_str(f, l[i].name);
+        fputs(", \"path\": ", f);
+        td_json_put_str(f, l[i].path);
+        for (int s = 0; s < 2; s++) {
+            fprintf(f, ", \"%s_us\": ", side[s]);
+            td_json_put_num(f, l[i].us[s]);
+        }
+        fprintf(f, ", \"control_count\": %llu, \"test_count\": %llu",
+                (unsigned long long)l[i].nkernels[0], (unsigned long long)l[i].nkernels[1]);
+        fputs(", \"control_kernels\": ", f);
+        td_json_put_str(f, l[i].kernels[0]);
+        fputs(", \"test_kernels\": ", f);
+        td_json_put_str(f, l[i].kernels[1]);
+        fputs("}", f);
+    }
+    fputs("]}\n", f);
+}
+
+int cli_tree_explain(cli_opts *o, const char *name)
+{
+    const char *fmt = cli_default_format(o, "table", "json");
+    if (strcmp(fmt, "table") != 0 && strcmp(fmt, "json") != 0) {
+        cli_error("--format '%s': explain --match tree writes table or json", fmt);
+        return EXIT_USAGE;
+    }
+    td_set *sets[2] = {NULL, NULL};
+    td_open_opts oo = TD_OPEN_OPTS_INIT;
+    oo.want_tree = true;
+    int rc = cli_open_pair(o, sets, &oo);
+    td_tree_match *m = NULL;
+    if (rc == 0) {
+        td_error err = {0};
+        if (td_tree_match_select(&m, sets[0], sets[1], &o->cmp, 0, &err) < 0)
+            rc = cli_td_error(&err);
+    }
+    size_t n = 0, hits = 0;
+    const td_tree_lca *l = rc == 0 ? td_tree_match_lcas(m, &n) : NULL;
+    double tot[2] = {0, 0};
+    uint64_t cnt[2] = {0, 0};
+    for (size_t i = 0; rc == 0 && i < n; i++)
+        if (explain_takes(&l[i], name)) {
+            hits++;
+            for (int s = 0; s < 2; s++) {
+                tot[s] += l[i].us[s];
+                cnt[s] += l[i].nkernels[s];
+            }
+        }
+    if (rc == 0 && !hits)
+        rc = explain_unknown(l, n, name);
+    if (rc == 0) {
+        out_file out = {0};
+        rc = out_open(&out, o->output);
+        if (rc == 0) {
+            if (strcmp(fmt, "json") == 0)
+                explain_json(out.f, l, n, name, tot, cnt);
+            else
+                explain_text(out.f, o, l, n, name, tot, hits);
+            rc = out_commit(&out);
+        }
+    }
+    td_tree_match_free(m);
+    td_set_free(sets[0]);
+    td_set_free(sets[1]);
+    return rc;
+}

@@ -92,7 +92,8 @@ $ tracediff compare --help
 >                                     matched by the two call trees, a row per lowest common
 >                                     ancestor with both sides' kernels, of the selected ranks
 >                                     and iterations; with --stats one sample per (rank,
->                                     iteration) per LCA; report: adds "Matched by structure"
+>                                     iteration) per LCA; report: adds "Matched by structure";
+>                                     explain NAME: the LCAs of that name or path
 >                                     (docs/tree-match.md)
 >   --classes FILE                    --by class rules: class<TAB>regex lines, first match
 >                                     wins (default: docs/attribution.md)

@@ -163,12 +163,13 @@ $ tracediff man --format usage -q
 >   --exclusive                       [compare, ops, plot, check]
 >                                     --by module: a module's own GPU time (default: with its
 >                                     children's, so that the outermost module holds it all)
->   --match name|tree                 [compare, report]
+>   --match name|tree                 [compare, report, explain]
 >                                     name: rows by name (default); tree: the same work
 >                                     matched by the two call trees, a row per lowest common
 >                                     ancestor with both sides' kernels, of the selected ranks
 >                                     and iterations; with --stats one sample per (rank,
->                                     iteration) per LCA; report: adds "Matched by structure"
+>                                     iteration) per LCA; report: adds "Matched by structure";
+>                                     explain NAME: the LCAs of that name or path
 >                                     (docs/tree-match.md)
 >   --inclusive                       [explain] also the kernels launched inside the op's children, at
 >                                     any depth (aten::linear: its GEMMs; needs trace files)

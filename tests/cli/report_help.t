@@ -83,7 +83,8 @@ $ tracediff report --help
 >                                   matched by the two call trees, a row per lowest common
 >                                   ancestor with both sides' kernels, of the selected ranks
 >                                   and iterations; with --stats one sample per (rank,
->                                   iteration) per LCA; report: adds "Matched by structure"
+>                                   iteration) per LCA; report: adds "Matched by structure";
+>                                   explain NAME: the LCAs of that name or path
 >                                   (docs/tree-match.md)
 >   --ascending                     sort from the smallest number
 >   --top N                         the first N rows after sorting
