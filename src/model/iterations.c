@@ -842,6 +842,9 @@ static seg *steps_and_segments(td_file *f, passes *ps, size_t *nseg)
 /* The sweep kept in f (step_at, step_iter) for td_file_step_iter. */
 static int keep_sweep(td_file *f, const seg *sg, size_t nseg)
 {
+    free(f->step_at);
+    free(f->step_iter);
+    f->nstep_seg = 0;
     f->step_at = malloc((nseg + 1) * sizeof *f->step_at);
     f->step_iter = malloc((nseg + 1) * sizeof *f->step_iter);
     if (!f->step_at || !f->step_iter)
