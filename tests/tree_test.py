@@ -16,6 +16,16 @@ own TraceDiff and the rules of the match.
 - Sum rule: matched + unmatched parts = GPU time on each side, and the GPU
   time equals |U| of the kernels, memcpys and memsets computed here.
 - --by lca-name: each name's totals are the sums of its LCA rows.
+- Selection: on the 6-iteration pair hta-trace_diff, --control-iteration k
+  --test-iteration k equals the match of the traces cut to step k (host
+  events starting in it, the GPU events they launch), and its GPU time is
+  |U| of those GPU events; the default selects the lowest iteration.
+- --stats: the samples (one --match tree per iteration pair, run here),
+  SciPy's Welch p-values, Benjamini-Hochberg and the verdict rules give
+  each row's numbers and verdict.
+- report --match tree: "Matched by structure" holds the top LCAs by
+  |change| with the JSON's times; explain NAME --match tree: the LCAs of
+  that name or path as compare's JSON has them.
 - Bad input: a CPU-only trace (a note, exit 0), overlapping host events
   (left out, counted in a note), 100k children under one node (the
   capped fallback, bounded time, a note), a name match without
