@@ -1152,12 +1152,15 @@ typedef struct td_report_input {
     /* The headline's step time and waterfall (td_breakdown_compute of the
      * same sets), or NULL: the step time of the ProfilerStep rows. */
     const struct td_breakdown *breakdown; /* td_breakdown, below */
+    /* The tree match of the same selection (td_tree_match_select), or NULL:
+     * the "Matched by structure" section (docs/tree-match.md). */
+    const struct td_tree_match *tree;
 } td_report_input;
 
 #define TD_REPORT_INPUT_INIT                                                                       \
     {                                                                                              \
         sizeof(td_report_input), NULL, NULL, NULL, NULL, NULL, NULL, {NULL, NULL}, NULL, 0, 0,     \
-            NULL                                                                                   \
+            NULL, NULL                                                                             \
     }
 
 /* One self-contained HTML page (inline CSS, JS and SVG; nothing fetched):
@@ -1487,6 +1490,32 @@ TD_API const td_tree_lca *td_tree_match_lcas(const td_tree_match *m, size_t *n);
 TD_API const td_tree_summary *td_tree_match_summary(const td_tree_match *m, td_side side);
 /* Notes, NULL after the last. */
 TD_API const char *td_tree_match_note(const td_tree_match *m, size_t i);
+/* As td_tree_match_run, of the ranks and iterations sel selects
+ * (control_ranks, test_ranks, control_iters, test_iters; compare's rules
+ * and defaults: the lowest rank and iteration); NULL: every one. Roots are
+ * taken by the iteration their start is in, gpu events by their launch's
+ * (docs/tree-match.md, "Ranks and iterations"). */
+TD_API int td_tree_match_select(td_tree_match **out, const td_set *control, const td_set *test,
+                                const td_compare_opts *sel, int flags, td_error *err);
+
+/* Per-LCA statistics (docs/tree-match.md, "--stats"): the i-th selected
+ * (rank, iteration) of each side matched alone with the other's i-th,
+ * LCAs keyed by (path, name) across them; each key's time in each unit is
+ * a sample (0 where the unit has none), tested as compare --stats does in
+ * iteration mode. A side with fewer units lends its (i mod n)-th as the
+ * reference of the other's i-th and takes no sample from it. */
+typedef struct td_tree_stats td_tree_stats;
+TD_API int td_tree_match_stats(td_tree_stats **out, const td_set *control, const td_set *test,
+                               const td_compare_opts *sel, int flags, const td_stats_opts *sopts,
+                               td_error *err);
+TD_API void td_tree_stats_free(td_tree_stats *ts);
+/* One row per key, in the order first found: us and nkernels summed over
+ * the side's units; kernels: those of the first unit holding the key. */
+TD_API const td_tree_lca *td_tree_stats_lcas(const td_tree_stats *ts, size_t *n);
+/* Parallel to the rows (td_stats_rows, td_stats_too_few, ...). */
+TD_API const td_stats *td_tree_stats_stats(const td_tree_stats *ts);
+/* The side's (rank, iteration) units: its samples per row. */
+TD_API size_t td_tree_stats_units(const td_tree_stats *ts, td_side side);
 
 #ifdef __cplusplus
 }

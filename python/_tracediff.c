@@ -83,6 +83,7 @@ typedef struct {
     int roofline;   /* opened with want_roofline (needed by roofline) */
     int stacks;     /* opened with want_stacks (needed by by module or stack) */
     PyObject *pids; /* the processes read (open_sets' pids, a tuple), or None */
+    int tree;       /* opened with want_tree (needed by tree_match) */
 } SetObject;
 
 static void Set_dealloc(SetObject *self)
@@ -385,7 +386,14 @@ static PyObject *Set_get_pids(SetObject *self, void *Py_UNUSED(c))
     return Py_NewRef(self->pids ? self->pids : Py_None);
 }
 
+static PyObject *Set_get_tree(SetObject *self, void *Py_UNUSED(c))
+{
+    return PyBool_FromLong(self->tree);
+}
+
 static PyGetSetDef Set_getset[] = {
+    {"tree", (getter)Set_get_tree, NULL,
+     "Whether the set was opened with want_tree (tree_match needs it).", NULL},
     {"roofline", (getter)Set_get_roofline, NULL,
      "Whether the set was opened with want_roofline (roofline needs it).", NULL},
     {"stacks", (getter)Set_get_stacks, NULL,
@@ -467,14 +475,14 @@ static PyObject *open_sets(PyObject *Py_UNUSED(mod), PyObject *args, PyObject *k
 {
     static char *kwlist[] = {"paths",       "threads",        "want_attribution",
                              "ns",          "want_breakdown", "want_roofline",
-                             "want_stacks", "pids",           NULL};
+                             "want_stacks", "pids",           "want_tree", NULL};
     PyObject *seq, *result = NULL, *ns_arg = Py_None, *pids_in = Py_None, *pids = NULL;
-    int threads = 0, attributed = 0, breakdown = 0, roofline = 0, stacks = 0;
+    int threads = 0, attributed = 0, breakdown = 0, roofline = 0, stacks = 0, tree = 0;
     int64_t *pidv = NULL;
     size_t npids = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|ipOpppO:open_sets", kwlist, &seq, &threads,
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|ipOpppOp:open_sets", kwlist, &seq, &threads,
                                      &attributed, &ns_arg, &breakdown, &roofline, &stacks,
-                                     &pids_in))
+                                     &pids_in, &tree))
         return NULL;
     if (pids_arg(pids_in, &pids, &pidv, &npids) < 0)
         return NULL;
@@ -506,6 +514,7 @@ static PyObject *open_sets(PyObject *Py_UNUSED(mod), PyObject *args, PyObject *k
     opts.want_breakdown = breakdown;
     opts.want_roofline = roofline; /* with want_attribution: its GPU time comes from it */
     opts.want_stacks = stacks;
+    opts.want_tree = tree;
     opts.ns = ns;
     opts.pids = pidv;
     opts.npids = npids;
@@ -532,6 +541,7 @@ static PyObject *open_sets(PyObject *Py_UNUSED(mod), PyObject *args, PyObject *k
         o->roofline = roofline;
         o->stacks = stacks;
         o->pids = Py_NewRef(pids ? pids : Py_None);
+        o->tree = tree;
         PyList_SET_ITEM(result, i, (PyObject *)o);
     }
 done:
@@ -1025,6 +1035,176 @@ static int write_report_bd(const char *path, const cmp_args *a, const td_diff *d
         in.chart_view[k] = &views[k];
     }
     return write_whole(path, report_writer, &in);
+}
+
+/* ---- tree_match: compare --match tree (docs/tree-match.md) ---- */
+
+static int put_item(PyObject *d, const char *k, PyObject *v)
+{
+    int rc = v ? PyDict_SetItemString(d, k, v) : -1;
+    Py_XDECREF(v);
+    return rc;
+}
+
+static PyObject *str_obj(const char *s)
+{
+    if (s)
+        return PyUnicode_DecodeUTF8(s, (Py_ssize_t)strlen(s), "replace");
+    Py_RETURN_NONE;
+}
+
+/* A row as tracediff compare --match tree --format json writes it. */
+static PyObject *tree_row(const td_tree_lca *l, const td_row_stats *st)
+{
+    static const char *const sn[] = {
+        "control_n",  "test_n",         "control_mean", "test_mean",       "control_stdev",
+        "test_stdev", "control_median", "test_median",  "control_min",     "control_max",
+        "test_min",   "test_max",       "diff_mean",    "mean_change_pct", "ci_low",
+        "ci_high",    "p_value",        "q_value"};
+    PyObject *d = PyDict_New();
+    if (!d)
+        return NULL;
+    double ch = l->us[0] > 0 ? (l->us[1] - l->us[0]) / l->us[0] * 100.0 : NAN;
+    int bad = put_item(d, "lca", str_obj(l->name)) < 0 ||
+              put_item(d, "path", str_obj(l->path)) < 0 ||
+              put_item(d, "control_us", PyFloat_FromDouble(l->us[0])) < 0 ||
+              put_item(d, "test_us", PyFloat_FromDouble(l->us[1])) < 0 ||
+              put_item(d, "change_pct", PyFloat_FromDouble(ch)) < 0 ||
+              put_item(d, "control_count", PyLong_FromUnsignedLongLong(l->nkernels[0])) < 0 ||
+              put_item(d, "test_count", PyLong_FromUnsignedLongLong(l->nkernels[1])) < 0 ||
+              put_item(d, "control_kernels", str_obj(l->kernels[0])) < 0 ||
+              put_item(d, "test_kernels", str_obj(l->kernels[1])) < 0;
+    if (!bad && st) {
+        const double v[] = {(double)st->n[0],
+                            (double)st->n[1],
+                            st->mean[0],
+                            st->mean[1],
+                            st->stdev[0],
+                            st->stdev[1],
+                            st->median[0],
+                            st->median[1],
+                            st->min[0],
+                            st->max[0],
+                            st->min[1],
+                            st->max[1],
+                            st->diff_mean,
+                            st->change_pct,
+                            st->ci_low,
+                            st->ci_high,
+                            st->p,
+                            st->q};
+        bad = put_item(d, "samples", str_obj(td_samples_name(TD_SAMPLES_ITERATION))) < 0;
+        for (size_t k = 0; !bad && k < sizeof v / sizeof *v; k++)
+            bad = put_item(d, sn[k],
+                           k < 2 ? PyLong_FromUnsignedLongLong(st->n[k])
+                                 : PyFloat_FromDouble(v[k])) < 0;
+        bad = bad || put_item(d, "verdict", str_obj(td_verdict_name(st->verdict))) < 0 ||
+              put_item(d, "reason", str_obj(st->reason ? st->reason : "")) < 0;
+    }
+    if (bad)
+        Py_CLEAR(d);
+    return d;
+}
+
+static PyObject *tree_summary(const td_tree_summary *s)
+{
+    return Py_BuildValue(
+        "{s:d,s:d,s:{s:d,s:d,s:d},s:K,s:K,s:K}", "gpu_us", s->total_us, "matched_us", s->matched_us,
+        "unmatched_us", "one_sided", s->one_sided_us, "no_launch", s->no_launch_us, "outside_tree",
+        s->outside_us, "roots", (unsigned long long)s->roots, "roots_matched",
+        (unsigned long long)s->roots_matched, "left_out", (unsigned long long)s->dropped);
+}
+
+/* tree_match(control, test, control_rank, test_rank, control_iteration,
+ * test_iteration, stats=False, samples=0, alpha=0, min_change=None) ->
+ * (rows, summary, notes, stats): the rows as dicts with the fields of
+ * tracediff compare --match tree --format json; summary {"control": ...,
+ * "test": ...}; stats None or {"samples", "alpha", "min_change",
+ * "control_samples", "test_samples", "too_few"}. */
+static PyObject *tree_match(PyObject *Py_UNUSED(mod), PyObject *args, PyObject *kw)
+{
+    static char *kwlist[] = {"control",
+                             "test",
+                             "control_rank",
+                             "test_rank",
+                             "control_iteration",
+                             "test_iteration",
+                             "stats",
+                             "samples",
+                             "alpha",
+                             "min_change",
+                             NULL};
+    cmp_args a = {NULL, NULL, TD_COMPARE_OPTS_INIT, TD_STATS_OPTS_INIT, 0, 0, 0, 0, 0, 0,
+                  NULL, NULL};
+    PyObject *sel[4] = {Py_None, Py_None, Py_None, Py_None}, *min_change = Py_None;
+    int samples = 0;
+    double alpha = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O!O!|OOOOpidO:tree_match", kwlist, &SetType, &a.ctl,
+                                     &SetType, &a.tst, &sel[0], &sel[1], &sel[2], &sel[3], &a.stats,
+                                     &samples, &alpha, &min_change))
+        return NULL;
+    if (!a.ctl->tree || !a.tst->tree) {
+        PyErr_Format(UsageError, "tree_match: the sets must be opened with want_tree");
+        return NULL;
+    }
+    PyObject *res = NULL;
+    td_tree_match *m = NULL;
+    td_tree_stats *ts = NULL;
+    if (cmp_args_fill(&a, sel, TD_DEVICE_ALL, samples, alpha, min_change) < 0)
+        goto done;
+    td_error err = {0};
+    int rc;
+    Py_BEGIN_ALLOW_THREADS rc = td_tree_match_select(&m, a.ctl->set, a.tst->set, &a.o, 0, &err);
+    if (rc == 0 && a.stats)
+        rc = td_tree_match_stats(&ts, a.ctl->set, a.tst->set, &a.o, 0, &a.so, &err);
+    Py_END_ALLOW_THREADS if (rc < 0)
+    {
+        raise_td(&err);
+        goto done;
+    }
+    size_t n;
+    const td_tree_lca *l = ts ? td_tree_stats_lcas(ts, &n) : td_tree_match_lcas(m, &n);
+    const td_stats *st = ts ? td_tree_stats_stats(ts) : NULL;
+    PyObject *rows = PyList_New((Py_ssize_t)n), *notes = PyList_New(0);
+    PyObject *summary =
+        Py_BuildValue("{s:N,s:N}", "control", tree_summary(td_tree_match_summary(m, TD_CONTROL)),
+                      "test", tree_summary(td_tree_match_summary(m, TD_TEST)));
+    PyObject *so = Py_None;
+    Py_INCREF(so);
+    int bad = !rows || !notes || !summary;
+    for (size_t i = 0; !bad && i < n; i++) {
+        PyObject *r = tree_row(&l[i], st ? &td_stats_rows(st)[i] : NULL);
+        if (!r)
+            bad = 1;
+        else
+            PyList_SET_ITEM(rows, (Py_ssize_t)i, r);
+    }
+    for (size_t i = 0; !bad && td_tree_match_note(m, i); i++) {
+        PyObject *t = str_obj(td_tree_match_note(m, i));
+        bad = !t || PyList_Append(notes, t) < 0;
+        Py_XDECREF(t);
+    }
+    if (!bad && st) {
+        Py_DECREF(so);
+        so = Py_BuildValue("{s:s,s:d,s:d,s:n,s:n,s:O}", "samples",
+                           td_samples_name(td_stats_samples(st)), "alpha", td_stats_alpha(st),
+                           "min_change", td_stats_min_change(st), "control_samples",
+                           (Py_ssize_t)td_tree_stats_units(ts, TD_CONTROL), "test_samples",
+                           (Py_ssize_t)td_tree_stats_units(ts, TD_TEST), "too_few",
+                           td_stats_too_few(st) ? Py_True : Py_False);
+        bad = !so;
+    }
+    if (!bad)
+        res = Py_BuildValue("(OOOO)", rows, summary, notes, so);
+    Py_XDECREF(rows);
+    Py_XDECREF(summary);
+    Py_XDECREF(notes);
+    Py_XDECREF(so);
+done:
+    td_tree_stats_free(ts);
+    td_tree_match_free(m);
+    cmp_args_clear(&a);
+    return res;
 }
 
 static PyObject *compare(PyObject *Py_UNUSED(mod), PyObject *args, PyObject *kw)
@@ -2017,6 +2197,10 @@ static PyMethodDef module_methods[] = {
      "exclude_categories=False, normalize_names=False, samples=0, alpha=0, min_change=None, "
      "stats=False, per_iteration=False, by=0) -> (names, control_counts, test_counts, "
      "control_duration, test_duration, control_notes, test_notes, key_name, stats or None)"},
+    {"tree_match", (PyCFunction)(void (*)(void))tree_match, METH_VARARGS | METH_KEYWORDS,
+     "tree_match(control, test, control_rank=None, test_rank=None, control_iteration=None, "
+     "test_iteration=None, stats=False, samples=0, alpha=0, min_change=None) -> (rows, "
+     "summary, notes, stats or None): compare --match tree (sets opened with want_tree)."},
     {"chart", (PyCFunction)(void (*)(void))chart, METH_VARARGS | METH_KEYWORDS,
      "chart(path, kind, names, control_counts, test_counts, control_duration, test_duration, "
      "control_label=None, test_label=None): kind 0 counts, 1 duration; .svg, .png or .pdf."},

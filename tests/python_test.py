@@ -1638,6 +1638,53 @@ def t_rename_equals_cli():
             raise AssertionError(f"rename={bad!r} did not raise")
 
 
+SHARED_TRACES = os.environ.get("TD_SHARED_TRACES",
+                               os.path.join(os.path.dirname(ROOT), "shared", "traces"))
+
+
+def same_value(x, y):
+    if y is None:
+        return x is None or (isinstance(x, float) and math.isnan(x))
+    if isinstance(y, float) or isinstance(x, float):
+        return float(x) == float(y)
+    return x == y
+
+
+def t_tree_match():
+    """compare_traces(match="tree"): the rows and summary of tracediff
+    compare --match tree --format json, on a cross-vendor pair and on a
+    multi-iteration pair with --stats."""
+    import glob
+    pairs = [(("tracelens-bert_h100", "tracelens-bert_mi300"), ["--ns"], {"ns": True}),
+             (("hta-trace_diff/control", "hta-trace_diff/test"),
+              ["--stats", "--control-iteration", "all", "--test-iteration", "all"],
+              {"stats": True, "control_iteration": "all", "test_iteration": "all"})]
+    for (a, b), args, kw in pairs:
+        pa = glob.glob(os.path.join(SHARED_TRACES, a, "*.json*"))
+        pb = glob.glob(os.path.join(SHARED_TRACES, b, "*.json*"))
+        assert pa and pb, f"the shared traces {a}, {b} are not under {SHARED_TRACES}"
+        want = json.loads(cli("compare", pa[0], pb[0], "--match", "tree", "--format", "json",
+                              "-q", *args).stdout)
+        df = quiet(TraceDiff.compare_traces, pa[0], pb[0], match="tree", **kw)
+        assert len(want["rows"]) > 10 and len(df) == len(want["rows"]), (a, len(df))
+        assert list(df.columns) == list(want["rows"][0]), (list(df.columns), list(want["rows"][0]))
+        for i, r in enumerate(want["rows"]):
+            got = df.iloc[i]
+            bad = [k for k, v in r.items() if not same_value(got[k], v)]
+            assert not bad, (a, i, [(k, got[k], r[k]) for k in bad])
+        assert df.attrs["summary"] == want["summary"], (df.attrs["summary"], want["summary"])
+        assert df.attrs["notes"] == want["notes"], (df.attrs["notes"], want["notes"])
+        if kw.get("stats"):
+            assert df.attrs["stats"]["control_samples"] == 6, df.attrs["stats"]
+            assert set(df["verdict"]) >= {"slower", "noise"}, set(df["verdict"])
+    try:
+        TraceDiff.compare_traces(BASE, TEST, match="tree", by="op")
+    except tracediff.UsageError as e:
+        assert "by" in str(e), str(e)
+    else:
+        raise AssertionError("match='tree' with by= did not raise")
+
+
 UNIT = [v for k, v in sorted(globals().items()) if k.startswith("t_")]
 
 

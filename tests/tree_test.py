@@ -16,12 +16,22 @@ own TraceDiff and the rules of the match.
 - Sum rule: matched + unmatched parts = GPU time on each side, and the GPU
   time equals |U| of the kernels, memcpys and memsets computed here.
 - --by lca-name: each name's totals are the sums of its LCA rows.
+- Selection: on the 6-iteration pair hta-trace_diff, --control-iteration k
+  --test-iteration k equals the match of the traces cut to step k (host
+  events starting in it, the GPU events they launch), and its GPU time is
+  |U| of those GPU events; the default selects the lowest iteration.
+- --stats: the samples (one --match tree per iteration pair, run here),
+  Welch p-values (computed here), Benjamini-Hochberg and the verdict rules give
+  each row's numbers and verdict.
+- report --match tree: "Matched by structure" holds the top LCAs by
+  |change| with the JSON's times; explain NAME --match tree: the LCAs of
+  that name or path as compare's JSON has them.
 - Bad input: a CPU-only trace (a note, exit 0), overlapping host events
   (left out, counted in a note), 100k children under one node (the
   capped fallback, bounded time, a note), a name match without
   --match tree for --by lca-name (exit 2).
 """
-import csv, glob, gzip, json, os, subprocess, sys, tempfile
+import csv, glob, gzip, json, os, re, subprocess, sys, tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SHARED = os.environ.get("TD_SHARED_TRACES", os.path.join(os.path.dirname(ROOT), "shared", "traces"))
@@ -116,6 +126,33 @@ def union(iv):
 def gpu_busy(doc):
     return union([(e["ts"], e["ts"] + e.get("dur", 0)) for e in doc["traceEvents"]
                   if e.get("ph") == "X" and e.get("cat") in GPU_CATS])
+
+
+STEP = re.compile(r"ProfilerStep\s*#\s*(\d+)")
+LAUNCH_CATS = ("cuda_runtime", "cuda_driver", "Runtime", "Driver")
+
+
+def steps_of(doc):
+    """{step number: (start, end)} of the ProfilerStep host events."""
+    out = {}
+    for e in doc["traceEvents"]:
+        m = STEP.search(str(e.get("name", "")))
+        if m and e.get("ph") == "X" and not str(e.get("cat", "")).startswith("gpu_"):
+            out[int(m.group(1))] = (e["ts"], e["ts"] + e.get("dur", 0))
+    return out
+
+
+def gpu_busy_step(doc, k):
+    """|U| of the GPU events whose launch starts in step k (none: the
+    lowest), as the selection of iteration k takes them."""
+    st = steps_of(doc)
+    lo, hi = st[min(st) if k is None else k]
+    corr = set(e["args"]["correlation"] for e in doc["traceEvents"]
+               if e.get("cat") in LAUNCH_CATS and "correlation" in e.get("args", {})
+               and lo <= e["ts"] < hi)
+    return union([(e["ts"], e["ts"] + e.get("dur", 0)) for e in doc["traceEvents"]
+                  if e.get("ph") == "X" and e.get("cat") in GPU_CATS
+                  and e.get("args", {}).get("correlation") in corr])
 
 
 def test_tracelens(exe):
@@ -259,8 +296,10 @@ def test_sum_rule(exe):
             parts = s["matched_us"] + sum(s["unmatched_us"].values())
             check("%s %s: matched + unmatched = GPU time" % (case, side),
                   abs(parts - s["gpu_us"]) < 1e-6, s)
-            busy = gpu_busy(load(path))
-            check("%s %s: GPU time = |U| of its kernels, memcpys, memsets" % (case, side),
+            doc = load(path)
+            # a side with ProfilerStep selects its lowest iteration (compare's default)
+            busy = gpu_busy_step(doc, None) if steps_of(doc) else gpu_busy(doc)
+            check("%s %s: GPU time = |U| of its selected kernels, memcpys, memsets" % (case, side),
                   abs(busy - s["gpu_us"]) < 0.01, (busy, s["gpu_us"]))
             rows_side = sum(r["%s_us" % side] for r in js["rows"] if r["control_count"] and r["test_count"])
             check("%s %s: the matched part is the both-sided LCAs' time" % (case, side),
@@ -371,6 +410,250 @@ def test_bad_input(exe, tmp):
         check("100k children under one node: bounded", False, "timed out")
 
 
+MULTI = ("hta-trace_diff/control", "hta-trace_diff/test")  # 6 iterations a side
+
+
+def cut_to_step(doc, k):
+    """The trace cut to step k: its host events that start in the step, the
+    GPU events they launch, the metadata."""
+    lo, hi = steps_of(doc)[k]
+    ev = doc["traceEvents"]
+    host = [e for e in ev if e.get("ph") == "X" and e.get("cat") not in GPU_CATS
+            and not str(e.get("cat", "")).startswith("gpu_") and lo <= e["ts"] < hi]
+    corr = set(e["args"]["correlation"] for e in host
+               if e.get("cat") in LAUNCH_CATS and "correlation" in e.get("args", {}))
+    gpu = [e for e in ev if e.get("ph") == "X" and e.get("cat") in GPU_CATS
+           and e.get("args", {}).get("correlation") in corr]
+    meta = [e for e in ev if e.get("ph") == "M"]
+    out = dict(doc)
+    out["traceEvents"] = meta + host + gpu
+    return out
+
+
+def key_rows(js):
+    return {(r["path"], r["lca"]): r for r in js["rows"]}
+
+
+def test_selection(exe, tmp):
+    a, b = (trace(x) for x in MULTI)
+    da, db = load(a), load(b)
+    sa, sb = sorted(steps_of(da)), sorted(steps_of(db))
+    for i in (2, 5):
+        ka, kb = sa[i], sb[i]
+        pa, pb = os.path.join(tmp, "cut_a.json"), os.path.join(tmp, "cut_b.json")
+        save(cut_to_step(da, ka), pa)
+        save(cut_to_step(db, kb), pb)
+        cut, err1 = tree_json(exe, pa, pb)
+        sel, err2 = tree_json(exe, a, b, "--control-iteration", str(ka), "--test-iteration", str(kb))
+        if cut is None or sel is None:
+            check("selection: iteration %d/%d runs" % (ka, kb), False, err1 + err2)
+            continue
+        ok, why = same_rows([(r["lca"], r["control_us"], r["test_us"]) for r in cut["rows"]],
+                            [(r["lca"], r["control_us"], r["test_us"]) for r in sel["rows"]], 1e-9)
+        ok = ok and [r["path"] for r in cut["rows"]] == [r["path"] for r in sel["rows"]]
+        check("selection: --control-iteration %d --test-iteration %d = the traces cut to them "
+              "(%d LCAs)" % (ka, kb, len(sel["rows"])), ok and len(sel["rows"]) > 10, why)
+        for side in ("control", "test"):
+            x, y = cut["summary"][side], sel["summary"][side]
+            check("selection: iteration %d %s summary = the cut trace's" % (ka, side),
+                  all(abs(x[f] - y[f]) < 1e-6 for f in ("gpu_us", "matched_us")) and
+                  x["roots"] == y["roots"], (x, y))
+        busy = gpu_busy_step(da, ka)
+        check("selection: iteration %d control GPU time = |U| of the step's launched events" % ka,
+              abs(busy - sel["summary"]["control"]["gpu_us"]) < 0.01,
+              (busy, sel["summary"]["control"]["gpu_us"]))
+    rc, out, err = run(exe, "compare", a, b, "--match", "tree", "--control-iteration", "99")
+    check("selection: a missing iteration is a usage error", rc == 2 and "99" in err, err)
+
+
+def betai(a, b, x):
+    """The regularized incomplete beta function I_x(a, b) (Lentz's continued
+    fraction), for the t distribution without SciPy."""
+    import math
+    if x <= 0:
+        return 0.0
+    if x >= 1:
+        return 1.0
+    if x > (a + 1) / (a + b + 2):
+        return 1.0 - betai(b, a, 1.0 - x)
+    lbeta = math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b)
+    front = math.exp(math.log(x) * a + math.log(1 - x) * b + lbeta) / a
+    tiny = 1e-300
+    f, c, d = 1.0, 1.0, 0.0
+    for i in range(0, 400):
+        m = i // 2
+        if i == 0:
+            num = 1.0
+        elif i % 2 == 0:
+            num = m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m))
+        else:
+            num = -((a + m) * (a + b + m) * x) / ((a + 2 * m) * (a + 2 * m + 1))
+        d = 1.0 + num * d
+        d = 1.0 / (d if abs(d) > tiny else tiny)
+        c = 1.0 + num / c
+        c = c if abs(c) > tiny else tiny
+        f *= c * d
+        if abs(1.0 - c * d) < 1e-15:
+            break
+    return front * (f - 1.0)
+
+
+def welch_p(x, y):
+    """Welch's two-sided p-value of y against x, as docs/stats.md states it."""
+    nx, ny = len(x), len(y)
+    if nx < 2 or ny < 2:
+        return float("nan")
+    if min(x) == max(x) and min(y) == max(y):  # docs/stats.md: equal constants p 1, else 0
+        return 1.0 if x[0] == y[0] else 0.0
+    mx, my = sum(x) / nx, sum(y) / ny
+    vx = sum((v - mx) ** 2 for v in x) / (nx - 1)
+    vy = sum((v - my) ** 2 for v in y) / (ny - 1)
+    ex, ey = vx / nx, vy / ny
+    t = (my - mx) / (ex + ey) ** 0.5
+    df = (ex + ey) ** 2 / (ex * ex / (nx - 1) + ey * ey / (ny - 1))
+    return betai(df / 2, 0.5, df / (df + t * t))
+
+
+def bh(ps):
+    """Benjamini-Hochberg q-values (NaN p: NaN q, not counted)."""
+    import math
+    idx = sorted((p, i) for i, p in enumerate(ps) if not math.isnan(p))
+    m, q, run_min = len(idx), [float("nan")] * len(ps), 1.0
+    for rank in range(m, 0, -1):
+        p, i = idx[rank - 1]
+        run_min = min(run_min, p * m / rank)
+        q[i] = run_min
+    return q
+
+
+def test_stats(exe, tmp):
+    import math
+    a, b = (trace(x) for x in MULTI)
+    sa, sb = sorted(steps_of(load(a))), sorted(steps_of(load(b)))
+    js, err = tree_json(exe, a, b, "--stats", "--control-iteration", "all", "--test-iteration", "all")
+    if js is None:
+        check("--stats: runs", False, err)
+        return
+    # the samples, independently: one --match tree per iteration pair
+    samples = {}
+    for i, (ka, kb) in enumerate(zip(sa, sb)):
+        one, err = tree_json(exe, a, b, "--control-iteration", str(ka), "--test-iteration", str(kb))
+        if one is None:
+            check("--stats: iteration %d runs" % ka, False, err)
+            return
+        for k, r in key_rows(one).items():
+            s = samples.setdefault(k, ([0.0] * len(sa), [0.0] * len(sb), [0, 0]))
+            if r["control_count"]:
+                s[0][i] += r["control_us"]
+                s[2][0] += r["control_count"]
+            if r["test_count"]:
+                s[1][i] += r["test_us"]
+                s[2][1] += r["test_count"]
+    rows = key_rows(js)
+    check("--stats: one row per LCA key of the per-iteration matches (%d)" % len(rows),
+          set(rows) == set(samples), (len(rows), len(samples)))
+    keys = [k for k in rows if k in samples]
+    ps = [welch_p(samples[k][0], samples[k][1]) for k in keys]
+    qs = bh(ps)
+    bad = []
+    verdicts = {}
+    for k, p, q in zip(keys, ps, qs):
+        r, (x, y, n) = rows[k], samples[k]
+        mx, my = sum(x) / len(x), sum(y) / len(y)
+        if n[0] == 0 and n[1] > 0:
+            want = "added"
+        elif n[1] == 0 and n[0] > 0:
+            want = "removed"
+        elif math.isnan(p):
+            want = "n/a"
+        else:
+            ch = (my - mx) / mx * 100 if mx else (math.inf if my > mx else -math.inf if my < mx else 0)
+            want = ("slower" if q <= 0.05 and ch >= 1 else
+                    "faster" if q <= 0.05 and ch <= -1 else "noise")
+        verdicts[want] = verdicts.get(want, 0) + 1
+        got_p = r["p_value"] if r["p_value"] is not None else float("nan")
+        ok = (r["control_n"] == len(x) and r["test_n"] == len(y)
+              and abs(r["control_mean"] - mx) < 1e-6 and abs(r["test_mean"] - my) < 1e-6
+              and abs(r["control_us"] - sum(x)) < 1e-6 and abs(r["test_us"] - sum(y)) < 1e-6
+              and (math.isnan(p) == math.isnan(got_p))
+              and (math.isnan(p) or abs(got_p - p) <= 1e-6 * max(p, 1e-12) + 1e-12)
+              and r["verdict"] == want)
+        if not ok:
+            bad.append((k[1][:40], r["verdict"], want, got_p, p, r["control_mean"], mx))
+    check("--stats: samples, Welch p-values and verdicts of %d LCAs %s"
+          % (len(keys), sorted(verdicts.items())),
+          not bad and verdicts.get("slower", 0) > 0 and verdicts.get("noise", 0) > 0, bad[:5])
+    js1, err = tree_json(exe, a, b, "--stats")
+    check("--stats with one iteration a side: every verdict n/a, a note",
+          js1 is not None and all(r["verdict"] in ("n/a", "added", "removed") for r in js1["rows"])
+          and "fewer than 2" in err, err)
+    rc, out, err = run(exe, "compare", a, b, "--match", "tree", "--stats", "--by", "lca-name")
+    check("--stats with --by lca-name: exit 2", rc == 2, err)
+
+
+def test_report(exe, tmp):
+    """report --match tree: "Matched by structure" holds the LCAs whose time
+    changed most, with the numbers of compare --match tree --format json."""
+    a, b = trace(PAIRS[0][1]), trace(PAIRS[0][2])
+    rc, out, err = run(exe, "compare", a, b, "--match", "tree", "--format", "json")
+    js = json.loads(out) if rc == 0 else None
+    html_path = os.path.join(tmp, "r.html")
+    rc2, _, err2 = run(exe, "report", a, b, "--match", "tree", "-o", html_path, "-q")
+    if js is None or rc2 != 0:
+        check("report --match tree: runs", False, err + err2)
+        return
+    page = open(html_path, encoding="utf-8").read()
+    check("report --match tree: the section is there", 'id="tree">Matched by structure' in page)
+    got = [(int(i), float(c), float(t)) for i, c, t in re.findall(
+        r'<tr data-row="(\d+)" data-control-us="([^"]+)" data-test-us="([^"]+)">', page)]
+    rows = js["rows"]
+    order = sorted(range(len(rows)), key=lambda i: (-abs(rows[i]["test_us"] - rows[i]["control_us"]), i))
+    want = [(i, rows[i]["control_us"], rows[i]["test_us"]) for i in order[:15]]
+    check("report --match tree: the top LCAs and their times equal the JSON's (%d)" % len(got),
+          got == want and len(got) == 15, (got[:3], want[:3]))
+    summ = re.findall(r'<li data-gpu-us="([^"]+)" data-matched-us="([^"]+)">', page)
+    check("report --match tree: each side's GPU and matched time equal the JSON's",
+          [(float(g), float(m)) for g, m in summ] ==
+          [(js["summary"][s]["gpu_us"], js["summary"][s]["matched_us"]) for s in ("control", "test")],
+          summ)
+    rc3, _, err3 = run(exe, "report", a, b, "-o", html_path, "-q")
+    check("report without --match tree: no such section",
+          rc3 == 0 and "Matched by structure" not in open(html_path, encoding="utf-8").read(), err3)
+
+
+def test_explain(exe):
+    """explain NAME --match tree: the LCAs of that name (or that path), as
+    compare --match tree --format json has them, and their totals."""
+    a, b = trace(PAIRS[0][1]), trace(PAIRS[0][2])
+    js, err = tree_json(exe, a, b)
+    if js is None:
+        check("explain --match tree: compare runs", False, err)
+        return
+    names = {}
+    for r in js["rows"]:
+        names.setdefault(r["lca"], []).append(r)
+    name = max(names, key=lambda k: (len(names[k]), k))
+    rc, out, err = run(exe, "explain", a, b, name, "--match", "tree", "--format", "json", "--ns")
+    ex = json.loads(out) if rc == 0 else {}
+    fields = ("lca", "path", "control_us", "test_us", "control_count", "test_count",
+              "control_kernels", "test_kernels")
+    want = [{k: r[k] for k in fields} for r in names[name]]
+    check("explain %s --match tree: its %d LCAs (paths, times, kernels) as compare's"
+          % (name, len(want)), ex.get("rows") == want and len(want) > 1, (rc, err, out[:300]))
+    check("explain --match tree: the totals are the sums of its LCAs",
+          ex and abs(ex["control"]["gpu_us"] - sum(r["control_us"] for r in want)) < 1e-9
+          and abs(ex["test"]["gpu_us"] - sum(r["test_us"] for r in want)) < 1e-9
+          and ex["test"]["count"] == sum(r["test_count"] for r in want), ex and ex["control"])
+    path = names[name][0]["path"]
+    rc, out, err = run(exe, "explain", a, b, path, "--match", "tree", "--format", "json", "--ns")
+    ex = json.loads(out) if rc == 0 else {}
+    check("explain PATH --match tree: that one LCA",
+          ex.get("rows") == want[:1], (rc, err, out[:300]))
+    rc, out, err = run(exe, "explain", a, b, "aten::no_such_op", "--match", "tree")
+    check("explain --match tree: an unknown name is exit 1 with the closest names",
+          rc == 1 and "closest" in err, (rc, err))
+
+
 def main():
     exe = sys.argv[1]
     if not os.path.isdir(os.path.join(SHARED, PAIRS[0][1])):
@@ -383,6 +666,11 @@ def main():
         test_sum_rule(exe)
         test_by_name(exe, tmp)
         test_bad_input(exe, tmp)
+        test_report(exe, tmp)
+        test_explain(exe)
+        if os.path.isdir(os.path.join(SHARED, MULTI[0])):
+            test_selection(exe, tmp)
+            test_stats(exe, tmp)
     print("tree: %d passed, %d failed" % (passed, failed))
     sys.exit(1 if failed else 0)
 

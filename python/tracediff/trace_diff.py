@@ -167,6 +167,45 @@ def _attributed(lt: "LabeledTrace", threads: int, stacks: bool = False,
                                   ns=lt._set.ns, pids=lt._set.pids)[0]
 
 
+def _with_tree(lt: "LabeledTrace", threads: int) -> None:
+    """Reopens a LabeledTrace's set with its call trees (``match="tree"``)
+    unless it has them; kept for later calls."""
+    if not lt._set.tree:
+        lt._set = _core.open_sets([lt._set.path], threads=threads,
+                                  want_attribution=lt._set.attributed,
+                                  want_stacks=lt._set.stacks, want_tree=True,
+                                  ns=lt._set.ns, pids=lt._set.pids)[0]
+
+
+_TREE_COLUMNS = ["lca", "path", "control_us", "test_us", "change_pct", "control_count",
+                 "test_count", "control_kernels", "test_kernels"]
+
+
+def _tree_match(control, test, control_rank, test_rank, control_iteration, test_iteration,
+                threads, ns, stats, samples, alpha, min_change, pids=None):
+    """compare_traces(match="tree"): the LCA rows of ``tracediff compare
+    --match tree --format json``, with its field names."""
+    _pandas()
+    ctl, tst = _adapt(control, test, threads, ns, pids=pids)
+    _with_tree(ctl, threads)
+    _with_tree(tst, threads)
+    sk = _stats_kwargs(samples, alpha, min_change)
+    rows, summary, notes, st = _core.tree_match(
+        ctl._set, tst._set, control_rank, test_rank, control_iteration, test_iteration,
+        stats=bool(stats), **sk)
+    cols = list(_TREE_COLUMNS)
+    if rows and len(rows[0]) > len(cols):
+        cols += [k for k in rows[0] if k not in cols]
+    df = pd.DataFrame(rows, columns=cols)
+    df.attrs["summary"] = summary
+    df.attrs["notes"] = notes
+    for n in notes:
+        warnings.warn(n, TraceDiffWarning, stacklevel=3)
+    if st is not None:
+        df.attrs["stats"] = st
+    return df
+
+
 def _with_rule(lt: "LabeledTrace", ns: bool, threads: int, pids=None) -> None:
     """Reopens a LabeledTrace's set under the duration rule asked for (ns:
     the traces' own resolution, else HTA's rounding) and with the processes
@@ -511,6 +550,7 @@ class TraceDiff:
         control_label: Optional[str] = None,
         test_label: Optional[str] = None,
         pids: Optional[Union[int, List[int]]] = None,
+        match: str = "name",
     ) -> pd.DataFrame:
         """Counts and total durations (us) per operator/kernel name, side by side.
 
@@ -567,7 +607,35 @@ class TraceDiff:
         ``ascending``); ``top`` keeps the first rows after that.
         ``control_label``/``test_label`` (``--control-label``,
         ``--test-label``) replace the sides' labels in the column names.
+
+        ``match="tree"`` (``--match tree``, docs/tree-match.md) matches the
+        same work by the two call trees instead: one row per lowest common
+        ancestor (LCA), numbered from 0 in the order found, with the columns
+        of ``tracediff compare --match tree --format json``: ``lca``,
+        ``path``, ``control_us``, ``test_us``, ``change_pct``,
+        ``control_count``, ``test_count``, ``control_kernels``,
+        ``test_kernels`` (and with ``stats=True`` its statistics fields);
+        ``df.attrs["summary"]`` holds each side's GPU time and its parts,
+        ``df.attrs["notes"]`` the notes (also warned). It takes the ranks,
+        iterations, ``ns``, ``threads``, ``pids`` and the statistics
+        arguments; the others must be left out.
         """
+        if match not in ("name", "tree"):
+            raise UsageError(f"Invalid argument match={match!r} (expected 'name' or 'tree').")
+        if match == "tree":
+            rest = dict(device_type=device_type != DeviceType.ALL, use_short_name=use_short_name,
+                        hta_strict=hta_strict, per_iteration=per_iteration, by=by,
+                        categories=categories, no_python=no_python,
+                        normalize_names=normalize_names, rename=rename, include=include,
+                        exclude=exclude, sort=sort, ascending=ascending, top=top,
+                        control_label=control_label, test_label=test_label)
+            given = [k for k, v in rest.items() if v not in (None, False)]
+            if given:
+                raise UsageError("match='tree' takes the ranks, iterations, ns, threads, pids and "
+                                 "the statistics arguments; leave out " + ", ".join(given))
+            return _tree_match(control, test, control_rank, test_rank, control_iteration,
+                               test_iteration, threads, ns, stats, samples, alpha, min_change,
+                               pids=pids)
         return _compare_traces(
             cls, control, test, control_rank, test_rank, control_iteration, test_iteration, device_type, use_short_name,
             hta_strict=hta_strict,

@@ -176,6 +176,8 @@ int cli_open_sets(const cli_opts *o, td_set **sets, const char *const *paths, si
 int cli_open_pair(const cli_opts *o, td_set *sets[2], td_open_opts *oo);
 /* tree_out.c: compare --match tree, from the parsed options; the exit status. */
 int cli_tree_compare(cli_opts *o);
+/* explain NAME --match tree: the LCAs of that name (or that path), the exit status. */
+int cli_tree_explain(cli_opts *o, const char *name);
 void cli_pair_free(cli_pair *p);
 /* The side's label: --control-label / --test-label, else "control" / "test". */
 const char *cli_side_label(const cli_opts *o, int side);

@@ -202,6 +202,8 @@ static int explain_run(cli_pair *p, const char *name)
         cli_error("--format '%s': expected table, csv or json", fmt);
         return EXIT_USAGE;
     }
+    if (o->match_tree)
+        return cli_tree_explain(o, name);
     o->want_attr = true;
     o->cmp.only = name;
     o->cmp.only_by = o->cmp.by == TD_BY_KERNEL ? TD_BY_OP : o->cmp.by;

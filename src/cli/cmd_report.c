@@ -41,7 +41,7 @@ static int report_breakdown(cli_pair *p, td_breakdown **out)
 }
 
 static int write_report(const cli_pair *p, const td_view_opts *const pick[2],
-                        const td_breakdown *bd)
+                        const td_breakdown *bd, const td_tree_match *tm)
 {
     const cli_opts *o = &p->o;
     td_report_input in = TD_REPORT_INPUT_INIT;
@@ -57,6 +57,7 @@ static int write_report(const cli_pair *p, const td_view_opts *const pick[2],
     in.chart_width = o->chart_width;
     in.chart_height = o->chart_height;
     in.breakdown = bd;
+    in.tree = tm;
     out_file out = {0};
     int rc = out_open(&out, o->output);
     if (rc)
@@ -92,8 +93,15 @@ static int report_run(cli_pair *p)
     td_breakdown *bd = NULL;
     if ((rc = report_breakdown(p, &bd)) != 0)
         return rc;
-    if ((rc = write_report(p, pick, bd)) == 0 && o->default_output)
+    td_tree_match *tm = NULL; /* --match tree: "Matched by structure" */
+    td_error err = {0};
+    if (o->match_tree && td_tree_match_select(&tm, p->control, p->test, &o->cmp, 0, &err) < 0)
+        rc = cli_td_error(&err);
+    for (size_t i = 0; rc == 0 && tm && td_tree_match_note(tm, i) && !o->quiet; i++)
+        cli_note("--match tree: %s", td_tree_match_note(tm, i));
+    if (rc == 0 && (rc = write_report(p, pick, bd, tm)) == 0 && o->default_output)
         fprintf(stderr, "%s: wrote %s\n", g_prog, cli_visible(o->output));
+    td_tree_match_free(tm);
     td_breakdown_free(bd);
     return rc;
 }

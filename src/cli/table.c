@@ -919,7 +919,8 @@ const cli_option cli_options[] = {
     /* statistics */
     {"stats", 0, NULL, NULL, "statistics", ON(CMD_COMPARE) | ON(CMD_REPORT),
      "add samples, p- and q-values and a verdict per name\n"
-     "(slower, faster, noise, added, removed, n/a; docs/stats.md)",
+     "(slower, faster, noise, added, removed, n/a; docs/stats.md;\n"
+     "with --match tree per LCA: docs/tree-match.md)",
      set_stats},
     {"samples", 0, "MODE", "iteration|call|auto", "statistics",
      ON(CMD_COMPARE) | ON(CMD_REPORT) | ON(CMD_CHECK),
@@ -987,10 +988,14 @@ const cli_option cli_options[] = {
      "--by module: a module's own GPU time (default: with its\n"
      "children's, so that the outermost module holds it all)",
      set_exclusive},
-    {"match", 0, "HOW", "name|tree", "rows", ON(CMD_COMPARE),
+    {"match", 0, "HOW", "name|tree", "rows", ON(CMD_COMPARE) | ON(CMD_REPORT) | ON(CMD_EXPLAIN),
      "name: rows by name (default); tree: the same work\n"
      "matched by the two call trees, a row per lowest common\n"
-     "ancestor with both sides' kernels (docs/tree-match.md)",
+     "ancestor with both sides' kernels, of the selected ranks\n"
+     "and iterations; with --stats one sample per (rank,\n"
+     "iteration) per LCA; report: adds \"Matched by structure\";\n"
+     "explain NAME: the LCAs of that name or path\n"
+     "(docs/tree-match.md)",
      set_match},
     {"inclusive", 0, NULL, NULL, "rows", ON(CMD_EXPLAIN),
      "also the kernels launched inside the op's children, at\n"

@@ -13,6 +13,7 @@ typedef struct trow {
     double us[2];
     uint64_t n[2], nlca;
     const char *kernels[2];
+    const td_row_stats *st; /* --stats */
 } trow;
 
 static double change_pct(const trow *r)
@@ -34,11 +35,14 @@ static int cmp_abs(const void *a, const void *b)
     return 0;
 }
 
-/* The rows: one per LCA, or per LCA name (--by lca-name). */
-static trow *make_rows(const cli_opts *o, const td_tree_match *m, size_t *n)
+/* The rows: one per LCA (per LCA key across the units with --stats), or
+ * per LCA name (--by lca-name). */
+static trow *make_rows(const cli_opts *o, const td_tree_match *m, const td_tree_stats *ts,
+                       size_t *n)
 {
     size_t nl;
-    const td_tree_lca *l = td_tree_match_lcas(m, &nl);
+    const td_tree_lca *l = ts ? td_tree_stats_lcas(ts, &nl) : td_tree_match_lcas(m, &nl);
+    const td_row_stats *st = ts ? td_stats_rows(td_tree_stats_stats(ts)) : NULL;
     trow *r = calloc(nl + 1, sizeof *r);
     if (!r)
         return NULL;
@@ -48,7 +52,8 @@ static trow *make_rows(const cli_opts *o, const td_tree_match *m, size_t *n)
                       {l[i].us[0], l[i].us[1]},
                       {l[i].nkernels[0], l[i].nkernels[1]},
                       1,
-                      {l[i].kernels[0], l[i].kernels[1]}};
+                      {l[i].kernels[0], l[i].kernels[1]},
+                      st ? &st[i] : NULL};
     *n = nl;
     if (!o->tree_by_name)
         return r;
@@ -95,14 +100,53 @@ static void csv_num(FILE *f, double v)
         fprintf(f, "%.17g", v == 0 ? 0 : v);
 }
 
+/* compare --stats's fields (docs/stats.md), after the row's own. */
+static const char *const stat_names[] = {
+    "samples",       "control_n",  "test_n",         "control_mean", "test_mean",
+    "control_stdev", "test_stdev", "control_median", "test_median",  "control_min",
+    "control_max",   "test_min",   "test_max",       "diff_mean",    "mean_change_pct",
+    "ci_low",        "ci_high",    "p_value",        "q_value",      "verdict",
+    "reason"};
+#define NSTAT (sizeof stat_names / sizeof *stat_names)
+
+/* Field k of st: a number (*txt NULL) or words. */
+static double stat_field(const td_row_stats *st, size_t k, const char **txt)
+{
+    *txt = NULL;
+    switch (k) {
+    case 0:
+        *txt = td_samples_name(TD_SAMPLES_ITERATION);
+        return 0;
+    case 1:
+    case 2:
+        return (double)st->n[k - 1];
+    case 19:
+        *txt = td_verdict_name(st->verdict);
+        return 0;
+    case 20:
+        *txt = st->reason ? st->reason : "";
+        return 0;
+    default: {
+        const double v[] = {st->mean[0],   st->mean[1],   st->stdev[0],  st->stdev[1],
+                            st->median[0], st->median[1], st->min[0],    st->max[0],
+                            st->min[1],    st->max[1],    st->diff_mean, st->change_pct,
+                            st->ci_low,    st->ci_high,   st->p,         st->q};
+        return v[k - 3];
+    }
+    }
+}
+
 static void write_csv(FILE *f, const cli_opts *o, const trow *r, size_t n)
 {
     if (o->tree_by_name)
-        fputs("lca,lcas,control_us,test_us,change_pct,control_count,test_count\n", f);
+        fputs("lca,lcas,control_us,test_us,change_pct,control_count,test_count", f);
     else
         fputs("lca,path,control_us,test_us,change_pct,control_count,test_count,"
-              "control_kernels,test_kernels\n",
+              "control_kernels,test_kernels",
               f);
+    for (size_t k = 0; o->stats && k < NSTAT; k++)
+        fprintf(f, ",%s", stat_names[k]);
+    fputc('\n', f);
     for (size_t i = 0; i < n; i++) {
         csv_text(f, r[i].lca, o->csv_safe);
         if (o->tree_by_name)
@@ -123,6 +167,15 @@ static void write_csv(FILE *f, const cli_opts *o, const trow *r, size_t n)
                 fputc(',', f);
                 csv_text(f, r[i].kernels[s], o->csv_safe);
             }
+        for (size_t k = 0; r[i].st && k < NSTAT; k++) {
+            const char *txt;
+            double v = stat_field(r[i].st, k, &txt);
+            fputc(',', f);
+            if (txt)
+                fputs(txt, f);
+            else
+                csv_num(f, v);
+        }
         fputc('\n', f);
     }
 }
@@ -169,6 +222,15 @@ static void write_json(FILE *f, const cli_opts *o, const td_tree_match *m, const
             td_json_put_str(f, r[i].kernels[0]);
             fputs(", \"test_kernels\": ", f);
             td_json_put_str(f, r[i].kernels[1]);
+        }
+        for (size_t k = 0; r[i].st && k < NSTAT; k++) {
+            const char *txt;
+            double v = stat_field(r[i].st, k, &txt);
+            fprintf(f, ", \"%s\": ", stat_names[k]);
+            if (txt)
+                td_json_put_str(f, txt);
+            else
+                td_json_put_num(f, v);
         }
         fputs("}", f);
     }
@@ -241,11 +303,11 @@ static void write_header_text(FILE *f, const cli_opts *o, bool md)
     const char *h1 = o->tree_by_name ? "lcas" : "path";
     if (md) {
         fprintf(f,
-                "| lca | %s | %s us | %s us | change | %s | %s |\n"
-                "|---|---|---:|---:|---:|---|---|\n",
-                h1, cli_side_label(o, 0), cli_side_label(o, 1),
+                "| lca | %s | %s us | %s us | change |%s %s | %s |\n"
+                "|---|---|---:|---:|---:|%s---|---|\n",
+                h1, cli_side_label(o, 0), cli_side_label(o, 1), o->stats ? " q | verdict |" : "",
                 o->tree_by_name ? "control count" : "control kernels",
-                o->tree_by_name ? "test count" : "test kernels");
+                o->tree_by_name ? "test count" : "test kernels", o->stats ? "---:|---|" : "");
         return;
     }
     cell(f, md, "lca", 40, false);
@@ -253,6 +315,10 @@ static void write_header_text(FILE *f, const cli_opts *o, bool md)
     cell(f, md, cli_side_label(o, 0), 12, true);
     cell(f, md, cli_side_label(o, 1), 12, true);
     cell(f, md, "change", 8, true);
+    if (o->stats) {
+        cell(f, md, "q", 8, true);
+        cell(f, md, "verdict", 8, false);
+    }
     cell(f, md, o->tree_by_name ? "control n" : "control kernels", 30, false);
     fputs(o->tree_by_name ? "test n\n" : "test kernels\n", f);
 }
@@ -282,6 +348,15 @@ static void write_text(FILE *f, const cli_opts *o, const td_tree_match *m, trow 
         else
             snprintf(b[2], sizeof b[2], "-");
         cell(f, md, b[2], 8, true);
+        if (r[i].st) {
+            char q[32];
+            if (isnan(r[i].st->q))
+                snprintf(q, sizeof q, "-");
+            else
+                snprintf(q, sizeof q, "%.3g", r[i].st->q);
+            cell(f, md, q, 8, true);
+            cell(f, md, td_verdict_name(r[i].st->verdict), 8, false);
+        }
         if (o->tree_by_name) {
             char k0[32], k1[32];
             snprintf(k0, sizeof k0, "%llu", (unsigned long long)r[i].n[0]);
@@ -307,31 +382,31 @@ static void write_text(FILE *f, const cli_opts *o, const td_tree_match *m, trow 
 
 int cli_tree_compare(cli_opts *o)
 {
-    if (o->stats) {
-        cli_error("--match tree: --stats is not available with the tree match yet");
+    if (o->stats && o->tree_by_name) {
+        cli_error("--stats: per LCA, not per LCA name (leave --by lca-name out)");
         return EXIT_USAGE;
     }
-    const td_list *sel[4] = {&o->cmp.control_ranks, &o->cmp.test_ranks, &o->cmp.control_iters,
-                             &o->cmp.test_iters};
-    for (int i = 0; i < 4 && !o->quiet; i++)
-        if (sel[i]->n || sel[i]->all || sel[i]->steady) {
-            cli_note("--match tree uses every rank and iteration of each side (the rank and "
-                     "iteration options do not select yet: docs/tree-match.md)");
-            break;
-        }
     td_set *sets[2] = {NULL, NULL};
     td_open_opts oo = TD_OPEN_OPTS_INIT;
     oo.want_tree = true;
     int rc = cli_open_pair(o, sets, &oo);
     td_tree_match *m = NULL;
+    td_tree_stats *ts = NULL;
     trow *rows = NULL;
     if (rc == 0) {
         td_error err = {0};
-        if (td_tree_match_run(&m, sets[0], sets[1], 0, &err) < 0)
+        if (td_tree_match_select(&m, sets[0], sets[1], &o->cmp, 0, &err) < 0 ||
+            (o->stats &&
+             td_tree_match_stats(&ts, sets[0], sets[1], &o->cmp, 0, &o->sopt, &err) < 0))
             rc = cli_td_error(&err);
     }
+    if (rc == 0 && ts && td_stats_too_few(td_tree_stats_stats(ts)) && !o->quiet)
+        cli_note("--stats: a side has fewer than 2 (rank, iteration) samples (control %zu, test "
+                 "%zu): every verdict is n/a; select more with --control-iteration all "
+                 "--test-iteration all (or the rank options)",
+                 td_tree_stats_units(ts, TD_CONTROL), td_tree_stats_units(ts, TD_TEST));
     size_t n = 0;
-    if (rc == 0 && !(rows = make_rows(o, m, &n))) {
+    if (rc == 0 && !(rows = make_rows(o, m, ts, &n))) {
         cli_error("out of memory");
         rc = EXIT_DATA;
     }
@@ -354,6 +429,170 @@ int cli_tree_compare(cli_opts *o)
         }
     }
     free(rows);
+    td_tree_stats_free(ts);
+    td_tree_match_free(m);
+    td_set_free(sets[0]);
+    td_set_free(sets[1]);
+    return rc;
+}
+
+/* ---- explain NAME --match tree ---- */
+
+static bool explain_takes(const td_tree_lca *l, const char *name)
+{
+    return strcmp(l->name, name) == 0 || strcmp(l->path, name) == 0;
+}
+
+typedef struct near_lca {
+    size_t dist, i;
+} near_lca;
+
+static int cmp_near(const void *a, const void *b)
+{
+    const near_lca *x = a, *y = b;
+    if (x->dist != y->dist)
+        return x->dist < y->dist ? -1 : 1;
+    return (x->i > y->i) - (x->i < y->i);
+}
+
+/* NAME is no LCA's name or path: the closest names, as explain's own error. */
+static int explain_unknown(const td_tree_lca *l, size_t n, const char *name)
+{
+    near_lca *v = malloc((n + 1) * sizeof *v);
+    if (!v) {
+        cli_error("out of memory");
+        return EXIT_DATA;
+    }
+    for (size_t i = 0; i < n; i++)
+        v[i] =
+            (near_lca){cli_edit_distance(name, strlen(name), l[i].name, strlen(l[i].name), 256), i};
+    qsort(v, n, sizeof *v, cmp_near);
+    char list[1024] = "";
+    size_t len = 0, shown[5], ns = 0;
+    for (size_t k = 0; k < n && ns < 5; k++) {
+        bool seen = false;
+        for (size_t q = 0; q < ns && !seen; q++)
+            seen = strcmp(l[shown[q]].name, l[v[k].i].name) == 0;
+        if (seen)
+            continue;
+        int w = snprintf(list + len, sizeof list - len, "%s%.200s", ns ? ", " : "", l[v[k].i].name);
+        if (w < 0 || (size_t)w >= sizeof list - len)
+            break;
+        len += (size_t)w;
+        shown[ns++] = v[k].i;
+    }
+    free(v);
+    cli_error("explain --match tree: no LCA named '%s' and no such path%s%s (names and paths as "
+              "'compare --match tree' shows them)",
+              name, ns ? "; closest: " : "", list);
+    return EXIT_DATA;
+}
+
+static void explain_text(FILE *f, const cli_opts *o, const td_tree_lca *l, size_t n,
+                         const char *name, const double tot[2], size_t hits)
+{
+    char a[64], b[64], d[64];
+    fprintf(f, "lca %s (%zu LCA%s; docs/tree-match.md)\n\n", cli_visible(name), hits,
+            hits == 1 ? "" : "s");
+    fprintf(f, "%-14s ", "");
+    cli_put_cell(f, cli_side_label(o, 0), 14, CLI_CELL_RIGHT);
+    fputc(' ', f);
+    cli_put_cell(f, cli_side_label(o, 1), 14, CLI_CELL_RIGHT);
+    fprintf(f, " %14s\n", "diff");
+    fprintf(f, "%-14s %14s %14s %14s\n\n", "GPU time us", fmt_us(a, 64, tot[0], o->ns),
+            fmt_us(b, 64, tot[1], o->ns), fmt_us(d, 64, tot[1] - tot[0], o->ns));
+    for (size_t i = 0; i < n; i++) {
+        if (!explain_takes(&l[i], name))
+            continue;
+        fprintf(f, "path  %s\n", cli_visible(l[i].path));
+        if (strcmp(l[i].name, name) != 0)
+            fprintf(f, "lca   %s\n", cli_visible(l[i].name));
+        for (int s = 0; s < 2; s++)
+            fprintf(f, "  %-8s %12s us  %llu GPU events: %s\n", cli_side_label(o, s),
+                    fmt_us(a, 64, l[i].us[s], o->ns), (unsigned long long)l[i].nkernels[s],
+                    l[i].kernels[s] && *l[i].kernels[s] ? cli_visible(l[i].kernels[s]) : "-");
+        fputc('\n', f);
+    }
+}
+
+static void explain_json(FILE *f, const td_tree_lca *l, size_t n, const char *name,
+                         const double tot[2], const uint64_t cnt[2])
+{
+    fputs("{\"lca\": ", f);
+    td_json_put_str(f, name);
+    static const char *const side[2] = {"control", "test"};
+    for (int s = 0; s < 2; s++) {
+        fprintf(f, ", \"%s\": {\"gpu_us\": ", side[s]);
+        td_json_put_num(f, tot[s]);
+        fprintf(f, ", \"count\": %llu}", (unsigned long long)cnt[s]);
+    }
+    fputs(", \"rows\": [", f);
+    bool first = true;
+    for (size_t i = 0; i < n; i++) {
+        if (!explain_takes(&l[i], name))
+            continue;
+        fputs(first ? "\n  {\"lca\": " : ",\n  {\"lca\": ", f);
+        first = false;
+        td_json_put_str(f, l[i].name);
+        fputs(", \"path\": ", f);
+        td_json_put_str(f, l[i].path);
+        for (int s = 0; s < 2; s++) {
+            fprintf(f, ", \"%s_us\": ", side[s]);
+            td_json_put_num(f, l[i].us[s]);
+        }
+        fprintf(f, ", \"control_count\": %llu, \"test_count\": %llu",
+                (unsigned long long)l[i].nkernels[0], (unsigned long long)l[i].nkernels[1]);
+        fputs(", \"control_kernels\": ", f);
+        td_json_put_str(f, l[i].kernels[0]);
+        fputs(", \"test_kernels\": ", f);
+        td_json_put_str(f, l[i].kernels[1]);
+        fputs("}", f);
+    }
+    fputs("]}\n", f);
+}
+
+int cli_tree_explain(cli_opts *o, const char *name)
+{
+    const char *fmt = cli_default_format(o, "table", "json");
+    if (strcmp(fmt, "table") != 0 && strcmp(fmt, "json") != 0) {
+        cli_error("--format '%s': explain --match tree writes table or json", fmt);
+        return EXIT_USAGE;
+    }
+    td_set *sets[2] = {NULL, NULL};
+    td_open_opts oo = TD_OPEN_OPTS_INIT;
+    oo.want_tree = true;
+    int rc = cli_open_pair(o, sets, &oo);
+    td_tree_match *m = NULL;
+    if (rc == 0) {
+        td_error err = {0};
+        if (td_tree_match_select(&m, sets[0], sets[1], &o->cmp, 0, &err) < 0)
+            rc = cli_td_error(&err);
+    }
+    size_t n = 0, hits = 0;
+    const td_tree_lca *l = rc == 0 ? td_tree_match_lcas(m, &n) : NULL;
+    double tot[2] = {0, 0};
+    uint64_t cnt[2] = {0, 0};
+    for (size_t i = 0; rc == 0 && i < n; i++)
+        if (explain_takes(&l[i], name)) {
+            hits++;
+            for (int s = 0; s < 2; s++) {
+                tot[s] += l[i].us[s];
+                cnt[s] += l[i].nkernels[s];
+            }
+        }
+    if (rc == 0 && !hits)
+        rc = explain_unknown(l, n, name);
+    if (rc == 0) {
+        out_file out = {0};
+        rc = out_open(&out, o->output);
+        if (rc == 0) {
+            if (strcmp(fmt, "json") == 0)
+                explain_json(out.f, l, n, name, tot, cnt);
+            else
+                explain_text(out.f, o, l, n, name, tot, hits);
+            rc = out_commit(&out);
+        }
+    }
     td_tree_match_free(m);
     td_set_free(sets[0]);
     td_set_free(sets[1]);

@@ -43,6 +43,15 @@ int td_stk_in_module(td_stk_rows *x, size_t k, const char *path, size_t len);
 /* Whether f's stacks hold an nn.Module frame. */
 bool td_stk_has_modules(const td_file *f);
 
+/* stats.c: statistics of rows whose samples the caller gathered (the tree
+ * match's LCAs): row r's samples of side s are x[s][r * nsamp[s] ..
+ * (r + 1) * nsamp[s]), one per (rank, iteration), counts[s][r] its events
+ * (0 on one side only: added or removed). Iteration mode, as
+ * td_stats_compute; TD_SAMPLES_CALL is TD_EUSAGE. */
+int td_stats_from_samples(td_stats **out, size_t nrows, double *const x[2], const size_t nsamp[2],
+                          const uint64_t *const counts[2], const td_stats_opts *sopts,
+                          td_error *err);
+
 /* stats_tests.c: the tests behind td_stats_compute (NAN when undefined). */
 typedef struct td_test_result {
     double p;

@@ -421,7 +421,7 @@ static const double *samples_of(side_acc *a, td_samples mode, size_t r, double *
     return buf;
 }
 
-static void test_row(td_row_stats *st, const td_row *row, const double *x0, size_t n0,
+static void test_row(td_row_stats *st, const uint64_t counts[2], const double *x0, size_t n0,
                      const double *x1, size_t n1, td_samples mode, double alpha)
 {
     describe(st, 0, x0, n0);
@@ -429,9 +429,9 @@ static void test_row(td_row_stats *st, const td_row *row, const double *x0, size
     st->diff_mean = st->mean[1] - st->mean[0];
     st->change_pct = st->mean[0] != 0 ? 100 * st->diff_mean / st->mean[0] : NAN;
     st->ci_low = st->ci_high = st->hl_shift = st->shift_low = st->shift_high = st->p = st->q = NAN;
-    if (row->counts[0] == 0 && row->counts[1] > 0)
+    if (counts[0] == 0 && counts[1] > 0)
         st->verdict = TD_VERDICT_ADDED;
-    else if (row->counts[1] == 0 && row->counts[0] > 0)
+    else if (counts[1] == 0 && counts[0] > 0)
         st->verdict = TD_VERDICT_REMOVED;
     else
         st->verdict = TD_VERDICT_NA;
@@ -509,12 +509,14 @@ static void test_rows(td_stats *st, const td_row *rows, side_acc acc[2], double 
             x0 = samples_of(&acc[0], st->mode, r, buf[0], &n0);
             x1 = samples_of(&acc[1], st->mode, r, buf[1], &n1);
         }
-        test_row(&st->rows[r], &rows[r], x0, n0, x1, n1, st->mode, st->alpha);
+        test_row(&st->rows[r], rows[r].counts, x0, n0, x1, n1, st->mode, st->alpha);
         if (no_calls && st->rows[r].verdict == TD_VERDICT_NA)
             st->rows[r].reason = NO_CALLS_REASON;
         p[r] = st->rows[r].p;
     }
 }
+
+static int check_opts(const td_stats_opts *sopts, td_error *err);
 
 int td_stats_compute(td_stats **out, const td_diff *d, const td_set *control, const td_set *test,
                      const td_compare_opts *opts, const td_stats_opts *sopts, td_error *err)
@@ -528,13 +530,7 @@ int td_stats_compute(td_stats **out, const td_diff *d, const td_set *control, co
     oc.by = td_diff_by_of(d); /* by module falls back to top op without modules */
     opts = &oc;
     sopts = &sc;
-    if (sopts->alpha < 0 || sopts->alpha >= 1 || isnan(sopts->alpha))
-        return td_fail(err, TD_EUSAGE, "", "alpha %g: expected a number above 0 and below 1",
-                       sopts->alpha);
-    if (sopts->has_min_change && !(sopts->min_change >= 0))
-        return td_fail(err, TD_EUSAGE, "", "min-change %g%%: expected 0 or more",
-                       sopts->min_change);
-    if ((rc = td_gsl_load(err)) < 0)
+    if ((rc = check_opts(sopts, err)) < 0)
         return rc;
     td_stats *st = calloc(1, sizeof *st);
     side_acc acc[2] = {{0}, {0}};
@@ -589,6 +585,73 @@ done:
     free(buf[1]);
     free(p);
     free(q);
+    return rc;
+}
+
+static int check_opts(const td_stats_opts *sopts, td_error *err)
+{
+    if (sopts->alpha < 0 || sopts->alpha >= 1 || isnan(sopts->alpha))
+        return td_fail(err, TD_EUSAGE, "", "alpha %g: expected a number above 0 and below 1",
+                       sopts->alpha);
+    if (sopts->has_min_change && !(sopts->min_change >= 0))
+        return td_fail(err, TD_EUSAGE, "", "min-change %g%%: expected 0 or more",
+                       sopts->min_change);
+    return td_gsl_load(err);
+}
+
+int td_stats_from_samples(td_stats **out, size_t nrows, double *const x[2], const size_t nsamp[2],
+                          const uint64_t *const counts[2], const td_stats_opts *sopts,
+                          td_error *err)
+{
+    *out = NULL;
+    td_stats_opts sc;
+    int rc = TD_OPTS_TAKE(&sc, sopts, td_stats_opts, TD_STATS_OPTS_INIT, err);
+    if (rc < 0 || (rc = check_opts(&sc, err)) < 0)
+        return rc;
+    if (sc.samples == TD_SAMPLES_CALL)
+        return td_fail(err, TD_EUSAGE, "",
+                       "call samples: these rows have one sample per (rank, iteration), "
+                       "never per call (leave --samples out, or use iteration)");
+    td_stats *st = calloc(1, sizeof *st);
+    double *p = malloc((nrows + 1) * sizeof *p), *q = malloc((nrows + 1) * sizeof *q);
+    double *buf[2] = {malloc((nsamp[0] + 1) * sizeof(double)),
+                      malloc((nsamp[1] + 1) * sizeof(double))};
+    if (!st || !p || !q || !buf[0] || !buf[1] || !(st->rows = calloc(nrows + 1, sizeof *st->rows)))
+        goto nomem;
+    st->nrows = nrows;
+    st->mode = TD_SAMPLES_ITERATION;
+    st->alpha = sc.alpha > 0 ? sc.alpha : 0.05;
+    st->min_change = sc.has_min_change ? sc.min_change : 1.0;
+    st->side_samples[0] = nsamp[0];
+    st->side_samples[1] = nsamp[1];
+    st->too_few = nsamp[0] < 2 || nsamp[1] < 2;
+    for (size_t r = 0; r < nrows; r++) {
+        for (int sd = 0; sd < 2; sd++) {
+            memcpy(buf[sd], x[sd] + r * nsamp[sd], nsamp[sd] * sizeof(double));
+            qsort(buf[sd], nsamp[sd], sizeof(double), td_cmp_double);
+        }
+        const uint64_t c[2] = {counts[0][r], counts[1][r]};
+        test_row(&st->rows[r], c, buf[0], nsamp[0], buf[1], nsamp[1], st->mode, st->alpha);
+        p[r] = st->rows[r].p;
+    }
+    if (td_bh_qvalues(q, p, nrows) < 0)
+        goto nomem;
+    for (size_t r = 0; r < nrows; r++) {
+        st->rows[r].q = q[r];
+        judge(&st->rows[r], st->alpha, st->min_change);
+    }
+    *out = st;
+    st = NULL;
+    rc = 0;
+    goto done;
+nomem:
+    rc = td_fail(err, TD_ENOMEM, "", "out of memory");
+done:
+    td_stats_free(st);
+    free(p);
+    free(q);
+    free(buf[0]);
+    free(buf[1]);
     return rc;
 }
 

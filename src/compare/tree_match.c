@@ -7,6 +7,7 @@
  * ancestor (LCA) is reported with |U| of its unmatched gpu events. */
 #include "compare/compare.h"
 #include "model/model.h"
+#include "model/selection.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -42,7 +43,16 @@ typedef struct side {
     uint8_t **bucket; /* per file, per gpu node (node - nhost): 0 or a B_ part */
     uint32_t **disp;  /* per file, per names id: its display id, or NONE until first asked */
     uint64_t capped;
+    const struct pick *pk; /* the selection; NULL: every rank and iteration */
 } side;
+
+/* A side's selection: the files (ranks) taken and, per file, the
+ * iterations (NULL: every one, a whole-trace side). */
+typedef struct pick {
+    uint8_t *fsel;
+    uint8_t **iok;
+    size_t nfiles;
+} pick;
 
 enum { B_MATCHED = 1, B_ONE, B_NOLAUNCH, B_OUTSIDE, B_OTHER, B_N };
 
@@ -1254,6 +1264,43 @@ static double union_refs(const side *s, const ref *r, size_t n, bool *oom)
     return u;
 }
 
+/* ---- the selection ---- */
+
+/* Whether the side's selection takes a host event of file f starting at
+ * ts: its rank, and the iteration the loader's rule gives ts. */
+static bool host_taken(const side *s, size_t f, double ts)
+{
+    if (!s->pk)
+        return true;
+    if (!s->pk->fsel[f])
+        return false;
+    const uint8_t *ok = s->pk->iok[f];
+    if (!ok)
+        return true;
+    int32_t it = td_file_step_iter(s->set->files[f], ts);
+    return it >= 0 && ok[it];
+}
+
+/* A gpu event (node g of file f) is taken with its launch, as compare's
+ * device events take their launch's iteration; one with no launch only
+ * when the file's iterations are not selected (a whole-trace side). */
+static bool gpu_taken(const side *s, size_t f, uint32_t g)
+{
+    if (!s->pk)
+        return true;
+    if (!s->pk->fsel[f])
+        return false;
+    if (!s->pk->iok[f])
+        return true;
+    const td_tree *t = s->set->files[f]->tree;
+    return t->parent[g] != NONE && host_taken(s, f, t->ts[t->parent[g]]);
+}
+
+static bool file_taken(const side *s, size_t f)
+{
+    return !s->pk || s->pk->fsel[f];
+}
+
 static void set_bucket(side *s, ref r, uint8_t b)
 {
     const td_tree *t = TR(s, r);
@@ -1270,7 +1317,8 @@ static int summarise(td_tree_match *m, int sd)
     for (size_t f = 0; f < s->set->nfiles; f++) {
         const td_tree *t = s->set->files[f]->tree;
         n += t->n - t->nhost;
-        sum->dropped += t->dropped;
+        if (file_taken(s, f))
+            sum->dropped += t->dropped;
     }
     ivl *v = malloc((n + 1) * sizeof *v);
     if (!v)
@@ -1279,12 +1327,15 @@ static int summarise(td_tree_match *m, int sd)
     for (size_t f = 0; f < s->set->nfiles; f++) {
         const td_tree *t = s->set->files[f]->tree;
         for (size_t g = t->nhost; g < t->n; g++) {
+            if (!gpu_taken(s, f, (uint32_t)g))
+                continue;
             uint8_t b = s->bucket[f][g - t->nhost];
             if (!b)
                 b = t->parent[g] == NONE ? B_NOLAUNCH : B_OUTSIDE;
             v[k++] = (ivl){t->ts[g], t->end[g], b};
         }
     }
+    n = k;
     qsort(v, n, sizeof *v, cmp_ivl);
     double prev = 0, part[B_N] = {0};
     for (int b = 1; b < B_N; b++) {
@@ -1485,7 +1536,7 @@ static void collect_roots(td_tree_match *m, int sd, rlist *r)
     for (size_t f = 0; f < set->nfiles; f++) {
         const td_tree *t = set->files[f]->tree;
         for (size_t k = 0; k < t->nroots; k++)
-            if (rpush(r, MKREF(f, t->roots[k])) < 0)
+            if (host_taken(&m->s[sd], f, t->ts[t->roots[k]]) && rpush(r, MKREF(f, t->roots[k])) < 0)
                 m->oom = 1;
     }
     m->sum[sd].roots = r->n;
@@ -1588,7 +1639,8 @@ static void make_notes(td_tree_match *m)
         const td_set *set = m->s[sd].set;
         uint64_t gpu = 0;
         for (size_t f = 0; f < set->nfiles; f++)
-            gpu += set->files[f]->tree->n - set->files[f]->tree->nhost;
+            if (file_taken(&m->s[sd], f))
+                gpu += set->files[f]->tree->n - set->files[f]->tree->nhost;
         if (!gpu) {
             snprintf(buf, sizeof buf,
                      "%s has no kernels, memcpys or memsets (a CPU-only trace?): nothing to match",
@@ -1612,14 +1664,16 @@ static void make_notes(td_tree_match *m)
     }
 }
 
-int td_tree_match_run(td_tree_match **out, const td_set *control, const td_set *test, int flags,
-                      td_error *err)
+static int run_picked(td_tree_match **out, const td_set *control, const td_set *test,
+                      const pick *pk[2], int flags, td_error *err)
 {
     *out = NULL;
     td_tree_match *m = calloc(1, sizeof *m);
     if (!m)
         return td_fail(err, TD_ENOMEM, NULL, "out of memory");
     m->flags = flags;
+    m->s[0].pk = pk[0];
+    m->s[1].pk = pk[1];
     m->normtab = td_strtab_new();
     m->disp = td_strtab_new();
     m->kn = td_strtab_new();
@@ -1651,12 +1705,20 @@ int td_tree_match_run(td_tree_match **out, const td_set *control, const td_set *
     m->sum[0].capped = m->sum[1].capped = m->s[0].capped;
     if (!m->oom)
         make_notes(m);
+    m->s[0].pk = m->s[1].pk = NULL; /* the caller's */
     if (m->oom) {
         td_tree_match_free(m);
         return td_fail(err, TD_ENOMEM, NULL, "out of memory");
     }
     *out = m;
     return 0;
+}
+
+int td_tree_match_run(td_tree_match **out, const td_set *control, const td_set *test, int flags,
+                      td_error *err)
+{
+    const pick *pk[2] = {NULL, NULL};
+    return run_picked(out, control, test, pk, flags, err);
 }
 
 void td_tree_match_free(td_tree_match *m)
@@ -1712,4 +1774,346 @@ const td_tree_summary *td_tree_match_summary(const td_tree_match *m, td_side whi
 const char *td_tree_match_note(const td_tree_match *m, size_t i)
 {
     return i < m->nnotes ? m->notes[i] : NULL;
+}
+
+/* ---- selection and statistics (docs/tree-match.md, "Ranks, iterations, --stats") ---- */
+
+/* One (rank, iteration) of a side: a file and its iteration index (-1: the
+ * whole file, a side without ProfilerStep). */
+typedef struct unit {
+    size_t file;
+    int32_t iter;
+} unit;
+
+typedef struct side_sel {
+    pick pk;
+    unit *units;
+    size_t nunits;
+} side_sel;
+
+static void sel_free(side_sel *ss)
+{
+    for (size_t f = 0; ss->pk.iok && f < ss->pk.nfiles; f++)
+        free(ss->pk.iok[f]);
+    free(ss->pk.iok);
+    free(ss->pk.fsel);
+    free(ss->units);
+    memset(ss, 0, sizeof *ss);
+}
+
+static bool in_list(const int64_t *v, size_t n, int64_t x)
+{
+    for (size_t i = 0; i < n; i++)
+        if (v[i] == x)
+            return true;
+    return false;
+}
+
+/* The side's selection by compare's rules (diff.c, resolve_side): the
+ * ranks, then the iterations, or the whole traces when the set has no
+ * ProfilerStep; and its units, files in set order, iterations ascending. */
+static int resolve(side_sel *ss, const td_set *s, const td_list *ranks, const td_list *iters,
+                   const char *label, td_error *err)
+{
+    int64_t *rk = NULL, *it = NULL;
+    size_t nrk = 0, nit = 0;
+    bool whole = s->niters == 0;
+    int rc = td_resolve(&rk, &nrk, ranks, s->ranks, s->nranks, "rank", label, err);
+    if (rc == 0 && whole && iters->steady)
+        rc = td_fail(err, TD_EUSAGE, "", "steady: %s has no ProfilerStep", label);
+    else if (rc == 0 && whole && iters->n > 0)
+        rc = td_fail(err, TD_EUSAGE, "",
+                     "no such iteration %lld: %s has no ProfilerStep (leave the iteration out "
+                     "to compare whole traces)",
+                     (long long)iters->v[0], label);
+    else if (rc == 0 && !whole)
+        rc = td_resolve(&it, &nit, iters, s->iters, s->niters, "iteration", label, err);
+    size_t nf = s->nfiles, nu = 0;
+    if (rc == 0) {
+        ss->pk.nfiles = nf;
+        ss->pk.fsel = calloc(nf + 1, 1);
+        ss->pk.iok = calloc(nf + 1, sizeof *ss->pk.iok);
+        size_t cap = 0;
+        for (size_t f = 0; f < nf; f++)
+            cap += whole ? 1 : s->files[f]->niters;
+        ss->units = malloc((cap + 1) * sizeof *ss->units);
+        if (!ss->pk.fsel || !ss->pk.iok || !ss->units)
+            rc = td_fail(err, TD_ENOMEM, "", "out of memory");
+    }
+    for (size_t f = 0; rc == 0 && f < nf; f++) {
+        const td_file *fl = s->files[f];
+        if (!in_list(rk, nrk, fl->rank))
+            continue;
+        ss->pk.fsel[f] = 1;
+        if (whole) {
+            ss->units[nu++] = (unit){f, -1};
+            continue;
+        }
+        if (!(ss->pk.iok[f] = calloc(fl->niters + 1, 1))) {
+            rc = td_fail(err, TD_ENOMEM, "", "out of memory");
+            break;
+        }
+        for (size_t i = 0; i < fl->niters; i++)
+            if (in_list(it, nit, fl->iters[i])) {
+                ss->pk.iok[f][i] = 1;
+                ss->units[nu++] = (unit){f, (int32_t)i};
+            }
+    }
+    ss->nunits = nu;
+    free(rk);
+    free(it);
+    if (rc < 0)
+        sel_free(ss);
+    return rc;
+}
+
+static int resolve_both(side_sel ss[2], const td_set *control, const td_set *test,
+                        const td_compare_opts *sel, td_error *err)
+{
+    td_compare_opts o;
+    int rc = TD_OPTS_TAKE(&o, sel, td_compare_opts, TD_COMPARE_OPTS_INIT, err);
+    if (rc < 0)
+        return rc;
+    if ((rc = resolve(&ss[0], control, &o.control_ranks, &o.control_iters, "control", err)) < 0)
+        return rc;
+    if ((rc = resolve(&ss[1], test, &o.test_ranks, &o.test_iters, "test", err)) < 0)
+        sel_free(&ss[0]);
+    return rc;
+}
+
+int td_tree_match_select(td_tree_match **out, const td_set *control, const td_set *test,
+                         const td_compare_opts *sel, int flags, td_error *err)
+{
+    *out = NULL;
+    if (!sel)
+        return td_tree_match_run(out, control, test, flags, err);
+    side_sel ss[2] = {{{0}}};
+    int rc = resolve_both(ss, control, test, sel, err);
+    if (rc < 0)
+        return rc;
+    const pick *pk[2] = {&ss[0].pk, &ss[1].pk};
+    rc = run_picked(out, control, test, pk, flags, err);
+    sel_free(&ss[0]);
+    sel_free(&ss[1]);
+    return rc;
+}
+
+/* One unit alone as a selection: its file, its iteration. */
+static int unit_pick(pick *p, const td_set *s, const unit *u)
+{
+    memset(p->fsel, 0, p->nfiles);
+    for (size_t f = 0; f < p->nfiles; f++) {
+        free(p->iok[f]);
+        p->iok[f] = NULL;
+    }
+    p->fsel[u->file] = 1;
+    if (u->iter >= 0) {
+        if (!(p->iok[u->file] = calloc(s->files[u->file]->niters + 1, 1)))
+            return TD_ENOMEM;
+        p->iok[u->file][u->iter] = 1;
+    }
+    return 0;
+}
+
+struct td_tree_stats {
+    td_tree_lca *rows;
+    size_t nrows, cap;
+    td_strtab *keys; /* path "\x1f" name -> row */
+    char **strs;
+    size_t nstrs;
+    double *x[2]; /* per row, per unit of the side */
+    size_t nunits[2];
+    uint64_t *counts[2];
+    td_stats *stats;
+};
+
+void td_tree_stats_free(td_tree_stats *ts)
+{
+    if (!ts)
+        return;
+    for (size_t i = 0; i < ts->nstrs; i++)
+        free(ts->strs[i]);
+    free(ts->strs);
+    free(ts->rows);
+    td_strtab_free(ts->keys);
+    for (int sd = 0; sd < 2; sd++) {
+        free(ts->x[sd]);
+        free(ts->counts[sd]);
+    }
+    td_stats_free(ts->stats);
+    free(ts);
+}
+
+static const char *ts_keep(td_tree_stats *ts, const char *s, bool *oom)
+{
+    char *c = strdup(s ? s : "");
+    char **ns = realloc(ts->strs, (ts->nstrs + 1) * sizeof *ns);
+    if (!c || !ns) {
+        free(c);
+        if (ns)
+            ts->strs = ns;
+        *oom = true;
+        return "";
+    }
+    ts->strs = ns;
+    ts->strs[ts->nstrs++] = c;
+    return c;
+}
+
+/* The row of an LCA's key, made on first sight. */
+static long ts_row(td_tree_stats *ts, const td_tree_lca *l, bool *oom)
+{
+    size_t pl = strlen(l->path), nl = strlen(l->name);
+    char *k = malloc(pl + nl + 2);
+    if (!k) {
+        *oom = true;
+        return -1;
+    }
+    memcpy(k, l->path, pl);
+    k[pl] = '\x1f';
+    memcpy(k + pl + 1, l->name, nl + 1);
+    int64_t id = td_strtab_intern(ts->keys, k, pl + nl + 1);
+    free(k);
+    if (id < 0) {
+        *oom = true;
+        return -1;
+    }
+    if ((size_t)id < ts->nrows)
+        return (long)id;
+    if (ts->nrows == ts->cap) {
+        size_t c = ts->cap ? 2 * ts->cap : 64;
+        td_tree_lca *nr = realloc(ts->rows, c * sizeof *nr);
+        double *x0 = nr ? realloc(ts->x[0], c * ts->nunits[0] * sizeof *x0 + 1) : NULL;
+        if (x0)
+            ts->x[0] = x0;
+        double *x1 = x0 ? realloc(ts->x[1], c * ts->nunits[1] * sizeof *x1 + 1) : NULL;
+        if (x1)
+            ts->x[1] = x1;
+        if (nr)
+            ts->rows = nr;
+        if (!nr || !x0 || !x1) {
+            *oom = true;
+            return -1;
+        }
+        ts->cap = c;
+    }
+    size_t r = ts->nrows++;
+    td_tree_lca *row = &ts->rows[r];
+    memset(row, 0, sizeof *row);
+    row->name = ts_keep(ts, l->name, oom);
+    row->path = ts_keep(ts, l->path, oom);
+    row->kernels[0] = row->kernels[1] = NULL;
+    for (int sd = 0; sd < 2; sd++)
+        for (size_t u = 0; u < ts->nunits[sd]; u++)
+            ts->x[sd][r * ts->nunits[sd] + u] = 0;
+    return (long)r;
+}
+
+/* One unit pair's LCAs into the rows: side sd's sample u when take[sd]. */
+static void ts_add(td_tree_stats *ts, const td_tree_match *m, const long u[2], const bool take[2],
+                   bool *oom)
+{
+    size_t n;
+    const td_tree_lca *l = td_tree_match_lcas(m, &n);
+    for (size_t i = 0; i < n && !*oom; i++) {
+        if (!(take[0] && l[i].nkernels[0]) && !(take[1] && l[i].nkernels[1]))
+            continue;
+        long r = ts_row(ts, &l[i], oom);
+        if (r < 0)
+            return;
+        td_tree_lca *row = &ts->rows[r];
+        for (int sd = 0; sd < 2; sd++) {
+            if (!take[sd] || !l[i].nkernels[sd])
+                continue;
+            ts->x[sd][(size_t)r * ts->nunits[sd] + (size_t)u[sd]] += l[i].us[sd];
+            row->us[sd] += l[i].us[sd];
+            row->nkernels[sd] += l[i].nkernels[sd];
+            if (!row->kernels[sd])
+                row->kernels[sd] = ts_keep(ts, l[i].kernels[sd], oom);
+        }
+    }
+}
+
+int td_tree_match_stats(td_tree_stats **out, const td_set *control, const td_set *test,
+                        const td_compare_opts *sel, int flags, const td_stats_opts *so,
+                        td_error *err)
+{
+    *out = NULL;
+    side_sel ss[2] = {{{0}}};
+    int rc = resolve_both(ss, control, test, sel, err);
+    if (rc < 0)
+        return rc;
+    td_tree_stats *ts = calloc(1, sizeof *ts);
+    pick one[2] = {{0}, {0}};
+    bool oom = !ts;
+    for (int sd = 0; sd < 2 && !oom; sd++) {
+        one[sd].nfiles = ss[sd].pk.nfiles;
+        one[sd].fsel = calloc(one[sd].nfiles + 1, 1);
+        one[sd].iok = calloc(one[sd].nfiles + 1, sizeof *one[sd].iok);
+        oom = !one[sd].fsel || !one[sd].iok;
+        ts->nunits[sd] = ss[sd].nunits;
+    }
+    if (!oom)
+        oom = !(ts->keys = td_strtab_new());
+    const td_set *sets[2] = {control, test};
+    /* The i-th unit of one side with the i-th of the other; a side with
+     * fewer units lends its (i mod n)-th as the other's reference, taking
+     * no sample from it. */
+    size_t n0 = ss[0].nunits, n1 = ss[1].nunits, n = n0 > n1 ? n0 : n1;
+    for (size_t i = 0; i < n && n0 && n1 && !oom && rc == 0; i++) {
+        long u[2] = {(long)(i % n0), (long)(i % n1)};
+        bool take[2] = {i < n0, i < n1};
+        for (int sd = 0; sd < 2 && !oom; sd++)
+            oom = unit_pick(&one[sd], sets[sd], &ss[sd].units[u[sd]]) < 0;
+        if (oom)
+            break;
+        const pick *pk[2] = {&one[0], &one[1]};
+        td_tree_match *m = NULL;
+        if ((rc = run_picked(&m, control, test, pk, flags, err)) < 0)
+            break;
+        ts_add(ts, m, u, take, &oom);
+        td_tree_match_free(m);
+    }
+    for (int sd = 0; sd < 2 && !oom && rc == 0; sd++) {
+        ts->counts[sd] = malloc((ts->nrows + 1) * sizeof *ts->counts[sd]);
+        oom = !ts->counts[sd];
+        for (size_t r = 0; !oom && r < ts->nrows; r++)
+            ts->counts[sd][r] = ts->rows[r].nkernels[sd];
+    }
+    if (!oom && rc == 0) {
+        double *const x[2] = {ts->x[0], ts->x[1]};
+        const uint64_t *const c[2] = {ts->counts[0], ts->counts[1]};
+        rc = td_stats_from_samples(&ts->stats, ts->nrows, x, ts->nunits, c, so, err);
+    }
+    for (int sd = 0; sd < 2; sd++) {
+        for (size_t f = 0; one[sd].iok && f < one[sd].nfiles; f++)
+            free(one[sd].iok[f]);
+        free(one[sd].iok);
+        free(one[sd].fsel);
+        sel_free(&ss[sd]);
+    }
+    if (oom && rc == 0)
+        rc = td_fail(err, TD_ENOMEM, NULL, "out of memory");
+    if (rc < 0) {
+        td_tree_stats_free(ts);
+        return rc;
+    }
+    *out = ts;
+    return 0;
+}
+
+const td_tree_lca *td_tree_stats_lcas(const td_tree_stats *ts, size_t *n)
+{
+    *n = ts->nrows;
+    return ts->rows;
+}
+
+const td_stats *td_tree_stats_stats(const td_tree_stats *ts)
+{
+    return ts->stats;
+}
+
+size_t td_tree_stats_units(const td_tree_stats *ts, td_side which)
+{
+    return ts->nunits[which == TD_TEST];
 }

@@ -45,6 +45,8 @@ void td_file_free(td_file *f)
             free(f->evb[b]);
     free(f->evb);
     free(f->iters);
+    free(f->step_at);
+    free(f->step_iter);
     free(f->attr_op);
     free(f->attr_top);
     free(f->attr_ann);

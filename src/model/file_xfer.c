@@ -120,6 +120,8 @@ static void put_file(wbuf *w, const td_file *f)
     put(w, f->cat_dur, f->ncat_counts * sizeof *f->cat_dur);
     put(w, f->name_cats, f->nname_cats * sizeof *f->name_cats);
     put(w, f->iters, f->niters * sizeof *f->iters);
+    put(w, f->step_at, f->nstep_seg * sizeof *f->step_at);
+    put(w, f->step_iter, f->nstep_seg * sizeof *f->step_iter);
     if (f->rdelta)
         put(w, f->rdelta, f->nev * sizeof *f->rdelta);
     if (f->ev_cat)
@@ -294,8 +296,8 @@ static bool sizes_ok(const td_file *src, size_t len)
 {
     size_t most = len / 4;
     return src->ncat_counts <= most && src->nname_cats <= most && src->niters <= most &&
-           src->nattr <= most && src->nev <= most && src->nwait <= most && src->nops <= most &&
-           src->nprocs <= most && src->proc_names_len <= len &&
+           src->nstep_seg <= most && src->nattr <= most && src->nev <= most && src->nwait <= most &&
+           src->nops <= most && src->nprocs <= most && src->proc_names_len <= len &&
            src->nevb == (src->nev + TD_BLOCK - 1) / TD_BLOCK;
 }
 
@@ -312,6 +314,8 @@ static bool take_arrays(rbuf *r, td_file *f, bool rdelta, bool ev_cat, bool has_
     f->cat_dur = copy_of(r, f->ncat_counts * sizeof *f->cat_dur);
     f->name_cats = copy_of(r, f->nname_cats * sizeof *f->name_cats);
     f->iters = copy_of(r, f->niters * sizeof *f->iters);
+    f->step_at = copy_of(r, f->nstep_seg * sizeof *f->step_at);
+    f->step_iter = copy_of(r, f->nstep_seg * sizeof *f->step_iter);
     if (rdelta)
         f->rdelta = copy_of(r, f->nev * sizeof *f->rdelta);
     if (ev_cat)
@@ -360,6 +364,8 @@ int td_file_xfer_read(td_file **out, void *map, size_t len)
     f->cat_dur = NULL;
     f->name_cats = NULL;
     f->iters = NULL;
+    f->step_at = NULL;
+    f->step_iter = NULL;
     bool rdelta = f->rdelta != NULL, ev_cat = f->ev_cat != NULL;
     f->rdelta = NULL;
     f->ev_cat = NULL;

@@ -839,6 +839,40 @@ static seg *steps_and_segments(td_file *f, passes *ps, size_t *nseg)
     return sg;
 }
 
+/* The sweep kept in f (step_at, step_iter) for td_file_step_iter. */
+static int keep_sweep(td_file *f, const seg *sg, size_t nseg)
+{
+    free(f->step_at);
+    free(f->step_iter);
+    f->nstep_seg = 0;
+    f->step_at = malloc((nseg + 1) * sizeof *f->step_at);
+    f->step_iter = malloc((nseg + 1) * sizeof *f->step_iter);
+    if (!f->step_at || !f->step_iter)
+        return -1;
+    for (size_t k = 0; k < nseg; k++) {
+        f->step_at[k] = sg[k].at;
+        f->step_iter[k] = sg[k].iter;
+    }
+    f->nstep_seg = nseg;
+    return 0;
+}
+
+int32_t td_file_step_iter(const td_file *f, double ts)
+{
+    size_t n = f->nstep_seg;
+    if (n == 0 || !(ts >= f->step_at[0]))
+        return TD_ITER_NONE;
+    size_t lo = 0, hi = n; /* last segment with at <= ts */
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (f->step_at[mid] <= ts)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return f->step_iter[lo];
+}
+
 int td_assign_iterations(td_file *f, td_raw_event **blocks, size_t n, const td_wide_corr *wide,
                          size_t nwide, int round_ts, int threads, const void *marker, td_error *err)
 {
@@ -854,6 +888,8 @@ int td_assign_iterations(td_file *f, td_raw_event **blocks, size_t n, const td_w
     if (!parts || !(sg = steps_and_segments(f, &ps, &ps.nseg)))
         goto done;
     ps.sg = sg;
+    if (keep_sweep(f, sg, ps.nseg) < 0)
+        goto done;
     corr_ids ids = all_ids(&ps);
     if (corr_plan(&ps, &ids) < 0)
         goto done;

@@ -86,6 +86,14 @@ typedef struct td_file {
     bool evb_big;   /* the blocks come from td_big_alloc (traces, summaries), else malloc */
     int64_t *iters; /* sorted distinct step numbers of this file */
     size_t niters;
+    /* The steps' sweep (iterations.c): segment k is [step_at[k],
+     * step_at[k + 1]) (the last unbounded), its host events in iteration
+     * step_iter[k] (index into iters[], or TD_ITER_NONE). Kept for the
+     * tree match's selection (td_file_step_iter); NULL in files read
+     * from summaries. */
+    double *step_at;
+    int32_t *step_iter;
+    size_t nstep_seg;
     uint64_t steps, events_cpu, events_gpu;
     /* The first start and the last end of the file's timed events, in the
      * durations' rule (rounded or not): the step time of a trace without
@@ -296,6 +304,11 @@ bool td_is_sync_name(const char *s, size_t len);
  * the key's length either way. */
 int td_name_key(char **out, size_t *out_len, const char *s, size_t len, int short_names,
                 int normalize, const td_renames *rn);
+
+/* The iteration (index into f->iters) a host event starting at ts is in,
+ * by the rule the loader gave the file's events (iterations.c), or
+ * TD_ITER_NONE. */
+int32_t td_file_step_iter(const td_file *f, double ts);
 
 /* Parse N of "ProfilerStep#N"; returns 1 when the name is a step with a number. */
 int td_step_number(const char *name, size_t len, int64_t *out);

@@ -61,5 +61,7 @@ const char *td_stats_change_title(const td_stats *st);
 int td_report_attr_section(FILE *f, const td_report_input *in, td_error *err);
 /* report_flame.c: "Where, by stack" (why not, when the sets have no stacks). */
 int td_report_flame_section(FILE *f, const td_report_input *in, td_error *err);
+/* report_tree.c: "Matched by structure" (nothing without in->tree). */
+int td_report_tree_section(FILE *f, const td_report_input *in, td_error *err);
 
 #endif

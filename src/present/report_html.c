@@ -1008,6 +1008,8 @@ int td_report_write_html(FILE *f, const td_report_input *input, td_error *err)
         goto done;
     if ((rc = td_report_flame_section(f, in, err)) < 0)
         goto done;
+    if ((rc = td_report_tree_section(f, in, err)) < 0)
+        goto done;
     table(&r);
     ops_lists(&r);
     data_and_script(&r);

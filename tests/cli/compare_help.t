@@ -62,7 +62,8 @@ $ tracediff compare --help
 >
 > statistics:
 >   --stats                           add samples, p- and q-values and a verdict per name
->                                     (slower, faster, noise, added, removed, n/a; docs/stats.md)
+>                                     (slower, faster, noise, added, removed, n/a; docs/stats.md;
+>                                     with --match tree per LCA: docs/tree-match.md)
 >   --samples iteration|call|auto     iteration: one sample per selected (rank, iteration),
 >                                     the name's total there (Welch's t-test); call: one per
 >                                     call (Mann-Whitney U; with --by op, top-op or
@@ -89,7 +90,11 @@ $ tracediff compare --help
 >                                     children's, so that the outermost module holds it all)
 >   --match name|tree                 name: rows by name (default); tree: the same work
 >                                     matched by the two call trees, a row per lowest common
->                                     ancestor with both sides' kernels (docs/tree-match.md)
+>                                     ancestor with both sides' kernels, of the selected ranks
+>                                     and iterations; with --stats one sample per (rank,
+>                                     iteration) per LCA; report: adds "Matched by structure";
+>                                     explain NAME: the LCAs of that name or path
+>                                     (docs/tree-match.md)
 >   --classes FILE                    --by class rules: class<TAB>regex lines, first match
 >                                     wins (default: docs/attribution.md)
 >   --ascending                       sort from the smallest number

@@ -110,7 +110,8 @@ $ tracediff man --format usage -q
 > statistics (compare, report, check):
 >   --stats                           [compare, report]
 >                                     add samples, p- and q-values and a verdict per name
->                                     (slower, faster, noise, added, removed, n/a; docs/stats.md)
+>                                     (slower, faster, noise, added, removed, n/a; docs/stats.md;
+>                                     with --match tree per LCA: docs/tree-match.md)
 >   --samples iteration|call|auto     iteration: one sample per selected (rank, iteration),
 >                                     the name's total there (Welch's t-test); call: one per
 >                                     call (Mann-Whitney U; with --by op, top-op or
@@ -162,9 +163,14 @@ $ tracediff man --format usage -q
 >   --exclusive                       [compare, ops, plot, check, explain]
 >                                     --by module: a module's own GPU time (default: with its
 >                                     children's, so that the outermost module holds it all)
->   --match name|tree                 [compare] name: rows by name (default); tree: the same work
+>   --match name|tree                 [compare, report, explain]
+>                                     name: rows by name (default); tree: the same work
 >                                     matched by the two call trees, a row per lowest common
->                                     ancestor with both sides' kernels (docs/tree-match.md)
+>                                     ancestor with both sides' kernels, of the selected ranks
+>                                     and iterations; with --stats one sample per (rank,
+>                                     iteration) per LCA; report: adds "Matched by structure";
+>                                     explain NAME: the LCAs of that name or path
+>                                     (docs/tree-match.md)
 >   --inclusive                       [explain] also the kernels launched inside the op's children, at
 >                                     any depth (aten::linear: its GEMMs; needs trace files)
 >   --by op|top-op|annotation|module  [explain] NAME is an innermost op (default), an outermost op,

@@ -63,7 +63,8 @@ $ tracediff report --help
 >
 > statistics:
 >   --stats                         add samples, p- and q-values and a verdict per name
->                                   (slower, faster, noise, added, removed, n/a; docs/stats.md)
+>                                   (slower, faster, noise, added, removed, n/a; docs/stats.md;
+>                                   with --match tree per LCA: docs/tree-match.md)
 >   --samples iteration|call|auto   iteration: one sample per selected (rank, iteration),
 >                                   the name's total there (Welch's t-test); call: one per
 >                                   call (Mann-Whitney U; with --by op, top-op or
@@ -78,6 +79,13 @@ $ tracediff report --help
 >                                   abs_diff_counts, control_counts, test_total_duration, ...
 >                                   (numbers sort descending unless --ascending);
 >                                   with --stats also q (smallest first) and change
+>   --match name|tree               name: rows by name (default); tree: the same work
+>                                   matched by the two call trees, a row per lowest common
+>                                   ancestor with both sides' kernels, of the selected ranks
+>                                   and iterations; with --stats one sample per (rank,
+>                                   iteration) per LCA; report: adds "Matched by structure";
+>                                   explain NAME: the LCAs of that name or path
+>                                   (docs/tree-match.md)
 >   --ascending                     sort from the smallest number
 >   --top N                         the first N rows after sorting
 >   --include REGEX                 keep the names REGEX matches (regex as in Python, PCRE2)
