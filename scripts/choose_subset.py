@@ -16,8 +16,9 @@ option values not yet exercised (each device, selection kind of either side,
 case adding the most lines not yet covered, until the subset covers every
 line that all the cases together cover and every option value they use.
 
-measure: tests/run_all.sh twice, without and with TD_TEST_SUBSET=1, and the
-line coverage of src/ per folder for both (the table in CONTRIBUTING.md).
+measure: tests/run_all.sh twice, without and with TD_TEST_SUBSET=1 (and
+TD_PLAIN_EXE=build/tracediff, as make sanitize sets it), and the line
+coverage of src/ per folder for both (the table in CONTRIBUTING.md).
 """
 import collections, concurrent.futures, glob, json, os, shutil, subprocess, sys, tempfile
 
@@ -163,6 +164,11 @@ def suite(build, subset):
     env["TD_COV_DIR"] = prefix
     if subset:
         env["TD_TEST_SUBSET"] = "1"
+        # As make sanitize runs them: expected outputs from the plain build
+        # (tests/cases.py: expectation_exe), whose lines count for neither.
+        plain = os.path.join(ROOT, "build", "tracediff")
+        if os.access(plain, os.X_OK):
+            env["TD_PLAIN_EXE"] = plain
     p = subprocess.run(["sh", os.path.join(ROOT, "tests", "run_all.sh"), build], env=env,
                        capture_output=True, text=True, cwd=ROOT)
     print("suite%s: %s" % (" (subset)" if subset else "", p.stdout.strip().splitlines()[-1]),

@@ -17,8 +17,16 @@
 - --cat selects events: on a torch.compile trace whose Triton kernel has a
   cpu_op of the same name, --cat kernel keeps the kernel alone, --cat kernel
   --device cpu and --cat cpu_op --device gpu are empty (exit 0).
+
+In the instrumented passes (TD_TEST_SUBSET=1) the per-category compares that
+info's totals are checked against come from the plain build (tests/cases.py:
+expectation_exe): info is the path under test there, one process per set and
+rule instead of one per category as well.
 """
 import csv, gzip, io, json, math, os, subprocess, sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import cases as reference  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TRACES = os.path.join(ROOT, "tests", "golden", "traces")
@@ -103,6 +111,7 @@ def trace_files(s):
 
 def info_agrees(exe):
     compared = 0
+    ref = reference.expectation_exe(exe)
     for s in trace_sets():
         files = trace_files(s)
         if not files:
@@ -125,7 +134,7 @@ def info_agrees(exe):
                                                              rel_tol=1e-9, abs_tol=1e-6),
                       f"{info['category_us'][c]} != {t}")
             for c, n in info["categories"].items():
-                rc, out, err = run(exe, "compare", s, s, "--cat", c, "--control-iteration", "all",
+                rc, out, err = run(ref, "compare", s, s, "--cat", c, "--control-iteration", "all",
                                    "--test-iteration", "all", "--control-rank", "all",
                                    "--test-rank", "all", "--format", "csv", "-q", *rule)
                 r = rows(out).values()

@@ -2,7 +2,7 @@
 """Reference tests: every case of tests/golden/cases.json through the real CLI.
 
     golden_test.py TRACEDIFF CASES.json [--only SUBSTR] [--id ID] [-v] [--jobs-check]
-                   [--loading] [--parallel N]
+                   [--loading] [--parallel N] [-j J]
 
 For each case: `compare --format csv` is matched against ID.csv column by
 column (rows by key, numbers as numbers); `ops --format json` against
@@ -18,7 +18,9 @@ with TD_TEST_FULL=1) also run with -j 1 and -j 4, with every plain file mapped (
 -j 2 and 3 with the files loaded by child processes (TD_PROCESSES=1) and by
 threads only (TD_PROCESSES=0), and the outputs must be byte-identical.
 --loading keeps only the cases that check a way of loading (for the SIMD
-levels of the scanner). Under
+levels of the scanner). -j J runs each case's compare and ops with -j J (the
+split suite's instrumented pass: the cut files' numbers matched directly,
+without --jobs-check's other ways). Under
 TRACEDIFF_WRAP (valgrind), a report of the wrapper on stderr fails the case,
 whichever process it came from.
 """
@@ -86,10 +88,10 @@ def compare_csv(text, path):
     return None
 
 
-def check_case(exe, root, c, jobs_check):
+def check_case(exe, root, c, jobs_check, threads=None):
     base = os.path.join(root, c["id"])
     ctl, tst = os.path.join(root, c["control"]), os.path.join(root, c["test"])
-    sel = selection(c)
+    sel = selection(c) + (["-j", threads] if threads else [])
     rc, out, err = run([exe, "compare", ctl, tst] + sel + ["--format", "csv"])
     if WRAP and re.search(r"^==\d+== ", err, re.M):
         # a report of the wrapper (valgrind) from any process, child
@@ -160,9 +162,10 @@ def main():
     ways_on = {c["id"] for c in cases} if reference.full() \
         else reference.loading_representatives(cases)
     jobs = "--jobs-check" in flags
+    threads = flags[flags.index("-j") + 1] if "-j" in flags else None
     with concurrent.futures.ThreadPoolExecutor(max_workers=workers) as pool:
-        results = list(pool.map(lambda c: check_case(exe, root, c, jobs and c["id"] in ways_on),
-                                cases))
+        results = list(pool.map(lambda c: check_case(exe, root, c, jobs and c["id"] in ways_on,
+                                                     threads), cases))
     passed = failed = 0
     for c, problem in zip(cases, results):
         if problem:

@@ -15,12 +15,25 @@ TD_SPLIT=N forces every plain file into N pieces, however small. Checks:
   metadata after traceEvents, a repeated traceEvents key, and pieces of
   several event blocks each;
 - corrupt traces: the same error message and byte offset with -j 1 and -j 4.
+
+The instrumented passes (TD_TEST_SUBSET=1) check the cut files' reading
+alone: the serial reader's output (-j 1) comes from the plain build
+(tests/cases.py: expectation_exe; every other suite runs that reader
+instrumented), fewer piece counts run per file (the smallest and largest
+for compare, one for the other commands), and the reference cases run with
+-j 4 only, matched against their numbers, instead of every way of loading
+(the golden suite runs those on the subset).
 """
 import gzip, json, os, shutil, subprocess, sys, tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import cases as reference  # noqa: E402
+
 HERE = os.path.dirname(os.path.abspath(__file__))
+SUBSET = os.environ.get("TD_TEST_SUBSET", "") not in ("", "0")
 failures = []
 passed = 0
+REF = None  # the -j 1 side: set by main()
 
 
 def run(exe, args, split=None):
@@ -41,10 +54,11 @@ def check(name, ok, detail=""):
         print(f"FAIL split {name} {detail}")
 
 
-def same(exe, name, args, splits=(2, 4, 7)):
-    """args with -j 1 (no cut) against -j 4 with each TD_SPLIT."""
-    ref = run(exe, args + ["-j", "1"])
-    for s in splits:
+def same(exe, name, args, splits=(2, 4, 7), subset_splits=(4,)):
+    """args with -j 1 (no cut) against -j 4 with each TD_SPLIT (subset_splits
+    in the instrumented passes)."""
+    ref = run(REF, args + ["-j", "1"])
+    for s in (subset_splits if SUBSET else splits):
         got = run(exe, args + ["-j", "4"], split=s)
         check(f"{name} TD_SPLIT={s}", got == ref,
               f"\n -j 1: {ref[0]} {ref[2][:300]!r}\n -j 4: {got[0]} {got[2][:300]!r}")
@@ -70,11 +84,13 @@ def golden(exe, root):
     # the generated traces below put the cut points where they are hardest.
     env = dict(os.environ, TD_SPLIT="4")
     env.setdefault("TD_TEST_SUBSET", "1")
+    ways = ["-j", "4"] if SUBSET else ["--jobs-check"]
     p = subprocess.run([sys.executable, os.path.join(HERE, "golden_test.py"), exe,
-                        os.path.join(root, "cases.json"), "--jobs-check", "--parallel", "2"],
+                        os.path.join(root, "cases.json"), *ways, "--parallel", "2"],
                        capture_output=True, text=True, env=env)
     print(p.stdout.strip().splitlines()[-1] if p.stdout.strip() else p.stderr[-500:])
-    check("golden -j 1 / -j 4, plain, TD_SPLIT=4", p.returncode == 0, p.stdout[-2000:])
+    check("golden %s, plain, TD_SPLIT=4" % ("-j 4" if SUBSET else "-j 1 / -j 4"),
+          p.returncode == 0, p.stdout[-2000:])
 
 
 def commands(exe, root, tmp):
@@ -89,7 +105,7 @@ def commands(exe, root, tmp):
         same(exe, f"stats {tag}", ["compare", c, s, "--stats", "--format", "csv"])
         same(exe, f"info {tag}", ["info", c])
     c, s = pairs[0]
-    want = run(exe, ["compare", c, s, "--format", "csv", "-j", "1"])
+    want = run(REF, ["compare", c, s, "--format", "csv", "-j", "1"])
     sums = []
     for j, split in (("1", None), ("4", 4)):
         out = os.path.join(tmp, f"c{j}.tdsum")
@@ -158,11 +174,12 @@ def generated(exe, tmp):
         json.loads(text)  # the generator writes valid JSON
         p = os.path.join(tmp, name + ".json")
         write(p, text)
-        ref = same(exe, name, ["compare", p, other, "--format", "csv"], splits=(2, 3, 5, 8, 16))
+        ref = same(exe, name, ["compare", p, other, "--format", "csv"], splits=(2, 3, 5, 8, 16),
+                   subset_splits=(2, 16))
         check(f"{name} loads", ref[0] == 0, ref[2][:300])
         same(exe, f"{name} by op", ["compare", p, other, "--by", "op", "--format", "csv"],
-             splits=(4, 16))
-        same(exe, f"{name} info", ["info", p], splits=(4, 16))
+             splits=(4, 16), subset_splits=(16,))
+        same(exe, f"{name} info", ["info", p], splits=(4, 16), subset_splits=(4,))
 
 
 def corrupt(exe, tmp):
@@ -179,13 +196,15 @@ def corrupt(exe, tmp):
     for name, text in cases.items():
         p = os.path.join(tmp, "corrupt.json")
         write(p, text)
-        ref = same(exe, f"corrupt {name}", ["info", p], splits=(2, 4, 9))
+        ref = same(exe, f"corrupt {name}", ["info", p], splits=(2, 4, 9), subset_splits=(2, 9))
         check(f"corrupt {name} fails at a byte offset", ref[0] == 1 and b": byte " in ref[2],
               ref[2][:300])
 
 
 def main():
+    global REF
     exe = os.path.abspath(sys.argv[1])
+    REF = reference.expectation_exe(exe)
     with tempfile.TemporaryDirectory() as tmp:
         root = plain_golden(tmp)
         generated(exe, tmp)
