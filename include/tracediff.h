@@ -1352,6 +1352,9 @@ typedef struct td_rl_row {
     td_rl_side side[2];
     double time_change_pct, rate_change_pct, efficiency_change_pts;
     const char *reading; /* docs/roofline.md, "Readings" */
+    /* With td_roofline_opts.stats: the row's samples (its time per (rank,
+     * iteration), or per call) and verdict, as compare --stats; else zero. */
+    td_row_stats stats;
 } td_rl_row;
 
 typedef struct td_rl_unmodelled {
@@ -1381,12 +1384,15 @@ typedef struct td_roofline_opts {
     /* The sides' GPUs (td_gpu_resolve), or NULL: read from the traces. */
     const char *control_gpu, *test_gpu;
     size_t top_unmodelled; /* 0 = 5 */
+    /* Per row statistics and a verdict (td_rl_row.stats; docs/roofline.md). */
+    bool stats;
+    td_stats_opts sopts;
 } td_roofline_opts;
 
 #define TD_ROOFLINE_OPTS_INIT                                                                      \
     {                                                                                              \
         sizeof(td_roofline_opts), TD_LIST_INIT, TD_LIST_INIT, TD_LIST_INIT, TD_LIST_INIT, NULL,    \
-            NULL, 0                                                                                \
+            NULL, 0, false, TD_STATS_OPTS_INIT                                                     \
     }
 
 typedef struct td_roofline td_roofline;
@@ -1404,6 +1410,10 @@ TD_API const td_rl_coverage *td_roofline_coverage(const td_roofline *r, td_side 
 TD_API const td_gpu *td_roofline_gpu(const td_roofline *r, td_side side);
 /* The device name the side's traces give, or NULL. */
 TD_API const char *td_roofline_device(const td_roofline *r, td_side side);
+/* With opts.stats: the sample mode used (never AUTO), else TD_SAMPLES_AUTO;
+ * and a side's (rank, iteration) samples. */
+TD_API td_samples td_roofline_samples(const td_roofline *r);
+TD_API size_t td_roofline_side_samples(const td_roofline *r, td_side side);
 /* Notes on a side, NULL after the last. */
 TD_API const char *td_roofline_note(const td_roofline *r, td_side side, size_t i);
 /* libtracediff-render: the roofline as `tracediff roofline --format json`

@@ -907,12 +907,17 @@ const cli_option cli_options[] = {
      "threads (or processes) reading the traces (default: one per core)", set_jobs},
     {"quiet", 'q', NULL, NULL, "selection", (1u << CMD_COUNT) - 1, "no notes on stderr", set_quiet},
     /* statistics */
+    {"stats", 0, NULL, NULL, "statistics", ON(CMD_ROOFLINE),
+     "add samples (each row's GPU time per (rank, iteration),\n"
+     "or per call), p- and q-values and a verdict per row, as\n"
+     "compare --stats (docs/roofline.md)",
+     set_stats},
     {"stats", 0, NULL, NULL, "statistics", ON(CMD_COMPARE) | ON(CMD_REPORT),
      "add samples, p- and q-values and a verdict per name\n"
      "(slower, faster, noise, added, removed, n/a; docs/stats.md)",
      set_stats},
     {"samples", 0, "MODE", "iteration|call|auto", "statistics",
-     ON(CMD_COMPARE) | ON(CMD_REPORT) | ON(CMD_CHECK),
+     ON(CMD_COMPARE) | ON(CMD_REPORT) | ON(CMD_CHECK) | ON(CMD_ROOFLINE),
      "iteration: one sample per selected (rank, iteration),\n"
      "the name's total there (Welch's t-test); call: one per\n"
      "call (Mann-Whitney U; with --by op, top-op or\n"
@@ -920,9 +925,11 @@ const cli_option cli_options[] = {
      "GPU time). auto (default): iteration when both sides\n"
      "have at least 3 such samples, else call",
      set_samples},
-    {"alpha", 0, "A", NULL, "statistics", ON(CMD_COMPARE) | ON(CMD_REPORT) | ON(CMD_CHECK),
+    {"alpha", 0, "A", NULL, "statistics",
+     ON(CMD_COMPARE) | ON(CMD_REPORT) | ON(CMD_CHECK) | ON(CMD_ROOFLINE),
      "false discovery rate for the q-values (default 0.05)", set_alpha},
-    {"min-change", 0, "P%", NULL, "statistics", ON(CMD_COMPARE) | ON(CMD_REPORT) | ON(CMD_CHECK),
+    {"min-change", 0, "P%", NULL, "statistics",
+     ON(CMD_COMPARE) | ON(CMD_REPORT) | ON(CMD_CHECK) | ON(CMD_ROOFLINE),
      "a smaller change of the mean is noise (default 1%)", set_min_change},
     /* gate */
     {"max-regression", 0, "P%", NULL, "gate", ON(CMD_CHECK),
