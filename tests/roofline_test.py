@@ -21,12 +21,19 @@ an independent reading of the spec.
   arch format) changes only the roofline columns, to the file's figures.
 - Another profiler's output (Nsight Systems, rocprofv3): no shapes, its GPU
   busy time still measured.
+- --stats on a multi-iteration pair (the ResNet-50 runs, six iterations a
+  side): iteration samples are each row's time in one iteration, as
+  `roofline` prints it for that iteration alone; Welch's p-values (SciPy),
+  Benjamini-Hochberg q-values written here and the verdict rules of
+  docs/stats.md give each row's verdict. Call samples: each call's GPU
+  time read here from the raw JSON (its launches' kernels, |U|), tested
+  with SciPy's Mann-Whitney U. Skipped (with a message) without SciPy.
 - Bad input: no shapes (one note naming record_shapes=True, time still
   measured, exit 0); malformed Input Dims on one event (that call
   unmodelled, a counted note, the other rows as before); an unknown
   --test-gpu (exit 2 listing the known names).
 """
-import csv, gzip, json, math, os, subprocess, sys, tempfile
+import csv, gzip, json, math, os, subprocess, sys, tempfile, warnings
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SHARED = os.environ.get("TD_SHARED_TRACES", os.path.join(os.path.dirname(ROOT), "shared", "traces"))
@@ -466,6 +473,188 @@ def test_formats(exe, tmp):
           err)
 
 
+RESNET = ("kineto-resnet50_workers0", "kineto-resnet50_workers4")
+
+
+def bh(ps):
+    """Benjamini-Hochberg q-values; None p: None q, not counted."""
+    idx = sorted((p, i) for i, p in enumerate(ps) if p is not None)
+    m, q, run_min = len(idx), [None] * len(ps), 1.0
+    for r in range(m - 1, -1, -1):
+        p, i = idx[r]
+        run_min = min(run_min, p * m / (r + 1))
+        q[i] = run_min
+    return q
+
+
+def verdict(q, change, alpha=0.05, min_change=1.0):
+    if q is None:
+        return "n/a"
+    if q <= alpha and change >= min_change and change > 0:
+        return "slower"
+    if q <= alpha and change <= -min_change and change < 0:
+        return "faster"
+    return "noise"
+
+
+def finite(x):
+    return x is not None and not (isinstance(x, float) and math.isnan(x))
+
+
+def call_samples(path):
+    """(op, dims, types) -> per-call GPU times: each cpu_op call inside a
+    ProfilerStep, |U| of the kernels, memcpys and memsets its launches (the
+    runtime events inside it on its thread) caused."""
+    evs = load(path)["traceEvents"]
+    steps = [(e["ts"], e["ts"] + e["dur"]) for e in evs
+             if e.get("name", "").startswith("ProfilerStep#") and "dur" in e]
+    gpu = {}
+    for e in evs:
+        a = e.get("args") or {}
+        if e.get("cat", "").lower() in ("kernel", "gpu_memcpy", "gpu_memset", "memcpy", "memset") \
+                and "correlation" in a:
+            gpu.setdefault(a["correlation"], []).append((e["ts"], e["ts"] + e["dur"]))
+    rt = {}
+    for e in evs:
+        a = e.get("args") or {}
+        if e.get("cat", "").lower() in ("cuda_runtime", "runtime", "cuda_driver") and \
+                a.get("correlation") in gpu:
+            rt.setdefault((e["pid"], e["tid"]), []).append((e["ts"], a["correlation"]))
+    for v in rt.values():
+        v.sort()
+    out = {}
+    for e in evs:
+        a = e.get("args") or {}
+        if e.get("cat") not in ("cpu_op", "Operator") or "Input Dims" not in a or "dur" not in e:
+            continue
+        if not any(s <= e["ts"] < t for s, t in steps):
+            continue
+        iv = []
+        for ts, corr in rt.get((e["pid"], e["tid"]), []):
+            if e["ts"] <= ts <= e["ts"] + e["dur"]:
+                iv.extend(gpu[corr])
+        if not iv:
+            continue
+        iv.sort()
+        tot, lo, hi = 0.0, 0.0, -math.inf
+        for s_, t_ in iv:
+            if s_ > hi:
+                tot += max(0.0, hi - lo)
+                lo, hi = s_, t_
+            else:
+                hi = max(hi, t_)
+        tot += max(0.0, hi - lo)
+        out.setdefault((e["name"], key(a["Input Dims"]), key(a.get("Input type", []))),
+                       []).append(tot)
+    return out
+
+
+def test_stats(exe):
+    try:
+        from scipy import stats as sps
+    except ImportError:
+        print("roofline: --stats: no SciPy on this Python, the p-value checks are skipped")
+        sps = None
+    c, t = (os.path.join(SHARED, d) for d in RESNET)
+    if not os.path.isdir(c):
+        c, t = (os.path.join(ROOT, "tests", "golden", "traces", d) for d in RESNET)
+    rc, js, err = roofline(exe, c, t, *ALL, "--stats")
+    check("--stats: exit 0, stats per row", rc == 0 and js["rows"] and
+          all("stats" in r for r in js["rows"]), err)
+    if rc != 0:
+        return
+    rows = rows_by_key(js)
+    check("--stats: iteration samples on 6 iterations a side",
+          all(r["stats"]["samples"] == "iteration" and r["stats"]["control_n"] == 6 and
+              r["stats"]["test_n"] == 6 for r in js["rows"]), js["rows"][0]["stats"])
+    # Samples: each iteration alone, as plain roofline prints it.
+    samples = {k: ([], []) for k in rows}
+    for it in range(5, 11):
+        rc, one, err = roofline(exe, c, t, "--control-iteration", str(it), "--test-iteration",
+                                str(it))
+        if rc != 0:
+            check("roofline of iteration %d" % it, False, err)
+            return
+        got = rows_by_key(one)
+        for k in rows:
+            for s, side in enumerate(("control", "test")):
+                r = got.get(k)
+                samples[k][s].append(r[side]["time_us"] if r and r[side]["count"] else 0.0)
+    ok_mean = all(close(rows[k]["stats"]["control_mean"], sum(v[0]) / 6, rel=1e-9) and
+                  close(rows[k]["stats"]["test_mean"], sum(v[1]) / 6, rel=1e-9)
+                  for k, v in samples.items())
+    check("--stats: each side's mean is the mean of the rows' per-iteration times", ok_mean)
+    if sps is not None:
+        keys = sorted(rows)
+        ps = []
+        for k in keys:
+            a, b_ = samples[k]
+            if len(set(a)) == 1 and len(set(b_)) == 1:  # no variance: docs/stats.md
+                ps.append(1.0 if a[0] == b_[0] else 0.0)
+                continue
+            with warnings.catch_warnings():  # nearly equal samples: SciPy warns, still answers
+                warnings.simplefilter("ignore")
+                p = float(sps.ttest_ind(b_, a, equal_var=False).pvalue)
+            ps.append(p if not math.isnan(p) else None)
+        qs = bh(ps)
+        bad = []
+        for k, p, q in zip(keys, ps, qs):
+            st = rows[k]["stats"]
+            if p is None:
+                if finite(st["p_value"]):
+                    bad.append((k, "p", st["p_value"], None))
+                continue
+            if not close(st["p_value"], p, rel=1e-6, abs_=1e-12) or \
+                    not close(st["q_value"], q, rel=1e-6, abs_=1e-12):
+                bad.append((k, st["p_value"], p, st["q_value"], q))
+            m0, m1 = sum(samples[k][0]) / 6, sum(samples[k][1]) / 6
+            want = verdict(q, 100 * (m1 - m0) / m0 if m0 else math.inf)
+            if st["verdict"] != want:
+                bad.append((k, st["verdict"], want))
+        check("--stats: p, q and verdicts equal Welch (SciPy) + Benjamini-Hochberg on the "
+              "per-iteration times", not bad and len(keys) > 10, bad[:5])
+        check("--stats: some row is not noise", any(r["stats"]["verdict"] in ("slower", "faster")
+                                                   for r in js["rows"]))
+    # Call samples, read here from the raw events.
+    rc, js, err = roofline(exe, c, t, *ALL, "--stats", "--samples", "call")
+    check("--stats --samples call: exit 0", rc == 0, err)
+    if rc != 0:
+        return
+    raw = [call_samples(trace_path(os.path.join(c))), call_samples(trace_path(os.path.join(t)))]
+    rows = rows_by_key(js)
+    checked, bad = 0, []
+    for k, r in rows.items():
+        st = r["stats"]
+        ns = [st["control_n"], st["test_n"]]
+        xs = [raw[s].get(k, []) for s in (0, 1)]
+        check_n = all(ns[s] == r[side]["count"] for s, side in enumerate(("control", "test")))
+        if not check_n:
+            bad.append((k, "n", ns))
+            continue
+        # Calls with a modelled op above them are that op's: compare the
+        # rows whose calls this reading finds whole.
+        if not all(len(xs[s]) == ns[s] and close(sum(xs[s]), r[side]["time_us"] or 0, rel=1e-9)
+                   for s, side in enumerate(("control", "test"))):
+            continue
+        if ns[0] < 2 or ns[1] < 2:
+            continue
+        checked += 1
+        for s, side in enumerate(("control", "test")):
+            srt = sorted(xs[s])
+            med = (srt[(len(srt) - 1) // 2] + srt[len(srt) // 2]) / 2
+            if not close(st[side + "_median"], med, rel=1e-9):
+                bad.append((k, side + "_median", st[side + "_median"], med))
+        if sps is not None:
+            p = float(sps.mannwhitneyu(xs[1], xs[0], alternative="two-sided",
+                                       method="asymptotic").pvalue)
+            if not close(st["p_value"], p, rel=1e-6, abs_=1e-12):
+                bad.append((k, "p", st["p_value"], p))
+    check("--stats --samples call: n is each side's call count", not [x for x in bad if x[1] == "n"],
+          bad[:3])
+    check("--stats --samples call: medians and Mann-Whitney p equal the raw JSON's calls "
+          "(%d rows)" % checked, not bad and checked >= 5, bad[:5])
+
+
 def main():
     exe = sys.argv[1]
     if not os.path.isdir(os.path.join(SHARED, PAIRS[0][1])):
@@ -481,6 +670,7 @@ def main():
         test_bad_input(exe, tmp)
         test_other_profilers(exe)
         test_formats(exe, tmp)
+        test_stats(exe)
     print("roofline: %d passed, %d failed" % (passed, failed))
     sys.exit(1 if failed else 0)
 

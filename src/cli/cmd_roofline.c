@@ -49,9 +49,9 @@ static void csv_stats(FILE *f, const td_row_stats *s, td_samples mode)
 {
     fprintf(f, ",%s,%llu,%llu", td_samples_name(mode), (unsigned long long)s->n[0],
             (unsigned long long)s->n[1]);
-    double v[] = {s->mean[0],   s->mean[1],   s->stdev[0],     s->stdev[1], s->median[0],
-                  s->median[1], s->diff_mean, s->change_pct,   s->ci_low,   s->ci_high,
-                  s->p,         s->q,         s->hl_shift,     s->shift_low, s->shift_high};
+    double v[] = {s->mean[0],   s->mean[1],   s->stdev[0],   s->stdev[1],  s->median[0],
+                  s->median[1], s->diff_mean, s->change_pct, s->ci_low,    s->ci_high,
+                  s->p,         s->q,         s->hl_shift,   s->shift_low, s->shift_high};
     for (size_t k = 0; k < sizeof v / sizeof *v; k++) {
         fputc(',', f);
         ccell(f, v[k]);

@@ -542,8 +542,7 @@ int td_stats_judge(td_row_stats *out, size_t nrows, const td_stats_input *in, td
     }
     for (size_t r = 0; r < nrows; r++) {
         uint64_t counts[2] = {in->count[0][r], in->count[1][r]};
-        test_row(&out[r], counts, in->x[0][r], in->n[0][r], in->x[1][r], in->n[1][r], mode,
-                 alpha);
+        test_row(&out[r], counts, in->x[0][r], in->n[0][r], in->x[1][r], in->n[1][r], mode, alpha);
         p[r] = out[r].p;
     }
     rc = td_bh_qvalues(q, p, nrows);

@@ -43,12 +43,12 @@ static void json_stats(FILE *f, const td_row_stats *st, td_samples mode)
     td_json_put_str(f, td_samples_name(mode));
     fprintf(f, ", \"control_n\": %llu, \"test_n\": %llu", (unsigned long long)st->n[0],
             (unsigned long long)st->n[1]);
-    const char *k[] = {"control_mean", "test_mean",  "control_stdev", "test_stdev", "control_median",
-                       "test_median",  "diff_mean",  "change_pct",    "ci_low",     "ci_high",
-                       "p_value",      "q_value",    "shift_us",      "shift_low",  "shift_high"};
-    double v[] = {st->mean[0],   st->mean[1],     st->stdev[0],    st->stdev[1], st->median[0],
-                  st->median[1], st->diff_mean,   st->change_pct,  st->ci_low,   st->ci_high,
-                  st->p,         st->q,           st->hl_shift,    st->shift_low, st->shift_high};
+    const char *k[] = {"control_mean", "test_mean", "control_stdev", "test_stdev", "control_median",
+                       "test_median",  "diff_mean", "change_pct",    "ci_low",     "ci_high",
+                       "p_value",      "q_value",   "shift_us",      "shift_low",  "shift_high"};
+    double v[] = {st->mean[0],   st->mean[1],   st->stdev[0],   st->stdev[1],  st->median[0],
+                  st->median[1], st->diff_mean, st->change_pct, st->ci_low,    st->ci_high,
+                  st->p,         st->q,         st->hl_shift,   st->shift_low, st->shift_high};
     for (size_t i = 0; i < sizeof v / sizeof *v; i++) {
         fprintf(f, ", \"%s\": ", k[i]);
         td_json_put_num(f, v[i]);

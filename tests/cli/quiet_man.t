@@ -107,7 +107,11 @@ $ tracediff man --format usage -q
 >   -q, --quiet                       [compare, ops, info, plot, report, summarize, runs, trend, check, explain, breakdown, roofline, completion, man]
 >                                     no notes on stderr
 >
-> statistics (compare, report, check):
+> statistics (compare, report, check, roofline):
+>   --stats                           [roofline]
+>                                     add samples (each row's GPU time per (rank, iteration),
+>                                     or per call), p- and q-values and a verdict per row, as
+>                                     compare --stats (docs/roofline.md)
 >   --stats                           [compare, report]
 >                                     add samples, p- and q-values and a verdict per name
 >                                     (slower, faster, noise, added, removed, n/a; docs/stats.md)
