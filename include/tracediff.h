@@ -1421,6 +1421,29 @@ TD_API const char *td_roofline_note(const td_roofline *r, td_side side, size_t i
  * "notes". */
 TD_API int td_roofline_write_json(FILE *f, const td_roofline *r, bool by_class, td_error *err);
 
+/* libtracediff-render: the roofline chart (tracediff plot roofline;
+ * docs/roofline.md): log-log intensity against TFLOP/s, each side's roofs
+ * (memory slope, then flat at each peak its rows use), a point per row and
+ * side, an arrow control -> test for the top rows by GPU time. */
+typedef struct td_roofline_chart_opts {
+    size_t size;                            /* set by TD_ROOFLINE_CHART_OPTS_INIT */
+    const char *control_label, *test_label; /* NULL: "control", "test" */
+    size_t top;                             /* arrows; 0 = 10 */
+    int width, height;                      /* pixels; 0 = 860 x 600 */
+} td_roofline_chart_opts;
+
+#define TD_ROOFLINE_CHART_OPTS_INIT                                                                \
+    {                                                                                              \
+        sizeof(td_roofline_chart_opts), NULL, NULL, 0, 0, 0                                        \
+    }
+
+/* One SVG element. */
+TD_API int td_roofline_svg(FILE *f, const td_roofline *r, const td_roofline_chart_opts *opts,
+                           td_error *err);
+/* PNG, or PDF when pdf; path names the file in errors. */
+TD_API int td_roofline_cairo(FILE *f, const td_roofline *r, const td_roofline_chart_opts *opts,
+                             bool pdf, const char *path, td_error *err);
+
 /* ------------------------------------------------------------------------ */
 /* The same work matched across stacks by the call trees (docs/tree-match.md) */
 /* ------------------------------------------------------------------------ */

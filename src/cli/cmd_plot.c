@@ -34,12 +34,14 @@ static int parse_kind(const char *word, td_chart_kind *kind)
 {
     if (strcmp(word, "flame") == 0)
         *kind = (td_chart_kind)-1;
+    else if (strcmp(word, "roofline") == 0)
+        *kind = (td_chart_kind)-2;
     else if (strcmp(word, "counts") == 0)
         *kind = TD_CHART_COUNTS;
     else if (strcmp(word, "duration") == 0)
         *kind = TD_CHART_DURATION;
     else {
-        cli_error("plot: '%s': expected counts, duration or flame", word);
+        cli_error("plot: '%s': expected counts, duration, flame or roofline", word);
         return EXIT_USAGE;
     }
     return 0;
@@ -113,6 +115,11 @@ static int plot_run(cli_pair *p, td_chart_kind kind)
 {
     if ((int)kind == -1)
         return flame_run(p);
+    if ((int)kind == -2) {
+        bool svg;
+        int rc = check_output(&p->o, &svg);
+        return rc ? rc : cli_roofline_plot(p, svg);
+    }
     if (p->o.side) {
         cli_error("plot: --side is for plot flame");
         return EXIT_USAGE;

@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 typedef struct rl_run {
     cli_opts *o;
@@ -309,7 +310,9 @@ static int rl_write(rl_run *r)
     return out_commit(&out);
 }
 
-static int rl_main(rl_run *r)
+/* The sides opened and the roofline computed; its notes said on stderr
+ * unless the output shows them (text). */
+static int rl_compute(rl_run *r, bool text)
 {
     cli_opts *o = r->o;
     /* A bad GPU name is a usage error: said before any trace is read. */
@@ -332,13 +335,48 @@ static int rl_main(rl_run *r)
     td_error err = {0};
     if (td_roofline_compute(&r->r, r->sets[0], r->sets[1], &o->rl, &err) < 0)
         return cli_td_error(&err);
-    const char *f = cli_default_format(o, "table", "csv");
-    bool text = strcmp(f, "table") == 0 || strcmp(f, "markdown") == 0;
     if (!o->quiet && !text)
         for (int s = 0; s < 2; s++)
             for (size_t i = 0; td_roofline_note(r->r, s, i); i++)
                 cli_note("%s: %s", cli_side_label(o, s), td_roofline_note(r->r, s, i));
-    return rl_write(r);
+    return 0;
+}
+
+static int rl_main(rl_run *r)
+{
+    const char *f = cli_default_format(r->o, "table", "csv");
+    int rc = rl_compute(r, strcmp(f, "table") == 0 || strcmp(f, "markdown") == 0);
+    return rc ? rc : rl_write(r);
+}
+
+int cli_roofline_plot(cli_pair *p, bool svg)
+{
+    rl_run r = {&p->o, {NULL, NULL}, NULL};
+    int rc = rl_compute(&r, false);
+    if (rc == 0) {
+        td_roofline_chart_opts co = TD_ROOFLINE_CHART_OPTS_INIT;
+        co.control_label = cli_side_label(r.o, 0);
+        co.test_label = cli_side_label(r.o, 1);
+        co.top = r.o->view.top;
+        co.width = r.o->chart_width;
+        co.height = r.o->chart_height;
+        out_file out = {0};
+        td_error err = {0};
+        if ((rc = out_open(&out, r.o->output)) == 0) {
+            const char *path = r.o->output;
+            size_t n = strlen(path);
+            bool pdf = n > 4 && strcasecmp(path + n - 4, ".pdf") == 0;
+            if ((svg ? td_roofline_svg(out.f, r.r, &co, &err)
+                     : td_roofline_cairo(out.f, r.r, &co, pdf, path, &err)) < 0)
+                rc = out_fail(&out, &err);
+            else
+                rc = out_commit(&out);
+        }
+    }
+    td_roofline_free(r.r);
+    td_set_free(r.sets[0]);
+    td_set_free(r.sets[1]);
+    return rc;
 }
 
 int cmd_roofline(cli_pair *p, const char **pos)

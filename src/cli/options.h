@@ -23,6 +23,8 @@ int cmd_check(cli_pair *p, const char **pos);
 int cmd_explain(cli_pair *p, const char **pos);
 int cmd_breakdown(cli_pair *p, const char **pos);
 int cmd_roofline(cli_pair *p, const char **pos);
+/* plot roofline: the chart of roofline's rows to -o (checked by the caller). */
+int cli_roofline_plot(cli_pair *p, bool svg);
 int cmd_completion(cli_pair *p, const char **pos);
 int cmd_man(cli_pair *p, const char **pos);
 

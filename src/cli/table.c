@@ -111,11 +111,11 @@ const cli_command cli_commands[] = {
      {"tracediff info examples/control", "tracediff info examples/test --format json", NULL}},
     {CMD_PLOT,
      "plot",
-     "bar charts of counts or durations, or a flame graph (.svg, .png, .pdf)",
-     "counts|duration|flame CONTROL TEST",
+     "bar charts of counts or durations, a flame graph or a roofline (.svg, .png, .pdf)",
+     "counts|duration|flame|roofline CONTROL TEST",
      3,
-     "counts, duration or flame, CONTROL and TEST",
-     "counts|duration|flame",
+     "counts, duration, flame or roofline, CONTROL and TEST",
+     "counts|duration|flame|roofline",
      "-o FILE",
      "A grouped bar chart, per name: control and test, and below them, on an axis\n"
      "of its own so that small changes stay visible, their difference (test -\n"
@@ -137,7 +137,18 @@ const cli_command cli_commands[] = {
                                             "hatched when only in\n"
                                             "test; each frame's tooltip gives both times and the "
                                             "change. --side draws\n"
-                                            "one side alone.",
+                                            "one side alone.\n"
+                                            "\n"
+                                            "'roofline' draws roofline's rows (docs/roofline.md) "
+                                            "on log-log axes:\n"
+                                            "intensity (FLOP/byte) against achieved TFLOP/s, each "
+                                            "side's roofs (memory\n"
+                                            "slope, then flat at each peak its rows use; test "
+                                            "dashed), a point per row\n"
+                                            "and side, and an arrow from control to test for the "
+                                            "--top rows (default\n"
+                                            "10) with the most GPU time. It takes roofline's "
+                                            "--control-gpu/--test-gpu.",
      {"tracediff plot duration examples/control examples/test -o duration.svg",
       "tracediff plot counts examples/control examples/test --device gpu --top 20 -o counts.png",
       NULL}},
@@ -1006,11 +1017,11 @@ const cli_option cli_options[] = {
      "op: a row per (op, input dims, input types) (default);\n"
      "class: GEMM, attention, conv, elementwise, norm",
      set_rl_by},
-    {"control-gpu", 0, "GPU", NULL, "rows", ON(CMD_ROOFLINE),
+    {"control-gpu", 0, "GPU", NULL, "rows", ON(CMD_ROOFLINE) | ON(CMD_PLOT),
      "control's GPU: a name of the table (docs/roofline.md) or a\n"
      "FILE.json in TraceLens's arch format (default: the trace's)",
      set_control_gpu},
-    {"test-gpu", 0, "GPU", NULL, "rows", ON(CMD_ROOFLINE),
+    {"test-gpu", 0, "GPU", NULL, "rows", ON(CMD_ROOFLINE) | ON(CMD_PLOT),
      "test's GPU: a name of the table or a FILE.json (default: the\n"
      "trace's)",
      set_test_gpu},
