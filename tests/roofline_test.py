@@ -28,6 +28,10 @@ an independent reading of the spec.
   docs/stats.md give each row's verdict. Call samples: each call's GPU
   time read here from the raw JSON (its launches' kernels, |U|), tested
   with SciPy's Mann-Whitney U. Skipped (with a message) without SciPy.
+- plot roofline: the SVG parsed (xml.etree): each side's roofs at exactly
+  the peaks and bandwidth its rows use, every point where its row's JSON
+  intensity and TFLOP/s put it, arrows for the --top rows by GPU time,
+  the sets' labels in the legend; PNG and PDF written.
 - Bad input: no shapes (one note naming record_shapes=True, time still
   measured, exit 0); malformed Input Dims on one event (that call
   unmodelled, a counted note, the other rows as before); an unknown
@@ -655,6 +659,92 @@ def test_stats(exe):
           "(%d rows)" % checked, not bad and checked >= 5, bad[:5])
 
 
+def test_plot(exe, tmp):
+    import xml.etree.ElementTree as ET
+    c, t = os.path.join(SHARED, PAIRS[0][1]), os.path.join(SHARED, PAIRS[0][2])
+    rc, js, err = roofline(exe, c, t, *ALL)
+    out = os.path.join(tmp, "roof.svg")
+    rc2, _, err2 = run(exe, "plot", "roofline", c, t, *ALL, "-o", out, "--top", "4",
+                       "--control-label", "H100 run", "--test-label", "MI300 run", "-q")
+    check("plot roofline: exit 0", rc == 0 and rc2 == 0, (err, err2))
+    if rc != 0 or rc2 != 0:
+        return
+    ns = {"s": "http://www.w3.org/2000/svg"}
+    root = ET.parse(out).getroot()
+    L, T, W, H = (float(x) for x in root.get("data-plot").split())
+    xlo, xhi = (float(x) for x in root.get("data-log-x").split())
+    ylo, yhi = (float(x) for x in root.get("data-log-y").split())
+
+    def X(v):
+        return L + (math.log10(v) - xlo) / (xhi - xlo) * W
+
+    def Y(v):
+        return T + H - (math.log10(v) - ylo) / (yhi - ylo) * H
+    rows = js["rows"]
+    ok, bad = True, []
+    for side in ("control", "test"):
+        want = {(r[side]["peak_tflops"], r[side]["peak_tbps"]) for r in rows
+                if r[side]["count"] and r[side]["peak_tflops"]}
+        roofs = [p for p in root.iterfind(".//s:polyline", ns) if p.get("data-side") == side]
+        got = {(float(p.get("data-peak-tflops")), float(p.get("data-peak-tbps"))) for p in roofs}
+        if got != want or len(roofs) != len(want):
+            bad.append((side, sorted(got), sorted(want)))
+        for p in roofs:
+            pk, bw = float(p.get("data-peak-tflops")), float(p.get("data-peak-tbps"))
+            pts = [tuple(float(v) for v in xy.split(",")) for xy in p.get("points").split()]
+            (x0, y0), (x1, y1), (x2, y2) = pts
+            # the ridge at peak / bandwidth, flat at the peak, the slope bw * intensity
+            inten0 = 10 ** (xlo + (x0 - L) / W * (xhi - xlo))
+            if not (abs(x1 - X(pk / bw)) < 0.01 and abs(y1 - Y(pk)) < 0.01 and
+                    abs(y2 - Y(pk)) < 0.01 and abs(x2 - (L + W)) < 0.01 and
+                    abs(y0 - Y(inten0 * bw)) < 0.02):
+                bad.append((side, pk, pts))
+    check("plot roofline: each side's roofs at its rows' peaks and bandwidth", not bad and
+          len(root.findall(".//s:polyline", ns)) >= 2, bad[:3])
+    circles = {(p.get("data-side"), p.get("data-op"), p.get("data-input-dims"),
+                p.get("data-input-types")): p for p in root.iterfind(".//s:circle", ns)
+               if p.get("class") == "point"}
+    bad, npts = [], 0
+    for r in rows:
+        for side in ("control", "test"):
+            d = r[side]
+            k = (side, r["op"], key(r["input_dims"]), key(r["input_types"]))
+            has = d["count"] and d["intensity"] and d["tflops"]
+            p = circles.get(k)
+            if not has:
+                if p is not None:
+                    bad.append(("extra", k))
+                continue
+            npts += 1
+            if p is None or abs(float(p.get("cx")) - X(d["intensity"])) > 0.006 or \
+                    abs(float(p.get("cy")) - Y(d["tflops"])) > 0.006 or \
+                    not close(float(p.get("data-tflops")), d["tflops"]):
+                bad.append((k, p is not None and (p.get("cx"), p.get("cy")),
+                            X(d["intensity"]) if d["intensity"] else None))
+    check("plot roofline: a point per row and side, where its JSON numbers put it (%d)" % npts,
+          not bad and npts == len(circles) and npts > 10, bad[:3])
+    both = [r for r in rows if all(r[s]["count"] and r[s]["intensity"] and r[s]["tflops"]
+                                   for s in ("control", "test"))]
+    both.sort(key=lambda r: -(r["control"]["time_us"] + r["test"]["time_us"]))
+    arrows = [g for g in root.iterfind(".//s:g", ns) if g.get("class") == "arrow"]
+    check("plot roofline: --top 4 arrows, the rows with most GPU time, in order",
+          [(g.get("data-op"), g.get("data-input-dims")) for g in arrows] ==
+          [(r["op"], key(r["input_dims"])) for r in both[:4]],
+          [(g.get("data-op"), g.get("data-input-dims")) for g in arrows])
+    texts = [x.text for x in root.iter("{http://www.w3.org/2000/svg}text")]
+    check("plot roofline: the legend names the sets", "H100 run" in texts and
+          "MI300 run" in texts, texts[-12:])
+    for ext, magic in (("png", b"\x89PNG"), ("pdf", b"%PDF")):
+        path = os.path.join(tmp, "roof." + ext)
+        rc, _, err = run(exe, "plot", "roofline", c, t, "-o", path, "-q")
+        head = open(path, "rb").read(4) if rc == 0 and os.path.exists(path) else b""
+        check("plot roofline -o FILE.%s" % ext, head == magic, err)
+    path = os.path.join(tmp, "roof.txt")
+    rc, _, err = run(exe, "plot", "roofline", c, t, "-o", path)
+    check("plot roofline -o FILE.txt: a usage error, no file", rc == 2 and
+          not os.path.exists(path), err)
+
+
 def main():
     exe = sys.argv[1]
     if not os.path.isdir(os.path.join(SHARED, PAIRS[0][1])):
@@ -671,6 +761,7 @@ def main():
         test_other_profilers(exe)
         test_formats(exe, tmp)
         test_stats(exe)
+        test_plot(exe, tmp)
     print("roofline: %d passed, %d failed" % (passed, failed))
     sys.exit(1 if failed else 0)
 

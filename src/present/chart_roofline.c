@@ -234,14 +234,13 @@ static void draw_roof(pen *p, const frame *fr, const td_gpu *g, double peak, int
     double ridge = peak / bw;
     double xl = pow(10, fr->xlo), xr = pow(10, fr->xhi), yb = pow(10, fr->ylo);
     double xs = fmax(xl, yb / bw); /* where the slope enters the frame */
-    double pts[3][2] = {{px(fr, xs), py(fr, xs * bw)}, {px(fr, ridge), py(fr, peak)},
-                        {px(fr, xr), py(fr, peak)}};
+    double pts[3][2] = {
+        {px(fr, xs), py(fr, xs * bw)}, {px(fr, ridge), py(fr, peak)}, {px(fr, xr), py(fr, peak)}};
     if (!p->cr) {
-        fprintf(p->f,
-                "<polyline class=\"roof\" data-side=\"%s\" data-gpu=\"", side ? "test" : "control");
+        fprintf(p->f, "<polyline class=\"roof\" data-side=\"%s\" data-gpu=\"",
+                side ? "test" : "control");
         td_xml_text(p->f, g->name, strlen(g->name));
-        fprintf(p->f, "\" data-peak-tflops=\"%.17g\" data-peak-tbps=\"%.17g\" points=\"", peak,
-                bw);
+        fprintf(p->f, "\" data-peak-tflops=\"%.17g\" data-peak-tbps=\"%.17g\" points=\"", peak, bw);
         for (int k = 0; k < 3; k++)
             fprintf(p->f, "%s%.2f,%.2f", k ? " " : "", pts[k][0], pts[k][1]);
         fprintf(p->f, "\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\"%s/>\n", col,
@@ -273,7 +272,8 @@ static void draw_point(pen *p, const frame *fr, const td_rl_row *w, int s, const
     const td_rl_side *d = &w->side[s];
     double x = px(fr, d->intensity), y = py(fr, d->tflops);
     if (!p->cr) {
-        fprintf(p->f, "<circle class=\"point\" data-side=\"%s\" data-op=\"", s ? "test" : "control");
+        fprintf(p->f, "<circle class=\"point\" data-side=\"%s\" data-op=\"",
+                s ? "test" : "control");
         td_xml_text(p->f, w->op, strlen(w->op));
         fputs("\" data-input-dims=\"", p->f);
         td_xml_text(p->f, w->input_dims, strlen(w->input_dims));
@@ -367,7 +367,8 @@ static void draw_legend(pen *p, const frame *fr, const td_roofline *r,
         const td_gpu *g = td_roofline_gpu(r, s);
         char buf[200];
         if (!p->cr)
-            fprintf(p->f, "<circle class=\"legend\" cx=\"%.2f\" cy=\"%.2f\" r=\"4\" fill=\"%s\"/>\n",
+            fprintf(p->f,
+                    "<circle class=\"legend\" cx=\"%.2f\" cy=\"%.2f\" r=\"4\" fill=\"%s\"/>\n",
                     x + 5, y - 4, col);
         else {
             cairo_color(p->cr, col);
@@ -376,8 +377,7 @@ static void draw_legend(pen *p, const frame *fr, const td_roofline *r,
             cairo_fill(p->cr);
         }
         pen_text(p, x + 14, y, 12, 0, 0, "#000000", labels[s]);
-        snprintf(buf, sizeof buf, "roof: %s%s", g ? g->name : "unknown GPU",
-                 s ? " (dashed)" : "");
+        snprintf(buf, sizeof buf, "roof: %s%s", g ? g->name : "unknown GPU", s ? " (dashed)" : "");
         pen_text(p, x + 14, y + 15, 10, 0, 0, "#555555", buf);
         y += 38;
     }

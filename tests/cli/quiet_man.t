@@ -4,7 +4,7 @@ $ tracediff man --format usage -q
 > tracediff compare    CONTROL TEST [options]
 > tracediff ops        CONTROL TEST [options]
 > tracediff info       SET [options]
-> tracediff plot       counts|duration|flame CONTROL TEST [options] -o FILE
+> tracediff plot       counts|duration|flame|roofline CONTROL TEST [options] -o FILE
 > tracediff report     CONTROL TEST [options] [-o FILE.html]
 > tracediff summarize  SET [options] -o FILE.tdsum
 > tracediff runs       FILE.tdsum [options]
@@ -183,10 +183,10 @@ $ tracediff man --format usage -q
 >   --by op|class                     [roofline]
 >                                     op: a row per (op, input dims, input types) (default);
 >                                     class: GEMM, attention, conv, elementwise, norm
->   --control-gpu GPU                 [roofline]
+>   --control-gpu GPU                 [plot, roofline]
 >                                     control's GPU: a name of the table (docs/roofline.md) or a
 >                                     FILE.json in TraceLens's arch format (default: the trace's)
->   --test-gpu GPU                    [roofline]
+>   --test-gpu GPU                    [plot, roofline]
 >                                     test's GPU: a name of the table or a FILE.json (default: the
 >                                     trace's)
 >   --per-rank                        [breakdown] one row per rank and side: step, busy, idle, exposed
