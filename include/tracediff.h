@@ -962,11 +962,15 @@ typedef struct td_write_opts {
      * rather than evaluating it as a formula. Numbers are never prefixed.
      * Off by default: CSV is exact for programs (td_write_csv_field). */
     bool csv_safe;
+    /* compare --by op --with-rate: per diff row (parallel to td_diff_rows),
+     * FLOPs per call and TFLOP/s per side (td_roofline_op_rates), or NULL:
+     * CSV, JSON and Markdown then add those columns. */
+    const struct td_op_rate *rates;
 } td_write_opts;
 
 #define TD_WRITE_OPTS_INIT                                                                         \
     {                                                                                              \
-        sizeof(td_write_opts), NULL, NULL, NULL, 0, 0, false, false, false, NULL, false            \
+        sizeof(td_write_opts), NULL, NULL, NULL, 0, 0, false, false, false, NULL, false, NULL      \
     }
 
 TD_API int td_write_csv(FILE *f, const td_diff *diff, const td_write_opts *opts, td_error *err);
@@ -1420,6 +1424,17 @@ TD_API const char *td_roofline_note(const td_roofline *r, td_side side, size_t i
  * writes it: "rows" (or with by_class "classes"), "coverage", "gpus",
  * "notes". */
 TD_API int td_roofline_write_json(FILE *f, const td_roofline *r, bool by_class, td_error *err);
+
+/* A row of compare --by op with its work and rate: the roofline's rows of
+ * that op name summed per side (docs/roofline.md, "compare --with-rate");
+ * NAN when no row has that name on the side. */
+typedef struct td_op_rate {
+    double flops[2];  /* per call: the rows' FLOPs over their calls */
+    double tflops[2]; /* the rows' FLOPs over their GPU time */
+} td_op_rate;
+/* *out: nrows of diff entries (free()), each diff row by its name. */
+TD_API int td_roofline_op_rates(td_op_rate **out, const td_roofline *r, const td_diff *diff,
+                                td_error *err);
 
 /* libtracediff-render: the roofline chart (tracediff plot roofline;
  * docs/roofline.md): log-log intensity against TFLOP/s, each side's roofs

@@ -32,6 +32,10 @@ an independent reading of the spec.
   the peaks and bandwidth its rows use, every point where its row's JSON
   intensity and TFLOP/s put it, arrows for the --top rows by GPU time,
   the sets' labels in the legend; PNG and PDF written.
+- compare --by op --with-rate: each op row's FLOPs per call and TFLOP/s per
+  side equal roofline's JSON rows of that op name summed (FLOPs over calls,
+  FLOPs over time), empty where roofline has no row of that name; the same
+  numbers in CSV; a usage error without --by op.
 - Bad input: no shapes (one note naming record_shapes=True, time still
   measured, exit 0); malformed Input Dims on one event (that call
   unmodelled, a counted note, the other rows as before); an unknown
@@ -745,6 +749,65 @@ def test_plot(exe, tmp):
           not os.path.exists(path), err)
 
 
+def test_with_rate(exe):
+    for case, c, t in PAIRS:
+        c, t = os.path.join(SHARED, c), os.path.join(SHARED, t)
+        rc, js, err = roofline(exe, c, t, *ALL)
+        rc2, out, err2 = run(exe, "compare", c, t, *ALL, "--by", "op", "--with-rate",
+                             "--format", "json", "-q")
+        check("%s: compare --by op --with-rate: exit 0" % case, rc == 0 and rc2 == 0,
+              (err, err2))
+        if rc or rc2:
+            continue
+        rows = json.loads(out)
+        sums = {}
+        for r in js["rows"]:
+            for s_, side in enumerate(("control", "test")):
+                d = r[side]
+                if d["count"]:
+                    a = sums.setdefault((r["op"], s_), [0.0, 0, 0.0])
+                    a[0] += d["flops"] * d["count"]
+                    a[1] += d["count"]
+                    a[2] += d["time_us"]
+        bad, rated = [], 0
+        for row in rows:
+            for s_, side in enumerate(("control", "test")):
+                a = sums.get((row["op"], s_))
+                fl, tf = row[side + "_flops_per_call"], row[side + "_tflops"]
+                if a is None:
+                    if fl is not None or tf is not None:
+                        bad.append((row["op"], side, fl, tf))
+                    continue
+                rated += 1
+                if not close(fl, a[0] / a[1]) or not close(tf, a[0] / (a[2] * 1e6)):
+                    bad.append((row["op"], side, fl, a[0] / a[1], tf, a[0] / (a[2] * 1e6)))
+        ops_rl = {k[0] for k in sums}
+        check("%s: --with-rate equals roofline's rows summed per op name (%d cells)" %
+              (case, rated), not bad and rated >= 4 and
+              ops_rl <= {r["op"] for r in rows} | {"aten::_scaled_dot_product_flash_attention",
+                                                  "aten::_scaled_dot_product_efficient_attention",
+                                                  "aten::_scaled_dot_product_cudnn_attention",
+                                                  "aten::layer_norm", "aten::convolution"},
+              bad[:4])
+        rc, out, err = run(exe, "compare", c, t, *ALL, "--by", "op", "--with-rate", "--format",
+                           "csv", "-q")
+        crow = {r["op"]: r for r in csv.DictReader(out.splitlines())} if rc == 0 else {}
+        ok = rc == 0 and len(crow) == len(rows)
+        for row in rows:
+            for col in ("control_flops_per_call", "test_flops_per_call", "control_tflops",
+                        "test_tflops"):
+                v = crow.get(row["op"], {}).get(col)
+                ok = ok and (v == "" if row[col] is None else v is not None and
+                             float(v) == row[col])
+        check("%s: --with-rate: CSV holds the JSON's numbers" % case, ok, err)
+        rc, out, err = run(exe, "compare", c, t, *ALL, "--by", "op", "--with-rate", "--format",
+                           "markdown", "-q")
+        check("%s: --with-rate: Markdown has the columns" % case, rc == 0 and
+              "control_tflops" in out.splitlines()[2 if out.startswith("Rows") else 0], out[:300])
+    rc, out, err = run(exe, "compare", c, t, "--with-rate")
+    check("--with-rate without --by op: exit 2", rc == 2 and "--by op" in err, err)
+
+
 def main():
     exe = sys.argv[1]
     if not os.path.isdir(os.path.join(SHARED, PAIRS[0][1])):
@@ -762,6 +825,7 @@ def main():
         test_formats(exe, tmp)
         test_stats(exe)
         test_plot(exe, tmp)
+        test_with_rate(exe)
     print("roofline: %d passed, %d failed" % (passed, failed))
     sys.exit(1 if failed else 0)
 

@@ -646,6 +646,13 @@ static int set_real(const char *opt, const char *v, bool percent, double lo, boo
     return 0;
 }
 
+static int set_with_rate(cli_opts *o, const char *v)
+{
+    (void)v;
+    o->with_rate = true;
+    return 0;
+}
+
 static int set_stats(cli_opts *o, const char *v)
 {
     (void)v;
@@ -1011,6 +1018,11 @@ const cli_option cli_options[] = {
      set_classes},
     {"ascending", 0, NULL, NULL, "rows", ON_ROWS, "sort from the smallest number", set_ascending},
     {"top", 0, "N", NULL, "rows", ON_ROWS, "the first N rows after sorting", set_top},
+    {"with-rate", 0, NULL, NULL, "rows", ON(CMD_COMPARE),
+     "with --by op: FLOPs per call and achieved TFLOP/s per side\n"
+     "where roofline's model applies (record_shapes=True traces;\n"
+     "docs/roofline.md)",
+     set_with_rate},
     {"top", 0, "N", NULL, "rows", ON(CMD_TREND),
      "the N names that changed most (default: all; 10 in a chart)", set_top},
     {"by", 0, "KEY", "op|class", "rows", ON(CMD_ROOFLINE),

@@ -942,6 +942,38 @@ const char *td_roofline_device(const td_roofline *r, td_side side)
     return r->s[side].device;
 }
 
+int td_roofline_op_rates(td_op_rate **out, const td_roofline *r, const td_diff *d, td_error *err)
+{
+    size_t nd = td_diff_nrows(d);
+    double(*sum)[2][3] = calloc(nd + 1, sizeof *sum); /* flops, calls, time */
+    td_op_rate *o = malloc((nd + 1) * sizeof *o);
+    if (!sum || !o) {
+        free(sum);
+        free(o);
+        return td_fail(err, TD_ENOMEM, "", "out of memory");
+    }
+    for (size_t i = 0; i < r->nacc; i++) {
+        const acc *a = &r->acc[i];
+        long k = td_diff_find_row(d, a->op, strlen(a->op));
+        if (k < 0)
+            continue;
+        for (int s = 0; s < 2; s++) {
+            sum[k][s][0] += a->flops[s];
+            sum[k][s][1] += (double)a->count[s];
+            sum[k][s][2] += a->time[s];
+        }
+    }
+    for (size_t k = 0; k < nd; k++)
+        for (int s = 0; s < 2; s++) {
+            double f = sum[k][s][0], n = sum[k][s][1], t = sum[k][s][2];
+            o[k].flops[s] = n > 0 ? f / n : NAN;
+            o[k].tflops[s] = n > 0 && t > 0 ? f / (t * 1e6) : NAN;
+        }
+    free(sum);
+    *out = o;
+    return 0;
+}
+
 td_samples td_roofline_samples(const td_roofline *r)
 {
     return r->stats ? r->mode : TD_SAMPLES_AUTO;

@@ -178,6 +178,10 @@ $ tracediff man --format usage -q
 >                                     wins (default: docs/attribution.md)
 >   --ascending                       [compare, plot, report, explain] sort from the smallest number
 >   --top N                           [compare, plot, report, explain] the first N rows after sorting
+>   --with-rate                       [compare]
+>                                     with --by op: FLOPs per call and achieved TFLOP/s per side
+>                                     where roofline's model applies (record_shapes=True traces;
+>                                     docs/roofline.md)
 >   --top N                           [trend]
 >                                     the N names that changed most (default: all; 10 in a chart)
 >   --by op|class                     [roofline]
