@@ -1418,6 +1418,8 @@ TD_API const char *td_roofline_device(const td_roofline *r, td_side side);
  * and a side's (rank, iteration) samples. */
 TD_API td_samples td_roofline_samples(const td_roofline *r);
 TD_API size_t td_roofline_side_samples(const td_roofline *r, td_side side);
+/* Whether some selected trace of the side has input shapes. */
+TD_API bool td_roofline_has_shapes(const td_roofline *r, td_side side);
 /* Notes on a side, NULL after the last. */
 TD_API const char *td_roofline_note(const td_roofline *r, td_side side, size_t i);
 /* libtracediff-render: the roofline as `tracediff roofline --format json`

@@ -36,6 +36,9 @@ an independent reading of the spec.
   side equal roofline's JSON rows of that op name summed (FLOPs over calls,
   FLOPs over time), empty where roofline has no row of that name; the same
   numbers in CSV; a usage error without --by op.
+- report: the "Why" section holds the roofline chart and the rows whose
+  time changed most, with roofline --format json's numbers in order; on
+  traces without shapes, one line naming record_shapes=True.
 - Bad input: no shapes (one note naming record_shapes=True, time still
   measured, exit 0); malformed Input Dims on one event (that call
   unmodelled, a counted note, the other rows as before); an unknown
@@ -808,6 +811,61 @@ def test_with_rate(exe):
     check("--with-rate without --by op: exit 2", rc == 2 and "--by op" in err, err)
 
 
+def test_report_why(exe, tmp):
+    import html.parser
+
+    class Rows(html.parser.HTMLParser):
+        def __init__(self):
+            super().__init__()
+            self.rows, self.why, self.chart, self.none = [], False, False, None
+            self._none = False
+
+        def handle_starttag(self, tag, attrs):
+            a = dict(attrs)
+            if tag == "h2":
+                self.why = a.get("id") == "why"
+            if self.why and tag == "tr" and a.get("class") == "why-row":
+                self.rows.append(a)
+            if self.why and tag == "svg" and a.get("data-kind") == "roofline":
+                self.chart = True
+            self._none = self.why and tag == "p" and a.get("id") == "why-none"
+
+        def handle_data(self, data):
+            if self._none:
+                self.none = (self.none or "") + data
+    c, t = os.path.join(SHARED, PAIRS[1][1]), os.path.join(SHARED, PAIRS[1][2])
+    out = os.path.join(tmp, "why.html")
+    rc, js, err = roofline(exe, c, t, *ALL)
+    rc2, _, err2 = run(exe, "report", c, t, *ALL, "-o", out, "-q")
+    check("report: exit 0", rc == 0 and rc2 == 0, (err, err2))
+    if rc or rc2:
+        return
+    p = Rows()
+    p.feed(open(out, encoding="utf-8").read())
+    want = js["rows"][:10]
+
+    def num(v):
+        return None if v == "" else float(v)
+    ok = p.chart and len(p.rows) == len(want)
+    for a, r in zip(p.rows, want):
+        ok = ok and a["data-op"] == r["op"] and a["data-input-dims"] == key(r["input_dims"]) and \
+            a["data-input-types"] == key(r["input_types"])
+        for side in ("control", "test"):
+            ok = ok and num(a["data-%s-time-us" % side]) == r[side]["time_us"] and \
+                num(a["data-%s-tflops" % side]) == r[side]["tflops"] and \
+                num(a["data-%s-efficiency-pct" % side]) == r[side]["efficiency_pct"]
+    check("report: the Why section has the roofline chart and roofline's top rows, its "
+          "numbers", ok, (p.chart, len(p.rows), p.rows[:1], want[:1]))
+    d = os.path.join(SHARED, "profilers", "nsys-vector-add")
+    if os.path.isdir(d):
+        rc, _, err = run(exe, "report", d, d, "-o", out, "-q")
+        p = Rows()
+        p.feed(open(out, encoding="utf-8").read() if rc == 0 else "")
+        check("report without shapes: one line naming record_shapes=True", rc == 0 and
+              p.none and "record_shapes=True" in p.none and not p.chart and not p.rows,
+              (err, p.none))
+
+
 def main():
     exe = sys.argv[1]
     if not os.path.isdir(os.path.join(SHARED, PAIRS[0][1])):
@@ -826,6 +884,7 @@ def main():
         test_stats(exe)
         test_plot(exe, tmp)
         test_with_rate(exe)
+        test_report_why(exe, tmp)
     print("roofline: %d passed, %d failed" % (passed, failed))
     sys.exit(1 if failed else 0)
 

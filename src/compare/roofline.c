@@ -974,6 +974,11 @@ int td_roofline_op_rates(td_op_rate **out, const td_roofline *r, const td_diff *
     return 0;
 }
 
+bool td_roofline_has_shapes(const td_roofline *r, td_side side)
+{
+    return r->s[side ? 1 : 0].shapes;
+}
+
 td_samples td_roofline_samples(const td_roofline *r)
 {
     return r->stats ? r->mode : TD_SAMPLES_AUTO;
