@@ -402,7 +402,7 @@ static void draw_chart(pen *p, const td_roofline *r, const td_roofline_chart_opt
     frame fr = frame_of(r, o);
     if (!p->cr) {
         fprintf(p->f,
-                "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"td-chart\" "
+                "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"td-roofline\" "
                 "data-kind=\"roofline\" width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
                 "font-family=\"%s\" role=\"img\" aria-label=\"Roofline\" data-plot=\"%.2f %.2f "
                 "%.2f %.2f\" data-log-x=\"%.0f %.0f\" data-log-y=\"%.0f %.0f\">\n",
