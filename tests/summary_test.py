@@ -235,9 +235,11 @@ def three_runs(exe, tmp):
     check("--replace", rc == 0 and [r["name"] for r in json.loads(out)] == ["a", "b", "c"], err)
     # Report from summaries: the same page.
     # (but for the note on HTA's rounding: its moved rows need each event's
-    # own duration, which a summary does not keep; docs/numbers.md)
+    # own duration, which a summary does not keep; docs/numbers.md; and the
+    # "Why" section: a summary keeps no input shapes, docs/roofline.md)
     def page(r):
         data = re.sub(rb'<li class="rounding">[^<]*</li>\n', b"", r[1])
+        data = re.sub(rb'<h2 id="why">.*?(?=<h2)', b"", data, flags=re.S)
         return data.replace(b'<h2>Notes</h2>\n<ul class="notes" id="notes">\n</ul>\n', b"")
     ra = run(exe, "report", c, t, "-o", "-")
     rb = run(exe, "report", h + "#a", h + "#b", "-o", "-")
