@@ -972,11 +972,15 @@ typedef struct td_write_opts {
      * rather than evaluating it as a formula. Numbers are never prefixed.
      * Off by default: CSV is exact for programs (td_write_csv_field). */
     bool csv_safe;
+    /* compare --by op --with-rate: per diff row (parallel to td_diff_rows),
+     * FLOPs per call and TFLOP/s per side (td_roofline_op_rates), or NULL:
+     * CSV, JSON and Markdown then add those columns. */
+    const struct td_op_rate *rates;
 } td_write_opts;
 
 #define TD_WRITE_OPTS_INIT                                                                         \
     {                                                                                              \
-        sizeof(td_write_opts), NULL, NULL, NULL, 0, 0, false, false, false, NULL, false            \
+        sizeof(td_write_opts), NULL, NULL, NULL, 0, 0, false, false, false, NULL, false, NULL      \
     }
 
 TD_API int td_write_csv(FILE *f, const td_diff *diff, const td_write_opts *opts, td_error *err);
@@ -1393,6 +1397,9 @@ typedef struct td_rl_row {
     td_rl_side side[2];
     double time_change_pct, rate_change_pct, efficiency_change_pts;
     const char *reading; /* docs/roofline.md, "Readings" */
+    /* With td_roofline_opts.stats: the row's samples (its time per (rank,
+     * iteration), or per call) and verdict, as compare --stats; else zero. */
+    td_row_stats stats;
 } td_rl_row;
 
 typedef struct td_rl_unmodelled {
@@ -1422,12 +1429,15 @@ typedef struct td_roofline_opts {
     /* The sides' GPUs (td_gpu_resolve), or NULL: read from the traces. */
     const char *control_gpu, *test_gpu;
     size_t top_unmodelled; /* 0 = 5 */
+    /* Per row statistics and a verdict (td_rl_row.stats; docs/roofline.md). */
+    bool stats;
+    td_stats_opts sopts;
 } td_roofline_opts;
 
 #define TD_ROOFLINE_OPTS_INIT                                                                      \
     {                                                                                              \
         sizeof(td_roofline_opts), TD_LIST_INIT, TD_LIST_INIT, TD_LIST_INIT, TD_LIST_INIT, NULL,    \
-            NULL, 0                                                                                \
+            NULL, 0, false, TD_STATS_OPTS_INIT                                                     \
     }
 
 typedef struct td_roofline td_roofline;
@@ -1445,12 +1455,52 @@ TD_API const td_rl_coverage *td_roofline_coverage(const td_roofline *r, td_side 
 TD_API const td_gpu *td_roofline_gpu(const td_roofline *r, td_side side);
 /* The device name the side's traces give, or NULL. */
 TD_API const char *td_roofline_device(const td_roofline *r, td_side side);
+/* With opts.stats: the sample mode used (never AUTO), else TD_SAMPLES_AUTO;
+ * and a side's (rank, iteration) samples. */
+TD_API td_samples td_roofline_samples(const td_roofline *r);
+TD_API size_t td_roofline_side_samples(const td_roofline *r, td_side side);
+/* Whether some selected trace of the side has input shapes. */
+TD_API bool td_roofline_has_shapes(const td_roofline *r, td_side side);
 /* Notes on a side, NULL after the last. */
 TD_API const char *td_roofline_note(const td_roofline *r, td_side side, size_t i);
 /* libtracediff-render: the roofline as `tracediff roofline --format json`
  * writes it: "rows" (or with by_class "classes"), "coverage", "gpus",
  * "notes". */
 TD_API int td_roofline_write_json(FILE *f, const td_roofline *r, bool by_class, td_error *err);
+
+/* A row of compare --by op with its work and rate: the roofline's rows of
+ * that op name summed per side (docs/roofline.md, "compare --with-rate");
+ * NAN when no row has that name on the side. */
+typedef struct td_op_rate {
+    double flops[2];  /* per call: the rows' FLOPs over their calls */
+    double tflops[2]; /* the rows' FLOPs over their GPU time */
+} td_op_rate;
+/* *out: nrows of diff entries (free()), each diff row by its name. */
+TD_API int td_roofline_op_rates(td_op_rate **out, const td_roofline *r, const td_diff *diff,
+                                td_error *err);
+
+/* libtracediff-render: the roofline chart (tracediff plot roofline;
+ * docs/roofline.md): log-log intensity against TFLOP/s, each side's roofs
+ * (memory slope, then flat at each peak its rows use), a point per row and
+ * side, an arrow control -> test for the top rows by GPU time. */
+typedef struct td_roofline_chart_opts {
+    size_t size;                            /* set by TD_ROOFLINE_CHART_OPTS_INIT */
+    const char *control_label, *test_label; /* NULL: "control", "test" */
+    size_t top;                             /* arrows; 0 = 10 */
+    int width, height;                      /* pixels; 0 = 860 x 600 */
+} td_roofline_chart_opts;
+
+#define TD_ROOFLINE_CHART_OPTS_INIT                                                                \
+    {                                                                                              \
+        sizeof(td_roofline_chart_opts), NULL, NULL, 0, 0, 0                                        \
+    }
+
+/* One SVG element. */
+TD_API int td_roofline_svg(FILE *f, const td_roofline *r, const td_roofline_chart_opts *opts,
+                           td_error *err);
+/* PNG, or PDF when pdf; path names the file in errors. */
+TD_API int td_roofline_cairo(FILE *f, const td_roofline *r, const td_roofline_chart_opts *opts,
+                             bool pdf, const char *path, td_error *err);
 
 /* ------------------------------------------------------------------------ */
 /* The same work matched across stacks by the call trees (docs/tree-match.md) */

@@ -473,16 +473,16 @@ static int pids_arg(PyObject *arg, PyObject **tuple, int64_t **v, size_t *n)
  * Nsight Systems or rocpd export (td_open_opts.pids, tracediff --pid). */
 static PyObject *open_sets(PyObject *Py_UNUSED(mod), PyObject *args, PyObject *kw)
 {
-    static char *kwlist[] = {"paths",       "threads",        "want_attribution",
-                             "ns",          "want_breakdown", "want_roofline",
-                             "want_stacks", "pids",           "want_tree", NULL};
+    static char *kwlist[] = {
+        "paths",       "threads", "want_attribution", "ns", "want_breakdown", "want_roofline",
+        "want_stacks", "pids",    "want_tree",        NULL};
     PyObject *seq, *result = NULL, *ns_arg = Py_None, *pids_in = Py_None, *pids = NULL;
     int threads = 0, attributed = 0, breakdown = 0, roofline = 0, stacks = 0, tree = 0;
     int64_t *pidv = NULL;
     size_t npids = 0;
     if (!PyArg_ParseTupleAndKeywords(args, kw, "O|ipOpppOp:open_sets", kwlist, &seq, &threads,
-                                     &attributed, &ns_arg, &breakdown, &roofline, &stacks,
-                                     &pids_in, &tree))
+                                     &attributed, &ns_arg, &breakdown, &roofline, &stacks, &pids_in,
+                                     &tree))
         return NULL;
     if (pids_arg(pids_in, &pids, &pidv, &npids) < 0)
         return NULL;

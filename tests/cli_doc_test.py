@@ -154,7 +154,7 @@ def check_completion(exe, table):
              ("tracediff compare a b --device ", ["all", "cpu", "gpu"]),
              ("tracediff compare a b --format m", ["markdown"]),
              ("tracediff ops a b --format ", ["csv", "json", "table"]),
-             ("tracediff plot ", ["breakdown", "counts", "duration", "flame"]),
+             ("tracediff plot ", ["breakdown", "counts", "duration", "flame", "roofline"]),
              ("tracediff completion ", ["bash", "zsh"]),
              ("tracediff info examples/c", ["examples/control"]),
              ("tracediff info -", ["--format", "--help", "--jobs", "--ns", "--nsys-names", "--output", "--pid",

@@ -21,12 +21,30 @@ an independent reading of the spec.
   arch format) changes only the roofline columns, to the file's figures.
 - Another profiler's output (Nsight Systems, rocprofv3): no shapes, its GPU
   busy time still measured.
+- --stats on a multi-iteration pair (the ResNet-50 runs, six iterations a
+  side): iteration samples are each row's time in one iteration, as
+  `roofline` prints it for that iteration alone; Welch's p-values (SciPy),
+  Benjamini-Hochberg q-values written here and the verdict rules of
+  docs/stats.md give each row's verdict. Call samples: each call's GPU
+  time read here from the raw JSON (its launches' kernels, |U|), tested
+  with SciPy's Mann-Whitney U. Skipped (with a message) without SciPy.
+- plot roofline: the SVG parsed (xml.etree): each side's roofs at exactly
+  the peaks and bandwidth its rows use, every point where its row's JSON
+  intensity and TFLOP/s put it, arrows for the --top rows by GPU time,
+  the sets' labels in the legend; PNG and PDF written.
+- compare --by op --with-rate: each op row's FLOPs per call and TFLOP/s per
+  side equal roofline's JSON rows of that op name summed (FLOPs over calls,
+  FLOPs over time), empty where roofline has no row of that name; the same
+  numbers in CSV; a usage error without --by op.
+- report: the "Why" section holds the roofline chart and the rows whose
+  time changed most, with roofline --format json's numbers in order; on
+  traces without shapes, one line naming record_shapes=True.
 - Bad input: no shapes (one note naming record_shapes=True, time still
   measured, exit 0); malformed Input Dims on one event (that call
   unmodelled, a counted note, the other rows as before); an unknown
   --test-gpu (exit 2 listing the known names).
 """
-import csv, gzip, json, math, os, subprocess, sys, tempfile
+import csv, gzip, json, math, os, subprocess, sys, tempfile, warnings
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SHARED = os.environ.get("TD_SHARED_TRACES", os.path.join(os.path.dirname(ROOT), "shared", "traces"))
@@ -466,6 +484,388 @@ def test_formats(exe, tmp):
           err)
 
 
+RESNET = ("kineto-resnet50_workers0", "kineto-resnet50_workers4")
+
+
+def bh(ps):
+    """Benjamini-Hochberg q-values; None p: None q, not counted."""
+    idx = sorted((p, i) for i, p in enumerate(ps) if p is not None)
+    m, q, run_min = len(idx), [None] * len(ps), 1.0
+    for r in range(m - 1, -1, -1):
+        p, i = idx[r]
+        run_min = min(run_min, p * m / (r + 1))
+        q[i] = run_min
+    return q
+
+
+def verdict(q, change, alpha=0.05, min_change=1.0):
+    if q is None:
+        return "n/a"
+    if q <= alpha and change >= min_change and change > 0:
+        return "slower"
+    if q <= alpha and change <= -min_change and change < 0:
+        return "faster"
+    return "noise"
+
+
+def finite(x):
+    return x is not None and not (isinstance(x, float) and math.isnan(x))
+
+
+def call_samples(path):
+    """(op, dims, types) -> per-call GPU times: each cpu_op call inside a
+    ProfilerStep, |U| of the kernels, memcpys and memsets its launches (the
+    runtime events inside it on its thread) caused."""
+    evs = load(path)["traceEvents"]
+    steps = [(e["ts"], e["ts"] + e["dur"]) for e in evs
+             if e.get("name", "").startswith("ProfilerStep#") and "dur" in e]
+    gpu = {}
+    for e in evs:
+        a = e.get("args") or {}
+        if e.get("cat", "").lower() in ("kernel", "gpu_memcpy", "gpu_memset", "memcpy", "memset") \
+                and "correlation" in a:
+            gpu.setdefault(a["correlation"], []).append((e["ts"], e["ts"] + e["dur"]))
+    rt = {}
+    for e in evs:
+        a = e.get("args") or {}
+        if e.get("cat", "").lower() in ("cuda_runtime", "runtime", "cuda_driver") and \
+                a.get("correlation") in gpu:
+            rt.setdefault((e["pid"], e["tid"]), []).append((e["ts"], a["correlation"]))
+    for v in rt.values():
+        v.sort()
+    out = {}
+    for e in evs:
+        a = e.get("args") or {}
+        if e.get("cat") not in ("cpu_op", "Operator") or "Input Dims" not in a or "dur" not in e:
+            continue
+        if not any(s <= e["ts"] < t for s, t in steps):
+            continue
+        iv = []
+        for ts, corr in rt.get((e["pid"], e["tid"]), []):
+            if e["ts"] <= ts <= e["ts"] + e["dur"]:
+                iv.extend(gpu[corr])
+        if not iv:
+            continue
+        iv.sort()
+        tot, lo, hi = 0.0, 0.0, -math.inf
+        for s_, t_ in iv:
+            if s_ > hi:
+                tot += max(0.0, hi - lo)
+                lo, hi = s_, t_
+            else:
+                hi = max(hi, t_)
+        tot += max(0.0, hi - lo)
+        out.setdefault((e["name"], key(a["Input Dims"]), key(a.get("Input type", []))),
+                       []).append(tot)
+    return out
+
+
+def test_stats(exe):
+    try:
+        from scipy import stats as sps
+    except ImportError:
+        print("roofline: --stats: no SciPy on this Python, the p-value checks are skipped")
+        sps = None
+    c, t = (os.path.join(SHARED, d) for d in RESNET)
+    if not os.path.isdir(c):
+        c, t = (os.path.join(ROOT, "tests", "golden", "traces", d) for d in RESNET)
+    rc, js, err = roofline(exe, c, t, *ALL, "--stats")
+    check("--stats: exit 0, stats per row", rc == 0 and js["rows"] and
+          all("stats" in r for r in js["rows"]), err)
+    if rc != 0:
+        return
+    rows = rows_by_key(js)
+    check("--stats: iteration samples on 6 iterations a side",
+          all(r["stats"]["samples"] == "iteration" and r["stats"]["control_n"] == 6 and
+              r["stats"]["test_n"] == 6 for r in js["rows"]), js["rows"][0]["stats"])
+    # Samples: each iteration alone, as plain roofline prints it.
+    samples = {k: ([], []) for k in rows}
+    for it in range(5, 11):
+        rc, one, err = roofline(exe, c, t, "--control-iteration", str(it), "--test-iteration",
+                                str(it))
+        if rc != 0:
+            check("roofline of iteration %d" % it, False, err)
+            return
+        got = rows_by_key(one)
+        for k in rows:
+            for s, side in enumerate(("control", "test")):
+                r = got.get(k)
+                samples[k][s].append(r[side]["time_us"] if r and r[side]["count"] else 0.0)
+    ok_mean = all(close(rows[k]["stats"]["control_mean"], sum(v[0]) / 6, rel=1e-9) and
+                  close(rows[k]["stats"]["test_mean"], sum(v[1]) / 6, rel=1e-9)
+                  for k, v in samples.items())
+    check("--stats: each side's mean is the mean of the rows' per-iteration times", ok_mean)
+    if sps is not None:
+        keys = sorted(rows)
+        ps = []
+        for k in keys:
+            a, b_ = samples[k]
+            if len(set(a)) == 1 and len(set(b_)) == 1:  # no variance: docs/stats.md
+                ps.append(1.0 if a[0] == b_[0] else 0.0)
+                continue
+            with warnings.catch_warnings():  # nearly equal samples: SciPy warns, still answers
+                warnings.simplefilter("ignore")
+                p = float(sps.ttest_ind(b_, a, equal_var=False).pvalue)
+            ps.append(p if not math.isnan(p) else None)
+        qs = bh(ps)
+        bad = []
+        for k, p, q in zip(keys, ps, qs):
+            st = rows[k]["stats"]
+            if p is None:
+                if finite(st["p_value"]):
+                    bad.append((k, "p", st["p_value"], None))
+                continue
+            if not close(st["p_value"], p, rel=1e-6, abs_=1e-12) or \
+                    not close(st["q_value"], q, rel=1e-6, abs_=1e-12):
+                bad.append((k, st["p_value"], p, st["q_value"], q))
+            m0, m1 = sum(samples[k][0]) / 6, sum(samples[k][1]) / 6
+            want = verdict(q, 100 * (m1 - m0) / m0 if m0 else math.inf)
+            if st["verdict"] != want:
+                bad.append((k, st["verdict"], want))
+        check("--stats: p, q and verdicts equal Welch (SciPy) + Benjamini-Hochberg on the "
+              "per-iteration times", not bad and len(keys) > 10, bad[:5])
+        check("--stats: some row is not noise", any(r["stats"]["verdict"] in ("slower", "faster")
+                                                   for r in js["rows"]))
+    # Call samples, read here from the raw events.
+    rc, js, err = roofline(exe, c, t, *ALL, "--stats", "--samples", "call")
+    check("--stats --samples call: exit 0", rc == 0, err)
+    if rc != 0:
+        return
+    raw = [call_samples(trace_path(os.path.join(c))), call_samples(trace_path(os.path.join(t)))]
+    rows = rows_by_key(js)
+    checked, bad = 0, []
+    for k, r in rows.items():
+        st = r["stats"]
+        ns = [st["control_n"], st["test_n"]]
+        xs = [raw[s].get(k, []) for s in (0, 1)]
+        check_n = all(ns[s] == r[side]["count"] for s, side in enumerate(("control", "test")))
+        if not check_n:
+            bad.append((k, "n", ns))
+            continue
+        # Calls with a modelled op above them are that op's: compare the
+        # rows whose calls this reading finds whole.
+        if not all(len(xs[s]) == ns[s] and close(sum(xs[s]), r[side]["time_us"] or 0, rel=1e-9)
+                   for s, side in enumerate(("control", "test"))):
+            continue
+        if ns[0] < 2 or ns[1] < 2:
+            continue
+        checked += 1
+        for s, side in enumerate(("control", "test")):
+            srt = sorted(xs[s])
+            med = (srt[(len(srt) - 1) // 2] + srt[len(srt) // 2]) / 2
+            if not close(st[side + "_median"], med, rel=1e-9):
+                bad.append((k, side + "_median", st[side + "_median"], med))
+        if sps is not None:
+            p = float(sps.mannwhitneyu(xs[1], xs[0], alternative="two-sided",
+                                       method="asymptotic").pvalue)
+            if not close(st["p_value"], p, rel=1e-6, abs_=1e-12):
+                bad.append((k, "p", st["p_value"], p))
+    check("--stats --samples call: n is each side's call count", not [x for x in bad if x[1] == "n"],
+          bad[:3])
+    check("--stats --samples call: medians and Mann-Whitney p equal the raw JSON's calls "
+          "(%d rows)" % checked, not bad and checked >= 5, bad[:5])
+
+
+def test_plot(exe, tmp):
+    import xml.etree.ElementTree as ET
+    c, t = os.path.join(SHARED, PAIRS[0][1]), os.path.join(SHARED, PAIRS[0][2])
+    rc, js, err = roofline(exe, c, t, *ALL)
+    out = os.path.join(tmp, "roof.svg")
+    rc2, _, err2 = run(exe, "plot", "roofline", c, t, *ALL, "-o", out, "--top", "4",
+                       "--control-label", "H100 run", "--test-label", "MI300 run", "-q")
+    check("plot roofline: exit 0", rc == 0 and rc2 == 0, (err, err2))
+    if rc != 0 or rc2 != 0:
+        return
+    ns = {"s": "http://www.w3.org/2000/svg"}
+    root = ET.parse(out).getroot()
+    L, T, W, H = (float(x) for x in root.get("data-plot").split())
+    xlo, xhi = (float(x) for x in root.get("data-log-x").split())
+    ylo, yhi = (float(x) for x in root.get("data-log-y").split())
+
+    def X(v):
+        return L + (math.log10(v) - xlo) / (xhi - xlo) * W
+
+    def Y(v):
+        return T + H - (math.log10(v) - ylo) / (yhi - ylo) * H
+    rows = js["rows"]
+    ok, bad = True, []
+    for side in ("control", "test"):
+        want = {(r[side]["peak_tflops"], r[side]["peak_tbps"]) for r in rows
+                if r[side]["count"] and r[side]["peak_tflops"]}
+        roofs = [p for p in root.iterfind(".//s:polyline", ns) if p.get("data-side") == side]
+        got = {(float(p.get("data-peak-tflops")), float(p.get("data-peak-tbps"))) for p in roofs}
+        if got != want or len(roofs) != len(want):
+            bad.append((side, sorted(got), sorted(want)))
+        for p in roofs:
+            pk, bw = float(p.get("data-peak-tflops")), float(p.get("data-peak-tbps"))
+            pts = [tuple(float(v) for v in xy.split(",")) for xy in p.get("points").split()]
+            (x0, y0), (x1, y1), (x2, y2) = pts
+            # the ridge at peak / bandwidth, flat at the peak, the slope bw * intensity
+            inten0 = 10 ** (xlo + (x0 - L) / W * (xhi - xlo))
+            if not (abs(x1 - X(pk / bw)) < 0.01 and abs(y1 - Y(pk)) < 0.01 and
+                    abs(y2 - Y(pk)) < 0.01 and abs(x2 - (L + W)) < 0.01 and
+                    abs(y0 - Y(inten0 * bw)) < 0.02):
+                bad.append((side, pk, pts))
+    check("plot roofline: each side's roofs at its rows' peaks and bandwidth", not bad and
+          len(root.findall(".//s:polyline", ns)) >= 2, bad[:3])
+    circles = {(p.get("data-side"), p.get("data-op"), p.get("data-input-dims"),
+                p.get("data-input-types")): p for p in root.iterfind(".//s:circle", ns)
+               if p.get("class") == "point"}
+    bad, npts = [], 0
+    for r in rows:
+        for side in ("control", "test"):
+            d = r[side]
+            k = (side, r["op"], key(r["input_dims"]), key(r["input_types"]))
+            has = d["count"] and d["intensity"] and d["tflops"]
+            p = circles.get(k)
+            if not has:
+                if p is not None:
+                    bad.append(("extra", k))
+                continue
+            npts += 1
+            if p is None or abs(float(p.get("cx")) - X(d["intensity"])) > 0.006 or \
+                    abs(float(p.get("cy")) - Y(d["tflops"])) > 0.006 or \
+                    not close(float(p.get("data-tflops")), d["tflops"]):
+                bad.append((k, p is not None and (p.get("cx"), p.get("cy")),
+                            X(d["intensity"]) if d["intensity"] else None))
+    check("plot roofline: a point per row and side, where its JSON numbers put it (%d)" % npts,
+          not bad and npts == len(circles) and npts > 10, bad[:3])
+    both = [r for r in rows if all(r[s]["count"] and r[s]["intensity"] and r[s]["tflops"]
+                                   for s in ("control", "test"))]
+    both.sort(key=lambda r: -(r["control"]["time_us"] + r["test"]["time_us"]))
+    arrows = [g for g in root.iterfind(".//s:g", ns) if g.get("class") == "arrow"]
+    check("plot roofline: --top 4 arrows, the rows with most GPU time, in order",
+          [(g.get("data-op"), g.get("data-input-dims")) for g in arrows] ==
+          [(r["op"], key(r["input_dims"])) for r in both[:4]],
+          [(g.get("data-op"), g.get("data-input-dims")) for g in arrows])
+    texts = [x.text for x in root.iter("{http://www.w3.org/2000/svg}text")]
+    check("plot roofline: the legend names the sets", "H100 run" in texts and
+          "MI300 run" in texts, texts[-12:])
+    for ext, magic in (("png", b"\x89PNG"), ("pdf", b"%PDF")):
+        path = os.path.join(tmp, "roof." + ext)
+        rc, _, err = run(exe, "plot", "roofline", c, t, "-o", path, "-q")
+        head = open(path, "rb").read(4) if rc == 0 and os.path.exists(path) else b""
+        check("plot roofline -o FILE.%s" % ext, head == magic, err)
+    path = os.path.join(tmp, "roof.txt")
+    rc, _, err = run(exe, "plot", "roofline", c, t, "-o", path)
+    check("plot roofline -o FILE.txt: a usage error, no file", rc == 2 and
+          not os.path.exists(path), err)
+
+
+def test_with_rate(exe):
+    for case, c, t in PAIRS:
+        c, t = os.path.join(SHARED, c), os.path.join(SHARED, t)
+        rc, js, err = roofline(exe, c, t, *ALL)
+        rc2, out, err2 = run(exe, "compare", c, t, *ALL, "--by", "op", "--with-rate",
+                             "--format", "json", "-q")
+        check("%s: compare --by op --with-rate: exit 0" % case, rc == 0 and rc2 == 0,
+              (err, err2))
+        if rc or rc2:
+            continue
+        rows = json.loads(out)
+        sums = {}
+        for r in js["rows"]:
+            for s_, side in enumerate(("control", "test")):
+                d = r[side]
+                if d["count"]:
+                    a = sums.setdefault((r["op"], s_), [0.0, 0, 0.0])
+                    a[0] += d["flops"] * d["count"]
+                    a[1] += d["count"]
+                    a[2] += d["time_us"]
+        bad, rated = [], 0
+        for row in rows:
+            for s_, side in enumerate(("control", "test")):
+                a = sums.get((row["op"], s_))
+                fl, tf = row[side + "_flops_per_call"], row[side + "_tflops"]
+                if a is None:
+                    if fl is not None or tf is not None:
+                        bad.append((row["op"], side, fl, tf))
+                    continue
+                rated += 1
+                if not close(fl, a[0] / a[1]) or not close(tf, a[0] / (a[2] * 1e6)):
+                    bad.append((row["op"], side, fl, a[0] / a[1], tf, a[0] / (a[2] * 1e6)))
+        ops_rl = {k[0] for k in sums}
+        check("%s: --with-rate equals roofline's rows summed per op name (%d cells)" %
+              (case, rated), not bad and rated >= 4 and
+              ops_rl <= {r["op"] for r in rows} | {"aten::_scaled_dot_product_flash_attention",
+                                                  "aten::_scaled_dot_product_efficient_attention",
+                                                  "aten::_scaled_dot_product_cudnn_attention",
+                                                  "aten::layer_norm", "aten::convolution"},
+              bad[:4])
+        rc, out, err = run(exe, "compare", c, t, *ALL, "--by", "op", "--with-rate", "--format",
+                           "csv", "-q")
+        crow = {r["op"]: r for r in csv.DictReader(out.splitlines())} if rc == 0 else {}
+        ok = rc == 0 and len(crow) == len(rows)
+        for row in rows:
+            for col in ("control_flops_per_call", "test_flops_per_call", "control_tflops",
+                        "test_tflops"):
+                v = crow.get(row["op"], {}).get(col)
+                ok = ok and (v == "" if row[col] is None else v is not None and
+                             float(v) == row[col])
+        check("%s: --with-rate: CSV holds the JSON's numbers" % case, ok, err)
+        rc, out, err = run(exe, "compare", c, t, *ALL, "--by", "op", "--with-rate", "--format",
+                           "markdown", "-q")
+        check("%s: --with-rate: Markdown has the columns" % case, rc == 0 and
+              "control_tflops" in out.splitlines()[2 if out.startswith("Rows") else 0], out[:300])
+    rc, out, err = run(exe, "compare", c, t, "--with-rate")
+    check("--with-rate without --by op: exit 2", rc == 2 and "--by op" in err, err)
+
+
+def test_report_why(exe, tmp):
+    import html.parser
+
+    class Rows(html.parser.HTMLParser):
+        def __init__(self):
+            super().__init__()
+            self.rows, self.why, self.chart, self.none = [], False, False, None
+            self._none = False
+
+        def handle_starttag(self, tag, attrs):
+            a = dict(attrs)
+            if tag == "h2":
+                self.why = a.get("id") == "why"
+            if self.why and tag == "tr" and a.get("class") == "why-row":
+                self.rows.append(a)
+            if self.why and tag == "svg" and a.get("data-kind") == "roofline":
+                self.chart = True
+            self._none = self.why and tag == "p" and a.get("id") == "why-none"
+
+        def handle_data(self, data):
+            if self._none:
+                self.none = (self.none or "") + data
+    c, t = os.path.join(SHARED, PAIRS[1][1]), os.path.join(SHARED, PAIRS[1][2])
+    out = os.path.join(tmp, "why.html")
+    rc, js, err = roofline(exe, c, t, *ALL)
+    rc2, _, err2 = run(exe, "report", c, t, *ALL, "-o", out, "-q")
+    check("report: exit 0", rc == 0 and rc2 == 0, (err, err2))
+    if rc or rc2:
+        return
+    p = Rows()
+    p.feed(open(out, encoding="utf-8").read())
+    want = js["rows"][:10]
+
+    def num(v):
+        return None if v == "" else float(v)
+    ok = p.chart and len(p.rows) == len(want)
+    for a, r in zip(p.rows, want):
+        ok = ok and a["data-op"] == r["op"] and a["data-input-dims"] == key(r["input_dims"]) and \
+            a["data-input-types"] == key(r["input_types"])
+        for side in ("control", "test"):
+            ok = ok and num(a["data-%s-time-us" % side]) == r[side]["time_us"] and \
+                num(a["data-%s-tflops" % side]) == r[side]["tflops"] and \
+                num(a["data-%s-efficiency-pct" % side]) == r[side]["efficiency_pct"]
+    check("report: the Why section has the roofline chart and roofline's top rows, its "
+          "numbers", ok, (p.chart, len(p.rows), p.rows[:1], want[:1]))
+    d = os.path.join(SHARED, "profilers", "nsys-vector-add")
+    if os.path.isdir(d):
+        rc, _, err = run(exe, "report", d, d, "-o", out, "-q")
+        p = Rows()
+        p.feed(open(out, encoding="utf-8").read() if rc == 0 else "")
+        check("report without shapes: one line naming record_shapes=True", rc == 0 and
+              p.none and "record_shapes=True" in p.none and not p.chart and not p.rows,
+              (err, p.none))
+
+
 def main():
     exe = sys.argv[1]
     if not os.path.isdir(os.path.join(SHARED, PAIRS[0][1])):
@@ -481,6 +881,10 @@ def main():
         test_bad_input(exe, tmp)
         test_other_profilers(exe)
         test_formats(exe, tmp)
+        test_stats(exe)
+        test_plot(exe, tmp)
+        test_with_rate(exe)
+        test_report_why(exe, tmp)
     print("roofline: %d passed, %d failed" % (passed, failed))
     sys.exit(1 if failed else 0)
 

@@ -246,11 +246,13 @@ def three_runs(exe, tmp):
     check("--replace", rc == 0 and [r["name"] for r in json.loads(out)] == ["a", "b", "c"], err)
     # Report from summaries: the same page.
     # (but for the note on HTA's rounding: its moved rows need each event's
-    # own duration, which a summary does not keep; docs/numbers.md; and for
-    # the flame graph: a summary keeps no stacks, docs/stacks.md, and the
-    # section says so in its place)
+    # own duration, which a summary does not keep; docs/numbers.md; the "Why"
+    # section: a summary keeps no input shapes, docs/roofline.md; and the
+    # flame graph: a summary keeps no stacks, docs/stacks.md, and the section
+    # says so in its place)
     def page(r):
         data = re.sub(rb'<li class="rounding">[^<]*</li>\n', b"", r[1])
+        data = re.sub(rb'<h2 id="why">.*?(?=<h2)', b"", data, flags=re.S)
         data = re.sub(rb'<h2 id="flame">.*?(?=<h2 id="rows">)', b"", data, flags=re.S)
         return data.replace(b'<h2>Notes</h2>\n<ul class="notes" id="notes">\n</ul>\n', b"")
     ra = run(exe, "report", c, t, "-o", "-")

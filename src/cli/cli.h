@@ -66,6 +66,8 @@ typedef struct cli_opts {
     const char *step_marker;       /* --step-marker REGEX (td_open_opts.step_marker) */
     td_roofline_opts rl;           /* roofline: --control-gpu, --test-gpu (selection: cmp's) */
     bool rl_by_class;              /* roofline --by class */
+    bool with_rate;                /* compare --by op --with-rate */
+    bool want_roofline;            /* load with shapes (--with-rate, report's "Why") */
     int side;                      /* --side: 0 both, 1 control, 2 test */
     bool want_stacks;              /* load with stacks (--by module, --format folded) */
     bool match_tree;               /* compare --match tree (docs/tree-match.md) */

@@ -94,10 +94,72 @@ static int write_table(FILE *f, const cli_pair *p, td_write_opts *w, td_error *e
     return td_write_table(f, p->diff, w, err);
 }
 
+static int write_rows_with(FILE *f, const cli_pair *p, const char *fmt, const td_op_rate *rates,
+                           td_error *err);
+
+/* --with-rate on the table: the view's rows that have a model, below it. */
+static void table_rates(FILE *f, const cli_pair *p, const td_write_opts *w)
+{
+    const td_row *rows = td_diff_rows(p->diff);
+    size_t n = p->rows ? p->nrows : td_diff_nrows(p->diff), shown = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t k = p->rows ? p->rows[i] : i;
+        const td_op_rate *x = &w->rates[k];
+        if (isnan(x->flops[0]) && isnan(x->flops[1]))
+            continue;
+        if (!shown++)
+            fprintf(f,
+                    "\nwork and rate (roofline's rows of each op, docs/roofline.md)\n%-40s "
+                    "%14s %14s %10s %10s\n",
+                    "op", "ctl GFLOP/call", "test GFLOP/call", "ctl TF/s", "test TF/s");
+        char b[4][32];
+        double v[4] = {x->flops[0] / 1e9, x->flops[1] / 1e9, x->tflops[0], x->tflops[1]};
+        for (int c = 0; c < 4; c++)
+            if (isnan(v[c]))
+                snprintf(b[c], sizeof b[c], "-");
+            else
+                snprintf(b[c], sizeof b[c], c < 2 ? "%.4g" : "%.3f", v[c]);
+        cli_put_cell(f, cli_visible(rows[k].name), 40, CLI_CELL_CUT);
+        fprintf(f, " %14s %14s %10s %10s\n", b[0], b[1], b[2], b[3]);
+    }
+    if (!shown)
+        fputs("\nwork and rate: no row has a model (docs/roofline.md)\n", f);
+}
+
+/* --with-rate: roofline's rows over the same selection, per op name. */
+static int op_rates(const cli_pair *p, td_op_rate **rates, td_error *err)
+{
+    const cli_opts *o = &p->o;
+    td_roofline_opts ro = o->rl;
+    ro.control_ranks = o->cmp.control_ranks;
+    ro.test_ranks = o->cmp.test_ranks;
+    ro.control_iters = o->cmp.control_iters;
+    ro.test_iters = o->cmp.test_iters;
+    ro.stats = false;
+    td_roofline *r = NULL;
+    int rc = td_roofline_compute(&r, p->control, p->test, &ro, err);
+    if (rc == 0)
+        rc = td_roofline_op_rates(rates, r, p->diff, err);
+    td_roofline_free(r);
+    return rc;
+}
+
 static int write_rows(FILE *f, const cli_pair *p, const char *fmt, td_error *err)
+{
+    td_op_rate *rates = NULL;
+    if (p->o.with_rate && op_rates(p, &rates, err) < 0)
+        return -1;
+    int rc = write_rows_with(f, p, fmt, rates, err);
+    free(rates);
+    return rc;
+}
+
+static int write_rows_with(FILE *f, const cli_pair *p, const char *fmt, const td_op_rate *rates,
+                           td_error *err)
 {
     const cli_opts *o = &p->o;
     td_write_opts w = TD_WRITE_OPTS_INIT;
+    w.rates = rates;
     w.control_label = o->control_label;
     w.csv_safe = o->csv_safe;
     w.test_label = o->test_label;
@@ -113,7 +175,10 @@ static int write_rows(FILE *f, const cli_pair *p, const char *fmt, td_error *err
             fputs("Rows by |diff_duration|, largest first.\n\n", f);
         return td_write_markdown(f, p->diff, &w, err);
     }
-    return write_table(f, p, &w, err);
+    int rc = write_table(f, p, &w, err);
+    if (rc == 0 && rates)
+        table_rates(f, p, &w);
+    return rc;
 }
 
 /* A folded name and the names it holds, with their counts per side. */
@@ -322,6 +387,10 @@ static int compare_run(cli_pair *p)
         return folded_run(p);
     if (o->side) {
         cli_error("--side is for --format folded");
+        return EXIT_USAGE;
+    }
+    if (o->with_rate && o->cmp.by != TD_BY_OP) {
+        cli_error("--with-rate needs --by op (the model is per op)");
         return EXIT_USAGE;
     }
     default_order(o, fmt);

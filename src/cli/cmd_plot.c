@@ -38,12 +38,14 @@ static int parse_kind(const char *word, td_chart_kind *kind)
         *kind = (td_chart_kind)-1;
     else if (strcmp(word, "breakdown") == 0)
         *kind = (td_chart_kind)-3;
+    else if (strcmp(word, "roofline") == 0)
+        *kind = (td_chart_kind)-2;
     else if (strcmp(word, "counts") == 0)
         *kind = TD_CHART_COUNTS;
     else if (strcmp(word, "duration") == 0)
         *kind = TD_CHART_DURATION;
     else {
-        cli_error("plot: '%s': expected counts, duration, flame or breakdown", word);
+        cli_error("plot: '%s': expected counts, duration, flame, roofline or breakdown", word);
         return EXIT_USAGE;
     }
     return 0;
@@ -141,6 +143,11 @@ static int plot_run(cli_pair *p, td_chart_kind kind)
 {
     if ((int)kind == -1)
         return flame_run(p);
+    if ((int)kind == -2) {
+        bool svg;
+        int rc = check_output(&p->o, &svg);
+        return rc ? rc : cli_roofline_plot(p, svg);
+    }
     if ((int)kind == -3)
         return breakdown_run(p);
     if (p->o.per_rank || p->o.bd.hta_scope || p->o.bd.straggler_pct > 0) {

@@ -74,9 +74,10 @@ static int report_run(cli_pair *p)
     int rc = check_output(o);
     if (rc)
         return rc;
-    o->want_attr = true;   /* the "Where the GPU time moved" section */
-    o->want_bd = true;     /* the headline's step time and waterfall */
-    o->want_stacks = true; /* the "Where, by stack" flame graph */
+    o->want_attr = true;     /* the "Where the GPU time moved" section */
+    o->want_bd = true;       /* the headline's step time and waterfall */
+    o->want_stacks = true;   /* the "Where, by stack" flame graph */
+    o->want_roofline = true; /* the "Why" section */
     bool custom = o->sort_text || o->view.top || o->view.include;
     if ((rc = cli_pair_run(p)) != 0)
         return rc;

@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 typedef struct rl_run {
     cli_opts *o;
@@ -45,6 +46,22 @@ static void cstr(FILE *f, const char *s)
     fputc('"', f);
 }
 
+static void csv_stats(FILE *f, const td_row_stats *s, td_samples mode)
+{
+    fprintf(f, ",%s,%llu,%llu", td_samples_name(mode), (unsigned long long)s->n[0],
+            (unsigned long long)s->n[1]);
+    double v[] = {s->mean[0],   s->mean[1],   s->stdev[0],   s->stdev[1],  s->median[0],
+                  s->median[1], s->diff_mean, s->change_pct, s->ci_low,    s->ci_high,
+                  s->p,         s->q,         s->hl_shift,   s->shift_low, s->shift_high};
+    for (size_t k = 0; k < sizeof v / sizeof *v; k++) {
+        fputc(',', f);
+        ccell(f, v[k]);
+    }
+    fprintf(f, ",%s,", td_verdict_name(s->verdict));
+    if (s->reason)
+        cstr(f, s->reason);
+}
+
 static void write_csv(FILE *f, const rl_run *r)
 {
     size_t n;
@@ -82,7 +99,14 @@ static void write_csv(FILE *f, const rl_run *r)
     for (int s = 0; s < 2; s++)
         for (size_t k = 0; k < sizeof cols / sizeof *cols; k++)
             fprintf(f, ",%s_%s", s ? "test" : "control", cols[k]);
-    fputs(",time_change_pct,rate_change_pct,efficiency_change_pts,reading\n", f);
+    fputs(",time_change_pct,rate_change_pct,efficiency_change_pts,reading", f);
+    bool st = td_roofline_samples(r->r) != TD_SAMPLES_AUTO;
+    if (st)
+        fputs(",samples,control_n,test_n,control_mean,test_mean,control_stdev,test_stdev,"
+              "control_median,test_median,diff_mean,change_pct,ci_low,ci_high,p_value,q_value,"
+              "shift_us,shift_low,shift_high,verdict,reason",
+              f);
+    fputc('\n', f);
     const td_rl_row *w = td_roofline_rows(r->r, &n);
     for (size_t i = 0; i < n; i++) {
         cstr(f, w[i].op);
@@ -108,7 +132,10 @@ static void write_csv(FILE *f, const rl_run *r)
         ccell(f, w[i].rate_change_pct);
         fputc(',', f);
         ccell(f, w[i].efficiency_change_pts);
-        fprintf(f, ",%s\n", w[i].reading);
+        fprintf(f, ",%s", w[i].reading);
+        if (st)
+            csv_stats(f, &w[i].stats, td_roofline_samples(r->r));
+        fputc('\n', f);
     }
 }
 
@@ -144,16 +171,18 @@ static void write_rows_text(FILE *f, const rl_run *r, bool md)
     snprintf(h[3], sizeof h[3], "%s TF/s", t);
     snprintf(h[4], sizeof h[4], "%s eff", c);
     snprintf(h[5], sizeof h[5], "%s eff", t);
+    bool st = td_roofline_samples(r->r) != TD_SAMPLES_AUTO;
     if (md) {
         fprintf(f,
                 "| op | input dims | calls | %s | %s | change | %s | %s | rate | %s | %s | pts "
-                "| bound | reading |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
-                "---:|---|---|\n",
-                h[0], h[1], h[2], h[3], h[4], h[5]);
+                "| bound | reading |%s\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+                "---:|---|---|%s\n",
+                h[0], h[1], h[2], h[3], h[4], h[5], st ? " q | verdict |" : "",
+                st ? "---:|---|" : "");
     } else {
-        fprintf(f, "op\n    %-36s %9s %12s %12s %8s %10s %10s %8s %8s %8s %6s  %-17s %s\n",
+        fprintf(f, "op\n    %-36s %9s %12s %12s %8s %10s %10s %8s %8s %8s %6s  %-17s %-22s%s\n",
                 "input dims", "calls", h[0], h[1], "time", h[2], h[3], "rate", h[4], h[5], "pts",
-                "bound", "reading");
+                "bound", "reading", st ? " q        verdict" : "");
     }
     for (size_t i = 0; i < n; i++) {
         const td_rl_row *x = &w[i];
@@ -183,9 +212,17 @@ static void write_rows_text(FILE *f, const rl_run *r, bool md)
         put(f, md, fmt(b[7], 64, "%.1f%%", x->side[1].efficiency_pct), 8, true);
         put(f, md, fmt(b[8], 64, "%+.1f", x->efficiency_change_pts), 6, true);
         if (md)
-            fprintf(f, " %s | %s |\n", bound, x->reading);
+            fprintf(f, " %s | %s |", bound, x->reading);
         else
-            fprintf(f, "  %-17s %s\n", bound, x->reading);
+            fprintf(f, "  %-17s %-22s", bound, x->reading);
+        if (st) {
+            put(f, md, fmt(b[9], 64, "%.2g", x->stats.q), 8, true);
+            if (md)
+                fprintf(f, " %s |", td_verdict_name(x->stats.verdict));
+            else
+                fprintf(f, " %s", td_verdict_name(x->stats.verdict));
+        }
+        fputc('\n', f);
     }
 }
 
@@ -273,7 +310,9 @@ static int rl_write(rl_run *r)
     return out_commit(&out);
 }
 
-static int rl_main(rl_run *r)
+/* The sides opened and the roofline computed; its notes said on stderr
+ * unless the output shows them (text). */
+static int rl_compute(rl_run *r, bool text)
 {
     cli_opts *o = r->o;
     /* A bad GPU name is a usage error: said before any trace is read. */
@@ -291,16 +330,53 @@ static int rl_main(rl_run *r)
     o->rl.test_ranks = o->cmp.test_ranks;
     o->rl.control_iters = o->cmp.control_iters;
     o->rl.test_iters = o->cmp.test_iters;
+    o->rl.stats = o->stats;
+    o->rl.sopts = o->sopt;
     td_error err = {0};
     if (td_roofline_compute(&r->r, r->sets[0], r->sets[1], &o->rl, &err) < 0)
         return cli_td_error(&err);
-    const char *f = cli_default_format(o, "table", "csv");
-    bool text = strcmp(f, "table") == 0 || strcmp(f, "markdown") == 0;
     if (!o->quiet && !text)
         for (int s = 0; s < 2; s++)
             for (size_t i = 0; td_roofline_note(r->r, s, i); i++)
                 cli_note("%s: %s", cli_side_label(o, s), td_roofline_note(r->r, s, i));
-    return rl_write(r);
+    return 0;
+}
+
+static int rl_main(rl_run *r)
+{
+    const char *f = cli_default_format(r->o, "table", "csv");
+    int rc = rl_compute(r, strcmp(f, "table") == 0 || strcmp(f, "markdown") == 0);
+    return rc ? rc : rl_write(r);
+}
+
+int cli_roofline_plot(cli_pair *p, bool svg)
+{
+    rl_run r = {&p->o, {NULL, NULL}, NULL};
+    int rc = rl_compute(&r, false);
+    if (rc == 0) {
+        td_roofline_chart_opts co = TD_ROOFLINE_CHART_OPTS_INIT;
+        co.control_label = cli_side_label(r.o, 0);
+        co.test_label = cli_side_label(r.o, 1);
+        co.top = r.o->view.top;
+        co.width = r.o->chart_width;
+        co.height = r.o->chart_height;
+        out_file out = {0};
+        td_error err = {0};
+        if ((rc = out_open(&out, r.o->output)) == 0) {
+            const char *path = r.o->output;
+            size_t n = strlen(path);
+            bool pdf = n > 4 && strcasecmp(path + n - 4, ".pdf") == 0;
+            if ((svg ? td_roofline_svg(out.f, r.r, &co, &err)
+                     : td_roofline_cairo(out.f, r.r, &co, pdf, path, &err)) < 0)
+                rc = out_fail(&out, &err);
+            else
+                rc = out_commit(&out);
+        }
+    }
+    td_roofline_free(r.r);
+    td_set_free(r.sets[0]);
+    td_set_free(r.sets[1]);
+    return rc;
 }
 
 int cmd_roofline(cli_pair *p, const char **pos)

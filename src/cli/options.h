@@ -27,6 +27,8 @@ int cmd_breakdown(cli_pair *p, const char **pos);
  * SVG (fmt 0), PNG (1) or PDF (2). */
 int cli_breakdown_plot(cli_pair *p, int fmt);
 int cmd_roofline(cli_pair *p, const char **pos);
+/* plot roofline: the chart of roofline's rows to -o (checked by the caller). */
+int cli_roofline_plot(cli_pair *p, bool svg);
 int cmd_completion(cli_pair *p, const char **pos);
 int cmd_man(cli_pair *p, const char **pos);
 

@@ -111,11 +111,12 @@ const cli_command cli_commands[] = {
      {"tracediff info examples/control", "tracediff info examples/test --format json", NULL}},
     {CMD_PLOT,
      "plot",
-     "bar charts of counts or durations, a flame graph, the breakdown (.svg, .png, .pdf)",
-     "counts|duration|flame|breakdown CONTROL TEST",
+     "bar charts of counts or durations, a flame graph, the roofline, the breakdown (.svg, .png, "
+     ".pdf)",
+     "counts|duration|flame|roofline|breakdown CONTROL TEST",
      3,
-     "counts, duration, flame or breakdown, CONTROL and TEST",
-     "counts|duration|flame|breakdown",
+     "counts, duration, flame, roofline or breakdown, CONTROL and TEST",
+     "counts|duration|flame|roofline|breakdown",
      "-o FILE",
      "A grouped bar chart, per name: control and test, and below them, on an axis\n"
      "of its own so that small changes stay visible, their difference (test -\n"
@@ -138,6 +139,17 @@ const cli_command cli_commands[] = {
                                             "test; each frame's tooltip gives both times and the "
                                             "change. --side draws\n"
                                             "one side alone.\n"
+                                            "\n"
+                                            "'roofline' draws roofline's rows (docs/roofline.md) "
+                                            "on log-log axes:\n"
+                                            "intensity (FLOP/byte) against achieved TFLOP/s, each "
+                                            "side's roofs (memory\n"
+                                            "slope, then flat at each peak its rows use; test "
+                                            "dashed), a point per row\n"
+                                            "and side, and an arrow from control to test for the "
+                                            "--top rows (default\n"
+                                            "10) with the most GPU time. It takes roofline's "
+                                            "--control-gpu/--test-gpu.\n"
                                             "\n"
                                             "'breakdown' draws where the step time went "
                                             "(docs/breakdown.md): the\n"
@@ -645,6 +657,13 @@ static int set_real(const char *opt, const char *v, bool percent, double lo, boo
     return 0;
 }
 
+static int set_with_rate(cli_opts *o, const char *v)
+{
+    (void)v;
+    o->with_rate = true;
+    return 0;
+}
+
 static int set_stats(cli_opts *o, const char *v)
 {
     (void)v;
@@ -917,13 +936,18 @@ const cli_option cli_options[] = {
      "threads (or processes) reading the traces (default: one per core)", set_jobs},
     {"quiet", 'q', NULL, NULL, "selection", (1u << CMD_COUNT) - 1, "no notes on stderr", set_quiet},
     /* statistics */
+    {"stats", 0, NULL, NULL, "statistics", ON(CMD_ROOFLINE),
+     "add samples (each row's GPU time per (rank, iteration),\n"
+     "or per call), p- and q-values and a verdict per row, as\n"
+     "compare --stats (docs/roofline.md)",
+     set_stats},
     {"stats", 0, NULL, NULL, "statistics", ON(CMD_COMPARE) | ON(CMD_REPORT),
      "add samples, p- and q-values and a verdict per name\n"
      "(slower, faster, noise, added, removed, n/a; docs/stats.md;\n"
      "with --match tree per LCA: docs/tree-match.md)",
      set_stats},
     {"samples", 0, "MODE", "iteration|call|auto", "statistics",
-     ON(CMD_COMPARE) | ON(CMD_REPORT) | ON(CMD_CHECK),
+     ON(CMD_COMPARE) | ON(CMD_REPORT) | ON(CMD_CHECK) | ON(CMD_ROOFLINE),
      "iteration: one sample per selected (rank, iteration),\n"
      "the name's total there (Welch's t-test); call: one per\n"
      "call (Mann-Whitney U; with --by op, top-op or\n"
@@ -931,9 +955,11 @@ const cli_option cli_options[] = {
      "GPU time). auto (default): iteration when both sides\n"
      "have at least 3 such samples, else call",
      set_samples},
-    {"alpha", 0, "A", NULL, "statistics", ON(CMD_COMPARE) | ON(CMD_REPORT) | ON(CMD_CHECK),
+    {"alpha", 0, "A", NULL, "statistics",
+     ON(CMD_COMPARE) | ON(CMD_REPORT) | ON(CMD_CHECK) | ON(CMD_ROOFLINE),
      "false discovery rate for the q-values (default 0.05)", set_alpha},
-    {"min-change", 0, "P%", NULL, "statistics", ON(CMD_COMPARE) | ON(CMD_REPORT) | ON(CMD_CHECK),
+    {"min-change", 0, "P%", NULL, "statistics",
+     ON(CMD_COMPARE) | ON(CMD_REPORT) | ON(CMD_CHECK) | ON(CMD_ROOFLINE),
      "a smaller change of the mean is noise (default 1%)", set_min_change},
     /* gate */
     {"max-regression", 0, "P%", NULL, "gate", ON(CMD_CHECK),
@@ -1010,17 +1036,22 @@ const cli_option cli_options[] = {
      set_classes},
     {"ascending", 0, NULL, NULL, "rows", ON_ROWS, "sort from the smallest number", set_ascending},
     {"top", 0, "N", NULL, "rows", ON_ROWS, "the first N rows after sorting", set_top},
+    {"with-rate", 0, NULL, NULL, "rows", ON(CMD_COMPARE),
+     "with --by op: FLOPs per call and achieved TFLOP/s per side\n"
+     "where roofline's model applies (record_shapes=True traces;\n"
+     "docs/roofline.md)",
+     set_with_rate},
     {"top", 0, "N", NULL, "rows", ON(CMD_TREND),
      "the N names that changed most (default: all; 10 in a chart)", set_top},
     {"by", 0, "KEY", "op|class", "rows", ON(CMD_ROOFLINE),
      "op: a row per (op, input dims, input types) (default);\n"
      "class: GEMM, attention, conv, elementwise, norm",
      set_rl_by},
-    {"control-gpu", 0, "GPU", NULL, "rows", ON(CMD_ROOFLINE),
+    {"control-gpu", 0, "GPU", NULL, "rows", ON(CMD_ROOFLINE) | ON(CMD_PLOT),
      "control's GPU: a name of the table (docs/roofline.md) or a\n"
      "FILE.json in TraceLens's arch format (default: the trace's)",
      set_control_gpu},
-    {"test-gpu", 0, "GPU", NULL, "rows", ON(CMD_ROOFLINE),
+    {"test-gpu", 0, "GPU", NULL, "rows", ON(CMD_ROOFLINE) | ON(CMD_PLOT),
      "test's GPU: a name of the table or a FILE.json (default: the\n"
      "trace's)",
      set_test_gpu},

@@ -74,4 +74,18 @@ td_test_result td_hodges_lehmann(const double *a, size_t na, const double *b, si
  * Returns 0 or TD_ENOMEM. */
 int td_bh_qvalues(double *q, const double *p, size_t n);
 
+/* stats.c: the verdicts of rows that are not a diff's (roofline --stats),
+ * by the same tests and rules as td_stats_compute. Row r has n[s][r]
+ * samples x[s][r] (sorted ascending) and count[s][r] calls per side; the
+ * options are validated and GSL loaded here. */
+typedef struct td_stats_input {
+    const double *const *x[2];
+    const size_t *n[2];
+    const uint64_t *count[2];
+} td_stats_input;
+/* The mode td_stats_compute would choose for these side samples. */
+td_samples td_stats_mode(const td_stats_opts *so, const size_t side_samples[2]);
+int td_stats_judge(td_row_stats *out, size_t nrows, const td_stats_input *in, td_samples mode,
+                   const td_stats_opts *so, td_error *err);
+
 #endif

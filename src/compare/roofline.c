@@ -10,6 +10,7 @@
  * its whole subtree; what no modelled op covers is the side's unmodelled
  * time, so modelled + unmodelled = GPU busy time.
  */
+#include "compare/compare.h"
 #include "model/selection.h"
 
 #include <math.h>
@@ -94,8 +95,18 @@ typedef struct unm {
     double time[2];
 } unm;
 
+/* A sample's part (--stats): a modelled call's time, its row and (rank,
+ * iteration) cell. */
+typedef struct samp {
+    uint32_t row, cell;
+    double t;
+} samp;
+
 typedef struct rl_side {
     td_rl_coverage cov;
+    samp *samp;
+    size_t nsamp, sampcap;
+    size_t cells; /* (rank, iteration) samples */
     td_rl_unmodelled *top;
     const td_gpu *gpu;
     td_gpu gpu_own;
@@ -116,6 +127,8 @@ struct td_roofline {
     td_rl_class_row classes[TD_RL_NCLASSES];
     size_t nclasses;
     rl_side s[2];
+    bool stats;
+    td_samples mode;
 };
 
 static int note(rl_side *sd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -147,6 +160,7 @@ typedef struct pm {
 /* One GPU event of a selected file, for the unions. */
 typedef struct gev {
     uint32_t who; /* op call (modelled) or unm index */
+    int32_t ip;   /* the iteration's position in the selection (0: whole trace) */
     double ts, end;
 } gev;
 
@@ -196,6 +210,8 @@ typedef struct file_run {
     const char *problem_text[8];
     size_t nproblems;
     uint64_t unknown_type;
+    size_t base; /* the first (rank, iteration) cell of the file's rank */
+    int rc;      /* TD_ENOMEM once a sample did not fit */
 } file_run;
 
 static bool name_has_model(file_run *fr, uint32_t name)
@@ -337,7 +353,7 @@ static pm *model_of(file_run *fr, uint32_t c)
 }
 
 /* Adds call c's time t to its row or to its op's unmodelled time. */
-static void add_call(file_run *fr, uint32_t c, double t)
+static void add_call(file_run *fr, uint32_t c, double t, int32_t ip)
 {
     pm *e = model_of(fr, c);
     td_roofline *r = fr->r;
@@ -349,6 +365,16 @@ static void add_call(file_run *fr, uint32_t c, double t)
     a->time[s] += t;
     if (e->p.precision == TD_PREC_UNKNOWN)
         fr->unknown_type++;
+    if (!r->stats)
+        return;
+    rl_side *sd = &r->s[s];
+    samp *ns = td_grow(sd->samp, &sd->sampcap, sd->nsamp + 1, sizeof *ns);
+    if (!ns) {
+        fr->rc = TD_ENOMEM;
+        return;
+    }
+    sd->samp = ns;
+    ns[sd->nsamp++] = (samp){(uint32_t)e->row, (uint32_t)(fr->base + (size_t)ip), t};
 }
 
 /* One selected file of a side: its GPU events, their calls and unions. */
@@ -371,7 +397,7 @@ static int split_events(file_run *fr, const td_pick *pick, const long *pos, gev 
         if (g >= f->nroof || isnan(f->roof_ts[g]) ||
             !td_pick_takes(pick, pos, e->name, e->iter, &ip))
             continue;
-        gev v = {TD_ATTR_NONE, f->roof_ts[g], f->roof_end[g]};
+        gev v = {TD_ATTR_NONE, ip < 0 ? 0 : (int32_t)ip, f->roof_ts[g], f->roof_end[g]};
         uint32_t call = g < f->nattr ? f->attr_call[g] : TD_ATTR_NONE;
         uint32_t root = call == TD_ATTR_NONE || !f->op_name ? TD_ATTR_NONE : root_of(fr, call);
         long u;
@@ -404,20 +430,22 @@ static int split_events(file_run *fr, const td_pick *pick, const long *pos, gev 
 }
 
 /* Runs of equal who in v[0..n) (sorted by who, then ts): fn per run. */
-static void per_who(file_run *fr, gev *v, size_t n, void (*fn)(file_run *, uint32_t, double))
+static void per_who(file_run *fr, gev *v, size_t n,
+                    void (*fn)(file_run *, uint32_t, double, int32_t))
 {
     qsort(v, n, sizeof *v, cmp_gev);
     for (size_t i = 0; i < n;) {
         size_t j = i;
         while (j < n && v[j].who == v[i].who)
             j++;
-        fn(fr, v[i].who, union_len(v + i, j - i));
+        fn(fr, v[i].who, union_len(v + i, j - i), v[i].ip);
         i = j;
     }
 }
 
-static void add_unmodelled(file_run *fr, uint32_t who, double t)
+static void add_unmodelled(file_run *fr, uint32_t who, double t, int32_t ip)
 {
+    (void)ip;
     fr->r->unm[who & ~UNM].time[fr->side] += t;
 }
 
@@ -460,14 +488,15 @@ static int file_notes(file_run *fr)
 }
 
 /* One selected file of a side: its GPU events, their calls and unions. */
-static int measure_file(td_roofline *r, int side, const td_file *f, const td_pick *pick)
+static int measure_file(td_roofline *r, int side, const td_file *f, const td_pick *pick,
+                        size_t base)
 {
     if (!f->roof_ts || !f->has_attr)
         return 0;
     int rc = td_file_events(f);
     if (rc < 0)
         return rc;
-    file_run fr = {.r = r, .side = side, .f = f};
+    file_run fr = {.r = r, .side = side, .f = f, .base = base};
     size_t nn = td_strtab_count(f->names), nc = 64, ng = 0, nm = 0;
     while (nc < 2 * (f->nops + 1))
         nc <<= 1;
@@ -486,7 +515,7 @@ static int measure_file(td_roofline *r, int side, const td_file *f, const td_pic
         rc = split_events(&fr, pick, pos, all, &ng, mod, &nm);
         if (rc == 0) {
             sum_times(&fr, all, ng, mod, nm);
-            rc = file_notes(&fr);
+            rc = fr.rc < 0 ? fr.rc : file_notes(&fr);
         }
     }
     if (pos && pos != stack)
@@ -500,12 +529,13 @@ static int measure_file(td_roofline *r, int side, const td_file *f, const td_pic
     return rc;
 }
 
-static bool has_rank(const int64_t *ranks, size_t n, int64_t r)
+/* The position of rank r in ranks[0..n), or -1. */
+static long rank_pos(const int64_t *ranks, size_t n, int64_t r)
 {
     for (size_t i = 0; i < n; i++)
         if (ranks[i] == r)
-            return true;
-    return false;
+            return (long)i;
+    return -1;
 }
 
 static int measure_side(td_roofline *r, int side, const td_set *s, const td_list *ranks,
@@ -523,16 +553,19 @@ static int measure_side(td_roofline *r, int side, const td_set *s, const td_list
     if (rc == 0 && !whole)
         rc = td_resolve(&it, &nit, iters, s->iters, s->niters, "iteration", name, err);
     td_pick pick = {it, nit, whole, TD_DEVICE_GPU, false, NULL, false};
+    size_t per_rank = whole ? 1 : nit;
+    sd->cells = nrk * per_rank;
     bool any_attr = false;
     for (size_t i = 0; rc == 0 && i < s->nfiles; i++) {
         const td_file *f = s->files[i];
-        if (!has_rank(rk, nrk, f->rank))
+        long rp = rank_pos(rk, nrk, f->rank);
+        if (rp < 0)
             continue;
         any_attr |= f->roof_ts != NULL;
         sd->shapes |= f->shapes != NULL;
         if (!sd->device && f->device_name && !(sd->device = strdup(f->device_name)))
             rc = td_fail(err, TD_ENOMEM, "", "out of memory");
-        if (rc == 0 && (rc = measure_file(r, side, f, &pick)) < 0)
+        if (rc == 0 && (rc = measure_file(r, side, f, &pick, (size_t)rp * per_rank)) < 0)
             rc = rc == TD_ENOMEM ? td_fail(err, TD_ENOMEM, f->path, "out of memory")
                                  : td_events_fail(err, rc, f);
     }
@@ -666,11 +699,98 @@ static int cmp_unm(const void *a, const void *b)
     return strcmp(x->op, y->op);
 }
 
-static int finish(td_roofline *r, size_t ntop)
+static int cmp_samp(const void *a, const void *b)
+{
+    const samp *x = a, *y = b;
+    if (x->row != y->row)
+        return x->row < y->row ? -1 : 1;
+    if (x->cell != y->cell)
+        return x->cell < y->cell ? -1 : 1;
+    return (x->t > y->t) - (x->t < y->t);
+}
+
+/* One side's samples per row (before the rows are sorted): per (rank,
+ * iteration) cell the row's summed time, or one per call; each row's
+ * sorted ascending. */
+static int side_samples(td_roofline *r, int side, double **vals, const double **x, size_t *n)
+{
+    rl_side *sd = &r->s[side];
+    size_t nr = r->nacc, cells = sd->cells;
+    qsort(sd->samp, sd->nsamp, sizeof *sd->samp, cmp_samp);
+    if (r->mode == TD_SAMPLES_ITERATION) {
+        if (!(*vals = calloc(nr * cells + 1, sizeof **vals)))
+            return -1;
+        for (size_t i = 0; i < sd->nsamp; i++)
+            if (sd->samp[i].cell < cells)
+                (*vals)[(size_t)sd->samp[i].row * cells + sd->samp[i].cell] += sd->samp[i].t;
+        for (size_t k = 0; k < nr; k++) {
+            x[k] = *vals + k * cells;
+            n[k] = cells;
+            qsort(*vals + k * cells, cells, sizeof **vals, td_cmp_double);
+        }
+        return 0;
+    }
+    if (!(*vals = malloc((sd->nsamp + 1) * sizeof **vals)))
+        return -1;
+    size_t at = 0;
+    for (size_t k = 0; k < nr; k++) {
+        x[k] = *vals + at;
+        n[k] = 0;
+        for (; at < sd->nsamp && sd->samp[at].row == k; at++)
+            (*vals)[at] = sd->samp[at].t;
+        n[k] = (size_t)(*vals + at - x[k]);
+        qsort(*vals + (x[k] - *vals), n[k], sizeof **vals, td_cmp_double);
+    }
+    return 0;
+}
+
+/* Each row's statistics and verdict (r->out parallel to r->acc). */
+static int rows_stats(td_roofline *r, const td_stats_opts *so, td_error *err)
+{
+    size_t nr = r->nacc, cells[2] = {r->s[0].cells, r->s[1].cells};
+    r->mode = td_stats_mode(so, cells);
+    double *vals[2] = {NULL, NULL};
+    const double **x[2] = {calloc(nr + 1, sizeof *x[0]), calloc(nr + 1, sizeof *x[1])};
+    size_t *n[2] = {calloc(nr + 1, sizeof *n[0]), calloc(nr + 1, sizeof *n[1])};
+    uint64_t *count[2] = {calloc(nr + 1, sizeof *count[0]), calloc(nr + 1, sizeof *count[1])};
+    td_row_stats *st = calloc(nr + 1, sizeof *st);
+    int rc = !x[0] || !x[1] || !n[0] || !n[1] || !count[0] || !count[1] || !st ? -1 : 0;
+    for (int s = 0; s < 2 && rc == 0; s++) {
+        rc = side_samples(r, s, &vals[s], x[s], n[s]);
+        for (size_t k = 0; k < nr; k++)
+            count[s][k] = r->acc[k].count[s];
+    }
+    if (rc < 0) {
+        rc = td_fail(err, TD_ENOMEM, "", "out of memory");
+    } else {
+        td_stats_input in = {{x[0], x[1]}, {n[0], n[1]}, {count[0], count[1]}};
+        rc = td_stats_judge(st, nr, &in, r->mode, so, err);
+    }
+    for (size_t k = 0; rc == 0 && k < nr; k++)
+        r->out[k].stats = st[k];
+    for (int s = 0; s < 2; s++) {
+        free(vals[s]);
+        free(x[s]);
+        free(n[s]);
+        free(count[s]);
+    }
+    free(st);
+    if (rc == 0 && r->mode == TD_SAMPLES_ITERATION)
+        for (int s = 0; s < 2; s++)
+            if (cells[s] < 2 &&
+                note(&r->s[s],
+                     "--stats: %zu (rank, iteration) sample%s: no verdicts; select more "
+                     "iterations (--control-iteration all) or use --samples call",
+                     cells[s], cells[s] == 1 ? "" : "s") < 0)
+                return td_fail(err, TD_ENOMEM, "", "out of memory");
+    return rc;
+}
+
+static int finish(td_roofline *r, size_t ntop, const td_stats_opts *so, td_error *err)
 {
     r->out = calloc(r->nacc + 1, sizeof *r->out);
     if (!r->out)
-        return -1;
+        return td_fail(err, TD_ENOMEM, "", "out of memory");
     double cf[TD_RL_NCLASSES][2] = {{0}}, ct[TD_RL_NCLASSES][2] = {{0}},
            cr[TD_RL_NCLASSES][2] = {{0}};
     bool cseen[TD_RL_NCLASSES] = {0}, rt_ok[TD_RL_NCLASSES][2];
@@ -704,6 +824,9 @@ static int finish(td_roofline *r, size_t ntop)
         w->efficiency_change_pts = w->side[1].efficiency_pct - w->side[0].efficiency_pct;
         w->reading = reading(w);
     }
+    int rc = r->stats ? rows_stats(r, so, err) : 0;
+    if (rc < 0)
+        return rc;
     qsort(r->out, r->nacc, sizeof *r->out, cmp_row);
     for (int c = 0; c < TD_RL_NCLASSES; c++) {
         if (!cseen[c])
@@ -724,7 +847,7 @@ static int finish(td_roofline *r, size_t ntop)
         rl_side *sd = &r->s[s];
         sd->top = calloc(r->nunm + 1, sizeof *sd->top);
         if (!sd->top)
-            return -1;
+            return td_fail(err, TD_ENOMEM, "", "out of memory");
         size_t n = 0;
         for (size_t i = 0; i < r->nunm; i++)
             if (r->unm[i].time[s] > 0)
@@ -754,6 +877,7 @@ void td_roofline_free(td_roofline *r)
     free(r->out);
     for (int s = 0; s < 2; s++) {
         free(r->s[s].top);
+        free(r->s[s].samp);
         free(r->s[s].device);
         for (size_t i = 0; i < r->s[s].nnotes; i++)
             free(r->s[s].notes[i]);
@@ -773,6 +897,7 @@ int td_roofline_compute(td_roofline **out, const td_set *control, const td_set *
     td_roofline *r = calloc(1, sizeof *r);
     if (!r)
         return td_fail(err, TD_ENOMEM, "", "out of memory");
+    r->stats = o.stats;
     const td_set *sets[2] = {control, test};
     const td_list *ranks[2] = {&o.control_ranks, &o.test_ranks};
     const td_list *iters[2] = {&o.control_iters, &o.test_iters};
@@ -780,8 +905,8 @@ int td_roofline_compute(td_roofline **out, const td_set *control, const td_set *
     static const char *const names[2] = {"control", "test"};
     for (int s = 0; s < 2 && rc == 0; s++)
         rc = measure_side(r, s, sets[s], ranks[s], iters[s], gpus[s], names[s], err);
-    if (rc == 0 && finish(r, o.top_unmodelled ? o.top_unmodelled : 5) < 0)
-        rc = td_fail(err, TD_ENOMEM, "", "out of memory");
+    if (rc == 0)
+        rc = finish(r, o.top_unmodelled ? o.top_unmodelled : 5, &o.sopts, err);
     if (rc < 0) {
         td_roofline_free(r);
         return rc;
@@ -815,6 +940,53 @@ const td_gpu *td_roofline_gpu(const td_roofline *r, td_side side)
 const char *td_roofline_device(const td_roofline *r, td_side side)
 {
     return r->s[side].device;
+}
+
+int td_roofline_op_rates(td_op_rate **out, const td_roofline *r, const td_diff *d, td_error *err)
+{
+    size_t nd = td_diff_nrows(d);
+    double(*sum)[2][3] = calloc(nd + 1, sizeof *sum); /* flops, calls, time */
+    td_op_rate *o = malloc((nd + 1) * sizeof *o);
+    if (!sum || !o) {
+        free(sum);
+        free(o);
+        return td_fail(err, TD_ENOMEM, "", "out of memory");
+    }
+    for (size_t i = 0; i < r->nacc; i++) {
+        const acc *a = &r->acc[i];
+        long k = td_diff_find_row(d, a->op, strlen(a->op));
+        if (k < 0)
+            continue;
+        for (int s = 0; s < 2; s++) {
+            sum[k][s][0] += a->flops[s];
+            sum[k][s][1] += (double)a->count[s];
+            sum[k][s][2] += a->time[s];
+        }
+    }
+    for (size_t k = 0; k < nd; k++)
+        for (int s = 0; s < 2; s++) {
+            double f = sum[k][s][0], n = sum[k][s][1], t = sum[k][s][2];
+            o[k].flops[s] = n > 0 ? f / n : NAN;
+            o[k].tflops[s] = n > 0 && t > 0 ? f / (t * 1e6) : NAN;
+        }
+    free(sum);
+    *out = o;
+    return 0;
+}
+
+bool td_roofline_has_shapes(const td_roofline *r, td_side side)
+{
+    return r->s[side ? 1 : 0].shapes;
+}
+
+td_samples td_roofline_samples(const td_roofline *r)
+{
+    return r->stats ? r->mode : TD_SAMPLES_AUTO;
+}
+
+size_t td_roofline_side_samples(const td_roofline *r, td_side side)
+{
+    return r->s[side ? 1 : 0].cells;
 }
 
 const char *td_roofline_note(const td_roofline *r, td_side side, size_t i)

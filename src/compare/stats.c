@@ -491,7 +491,7 @@ static bool calls_kept(const td_set *const sets[2], td_by by)
     return true;
 }
 
-static td_samples choose_mode(const td_stats_opts *so, const size_t side_samples[2])
+td_samples td_stats_mode(const td_stats_opts *so, const size_t side_samples[2])
 {
     if (so->samples == TD_SAMPLES_ITERATION || so->samples == TD_SAMPLES_CALL)
         return so->samples;
@@ -516,7 +516,44 @@ static void test_rows(td_stats *st, const td_row *rows, side_acc acc[2], double 
     }
 }
 
-static int check_opts(const td_stats_opts *sopts, td_error *err);
+static int check_opts(const td_stats_opts *so, td_error *err)
+{
+    if (so->alpha < 0 || so->alpha >= 1 || isnan(so->alpha))
+        return td_fail(err, TD_EUSAGE, "", "alpha %g: expected a number above 0 and below 1",
+                       so->alpha);
+    if (so->has_min_change && !(so->min_change >= 0))
+        return td_fail(err, TD_EUSAGE, "", "min-change %g%%: expected 0 or more", so->min_change);
+    return td_gsl_load(err);
+}
+
+int td_stats_judge(td_row_stats *out, size_t nrows, const td_stats_input *in, td_samples mode,
+                   const td_stats_opts *so, td_error *err)
+{
+    int rc = check_opts(so, err);
+    if (rc < 0)
+        return rc;
+    double alpha = so->alpha > 0 ? so->alpha : 0.05;
+    double min_change = so->has_min_change ? so->min_change : 1.0;
+    double *p = malloc((nrows + 1) * sizeof *p), *q = malloc((nrows + 1) * sizeof *q);
+    if (!p || !q) {
+        free(p);
+        free(q);
+        return td_fail(err, TD_ENOMEM, "", "out of memory");
+    }
+    for (size_t r = 0; r < nrows; r++) {
+        uint64_t counts[2] = {in->count[0][r], in->count[1][r]};
+        test_row(&out[r], counts, in->x[0][r], in->n[0][r], in->x[1][r], in->n[1][r], mode, alpha);
+        p[r] = out[r].p;
+    }
+    rc = td_bh_qvalues(q, p, nrows);
+    for (size_t r = 0; rc == 0 && r < nrows; r++) {
+        out[r].q = q[r];
+        judge(&out[r], alpha, min_change);
+    }
+    free(p);
+    free(q);
+    return rc < 0 ? td_fail(err, TD_ENOMEM, "", "out of memory") : 0;
+}
 
 int td_stats_compute(td_stats **out, const td_diff *d, const td_set *control, const td_set *test,
                      const td_compare_opts *opts, const td_stats_opts *sopts, td_error *err)
@@ -544,7 +581,7 @@ int td_stats_compute(td_stats **out, const td_diff *d, const td_set *control, co
         const td_side_notes *sn = td_diff_notes(d, s);
         st->side_samples[s] = sn->nranks * (sn->whole_trace ? 1 : sn->niters);
     }
-    st->mode = choose_mode(sopts, st->side_samples);
+    st->mode = td_stats_mode(sopts, st->side_samples);
     const td_set *sets[2] = {control, test};
     st->too_few =
         st->mode == TD_SAMPLES_ITERATION && (st->side_samples[0] < 2 || st->side_samples[1] < 2);
@@ -586,17 +623,6 @@ done:
     free(p);
     free(q);
     return rc;
-}
-
-static int check_opts(const td_stats_opts *sopts, td_error *err)
-{
-    if (sopts->alpha < 0 || sopts->alpha >= 1 || isnan(sopts->alpha))
-        return td_fail(err, TD_EUSAGE, "", "alpha %g: expected a number above 0 and below 1",
-                       sopts->alpha);
-    if (sopts->has_min_change && !(sopts->min_change >= 0))
-        return td_fail(err, TD_EUSAGE, "", "min-change %g%%: expected 0 or more",
-                       sopts->min_change);
-    return td_gsl_load(err);
 }
 
 int td_stats_from_samples(td_stats **out, size_t nrows, double *const x[2], const size_t nsamp[2],

@@ -102,8 +102,8 @@ static void draw_frame(const td_pen *p, const frame *fr, const td_bd_chart_opts 
         double y = fr->T + fr->ph - fr->ph * (v - fr->lo) / (fr->hi - fr->lo);
         char num[48];
         td_fmt_human(num, sizeof num, fabs(v) < fr->step * 1e-9 ? 0 : v, true);
-        td_pen_line(p, fr->L, y, fr->L + fr->pw, y, fabs(v) < fr->step * 1e-9 ? "#999999" : COL_GRID,
-                    1);
+        td_pen_line(p, fr->L, y, fr->L + fr->pw, y,
+                    fabs(v) < fr->step * 1e-9 ? "#999999" : COL_GRID, 1);
         td_pen_text(p, fr->L - 6, y + 4, 11, 2, 0, 0, "#000000", num);
     }
     char axis[64];
@@ -122,7 +122,8 @@ static void draw_name(const td_pen *p, double x, double y, double room, const ch
     }
     size_t best = 0;
     for (size_t i = 1; i < n; i++)
-        if (s[i] == ' ' && (best == 0 || labs((long)i - (long)n / 2) < labs((long)best - (long)n / 2)))
+        if (s[i] == ' ' &&
+            (best == 0 || labs((long)i - (long)n / 2) < labs((long)best - (long)n / 2)))
             best = i;
     char a[128], b[128];
     snprintf(a, sizeof a, "%.*s", (int)best, s);
@@ -153,7 +154,9 @@ static void fmt_value(char *buf, size_t cap, const frame *fr, double us, bool si
 {
     char num[48];
     td_fmt_human(num, sizeof num, fabs(us) / fr->scale, true);
-    const char *pre = us < 0 ? (sign ? "\xE2\x88\x92" : "-") : sign && strcmp(num, "0") != 0 ? "+" : "";
+    const char *pre = us < 0                          ? (sign ? "\xE2\x88\x92" : "-")
+                      : sign && strcmp(num, "0") != 0 ? "+"
+                                                      : "";
     snprintf(buf, cap, "%s%s", pre, num);
 }
 
@@ -176,8 +179,8 @@ static void svg_open(const td_pen *p, const frame *fr, const char *cls, const ch
             "height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" font-family=\"%s\" role=\"img\" "
             "aria-label=\"%s\" data-unit=\"%s\" data-scale=\"%g\" data-lo=\"%.17g\" "
             "data-hi=\"%.17g\" data-top=\"%.17g\" data-height=\"%.17g\">\n",
-            cls, fr->W, fr->H, fr->W, fr->H, TD_CHART_FONT_SVG, title, fr->unit, fr->scale,
-            fr->lo, fr->hi, fr->T, fr->ph);
+            cls, fr->W, fr->H, fr->W, fr->H, TD_CHART_FONT_SVG, title, fr->unit, fr->scale, fr->lo,
+            fr->hi, fr->T, fr->ph);
 }
 
 /* The waterfall: control's step, each component's change floating from
@@ -219,7 +222,8 @@ static void waterfall(const td_pen *p, const td_breakdown *b, const td_bd_chart_
             if (!isfinite(step[s]))
                 continue;
             char name[160];
-            snprintf(name, sizeof name, "%s step", label_of(s ? o->test_label : o->control_label, s));
+            snprintf(name, sizeof name, "%s step",
+                     label_of(s ? o->test_label : o->control_label, s));
             fmt_value(val, sizeof val, &fr, step[s], false);
             snprintf(tip, sizeof tip, "%s: %s %s", name, val, fr.unit);
             snprintf(attrs, sizeof attrs, " data-side=\"%s\"", s ? "test" : "control");
@@ -284,8 +288,8 @@ static void legend(const td_pen *p, const frame *fr, const td_breakdown *b)
 }
 
 /* Rank r's bar centred at cx, w wide; returns the top of its segments. */
-static double rank_bar(const td_pen *p, const frame *fr, const td_breakdown *b,
-                       const td_bd_rank *r, int s, const char *side, double cx, double w)
+static double rank_bar(const td_pen *p, const frame *fr, const td_breakdown *b, const td_bd_rank *r,
+                       int s, const char *side, double cx, double w)
 {
     size_t nbars;
     const td_bd_bar *bars = td_breakdown_waterfall(b, &nbars);
@@ -397,10 +401,10 @@ int td_breakdown_chart(FILE *f, const td_breakdown *b, const td_bd_chart_opts *o
     frame fr;
     frame_size(&fr, &o, 0);
     td_cairo_page pg;
-    if ((rc = td_cairo_page_open(&pg, f, fr.W, fr.H, fmt == 2,
-                                 o.per_rank ? "Where the step time went, per rank"
-                                            : "Where the step time went",
-                                 err)) < 0)
+    if ((rc = td_cairo_page_open(
+             &pg, f, fr.W, fr.H, fmt == 2,
+             o.per_rank ? "Where the step time went, per rank" : "Where the step time went", err)) <
+        0)
         return rc;
     td_pen p = {f, pg.cr};
     if (cairo_status(pg.cr) == CAIRO_STATUS_SUCCESS)

@@ -59,6 +59,8 @@ const char *td_stats_change_title(const td_stats *st);
 /* report_attr.c: "Where the GPU time moved" (nothing when the sets were
  * opened without attribution). */
 int td_report_attr_section(FILE *f, const td_report_input *in, td_error *err);
+/* report_why.c: the "Why" section (the roofline; docs/roofline.md). */
+int td_report_why_section(FILE *f, const td_report_input *in, td_error *err);
 /* report_flame.c: "Where, by stack" (why not, when the sets have no stacks). */
 int td_report_flame_section(FILE *f, const td_report_input *in, td_error *err);
 /* report_tree.c: "Matched by structure" (nothing without in->tree). */

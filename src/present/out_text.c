@@ -386,6 +386,28 @@ static char *cell_after_comma(char *p, const char *cell)
     return p + n;
 }
 
+/* --with-rate: the columns' names (the side labels as the stats' take
+ * them) and a row's cells ("" where no model applies). */
+#define RATE_NCOLS 4
+static void rate_names(char names[RATE_NCOLS][160], const td_write_opts *o)
+{
+    const char *c = o->control_label ? o->control_label : "control";
+    const char *t = o->test_label ? o->test_label : "test";
+    snprintf(names[0], 160, "%s_flops_per_call", c);
+    snprintf(names[1], 160, "%s_flops_per_call", t);
+    snprintf(names[2], 160, "%s_tflops", c);
+    snprintf(names[3], 160, "%s_tflops", t);
+}
+
+static void rate_values(double v[RATE_NCOLS], const td_write_opts *o, size_t r)
+{
+    const td_op_rate *x = &o->rates[r];
+    v[0] = x->flops[0];
+    v[1] = x->flops[1];
+    v[2] = x->tflops[0];
+    v[3] = x->tflops[1];
+}
+
 static void write_csv(FILE *f, const td_diff *d, const td_write_opts *o)
 {
     const char *names[TD_OUT_NCOLS];
@@ -406,6 +428,14 @@ static void write_csv(FILE *f, const td_diff *d, const td_write_opts *o)
             csv_field(f, snames[c], strlen(snames[c]), o->csv_safe);
         }
     }
+    char rnames[RATE_NCOLS][160];
+    if (o->rates) {
+        rate_names(rnames, o);
+        for (int c = 0; c < RATE_NCOLS; c++) {
+            fputc(',', f);
+            csv_field(f, rnames[c], strlen(rnames[c]), o->csv_safe);
+        }
+    }
     fputc('\n', f);
     size_t n = td_view_count(d, o);
     for (size_t i = 0; i < n; i++) {
@@ -414,7 +444,7 @@ static void write_csv(FILE *f, const td_diff *d, const td_write_opts *o)
         td_row_cells(cells, d, r);
         csv_field(f, r->name, r->name_len, o->csv_safe);
         /* the rest of the row in one write: each cell below 40 bytes */
-        char line[(TD_OUT_NCOLS + TD_STATS_NCOLS) * 41 + 2], *lp = line;
+        char line[(TD_OUT_NCOLS + TD_STATS_NCOLS + RATE_NCOLS) * 41 + 2], *lp = line;
         for (int c = 0; c < TD_OUT_NCOLS - 1; c++)
             lp = cell_after_comma(lp, cells[c]);
         if (st) {
@@ -422,6 +452,16 @@ static void write_csv(FILE *f, const td_diff *d, const td_write_opts *o)
             td_stats_cells(sc, st, td_view_index(d, o, i));
             for (int c = 0; c < TD_STATS_NCOLS; c++)
                 lp = cell_after_comma(lp, sc[c]);
+        }
+        if (o->rates) {
+            double v[RATE_NCOLS];
+            rate_values(v, o, td_view_index(d, o, i));
+            for (int c = 0; c < RATE_NCOLS; c++) {
+                char cell[40] = "";
+                if (!isnan(v[c]) && !isinf(v[c]))
+                    snprintf(cell, sizeof cell, "%.17g", v[c]);
+                lp = cell_after_comma(lp, cell);
+            }
         }
         *lp++ = '\n';
         fwrite(line, 1, (size_t)(lp - line), f);
@@ -546,6 +586,18 @@ static void write_json(FILE *f, const td_diff *d, const td_write_opts *o)
         }
         if (o && o->stats)
             json_stats(f, o, td_view_index(d, o, i));
+        if (o && o->rates) {
+            char rn[RATE_NCOLS][160];
+            double v[RATE_NCOLS];
+            rate_names(rn, o);
+            rate_values(v, o, td_view_index(d, o, i));
+            for (int c = 0; c < RATE_NCOLS; c++) {
+                fputs(", \"", f);
+                td_write_json_string(f, rn[c], strlen(rn[c]));
+                fputs("\": ", f);
+                td_json_put_num(f, v[c]);
+            }
+        }
         fputc('}', f);
     }
     fputs(n ? "\n]\n" : "]\n", f);
@@ -586,11 +638,22 @@ static void write_markdown(FILE *f, const td_diff *d, const td_write_opts *o)
     }
     if (st)
         fputs(" change (interval) | q | verdict |", f);
+    char rn[RATE_NCOLS][160];
+    if (o->rates) {
+        rate_names(rn, o);
+        for (int c = 0; c < RATE_NCOLS; c++) {
+            fputc(' ', f);
+            td_put_visible(f, rn[c], strlen(rn[c]), TD_TEXT_MARKDOWN, 0);
+            fputs(" |", f);
+        }
+    }
     fputs("\n|:---|", f);
     for (int c = 1; c < TD_OUT_NCOLS; c++)
         fputs(c == TD_OUT_NCOLS - 1 ? ":---:|" : "---:|", f);
     if (st)
         fputs("---:|---:|:---|", f);
+    if (o->rates)
+        fputs("---:|---:|---:|---:|", f);
     fputc('\n', f);
     size_t n = td_view_count(d, o);
     for (size_t i = 0; i < n; i++) {
@@ -611,6 +674,16 @@ static void write_markdown(FILE *f, const td_diff *d, const td_write_opts *o)
                     v == TD_VERDICT_SLOWER || v == TD_VERDICT_FASTER ? "**" : "",
                     td_verdict_name(v),
                     v == TD_VERDICT_SLOWER || v == TD_VERDICT_FASTER ? "**" : "");
+        }
+        if (o->rates) {
+            double v[RATE_NCOLS];
+            rate_values(v, o, td_view_index(d, o, i));
+            for (int c = 0; c < RATE_NCOLS; c++) {
+                if (isnan(v[c]) || isinf(v[c]))
+                    fputs(" | ", f);
+                else
+                    fprintf(f, c < 2 ? " | %.4g" : " | %.3f", v[c]);
+            }
         }
         fputs(" |\n", f);
     }

@@ -1006,6 +1006,8 @@ int td_report_write_html(FILE *f, const td_report_input *input, td_error *err)
         goto done;
     if ((rc = td_report_attr_section(f, in, err)) < 0)
         goto done;
+    if ((rc = td_report_why_section(f, in, err)) < 0)
+        goto done;
     if ((rc = td_report_flame_section(f, in, err)) < 0)
         goto done;
     if ((rc = td_report_tree_section(f, in, err)) < 0)

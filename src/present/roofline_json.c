@@ -36,6 +36,30 @@ static void json_side(FILE *f, const td_rl_side *s)
     fputs("}", f);
 }
 
+/* --stats: the row's statistics, with compare --stats's names. */
+static void json_stats(FILE *f, const td_row_stats *st, td_samples mode)
+{
+    fputs(", \"stats\": {\"samples\": ", f);
+    td_json_put_str(f, td_samples_name(mode));
+    fprintf(f, ", \"control_n\": %llu, \"test_n\": %llu", (unsigned long long)st->n[0],
+            (unsigned long long)st->n[1]);
+    const char *k[] = {"control_mean", "test_mean", "control_stdev", "test_stdev", "control_median",
+                       "test_median",  "diff_mean", "change_pct",    "ci_low",     "ci_high",
+                       "p_value",      "q_value",   "shift_us",      "shift_low",  "shift_high"};
+    double v[] = {st->mean[0],   st->mean[1],   st->stdev[0],   st->stdev[1],  st->median[0],
+                  st->median[1], st->diff_mean, st->change_pct, st->ci_low,    st->ci_high,
+                  st->p,         st->q,         st->hl_shift,   st->shift_low, st->shift_high};
+    for (size_t i = 0; i < sizeof v / sizeof *v; i++) {
+        fprintf(f, ", \"%s\": ", k[i]);
+        td_json_put_num(f, v[i]);
+    }
+    fputs(", \"verdict\": ", f);
+    td_json_put_str(f, td_verdict_name(st->verdict));
+    fputs(", \"reason\": ", f);
+    td_json_put_str(f, st->reason);
+    fputs("}", f);
+}
+
 static void json_coverage(FILE *f, const td_rl_coverage *c)
 {
     fputs("{\"modelled_pct\": ", f);
@@ -108,6 +132,8 @@ int td_roofline_write_json(FILE *f, const td_roofline *r, bool by_class, td_erro
             td_json_put_num(f, w[i].efficiency_change_pts);
             fputs(", \"reading\": ", f);
             td_json_put_str(f, w[i].reading);
+            if (td_roofline_samples(r) != TD_SAMPLES_AUTO)
+                json_stats(f, &w[i].stats, td_roofline_samples(r));
             fputs("}", f);
         }
     }

@@ -99,6 +99,9 @@ $ tracediff compare --help
 >                                     wins (default: docs/attribution.md)
 >   --ascending                       sort from the smallest number
 >   --top N                           the first N rows after sorting
+>   --with-rate                       with --by op: FLOPs per call and achieved TFLOP/s per side
+>                                     where roofline's model applies (record_shapes=True traces;
+>                                     docs/roofline.md)
 >   --include REGEX                   keep the names REGEX matches (regex as in Python, PCRE2)
 >   --exclude REGEX                   drop the names REGEX matches (regex as in Python, PCRE2)
 >

@@ -12,7 +12,7 @@ $ tracediff
 !   compare     per-name counts and total durations of both sides, and the diff
 !   ops         the names added, deleted, increased, decreased, unchanged
 !   info        ranks, iterations, files and event counts of one trace set
-!   plot        bar charts of counts or durations, a flame graph, the breakdown (.svg, .png, .pdf)
+!   plot        bar charts of counts or durations, a flame graph, the roofline, the breakdown (.svg, .png, .pdf)
 !   report      one self-contained HTML report
 !   summarize   keep a trace set's aggregates in a summary (SQLite)
 !   runs        the runs kept in a summary

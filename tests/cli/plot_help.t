@@ -1,7 +1,7 @@
 # plot --help: selection, rows, output (-o required)
 $ tracediff plot --help
 ? 0
-> usage: tracediff plot counts|duration|flame|breakdown CONTROL TEST [options] -o FILE
+> usage: tracediff plot counts|duration|flame|roofline|breakdown CONTROL TEST [options] -o FILE
 >
 > A grouped bar chart, per name: control and test, and below them, on an axis
 > of its own so that small changes stay visible, their difference (test -
@@ -20,6 +20,12 @@ $ tracediff plot --help
 > control, blue when faster, grey within --min-change, hatched when only in
 > test; each frame's tooltip gives both times and the change. --side draws
 > one side alone.
+>
+> 'roofline' draws roofline's rows (docs/roofline.md) on log-log axes:
+> intensity (FLOP/byte) against achieved TFLOP/s, each side's roofs (memory
+> slope, then flat at each peak its rows use; test dashed), a point per row
+> and side, and an arrow from control to test for the --top rows (default
+> 10) with the most GPU time. It takes roofline's --control-gpu/--test-gpu.
 >
 > 'breakdown' draws where the step time went (docs/breakdown.md): the
 > waterfall from control's step time to test's through each component's
@@ -95,6 +101,10 @@ $ tracediff plot --help
 >                                     wins (default: docs/attribution.md)
 >   --ascending                       sort from the smallest number
 >   --top N                           the first N rows after sorting
+>   --control-gpu GPU                 control's GPU: a name of the table (docs/roofline.md) or a
+>                                     FILE.json in TraceLens's arch format (default: the trace's)
+>   --test-gpu GPU                    test's GPU: a name of the table or a FILE.json (default: the
+>                                     trace's)
 >   --per-rank                        one row per rank and side: step, busy, idle, exposed
 >                                     communication; the slowest rank and stragglers marked
 >   --straggler P%                    a rank whose step is more than P% above its side's

@@ -4,7 +4,7 @@ $ tracediff man --format usage -q
 > tracediff compare    CONTROL TEST [options]
 > tracediff ops        CONTROL TEST [options]
 > tracediff info       SET [options]
-> tracediff plot       counts|duration|flame|breakdown CONTROL TEST [options] -o FILE
+> tracediff plot       counts|duration|flame|roofline|breakdown CONTROL TEST [options] -o FILE
 > tracediff report     CONTROL TEST [options] [-o FILE.html]
 > tracediff summarize  SET [options] -o FILE.tdsum
 > tracediff runs       FILE.tdsum [options]
@@ -107,7 +107,11 @@ $ tracediff man --format usage -q
 >   -q, --quiet                       [compare, ops, info, plot, report, summarize, runs, trend, check, explain, breakdown, roofline, completion, man]
 >                                     no notes on stderr
 >
-> statistics (compare, report, check):
+> statistics (compare, report, check, roofline):
+>   --stats                           [roofline]
+>                                     add samples (each row's GPU time per (rank, iteration),
+>                                     or per call), p- and q-values and a verdict per row, as
+>                                     compare --stats (docs/roofline.md)
 >   --stats                           [compare, report]
 >                                     add samples, p- and q-values and a verdict per name
 >                                     (slower, faster, noise, added, removed, n/a; docs/stats.md;
@@ -181,15 +185,19 @@ $ tracediff man --format usage -q
 >                                     wins (default: docs/attribution.md)
 >   --ascending                       [compare, plot, report, explain] sort from the smallest number
 >   --top N                           [compare, plot, report, explain] the first N rows after sorting
+>   --with-rate                       [compare]
+>                                     with --by op: FLOPs per call and achieved TFLOP/s per side
+>                                     where roofline's model applies (record_shapes=True traces;
+>                                     docs/roofline.md)
 >   --top N                           [trend]
 >                                     the N names that changed most (default: all; 10 in a chart)
 >   --by op|class                     [roofline]
 >                                     op: a row per (op, input dims, input types) (default);
 >                                     class: GEMM, attention, conv, elementwise, norm
->   --control-gpu GPU                 [roofline]
+>   --control-gpu GPU                 [plot, roofline]
 >                                     control's GPU: a name of the table (docs/roofline.md) or a
 >                                     FILE.json in TraceLens's arch format (default: the trace's)
->   --test-gpu GPU                    [roofline]
+>   --test-gpu GPU                    [plot, roofline]
 >                                     test's GPU: a name of the table or a FILE.json (default: the
 >                                     trace's)
 >   --per-rank                        [plot, breakdown]
