@@ -154,16 +154,18 @@ def _by_code(by) -> int:
 
 
 def _attributed(lt: "LabeledTrace", threads: int, stacks: bool = False,
-                breakdown: bool = False) -> None:
+                breakdown: bool = False, roofline: bool = False) -> None:
     """Reopens a LabeledTrace's set with attribution (what launched each GPU
     event), which ``by`` needs, with stacks when asked (``by="module"`` or
-    ``"stack"``) and with breakdown the breakdown's records (the report's
-    headline), unless it has them; kept for later calls."""
+    ``"stack"``), with breakdown the breakdown's records (the report's
+    headline) and with roofline the ops' input shapes (the report's "Why"
+    section), unless it has them; kept for later calls."""
     if not lt._set.attributed or (stacks and not lt._set.stacks) or \
-            (breakdown and not lt._set.breakdown):
+            (breakdown and not lt._set.breakdown) or (roofline and not lt._set.roofline):
         lt._set = _core.open_sets([lt._set.path], threads=threads, want_attribution=True,
                                   want_stacks=stacks or lt._set.stacks,
                                   want_breakdown=breakdown or lt._set.breakdown,
+                                  want_roofline=roofline or lt._set.roofline,
                                   ns=lt._set.ns, pids=lt._set.pids)[0]
 
 
@@ -485,10 +487,12 @@ def _compare_traces(cls, control, test, control_rank, test_rank, control_iterati
     by_code = _by_code(by)
     ctl, tst = _adapt(control, test, threads, ns, pids=pids)
     if by_code or report is not None:  # the report's "Where the GPU time moved" needs it too
-        # and its headline the breakdown's records, its flame graph the stacks
+        # and its headline the breakdown's records, its flame graph the stacks,
+        # its "Why" section the shapes
         st = by_code in (_BY["module"], _BY["stack"]) or report is not None
-        _attributed(ctl, threads, stacks=st, breakdown=report is not None)
-        _attributed(tst, threads, stacks=st, breakdown=report is not None)
+        for lt in (ctl, tst):
+            _attributed(lt, threads, stacks=st, breakdown=report is not None,
+                        roofline=report is not None)
     if ctl.label == tst.label:  # as HTA renames it
         tst.label = f"{tst.label}_control_test"
     labels = (control_label or ctl.label, test_label or tst.label)
