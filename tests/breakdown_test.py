@@ -687,10 +687,8 @@ def test_negative_rounding(exe):
 # ---- HTA's own numbers -----------------------------------------------------
 
 HTA_EXPECTED = os.path.join(ROOT, "tests", "breakdown", "hta")
-SHARED = os.environ.get("TD_SHARED_TRACES",
-                        os.path.join(os.path.dirname(ROOT), "shared", "traces"))
-if not os.path.isdir(SHARED):
-    SHARED = "/work/shared/traces"
+# The reference cases' copy of the shared traces (scripts/sync_golden.sh).
+SHARED = os.environ.get("TD_SHARED_TRACES", os.path.join(ROOT, "tests", "golden", "traces"))
 
 
 def hta_round(x, digits):

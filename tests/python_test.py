@@ -1650,8 +1650,9 @@ def t_rename_equals_cli():
             raise AssertionError(f"rename={bad!r} did not raise")
 
 
-SHARED_TRACES = os.environ.get("TD_SHARED_TRACES",
-                               os.path.join(os.path.dirname(ROOT), "shared", "traces"))
+# The reference cases' copy of the shared traces (scripts/sync_golden.sh),
+# which a clean checkout has.
+SHARED_TRACES = os.path.join(GOLDEN, "traces")
 
 
 def same_value(x, y):
@@ -1674,7 +1675,7 @@ def t_tree_match():
     for (a, b), args, kw in pairs:
         pa = glob.glob(os.path.join(SHARED_TRACES, a, "*.json*"))
         pb = glob.glob(os.path.join(SHARED_TRACES, b, "*.json*"))
-        assert pa and pb, f"the shared traces {a}, {b} are not under {SHARED_TRACES}"
+        assert pa and pb, f"the traces {a}, {b} are not under {SHARED_TRACES}"
         want = json.loads(cli("compare", pa[0], pb[0], "--match", "tree", "--format", "json",
                               "-q", *args).stdout)
         df = quiet(TraceDiff.compare_traces, pa[0], pb[0], match="tree", **kw)

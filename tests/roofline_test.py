@@ -47,9 +47,8 @@ an independent reading of the spec.
 import csv, gzip, json, math, os, subprocess, sys, tempfile, warnings
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-SHARED = os.environ.get("TD_SHARED_TRACES", os.path.join(os.path.dirname(ROOT), "shared", "traces"))
-if not os.path.isdir(SHARED):
-    SHARED = os.path.join(ROOT, "tests", "golden", "traces")
+# The reference cases' copy of the shared traces (scripts/sync_golden.sh).
+SHARED = os.environ.get("TD_SHARED_TRACES", os.path.join(ROOT, "tests", "golden", "traces"))
 EXPECTED = os.path.join(ROOT, "tests", "roofline")
 SUBSET = os.environ.get("TD_TEST_SUBSET", "") not in ("", "0")
 passed = failed = 0

@@ -26,9 +26,8 @@ Checks:
 import json, os, re, subprocess, sys, tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-SHARED = os.environ.get("TD_SHARED_TRACES", os.path.join(os.path.dirname(ROOT), "shared", "traces"))
-if not os.path.isdir(SHARED):
-    SHARED = "/work/shared/traces"
+# The reference cases' copy of the shared traces (scripts/sync_golden.sh).
+SHARED = os.environ.get("TD_SHARED_TRACES", os.path.join(ROOT, "tests", "golden", "traces"))
 EXE = None
 CUT = "[\u2026]"
 passed = failed = 0

@@ -169,9 +169,7 @@ def gpu_instances(path):
 
 
 def call_instances(exe):
-    path = os.path.join(os.path.dirname(ROOT), "shared", "traces", "hta-no_steps")
-    if not os.path.isdir(path):
-        path = "/work/shared/traces/hta-no_steps"
+    path = os.path.join(ROOT, "tests", "golden", "traces", "hta-no_steps")
     inst = gpu_instances(path)
     for by in ("op", "top-op", "annotation"):
         rc, out, err = run(exe, "compare", path, path, "--by", by, "--stats", "--samples", "call",

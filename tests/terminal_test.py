@@ -18,9 +18,9 @@ sees a line longer than the pane (a table told the terminal is wider than
 the pane), so that it cannot pass by reading nothing. The same rule for
 chart labels: `plot duration` and `plot counts` of the shared cross-GPU
 pairs (30 rows) show no two equal x labels. Needs tmux
-(scripts/deps.sh installs it) and the shared traces (/work/shared/traces, or
-TRACEDIFF_TRACES); without the traces the suite says so and checks the
-bundled examples instead.
+(scripts/deps.sh installs it) and the shared traces (the reference cases'
+copy in tests/golden/traces, or TRACEDIFF_TRACES); without the traces the
+suite says so and checks the bundled examples instead.
 """
 import csv, io, os, re, shlex, shutil, subprocess, sys, tempfile
 import xml.etree.ElementTree as ET
@@ -28,7 +28,7 @@ import xml.etree.ElementTree as ET
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 WRAP = os.environ.get("TRACEDIFF_WRAP", "").split()
 VERBOSE = "-v" in sys.argv
-TRACES = os.environ.get("TRACEDIFF_TRACES", "/work/shared/traces")
+TRACES = os.environ.get("TRACEDIFF_TRACES", os.path.join(ROOT, "tests", "golden", "traces"))
 
 passed = failed = 0
 

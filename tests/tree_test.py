@@ -34,9 +34,8 @@ own TraceDiff and the rules of the match.
 import csv, glob, gzip, json, os, re, subprocess, sys, tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-SHARED = os.environ.get("TD_SHARED_TRACES", os.path.join(os.path.dirname(ROOT), "shared", "traces"))
-if not os.path.isdir(SHARED):
-    SHARED = os.path.join(ROOT, "tests", "golden", "traces")
+# The reference cases' copy of the shared traces (scripts/sync_golden.sh).
+SHARED = os.environ.get("TD_SHARED_TRACES", os.path.join(ROOT, "tests", "golden", "traces"))
 EXPECTED = os.path.join(ROOT, "tests", "tree")
 passed = failed = 0
 
