@@ -9,6 +9,7 @@
  * reader can check every coordinate. */
 #include "present/chart_draw.h"
 #include "present/out_common.h"
+#include "present/pen.h"
 #include "util/utf8_text.h"
 #include "util/util.h"
 
@@ -19,76 +20,6 @@
 
 #define COL_CONTROL "#4C72B0"
 #define COL_TEST "#DD8452"
-
-typedef struct pen {
-    FILE *f;
-    cairo_t *cr;
-} pen;
-
-static void cairo_color(cairo_t *cr, const char *hex)
-{
-    unsigned long v = strtoul(hex + 1, NULL, 16);
-    cairo_set_source_rgb(cr, ((v >> 16) & 0xFF) / 255.0, ((v >> 8) & 0xFF) / 255.0,
-                         (v & 0xFF) / 255.0);
-}
-
-static void safe_text(char *out, size_t cap, const char *s)
-{
-    size_t len = strlen(s), i = 0, n = 0;
-    while (i < len && n + 5 <= cap)
-        n += td_utf8_encode(out + n, td_text_next(s, len, &i));
-    out[n] = '\0';
-}
-
-/* Text at (x, y): anchor 0 start, 1 middle, 2 end; vertical: a quarter
- * turn counterclockwise about (x, y). */
-static void pen_text(pen *p, double x, double y, double size, int anchor, int vertical,
-                     const char *col, const char *s)
-{
-    if (!p->cr) {
-        fprintf(p->f, "<text x=\"%.2f\" y=\"%.2f\" font-size=\"%.1f\" fill=\"%s\"", x, y, size,
-                col);
-        if (anchor)
-            fprintf(p->f, " text-anchor=\"%s\"", anchor == 1 ? "middle" : "end");
-        if (vertical)
-            fprintf(p->f, " transform=\"rotate(-90 %.2f %.2f)\"", x, y);
-        fputc('>', p->f);
-        td_xml_text(p->f, s, strlen(s));
-        fputs("</text>\n", p->f);
-        return;
-    }
-    char buf[512];
-    cairo_text_extents_t e;
-    cairo_t *cr = p->cr;
-    safe_text(buf, sizeof buf, s);
-    cairo_color(cr, col);
-    td_chart_set_font(cr, size, 0);
-    cairo_text_extents(cr, buf, &e);
-    cairo_save(cr);
-    cairo_translate(cr, x, y);
-    if (vertical)
-        cairo_rotate(cr, -M_PI / 2);
-    cairo_move_to(cr, anchor == 1 ? -e.x_advance / 2 : anchor == 2 ? -e.x_advance : 0, 0);
-    cairo_show_text(cr, buf);
-    cairo_restore(cr);
-}
-
-static void pen_line(pen *p, double x1, double y1, double x2, double y2, const char *col,
-                     double width)
-{
-    if (!p->cr) {
-        fprintf(p->f,
-                "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" stroke=\"%s\" "
-                "stroke-width=\"%.1f\"/>\n",
-                x1, y1, x2, y2, col, width);
-        return;
-    }
-    cairo_color(p->cr, col);
-    cairo_set_line_width(p->cr, width);
-    cairo_move_to(p->cr, x1, y1);
-    cairo_line_to(p->cr, x2, y2);
-    cairo_stroke(p->cr);
-}
 
 /* The frame: where intensities and rates fall (log10 ranges). */
 typedef struct frame {
@@ -201,33 +132,34 @@ static void tick_label(char *buf, size_t n, double e)
         snprintf(buf, n, "1e%.0f", e);
 }
 
-static void draw_axes(pen *p, const frame *fr)
+static void draw_axes(td_pen *p, const frame *fr)
 {
     char buf[32];
     double x0 = fr->L, y0 = fr->T + fr->ph;
     for (double e = fr->xlo; e <= fr->xhi + 1e-9; e++) {
         double x = fr->L + (e - fr->xlo) / (fr->xhi - fr->xlo) * fr->pw;
-        pen_line(p, x, fr->T, x, y0, "#E5E5E5", 1);
+        td_pen_line(p, x, fr->T, x, y0, "#E5E5E5", 1);
         tick_label(buf, sizeof buf, e);
-        pen_text(p, x, y0 + 16, 11, 1, 0, "#000000", buf);
+        td_pen_text(p, x, y0 + 16, 11, 1, 0, 0, "#000000", buf);
     }
     for (double e = fr->ylo; e <= fr->yhi + 1e-9; e++) {
         double y = y0 - (e - fr->ylo) / (fr->yhi - fr->ylo) * fr->ph;
-        pen_line(p, x0, y, x0 + fr->pw, y, "#E5E5E5", 1);
+        td_pen_line(p, x0, y, x0 + fr->pw, y, "#E5E5E5", 1);
         tick_label(buf, sizeof buf, e);
-        pen_text(p, x0 - 6, y + 4, 11, 2, 0, "#000000", buf);
+        td_pen_text(p, x0 - 6, y + 4, 11, 2, 0, 0, "#000000", buf);
     }
-    pen_line(p, x0, y0, x0 + fr->pw, y0, "#000000", 1);
-    pen_line(p, x0, fr->T, x0, y0, "#000000", 1);
-    pen_text(p, fr->L + fr->pw / 2, y0 + 40, 12, 1, 0, "#000000",
-             "arithmetic intensity (FLOP/byte)");
-    pen_text(p, fr->L - 50, fr->T + fr->ph / 2, 12, 1, 1, "#000000", "achieved TFLOP/s");
-    pen_text(p, fr->L, 24, 15, 0, 0, "#000000", "Roofline: achieved TFLOP/s against intensity");
+    td_pen_line(p, x0, y0, x0 + fr->pw, y0, "#000000", 1);
+    td_pen_line(p, x0, fr->T, x0, y0, "#000000", 1);
+    td_pen_text(p, fr->L + fr->pw / 2, y0 + 40, 12, 1, 0, 0, "#000000",
+                "arithmetic intensity (FLOP/byte)");
+    td_pen_text(p, fr->L - 50, fr->T + fr->ph / 2, 12, 1, 0, 1, "#000000", "achieved TFLOP/s");
+    td_pen_text(p, fr->L, 24, 15, 0, 0, 0, "#000000",
+                "Roofline: achieved TFLOP/s against intensity");
 }
 
 /* A side's roof at one peak: the slope from the left edge to the ridge
  * (clipped to the frame), then flat to the right edge; dashed for test. */
-static void draw_roof(pen *p, const frame *fr, const td_gpu *g, double peak, int side,
+static void draw_roof(td_pen *p, const frame *fr, const td_gpu *g, double peak, int side,
                       const char *col, const char *label)
 {
     double bw = g->mem_bw_gbps / 1000; /* TB/s: TFLOP/s = intensity x bw */
@@ -246,7 +178,7 @@ static void draw_roof(pen *p, const frame *fr, const td_gpu *g, double peak, int
         fprintf(p->f, "\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\"%s/>\n", col,
                 side ? " stroke-dasharray=\"6 4\"" : "");
     } else {
-        cairo_color(p->cr, col);
+        td_pen_color(p->cr, col);
         cairo_set_line_width(p->cr, 2);
         for (int k = 0; k < 2; k++) {
             double ax = pts[k][0], ay = pts[k][1], bx = pts[k + 1][0], by = pts[k + 1][1];
@@ -264,10 +196,10 @@ static void draw_roof(pen *p, const frame *fr, const td_gpu *g, double peak, int
         }
         cairo_stroke(p->cr);
     }
-    pen_text(p, pts[2][0] - 4, pts[2][1] + (side ? 12 : -4), 10, 2, 0, col, label);
+    td_pen_text(p, pts[2][0] - 4, pts[2][1] + (side ? 12 : -4), 10, 2, 0, 0, col, label);
 }
 
-static void draw_point(pen *p, const frame *fr, const td_rl_row *w, int s, const char *col)
+static void draw_point(td_pen *p, const frame *fr, const td_rl_row *w, int s, const char *col)
 {
     const td_rl_side *d = &w->side[s];
     double x = px(fr, d->intensity), y = py(fr, d->tflops);
@@ -293,13 +225,13 @@ static void draw_point(pen *p, const frame *fr, const td_rl_row *w, int s, const
         fputs("</title></circle>\n", p->f);
         return;
     }
-    cairo_color(p->cr, col);
+    td_pen_color(p->cr, col);
     cairo_new_sub_path(p->cr);
     cairo_arc(p->cr, x, y, 4, 0, 2 * M_PI);
     cairo_fill(p->cr);
 }
 
-static void draw_arrow(pen *p, const frame *fr, const td_rl_row *w, size_t rank)
+static void draw_arrow(td_pen *p, const frame *fr, const td_rl_row *w, size_t rank)
 {
     const td_rl_side *c = &w->side[0], *t = &w->side[1];
     double x1 = px(fr, c->intensity), y1 = py(fr, c->tflops);
@@ -315,12 +247,12 @@ static void draw_arrow(pen *p, const frame *fr, const td_rl_row *w, size_t rank)
     if (len > 6) {
         double ux = (x2 - x1) / len, uy = (y2 - y1) / len;
         double bx = x2 - ux * 8, by = y2 - uy * 8;
-        pen_line(p, x1, y1, bx, by, "#555555", 1.2);
+        td_pen_line(p, x1, y1, bx, by, "#555555", 1.2);
         if (!p->cr) {
             fprintf(p->f, "<polygon points=\"%.2f,%.2f %.2f,%.2f %.2f,%.2f\" fill=\"#555555\"/>\n",
                     x2, y2, bx - uy * 4, by + ux * 4, bx + uy * 4, by - ux * 4);
         } else {
-            cairo_color(p->cr, "#555555");
+            td_pen_color(p->cr, "#555555");
             cairo_move_to(p->cr, x2, y2);
             cairo_line_to(p->cr, bx - uy * 4, by + ux * 4);
             cairo_line_to(p->cr, bx + uy * 4, by - ux * 4);
@@ -329,7 +261,7 @@ static void draw_arrow(pen *p, const frame *fr, const td_rl_row *w, size_t rank)
     }
     char num[24];
     snprintf(num, sizeof num, "%zu", rank);
-    pen_text(p, x2 + 6, y2 - 6, 10, 0, 0, "#333333", num);
+    td_pen_text(p, x2 + 6, y2 - 6, 10, 0, 0, 0, "#333333", num);
     if (!p->cr)
         fputs("</g>\n", p->f);
 }
@@ -356,7 +288,7 @@ static int cmp_ranked(const void *a, const void *b)
     return (x->i > y->i) - (x->i < y->i);
 }
 
-static void draw_legend(pen *p, const frame *fr, const td_roofline *r,
+static void draw_legend(td_pen *p, const frame *fr, const td_roofline *r,
                         const td_roofline_chart_opts *o, const ranked *top, size_t ntop)
 {
     double x = fr->L + fr->pw + 20, y = fr->T + 10;
@@ -371,19 +303,19 @@ static void draw_legend(pen *p, const frame *fr, const td_roofline *r,
                     "<circle class=\"legend\" cx=\"%.2f\" cy=\"%.2f\" r=\"4\" fill=\"%s\"/>\n",
                     x + 5, y - 4, col);
         else {
-            cairo_color(p->cr, col);
+            td_pen_color(p->cr, col);
             cairo_new_sub_path(p->cr);
             cairo_arc(p->cr, x + 5, y - 4, 4, 0, 2 * M_PI);
             cairo_fill(p->cr);
         }
-        pen_text(p, x + 14, y, 12, 0, 0, "#000000", labels[s]);
+        td_pen_text(p, x + 14, y, 12, 0, 0, 0, "#000000", labels[s]);
         snprintf(buf, sizeof buf, "roof: %s%s", g ? g->name : "unknown GPU", s ? " (dashed)" : "");
-        pen_text(p, x + 14, y + 15, 10, 0, 0, "#555555", buf);
+        td_pen_text(p, x + 14, y + 15, 10, 0, 0, 0, "#555555", buf);
         y += 38;
     }
     if (ntop) {
-        pen_text(p, x, y, 11, 0, 0, "#000000", "arrows: control to test,");
-        pen_text(p, x, y + 14, 11, 0, 0, "#000000", "the rows with most GPU time");
+        td_pen_text(p, x, y, 11, 0, 0, 0, "#000000", "arrows: control to test,");
+        td_pen_text(p, x, y + 14, 11, 0, 0, 0, "#000000", "the rows with most GPU time");
         y += 32;
     }
     size_t n;
@@ -392,12 +324,12 @@ static void draw_legend(pen *p, const frame *fr, const td_roofline *r,
         char buf[120];
         const td_rl_row *x_ = &w[top[k].i];
         snprintf(buf, sizeof buf, "%zu %.30s", k + 1, x_->op);
-        pen_text(p, x, y, 10, 0, 0, "#333333", buf);
+        td_pen_text(p, x, y, 10, 0, 0, 0, "#333333", buf);
         y += 13;
     }
 }
 
-static void draw_chart(pen *p, const td_roofline *r, const td_roofline_chart_opts *o)
+static void draw_chart(td_pen *p, const td_roofline *r, const td_roofline_chart_opts *o)
 {
     frame fr = frame_of(r, o);
     if (!p->cr) {
@@ -455,7 +387,7 @@ int td_roofline_svg(FILE *f, const td_roofline *r, const td_roofline_chart_opts 
     int rc = TD_OPTS_TAKE(&o, opts, td_roofline_chart_opts, TD_ROOFLINE_CHART_OPTS_INIT, err);
     if (rc < 0)
         return rc;
-    pen p = {f, NULL};
+    td_pen p = {f, NULL};
     draw_chart(&p, r, &o);
     return td_write_end(f, err);
 }
@@ -471,7 +403,7 @@ int td_roofline_cairo(FILE *f, const td_roofline *r, const td_roofline_chart_opt
     td_cairo_page pg;
     if ((rc = td_cairo_page_open(&pg, f, fr.W, fr.H, pdf, "Roofline", err)) < 0)
         return rc;
-    pen p = {f, pg.cr};
+    td_pen p = {f, pg.cr};
     if (cairo_status(pg.cr) == CAIRO_STATUS_SUCCESS)
         draw_chart(&p, r, &o);
     return td_cairo_page_close(&pg, path, err);

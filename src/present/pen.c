@@ -27,7 +27,7 @@ void td_pen_text(const td_pen *p, double x, double y, double size, int anchor, i
                  int vertical, const char *col, const char *s)
 {
     if (!p->cr) {
-        fprintf(p->f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"%g\"", x, y, size);
+        fprintf(p->f, "<text x=\"%.2f\" y=\"%.2f\" font-size=\"%g\"", x, y, size);
         if (bold)
             fputs(" font-weight=\"bold\"", p->f);
         if (strcmp(col, "#000000") != 0)
@@ -35,7 +35,7 @@ void td_pen_text(const td_pen *p, double x, double y, double size, int anchor, i
         if (anchor)
             fprintf(p->f, " text-anchor=\"%s\"", anchor == 1 ? "middle" : "end");
         if (vertical)
-            fprintf(p->f, " transform=\"rotate(-90 %.1f %.1f)\"", x, y);
+            fprintf(p->f, " transform=\"rotate(-90 %.2f %.2f)\"", x, y);
         fputc('>', p->f);
         td_xml_text(p->f, s, strlen(s));
         fputs("</text>\n", p->f);
@@ -62,7 +62,7 @@ static void line(const td_pen *p, double x1, double y1, double x2, double y2, co
 {
     if (!p->cr) {
         fprintf(p->f,
-                "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
+                "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" stroke=\"%s\" "
                 "stroke-width=\"%g\"%s/>\n",
                 x1, y1, x2, y2, col, width, dashed ? " stroke-dasharray=\"4 3\"" : "");
         return;
@@ -93,7 +93,7 @@ void td_pen_dash(const td_pen *p, double x1, double y1, double x2, double y2, co
 void td_pen_rect(const td_pen *p, double x, double y, double w, double h, const char *col)
 {
     if (!p->cr) {
-        fprintf(p->f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"/>\n",
+        fprintf(p->f, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" fill=\"%s\"/>\n",
                 x, y, w, h, col);
         return;
     }
