@@ -61,3 +61,21 @@ void td_html_change(FILE *f, double c, double t)
         fputs(" (new)", f);
     fputs("</span>", f);
 }
+
+void td_html_js_str(FILE *f, const char *s, size_t len)
+{
+    char buf[4];
+    fputc('"', f);
+    for (size_t i = 0; i < len;) {
+        uint32_t cp = td_text_next(s, len, &i);
+        if (cp == '"' || cp == '\\')
+            fprintf(f, "\\%c", (char)cp);
+        else if (cp < 0x20 || cp == '<' || cp == '>' || cp == '&' || cp == 0x2028 || cp == 0x2029)
+            fprintf(f, "\\u%04x", (unsigned)cp);
+        else {
+            size_t n = td_utf8_encode(buf, cp);
+            fwrite(buf, 1, n, f);
+        }
+    }
+    fputc('"', f);
+}

@@ -7,6 +7,10 @@
 
 /* len bytes of s as HTML text (td_xml_text: made safe, then escaped). */
 void td_html_text(FILE *f, const char *s, size_t len);
+/* A JSON string safe inside <script>: no '<', '>' or '&', no control
+ * characters and no line separators, which older JavaScript engines took
+ * for line ends (the report's table data, its flame graph). */
+void td_html_js_str(FILE *f, const char *s, size_t len);
 /* v microseconds with thousands separators: "1,234&#8239;us". */
 void td_html_us(FILE *f, double v);
 /* The change from c to t: "+1,234 us (+12.5%)", coloured by sign (more is

@@ -78,26 +78,6 @@ static int tree_build(fl_tree *t, const td_diff *d)
     return 0;
 }
 
-/* A JSON string safe inside <script>: no '<', '>' or '&' and no line
- * separators (as the report's table data). */
-static void js_str(FILE *f, const char *s, size_t len)
-{
-    char buf[4];
-    fputc('"', f);
-    for (size_t i = 0; i < len;) {
-        uint32_t cp = td_text_next(s, len, &i);
-        if (cp == '"' || cp == '\\')
-            fprintf(f, "\\%c", (char)cp);
-        else if (cp < 0x20 || cp == '<' || cp == '>' || cp == '&' || cp == 0x2028 || cp == 0x2029)
-            fprintf(f, "\\u%04x", (unsigned)cp);
-        else {
-            size_t n = td_utf8_encode(buf, cp);
-            fwrite(buf, 1, n, f);
-        }
-    }
-    fputc('"', f);
-}
-
 static void js_us(FILE *f, double v)
 {
     char buf[48];
@@ -313,16 +293,16 @@ int td_report_flame_section(FILE *f, const td_report_input *in, td_error *err)
           "'tracediff plot flame' and 'compare --format folded'.</p></noscript>\n"
           "<script type=\"application/json\" id=\"td-flame-data\">{\"labels\": [",
           f);
-    js_str(f, label[0], strlen(label[0]));
+    td_html_js_str(f, label[0], strlen(label[0]));
     fputs(", ", f);
-    js_str(f, label[1], strlen(label[1]));
+    td_html_js_str(f, label[1], strlen(label[1]));
     fputs("], \"min_change\": ", f);
     js_us(f, min_change);
     fputs(",\n\"nodes\": [\n", f);
     for (size_t i = 0; i < t.nn; i++) {
         const fl_node *k = &t.n[i];
         fprintf(f, "[%ld,", k->parent);
-        js_str(f, k->name, k->len);
+        td_html_js_str(f, k->name, k->len);
         fputc(',', f);
         js_us(f, k->t[0]);
         fputc(',', f);

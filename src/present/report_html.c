@@ -279,26 +279,6 @@ static void html_str(FILE *f, const char *s)
     td_html_text(f, s, strlen(s));
 }
 
-/* A JSON string safe inside <script>: no '<', '>' or '&' and no line
- * separators, which older JavaScript engines took for line ends. */
-static void js_string(FILE *f, const char *s, size_t len)
-{
-    char buf[4];
-    fputc('"', f);
-    for (size_t i = 0; i < len;) {
-        uint32_t cp = td_text_next(s, len, &i);
-        if (cp == '"' || cp == '\\')
-            fprintf(f, "\\%c", (char)cp);
-        else if (cp == '<' || cp == '>' || cp == '&' || cp == 0x2028 || cp == 0x2029)
-            fprintf(f, "\\u%04x", (unsigned)cp);
-        else {
-            size_t n = td_utf8_encode(buf, cp);
-            fwrite(buf, 1, n, f);
-        }
-    }
-    fputc('"', f);
-}
-
 static void js_num(FILE *f, double v)
 {
     char buf[48];
@@ -874,7 +854,7 @@ static void data_and_script(report *r)
     for (size_t i = 0; i < n; i++) {
         const td_row *w = &rows[i];
         fputc('[', f);
-        js_string(f, w->name, w->name_len);
+        td_html_js_str(f, w->name, w->name_len);
         /* Counts as the CSV writer prints them: divided with --per-iteration. */
         const double v[6] = {td_row_count(d, w, 0), w->duration[0],          td_row_count(d, w, 1),
                              w->duration[1],        td_row_diff_count(d, w), w->diff_duration};
