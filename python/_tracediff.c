@@ -2142,18 +2142,21 @@ static PyObject *roofline(PyObject *Py_UNUSED(mod), PyObject *args, PyObject *kw
 {
     static char *kwlist[] = {
         "control",        "test",        "control_rank", "test_rank", "control_iteration",
-        "test_iteration", "control_gpu", "test_gpu",     "by_class",  NULL};
-    SetObject *ctl, *tst;
-    PyObject *sel[4] = {Py_None, Py_None, Py_None, Py_None};
-    int by_class = 0;
+        "test_iteration", "control_gpu", "test_gpu",     "by_class",  "stats",
+        "samples",        "alpha",       "min_change",   NULL};
+    /* The selections and the statistics options are read and checked as
+     * compare reads them (--stats, --samples, --alpha, --min-change). */
+    cmp_args a = {NULL, NULL, TD_COMPARE_OPTS_INIT, TD_STATS_OPTS_INIT, 0, 0, 0, 0, 0, 0,
+                  NULL, NULL};
+    PyObject *sel[4] = {Py_None, Py_None, Py_None, Py_None}, *min_change = Py_None;
+    int by_class = 0, samples = 0;
+    double alpha = 0;
     td_roofline_opts ro = TD_ROOFLINE_OPTS_INIT;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O!O!|OOOOzzp:roofline", kwlist, &SetType, &ctl,
-                                     &SetType, &tst, &sel[0], &sel[1], &sel[2], &sel[3],
-                                     &ro.control_gpu, &ro.test_gpu, &by_class))
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O!O!|OOOOzzppidO:roofline", kwlist, &SetType,
+                                     &a.ctl, &SetType, &a.tst, &sel[0], &sel[1], &sel[2], &sel[3],
+                                     &ro.control_gpu, &ro.test_gpu, &by_class, &a.stats, &samples,
+                                     &alpha, &min_change))
         return NULL;
-    td_list *lists[4] = {&ro.control_ranks, &ro.test_ranks, &ro.control_iters, &ro.test_iters};
-    static const char *const what[4] = {"control_rank", "test_rank", "control_iteration",
-                                        "test_iteration"};
     PyObject *result = NULL;
     td_roofline *r = NULL;
     char *buf = NULL;
@@ -2165,22 +2168,26 @@ static PyObject *roofline(PyObject *Py_UNUSED(mod), PyObject *args, PyObject *kw
         if (gpus[s] && td_gpu_resolve(&g, gpus[s], &err) < 0)
             return raise_td(&err);
     }
-    for (int i = 0; i < 4; i++)
-        if (to_list(sel[i], lists[i], what[i]) < 0)
-            goto done;
+    if (cmp_args_fill(&a, sel, TD_DEVICE_ALL, samples, alpha, min_change) < 0)
+        goto done;
+    ro.control_ranks = a.o.control_ranks; /* shared: freed with a */
+    ro.test_ranks = a.o.test_ranks;
+    ro.control_iters = a.o.control_iters;
+    ro.test_iters = a.o.test_iters;
+    ro.stats = a.stats;
+    ro.sopts = a.so;
     FILE *f = open_memstream(&buf, &len);
     if (!f) {
         PyErr_NoMemory();
         goto done;
     }
     int rc;
-    Py_BEGIN_ALLOW_THREADS rc = td_roofline_compute(&r, ctl->set, tst->set, &ro, &err);
+    Py_BEGIN_ALLOW_THREADS rc = td_roofline_compute(&r, a.ctl->set, a.tst->set, &ro, &err);
     if (rc == 0)
         rc = td_roofline_write_json(f, r, by_class, &err);
     Py_END_ALLOW_THREADS result = memstream_text(f, &buf, &len, rc, &err);
 done:
-    for (int i = 0; i < 4; i++)
-        td_list_clear(lists[i]);
+    cmp_args_clear(&a);
     td_roofline_free(r);
     free(buf);
     return result;
@@ -2212,7 +2219,8 @@ static PyMethodDef module_methods[] = {
      "explain(control, test, ..., name=, by=1) -> str or None: tracediff explain --format "
      "json's text (None: name in neither selection)."},
     {"roofline", (PyCFunction)(void (*)(void))roofline, METH_VARARGS | METH_KEYWORDS,
-     "roofline(control, test, ...) -> str: tracediff roofline --format json's text."},
+     "roofline(control, test, ..., stats=False, samples=0, alpha=0, min_change=None) -> str: "
+     "tracediff roofline --format json's text."},
     {"info", info, METH_O, "info(set) -> str: tracediff info --format json's text."},
     {"breakdown", (PyCFunction)(void (*)(void))breakdown, METH_VARARGS | METH_KEYWORDS,
      "breakdown(control, test, ...) -> str: tracediff breakdown --format json's text (sets "

@@ -1536,12 +1536,17 @@ def t_pids_equal_cli():
 
 def t_roofline_equals_cli_json():
     falcon = [os.path.join(TRACES, f"tracelens-falconsai_{g}") for g in ("h100", "mi300")]
+    # The statistics options (roofline --stats) on both pairs: the row's
+    # "stats" object becomes stats_FIELD columns.
     for c, t, kw in ((BERT_H100, BERT_MI300, {}),
                      (falcon[0], falcon[1], {"by": "class"}),
-                     (falcon[0], falcon[1], {"test_gpu": "MI300X"})):
+                     (falcon[0], falcon[1], {"test_gpu": "MI300X"}),
+                     (BERT_H100, BERT_MI300, {"stats": True}),
+                     (falcon[0], falcon[1], {"stats": True, "samples": "call", "alpha": 0.2,
+                                             "min_change": 3})):
         args = []
         for k, v in kw.items():
-            args += ["--" + k.replace("_", "-"), str(v)]
+            args += ["--" + k.replace("_", "-")] + ([] if v is True else [str(v)])
         js = json.loads(cli("roofline", "--format", "json", "-q", c, t, *args).stdout)
         d = tracediff.roofline(c, t, **kw)
         what = (os.path.basename(c), kw)
@@ -1551,7 +1556,7 @@ def t_roofline_equals_cli_json():
         assert js[key] and len(d[key]) == len(js[key]), what
         for row, w in zip(d[key].to_dict("records"), js[key]):
             for k, v in w.items():
-                if k in ("control", "test"):
+                if k in ("control", "test", "stats"):
                     for f, x in v.items():
                         assert _nan_eq(x, row[f"{k}_{f}"]), (what, k, f, x, row[f"{k}_{f}"])
                 else:
@@ -1559,6 +1564,19 @@ def t_roofline_equals_cli_json():
         for side in ("control", "test"):
             got = d["coverage"].loc[side].to_dict()
             assert got == js["coverage"][side], (what, side)
+        if kw.get("stats"):
+            assert "stats_verdict" in d[key].columns, what
+            verdicts = {r["stats"]["verdict"] for r in js[key]}
+            assert verdicts - {"n/a"}, (what, verdicts)  # some row has a real verdict
+        else:
+            assert not any(c.startswith("stats_") for c in d[key].columns), what
+    for bad in ({"alpha": 1.5}, {"samples": "each"}, {"min_change": -1}):
+        try:
+            tracediff.roofline(BERT_H100, BERT_MI300, stats=True, **bad)
+        except tracediff.UsageError as e:
+            assert list(bad)[0] in str(e), (bad, str(e))
+        else:
+            raise AssertionError(f"roofline({bad}) did not raise")
     try:
         tracediff.roofline(BERT_H100, BERT_MI300, test_gpu="no such gpu")
     except tracediff.UsageError as e:

@@ -29,6 +29,7 @@ from .trace_diff import (
     _pandas,
     _path_of,
     _pids,
+    _stats_kwargs,
 )
 
 Selection = Optional[Union[int, List[int], str]]
@@ -328,12 +329,13 @@ def explain(
 
 
 def _flatten_sides(rows: List[dict]) -> List[dict]:
-    """control/test sub-objects as control_FIELD and test_FIELD columns."""
+    """control/test sub-objects as control_FIELD and test_FIELD columns, a
+    row's statistics (``--stats``) as stats_FIELD."""
     out = []
     for r in rows:
         flat = {}
         for k, v in r.items():
-            if k in ("control", "test") and isinstance(v, dict):
+            if k in ("control", "test", "stats") and isinstance(v, dict):
                 flat.update({f"{k}_{f}": x for f, x in v.items()})
             else:
                 flat[k] = v
@@ -352,6 +354,10 @@ def roofline(
     control_gpu: Optional[str] = None,
     test_gpu: Optional[str] = None,
     by: str = "op",
+    stats: bool = False,
+    samples: Optional[str] = None,
+    alpha: Optional[float] = None,
+    min_change: Optional[float] = None,
     threads: int = 0,
     ns: Optional[bool] = None,
     pids: Optional[Union[int, List[int]]] = None,
@@ -364,7 +370,12 @@ def roofline(
     ``test_time_us``, ...); ``coverage``: a DataFrame indexed by side
     (``modelled_pct``, ``busy_us``, ``modelled_us``, ``unmodelled_us``,
     ``unmodelled``); ``gpus`` and ``notes``: the JSON's dicts.
-    ``control_gpu``/``test_gpu``: ``--control-gpu``/``--test-gpu``."""
+    ``control_gpu``/``test_gpu``: ``--control-gpu``/``--test-gpu``.
+    ``stats=True`` (``--stats``, with ``samples``, ``alpha``, ``min_change``
+    as ``--samples``, ``--alpha``, ``--min-change``, docs/stats.md): each
+    row's statistics and verdict (``by="op"``), the JSON's ``stats``
+    object of a row flattened to ``stats_FIELD`` columns (``stats_samples``,
+    ``stats_q_value``, ``stats_verdict``, ...)."""
     pd = _pandas()
     if by not in ("op", "class"):
         raise UsageError(f"Invalid argument by={by!r} (expected 'op' or 'class').")
@@ -373,7 +384,8 @@ def roofline(
             for x in (control, test)]
     d = json.loads(_core.roofline(sets[0], sets[1], control_rank, test_rank, control_iteration,
                                   test_iteration, control_gpu=control_gpu, test_gpu=test_gpu,
-                                  by_class=by == "class"))
+                                  by_class=by == "class", stats=bool(stats),
+                                  **_stats_kwargs(samples, alpha, min_change)))
     key = "classes" if by == "class" else "rows"
     d[key] = pd.DataFrame(_flatten_sides(d[key]))
     cov = d["coverage"]
