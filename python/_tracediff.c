@@ -468,6 +468,19 @@ static int pids_arg(PyObject *arg, PyObject **tuple, int64_t **v, size_t *n)
     return 0;
 }
 
+/* The library's errors on --pid name the option as the command spells it;
+ * here the argument is pids=: each "--pid" of err's message is written
+ * "pids=", and "--pid 12" "pids=12" (never longer: it always fits). */
+static void pids_words(td_error *err)
+{
+    char *p;
+    while ((p = strstr(err->msg, "--pid")) != NULL) {
+        memcpy(p, "pids=", 5);
+        if (p[5] == ' ' && p[6] >= '0' && p[6] <= '9')
+            memmove(p + 5, p + 6, strlen(p + 6) + 1);
+    }
+}
+
 /* open_sets(paths, threads=0, want_attribution=False, ..., pids=None) ->
  * list of Set, all files read at once; pids: the processes to read of each
  * Nsight Systems or rocpd export (td_open_opts.pids, tracediff --pid). */
@@ -523,6 +536,7 @@ static PyObject *open_sets(PyObject *Py_UNUSED(mod), PyObject *args, PyObject *k
     Py_BEGIN_ALLOW_THREADS rc = td_sets_open(sets, paths, (size_t)n, &opts, &err);
     Py_END_ALLOW_THREADS if (rc < 0)
     {
+        pids_words(&err);
         raise_td(&err);
         goto done;
     }
@@ -1510,15 +1524,23 @@ static PyObject *str_or_none(const char *s)
 static PyObject *summarize(PyObject *Py_UNUSED(mod), PyObject *args, PyObject *kw)
 {
     static char *kwlist[] = {"set",    "path",    "run",     "replace", "ranks", "iterations",
-                             "device", "threads", "created", "ns",      NULL};
+                             "device", "threads", "created", "ns",      "pids",  NULL};
     PyObject *src, *dst, *ranks = Py_None, *iters = Py_None, *result = NULL, *ns_arg = Py_None;
+    PyObject *pids_in = Py_None, *pids = NULL;
+    int64_t *pidv = NULL;
+    size_t npids = 0;
     td_summary_opts so = TD_SUMMARY_OPTS_INIT;
     int device = TD_DEVICE_ALL, threads = 0, replace = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O&O&|zpOOiizO:summarize", kwlist,
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O&O&|zpOOiizOO:summarize", kwlist,
                                      PyUnicode_FSConverter, &src, PyUnicode_FSConverter, &dst,
                                      &so.run, &replace, &ranks, &iters, &device, &threads,
-                                     &so.created, &ns_arg))
+                                     &so.created, &ns_arg, &pids_in))
         return NULL;
+    if (pids_arg(pids_in, &pids, &pidv, &npids) < 0) {
+        Py_DECREF(src);
+        Py_DECREF(dst);
+        return NULL;
+    }
     int ns = ns_arg == Py_None ? td_env_ns() : PyObject_IsTrue(ns_arg);
     so.replace = replace;
     if (ns < 0)
@@ -1537,11 +1559,15 @@ static PyObject *summarize(PyObject *Py_UNUSED(mod), PyObject *args, PyObject *k
     oo.want_attribution = true;
     oo.want_breakdown = true;
     oo.ns = ns;
+    oo.pids = pidv; /* summarize --pid */
+    oo.npids = npids;
     td_error err = {0};
     td_set *set = NULL;
     char *name = NULL;
     int rc;
     Py_BEGIN_ALLOW_THREADS rc = td_set_open(&set, sp, &oo, &err);
+    if (rc < 0)
+        pids_words(&err);
     if (rc == 0)
         rc = td_summary_write(dp, set, &so, &err);
     if (rc == 0 && !(name = so.run ? strdup(so.run) : td_summary_default_run(set)))
@@ -1556,6 +1582,8 @@ static PyObject *summarize(PyObject *Py_UNUSED(mod), PyObject *args, PyObject *k
 done:
     td_list_clear(&so.ranks);
     td_list_clear(&so.iters);
+    Py_XDECREF(pids);
+    free(pidv);
     Py_DECREF(src);
     Py_DECREF(dst);
     return result;

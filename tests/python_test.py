@@ -1519,19 +1519,47 @@ def t_pids_equal_cli():
             pid = 1 if path == NSYS_TWO else procs[0]
             p = cli("compare", "-q", path, path, "--pid", str(pid), ok=(1, 2))
             err = p.stderr.decode("utf-8", "replace").strip()
-            try:
-                quiet(TraceDiff.compare_traces, path, path, pids=[pid])
-            except tracediff.TraceError as e:
-                assert err.endswith(str(e)) and "--pid" in str(e), (path, str(e), err)
-            else:
-                raise AssertionError(f"pids= on {path} did not raise")
+            # The command's refusal, with the argument named as Python
+            # spells it: pids= for --pid.
+            assert "--pid" in err, (path, err)
+            for call in (lambda: TraceDiff.compare_traces(path, path, pids=[pid]),
+                         lambda: tracediff.summarize(path, os.path.join(tmp, "p.tdsum"),
+                                                     pids=[pid])):
+                try:
+                    quiet(call)
+                except tracediff.TraceError as e:
+                    cli_words = re.sub(r"pids=(?=\d)", "--pid ", str(e)).replace("pids=",
+                                                                                "--pid")
+                    assert err.endswith(cli_words), (path, str(e), err)
+                    assert "--pid" not in str(e) and "pids=" in str(e), (path, str(e))
+                else:
+                    raise AssertionError(f"pids= on {path} did not raise")
+        # summarize(pids=) is summarize --pid: the run holds that process's
+        # events only, as the command's run does.
+        runs = {}
+        for pid in procs:
+            py, cl = os.path.join(tmp, f"py{pid}.tdsum"), os.path.join(tmp, f"cl{pid}.tdsum")
+            tracediff.summarize(NSYS_TWO, py, run="r", pids=pid)
+            cli("summarize", NSYS_TWO, "-o", cl, "--run", "r", "--pid", str(pid), "-q")
+            a = cli("compare", "--format", "csv", "-q", py, py).stdout
+            b = cli("compare", "--format", "csv", "-q", cl, cl).stdout
+            assert a == b, f"summarize(pids={pid}) differs from summarize --pid"
+            runs[pid] = a
+            lt = LabeledTrace("x", trace_dir=NSYS_TWO, pids=pid)
+            tracediff.summarize(lt, os.path.join(tmp, f"lt{pid}.tdsum"), run="r")
+            c = cli("compare", "--format", "csv", "-q", os.path.join(tmp, f"lt{pid}.tdsum"),
+                    os.path.join(tmp, f"lt{pid}.tdsum")).stdout
+            assert c == a, f"summarize(LabeledTrace(pids={pid})) dropped its pids"
+        assert runs[procs[0]] != runs[procs[1]], "the two processes' runs are the same"
     for bad in ("1", [-1], [], [True], 1.5):
-        try:
-            quiet(TraceDiff.compare_traces, NSYS_TWO, NSYS_TWO, pids=bad)
-        except tracediff.UsageError:
-            pass
-        else:
-            raise AssertionError(f"pids={bad!r} did not raise")
+        for call in (lambda: TraceDiff.compare_traces(NSYS_TWO, NSYS_TWO, pids=bad),
+                     lambda: tracediff.summarize(NSYS_TWO, "/nonexistent/x.tdsum", pids=bad)):
+            try:
+                quiet(call)
+            except tracediff.UsageError as e:
+                assert "pids" in str(e) and "--pid" not in str(e), (bad, str(e))
+            else:
+                raise AssertionError(f"pids={bad!r} did not raise")
 
 
 def t_roofline_equals_cli_json():

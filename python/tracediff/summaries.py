@@ -10,7 +10,7 @@ import os
 from typing import List, Optional, Union
 
 from . import _tracediff as _core
-from .trace_diff import LabeledTrace, UsageError, _device_code, _pandas, _path_of
+from .trace_diff import LabeledTrace, UsageError, _device_code, _pandas, _path_of, _pids
 
 __all__ = ["runs", "summarize", "trend"]
 
@@ -33,6 +33,7 @@ def summarize(
     threads: int = 0,
     created: Optional[str] = None,
     ns: Optional[bool] = None,
+    pids: Optional[Union[int, List[int]]] = None,
 ) -> str:
     """``tracediff summarize SET -o PATH``: adds a trace set (a directory, a
     file, a LabeledTrace, or a summary's run) as one run to the summary at
@@ -45,14 +46,18 @@ def summarize(
     Returns the run's name as stored (``run``, or the default). ``ns``: the
     durations' rule the run holds (``--ns``; None: HTA_DISABLE_NS_ROUNDING=1
     in the environment); a comparison under the other rule refuses the run.
+    ``pids``: a process id or a list of them (``--pid``): only the events of
+    these processes of an Nsight Systems or rocpd export are kept; a Kineto
+    JSON trace or a pid the export lacks raise TraceError.
     """
-    src = trace_dir_or_set.trace_dir if isinstance(trace_dir_or_set, LabeledTrace) else \
-        _path_of(trace_dir_or_set)
+    lt = trace_dir_or_set if isinstance(trace_dir_or_set, LabeledTrace) else None
+    src = lt.trace_dir if lt is not None else _path_of(trace_dir_or_set)
+    pids = _pids(pids, lt._set.pids if lt is not None else None)  # a LabeledTrace's own
     if src is None:
         raise UsageError(f"Invalid argument type for ({trace_dir_or_set!r}).")
     return _core.summarize(src, os.fspath(path), run=run, replace=bool(replace), ranks=ranks,
                     iterations=iterations, device=_device_code(device, strict=True),
-                    threads=threads, created=created, ns=ns)
+                    threads=threads, created=created, ns=ns, pids=pids)
 
 
 def runs(path: Union[str, os.PathLike]):
