@@ -1567,6 +1567,94 @@ TD_API const td_stats *td_tree_stats_stats(const td_tree_stats *ts);
 /* The side's (rank, iteration) units: its samples per row. */
 TD_API size_t td_tree_stats_units(const td_tree_stats *ts, td_side side);
 
+/* ------------------------------------------------------------------------ */
+/* A trace file's rows as HTA's Trace frame holds them (docs/python.md,
+ * LabeledTrace.extract_ops): the file is read again, as a stream, and only
+ * the rows asked for are handed over; the model above keeps none of this.
+ * HTA keeps an event of traceEvents as a row when it has a "cat" (not
+ * "Trace") and a "dur"; its rules for stream, index_correlation and
+ * iteration are followed here.                                              */
+
+typedef enum td_jv_kind {
+    TD_JV_NONE = 0, /* absent or null */
+    TD_JV_INT,      /* i */
+    TD_JV_FLOAT,    /* d */
+    TD_JV_STR,      /* s (len bytes, decoded) */
+    TD_JV_JSON,     /* an array, object, true or false: s holds it as compact JSON */
+    TD_JV_NKINDS
+} td_jv_kind;
+
+/* A JSON value as read (valid during the callback only). */
+typedef struct td_jv {
+    td_jv_kind kind;
+    int64_t i;
+    double d;
+    const char *s;
+    size_t len;
+} td_jv;
+
+/* The event keys HTA makes columns of, beside cat and name. */
+enum { TD_ROW_PID, TD_ROW_TID, TD_ROW_TS, TD_ROW_DUR, TD_ROW_NKEYS };
+
+/* What a column holds: how many values of each kind, and the range of its
+ * integers. */
+typedef struct td_row_col {
+    uint64_t n[TD_JV_NKINDS];
+    int64_t min, max; /* of the TD_JV_INT values; min > max when none */
+} td_row_col;
+
+typedef struct td_event_row {
+    int64_t index; /* the event's position in traceEvents, from 0 */
+    const char *cat, *name;
+    size_t cat_len, name_len;
+    td_jv key[TD_ROW_NKEYS]; /* pid, tid, ts, dur: ts and dur after HTA's
+                              * rounding when it applies (td_event_rows.rounded) */
+    td_jv end;               /* ts + dur */
+    int64_t stream;          /* args.stream as HTA reads it: -1 when not a number */
+    int64_t index_correlation;
+    int64_t iteration;    /* -1: none */
+    bool iteration_unset; /* HTA leaves it unset (NaN): a device event on stream 0 */
+    const td_jv *args;    /* the asked args (td_file_event_rows' args), NONE when absent */
+    int64_t row;          /* its position among the file's rows kept, from 0 */
+} td_event_row;
+
+typedef struct td_event_rows {
+    /* Over every event of traceEvents: the kinds of pid, tid, ts and dur
+     * (the ranges over the rows kept). */
+    td_row_col key[TD_ROW_NKEYS];
+    /* Over the rows kept: the asked args (nargs of them, the caller's
+     * array), the index, stream, index_correlation and iteration ranges,
+     * and how many rows' iteration is unset. */
+    td_row_col *args;
+    td_row_col index, stream, index_correlation, iteration;
+    uint64_t iteration_unset;
+    uint64_t kept, events; /* rows kept, events in traceEvents */
+    /* HTA's rounding of decimal timestamps applied (ts had a decimal or a
+     * missing value in some event and ns was false): HTA then places end
+     * right after the event keys. */
+    bool rounded;
+    bool has_args; /* some event has "args" */
+    /* The order in which cat, name, pid, tid, ts and dur first appear in
+     * the events (0 = first; -1 never), and the first other key HTA would
+     * make a column of, "" if none. */
+    int order[6];
+    char other_key[64];
+} td_event_rows;
+
+/* Reads path (a Kineto JSON trace, plain or compressed) twice as a stream
+ * and calls fn for each row HTA keeps whose iteration is among
+ * iters[niters] (niters == 0: every row) and whose side is device's
+ * (stream -1: CPU, else GPU), in file order. ns: keep decimal timestamps
+ * (HTA_DISABLE_NS_ROUNDING=1), else HTA's rounding. args[nargs]: the raw
+ * names of the args to hand over (out->args must hold nargs). Memory: the
+ * rows' own values one at a time, the ProfilerSteps, and one entry per
+ * correlation id. A negative return from fn stops and is returned. Errors
+ * name the file and, for parse errors, the byte offset. */
+TD_API int td_file_event_rows(const char *path, bool ns, const char *const *args, size_t nargs,
+                              const int64_t *iters, size_t niters, td_device device,
+                              int (*fn)(void *ud, const td_event_row *row), void *ud,
+                              td_event_rows *out, td_error *err);
+
 #ifdef __cplusplus
 }
 #endif

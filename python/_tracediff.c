@@ -2221,6 +2221,205 @@ done:
     return result;
 }
 
+/* ------------------------------------------------------------------------ */
+/* event_rows(): a file's rows as HTA's Trace frame holds them               */
+
+typedef struct rows_cb {
+    PyObject *cols[12]; /* index, cat, name, pid, tid, ts, dur, end, stream, index_correlation,
+                           iteration, row */
+    PyObject **args;    /* nargs lists */
+    size_t nargs;
+    PyObject *loads; /* json.loads, for the values that are arrays or objects */
+} rows_cb;
+
+static PyObject *jv_object(const rows_cb *c, const td_jv *v)
+{
+    switch (v->kind) {
+    case TD_JV_INT:
+        return PyLong_FromLongLong(v->i);
+    case TD_JV_FLOAT:
+        return PyFloat_FromDouble(v->d);
+    case TD_JV_STR:
+        return PyUnicode_DecodeUTF8(v->s, (Py_ssize_t)v->len, "surrogateescape");
+    case TD_JV_JSON: {
+        PyObject *t = PyUnicode_DecodeUTF8(v->s, (Py_ssize_t)v->len, "surrogateescape");
+        PyObject *o = t ? PyObject_CallOneArg(c->loads, t) : NULL;
+        Py_XDECREF(t);
+        return o;
+    }
+    default:
+        return Py_NewRef(Py_None);
+    }
+}
+
+static int append_new(PyObject *list, PyObject *o)
+{
+    if (!o)
+        return -1;
+    int rc = PyList_Append(list, o);
+    Py_DECREF(o);
+    return rc;
+}
+
+static int rows_fn(void *ud, const td_event_row *r)
+{
+    rows_cb *c = ud;
+    PyObject **k = c->cols;
+    td_jv cat = {TD_JV_STR, 0, 0, r->cat, r->cat_len},
+          name = {TD_JV_STR, 0, 0, r->name, r->name_len};
+    if (append_new(k[0], PyLong_FromLongLong(r->index)) < 0 ||
+        append_new(k[1], jv_object(c, &cat)) < 0 || append_new(k[2], jv_object(c, &name)) < 0)
+        return -1;
+    for (int q = 0; q < TD_ROW_NKEYS; q++)
+        if (append_new(k[3 + q], jv_object(c, &r->key[q])) < 0)
+            return -1;
+    if (append_new(k[7], jv_object(c, &r->end)) < 0 ||
+        append_new(k[8], PyLong_FromLongLong(r->stream)) < 0 ||
+        append_new(k[9], PyLong_FromLongLong(r->index_correlation)) < 0 ||
+        append_new(k[10], r->iteration_unset ? Py_NewRef(Py_None)
+                                             : PyLong_FromLongLong(r->iteration)) < 0 ||
+        append_new(k[11], PyLong_FromLongLong(r->row)) < 0)
+        return -1;
+    for (size_t a = 0; a < c->nargs; a++)
+        if (append_new(c->args[a], jv_object(c, &r->args[a])) < 0)
+            return -1;
+    return 0;
+}
+
+static PyObject *col_dict(const td_row_col *c)
+{
+    return Py_BuildValue("{s:K,s:K,s:K,s:K,s:K,s:L,s:L}", "none", (unsigned long long)c->n[0],
+                         "int", (unsigned long long)c->n[1], "float", (unsigned long long)c->n[2],
+                         "str", (unsigned long long)c->n[3], "json", (unsigned long long)c->n[4],
+                         "min", (long long)c->min, "max", (long long)c->max);
+}
+
+/* event_rows(path, ns, args, iterations, device) -> (columns, info): the
+ * rows of one Kineto trace file that HTA's Trace keeps, of these
+ * iterations (empty: all) and device (0 all, 1 cpu, 2 gpu), as lists per
+ * column; args: the raw names of the args to keep. info: what each column
+ * holds over the file (td_event_rows). */
+static PyObject *event_rows(PyObject *Py_UNUSED(mod), PyObject *args, PyObject *kw)
+{
+    static char *kwlist[] = {"path", "ns", "args", "iterations", "device", NULL};
+    PyObject *path, *argseq, *itseq, *result = NULL, *fast = NULL, *json = NULL;
+    int ns = 0, device = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O&pOOi:event_rows", kwlist, PyUnicode_FSConverter,
+                                     &path, &ns, &argseq, &itseq, &device))
+        return NULL;
+    rows_cb c = {0};
+    const char **names = NULL;
+    int64_t *iters = NULL;
+    size_t niters = 0;
+    td_row_col *acols = NULL;
+    if (device < TD_DEVICE_ALL || device > TD_DEVICE_GPU) {
+        PyErr_Format(UsageError, "device must be 0 (all), 1 (cpu) or 2 (gpu)");
+        goto done;
+    }
+    fast = PySequence_Fast(argseq, "args must be a list of names");
+    if (!fast)
+        goto done;
+    c.nargs = (size_t)PySequence_Fast_GET_SIZE(fast);
+    names = calloc(c.nargs + 1, sizeof *names);
+    c.args = calloc(c.nargs + 1, sizeof *c.args);
+    acols = calloc(c.nargs + 1, sizeof *acols);
+    if (!names || !c.args || !acols) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (size_t a = 0; a < c.nargs; a++)
+        if (!(names[a] = PyUnicode_AsUTF8(PySequence_Fast_GET_ITEM(fast, (Py_ssize_t)a))) ||
+            !(c.args[a] = PyList_New(0)))
+            goto done;
+    for (int q = 0; q < 12; q++)
+        if (!(c.cols[q] = PyList_New(0)))
+            goto done;
+    td_list il = TD_LIST_INIT;
+    if (to_list(itseq, &il, "iteration") < 0)
+        goto done;
+    iters = il.v;
+    niters = il.n;
+    json = PyImport_ImportModule("json");
+    if (!json || !(c.loads = PyObject_GetAttrString(json, "loads")))
+        goto done;
+    td_event_rows info = {.args = acols};
+    td_error err = {0};
+    /* The callback builds Python objects: the GIL stays held. */
+    int rc = td_file_event_rows(PyBytes_AS_STRING(path), ns, names, c.nargs, iters, niters,
+                                (td_device)device, rows_fn, &c, &info, &err);
+    if (rc < 0) {
+        if (!PyErr_Occurred())
+            raise_td(&err);
+        goto done;
+    }
+    static const char *const colnames[12] = {
+        "index",     "cat", "name", "pid", "tid", "ts", "dur", "end", "stream", "index_correlation",
+        "iteration", "row"};
+    PyObject *cols = PyDict_New(), *ainfo = PyList_New(0), *order = PyList_New(0);
+    PyObject *inf = cols && ainfo && order ? PyDict_New() : NULL;
+    int bad = !inf;
+    for (int q = 0; q < 12 && !bad; q++)
+        bad = PyDict_SetItemString(cols, colnames[q], c.cols[q]) < 0;
+    PyObject *alists = bad ? NULL : PyList_New(0);
+    bad |= !alists;
+    for (size_t a = 0; a < c.nargs && !bad; a++)
+        bad = PyList_Append(alists, c.args[a]) < 0 || append_new(ainfo, col_dict(&acols[a])) < 0;
+    for (int q = 0; q < 6 && !bad; q++)
+        bad = append_new(order, PyLong_FromLong(info.order[q])) < 0;
+    static const char *const keynames[TD_ROW_NKEYS] = {"pid", "tid", "ts", "dur"};
+    PyObject *keys = bad ? NULL : PyDict_New();
+    bad |= !keys;
+    for (int q = 0; q < TD_ROW_NKEYS && !bad; q++) {
+        PyObject *d = col_dict(&info.key[q]);
+        bad = !d || PyDict_SetItemString(keys, keynames[q], d) < 0;
+        Py_XDECREF(d);
+    }
+    const struct {
+        const char *k;
+        const td_row_col *c;
+    } more[] = {{"index", &info.index},
+                {"stream", &info.stream},
+                {"index_correlation", &info.index_correlation},
+                {"iteration", &info.iteration}};
+    for (size_t q = 0; q < sizeof more / sizeof *more && !bad; q++) {
+        PyObject *d = col_dict(more[q].c);
+        bad = !d || PyDict_SetItemString(inf, more[q].k, d) < 0;
+        Py_XDECREF(d);
+    }
+    if (!bad) {
+        PyObject *rest = Py_BuildValue(
+            "{s:O,s:O,s:O,s:K,s:K,s:K,s:O,s:O,s:O,s:s}", "keys", keys, "args", ainfo, "order",
+            order, "iteration_unset", (unsigned long long)info.iteration_unset, "kept",
+            (unsigned long long)info.kept, "events", (unsigned long long)info.events, "rounded",
+            info.rounded ? Py_True : Py_False, "has_args", info.has_args ? Py_True : Py_False,
+            "arg_values", alists, "other_key", info.other_key);
+        bad = !rest || PyDict_Update(inf, rest) < 0;
+        Py_XDECREF(rest);
+    }
+    if (!bad)
+        result = Py_BuildValue("(OO)", cols, inf);
+    Py_XDECREF(cols);
+    Py_XDECREF(ainfo);
+    Py_XDECREF(order);
+    Py_XDECREF(inf);
+    Py_XDECREF(alists);
+    Py_XDECREF(keys);
+done:
+    for (int q = 0; q < 12; q++)
+        Py_XDECREF(c.cols[q]);
+    for (size_t a = 0; c.args && a < c.nargs; a++)
+        Py_XDECREF(c.args[a]);
+    free(c.args);
+    free(names);
+    free(acols);
+    free(iters);
+    Py_XDECREF(c.loads);
+    Py_XDECREF(json);
+    Py_XDECREF(fast);
+    Py_DECREF(path);
+    return result;
+}
+
 static PyMethodDef module_methods[] = {
     {"open_sets", (PyCFunction)(void (*)(void))open_sets, METH_VARARGS | METH_KEYWORDS,
      "open_sets(paths, threads=0, want_attribution=False, ns=None, ..., pids=None) -> [Set]: "
@@ -2246,6 +2445,9 @@ static PyMethodDef module_methods[] = {
     {"explain", (PyCFunction)(void (*)(void))explain, METH_VARARGS | METH_KEYWORDS,
      "explain(control, test, ..., name=, by=1) -> str or None: tracediff explain --format "
      "json's text (None: name in neither selection)."},
+    {"event_rows", (PyCFunction)(void (*)(void))event_rows, METH_VARARGS | METH_KEYWORDS,
+     "event_rows(path, ns, args, iterations, device) -> (columns, info): the rows HTA's Trace "
+     "keeps of one Kineto trace file (td_file_event_rows)."},
     {"roofline", (PyCFunction)(void (*)(void))roofline, METH_VARARGS | METH_KEYWORDS,
      "roofline(control, test, ..., stats=False, samples=0, alpha=0, min_change=None) -> str: "
      "tracediff roofline --format json's text."},

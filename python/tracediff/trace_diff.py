@@ -364,32 +364,95 @@ class LabeledTrace:
         iteration: Optional[Union[int, List[int]]] = None,
         device_type: DeviceType = DeviceType.ALL,
     ) -> "pd.DataFrame":
-        """The events of some ranks and iterations (default: the lowest of
-        each) on a device (``DeviceType.CPU``, ``GPU`` or ``ALL``), one row
-        each, in file order: the events ``compare_traces`` counts.
-
-        Columns: ``rank``, ``iteration``, ``cat`` and ``name`` (ids into
-        ``s_tab``), ``dur`` (us; int64 unless ``ns`` keeps decimals) and
-        ``stream``: -1 for host events, 0 for device events on stream 0, NaN
-        for other device events (the library keeps no stream number), so
-        ``stream.eq(-1)``/``ne(-1)`` select as in HTA. The rows are those
-        of the library; HTA's other trace columns (``ts``, ``pid``, ``tid``,
-        ...) are not kept."""
+        """The rows of HTA's trace frame for some ranks and iterations
+        (default: the lowest of each) on a device (``DeviceType.CPU``,
+        ``GPU`` or ``ALL``), in file order, with HTA's columns and dtypes:
+        ``index`` (the event's position in ``traceEvents``, also the frame's
+        index), ``cat`` and ``name`` (ids into ``s_tab``), ``pid``, ``tid``,
+        ``ts``, ``dur``, the args HTA keeps (``stream``, ``correlation``,
+        ``bytes``, ``memory_bw_gbps``, ..., ``out_split_size``),
+        ``index_correlation``, ``iteration`` and ``end``; with several ranks,
+        ``rank`` and ``idx`` first and a fresh index, as HTA's concat. Each
+        integer column has the smallest type holding its values over the
+        whole file, as HTA's downcast. The trace files are read again for
+        this (td_file_event_rows), keeping only the rows selected."""
         _pandas()
         ranks = self._selection("rank", rank, self.ranks())
         iters = self._selection("iteration", iteration, self.iterations())
-        self._symbols()
-        cols = self._set.events(ranks, iters, _device_code(device_type), self._sym)
-        dur = np.frombuffer(cols["dur"], dtype=np.float64)
-        df = pd.DataFrame({
-            "rank": np.frombuffer(cols["rank"], dtype=np.int64),
-            "iteration": np.frombuffer(cols["iteration"], dtype=np.int64),
-            "cat": np.frombuffer(cols["cat"], dtype=np.int64),
-            "name": np.frombuffer(cols["name"], dtype=np.int64),
-            "dur": _duration_column(dur, False),
-            "stream": np.frombuffer(cols["stream"], dtype=np.float64),
-        })
+        by_rank = {f["rank"]: f["path"] for f in self.files()}
+        frames = [self._rows(by_rank[r], iters, _device_code(device_type)) for r in ranks]
+        if len(frames) == 1:
+            return frames[0][0]
+        df = pd.concat([f for f, _, _ in frames], axis=0, keys=self.ranks(),
+                       names=["rank", "idx"]).reset_index()
+        # HTA selects after the concat: a row's label is its place among
+        # every row of the ranks before it and its own file's rows.
+        base, labels = 0, []
+        for _, pos, kept in frames:
+            labels.append(np.asarray(pos, dtype=np.int64) + base)
+            base += kept
+        df.index = pd.Index(np.concatenate(labels), dtype=np.int64)
         return df
+
+    def _rows(self, path: str, iters: List[int], device: int):
+        """One file's rows as HTA's Trace frame holds them (see extract_ops),
+        their places among the file's rows HTA keeps, and how many it keeps."""
+        sym = self._symbols()
+        cols, info = _core.event_rows(path, self._set.ns, [a[1] for a in _HTA_ARGS], iters, device)
+        if info["other_key"]:
+            raise UsageError(f"extract_ops: {path}: its events have a key "
+                             f"{info['other_key']!r}, which HTA keeps as a column of its own; "
+                             "only Kineto's keys are read")
+        n = len(cols["index"])
+        data = {"index": _int_column(cols["index"], info["index"])}
+        keys = info["keys"]
+        rounded = info["rounded"]
+        ts_none = keys["ts"]["none"] > 0
+        gap = ts_none or keys["dur"]["none"] > 0  # rows of the whole file with no end
+
+        def ids(values):
+            return np.array([sym.setdefault(v, len(sym)) for v in values], dtype=np.int64)
+
+        for name in sorted(("cat", "name", "pid", "tid", "ts", "dur"),
+                           key=lambda k: info["order"][("cat", "name", "pid", "tid", "ts",
+                                                        "dur").index(k)]):
+            if info["order"][("cat", "name", "pid", "tid", "ts", "dur").index(name)] < 0:
+                continue
+            if name in ("cat", "name"):
+                data[name] = ids(cols[name])
+            elif rounded and name == "ts":
+                data[name] = _float_column(cols[name]) if ts_none else \
+                    _int_column(cols[name], keys[name])
+            elif rounded and name == "dur":
+                data[name] = _float_column(cols[name]) if gap else \
+                    _int_column(cols[name], keys[name])
+            else:
+                data[name] = _key_column(cols[name], keys[name])
+        if rounded:
+            data["end"] = None  # placed here, as HTA's rounding adds it; filled below
+        if info["has_args"]:
+            for (col, _raw, default), values, k in zip(_HTA_ARGS, info["arg_values"],
+                                                       info["args"]):
+                if col == "stream":
+                    data[col] = _int_column(cols["stream"], info["stream"])
+                else:
+                    data[col] = _arg_column(values, k, default)
+            data["index_correlation"] = _int_column(cols["index_correlation"],
+                                                    info["index_correlation"])
+        if info["iteration_unset"]:
+            data["iteration"] = _float_column(cols["iteration"])
+        else:
+            data["iteration"] = _int_column(cols["iteration"], info["iteration"])
+        ts, dur = data.get("ts"), data.get("dur")
+        if ts is not None and dur is not None:
+            data["end"] = (ts.astype(np.int64) + dur.astype(np.int64)
+                           if ts.dtype.kind == "i" and dur.dtype.kind == "i"
+                           else ts.astype(np.float64) + dur.astype(np.float64))
+        else:
+            data.pop("end", None)
+        df = pd.DataFrame(data, index=pd.Index(cols["index"], dtype=np.int64))
+        assert len(df) == n
+        return df, cols["row"], info["kept"]
 
     def get_ops_summary(self, ops: "pd.DataFrame") -> "pd.DataFrame":
         """Counts and total durations of ``ops`` (an ``extract_ops`` result,
@@ -411,6 +474,87 @@ class LabeledTrace:
 
     def __repr__(self) -> str:
         return f"LabeledTrace(label={self.label!r}, trace_dir={self._set.path!r})"
+
+
+# The args HTA's default parser config keeps, in its order: (column, the
+# arg's name in the trace, the default of an event without it).
+_HTA_ARGS = (
+    ("stream", "stream", -1),
+    ("correlation", "correlation", -1),
+    ("bytes", "bytes", -1),
+    ("memory_bw_gbps", "memory bandwidth (GB/s)", 0.0),
+    ("wait_on_stream", "wait_on_stream", -1),
+    ("wait_on_cuda_event_record_corr_id", "wait_on_cuda_event_record_corr_id", -1),
+    ("input_dims", "Input Dims", "-1"),
+    ("input_type", "Input type", "-1"),
+    ("input_strides", "Input Strides", "-1"),
+    ("external_id", "External id", -1),
+    ("python_id", "Python id", -1),
+    ("python_parent_id", "Python parent id", -1),
+    ("collective_name", "Collective name", ""),
+    ("in_msg_nelems", "In msg nelems", 0),
+    ("out_msg_nelems", "Out msg nelems", 0),
+    ("msg_dtype", "dtype", ""),
+    ("group_size", "Group size", 0),
+    ("process_rank", "Rank", -1),
+    ("in_split_size", "In split size", "[]"),
+    ("out_split_size", "Out split size", "[]"),
+)
+
+
+def _smallest_int(lo: int, hi: int):
+    """pandas' downcast="integer": the smallest signed type holding lo..hi."""
+    for t in (np.int8, np.int16, np.int32):
+        info = np.iinfo(t)
+        if info.min <= lo and hi <= info.max:
+            return t
+    return np.int64
+
+
+def _int_column(values: list, col: dict) -> "np.ndarray":
+    lo, hi = (col["min"], col["max"]) if col["min"] <= col["max"] else (0, 0)
+    return np.array(values, dtype=_smallest_int(lo, hi))
+
+
+def _float_column(values: list) -> "np.ndarray":
+    return np.array([np.nan if v is None else v for v in values], dtype=np.float64)
+
+
+def _object_column(values: list) -> "np.ndarray":
+    out = np.empty(len(values), dtype=object)
+    out[:] = [np.nan if v is None else v for v in values]
+    return out
+
+
+def _key_column(values: list, col: dict) -> "np.ndarray":
+    """An event key's column as pandas builds it from the whole file's
+    events: object when some value is a string (or other JSON), float64
+    when some is a decimal or missing, else the smallest integer type of the
+    rows kept."""
+    if col["str"] or col["json"]:
+        return _object_column(values)
+    if col["float"] or col["none"]:
+        return _float_column(values)
+    return _int_column(values, col)
+
+
+def _arg_column(values: list, col: dict, default) -> "np.ndarray":
+    """An arg's column as HTA fills it: the default where an event lacks it,
+    the type pandas infers from the values of the rows kept."""
+    kinds = {k for k in ("int", "float", "str", "json") if col[k]}
+    lo, hi = col["min"], col["max"]
+    if col["none"]:
+        kinds.add({int: "int", float: "float", str: "str"}[type(default)])
+        if isinstance(default, int):
+            lo, hi = (min(lo, default), max(hi, default)) if lo <= hi else (default, default)
+    filled = [default if v is None else v for v in values]
+    if kinds & {"str", "json"}:
+        out = np.empty(len(filled), dtype=object)
+        out[:] = filled
+        return out
+    if "float" in kinds:
+        return np.array(filled, dtype=np.float64)
+    return _int_column(filled, {"min": lo, "max": hi})
 
 
 def _adapt(control, test, threads: int, ns: Optional[bool] = None, attribution: bool = False,
