@@ -1191,6 +1191,54 @@ def t_hta_labeled_trace_extract_ops_and_summary():
                 assert (lt.s_tab[df["name_id"]].tolist() == df["name"].tolist())
 
 
+def t_hta_extract_ops_frame():
+    """extract_ops returns HTA's trace frame rows: the columns, their order
+    and dtypes, the index and every value of what HTA's own extract_ops
+    returned on the reference traces (tests/data/hta/hta_rows.json.gz, made
+    by gen_hta_rows.py running HTA), cat and name through s_tab; under
+    both timestamp rules (HTA_DISABLE_NS_ROUNDING as ns=True)."""
+    with gzip.open(os.path.join(ROOT, "tests", "data", "hta", "hta_rows.json.gz"), "rt") as f:
+        cases = json.load(f)["cases"]
+    assert len(cases) >= 8 and any(c["disable_ns_rounding"] for c in cases)
+    sets = {}
+    for c in cases:
+        what = (c["set"], c["rank"], c["iteration"], c["device"], c["disable_ns_rounding"])
+        key = (c["set"], c["disable_ns_rounding"])
+        if key not in sets:
+            sets[key] = LabeledTrace(label="x", trace_dir=os.path.join(TRACES, c["set"]),
+                                     ns=c["disable_ns_rounding"])
+        lt = sets[key]
+        df = lt.extract_ops(c["rank"], c["iteration"], getattr(DeviceType, c["device"]))
+        assert list(df.columns) == c["columns"], (what, list(df.columns), c["columns"])
+        assert [str(t) for t in df.dtypes] == c["dtypes"], \
+            (what, [(k, str(t), w) for k, t, w in zip(df.columns, df.dtypes, c["dtypes"])
+                    if str(t) != w])
+        assert str(df.index.dtype) == c["index_dtype"], (what, df.index.dtype)
+        assert df.index.tolist() == c["index"], (what, "index")
+        assert len(df) > 0, what
+        tab = lt.s_tab
+        for col in df.columns:
+            want = c["values"][col]
+            if col in ("cat", "name"):
+                got = tab[df[col].to_numpy()].tolist()
+            else:
+                got = [None if isinstance(v, float) and math.isnan(v) else
+                       (v.item() if hasattr(v, "item") else v) for v in df[col]]
+            bad = [(i, g, w) for i, (g, w) in enumerate(zip(got, want)) if g != w or
+                   type(g) is not type(w)]
+            assert not bad, (what, col, len(bad), bad[:3])
+    # A bad selection raises as HTA does.
+    lt = sets[("hta-two_ranks", False)]
+    for kw, msg in (({"rank": 7}, "rank=7"), ({"iteration": 1}, "iteration=1"),
+                    ({"rank": "0"}, "`rank`")):
+        try:
+            lt.extract_ops(**kw)
+        except ValueError as e:
+            assert msg in str(e), (kw, str(e))
+        else:
+            raise AssertionError(f"extract_ops({kw}) did not raise")
+
+
 def t_hta_compare_traces_and_ops_diff():
     for pr, ctl, tst in _hta_pairs():
         sel_ = (pr["control_rank"], pr["test_rank"], pr["control_iteration"],
