@@ -1237,6 +1237,26 @@ def t_hta_extract_ops_frame():
             assert msg in str(e), (kw, str(e))
         else:
             raise AssertionError(f"extract_ops({kw}) did not raise")
+    # The file is read again: a file broken since names itself and the byte.
+    src = os.path.join(TRACES, "hta-trace_compare", "base", "base.json.gz")
+    with gzip.open(src, "rb") as f:
+        text = f.read()
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "rank-1.json")
+        with open(path, "wb") as f:
+            f.write(text)
+        lt = LabeledTrace(label="x", trace_dir=path)
+        whole = lt.extract_ops(iteration=lt.iterations())
+        bad = text.index(b'"dur"', len(text) // 2)
+        with open(path, "wb") as f:
+            f.write(text[:bad] + b"!" + text[bad + 1:])
+        try:
+            lt.extract_ops()
+        except tracediff.TraceError as e:
+            assert e.file == path and e.offset == bad, (e.file, e.offset, bad, str(e))
+        else:
+            raise AssertionError("a broken file did not raise")
+    assert len(whole) > 0
 
 
 def t_hta_compare_traces_and_ops_diff():

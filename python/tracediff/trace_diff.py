@@ -398,7 +398,8 @@ class LabeledTrace:
         """One file's rows as HTA's Trace frame holds them (see extract_ops),
         their places among the file's rows HTA keeps, and how many it keeps."""
         sym = self._symbols()
-        cols, info = _core.event_rows(path, self._set.ns, [a[1] for a in _HTA_ARGS], iters, device)
+        cols, info = _core.event_rows(path, self._set.ns, [a[1] for a in _HTA_ARGS], iters or None,
+                                      device)
         if info["other_key"]:
             raise UsageError(f"extract_ops: {path}: its events have a key "
                              f"{info['other_key']!r}, which HTA keeps as a column of its own; "

@@ -715,8 +715,8 @@ int td_file_event_rows(const char *path, bool ns, const char *const *args, size_
     for (int q = 0; q < 6; q++)
         out->order[q] = -1;
     rows R = {.path = path, .ns = ns, .argn = args, .nargs = nargs, .out = out, .err = err};
-    pass_ctx P = {.first = true, .iters = iters, .niters = niters, .device = device, .fn = fn,
-                  .ud = ud};
+    pass_ctx P = {
+        .first = true, .iters = iters, .niters = niters, .device = device, .fn = fn, .ud = ud};
     int rc = 0;
     R.e.args = calloc(nargs + 1, sizeof *R.e.args);
     P.args_out = calloc(nargs + 1, sizeof *P.args_out);
