@@ -321,7 +321,7 @@ static int64_t stream_of(const ev *e)
     if (v->kind == TD_JV_INT)
         return v->i;
     if (v->kind == TD_JV_FLOAT)
-        return isfinite(v->d) ? (int64_t)v->d : -1;
+        return fabs(v->d) < 9e18 ? (int64_t)v->d : -1;
     if (v->kind == TD_JV_STR && v->len && v->len < 64) {
         char b[64], *end;
         memcpy(b, e->arena + v->off, v->len);
@@ -329,7 +329,7 @@ static int64_t stream_of(const ev *e)
         double d = strtod(b, &end);
         while (*end == ' ')
             end++;
-        if (end != b && !*end && isfinite(d))
+        if (end != b && !*end && fabs(d) < 9e18)
             return (int64_t)d;
     }
     return -1;
@@ -346,6 +346,11 @@ static int64_t corr_of(const ev *e)
     return -1;
 }
 
+static double num(const jv *v)
+{
+    return v->kind == TD_JV_INT ? (double)v->i : v->d;
+}
+
 /* ts, dur and end as HTA's frame holds them (rounded: ceil of the start,
  * floor of the end, the duration between). */
 static void times(const rows *R, const ev *e, jv *ts, jv *dur, jv *end)
@@ -355,7 +360,8 @@ static void times(const rows *R, const ev *e, jv *ts, jv *dur, jv *end)
     memset(end, 0, sizeof *end);
     bool num_ts = ts->kind == TD_JV_INT || ts->kind == TD_JV_FLOAT;
     bool num_dur = dur->kind == TD_JV_INT || dur->kind == TD_JV_FLOAT;
-    if (R->out->rounded && num_ts) {
+    /* (times beyond 2^53 us are left as read: no trace holds them) */
+    if (R->out->rounded && num_ts && fabs(num(ts)) < 9e15 && (!num_dur || fabs(num(dur)) < 9e15)) {
         double t = ts->kind == TD_JV_INT ? (double)ts->i : ts->d;
         ts->kind = TD_JV_INT;
         ts->i = (int64_t)ceil(t);
@@ -369,9 +375,9 @@ static void times(const rows *R, const ev *e, jv *ts, jv *dur, jv *end)
         }
     }
     if (num_ts && num_dur) {
-        if (ts->kind == TD_JV_INT && dur->kind == TD_JV_INT) {
+        if (ts->kind == TD_JV_INT && dur->kind == TD_JV_INT &&
+            !__builtin_add_overflow(ts->i, dur->i, &end->i)) {
             end->kind = TD_JV_INT;
-            end->i = ts->i + dur->i;
             end->d = (double)end->i;
         } else {
             end->kind = TD_JV_FLOAT;
@@ -379,11 +385,6 @@ static void times(const rows *R, const ev *e, jv *ts, jv *dur, jv *end)
                      (dur->kind == TD_JV_INT ? (double)dur->i : dur->d);
         }
     }
-}
-
-static double num(const jv *v)
-{
-    return v->kind == TD_JV_INT ? (double)v->i : v->d;
 }
 
 /* The step a host time falls in (the last whose [ts, ts + dur) holds it), -1 if none. */
