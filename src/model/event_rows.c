@@ -564,6 +564,39 @@ static td_jv pub(const ev *e, const jv *v)
     return (td_jv){v->kind, v->i, v->d, text(e, v), v->len};
 }
 
+/* A row's index_correlation and iteration (unset: HTA's NaN), HTA's way:
+ * the linked event's index; a host event's step by its time, a kernel's by
+ * its launch's. */
+static void link_and_step(rows *R, const ev *e, const jv *ts, int64_t stream, int64_t *ic,
+                          int64_t *it, bool *unset)
+{
+    int64_t corr = corr_of(e);
+    bool gpu = false;
+    corr_ent *c = NULL;
+    *ic = corr < 0 ? corr : 0;
+    if (corr != -1) {
+        gpu = gpu_side(e, stream, corr);
+        c = map_get(R, corr, false);
+        if (c && gpu && c->cpu_index >= 0)
+            *ic = c->cpu_index;
+        else if (c && !gpu && c->gpu_index >= 0)
+            *ic = c->gpu_index;
+    }
+    *it = -1;
+    *unset = false;
+    if (stream < 0 || (stream == 0 && str_is(e, &e->key[K_CAT], "cpu_op"))) {
+        *it = step_of(R, num(ts));
+    } else if (stream == 0) {
+        *unset = true;
+    } else if (*ic > 0) {
+        /* the linked event's iteration: its own by time, when it is a host event */
+        if (c && gpu && *ic == c->cpu_index && c->cpu_rule == 0)
+            *it = step_of(R, c->cpu_ts);
+        else
+            *unset = true;
+    }
+}
+
 static int second_pass_event(rows *R, pass_ctx *P)
 {
     ev *e = &R->e;
@@ -573,31 +606,9 @@ static int second_pass_event(rows *R, pass_ctx *P)
     td_event_row row = {.index = e->index, .row = (int64_t)o->kept++};
     jv ts, dur, end;
     times(R, e, &ts, &dur, &end);
-    int64_t stream = stream_of(e), corr = corr_of(e);
-    int64_t ic = corr < 0 ? corr : 0;
-    bool gpu = false;
-    corr_ent *c = NULL;
-    if (corr != -1) {
-        gpu = gpu_side(e, stream, corr);
-        c = map_get(R, corr, false);
-        if (c && gpu && c->cpu_index >= 0)
-            ic = c->cpu_index;
-        else if (c && !gpu && c->gpu_index >= 0)
-            ic = c->gpu_index;
-    }
-    int64_t it = -1;
-    bool unset = false;
-    if (stream < 0 || (stream == 0 && str_is(e, &e->key[K_CAT], "cpu_op"))) {
-        it = step_of(R, num(&ts));
-    } else if (stream == 0) {
-        unset = true;
-    } else if (ic > 0) {
-        /* the linked event's iteration: its own by time, when it is a host event */
-        if (c && gpu && ic == c->cpu_index && c->cpu_rule == 0)
-            it = step_of(R, c->cpu_ts);
-        else
-            unset = true;
-    }
+    int64_t stream = stream_of(e), ic, it;
+    bool unset;
+    link_and_step(R, e, &ts, stream, &ic, &it, &unset);
     col_int(&o->index, e->index);
     col_int(&o->stream, stream);
     col_int(&o->index_correlation, ic);

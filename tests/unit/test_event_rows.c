@@ -79,8 +79,8 @@ TEST(test_event_rows__hta_rules_by_hand)
     td_error err = {0};
     got g = {0};
     int64_t it5 = 5;
-    int rc = td_file_event_rows(path, false, ARGS, 2, NULL, 0, TD_DEVICE_ALL, collect, &g, &info,
-                                &err);
+    int rc =
+        td_file_event_rows(path, false, ARGS, 2, NULL, 0, TD_DEVICE_ALL, collect, &g, &info, &err);
     REQUIRE(rc == 0);
     CHECK_INT(info.events, 8);
     CHECK_INT(info.kept, 6);
@@ -170,8 +170,8 @@ TEST(test_event_rows__errors_name_file_and_byte)
     td_event_rows info = {.args = acols};
     td_error err = {0};
     got g = {0};
-    int rc = td_file_event_rows(path, false, ARGS, 2, NULL, 0, TD_DEVICE_ALL, collect, &g, &info,
-                                &err);
+    int rc =
+        td_file_event_rows(path, false, ARGS, 2, NULL, 0, TD_DEVICE_ALL, collect, &g, &info, &err);
     CHECK(rc < 0);
     CHECK_STR(err.path, path);
     CHECK(err.has_offset);
@@ -181,8 +181,8 @@ TEST(test_event_rows__errors_name_file_and_byte)
                             TD_DEVICE_ALL, collect, &g, &info, &err);
     CHECK(rc < 0 && err.code == TD_ETRACE);
     memset(&err, 0, sizeof err);
-    rc = td_file_event_rows("/nonexistent/t.json", false, ARGS, 2, NULL, 0, TD_DEVICE_ALL,
-                            collect, &g, &info, &err);
+    rc = td_file_event_rows("/nonexistent/t.json", false, ARGS, 2, NULL, 0, TD_DEVICE_ALL, collect,
+                            &g, &info, &err);
     CHECK(rc < 0);
     CHECK_STR(err.path, "/nonexistent/t.json");
 }
