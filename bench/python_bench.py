@@ -10,8 +10,10 @@ pair, as run_bench.py makes it), and CPU seconds (user + system, the
 process's own and its children's) rather than wall time: the median of
 `tracediff compare C T --format csv` against TraceDiff.compare_traces(C, T),
 tracediff.breakdown(C, T) against `tracediff breakdown C T --format json`,
-ops_diff against `ops --format json` and explain(C, T, "aten::mm") against
-`explain ... --format json`, and their ratios (the goal: at most 1.2).
+ops_diff against `ops --format json`, explain(C, T, "aten::mm") against
+`explain ... --format json` and roofline(C, T) (with and without stats)
+against `roofline [--stats] --format json`, and their ratios (the goal: at
+most 1.2).
 
 Pairs: the largest bundled one (tests/golden/traces/hta-trace_diff) and, with
 --scaled-mb M (default 300; 0 = none), that pair scaled by gen_trace.py to
@@ -92,7 +94,12 @@ def bench_x4(a):
               ["ops", c, t, "--format", "json"], lambda: TraceDiff.ops_diff(c, t)),
              ("explain / explain aten::mm --format json",
               ["explain", c, t, "aten::mm", "--format", "json"],
-              lambda: tracediff.explain(c, t, "aten::mm"))]
+              lambda: tracediff.explain(c, t, "aten::mm")),
+             ("roofline / roofline --format json",
+              ["roofline", c, t, "--format", "json"], lambda: tracediff.roofline(c, t)),
+             ("roofline(stats=True) / roofline --stats --format json",
+              ["roofline", c, t, "--stats", "--format", "json"],
+              lambda: tracediff.roofline(c, t, stats=True))]
     print("| 4x plain pair (CPU s, median of %d) | CLI | Python | ratio (goal <= 1.2) |" % a.runs)
     print("|---|---|---|---|")
     for name, args, py in cases:
