@@ -616,6 +616,10 @@ typedef struct td_side_notes {
      * side's files have no nn.Module events (the rows are by top op). */
     uint64_t stack_cut;
     bool no_modules;
+    /* by module or stack with --device cpu: the stacks are the cpu-side
+     * events' (stack_cut counts them; under no module they go to the row
+     * TD_UNATTRIBUTED, and no_modules keeps the rows by module). */
+    bool cpu_stacks;
 } td_side_notes;
 
 typedef struct td_diff td_diff;
