@@ -1163,12 +1163,16 @@ typedef struct td_report_input {
     /* The tree match of the same selection (td_tree_match_select), or NULL:
      * the "Matched by structure" section (docs/tree-match.md). */
     const struct td_tree_match *tree;
+    /* The flame section's grey: a frame whose |change| is under min_change
+     * percent (when has_min_change; else stats' min change, else 1%). */
+    double min_change;
+    bool has_min_change;
 } td_report_input;
 
 #define TD_REPORT_INPUT_INIT                                                                       \
     {                                                                                              \
         sizeof(td_report_input), NULL, NULL, NULL, NULL, NULL, NULL, {NULL, NULL}, NULL, 0, 0,     \
-            NULL, NULL                                                                             \
+            NULL, NULL, 0, false                                                                   \
     }
 
 /* One self-contained HTML page (inline CSS, JS and SVG; nothing fetched):

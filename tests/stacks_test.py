@@ -183,6 +183,12 @@ def module_pair(a, b):
         else:
             check(True, "")
     ex = rows_by(c, t, "--by", "module", "--exclusive")
+    empty = [r[key] for r in ex if not r["control_counts"] and not r["test_counts"]]
+    check(not empty, "%s: --exclusive lists no module without events (%s)" % (a, empty[:3]))
+    inner = {r[key] for r in ex}
+    outer = {p.rsplit("/", 1)[0] for p in inner if "/" in p}
+    check(outer - inner, "%s: --exclusive leaves out enclosing modules with no time of their own"
+          % a)
     for s, side in enumerate(("control", "test")):
         tot = sum(r[side + "_total_duration"] for r in ex)
         check(abs(tot - gpu[s]) < 1e-6 * max(gpu[s], 1) + 1e-6,
@@ -392,6 +398,26 @@ def test_report_flame():
         want = {st: v for st, v in fold.items() if v}
         check(got == want, "flame data: self times = the folded stacks (%s vs %s)" % (
             sorted(got.items())[:3], sorted(want.items())[:3]))
+    # The grey band follows the report's --min-change (default 1%).
+    for extra, want in (((), 1), (("--min-change", "30%"), 30)):
+        rc, _, err = run("report", p, q, "-o", out, "-q", *extra)
+        page = open(out, encoding="utf-8").read() if rc == 0 else ""
+        m = re.search(r'<script type="application/json" id="td-flame-data">(.*?)</script>', page, re.S)
+        got = json.loads(m.group(1))["min_change"] if m else None
+        check(got == want and ("grey within %d%%" % want) in page,
+              "report %s: the flame's grey band is %s%% (%s)" % (extra, want, got))
+    # A report of the CPU: the flame graph of the CPU stacks.
+    rc, _, err = run("report", p, q, "-o", out, "-q", "--device", "cpu")
+    page = open(out, encoding="utf-8").read() if rc == 0 else ""
+    m = re.search(r'<script type="application/json" id="td-flame-data">(.*?)</script>', page, re.S)
+    if m:
+        nodes = json.loads(m.group(1))["nodes"]
+        fc, ft = folded(p, q, "--device", "cpu")
+        check("CPU time by stack" in page and nodes[0][2] == sum(fc.values()) and
+              nodes[0][3] == sum(ft.values()) and any(n[1] == "cudaLaunchKernel" for n in nodes),
+              "report --device cpu: the flame graph of the CPU stacks")
+    else:
+        check(False, "report --device cpu: a flame section (%s)" % err)
     sp = os.path.join(TMP, "o.tdsum")
     rc, _, err = run("summarize", p, "-o", sp, "-q")
     rc, _, err = run("report", sp, sp, "-o", out, "-q")
@@ -640,6 +666,18 @@ def test_cpu_modules():
     check(ex == {"M_0": 100, "M_0/L_0": 50, "M_0/L_1": 35, "(unattributed)": 7},
           "cpu modules exclusive: %s" % ex)
     check(sum(ex.values()) == 192, "cpu modules: exclusive rows add up to the CPU total")
+    # A GPU event two modules deep: --exclusive has its innermost module
+    # alone (the enclosing one has no time of its own: no row).
+    g = [ev("python_function", "nn.Module: Outer_0", 0, 100),
+         ev("python_function", "nn.Module: Inner_0", 10, 50),
+         ev("cuda_runtime", "cudaLaunchKernel", 20, 1, correlation=1), kernel("k", 200, 5, 1)]
+    q = os.path.join(TMP, "gpu_mod.json")
+    write_trace(q, g)
+    inc = {r["module"]: r["test_total_duration"] for r in rows_by(q, q, "--by", "module")}
+    ex = {r["module"]: r["test_total_duration"]
+          for r in rows_by(q, q, "--by", "module", "--exclusive")}
+    check(inc == {"Outer_0": 5, "Outer_0/Inner_0": 5} and ex == {"Outer_0/Inner_0": 5},
+          "--exclusive: no row for a module with no time of its own (%s, %s)" % (inc, ex))
     norm = {r["module"] for r in rows_by(p, p, "--by", "module", "--device", "cpu",
                                          "--normalize-names")}
     check(norm == {"M_*", "M_*/L_*", "(unattributed)"}, "cpu modules folded: %s" % norm)

@@ -302,15 +302,18 @@ static bool component(td_stk_rows *x, uint32_t id, const char **s, size_t *len)
     return true;
 }
 
-/* The row of module node m (its path from the outermost module). */
-static int64_t module_row(td_stk_rows *x, uint32_t m, int depth)
+/* The path of module node m from the outermost module (x->mpath[m]): 0,
+ * or -3 when out of memory. Only the path: an enclosing module gets a row
+ * only when an event is counted in it (with --exclusive, an ancestor
+ * whose time is all its children's has no row). */
+static int module_path(td_stk_rows *x, uint32_t m, int depth)
 {
     const td_file *f = x->f;
-    if (x->mrow[m] != UNKNOWN)
-        return x->mrow[m];
+    if (x->mpath[m])
+        return 0;
     uint32_t up = f->stk_parent[m];
     int64_t pm = up == TD_ATTR_NONE ? -1 : near_module(x, up);
-    if (pm >= 0 && depth < TD_STK_MAX_DEPTH && module_row(x, (uint32_t)pm, depth + 1) == -3)
+    if (pm >= 0 && depth < TD_STK_MAX_DEPTH && module_path(x, (uint32_t)pm, depth + 1) == -3)
         return -3;
     const char *c;
     size_t cl;
@@ -335,7 +338,17 @@ static int64_t module_row(td_stk_rows *x, uint32_t m, int depth)
     p[at] = '\0';
     x->mpath[m] = p;
     x->mplen[m] = at;
-    x->mrow[m] = key_row(x, p, at);
+    return 0;
+}
+
+/* The row of module node m (its path from the outermost module). */
+static int64_t module_row(td_stk_rows *x, uint32_t m, int depth)
+{
+    if (x->mrow[m] != UNKNOWN)
+        return x->mrow[m];
+    if (module_path(x, m, depth) == -3)
+        return -3;
+    x->mrow[m] = key_row(x, x->mpath[m], x->mplen[m]);
     return x->mrow[m];
 }
 
@@ -344,7 +357,7 @@ static int64_t module_row(td_stk_rows *x, uint32_t m, int depth)
 static int64_t leaf_module_row(td_stk_rows *x, uint32_t node, uint32_t name)
 {
     int64_t pm = node == TD_ATTR_NONE ? -1 : near_module(x, node);
-    if (pm >= 0 && module_row(x, (uint32_t)pm, 0) == -3)
+    if (pm >= 0 && module_path(x, (uint32_t)pm, 0) == -3)
         return -3;
     const char *c;
     size_t cl;
@@ -439,7 +452,7 @@ int td_stk_in_module(td_stk_rows *x, size_t k, const char *path, size_t len)
     int depth = 0;
     for (int64_t m = node == TD_ATTR_NONE ? -1 : near_module(x, node);
          m >= 0 && depth < TD_STK_MAX_DEPTH; depth++) {
-        if (module_row(x, (uint32_t)m, 0) == -3)
+        if (module_path(x, (uint32_t)m, 0) == -3)
             return TD_ENOMEM;
         if (x->mpath[m] && x->mplen[m] == len && memcmp(x->mpath[m], path, len) == 0)
             return 1;
