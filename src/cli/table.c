@@ -960,7 +960,8 @@ const cli_option cli_options[] = {
      "false discovery rate for the q-values (default 0.05)", set_alpha},
     {"min-change", 0, "P%", NULL, "statistics",
      ON(CMD_COMPARE) | ON(CMD_REPORT) | ON(CMD_CHECK) | ON(CMD_ROOFLINE),
-     "a smaller change of the mean is noise (default 1%);\nreport: also the flame graph's grey band",
+     "a smaller change of the mean is noise (default 1%);\n"
+     "report: also the flame graph's grey band",
      set_min_change},
     /* gate */
     {"max-regression", 0, "P%", NULL, "gate", ON(CMD_CHECK),

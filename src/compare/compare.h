@@ -34,7 +34,8 @@ int td_stk_rows_new(td_stk_rows **out, struct builder *b, td_stk_find_fn find, v
  * (td_file.stk_cpu), k counting the cpu-side events. */
 static inline bool td_cpu_stacks(const td_compare_opts *o)
 {
-    return !o->only && o->device == TD_DEVICE_CPU && (o->by == TD_BY_STACK || o->by == TD_BY_MODULE);
+    return !o->only && o->device == TD_DEVICE_CPU &&
+           (o->by == TD_BY_STACK || o->by == TD_BY_MODULE);
 }
 /* The rows of gpu event k (named name; with td_cpu_stacks, of cpu event k,
  * its own module event first when it is one): *rows points to them (valid until

@@ -75,8 +75,8 @@ static size_t side_note(const td_side_notes *n, const td_set *set, const char *l
                                        "%s: %llu %s %s with stacks deeper than %d frames: cut "
                                        "with a %s frame; see docs/stacks.md",
                                        label, (unsigned long long)n->stack_cut,
-                                       n->cpu_stacks ? "CPU" : "GPU",
-                                       events(n->stack_cut), TD_STACK_MAX_DEPTH, TD_STACK_CUT_FRAME)
+                                       n->cpu_stacks ? "CPU" : "GPU", events(n->stack_cut),
+                                       TD_STACK_MAX_DEPTH, TD_STACK_CUT_FRAME)
                             : 0;
     }
     return 0;

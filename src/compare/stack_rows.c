@@ -234,8 +234,8 @@ static int64_t stack_row(td_stk_rows *x, uint32_t node, uint32_t name)
     size_t s = hslot(x, k);
     if (x->hk[s])
         return x->hv[s];
-    int64_t r = x->o->by == TD_BY_STACK ? make_stack_row(x, node, name)
-                                        : leaf_module_row(x, node, name);
+    int64_t r =
+        x->o->by == TD_BY_STACK ? make_stack_row(x, node, name) : leaf_module_row(x, node, name);
     if (r == -3)
         return -3;
     x->hk[s] = k;
