@@ -616,6 +616,10 @@ typedef struct td_side_notes {
      * side's files have no nn.Module events (the rows are by top op). */
     uint64_t stack_cut;
     bool no_modules;
+    /* by module or stack with --device cpu: the stacks are the cpu-side
+     * events' (stack_cut counts them; under no module they go to the row
+     * TD_UNATTRIBUTED, and no_modules keeps the rows by module). */
+    bool cpu_stacks;
 } td_side_notes;
 
 typedef struct td_diff td_diff;
@@ -1159,12 +1163,16 @@ typedef struct td_report_input {
     /* The tree match of the same selection (td_tree_match_select), or NULL:
      * the "Matched by structure" section (docs/tree-match.md). */
     const struct td_tree_match *tree;
+    /* The flame section's grey: a frame whose |change| is under min_change
+     * percent (when has_min_change; else stats' min change, else 1%). */
+    double min_change;
+    bool has_min_change;
 } td_report_input;
 
 #define TD_REPORT_INPUT_INIT                                                                       \
     {                                                                                              \
         sizeof(td_report_input), NULL, NULL, NULL, NULL, NULL, NULL, {NULL, NULL}, NULL, 0, 0,     \
-            NULL, NULL                                                                             \
+            NULL, NULL, 0, false                                                                   \
     }
 
 /* One self-contained HTML page (inline CSS, JS and SVG; nothing fetched):

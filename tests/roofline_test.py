@@ -865,6 +865,75 @@ def test_report_why(exe, tmp):
               (err, p.none))
 
 
+def test_gpu_table_docs(exe):
+    """docs/roofline.md's table of GPUs is the built-in table: every entry
+    and cell of the page (parsed here) equals td_gpu_table()'s, read from
+    the library beside the program, and every built-in entry is on the
+    page with a source link."""
+    import ctypes, re
+
+    def chk(ok, what):
+        check(what, ok)
+
+    lib_path = os.path.join(os.path.dirname(os.path.abspath(exe)), "libtracediff.so")
+    try:
+        lib = ctypes.CDLL(lib_path)
+    except OSError as e:
+        chk(False, "gpu table: load %s: %s" % (lib_path, e))
+        return
+    nprec = 6  # TD_PREC_N: fp64, fp32, fp16, bf16, fp8, fp4
+
+    class Gpu(ctypes.Structure):
+        _fields_ = [("name", ctypes.c_char * 64), ("mem_bw_gbps", ctypes.c_double),
+                    ("tflops", (ctypes.c_double * nprec) * 2), ("source", ctypes.c_char_p)]
+
+    lib.td_gpu_table.restype = ctypes.POINTER(Gpu)
+    lib.td_gpu_table.argtypes = [ctypes.POINTER(ctypes.c_size_t)]
+    n = ctypes.c_size_t()
+    tab = lib.td_gpu_table(ctypes.byref(n))
+    built = {}
+    for i in range(n.value):
+        g = tab[i]
+        built[g.name.decode()] = (g.mem_bw_gbps, [list(g.tflops[0]), list(g.tflops[1])])
+    with open(os.path.join(ROOT, "docs", "roofline.md"), encoding="utf-8") as f:
+        text = f.read()
+    head = "| entry | bandwidth | matrix fp64 | fp32 | fp16 | bf16 | fp8 | fp4 | vector fp64 | vector fp32 | source |"
+    chk(head in text, "gpu table: the docs' table header")
+    rows = text.split(head, 1)[1].split("\n")[2:] if head in text else []
+    page = {}
+    for line in rows:
+        if not line.startswith("|"):
+            break
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        num = lambda c: float("nan") if c == "-" else float(c)
+        page[cells[0]] = (num(cells[1]), [num(c) for c in cells[2:8]], [num(c) for c in cells[8:10]],
+                          cells[10])
+    chk(len(built) >= 14 and set(page) == set(built),
+          "gpu table: the same entries on the page and built in (%s vs %s)"
+          % (sorted(page), sorted(built)))
+    same = lambda a, b: (math.isnan(a) and math.isnan(b)) or a == b
+    for name, (bw, (mat, vec)) in built.items():
+        if name not in page:
+            continue
+        pbw, pmat, pvec, src = page[name]
+        ok = same(bw, pbw) and all(same(a, b) for a, b in zip(mat, pmat)) and \
+            same(vec[0], pvec[0]) and same(vec[1], pvec[1]) and \
+            all(math.isnan(v) for v in vec[2:])
+        chk(ok, "gpu table: %s: built in %s %s %s, docs %s %s %s" % (name, bw, mat, vec, pbw, pmat, pvec))
+        chk(src == "same" or re.search(r"\]\(https://[^)]+\)", src) is not None,
+              "gpu table: %s cites a source (%s)" % (name, src))
+    for name in ("V100 SXM2", "A100 PCIe 40GB", "A100 PCIe 80GB", "A100 SXM 40GB", "A100 SXM 80GB",
+                 "H100 PCIe", "H100 SXM", "H200", "B200", "L40S", "MI250X", "MI300X", "MI325X",
+                 "MI355X"):
+        chk(name in built, "gpu table: %s is built in" % name)
+    # The ratios the datasheets fix, whatever their units: a dense figure
+    # is not a sparse one (bf16 matrix = fp16 matrix; fp8 = 2 x bf16 where
+    # both exist).
+    for name, (bw, (mat, vec)) in built.items():
+        if not math.isnan(mat[4]) and not math.isnan(mat[3]):
+            chk(abs(mat[4] / mat[3] - 2) < 0.03, "gpu table: %s fp8 = 2 x bf16" % name)
+
+
 def main():
     exe = sys.argv[1]
     if not os.path.isdir(os.path.join(SHARED, PAIRS[0][1])):
@@ -884,6 +953,7 @@ def main():
         test_plot(exe, tmp)
         test_with_rate(exe)
         test_report_why(exe, tmp)
+        test_gpu_table_docs(exe)
     print("roofline: %d passed, %d failed" % (passed, failed))
     sys.exit(1 if failed else 0)
 

@@ -23,7 +23,7 @@ Checks:
   - the report's flame section: its tree's self times are the folded
     stacks; a report of summaries says why it has no flame graph.
 """
-import json, os, re, subprocess, sys, tempfile
+import json, math, os, re, subprocess, sys, tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # The reference cases' copy of the shared traces (scripts/sync_golden.sh).
@@ -183,6 +183,12 @@ def module_pair(a, b):
         else:
             check(True, "")
     ex = rows_by(c, t, "--by", "module", "--exclusive")
+    empty = [r[key] for r in ex if not r["control_counts"] and not r["test_counts"]]
+    check(not empty, "%s: --exclusive lists no module without events (%s)" % (a, empty[:3]))
+    inner = {r[key] for r in ex}
+    outer = {p.rsplit("/", 1)[0] for p in inner if "/" in p}
+    check(outer - inner, "%s: --exclusive leaves out enclosing modules with no time of their own"
+          % a)
     for s, side in enumerate(("control", "test")):
         tot = sum(r[side + "_total_duration"] for r in ex)
         check(abs(tot - gpu[s]) < 1e-6 * max(gpu[s], 1) + 1e-6,
@@ -280,8 +286,6 @@ def test_usage():
     check(rc == 0 and parse_folded(out, "stdout") == {"A;k1": 1, "B;C;k2": 2, "B;k3": 4, "B;k4": 8,
                                                     "B;k5": 16, "k6": 32, "k7": 64},
           "--side test to stdout")
-    rc, out, err = run("compare", p, p, "--format", "folded", "--device", "cpu", "--side", "test")
-    check(rc == 2, "folded --device cpu: refused")
     rc, out, err = run("compare", p, p, "--side", "test")
     check(rc == 2, "--side without folded: refused")
     bad = os.path.join(TMP, "nope", "x.folded")
@@ -394,6 +398,26 @@ def test_report_flame():
         want = {st: v for st, v in fold.items() if v}
         check(got == want, "flame data: self times = the folded stacks (%s vs %s)" % (
             sorted(got.items())[:3], sorted(want.items())[:3]))
+    # The grey band follows the report's --min-change (default 1%).
+    for extra, want in (((), 1), (("--min-change", "30%"), 30)):
+        rc, _, err = run("report", p, q, "-o", out, "-q", *extra)
+        page = open(out, encoding="utf-8").read() if rc == 0 else ""
+        m = re.search(r'<script type="application/json" id="td-flame-data">(.*?)</script>', page, re.S)
+        got = json.loads(m.group(1))["min_change"] if m else None
+        check(got == want and ("grey within %d%%" % want) in page,
+              "report %s: the flame's grey band is %s%% (%s)" % (extra, want, got))
+    # A report of the CPU: the flame graph of the CPU stacks.
+    rc, _, err = run("report", p, q, "-o", out, "-q", "--device", "cpu")
+    page = open(out, encoding="utf-8").read() if rc == 0 else ""
+    m = re.search(r'<script type="application/json" id="td-flame-data">(.*?)</script>', page, re.S)
+    if m:
+        nodes = json.loads(m.group(1))["nodes"]
+        fc, ft = folded(p, q, "--device", "cpu")
+        check("CPU time by stack" in page and nodes[0][2] == sum(fc.values()) and
+              nodes[0][3] == sum(ft.values()) and any(n[1] == "cudaLaunchKernel" for n in nodes),
+              "report --device cpu: the flame graph of the CPU stacks")
+    else:
+        check(False, "report --device cpu: a flame section (%s)" % err)
     sp = os.path.join(TMP, "o.tdsum")
     rc, _, err = run("summarize", p, "-o", sp, "-q")
     rc, _, err = run("report", sp, sp, "-o", out, "-q")
@@ -402,6 +426,276 @@ def test_report_flame():
     check(rc == 0 and m and "no stacks" in html.unescape(m.group(1)) and
           'id="td-flame-data"' not in page, "report of summaries: says why no flame graph (%s)"
           % (m.group(1)[:200] if m else err[:200]))
+
+
+# --- CPU stacks (--device cpu) -------------------------------------------
+
+def cpu_totals(control, test, *extra):
+    rc, out, err = run("compare", control, test, "--device", "cpu", "--format", "json", "-q", *extra)
+    if rc != 0:
+        raise RuntimeError("cpu totals: %s" % err)
+    rows = json.loads(out)
+    return (sum(r["control_total_duration"] for r in rows),
+            sum(r["test_total_duration"] for r in rows))
+
+
+class Dec(float):
+    """A number written with a decimal point or an exponent."""
+
+
+FRAME_CATS = ("cpu_op", "Operator", "user_annotation", "python_function")
+STEP = re.compile(r"ProfilerStep\s*#\s*(\d+)")
+
+
+def read_events(path):
+    import gzip
+    op = gzip.open if path.endswith(".gz") else open
+    with op(path, "rt", encoding="utf-8") as f:
+        doc = json.load(f, parse_float=Dec)
+    evs = doc["traceEvents"] if isinstance(doc, dict) else doc
+    return [e for e in evs if isinstance(e, dict)]
+
+
+def cpu_stacks_of(path, ns):
+    """The CPU stacks of one trace, computed here from the JSON (spec §2 and
+    docs/stacks.md, independently of tracediff): {stack: total us} of the
+    cpu-side counted events (stream -1) in any iteration (every event when
+    the trace has no ProfilerStep)."""
+    raw = read_events(path)
+    rnd = not ns and any("ts" not in e or isinstance(e["ts"], Dec) for e in raw)
+    evs = []
+    for idx, e in enumerate(raw):
+        if "cat" not in e or "dur" not in e or e["cat"] == "Trace":
+            continue
+        name, cat = e.get("name"), e["cat"]
+        if not isinstance(name, str) or not isinstance(cat, str):
+            continue
+        args = e.get("args") if isinstance(e.get("args"), dict) else {}
+        st = args.get("stream", -1)
+        stream = st if isinstance(st, int) and not isinstance(st, bool) else -1
+        ts = e.get("ts")
+        ts = float(ts) if isinstance(ts, (int, float)) else None
+        dur = float(e["dur"])
+        if rnd and ts is not None:
+            end = math.floor(ts + dur)
+            ts = float(math.ceil(ts))
+            dur = end - ts
+        evs.append({"i": idx, "name": name, "cat": cat, "ts": ts, "dur": dur, "stream": stream,
+                    "thr": (repr(e.get("pid")), repr(e.get("tid")))})
+    steps = [x for x in evs if x["name"].startswith("ProfilerStep") and STEP.search(x["name"])]
+    cpu = [x for x in evs if x["stream"] == -1]
+    # Nesting: per thread, a frame event is a parent of x when it holds x
+    # whole; the innermost is the latest start, then the longer, then the
+    # earlier in the file; at one start and length, frames before others.
+    def order(x):
+        return (x["ts"], 0 if x["cat"] in FRAME_CATS else 1, -x["dur"], x["i"])
+    by_thr = {}
+    for x in cpu:
+        if x["ts"] is not None:
+            by_thr.setdefault(x["thr"], []).append(x)
+    for lst in by_thr.values():
+        lst.sort(key=order)
+        open_ = []  # frames swept so far that may still hold what follows
+        for x in lst:
+            end = x["ts"] + x["dur"]
+            up = None
+            for f in reversed(open_):
+                if f["ts"] <= x["ts"] and f["ts"] + f["dur"] >= end:
+                    up = f
+                    break
+            x["up"] = up
+            if x["cat"] in FRAME_CATS:
+                open_ = [f for f in open_ if f["ts"] + f["dur"] >= x["ts"]]
+                open_.append(x)
+
+    def frame(n):
+        n = "".join(":" if c == ";" else " " if ord(c) < 0x20 or ord(c) == 0x7F else c for c in n)
+        return n or "(no name)"
+
+    def path_of(x):
+        out = [frame(x["name"])]
+        u = x.get("up")
+        while u is not None:
+            out.append(frame(u["name"]))
+            u = u.get("up")
+        return ";".join(reversed(out))
+
+    def in_step(x):
+        if not steps:
+            return True
+        return x["ts"] is not None and any(s["ts"] <= x["ts"] < s["ts"] + s["dur"] for s in steps)
+
+    tot = {}
+    for x in cpu:
+        if in_step(x):
+            p = path_of(x)
+            tot[p] = tot.get(p, 0.0) + x["dur"]
+    return tot
+
+
+def one_file(d):
+    if os.path.isfile(d):
+        return d
+    fs = [os.path.join(d, f) for f in sorted(os.listdir(d)) if ".json" in f]
+    return fs[0] if len(fs) == 1 else None
+
+
+def test_cpu_sum_rule():
+    """--device cpu --format folded: per side, the values add up to compare
+    --device cpu's total within half a microsecond per stack, plus the
+    stacks HTA's rounding made negative (written as 0); with --ns (nothing
+    negative) within half a microsecond per stack."""
+    ps = pairs()
+    for c, t in ps:
+        name = "%s vs %s" % (os.path.basename(c), os.path.basename(t))
+        for extra in ((), ("--ns",), ("--normalize-names", "--short-names")):
+            try:
+                tot = cpu_totals(c, t, *extra)
+                if tot == (0, 0):
+                    continue
+                sides = folded(c, t, "--device", "cpu", *extra)
+            except (RuntimeError, ValueError) as e:
+                check(False, "cpu %s %s: %s" % (name, extra, e))
+                continue
+            for s in range(2):
+                got, want, n = sum(sides[s].values()), tot[s], len(sides[s])
+                ok = abs(got - want) <= 0.5 * max(n, 1) if "--ns" in extra else got >= want - 0.5 * n
+                check(ok and n > 0, "cpu %s %s side %d: folded sum %d, CPU time %.3f (%d stacks)"
+                      % (name, extra, s, got, want, n))
+
+
+def test_cpu_frames():
+    """The CPU stacks against the JSON's nesting computed here, stack by
+    stack, on every shared pair of single files (every iteration, --ns so
+    that the trace's own times nest); and without --ns the same stacks
+    hold the same events: the sum rule exactly once the negative stacks
+    are counted."""
+    done = 0
+    for c, t in pairs():
+        fc, ft = one_file(c), one_file(t)
+        if not fc or not ft:
+            continue
+        name = "%s vs %s" % (os.path.basename(c), os.path.basename(t))
+        it = ("--control-iteration", "all", "--test-iteration", "all")
+        try:
+            sides = folded(c, t, "--device", "cpu", "--ns", *it)
+        except (RuntimeError, ValueError) as e:
+            if "no ProfilerStep" in str(e) or "iteration" in str(e):
+                sides = folded(c, t, "--device", "cpu", "--ns")
+            else:
+                check(False, "cpu frames %s: %s" % (name, e))
+                continue
+        for s, path in enumerate((fc, ft)):
+            want = {k: v for k, v in cpu_stacks_of(path, True).items()}
+            got = sides[s]
+            bad = [k for k in set(want) | set(got)
+                   if abs(got.get(k, 0) - max(want.get(k, 0.0), 0.0)) > 1 + 1e-6]
+            check(not bad and len(got) > 0,
+                  "cpu frames %s side %d: %d stacks differ of %d (%s)"
+                  % (name, s, len(bad), len(want), [(k[-120:], got.get(k), want.get(k))
+                                                    for k in sorted(bad)[:3]]))
+            if s == 1 or c == t:
+                continue
+            # Default durations (spec §2 rounding): the same stacks, and the
+            # values are each stack's total, 0 where rounding made it negative.
+            rd = cpu_stacks_of(path, False)
+            try:
+                dflt = folded(c, t, "--device", "cpu", *it)[0]
+            except (RuntimeError, ValueError):
+                dflt = folded(c, t, "--device", "cpu")[0]
+            bad = [k for k in set(rd) | set(dflt) if dflt.get(k, 0) != max(round(rd.get(k, 0)), 0)]
+            check(not bad, "cpu frames %s rounded: %d stacks differ (%s)"
+                  % (name, len(bad), sorted(bad)[:2]))
+        done += 1
+    check(done >= 8, "cpu frames: pairs checked (%d)" % done)
+
+
+def test_cpu_only_pair():
+    """hta-cpu_only (a trace without GPU events): CPU stacks, the module
+    rows and the flame graph work on it; the GPU stacks are empty."""
+    d = os.path.join(SHARED, "hta-cpu_only")
+    c, t = folded(d, d, "--device", "cpu")
+    tot = cpu_totals(d, d)
+    check(len(c) >= 2 and c == t, "cpu_only: stacks (%d)" % len(c))
+    check(sum(c.values()) >= tot[0] - 0.5 * len(c) and tot[0] > 0,
+          "cpu_only: sum rule (%d vs %.3f)" % (sum(c.values()), tot[0]))
+    names = {e.get("name") for e in read_events(one_file(d)) if e.get("cat") != "Trace"}
+    check(all(f in names for k in c for f in k.split(";")),
+          "cpu_only: every frame is a CPU event of the trace (%s)" % sorted(c))
+    g, _ = folded(d, d)
+    check(g == {}, "cpu_only: no GPU stacks (%d)" % len(g))
+    svg = os.path.join(TMP, "cpu_only.svg")
+    rc, out, err = run("plot", "flame", d, d, "--device", "cpu", "-o", svg)
+    check(rc == 0 and os.path.getsize(svg) > 1000, "cpu_only: plot flame --device cpu: %s" % err)
+
+
+def test_cpu_overlap():
+    """The CPU stacks follow the GPU stacks' nesting rule, each CPU event
+    its own stack (its frames, then itself), valued at its duration."""
+    evs = [ev("python_function", "A", 0, 100), ev("user_annotation", "B", 50, 100),
+           ev("cpu_op", "C", 55, 15),
+           ev("cuda_runtime", "cudaLaunchKernel", 60, 1, correlation=2),  # in A, B, C
+           ev("cuda_runtime", "cudaLaunchKernel", 99, 2, correlation=5),  # ends after A
+           ev("cpu_op", "D", 300, 4)]                                      # in nothing
+    p = os.path.join(TMP, "cpu_overlap.json")
+    write_trace(p, evs)
+    c, _ = folded(p, p, "--device", "cpu")
+    want = {"A": 100, "B": 100, "B;C": 15, "B;C;cudaLaunchKernel": 1, "B;cudaLaunchKernel": 2,
+            "D": 4}
+    check(c == want, "cpu overlap: %s" % c)
+
+
+def test_cpu_modules():
+    """--by module --device cpu: a module holds its own event's CPU time and
+    everything under it; --exclusive rows add up to the CPU total; a trace
+    without modules keeps the rows by module, all in (unattributed)."""
+    mods = [ev("python_function", "nn.Module: M_0", 0, 100),
+            ev("python_function", "nn.Module: L_0", 10, 40),
+            ev("cpu_op", "aten::mm", 20, 10),
+            ev("python_function", "nn.Module: L_1", 60, 30),
+            ev("cpu_op", "aten::add", 65, 5),
+            ev("cpu_op", "aten::relu", 200, 7)]
+    p = os.path.join(TMP, "cpu_mod.json")
+    write_trace(p, mods)
+    rows = {r["module"]: r["test_total_duration"]
+            for r in rows_by(p, p, "--by", "module", "--device", "cpu")}
+    check(rows == {"M_0": 185, "M_0/L_0": 50, "M_0/L_1": 35, "(unattributed)": 7},
+          "cpu modules inclusive: %s" % rows)
+    ex = {r["module"]: r["test_total_duration"]
+          for r in rows_by(p, p, "--by", "module", "--device", "cpu", "--exclusive")}
+    check(ex == {"M_0": 100, "M_0/L_0": 50, "M_0/L_1": 35, "(unattributed)": 7},
+          "cpu modules exclusive: %s" % ex)
+    check(sum(ex.values()) == 192, "cpu modules: exclusive rows add up to the CPU total")
+    # A GPU event two modules deep: --exclusive has its innermost module
+    # alone (the enclosing one has no time of its own: no row).
+    g = [ev("python_function", "nn.Module: Outer_0", 0, 100),
+         ev("python_function", "nn.Module: Inner_0", 10, 50),
+         ev("cuda_runtime", "cudaLaunchKernel", 20, 1, correlation=1), kernel("k", 200, 5, 1)]
+    q = os.path.join(TMP, "gpu_mod.json")
+    write_trace(q, g)
+    inc = {r["module"]: r["test_total_duration"] for r in rows_by(q, q, "--by", "module")}
+    ex = {r["module"]: r["test_total_duration"]
+          for r in rows_by(q, q, "--by", "module", "--exclusive")}
+    check(inc == {"Outer_0": 5, "Outer_0/Inner_0": 5} and ex == {"Outer_0/Inner_0": 5},
+          "--exclusive: no row for a module with no time of its own (%s, %s)" % (inc, ex))
+    norm = {r["module"] for r in rows_by(p, p, "--by", "module", "--device", "cpu",
+                                         "--normalize-names")}
+    check(norm == {"M_*", "M_*/L_*", "(unattributed)"}, "cpu modules folded: %s" % norm)
+    q = os.path.join(TMP, "overlap.json")
+    rc, out, err = run("compare", q, q, "--by", "module", "--device", "cpu", "--format", "csv")
+    check(rc == 0 and out.startswith("module,") and "(unattributed)" in out and
+          err.count("no nn.Module events") == 2, "cpu no modules: rows by module, a note (%r)" % err)
+    for a, b in (("tracelens-bert_h100", "tracelens-bert_mi300"),):
+        c, t = os.path.join(SHARED, a), os.path.join(SHARED, b)
+        ex = rows_by(c, t, "--by", "module", "--device", "cpu", "--exclusive")
+        tot = cpu_totals(c, t)
+        for s, side in enumerate(("control", "test")):
+            got = sum(r[side + "_total_duration"] for r in ex)
+            check(abs(got - tot[s]) < 1e-6 * max(tot[s], 1) + 1e-6,
+                  "%s cpu --exclusive rows = CPU time (%.3f vs %.3f)" % (a, got, tot[s]))
+        inc = rows_by(c, t, "--by", "module", "--device", "cpu")
+        check(len([r for r in inc if r["control_counts"] and r["test_counts"]]) > 5,
+              "%s cpu module rows on both sides" % a)
 
 
 def test_parser_is_strict():
@@ -418,7 +712,9 @@ def main():
     EXE = os.path.abspath(sys.argv[1])
     with tempfile.TemporaryDirectory() as TMP:
         for t in (test_parser_is_strict, test_overlap, test_deep_stack, test_no_modules, test_usage,
-                  test_flame, test_report_flame, test_modules, test_ns_and_iterations, test_sum_rule):
+                  test_flame, test_report_flame, test_modules, test_ns_and_iterations, test_sum_rule,
+                  test_cpu_overlap, test_cpu_modules, test_cpu_only_pair, test_cpu_sum_rule,
+                  test_cpu_frames):
             try:
                 t()
             except Exception as e:  # a crash is a failure, named

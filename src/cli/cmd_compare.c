@@ -350,13 +350,12 @@ static int folded_out(cli_pair *p)
 static int folded_run(cli_pair *p)
 {
     cli_opts *o = &p->o;
-    if (o->cmp.by != TD_BY_KERNEL || o->cmp.device == TD_DEVICE_CPU || o->stats ||
-        o->explain_names) {
-        cli_error("--format folded writes the GPU stacks: not with %s",
-                  o->cmp.by != TD_BY_KERNEL        ? "--by"
-                  : o->cmp.device == TD_DEVICE_CPU ? "--device cpu"
-                  : o->stats                       ? "--stats"
-                                                   : "--explain-names");
+    const char *bad = o->cmp.by != TD_BY_KERNEL ? "--by"
+                      : o->stats                ? "--stats"
+                      : o->explain_names        ? "--explain-names"
+                                                : NULL;
+    if (bad) {
+        cli_error("--format folded writes the stacks: not with %s", bad);
         return EXIT_USAGE;
     }
     o->cmp.by = TD_BY_STACK;

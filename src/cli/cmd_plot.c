@@ -85,9 +85,8 @@ static int flame_run(cli_pair *p)
     int rc = check_output(o, &svg);
     if (rc)
         return rc;
-    if (o->cmp.by != TD_BY_KERNEL || o->cmp.device == TD_DEVICE_CPU) {
-        cli_error("plot flame draws the GPU stacks: not with %s",
-                  o->cmp.by != TD_BY_KERNEL ? "--by" : "--device cpu");
+    if (o->cmp.by != TD_BY_KERNEL) {
+        cli_error("plot flame draws the stacks: not with --by");
         return EXIT_USAGE;
     }
     o->cmp.by = TD_BY_STACK;

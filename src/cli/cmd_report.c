@@ -58,6 +58,8 @@ static int write_report(const cli_pair *p, const td_view_opts *const pick[2],
     in.chart_height = o->chart_height;
     in.breakdown = bd;
     in.tree = tm;
+    in.min_change = o->sopt.min_change; /* the flame section's grey */
+    in.has_min_change = o->sopt.has_min_change;
     out_file out = {0};
     int rc = out_open(&out, o->output);
     if (rc)

@@ -200,7 +200,8 @@ static int check_usage(cli_opts *o)
     int rc = resolve_sort(o);
     if (rc)
         return rc;
-    if (o->cmp.by != TD_BY_KERNEL && o->cmp.device == TD_DEVICE_CPU) {
+    if (o->cmp.by != TD_BY_KERNEL && o->cmp.by != TD_BY_MODULE && o->cmp.by != TD_BY_STACK &&
+        o->cmp.device == TD_DEVICE_CPU) {
         cli_error("--by %s groups GPU events by what launched them: --device cpu does not "
                   "apply (leave it out)",
                   cli_by_name(o->cmp.by));

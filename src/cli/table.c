@@ -960,7 +960,9 @@ const cli_option cli_options[] = {
      "false discovery rate for the q-values (default 0.05)", set_alpha},
     {"min-change", 0, "P%", NULL, "statistics",
      ON(CMD_COMPARE) | ON(CMD_REPORT) | ON(CMD_CHECK) | ON(CMD_ROOFLINE),
-     "a smaller change of the mean is noise (default 1%)", set_min_change},
+     "a smaller change of the mean is noise (default 1%);\n"
+     "report: also the flame graph's grey band",
+     set_min_change},
     /* gate */
     {"max-regression", 0, "P%", NULL, "gate", ON(CMD_CHECK),
      "the smallest slowdown that fails the check (default 5%)", set_max_regression},
@@ -997,7 +999,8 @@ const cli_option cli_options[] = {
      "rows by the GPU event's own name (kernel, the default),\n"
      "the cpu op that launched it (innermost or outermost),\n"
      "its user annotation, its kernel class, or the nn.Module\n"
-     "path of its stack. Implies the GPU side (--device gpu);\n"
+     "path of its stack. Implies the GPU side (--device gpu),\n"
+     "but module: --device cpu gives the CPU events' modules;\n"
      "GPU time with no op is the row (unattributed). See\n"
      "docs/attribution.md and docs/stacks.md",
      set_by},
@@ -1005,7 +1008,8 @@ const cli_option cli_options[] = {
      "rows by the GPU event's own name (kernel, the default),\n"
      "the cpu op that launched it (innermost or outermost),\n"
      "its user annotation, its kernel class, or the nn.Module\n"
-     "path of its stack. Implies the GPU side (--device gpu);\n"
+     "path of its stack. Implies the GPU side (--device gpu),\n"
+     "but module: --device cpu gives the CPU events' modules;\n"
      "GPU time with no op is the row (unattributed). See\n"
      "docs/attribution.md and docs/stacks.md. lca-name: with\n"
      "--match tree, totals per LCA name (docs/tree-match.md)",
@@ -1070,7 +1074,7 @@ const cli_option cli_options[] = {
     /* output */
     {"format", 0, "FORMAT", "table|csv|json|markdown|folded", "output", ON(CMD_COMPARE),
      "default: table on a terminal, else csv;\nwith -o, from the file's extension. folded: "
-     "each side's\nGPU stacks as folded lines (docs/stacks.md)",
+     "each side's\nGPU stacks as folded lines (CPU stacks with --device cpu;\ndocs/stacks.md)",
      set_format},
     {"side", 0, "SIDE", "control|test", "output", ON(CMD_COMPARE),
      "--format folded: write this side's stacks only (to -o, or\n"

@@ -164,7 +164,7 @@ static int add_stack_event(file_ctx *c, int side, const td_event *e, size_t i, s
         int64_t un = row_of(c, 0, TD_ATTR_REASON(0), &unattr);
         if (un < 0)
             return TD_ENOMEM;
-        if (!isnan(e->dur)) {
+        if (!isnan(e->dur) && !sn->cpu_stacks) { /* the note is of gpu events */
             sn->unattributed++;
             sn->unattributed_time += e->dur;
         }
@@ -176,12 +176,15 @@ static int add_stack_event(file_ctx *c, int side, const td_event *e, size_t i, s
     return 0;
 }
 
-/* Event i of the file; k counts the gpu-side events before it. */
+/* Event i of the file; k counts the events of its side (gpu or cpu)
+ * before it. */
 static int add_event(file_ctx *c, int side, const td_event *e, size_t i, size_t k,
                      td_side_notes *sn)
 {
     const td_compare_opts *o = c->o;
     uint32_t name = TD_EV_NAME(e);
+    if (td_cpu_stacks(o)) /* --device cpu by stack or module: the cpu-side events */
+        return (e->name & TD_EV_GPU) ? 0 : add_stack_event(c, side, e, i, k, sn);
     if (!(e->name & TD_EV_GPU)) {
         if (o->only && o->only_by != TD_BY_MODULE && only_match(c, name) && !isnan(e->dur)) {
             sn->only_cpu_count++;
@@ -250,10 +253,10 @@ int td_add_file_attr(builder *b, int side, const td_file *f, td_side_notes *sn,
         c.row[i] = -1;
         c.only_hit[i] = -1;
     }
-    size_t k = 0;
+    size_t k = 0, ck = 0;
     for (size_t i = 0; i < f->nev; i++) {
         const td_event *e = &f->evb[i >> TD_BLOCK_SHIFT][i & (TD_BLOCK - 1)];
-        size_t gk = (e->name & TD_EV_GPU) ? k++ : 0;
+        size_t gk = (e->name & TD_EV_GPU) ? k++ : ck++;
         long ip;
         if (!td_pick_takes(&pick, pos, e->name, e->iter, &ip))
             continue;

@@ -30,7 +30,15 @@ typedef struct td_stk_rows td_stk_rows;
 typedef int64_t (*td_stk_find_fn)(void *ud, const char *s, size_t len);
 int td_stk_rows_new(td_stk_rows **out, struct builder *b, td_stk_find_fn find, void *find_ud,
                     const td_file *f, const td_compare_opts *o);
-/* The rows of gpu event k (named name): *rows points to them (valid until
+/* By stack or module with --device cpu: the rows are the cpu-side events'
+ * (td_file.stk_cpu), k counting the cpu-side events. */
+static inline bool td_cpu_stacks(const td_compare_opts *o)
+{
+    return !o->only && o->device == TD_DEVICE_CPU &&
+           (o->by == TD_BY_STACK || o->by == TD_BY_MODULE);
+}
+/* The rows of gpu event k (named name; with td_cpu_stacks, of cpu event k,
+ * its own module event first when it is one): *rows points to them (valid until
  * the next call); 1 by stack (*cut: the stack was cut), by module the
  * nearest module's row then, unless exclusive, its enclosing modules'; 0
  * when under no module (or no row); TD_ENOMEM. */

@@ -246,7 +246,7 @@ static int add_side(builder *b, td_diff *d, int side, const td_set *s, const td_
                     bool attr, td_error *err)
 {
     td_side_notes *sn = &d->notes[side];
-    td_device device = attr ? TD_DEVICE_GPU : opts->device;
+    td_device device = attr && !td_cpu_stacks(opts) ? TD_DEVICE_GPU : opts->device;
     for (size_t i = 0; i < s->nfiles; i++) {
         const td_file *f = s->files[i];
         if (!td_in_list(sn->ranks, sn->nranks, f->rank))
@@ -382,7 +382,11 @@ int td_diff_compute(td_diff **out, const td_set *control, const td_set *test,
         goto fail;
     if ((rc = check_categories(sets, opts, err)) < 0)
         goto fail;
-    if (opts->by == TD_BY_MODULE && module_fallback(d, sets))
+    for (int side = 0; side < 2; side++)
+        d->notes[side].cpu_stacks = td_cpu_stacks(opts);
+    /* With --device cpu there is no top op to fall back to: the rows stay
+     * by module, the time under none in TD_UNATTRIBUTED. */
+    if (opts->by == TD_BY_MODULE && module_fallback(d, sets) && !td_cpu_stacks(opts))
         d->by = oc.by = TD_BY_TOP_OP; /* docs/stacks.md: with a note per side lacking them */
     for (int side = 0; side < 2; side++) {
         const td_side_notes *sn = &d->notes[side];

@@ -57,6 +57,12 @@ static size_t side_note(const td_side_notes *n, const td_set *set, const char *l
                          label, (unsigned long long)n->strict_dropped, events(n->strict_dropped))
                    : 0;
     case 4:
+        if (n->no_modules && n->cpu_stacks)
+            return note_put(buf, cap,
+                            "%s: no nn.Module events: its CPU time is all in row %s; record "
+                            "them with torch.profiler.profile(with_stack=True, with_modules=True); "
+                            "see docs/stacks.md",
+                            label, TD_UNATTRIBUTED);
         return n->no_modules
                    ? note_put(buf, cap,
                               "%s: no nn.Module events: rows by top op instead; record them "
@@ -66,10 +72,11 @@ static size_t side_note(const td_side_notes *n, const td_set *set, const char *l
                    : 0;
     case 5:
         return n->stack_cut ? note_put(buf, cap,
-                                       "%s: %llu GPU %s with stacks deeper than %d frames: cut "
+                                       "%s: %llu %s %s with stacks deeper than %d frames: cut "
                                        "with a %s frame; see docs/stacks.md",
                                        label, (unsigned long long)n->stack_cut,
-                                       events(n->stack_cut), TD_STACK_MAX_DEPTH, TD_STACK_CUT_FRAME)
+                                       n->cpu_stacks ? "CPU" : "GPU", events(n->stack_cut),
+                                       TD_STACK_MAX_DEPTH, TD_STACK_CUT_FRAME)
                             : 0;
     }
     return 0;

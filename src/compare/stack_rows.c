@@ -19,10 +19,12 @@ struct td_stk_rows {
     void *find_ud;
     const td_file *f;
     const td_compare_opts *o;
+    bool cpu;   /* --device cpu: the stacks of the cpu-side events (td_file.stk_cpu) */
     char **key; /* per names id: the frame as shown, or NULL until needed */
     size_t *klen;
     int8_t *is_mod; /* per names id: an nn.Module frame; -1 until known */
-    /* by stack: (node + 1) << 32 | name -> row */
+    /* by stack: (node + 1) << 32 | name -> row; by module on the cpu
+     * side: the same key -> the row of a module event itself (its leaf) */
     uint64_t *hk;
     int64_t *hv;
     size_t slots, used;
@@ -74,6 +76,7 @@ int td_stk_rows_new(td_stk_rows **out, builder *b, td_stk_find_fn find, void *fi
     x->find_ud = find_ud;
     x->f = f;
     x->o = o;
+    x->cpu = o->device == TD_DEVICE_CPU;
     x->key = calloc(nn + 1, sizeof *x->key);
     x->klen = calloc(nn + 1, sizeof *x->klen);
     x->is_mod = malloc(nn + 1);
@@ -220,6 +223,10 @@ static int hgrow(td_stk_rows *x)
     return 0;
 }
 
+static int64_t leaf_module_row(td_stk_rows *x, uint32_t node, uint32_t name);
+
+/* The row of (node, name) by stack, or by module for a cpu-side module
+ * event (the key is the same, the table one per td_stk_rows). */
 static int64_t stack_row(td_stk_rows *x, uint32_t node, uint32_t name)
 {
     uint64_t k = ((uint64_t)(node == TD_ATTR_NONE ? 0 : node + 1) << 32) | name;
@@ -227,7 +234,8 @@ static int64_t stack_row(td_stk_rows *x, uint32_t node, uint32_t name)
     size_t s = hslot(x, k);
     if (x->hk[s])
         return x->hv[s];
-    int64_t r = make_stack_row(x, node, name);
+    int64_t r =
+        x->o->by == TD_BY_STACK ? make_stack_row(x, node, name) : leaf_module_row(x, node, name);
     if (r == -3)
         return -3;
     x->hk[s] = k;
@@ -294,15 +302,18 @@ static bool component(td_stk_rows *x, uint32_t id, const char **s, size_t *len)
     return true;
 }
 
-/* The row of module node m (its path from the outermost module). */
-static int64_t module_row(td_stk_rows *x, uint32_t m, int depth)
+/* The path of module node m from the outermost module (x->mpath[m]): 0,
+ * or -3 when out of memory. Only the path: an enclosing module gets a row
+ * only when an event is counted in it (with --exclusive, an ancestor
+ * whose time is all its children's has no row). */
+static int module_path(td_stk_rows *x, uint32_t m, int depth)
 {
     const td_file *f = x->f;
-    if (x->mrow[m] != UNKNOWN)
-        return x->mrow[m];
+    if (x->mpath[m])
+        return 0;
     uint32_t up = f->stk_parent[m];
     int64_t pm = up == TD_ATTR_NONE ? -1 : near_module(x, up);
-    if (pm >= 0 && depth < TD_STK_MAX_DEPTH && module_row(x, (uint32_t)pm, depth + 1) == -3)
+    if (pm >= 0 && depth < TD_STK_MAX_DEPTH && module_path(x, (uint32_t)pm, depth + 1) == -3)
         return -3;
     const char *c;
     size_t cl;
@@ -327,16 +338,68 @@ static int64_t module_row(td_stk_rows *x, uint32_t m, int depth)
     p[at] = '\0';
     x->mpath[m] = p;
     x->mplen[m] = at;
-    x->mrow[m] = key_row(x, p, at);
+    return 0;
+}
+
+/* The row of module node m (its path from the outermost module). */
+static int64_t module_row(td_stk_rows *x, uint32_t m, int depth)
+{
+    if (x->mrow[m] != UNKNOWN)
+        return x->mrow[m];
+    if (module_path(x, m, depth) == -3)
+        return -3;
+    x->mrow[m] = key_row(x, x->mpath[m], x->mplen[m]);
     return x->mrow[m];
+}
+
+/* The row of a cpu-side module event itself (names id name) under node:
+ * its parent module's path, then its own component. */
+static int64_t leaf_module_row(td_stk_rows *x, uint32_t node, uint32_t name)
+{
+    int64_t pm = node == TD_ATTR_NONE ? -1 : near_module(x, node);
+    if (pm >= 0 && module_path(x, (uint32_t)pm, 0) == -3)
+        return -3;
+    const char *c;
+    size_t cl;
+    bool star = component(x, name, &c, &cl);
+    size_t pl = pm >= 0 && x->mpath[pm] ? x->mplen[pm] : 0, at = 0;
+    char *p = malloc(pl + 1 + cl + 2);
+    if (!p)
+        return -3;
+    if (pl) {
+        memcpy(p, x->mpath[pm], pl);
+        p[pl] = '/';
+        at = pl + 1;
+    }
+    memcpy(p + at, c, cl);
+    at += cl;
+    if (star)
+        p[at++] = '*';
+    for (size_t i = pl; i < at; i++)
+        if ((unsigned char)p[i] < 0x20)
+            p[i] = ' ';
+    int64_t r = key_row(x, p, at);
+    free(p);
+    return r;
+}
+
+/* The stack of event k of its side: the node of the innermost frame
+ * around it (TD_ATTR_NONE: none). */
+static uint32_t node_of(const td_stk_rows *x, size_t k)
+{
+    const td_file *f = x->f;
+    uint32_t node = TD_ATTR_NONE;
+    if (x->cpu)
+        node = k < f->nstk_cpu && f->stk_cpu ? f->stk_cpu[k] : TD_ATTR_NONE;
+    else
+        node = k < f->nattr && f->stk_of ? f->stk_of[k] : TD_ATTR_NONE;
+    return node != TD_ATTR_NONE && node >= f->nstk ? TD_ATTR_NONE : node;
 }
 
 long td_stk_rows_of(td_stk_rows *x, uint32_t name, size_t k, const int64_t **rows, bool *cut)
 {
     const td_file *f = x->f;
-    uint32_t node = k < f->nattr && f->stk_of ? f->stk_of[k] : TD_ATTR_NONE;
-    if (node != TD_ATTR_NONE && node >= f->nstk)
-        node = TD_ATTR_NONE;
+    uint32_t node = node_of(x, k);
     *rows = x->rows;
     *cut = false;
     if (x->o->by == TD_BY_STACK) {
@@ -347,6 +410,13 @@ long td_stk_rows_of(td_stk_rows *x, uint32_t name, size_t k, const int64_t **row
         return x->rows[0] >= 0;
     }
     long nr = 0;
+    if (x->cpu && is_module(x, name)) { /* a module event: its own row first */
+        if ((x->rows[0] = stack_row(x, node, name)) == -3)
+            return TD_ENOMEM;
+        nr = x->rows[0] >= 0;
+        if (x->o->exclusive)
+            return nr;
+    }
     for (int64_t m = node == TD_ATTR_NONE ? -1 : near_module(x, node); m >= 0;) {
         int64_t r = module_row(x, (uint32_t)m, 0);
         if (r == -3)
@@ -378,13 +448,11 @@ bool td_stk_has_modules(const td_file *f)
 int td_stk_in_module(td_stk_rows *x, size_t k, const char *path, size_t len)
 {
     const td_file *f = x->f;
-    uint32_t node = k < f->nattr && f->stk_of ? f->stk_of[k] : TD_ATTR_NONE;
-    if (node != TD_ATTR_NONE && node >= f->nstk)
-        return 0;
+    uint32_t node = node_of(x, k);
     int depth = 0;
     for (int64_t m = node == TD_ATTR_NONE ? -1 : near_module(x, node);
          m >= 0 && depth < TD_STK_MAX_DEPTH; depth++) {
-        if (module_row(x, (uint32_t)m, 0) == -3)
+        if (module_path(x, (uint32_t)m, 0) == -3)
             return TD_ENOMEM;
         if (x->mpath[m] && x->mplen[m] == len && memcmp(x->mpath[m], path, len) == 0)
             return 1;

@@ -227,12 +227,15 @@ static int collect_attr_file(side_acc *a, attr_walk *w, const td_pick *pick0, td
         return TD_ENOMEM;
     }
     int rc = 0;
-    size_t k = 0;
+    size_t k = 0, ck = 0;
+    bool cpu = w->stk && td_cpu_stacks(w->o); /* the cpu-side events' stacks */
     for (size_t i = 0; i < f->nev; i++) {
         const td_event *e = &f->evb[i >> TD_BLOCK_SHIFT][i & (TD_BLOCK - 1)];
-        if (!(e->name & TD_EV_GPU))
+        if (!(e->name & TD_EV_GPU) != cpu) {
+            ck += !(e->name & TD_EV_GPU);
             continue;
-        size_t gk = k++;
+        }
+        size_t gk = cpu ? ck++ : k++;
         long ip;
         if (!td_pick_takes(&pick, pos, e->name, e->iter, &ip) || isnan(e->dur))
             continue;

@@ -118,6 +118,7 @@ typedef struct frames {
     stack all;
     td_stk_tree tree;
     uint32_t *node; /* per link index */
+    uint32_t *up;   /* per TD_LINK_CPU link: the innermost frame around it, not itself */
     int failed;
 } frames;
 
@@ -146,9 +147,9 @@ static void sweep(const td_file *f, const td_link *links, sweep_rec *rec, size_t
             if (fr)
                 fr->all.n = 0;
         }
-        if (fr && (r->kind & TD_LINK_LAUNCH)) {
+        if (fr && (r->kind & (TD_LINK_LAUNCH | TD_LINK_CPU))) {
             const sweep_rec *in = stack_find(&fr->all, r->ts, r->end, 0);
-            res[r->idx].node = in ? fr->node[in->idx] : TD_ATTR_NONE;
+            res[r->idx].node = fr->up[r->idx] = in ? fr->node[in->idx] : TD_ATTR_NONE;
         }
         if (fr && (r->kind & FRAME_KINDS))
             frame_push(fr, links, r);
@@ -266,7 +267,7 @@ static size_t sweep_records(sweep_rec *rec, const td_link *links, size_t n, size
     *finite = true;
     for (size_t i = 0; i < n; i++) {
         const td_link *l = &links[i];
-        uint32_t kind = l->kind & (FRAME_KINDS | TD_LINK_LAUNCH);
+        uint32_t kind = l->kind & (FRAME_KINDS | TD_LINK_LAUNCH | TD_LINK_CPU);
         *nlaunch += (kind & TD_LINK_LAUNCH) != 0;
         if (!kind || isnan(l->ts) || isnan(l->dur))
             continue; /* a launch without a time stays outside every op */
@@ -440,11 +441,14 @@ static int frames_init(frames *fr, td_file *f, size_t n)
     memset(fr, 0, sizeof *fr);
     fr->all.v = malloc((n + 1) * sizeof *fr->all.v);
     fr->node = malloc((n + 1) * sizeof *fr->node);
+    fr->up = malloc((n + 1) * sizeof *fr->up);
     f->stk_of = malloc((f->events_gpu + 1) * sizeof *f->stk_of);
-    if (td_stk_init(&fr->tree, f) < 0 || !fr->all.v || !fr->node || !f->stk_of)
+    if (td_stk_init(&fr->tree, f) < 0 || !fr->all.v || !fr->node || !fr->up || !f->stk_of)
         return -1;
     for (size_t i = 0; i < f->events_gpu; i++)
         f->stk_of[i] = TD_ATTR_NONE;
+    for (size_t i = 0; i < n; i++)
+        fr->up[i] = TD_ATTR_NONE;
     return 0;
 }
 
@@ -452,6 +456,7 @@ static void frames_free(frames *fr)
 {
     free(fr->all.v);
     free(fr->node);
+    free(fr->up);
     td_stk_done(&fr->tree);
 }
 
@@ -504,7 +509,7 @@ int td_attribute(td_file *f, td_link *links, size_t n, int round_ts, bool stacks
     if (find_waits(f, links, n, &m, waits) < 0)
         goto done;
     sweep(f, links, rec, nrec, sv, sv + n + 1, res, waits, opwait, parent, stacks ? &fr : NULL);
-    if (stacks && fr.failed)
+    if (stacks && (fr.failed || td_stk_cpu_fill(f, links, n, fr.up) < 0))
         goto done;
     attribute_gpu(f, links, n, &m, res);
     f->nattr = ng;

@@ -67,6 +67,7 @@ void td_file_free(td_file *f)
     free(f->roof_ts);
     free(f->roof_end);
     free(f->stk_of);
+    free(f->stk_cpu);
     free(f->stk_parent);
     free(f->stk_name);
     td_tree_free(f->tree);

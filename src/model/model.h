@@ -176,6 +176,12 @@ typedef struct td_file {
     uint32_t *stk_of, *stk_parent, *stk_name;
     size_t nstk;
     uint64_t stk_cut;
+    /* Per cpu-side event (not TD_EV_GPU; the k-th for the k-th such event
+     * in file order, nstk_cpu == events_cpu): the node of the innermost
+     * frame around it other than itself (TD_ATTR_NONE: none), its stack
+     * for --device cpu being that node's frames, then its own name. */
+    uint32_t *stk_cpu;
+    size_t nstk_cpu;
     struct td_tree *tree; /* the call tree (TD_LOAD_TREE, docs/tree-match.md), or NULL */
     /* The processes of another profiler's output (docs/profilers.md,
      * "Processes"), by pid: each one's events as the export holds them

@@ -696,6 +696,8 @@ static int keep_link(loader *L, const event_fields *ev)
         kind |= TD_LINK_ANN;
     if (ev->py_cat && !(ev->e.flags & TD_RAW_GPU))
         kind |= TD_LINK_PY;
+    if (!(ev->e.flags & TD_RAW_GPU) && (L->link_kinds & TD_LINK_CPU))
+        kind |= TD_LINK_CPU; /* every host-side event: the CPU stacks */
     if (ev->e.flags & TD_RAW_CORR_HOST)
         kind |= TD_LINK_LAUNCH;
     if (ev->e.flags & TD_RAW_GPU)
@@ -1035,7 +1037,7 @@ static int piece_open(loader *L, td_split *sp, td_piece *p, uint64_t map_min)
 static uint32_t link_kinds(int flags)
 {
     if (flags & (TD_LOAD_ATTR | TD_LOAD_TREE))
-        return UINT32_MAX;
+        return (flags & TD_LOAD_STACK) ? UINT32_MAX : UINT32_MAX & ~(uint32_t)TD_LINK_CPU;
     return TD_LINK_LAUNCH | TD_LINK_GPU;
 }
 

@@ -232,14 +232,37 @@ static const char css[] =
     "font-size:12px;overflow-wrap:anywhere;margin:6px 0}\n"
     "</style>\n";
 
-/* The selection's diff by stack, GPU time (CPU stacks: docs/stacks.md). */
+/* The selection's diff by stack: GPU time, or CPU time for a report of
+ * the CPU (--device cpu; docs/stacks.md). */
 static int stack_diff(td_diff **out, const td_report_input *in, td_error *err)
 {
     td_compare_opts o = *in->opts; /* shallow: the lists stay the caller's */
     o.by = TD_BY_STACK;
-    o.device = TD_DEVICE_GPU;
+    o.device = in->opts->device == TD_DEVICE_CPU ? TD_DEVICE_CPU : TD_DEVICE_GPU;
     o.only = NULL;
     return td_diff_compute(out, in->control, in->test, &o, err);
+}
+
+/* The section's first words: what the graph shows and how it is coloured. */
+static void flame_intro(FILE *f, const td_report_input *in, const char *const label[2],
+                        double min_change)
+{
+    if (in->opts->device == TD_DEVICE_CPU)
+        fputs("<p class=\"sub\">CPU time by stack: each CPU event under the frames around it "
+              "(python_function, user_annotation, cpu_op), root on top; a frame holds its own "
+              "time and that of the events under it, as compare --device cpu counts them "
+              "(docs/stacks.md). Width = ",
+              f);
+    else
+        fputs("<p class=\"sub\">GPU time by stack: the CPU frames around each kernel's launch "
+              "(python_function, user_annotation, cpu_op), root on top (docs/stacks.md). "
+              "Width = ",
+              f);
+    td_html_text(f, label[1], strlen(label[1]));
+    fputs(" time; red slower, blue faster than ", f);
+    td_html_text(f, label[0], strlen(label[0]));
+    fprintf(f, ", grey within %.6g%% (--min-change); hatched: only in ", min_change);
+    td_html_text(f, label[1], strlen(label[1]));
 }
 
 int td_report_flame_section(FILE *f, const td_report_input *in, td_error *err)
@@ -270,16 +293,11 @@ int td_report_flame_section(FILE *f, const td_report_input *in, td_error *err)
     }
     const char *label[2] = {in->control_label ? in->control_label : "control",
                             in->test_label ? in->test_label : "test"};
-    double min_change = 1.0;
+    bool has_mc =
+        in->size >= offsetof(td_report_input, has_min_change) + sizeof(bool) && in->has_min_change;
+    double min_change = has_mc ? in->min_change : in->stats ? td_stats_min_change(in->stats) : 1.0;
     fputs(css, f);
-    fputs("<p class=\"sub\">GPU time by stack: the CPU frames around each kernel's launch "
-          "(python_function, user_annotation, cpu_op), root on top (docs/stacks.md). Width = ",
-          f);
-    td_html_text(f, label[1], strlen(label[1]));
-    fputs(" time; red slower, blue faster than ", f);
-    td_html_text(f, label[0], strlen(label[0]));
-    fputs(", grey within 1%; hatched: only in ", f);
-    td_html_text(f, label[1], strlen(label[1]));
+    flame_intro(f, in, label, min_change);
     fputs(". Click a frame to zoom; the search marks the frames whose name holds the text "
           "(any case) and sums the time of the stacks that hold one.</p>\n"
           "<div class=\"controls\"><input id=\"td-flame-q\" type=\"search\" "

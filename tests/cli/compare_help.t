@@ -71,7 +71,8 @@ $ tracediff compare --help
 >                                     GPU time). auto (default): iteration when both sides
 >                                     have at least 3 such samples, else call
 >   --alpha A                         false discovery rate for the q-values (default 0.05)
->   --min-change P%                   a smaller change of the mean is noise (default 1%)
+>   --min-change P%                   a smaller change of the mean is noise (default 1%);
+>                                     report: also the flame graph's grey band
 >
 > rows:
 >   --sort COLUMN                     name, diff_duration, diff_counts, abs_diff_duration,
@@ -82,7 +83,8 @@ $ tracediff compare --help
 >                                     rows by the GPU event's own name (kernel, the default),
 >                                     the cpu op that launched it (innermost or outermost),
 >                                     its user annotation, its kernel class, or the nn.Module
->                                     path of its stack. Implies the GPU side (--device gpu);
+>                                     path of its stack. Implies the GPU side (--device gpu),
+>                                     but module: --device cpu gives the CPU events' modules;
 >                                     GPU time with no op is the row (unattributed). See
 >                                     docs/attribution.md and docs/stacks.md. lca-name: with
 >                                     --match tree, totals per LCA name (docs/tree-match.md)
@@ -109,7 +111,8 @@ $ tracediff compare --help
 >   --format table|csv|json|markdown|folded
 >                                     default: table on a terminal, else csv;
 >                                     with -o, from the file's extension. folded: each side's
->                                     GPU stacks as folded lines (docs/stacks.md)
+>                                     GPU stacks as folded lines (CPU stacks with --device cpu;
+>                                     docs/stacks.md)
 >   --side control|test               --format folded: write this side's stacks only (to -o, or
 >                                     stdout); without it -o names both files: CONTROL,TEST
 >   --csv-safe                        CSV for a spreadsheet: a text cell starting with = + - @,

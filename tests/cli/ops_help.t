@@ -60,7 +60,8 @@ $ tracediff ops --help
 >                                     rows by the GPU event's own name (kernel, the default),
 >                                     the cpu op that launched it (innermost or outermost),
 >                                     its user annotation, its kernel class, or the nn.Module
->                                     path of its stack. Implies the GPU side (--device gpu);
+>                                     path of its stack. Implies the GPU side (--device gpu),
+>                                     but module: --device cpu gives the CPU events' modules;
 >                                     GPU time with no op is the row (unattributed). See
 >                                     docs/attribution.md and docs/stacks.md
 >   --exclusive                       --by module: a module's own GPU time (default: with its

@@ -123,7 +123,8 @@ $ tracediff man --format usage -q
 >                                     GPU time). auto (default): iteration when both sides
 >                                     have at least 3 such samples, else call
 >   --alpha A                         false discovery rate for the q-values (default 0.05)
->   --min-change P%                   a smaller change of the mean is noise (default 1%)
+>   --min-change P%                   a smaller change of the mean is noise (default 1%);
+>                                     report: also the flame graph's grey band
 >
 > gate (check):
 >   --max-regression P%               the smallest slowdown that fails the check (default 5%)
@@ -152,7 +153,8 @@ $ tracediff man --format usage -q
 >                                     rows by the GPU event's own name (kernel, the default),
 >                                     the cpu op that launched it (innermost or outermost),
 >                                     its user annotation, its kernel class, or the nn.Module
->                                     path of its stack. Implies the GPU side (--device gpu);
+>                                     path of its stack. Implies the GPU side (--device gpu),
+>                                     but module: --device cpu gives the CPU events' modules;
 >                                     GPU time with no op is the row (unattributed). See
 >                                     docs/attribution.md and docs/stacks.md
 >   --by kernel|op|top-op|annotation|class|module|lca-name
@@ -160,7 +162,8 @@ $ tracediff man --format usage -q
 >                                     rows by the GPU event's own name (kernel, the default),
 >                                     the cpu op that launched it (innermost or outermost),
 >                                     its user annotation, its kernel class, or the nn.Module
->                                     path of its stack. Implies the GPU side (--device gpu);
+>                                     path of its stack. Implies the GPU side (--device gpu),
+>                                     but module: --device cpu gives the CPU events' modules;
 >                                     GPU time with no op is the row (unattributed). See
 >                                     docs/attribution.md and docs/stacks.md. lca-name: with
 >                                     --match tree, totals per LCA name (docs/tree-match.md)
@@ -215,7 +218,8 @@ $ tracediff man --format usage -q
 >   --format table|csv|json|markdown|folded
 >                                     [compare] default: table on a terminal, else csv;
 >                                     with -o, from the file's extension. folded: each side's
->                                     GPU stacks as folded lines (docs/stacks.md)
+>                                     GPU stacks as folded lines (CPU stacks with --device cpu;
+>                                     docs/stacks.md)
 >   --side control|test               [compare]
 >                                     --format folded: write this side's stacks only (to -o, or
 >                                     stdout); without it -o names both files: CONTROL,TEST

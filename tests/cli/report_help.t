@@ -72,7 +72,8 @@ $ tracediff report --help
 >                                   GPU time). auto (default): iteration when both sides
 >                                   have at least 3 such samples, else call
 >   --alpha A                       false discovery rate for the q-values (default 0.05)
->   --min-change P%                 a smaller change of the mean is noise (default 1%)
+>   --min-change P%                 a smaller change of the mean is noise (default 1%);
+>                                   report: also the flame graph's grey band
 >
 > rows:
 >   --sort COLUMN                   name, diff_duration, diff_counts, abs_diff_duration,
