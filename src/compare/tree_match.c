@@ -62,6 +62,7 @@ typedef struct lrow {
     int live;
     ref *ev[2]; /* gpu events per side */
     size_t nev[2], cap[2];
+    ref node[2]; /* the matched pair */
 } lrow;
 
 typedef struct pnode {
@@ -1188,6 +1189,10 @@ static void merge(td_tree_match *m, ref u1, ref u2, uint32_t path, uint32_t up_r
         branch_point(s2, &u2, &c2, &kids);
     bool both_path = on_path(s1, u1) && on_path(s2, u2);
     uint32_t row = both_path ? new_row(m, pair_name(m, u1, u2), path) : NONE;
+    if (row != NONE) {
+        m->rows[row].node[0] = u1;
+        m->rows[row].node[1] = u2;
+    }
     align al = {0};
     if (row == NONE && both_path) {
         /* out of memory: m->oom is set */
@@ -1605,6 +1610,32 @@ static void assign_buckets(td_tree_match *m, const rlist *r1, const rlist *r2, c
     }
 }
 
+/* The input dims and types of a row's side: its node's shapes, or for a
+ * launch or gpu node those of the nearest cpu op above it (as TraceLens
+ * gives each kernel its cpu op's); NULL parts when there are none. */
+static void row_shapes(td_tree_match *m, int sd, const lrow *r, td_tree_lca *l)
+{
+    const td_file *f = m->s[sd].set->files[RF(r->node[sd])];
+    const td_tree *t = f->tree;
+    uint32_t v = RV(r->node[sd]);
+    while (v != NONE && !(t->kind[v] & (TD_TREE_OP | TD_TREE_PY)))
+        v = t->parent[v];
+    if (v == NONE || !(t->kind[v] & TD_TREE_OP) || t->shape[v] == NONE || !f->shapes)
+        return;
+    size_t len;
+    const char *sh = td_strtab_get(f->shapes, t->shape[v], &len);
+    const char *us1 = memchr(sh, 0x1f, len);
+    if (!us1)
+        return;
+    const char *us2 = memchr(us1 + 1, 0x1f, len - (size_t)(us1 + 1 - sh));
+    if (!us2)
+        us2 = sh + len;
+    if (us1 > sh)
+        l->input_dims[sd] = keep_str(m, strndup(sh, (size_t)(us1 - sh)));
+    if (us2 > us1 + 1)
+        l->input_types[sd] = keep_str(m, strndup(us1 + 1, (size_t)(us2 - us1 - 1)));
+}
+
 static void make_lcas(td_tree_match *m)
 {
     size_t live = 0;
@@ -1625,6 +1656,7 @@ static void make_lcas(td_tree_match *m)
             l->us[sd] = union_refs(&m->s[sd], r->ev[sd], r->nev[sd], &oom);
             l->nkernels[sd] = r->nev[sd];
             l->kernels[sd] = kernel_list(m, sd, r);
+            row_shapes(m, sd, r, l);
         }
         if (oom)
             m->oom = 1;
@@ -2028,8 +2060,13 @@ static void ts_add(td_tree_stats *ts, const td_tree_match *m, const long u[2], c
             ts->x[sd][(size_t)r * ts->nunits[sd] + (size_t)u[sd]] += l[i].us[sd];
             row->us[sd] += l[i].us[sd];
             row->nkernels[sd] += l[i].nkernels[sd];
-            if (!row->kernels[sd])
+            if (!row->kernels[sd]) {
                 row->kernels[sd] = ts_keep(ts, l[i].kernels[sd], oom);
+                if (l[i].input_dims[sd])
+                    row->input_dims[sd] = ts_keep(ts, l[i].input_dims[sd], oom);
+                if (l[i].input_types[sd])
+                    row->input_types[sd] = ts_keep(ts, l[i].input_types[sd], oom);
+            }
         }
     }
 }

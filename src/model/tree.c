@@ -3,7 +3,10 @@
  * stack; an event that ends after the event it starts in is put one level
  * up when it overhangs by less than 1 us and the stack is at least 2 deep,
  * else left out. Kernels, memcpys and memsets hang under their launch (by
- * correlation id); every ancestor of a gpu node is on the gpu path. */
+ * correlation id); every ancestor of a gpu node is on the gpu path. With
+ * python frames (TD_LOAD_TREE_PY) the python_function events are host nodes
+ * too, nested with the others. A cpu op's shapes id (TD_LOAD_TREE reads
+ * them as the roofline does: f->shapes) is kept per host node. */
 #include "model/load.h"
 #include "model/run_sort.h"
 
@@ -26,6 +29,7 @@ void td_tree_free(td_tree *t)
     free(t->child0);
     free(t->child);
     free(t->roots);
+    free(t->shape);
     free(t);
 }
 
@@ -114,6 +118,7 @@ typedef struct bld {
     cmap m;
     size_t depth, nops, nroots;
     bool finite; /* every node's start is finite: the sorts' orders are total */
+    bool py;     /* python_function events are host nodes (TD_LOAD_TREE_PY) */
 } bld;
 
 static void bld_free(bld *b)
@@ -132,9 +137,10 @@ static bool is_gpu_link(const td_link *l)
     return (l->kind & TD_LINK_GPU) && (l->kind & TD_LINK_KCAT) && !(l->kind & TD_LINK_HOST);
 }
 
-static bool is_host_link(const td_link *l)
+static bool is_host_link(const bld *b, const td_link *l)
 {
-    return !(l->kind & TD_LINK_GPU) && (l->kind & (TD_LINK_OP | TD_LINK_LAUNCH));
+    return !(l->kind & TD_LINK_GPU) &&
+           (l->kind & (TD_LINK_OP | TD_LINK_LAUNCH | (b->py ? TD_LINK_PY : 0)));
 }
 
 static int bld_alloc(bld *b)
@@ -142,7 +148,7 @@ static int bld_alloc(bld *b)
     td_tree *t = b->t;
     b->finite = true;
     for (size_t i = 0; i < b->n; i++) {
-        bool g = is_gpu_link(&b->links[i]), h = is_host_link(&b->links[i]);
+        bool g = is_gpu_link(&b->links[i]), h = is_host_link(b, &b->links[i]);
         b->ng += g;
         b->nh += h;
         if ((g || h) && !isfinite(b->links[i].ts))
@@ -164,6 +170,7 @@ static int bld_alloc(bld *b)
     t->child0 = calloc(total + 2, sizeof *t->child0);
     t->child = malloc((total + 1) * sizeof *t->child);
     t->roots = malloc((nh + 1) * sizeof *t->roots);
+    t->shape = malloc((nh + 1) * sizeof *t->shape);
     size_t cap = 16;
     while (cap < 2 * nh + 2)
         cap *= 2;
@@ -171,7 +178,7 @@ static int bld_alloc(bld *b)
     b->m.val = malloc(cap * sizeof *b->m.val);
     b->m.mask = cap - 1;
     if (!b->order || !b->gorder || !b->rank || !t->name || !t->parent || !t->kind || !t->ts ||
-        !t->end || !t->child0 || !t->child || !t->roots || !b->stack || !b->fill || !b->m.key ||
+        !t->end || !t->child0 || !t->child || !t->roots || !t->shape || !b->stack || !b->fill || !b->m.key ||
         !b->m.val)
         return TD_ENOMEM;
     memset(b->m.val, 0xff, cap * sizeof *b->m.val);
@@ -189,7 +196,7 @@ static int host_nodes(bld *b)
     for (size_t i = 0; i < b->n; i++) {
         if (is_gpu_link(&b->links[i]))
             b->gorder[g++] = (uint32_t)i;
-        else if (is_host_link(&b->links[i]))
+        else if (is_host_link(b, &b->links[i]))
             b->order[a++] = (uint32_t)i;
     }
     if (!b->finite) { /* NaN among the starts: qsort's own order */
@@ -201,7 +208,10 @@ static int host_nodes(bld *b)
     for (size_t k = 0; k < b->nh; k++) {
         const td_link *l = &b->links[b->order[k]];
         t->name[k] = l->name;
-        t->kind[k] = (l->kind & TD_LINK_OP) ? TD_TREE_OP : TD_TREE_LAUNCH;
+        t->kind[k] = (l->kind & TD_LINK_OP)       ? TD_TREE_OP
+                     : (l->kind & TD_LINK_LAUNCH) ? TD_TREE_LAUNCH
+                                                  : TD_TREE_PY;
+        t->shape[k] = (l->kind & TD_LINK_OP) ? l->shape : TD_ATTR_NONE;
         t->ts[k] = l->ts;
         t->end[k] = l->ts + (l->dur > 0 ? l->dur : 0);
         t->parent[k] = TD_ATTR_NONE;
@@ -432,9 +442,10 @@ static int finish(bld *b)
     return 0;
 }
 
-static int build(td_tree *t, const td_link *links, size_t n)
+static int build(td_tree *t, const td_link *links, size_t n, bool py)
 {
     bld b = {0};
+    b.py = py;
     b.t = t;
     b.links = links;
     b.n = n;
@@ -447,12 +458,12 @@ static int build(td_tree *t, const td_link *links, size_t n)
     return rc;
 }
 
-int td_tree_build(td_file *f, const td_link *links, size_t n, td_error *err)
+int td_tree_build(td_file *f, const td_link *links, size_t n, bool py, td_error *err)
 {
     td_tree *t = calloc(1, sizeof *t);
     if (!t)
         return td_fail(err, TD_ENOMEM, f->path, "out of memory");
-    int rc = build(t, links, n);
+    int rc = build(t, links, n, py);
     if (rc < 0) {
         td_tree_free(t);
         return td_fail(err, rc, f->path, "out of memory");
