@@ -434,6 +434,7 @@ int cli_tree_compare(cli_opts *o)
     td_set *sets[2] = {NULL, NULL};
     td_open_opts oo = TD_OPEN_OPTS_INIT;
     oo.want_tree = true;
+    oo.tree_python_frames = o->tree_python_frames;
     int rc = cli_open_pair(o, sets, &oo);
     td_tree_match *m = NULL;
     td_tree_stats *ts = NULL;
@@ -606,6 +607,7 @@ int cli_tree_explain(cli_opts *o, const char *name)
     td_set *sets[2] = {NULL, NULL};
     td_open_opts oo = TD_OPEN_OPTS_INIT;
     oo.want_tree = true;
+    oo.tree_python_frames = o->tree_python_frames;
     int rc = cli_open_pair(o, sets, &oo);
     td_tree_match *m = NULL;
     if (rc == 0) {

@@ -119,6 +119,7 @@ typedef struct bld {
     size_t depth, nops, nroots;
     bool finite; /* every node's start is finite: the sorts' orders are total */
     bool py;     /* python_function events are host nodes (TD_LOAD_TREE_PY) */
+    const td_file *f;
 } bld;
 
 static void bld_free(bld *b)
@@ -137,10 +138,30 @@ static bool is_gpu_link(const td_link *l)
     return (l->kind & TD_LINK_GPU) && (l->kind & TD_LINK_KCAT) && !(l->kind & TD_LINK_HOST);
 }
 
+/* Whether a step boundary (the start of an iteration's segment) falls
+ * inside (ts, end): a python frame around the training loop spans the
+ * steps, and as a node it would put every iteration under one root. */
+static bool spans_steps(const td_file *f, double ts, double end)
+{
+    size_t lo = 0, hi = f->nstep_seg; /* the first boundary after ts */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (f->step_at[mid] <= ts)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < f->nstep_seg && f->step_at[lo] < end;
+}
+
 static bool is_host_link(const bld *b, const td_link *l)
 {
-    return !(l->kind & TD_LINK_GPU) &&
-           (l->kind & (TD_LINK_OP | TD_LINK_LAUNCH | (b->py ? TD_LINK_PY : 0)));
+    if (l->kind & TD_LINK_GPU)
+        return false;
+    if (l->kind & (TD_LINK_OP | TD_LINK_LAUNCH))
+        return true;
+    return b->py && (l->kind & TD_LINK_PY) && isfinite(l->ts) &&
+           !spans_steps(b->f, l->ts, l->ts + (l->dur > 0 ? l->dur : 0));
 }
 
 static int bld_alloc(bld *b)
@@ -442,10 +463,11 @@ static int finish(bld *b)
     return 0;
 }
 
-static int build(td_tree *t, const td_link *links, size_t n, bool py)
+static int build(td_tree *t, const td_file *f, const td_link *links, size_t n, bool py)
 {
     bld b = {0};
     b.py = py;
+    b.f = f;
     b.t = t;
     b.links = links;
     b.n = n;
@@ -463,7 +485,7 @@ int td_tree_build(td_file *f, const td_link *links, size_t n, bool py, td_error 
     td_tree *t = calloc(1, sizeof *t);
     if (!t)
         return td_fail(err, TD_ENOMEM, f->path, "out of memory");
-    int rc = build(t, links, n, py);
+    int rc = build(t, f, links, n, py);
     if (rc < 0) {
         td_tree_free(t);
         return td_fail(err, rc, f->path, "out of memory");
