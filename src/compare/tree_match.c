@@ -86,6 +86,8 @@ struct td_tree_match {
     size_t nnotes;
     int flags;
     int oom;
+    ref *stk; /* add_subtree's stack, kept from one call to the next */
+    size_t stkcap;
 };
 
 /* ---- names ---- */
@@ -332,6 +334,17 @@ static int wf(const uint32_t *a, size_t na, const uint32_t *b, size_t nb, align 
         ++*capped;
         return pair_by_name(a, na, b, nb, al);
     }
+    /* The backtrack starts at the ends and pairs equal names there first,
+     * and the table of the rest is the table's own corner: the common
+     * suffix is paired without it (all of two equal lists). */
+    while (na && nb && a[na - 1] == b[nb - 1]) {
+        na--;
+        nb--;
+        al->m1[na] = (long)nb;
+        al->m2[nb] = (long)na;
+    }
+    if (!na || !nb) /* the rest of one list: unpaired */
+        return 0;
     size_t w = nb + 1;
     uint32_t *dp = malloc((na + 1) * w * sizeof *dp);
     if (!dp)
@@ -381,7 +394,8 @@ static int cmp_u32(const void *a, const void *b)
 static int get_levels(const side *s, ref r, levels *lv)
 {
     rlist cur = {0}, next = {0};
-    lv->names = malloc(LEVEL_MAX * sizeof *lv->names);
+    size_t cap = 32; /* grown up to LEVEL_MAX: most subtrees are small */
+    lv->names = malloc(cap * sizeof *lv->names);
     lv->nlev = 0;
     size_t n = 0;
     int rc = lv->names && rpush(&cur, r) == 0 ? 0 : TD_ENOMEM;
@@ -395,6 +409,16 @@ static int get_levels(const side *s, ref r, levels *lv)
                 uint32_t c = t->child[k];
                 if (!(t->kind[c] & TD_TREE_PATH) || n >= LEVEL_MAX)
                     continue;
+                if (n == cap) {
+                    size_t nc = 2 * cap < LEVEL_MAX ? 2 * cap : LEVEL_MAX;
+                    uint32_t *nn = realloc(lv->names, nc * sizeof *nn);
+                    if (!nn) {
+                        rc = TD_ENOMEM;
+                        break;
+                    }
+                    lv->names = nn;
+                    cap = nc;
+                }
                 ref cr = MKREF(RF(cur.v[i]), c);
                 lv->names[n++] = NAME(s, cr);
                 if (rpush(&next, cr) < 0)
@@ -730,9 +754,11 @@ static uint32_t new_path(td_tree_match *m, uint32_t name, uint32_t k, uint32_t p
 static void add_subtree(td_tree_match *m, int sd, lrow *row, ref r)
 {
     side *s = &m->s[sd];
-    rlist st = {0};
+    rlist st = {m->stk, 0, m->stkcap};
     if (rpush(&st, r) < 0) {
         m->oom = 1;
+        m->stk = st.v;
+        m->stkcap = st.cap;
         return;
     }
     while (st.n) {
@@ -757,7 +783,8 @@ static void add_subtree(td_tree_match *m, int sd, lrow *row, ref r)
             if ((t->kind[t->child[k]] & TD_TREE_PATH) && rpush(&st, MKREF(RF(x), t->child[k])) < 0)
                 m->oom = 1;
     }
-    free(st.v);
+    m->stk = st.v;
+    m->stkcap = st.cap;
 }
 
 /* disp_id of a node's name, worked out once per file and name (a name
@@ -1757,6 +1784,7 @@ void td_tree_match_free(td_tree_match *m)
 {
     if (!m)
         return;
+    free(m->stk);
     for (int sd = 0; sd < 2; sd++) {
         side *s = &m->s[sd];
         for (size_t f = 0; f < s->nfiles; f++) {

@@ -442,10 +442,30 @@ static int finish(bld *b)
         size_t nc = t->child0[v + 1] - t->child0[v];
         if (nc <= 1)
             continue;
-        if (!b->finite) /* NaN among the starts: qsort's own order */
-            qsort(t->child + t->child0[v], nc, sizeof *t->child, cmp_child);
-        else if (sort_by_child_ts(t->child + t->child0[v], nc, t->ts) < 0)
+        uint32_t *c = t->child + t->child0[v];
+        if (!b->finite) { /* NaN among the starts: qsort's own order */
+            qsort(c, nc, sizeof *t->child, cmp_child);
+            continue;
+        }
+        /* most lists are in order already (host nodes are numbered by
+         * start) or short: the one sorted order without the run sort's
+         * buffers */
+        size_t k = 1;
+        while (k < nc && cmp_child_ctx(t->ts, &c[k - 1], &c[k]) < 0)
+            k++;
+        if (k == nc)
+            continue;
+        if (nc <= 32) {
+            for (size_t i = k; i < nc; i++) {
+                uint32_t x = c[i];
+                size_t j = i;
+                for (; j > 0 && cmp_child_ctx(t->ts, &c[j - 1], &x) > 0; j--)
+                    c[j] = c[j - 1];
+                c[j] = x;
+            }
+        } else if (sort_by_child_ts(c, nc, t->ts) < 0) {
             return TD_ENOMEM;
+        }
     }
     for (size_t v = b->nh; v < total; v++) {
         t->kind[v] |= TD_TREE_PATH;
