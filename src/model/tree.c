@@ -95,16 +95,19 @@ static inline int cmp_child_ctx(const void *ctx, const uint32_t *a, const uint32
 TD_RUN_SORT(sort_by_child_ts, uint32_t, cmp_child_ctx)
 
 /* Correlation id -> host node, open addressing. */
+typedef struct cent {
+    int64_t key;
+    uint32_t val; /* TD_ATTR_NONE: empty */
+} cent;            /* key and value side by side: one cache line a probe */
 typedef struct cmap {
-    int64_t *key;
-    uint32_t *val;
+    cent *e;
     size_t mask;
 } cmap;
 
 static size_t cslot(const cmap *m, int64_t k)
 {
     size_t h = (size_t)((uint64_t)k * 0x9E3779B97F4A7C15ull >> 17) & m->mask;
-    while (m->val[h] != TD_ATTR_NONE && m->key[h] != k)
+    while (m->e[h].val != TD_ATTR_NONE && m->e[h].key != k)
         h = (h + 1) & m->mask;
     return h;
 }
@@ -129,8 +132,7 @@ static void bld_free(bld *b)
     free(b->rank);
     free(b->stack);
     free(b->fill);
-    free(b->m.key);
-    free(b->m.val);
+    free(b->m.e);
 }
 
 static bool is_gpu_link(const td_link *l)
@@ -168,18 +170,25 @@ static int bld_alloc(bld *b)
 {
     td_tree *t = b->t;
     b->finite = true;
+    if (b->n >= TD_ATTR_NONE)
+        return TD_ENOMEM;
+    /* one pass over the links (the largest array) sorts them out */
+    b->order = malloc((b->n + 1) * sizeof *b->order);
+    b->gorder = malloc((b->n + 1) * sizeof *b->gorder);
+    if (!b->order || !b->gorder)
+        return TD_ENOMEM;
     for (size_t i = 0; i < b->n; i++) {
-        bool g = is_gpu_link(&b->links[i]), h = is_host_link(b, &b->links[i]);
-        b->ng += g;
-        b->nh += h;
-        if ((g || h) && !isfinite(b->links[i].ts))
+        const td_link *l = &b->links[i];
+        if (is_gpu_link(l))
+            b->gorder[b->ng++] = (uint32_t)i;
+        else if (is_host_link(b, l))
+            b->order[b->nh++] = (uint32_t)i;
+        else
+            continue;
+        if (!isfinite(l->ts))
             b->finite = false;
     }
-    if (b->nh + b->ng >= TD_ATTR_NONE)
-        return TD_ENOMEM;
     size_t total = b->nh + b->ng, nh = b->nh;
-    b->order = malloc((nh + 1) * sizeof *b->order);
-    b->gorder = malloc((b->ng + 1) * sizeof *b->gorder);
     b->rank = malloc((nh + 1) * sizeof *b->rank);
     b->stack = malloc((nh + 1) * sizeof *b->stack);
     b->fill = calloc(total + 1, sizeof *b->fill);
@@ -195,14 +204,13 @@ static int bld_alloc(bld *b)
     size_t cap = 16;
     while (cap < 2 * nh + 2)
         cap *= 2;
-    b->m.key = malloc(cap * sizeof *b->m.key);
-    b->m.val = malloc(cap * sizeof *b->m.val);
+    b->m.e = malloc(cap * sizeof *b->m.e);
     b->m.mask = cap - 1;
-    if (!b->order || !b->gorder || !b->rank || !t->name || !t->parent || !t->kind || !t->ts ||
-        !t->end || !t->child0 || !t->child || !t->roots || !t->shape || !b->stack || !b->fill || !b->m.key ||
-        !b->m.val)
+    if (!b->rank || !t->name || !t->parent || !t->kind || !t->ts ||
+        !t->end || !t->child0 || !t->child || !t->roots || !t->shape || !b->stack || !b->fill || !b->m.e)
         return TD_ENOMEM;
-    memset(b->m.val, 0xff, cap * sizeof *b->m.val);
+    for (size_t i = 0; i < cap; i++)
+        b->m.e[i].val = TD_ATTR_NONE;
     t->n = total;
     t->nhost = nh;
     return 0;
@@ -213,13 +221,6 @@ static int bld_alloc(bld *b)
 static int host_nodes(bld *b)
 {
     td_tree *t = b->t;
-    size_t a = 0, g = 0;
-    for (size_t i = 0; i < b->n; i++) {
-        if (is_gpu_link(&b->links[i]))
-            b->gorder[g++] = (uint32_t)i;
-        else if (is_host_link(b, &b->links[i]))
-            b->order[a++] = (uint32_t)i;
-    }
     if (!b->finite) { /* NaN among the starts: qsort's own order */
         sort_links_ts = b->links;
         qsort(b->order, b->nh, sizeof *b->order, cmp_ts);
@@ -238,9 +239,9 @@ static int host_nodes(bld *b)
         t->parent[k] = TD_ATTR_NONE;
         if ((l->kind & TD_LINK_LAUNCH) && !(l->kind & TD_LINK_OP)) {
             size_t s = cslot(&b->m, l->corr);
-            if (b->m.val[s] == TD_ATTR_NONE) { /* the first host side of an id */
-                b->m.key[s] = l->corr;
-                b->m.val[s] = (uint32_t)k;
+            if (b->m.e[s].val == TD_ATTR_NONE) { /* the first host side of an id */
+                b->m.e[s].key = l->corr;
+                b->m.e[s].val = (uint32_t)k;
             }
         }
         b->rank[k] = b->order[k];
@@ -416,7 +417,7 @@ static void gpu_nodes(bld *b)
         t->kind[v] = TD_TREE_GPU;
         t->ts[v] = l->ts;
         t->end[v] = l->ts + (l->dur > 0 ? l->dur : 0);
-        uint32_t p = b->m.val[cslot(&b->m, l->corr)];
+        uint32_t p = b->m.e[cslot(&b->m, l->corr)].val;
         t->parent[v] = p;
         if (p == TD_ATTR_NONE)
             t->no_launch++;
