@@ -13,7 +13,7 @@ typedef struct trow {
     double us[2];
     uint64_t n[2], nlca;
     const char *kernels[2];
-    const td_row_stats *st; /* --stats */
+    const td_row_stats *st;         /* --stats */
     const char *dims[2], *types[2]; /* input dims and types, NULL: none */
 } trow;
 

@@ -295,7 +295,8 @@ enum { TD_BD_LOST_OLD = 1, TD_BD_LOST_SELECTION = 2, TD_BD_LOST_UNLOADED = 3 };
 #define TD_LOAD_ROOF 8   /* td_open_opts.want_roofline: shapes, op_shape, roof_ts (with ATTR) */
 #define TD_LOAD_STACK 32 /* td_open_opts.want_stacks: stk_* (with ATTR) */
 #define TD_LOAD_TREE 64  /* td_open_opts.want_tree: f->tree (the links attribution reads) */
-#define TD_LOAD_TREE_PY 128 /* td_open_opts.tree_python_frames: python_function nodes in f->tree */
+/* td_open_opts.tree_python_frames: python_function nodes in f->tree (with TREE) */
+#define TD_LOAD_TREE_PY 128
 int td_file_load(td_file **out, const char *path, const td_load_progress *prog, int flags,
                  td_error *err);
 

@@ -98,7 +98,7 @@ TD_RUN_SORT(sort_by_child_ts, uint32_t, cmp_child_ctx)
 typedef struct cent {
     int64_t key;
     uint32_t val; /* TD_ATTR_NONE: empty */
-} cent;            /* key and value side by side: one cache line a probe */
+} cent;           /* key and value side by side: one cache line a probe */
 typedef struct cmap {
     cent *e;
     size_t mask;
@@ -206,8 +206,8 @@ static int bld_alloc(bld *b)
         cap *= 2;
     b->m.e = malloc(cap * sizeof *b->m.e);
     b->m.mask = cap - 1;
-    if (!b->rank || !t->name || !t->parent || !t->kind || !t->ts ||
-        !t->end || !t->child0 || !t->child || !t->roots || !t->shape || !b->stack || !b->fill || !b->m.e)
+    if (!b->rank || !t->name || !t->parent || !t->kind || !t->ts || !t->end || !t->child0 ||
+        !t->child || !t->roots || !t->shape || !b->stack || !b->fill || !b->m.e)
         return TD_ENOMEM;
     for (size_t i = 0; i < cap; i++)
         b->m.e[i].val = TD_ATTR_NONE;
