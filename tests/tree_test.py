@@ -379,6 +379,43 @@ def test_bad_input(exe, tmp):
               abs(s["matched_us"] + sum(s["unmatched_us"].values()) - s["gpu_us"]) < 1e-9 and
               any("left out" in n for n in js["notes"]))
     check("overlapping host events: left out and counted, the sum rule holds", ok, (err, out[:800]))
+    # nesting that could loop: identical intervals (each "inside" the one
+    # before), zero and negative durations, no start, a correlation id on
+    # two launches and on a cpu op, a kernel whose id is a cpu op's
+    ev = [{"ph": "X", "cat": "cpu_op", "name": "same", "pid": 1, "tid": 1, "ts": 0, "dur": 50}
+          for _ in range(50)]
+    ev += [{"ph": "X", "cat": "cpu_op", "name": "zero", "pid": 1, "tid": 1, "ts": 10, "dur": 0},
+           {"ph": "X", "cat": "cpu_op", "name": "neg", "pid": 1, "tid": 1, "ts": 11, "dur": -5},
+           {"ph": "X", "cat": "cpu_op", "name": "nots", "pid": 1, "tid": 1, "dur": 5},
+           {"ph": "X", "cat": "cpu_op", "name": "opcorr", "pid": 1, "tid": 1, "ts": 20, "dur": 5,
+            "args": {"correlation": 3}},
+           {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1,
+            "ts": 12, "dur": 3, "args": {"correlation": 1}},
+           {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1,
+            "ts": 12, "dur": 3, "args": {"correlation": 1}},
+           {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1,
+            "ts": 30, "dur": 30, "args": {"correlation": 2}},
+           {"ph": "X", "cat": "kernel", "name": "k1", "pid": 0, "tid": 7, "ts": 100, "dur": 5,
+            "args": {"correlation": 1, "stream": 7}},
+           {"ph": "X", "cat": "kernel", "name": "k2", "pid": 0, "tid": 7, "ts": 110, "dur": 5,
+            "args": {"correlation": 2, "stream": 7}},
+           {"ph": "X", "cat": "kernel", "name": "k3", "pid": 0, "tid": 7, "ts": 120, "dur": 5,
+            "args": {"correlation": 3, "stream": 7}}]
+    p = os.path.join(tmp, "loops.json")
+    save(synth(ev), p)
+    try:
+        rc, out, err = run(exe, "compare", p, p, "--match", "tree", "--format", "json",
+                           timeout=60)
+        js = json.loads(out) if rc == 0 else None
+        ok = js is not None
+        for side in ("control", "test") if ok else ():
+            s = js["summary"][side]
+            ok = ok and abs(s["gpu_us"] - 15) < 1e-9 and abs(
+                s["matched_us"] + sum(s["unmatched_us"].values()) - s["gpu_us"]) < 1e-9
+        check("identical, empty, negative and unstarted host events, shared correlation ids: "
+              "no loop, the sum rule holds", ok, (rc, err, out[:800]))
+    except subprocess.TimeoutExpired:
+        check("identical host events: bounded", False, "timed out")
     # 100k children under one node (one fewer on the test side, so that
     # they are aligned, not paired by position), names that differ
     n = 100000
