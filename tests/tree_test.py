@@ -497,6 +497,16 @@ def test_input_dims(exe):
         check("input dims %s: aten::linear#k>aten::addmm has the raw dims of the addmm in the "
               "k-th top-level aten::linear (%d rows)" % (side, checked), checked > 10 and not wrong,
               wrong)
+    name = "aten::_flash_attention_forward"
+    rc, out, err = run(exe, "explain", trace(a), trace(b), name, "--match", "tree", "--format",
+                       "json")
+    ex = json.loads(out)["rows"] if rc == 0 else []
+    byp = {r["path"]: r for r in js["rows"] if r["lca"] == name}
+    check("input dims: explain's rows have compare's (%d rows)" % len(ex),
+          len(ex) == len(byp) > 0 and all(
+              r[k] == byp[r["path"]][k] and r[k] is not None for r in ex
+              for k in ("control_input_dims", "test_input_dims", "control_input_types",
+                        "test_input_types")), ex[:1])
     rc, out, err = run(exe, "compare", trace(a), trace(b), "--match", "tree", "--format", "csv")
     hdr = out.splitlines()[0].split(",") if rc == 0 and out else []
     check("input dims: CSV columns", hdr[-4:] == ["control_input_dims", "test_input_dims",
@@ -805,7 +815,8 @@ def test_explain(exe):
     rc, out, err = run(exe, "explain", a, b, name, "--match", "tree", "--format", "json", "--ns")
     ex = json.loads(out) if rc == 0 else {}
     fields = ("lca", "path", "control_us", "test_us", "control_count", "test_count",
-              "control_kernels", "test_kernels")
+              "control_kernels", "test_kernels", "control_input_dims", "test_input_dims",
+              "control_input_types", "test_input_types")
     want = [{k: r[k] for k in fields} for r in names[name]]
     check("explain %s --match tree: its %d LCAs (paths, times, kernels) as compare's"
           % (name, len(want)), ex.get("rows") == want and len(want) > 1, (rc, err, out[:300]))

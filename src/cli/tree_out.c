@@ -557,6 +557,11 @@ static void explain_text(FILE *f, const cli_opts *o, const td_tree_lca *l, size_
             fprintf(f, "  %-8s %12s us  %llu GPU events: %s\n", cli_side_label(o, s),
                     fmt_us(a, 64, l[i].us[s], o->ns), (unsigned long long)l[i].nkernels[s],
                     l[i].kernels[s] && *l[i].kernels[s] ? cli_visible(l[i].kernels[s]) : "-");
+        for (int s = 0; s < 2; s++)
+            if (l[i].input_dims[s])
+                fprintf(f, "  %-8s input dims %s, types %s\n", cli_side_label(o, s),
+                        cli_visible(l[i].input_dims[s]),
+                        l[i].input_types[s] ? cli_visible(l[i].input_types[s]) : "-");
         fputc('\n', f);
     }
 }
@@ -592,6 +597,14 @@ static void explain_json(FILE *f, const td_tree_lca *l, size_t n, const char *na
         td_json_put_str(f, l[i].kernels[0]);
         fputs(", \"test_kernels\": ", f);
         td_json_put_str(f, l[i].kernels[1]);
+        for (int s = 0; s < 2; s++) {
+            fprintf(f, ", \"%s_input_dims\": ", side[s]);
+            td_json_put_str(f, l[i].input_dims[s]);
+        }
+        for (int s = 0; s < 2; s++) {
+            fprintf(f, ", \"%s_input_types\": ", side[s]);
+            td_json_put_str(f, l[i].input_types[s]);
+        }
         fputs("}", f);
     }
     fputs("]}\n", f);
