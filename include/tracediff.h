@@ -183,12 +183,17 @@ typedef struct td_open_opts {
      * summary. npids 0 (the default) reads every process. */
     const int64_t *pids;
     size_t npids;
+    /* With want_tree: the python_function events (Kineto's
+     * with_stack=True) join the call trees as nodes, nested by time with
+     * the cpu ops and launches (docs/tree-match.md, "Python frames").
+     * Off by default. */
+    bool tree_python_frames;
 } td_open_opts;
 
 #define TD_OPEN_OPTS_INIT                                                                          \
     {                                                                                              \
         sizeof(td_open_opts), 0, NULL, NULL, false, 0, false, false, false, false, NULL, false,    \
-            false, false, NULL, 0                                                                  \
+            false, false, NULL, 0, false                                                           \
     }
 
 /* Whether HTA_DISABLE_NS_ROUNDING in the environment turns HTA's rounding
@@ -1522,6 +1527,11 @@ typedef struct td_tree_lca {
     double us[2];           /* |U| of the lca's gpu events per side, us */
     uint64_t nkernels[2];   /* its gpu events per side */
     const char *kernels[2]; /* "name (count); ..." per side, by count then name */
+    /* Per side, the "Input Dims" and "Input type" of the LCA's cpu op (of
+     * the nearest cpu op above it for a launch or kernel pair) as the trace
+     * writes them (compact JSON; record_shapes=True), or NULL when the
+     * trace has none there. */
+    const char *input_dims[2], *input_types[2];
 } td_tree_lca;
 
 /* Per side: the gpu time (|U| of every kernel, memcpy and memset) and its

@@ -1087,7 +1087,11 @@ static PyObject *tree_row(const td_tree_lca *l, const td_row_stats *st)
               put_item(d, "control_count", PyLong_FromUnsignedLongLong(l->nkernels[0])) < 0 ||
               put_item(d, "test_count", PyLong_FromUnsignedLongLong(l->nkernels[1])) < 0 ||
               put_item(d, "control_kernels", str_obj(l->kernels[0])) < 0 ||
-              put_item(d, "test_kernels", str_obj(l->kernels[1])) < 0;
+              put_item(d, "test_kernels", str_obj(l->kernels[1])) < 0 ||
+              put_item(d, "control_input_dims", str_obj(l->input_dims[0])) < 0 ||
+              put_item(d, "test_input_dims", str_obj(l->input_dims[1])) < 0 ||
+              put_item(d, "control_input_types", str_obj(l->input_types[0])) < 0 ||
+              put_item(d, "test_input_types", str_obj(l->input_types[1])) < 0;
     if (!bad && st) {
         const double v[] = {(double)st->n[0],
                             (double)st->n[1],

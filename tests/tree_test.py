@@ -31,7 +31,7 @@ own TraceDiff and the rules of the match.
   capped fallback, bounded time, a note), a name match without
   --match tree for --by lca-name (exit 2).
 """
-import csv, glob, gzip, json, os, re, subprocess, sys, tempfile
+import collections, csv, glob, gzip, json, os, re, subprocess, sys, tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # The reference cases' copy of the shared traces (scripts/sync_golden.sh).
@@ -379,6 +379,43 @@ def test_bad_input(exe, tmp):
               abs(s["matched_us"] + sum(s["unmatched_us"].values()) - s["gpu_us"]) < 1e-9 and
               any("left out" in n for n in js["notes"]))
     check("overlapping host events: left out and counted, the sum rule holds", ok, (err, out[:800]))
+    # nesting that could loop: identical intervals (each "inside" the one
+    # before), zero and negative durations, no start, a correlation id on
+    # two launches and on a cpu op, a kernel whose id is a cpu op's
+    ev = [{"ph": "X", "cat": "cpu_op", "name": "same", "pid": 1, "tid": 1, "ts": 0, "dur": 50}
+          for _ in range(50)]
+    ev += [{"ph": "X", "cat": "cpu_op", "name": "zero", "pid": 1, "tid": 1, "ts": 10, "dur": 0},
+           {"ph": "X", "cat": "cpu_op", "name": "neg", "pid": 1, "tid": 1, "ts": 11, "dur": -5},
+           {"ph": "X", "cat": "cpu_op", "name": "nots", "pid": 1, "tid": 1, "dur": 5},
+           {"ph": "X", "cat": "cpu_op", "name": "opcorr", "pid": 1, "tid": 1, "ts": 20, "dur": 5,
+            "args": {"correlation": 3}},
+           {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1,
+            "ts": 12, "dur": 3, "args": {"correlation": 1}},
+           {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1,
+            "ts": 12, "dur": 3, "args": {"correlation": 1}},
+           {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1,
+            "ts": 30, "dur": 30, "args": {"correlation": 2}},
+           {"ph": "X", "cat": "kernel", "name": "k1", "pid": 0, "tid": 7, "ts": 100, "dur": 5,
+            "args": {"correlation": 1, "stream": 7}},
+           {"ph": "X", "cat": "kernel", "name": "k2", "pid": 0, "tid": 7, "ts": 110, "dur": 5,
+            "args": {"correlation": 2, "stream": 7}},
+           {"ph": "X", "cat": "kernel", "name": "k3", "pid": 0, "tid": 7, "ts": 120, "dur": 5,
+            "args": {"correlation": 3, "stream": 7}}]
+    p = os.path.join(tmp, "loops.json")
+    save(synth(ev), p)
+    try:
+        rc, out, err = run(exe, "compare", p, p, "--match", "tree", "--format", "json",
+                           timeout=60)
+        js = json.loads(out) if rc == 0 else None
+        ok = js is not None
+        for side in ("control", "test") if ok else ():
+            s = js["summary"][side]
+            ok = ok and abs(s["gpu_us"] - 15) < 1e-9 and abs(
+                s["matched_us"] + sum(s["unmatched_us"].values()) - s["gpu_us"]) < 1e-9
+        check("identical, empty, negative and unstarted host events, shared correlation ids: "
+              "no loop, the sum rule holds", ok, (rc, err, out[:800]))
+    except subprocess.TimeoutExpired:
+        check("identical host events: bounded", False, "timed out")
     # 100k children under one node (one fewer on the test side, so that
     # they are aligned, not paired by position), names that differ
     n = 100000
@@ -407,6 +444,149 @@ def test_bad_input(exe, tmp):
               (rc, err, out[-500:]))
     except subprocess.TimeoutExpired:
         check("100k children under one node: bounded", False, "timed out")
+
+
+def compact(v):
+    return json.dumps(v, separators=(",", ":"), ensure_ascii=False)
+
+
+def test_input_dims(exe):
+    """Each LCA's input dims and types are its cpu op's "Input Dims" and
+    "Input type" in the raw trace: every (name, dims, types) is a cpu op's,
+    and the addmm under the k-th top-level aten::linear has that one's."""
+    case, a, b = PAIRS[0]
+    js, err = tree_json(exe, trace(a), trace(b))
+    if js is None:
+        check("input dims: runs", False, err)
+        return
+    for k, (side, path) in enumerate((("control", trace(a)), ("test", trace(b)))):
+        ops = [e for e in load(path)["traceEvents"] if e.get("cat") == "cpu_op" and e.get("ph") == "X"]
+        have = set()
+        for e in ops:
+            args = e.get("args", {})
+            if "Input Dims" in args:
+                have.add((e["name"], compact(args["Input Dims"]), compact(args.get("Input type"))))
+        rows = js["rows"]
+        withd = [r for r in rows if r[side + "_input_dims"] is not None]
+        bad = [r for r in withd
+               if (r["lca"].split(" | ")[-k if " | " in r["lca"] else 0],
+                   r[side + "_input_dims"], r[side + "_input_types"]) not in have]
+        check("input dims %s: every row's (lca, dims, types) is a cpu op's in the raw trace "
+              "(%d of %d rows have dims)" % (side, len(withd), len(rows)),
+              len(withd) >= len(rows) // 2 and not bad, bad[:2])
+        # the k-th top-level aten::linear (time order) and the addmm in it
+        ops.sort(key=lambda e: (e["ts"], -e.get("dur", 0)))
+        top, end = [], {}
+        for e in ops:
+            t = e["tid"]
+            if e["ts"] >= end.get(t, -1):
+                top.append(e)
+                end[t] = e["ts"] + e.get("dur", 0)
+        lin = [e for e in top if e["name"] == "aten::linear"]
+        checked = wrong = 0
+        for r in rows:
+            p = r["path"].split(">")
+            if len(p) != 2 or not p[0].startswith("aten::linear#") or p[1] != "aten::addmm":
+                continue
+            L = lin[int(p[0].split("#")[1]) - 1]
+            inner = [e for e in ops if e["name"] == "aten::addmm" and e["tid"] == L["tid"] and
+                     L["ts"] <= e["ts"] <= L["ts"] + L["dur"]]
+            checked += 1
+            if len(inner) != 1 or compact(inner[0]["args"]["Input Dims"]) != r[side + "_input_dims"]:
+                wrong += 1
+        check("input dims %s: aten::linear#k>aten::addmm has the raw dims of the addmm in the "
+              "k-th top-level aten::linear (%d rows)" % (side, checked), checked > 10 and not wrong,
+              wrong)
+    name = "aten::_flash_attention_forward"
+    rc, out, err = run(exe, "explain", trace(a), trace(b), name, "--match", "tree", "--format",
+                       "json")
+    ex = json.loads(out)["rows"] if rc == 0 else []
+    byp = {r["path"]: r for r in js["rows"] if r["lca"] == name}
+    check("input dims: explain's rows have compare's (%d rows)" % len(ex),
+          len(ex) == len(byp) > 0 and all(
+              r[k] == byp[r["path"]][k] and r[k] is not None for r in ex
+              for k in ("control_input_dims", "test_input_dims", "control_input_types",
+                        "test_input_types")), ex[:1])
+    rc, out, err = run(exe, "compare", trace(a), trace(b), "--match", "tree", "--format", "csv")
+    hdr = out.splitlines()[0].split(",") if rc == 0 and out else []
+    check("input dims: CSV columns", hdr[-4:] == ["control_input_dims", "test_input_dims",
+                                                  "control_input_types", "test_input_types"], hdr)
+    rc, out, err = run(exe, "compare", trace(a), trace(b), "--match", "tree", "--format", "table",
+                       "--top", "3")
+    check("input dims: table column", rc == 0 and "input dims" in out and "[[1,141,8,64]" in out,
+          out[:600])
+
+
+def strip_n(name):
+    return re.sub(r"\(\d+\)", "", name)
+
+
+def test_python_frames(exe, tmp):
+    """--python-frames: python_function frames join the trees; the LCAs
+    found on both sides stay those of the match without them, the sum rule
+    holds, and the paths go through the traces' python frames."""
+    case, a, b = PAIRS[0]
+    plain, err0 = tree_json(exe, trace(a), trace(b))
+    js, err = tree_json(exe, trace(a), trace(b), "--python-frames")
+    if js is None or plain is None:
+        check("--python-frames: runs", False, (err0, err))
+        return
+    for side in ("control", "test"):
+        s = js["summary"][side]
+        check("--python-frames %s: matched + unmatched = GPU time, %.1f%% matched" %
+              (side, 100 * s["matched_us"] / s["gpu_us"]),
+              abs(s["matched_us"] + sum(s["unmatched_us"].values()) - s["gpu_us"]) < 1e-6 and
+              abs(s["gpu_us"] - plain["summary"][side]["gpu_us"]) < 1e-9 and
+              s["matched_us"] > 0.95 * s["gpu_us"], s)
+    both = lambda rows: sorted((r["lca"], round(r["control_us"], 6), round(r["test_us"], 6))
+                               for r in rows if r["control_count"] and r["test_count"])
+    got, want = both(js["rows"]), both(plain["rows"])
+    # the python frames overhanging their children are left out on one side
+    # and not the other (1 us rule), so one embedding pairs differently
+    same = sum((collections.Counter(got) & collections.Counter(want)).values())
+    check("--python-frames: the two-sided LCAs are the plain match's (%d of %d, %d found)" %
+          (same, len(want), len(got)), same >= 0.95 * len(want) and len(got) <= len(want),
+          (got, want))
+    raw = load(trace(a))["traceEvents"]
+    py = {strip_n(e["name"]) for e in raw if e.get("cat") == "python_function"}
+    names = {strip_n(e.get("name", "")) for e in raw}
+    # (names may hold ">": the frames are found in the paths, not split out)
+    inpath = lambda rows, n: any(n + ">" in r["path"] or n + "#" in r["path"] for r in rows)
+    found = [n for n in py if inpath(js["rows"], n)]
+    check("--python-frames: the paths go through the trace's python frames (%d of them)" %
+          len(found), len(found) >= 10 and
+          all(r["path"].split(">")[0].split("#")[0].split(" | ")[0] in names for r in js["rows"]))
+    check("--python-frames: no python frame in the plain match's paths",
+          not any(inpath(plain["rows"], n) for n in py if len(n) > 20))
+    rc, out, err = run(exe, "compare", trace(a), trace(b), "--python-frames")
+    check("--python-frames without --match tree: exit 2", rc == 2 and "--match tree" in err, err)
+    # a frame around the training loop spans the steps: left out, so that
+    # each step's frames are roots of their own (and the selection holds)
+    ev = [{"ph": "X", "cat": "python_function", "name": "train.py(5): main", "pid": 1, "tid": 1,
+           "ts": 0, "dur": 1000}]
+    for k in range(2):
+        t0 = 100 + 400 * k
+        ev += [{"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#%d" % k, "pid": 1,
+                "tid": 1, "ts": t0, "dur": 300},
+               {"ph": "X", "cat": "python_function", "name": "train.py(%d): step" % (10 + k),
+                "pid": 1, "tid": 1, "ts": t0 + 10, "dur": 200},
+               {"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 1, "tid": 1,
+                "ts": t0 + 20, "dur": 50},
+               {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1,
+                "ts": t0 + 30, "dur": 5, "args": {"correlation": k + 1}},
+               {"ph": "X", "cat": "kernel", "name": "gemm", "pid": 0, "tid": 7, "ts": t0 + 40,
+                "dur": 20 + k, "args": {"correlation": k + 1, "stream": 7}}]
+    p = os.path.join(tmp, "py_steps.json")
+    save(synth(ev), p)
+    js, err = tree_json(exe, p, p, "--python-frames", "--control-iteration", "1",
+                        "--test-iteration", "1")
+    ok = js is not None and len(js["rows"]) == 1
+    if ok:
+        r = js["rows"][0]
+        ok = (r["path"].startswith("train.py: step>aten::mm>") and r["control_us"] == 21 and
+              js["summary"]["control"]["roots"] == 1)
+    check("--python-frames: a frame spanning the steps is left out; iteration 1's frame is "
+          "its root", ok, (err, js))
 
 
 MULTI = ("hta-trace_diff/control", "hta-trace_diff/test")  # 6 iterations a side
@@ -635,7 +815,8 @@ def test_explain(exe):
     rc, out, err = run(exe, "explain", a, b, name, "--match", "tree", "--format", "json", "--ns")
     ex = json.loads(out) if rc == 0 else {}
     fields = ("lca", "path", "control_us", "test_us", "control_count", "test_count",
-              "control_kernels", "test_kernels")
+              "control_kernels", "test_kernels", "control_input_dims", "test_input_dims",
+              "control_input_types", "test_input_types")
     want = [{k: r[k] for k in fields} for r in names[name]]
     check("explain %s --match tree: its %d LCAs (paths, times, kernels) as compare's"
           % (name, len(want)), ex.get("rows") == want and len(want) > 1, (rc, err, out[:300]))
@@ -665,6 +846,8 @@ def main():
         test_sum_rule(exe)
         test_by_name(exe, tmp)
         test_bad_input(exe, tmp)
+        test_input_dims(exe)
+        test_python_frames(exe, tmp)
         test_report(exe, tmp)
         test_explain(exe)
         if os.path.isdir(os.path.join(SHARED, MULTI[0])):

@@ -180,7 +180,8 @@ def _with_tree(lt: "LabeledTrace", threads: int) -> None:
 
 
 _TREE_COLUMNS = ["lca", "path", "control_us", "test_us", "change_pct", "control_count",
-                 "test_count", "control_kernels", "test_kernels"]
+                 "test_count", "control_kernels", "test_kernels", "control_input_dims",
+                 "test_input_dims", "control_input_types", "test_input_types"]
 
 
 def _tree_match(control, test, control_rank, test_rank, control_iteration, test_iteration,
@@ -763,7 +764,9 @@ class TraceDiff:
         of ``tracediff compare --match tree --format json``: ``lca``,
         ``path``, ``control_us``, ``test_us``, ``change_pct``,
         ``control_count``, ``test_count``, ``control_kernels``,
-        ``test_kernels`` (and with ``stats=True`` its statistics fields);
+        ``test_kernels``, ``control_input_dims``, ``test_input_dims``,
+        ``control_input_types``, ``test_input_types`` (None where the trace
+        has no shapes) (and with ``stats=True`` its statistics fields);
         ``df.attrs["summary"]`` holds each side's GPU time and its parts,
         ``df.attrs["notes"]`` the notes (also warned). It takes the ranks,
         iterations, ``ns``, ``threads``, ``pids`` and the statistics

@@ -72,6 +72,7 @@ typedef struct cli_opts {
     bool want_stacks;              /* load with stacks (--by module, --format folded) */
     bool match_tree;               /* compare --match tree (docs/tree-match.md) */
     bool tree_by_name;             /* compare --match tree --by lca-name */
+    bool tree_python_frames;       /* --match tree --python-frames */
     td_renames *renames;           /* --rename rules (cmp.renames points here) */
 } cli_opts;
 

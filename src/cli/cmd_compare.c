@@ -421,5 +421,9 @@ int cmd_compare(cli_pair *p, const char **pos)
         cli_error("--by lca-name needs --match tree");
         return EXIT_USAGE;
     }
+    if (p->o.tree_python_frames && !p->o.match_tree) {
+        cli_error("--python-frames needs --match tree");
+        return EXIT_USAGE;
+    }
     return p->o.match_tree ? cli_tree_compare(&p->o) : compare_run(p);
 }

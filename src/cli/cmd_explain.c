@@ -204,6 +204,10 @@ static int explain_run(cli_pair *p, const char *name)
     }
     if (o->match_tree)
         return cli_tree_explain(o, name);
+    if (o->tree_python_frames) {
+        cli_error("--python-frames needs --match tree");
+        return EXIT_USAGE;
+    }
     o->want_attr = true;
     o->cmp.only = name;
     o->cmp.only_by = o->cmp.by == TD_BY_KERNEL ? TD_BY_OP : o->cmp.by;

@@ -112,5 +112,9 @@ static int report_run(cli_pair *p)
 int cmd_report(cli_pair *p, const char **pos)
 {
     (void)pos;
+    if (p->o.tree_python_frames && !p->o.match_tree) {
+        cli_error("--python-frames needs --match tree");
+        return EXIT_USAGE;
+    }
     return report_run(p);
 }

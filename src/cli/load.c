@@ -22,6 +22,7 @@ static int load_pair(cli_opts *o, td_set **control, td_set **test)
     oo.want_attribution = o->want_attr || o->cmp.by != TD_BY_KERNEL;
     oo.want_breakdown = o->want_bd;
     oo.want_tree = o->match_tree; /* report --match tree */
+    oo.tree_python_frames = o->tree_python_frames;
     oo.want_roofline = o->with_rate || o->want_roofline;
     oo.want_stacks = o->want_stacks || o->cmp.by == TD_BY_MODULE || o->cmp.by == TD_BY_STACK;
     if (o->classes_path && !o->classes) {

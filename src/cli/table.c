@@ -790,6 +790,13 @@ static int set_straggler(cli_opts *o, const char *v)
     return 0;
 }
 
+static int set_python_frames(cli_opts *o, const char *v)
+{
+    (void)v;
+    o->tree_python_frames = true;
+    return 0;
+}
+
 static int set_match(cli_opts *o, const char *v)
 {
     o->match_tree = strcmp(v, "tree") == 0; /* checked against the choices */
@@ -1027,6 +1034,12 @@ const cli_option cli_options[] = {
      "explain NAME: the LCAs of that name or path\n"
      "(docs/tree-match.md)",
      set_match},
+    {"python-frames", 0, NULL, NULL, "rows", ON(CMD_COMPARE) | ON(CMD_REPORT) | ON(CMD_EXPLAIN),
+     "with --match tree: the python_function frames (traces\n"
+     "recorded with with_stack=True) join the call trees, so\n"
+     "LCAs and paths can be Python functions, as TraceLens\n"
+     "does with them (docs/tree-match.md, \"Python frames\")",
+     set_python_frames},
     {"inclusive", 0, NULL, NULL, "rows", ON(CMD_EXPLAIN),
      "also the kernels launched inside the op's children, at\n"
      "any depth (aten::linear: its GEMMs; needs trace files)",

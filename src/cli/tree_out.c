@@ -13,7 +13,8 @@ typedef struct trow {
     double us[2];
     uint64_t n[2], nlca;
     const char *kernels[2];
-    const td_row_stats *st; /* --stats */
+    const td_row_stats *st;         /* --stats */
+    const char *dims[2], *types[2]; /* input dims and types, NULL: none */
 } trow;
 
 static double change_pct(const trow *r)
@@ -53,7 +54,9 @@ static trow *make_rows(const cli_opts *o, const td_tree_match *m, const td_tree_
                       {l[i].nkernels[0], l[i].nkernels[1]},
                       1,
                       {l[i].kernels[0], l[i].kernels[1]},
-                      st ? &st[i] : NULL};
+                      st ? &st[i] : NULL,
+                      {l[i].input_dims[0], l[i].input_dims[1]},
+                      {l[i].input_types[0], l[i].input_types[1]}};
     *n = nl;
     if (!o->tree_by_name)
         return r;
@@ -70,6 +73,7 @@ static trow *make_rows(const cli_opts *o, const td_tree_match *m, const td_tree_
             r[u] = r[i];
             r[u].path = NULL;
             r[u].kernels[0] = r[u].kernels[1] = NULL;
+            r[u].dims[0] = r[u].dims[1] = r[u].types[0] = r[u].types[1] = NULL;
             u++;
         }
     }
@@ -142,7 +146,8 @@ static void write_csv(FILE *f, const cli_opts *o, const trow *r, size_t n)
         fputs("lca,lcas,control_us,test_us,change_pct,control_count,test_count", f);
     else
         fputs("lca,path,control_us,test_us,change_pct,control_count,test_count,"
-              "control_kernels,test_kernels",
+              "control_kernels,test_kernels,control_input_dims,test_input_dims,"
+              "control_input_types,test_input_types",
               f);
     for (size_t k = 0; o->stats && k < NSTAT; k++)
         fprintf(f, ",%s", stat_names[k]);
@@ -162,11 +167,14 @@ static void write_csv(FILE *f, const cli_opts *o, const trow *r, size_t n)
         fputc(',', f);
         csv_num(f, change_pct(&r[i]));
         fprintf(f, ",%llu,%llu", (unsigned long long)r[i].n[0], (unsigned long long)r[i].n[1]);
-        if (!o->tree_by_name)
-            for (int s = 0; s < 2; s++) {
-                fputc(',', f);
-                csv_text(f, r[i].kernels[s], o->csv_safe);
-            }
+        if (!o->tree_by_name) {
+            const char *const *cols[3] = {r[i].kernels, r[i].dims, r[i].types};
+            for (int c = 0; c < 3; c++)
+                for (int s = 0; s < 2; s++) {
+                    fputc(',', f);
+                    csv_text(f, cols[c][s] ? cols[c][s] : "", o->csv_safe);
+                }
+        }
         for (size_t k = 0; r[i].st && k < NSTAT; k++) {
             const char *txt;
             double v = stat_field(r[i].st, k, &txt);
@@ -222,6 +230,14 @@ static void write_json(FILE *f, const cli_opts *o, const td_tree_match *m, const
             td_json_put_str(f, r[i].kernels[0]);
             fputs(", \"test_kernels\": ", f);
             td_json_put_str(f, r[i].kernels[1]);
+            fputs(", \"control_input_dims\": ", f);
+            td_json_put_str(f, r[i].dims[0]);
+            fputs(", \"test_input_dims\": ", f);
+            td_json_put_str(f, r[i].dims[1]);
+            fputs(", \"control_input_types\": ", f);
+            td_json_put_str(f, r[i].types[0]);
+            fputs(", \"test_input_types\": ", f);
+            td_json_put_str(f, r[i].types[1]);
         }
         for (size_t k = 0; r[i].st && k < NSTAT; k++) {
             const char *txt;
@@ -293,6 +309,26 @@ static void write_summary_text(FILE *f, const cli_opts *o, const td_tree_match *
         fprintf(f, "%snote: %s\n", md ? "\n" : "", td_tree_match_note(m, i));
 }
 
+#define DIMS_W 24 /* the table's input dims column */
+
+/* The input dims cell: the control's, "a | b" when the sides differ, "-"
+ * when neither side has them; NULL when out of memory. */
+static char *dims_cell(const trow *r)
+{
+    const char *a = r->dims[0] ? r->dims[0] : "-", *b = r->dims[1] ? r->dims[1] : "-";
+    bool same = strcmp(a, b) == 0;
+    size_t la = strlen(a), lb = strlen(b);
+    char *c = malloc(la + lb + 4);
+    if (!c)
+        return NULL;
+    memcpy(c, a, la + 1);
+    if (!same) {
+        memcpy(c + la, " | ", 3);
+        memcpy(c + la + 3, b, lb + 1);
+    }
+    return c;
+}
+
 static void write_header_text(FILE *f, const cli_opts *o, bool md)
 {
     for (int s = 0; s < 2; s++)
@@ -303,11 +339,13 @@ static void write_header_text(FILE *f, const cli_opts *o, bool md)
     const char *h1 = o->tree_by_name ? "lcas" : "path";
     if (md) {
         fprintf(f,
-                "| lca | %s | %s us | %s us | change |%s %s | %s |\n"
-                "|---|---|---:|---:|---:|%s---|---|\n",
+                "| lca | %s | %s us | %s us | change |%s %s%s | %s |\n"
+                "|---|---|---:|---:|---:|%s%s---|---|\n",
                 h1, cli_side_label(o, 0), cli_side_label(o, 1), o->stats ? " q | verdict |" : "",
+                o->tree_by_name ? "" : "input dims | ",
                 o->tree_by_name ? "control count" : "control kernels",
-                o->tree_by_name ? "test count" : "test kernels", o->stats ? "---:|---|" : "");
+                o->tree_by_name ? "test count" : "test kernels", o->stats ? "---:|---|" : "",
+                o->tree_by_name ? "" : "---|");
         return;
     }
     cell(f, md, "lca", 40, false);
@@ -319,6 +357,8 @@ static void write_header_text(FILE *f, const cli_opts *o, bool md)
         cell(f, md, "q", 8, true);
         cell(f, md, "verdict", 8, false);
     }
+    if (!o->tree_by_name)
+        cell(f, md, "input dims", DIMS_W, false);
     cell(f, md, o->tree_by_name ? "control n" : "control kernels", 30, false);
     fputs(o->tree_by_name ? "test n\n" : "test kernels\n", f);
 }
@@ -357,6 +397,11 @@ static void write_text(FILE *f, const cli_opts *o, const td_tree_match *m, trow 
             cell(f, md, q, 8, true);
             cell(f, md, td_verdict_name(r[i].st->verdict), 8, false);
         }
+        if (!o->tree_by_name) {
+            char *d = dims_cell(&r[i]);
+            cell(f, md, d ? d : "-", DIMS_W, false);
+            free(d);
+        }
         if (o->tree_by_name) {
             char k0[32], k1[32];
             snprintf(k0, sizeof k0, "%llu", (unsigned long long)r[i].n[0]);
@@ -389,6 +434,7 @@ int cli_tree_compare(cli_opts *o)
     td_set *sets[2] = {NULL, NULL};
     td_open_opts oo = TD_OPEN_OPTS_INIT;
     oo.want_tree = true;
+    oo.tree_python_frames = o->tree_python_frames;
     int rc = cli_open_pair(o, sets, &oo);
     td_tree_match *m = NULL;
     td_tree_stats *ts = NULL;
@@ -511,6 +557,11 @@ static void explain_text(FILE *f, const cli_opts *o, const td_tree_lca *l, size_
             fprintf(f, "  %-8s %12s us  %llu GPU events: %s\n", cli_side_label(o, s),
                     fmt_us(a, 64, l[i].us[s], o->ns), (unsigned long long)l[i].nkernels[s],
                     l[i].kernels[s] && *l[i].kernels[s] ? cli_visible(l[i].kernels[s]) : "-");
+        for (int s = 0; s < 2; s++)
+            if (l[i].input_dims[s])
+                fprintf(f, "  %-8s input dims %s, types %s\n", cli_side_label(o, s),
+                        cli_visible(l[i].input_dims[s]),
+                        l[i].input_types[s] ? cli_visible(l[i].input_types[s]) : "-");
         fputc('\n', f);
     }
 }
@@ -546,6 +597,14 @@ static void explain_json(FILE *f, const td_tree_lca *l, size_t n, const char *na
         td_json_put_str(f, l[i].kernels[0]);
         fputs(", \"test_kernels\": ", f);
         td_json_put_str(f, l[i].kernels[1]);
+        for (int s = 0; s < 2; s++) {
+            fprintf(f, ", \"%s_input_dims\": ", side[s]);
+            td_json_put_str(f, l[i].input_dims[s]);
+        }
+        for (int s = 0; s < 2; s++) {
+            fprintf(f, ", \"%s_input_types\": ", side[s]);
+            td_json_put_str(f, l[i].input_types[s]);
+        }
         fputs("}", f);
     }
     fputs("]}\n", f);
@@ -561,6 +620,7 @@ int cli_tree_explain(cli_opts *o, const char *name)
     td_set *sets[2] = {NULL, NULL};
     td_open_opts oo = TD_OPEN_OPTS_INIT;
     oo.want_tree = true;
+    oo.tree_python_frames = o->tree_python_frames;
     int rc = cli_open_pair(o, sets, &oo);
     td_tree_match *m = NULL;
     if (rc == 0) {

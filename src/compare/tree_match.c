@@ -62,6 +62,7 @@ typedef struct lrow {
     int live;
     ref *ev[2]; /* gpu events per side */
     size_t nev[2], cap[2];
+    ref node[2]; /* the matched pair */
 } lrow;
 
 typedef struct pnode {
@@ -85,6 +86,8 @@ struct td_tree_match {
     size_t nnotes;
     int flags;
     int oom;
+    ref *stk; /* add_subtree's stack, kept from one call to the next */
+    size_t stkcap;
 };
 
 /* ---- names ---- */
@@ -331,6 +334,17 @@ static int wf(const uint32_t *a, size_t na, const uint32_t *b, size_t nb, align 
         ++*capped;
         return pair_by_name(a, na, b, nb, al);
     }
+    /* The backtrack starts at the ends and pairs equal names there first,
+     * and the table of the rest is the table's own corner: the common
+     * suffix is paired without it (all of two equal lists). */
+    while (na && nb && a[na - 1] == b[nb - 1]) {
+        na--;
+        nb--;
+        al->m1[na] = (long)nb;
+        al->m2[nb] = (long)na;
+    }
+    if (!na || !nb) /* the rest of one list: unpaired */
+        return 0;
     size_t w = nb + 1;
     uint32_t *dp = malloc((na + 1) * w * sizeof *dp);
     if (!dp)
@@ -380,7 +394,8 @@ static int cmp_u32(const void *a, const void *b)
 static int get_levels(const side *s, ref r, levels *lv)
 {
     rlist cur = {0}, next = {0};
-    lv->names = malloc(LEVEL_MAX * sizeof *lv->names);
+    size_t cap = 32; /* grown up to LEVEL_MAX: most subtrees are small */
+    lv->names = malloc(cap * sizeof *lv->names);
     lv->nlev = 0;
     size_t n = 0;
     int rc = lv->names && rpush(&cur, r) == 0 ? 0 : TD_ENOMEM;
@@ -394,6 +409,16 @@ static int get_levels(const side *s, ref r, levels *lv)
                 uint32_t c = t->child[k];
                 if (!(t->kind[c] & TD_TREE_PATH) || n >= LEVEL_MAX)
                     continue;
+                if (n == cap) {
+                    size_t nc = 2 * cap < LEVEL_MAX ? 2 * cap : LEVEL_MAX;
+                    uint32_t *nn = realloc(lv->names, nc * sizeof *nn);
+                    if (!nn) {
+                        rc = TD_ENOMEM;
+                        break;
+                    }
+                    lv->names = nn;
+                    cap = nc;
+                }
                 ref cr = MKREF(RF(cur.v[i]), c);
                 lv->names[n++] = NAME(s, cr);
                 if (rpush(&next, cr) < 0)
@@ -729,9 +754,11 @@ static uint32_t new_path(td_tree_match *m, uint32_t name, uint32_t k, uint32_t p
 static void add_subtree(td_tree_match *m, int sd, lrow *row, ref r)
 {
     side *s = &m->s[sd];
-    rlist st = {0};
+    rlist st = {m->stk, 0, m->stkcap};
     if (rpush(&st, r) < 0) {
         m->oom = 1;
+        m->stk = st.v;
+        m->stkcap = st.cap;
         return;
     }
     while (st.n) {
@@ -756,7 +783,8 @@ static void add_subtree(td_tree_match *m, int sd, lrow *row, ref r)
             if ((t->kind[t->child[k]] & TD_TREE_PATH) && rpush(&st, MKREF(RF(x), t->child[k])) < 0)
                 m->oom = 1;
     }
-    free(st.v);
+    m->stk = st.v;
+    m->stkcap = st.cap;
 }
 
 /* disp_id of a node's name, worked out once per file and name (a name
@@ -1188,6 +1216,10 @@ static void merge(td_tree_match *m, ref u1, ref u2, uint32_t path, uint32_t up_r
         branch_point(s2, &u2, &c2, &kids);
     bool both_path = on_path(s1, u1) && on_path(s2, u2);
     uint32_t row = both_path ? new_row(m, pair_name(m, u1, u2), path) : NONE;
+    if (row != NONE) {
+        m->rows[row].node[0] = u1;
+        m->rows[row].node[1] = u2;
+    }
     align al = {0};
     if (row == NONE && both_path) {
         /* out of memory: m->oom is set */
@@ -1605,6 +1637,32 @@ static void assign_buckets(td_tree_match *m, const rlist *r1, const rlist *r2, c
     }
 }
 
+/* The input dims and types of a row's side: its node's shapes, or for a
+ * launch or gpu node those of the nearest cpu op above it (as TraceLens
+ * gives each kernel its cpu op's); NULL parts when there are none. */
+static void row_shapes(td_tree_match *m, int sd, const lrow *r, td_tree_lca *l)
+{
+    const td_file *f = m->s[sd].set->files[RF(r->node[sd])];
+    const td_tree *t = f->tree;
+    uint32_t v = RV(r->node[sd]);
+    while (v != NONE && !(t->kind[v] & (TD_TREE_OP | TD_TREE_PY)))
+        v = t->parent[v];
+    if (v == NONE || !(t->kind[v] & TD_TREE_OP) || t->shape[v] == NONE || !f->shapes)
+        return;
+    size_t len;
+    const char *sh = td_strtab_get(f->shapes, t->shape[v], &len);
+    const char *us1 = memchr(sh, 0x1f, len);
+    if (!us1)
+        return;
+    const char *us2 = memchr(us1 + 1, 0x1f, len - (size_t)(us1 + 1 - sh));
+    if (!us2)
+        us2 = sh + len;
+    if (us1 > sh)
+        l->input_dims[sd] = keep_str(m, strndup(sh, (size_t)(us1 - sh)));
+    if (us2 > us1 + 1)
+        l->input_types[sd] = keep_str(m, strndup(us1 + 1, (size_t)(us2 - us1 - 1)));
+}
+
 static void make_lcas(td_tree_match *m)
 {
     size_t live = 0;
@@ -1625,6 +1683,7 @@ static void make_lcas(td_tree_match *m)
             l->us[sd] = union_refs(&m->s[sd], r->ev[sd], r->nev[sd], &oom);
             l->nkernels[sd] = r->nev[sd];
             l->kernels[sd] = kernel_list(m, sd, r);
+            row_shapes(m, sd, r, l);
         }
         if (oom)
             m->oom = 1;
@@ -1725,6 +1784,7 @@ void td_tree_match_free(td_tree_match *m)
 {
     if (!m)
         return;
+    free(m->stk);
     for (int sd = 0; sd < 2; sd++) {
         side *s = &m->s[sd];
         for (size_t f = 0; f < s->nfiles; f++) {
@@ -2028,8 +2088,13 @@ static void ts_add(td_tree_stats *ts, const td_tree_match *m, const long u[2], c
             ts->x[sd][(size_t)r * ts->nunits[sd] + (size_t)u[sd]] += l[i].us[sd];
             row->us[sd] += l[i].us[sd];
             row->nkernels[sd] += l[i].nkernels[sd];
-            if (!row->kernels[sd])
+            if (!row->kernels[sd]) {
                 row->kernels[sd] = ts_keep(ts, l[i].kernels[sd], oom);
+                if (l[i].input_dims[sd])
+                    row->input_dims[sd] = ts_keep(ts, l[i].input_dims[sd], oom);
+                if (l[i].input_types[sd])
+                    row->input_types[sd] = ts_keep(ts, l[i].input_types[sd], oom);
+            }
         }
     }
 }

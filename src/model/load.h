@@ -62,8 +62,9 @@ void td_links_free(td_link *links);
  * file, whose gpu-side events are all kernels, memcpys and memsets). */
 int td_roof_times(td_file *f, const td_link *links, size_t n, bool any_gpu, td_error *err);
 
-/* tree.c, TD_LOAD_TREE: f->tree from the n link records (file order). */
-int td_tree_build(td_file *f, const td_link *links, size_t n, td_error *err);
+/* tree.c, TD_LOAD_TREE: f->tree from the n link records (file order); py:
+ * the python_function links are nodes too (TD_LOAD_TREE_PY). */
+int td_tree_build(td_file *f, const td_link *links, size_t n, bool py, td_error *err);
 
 /* attribution.c: fills f->attr_* and f->wait_* from the n link records
  * (file order); round_ts as for the raw events (spec §2). */

@@ -204,7 +204,7 @@ typedef struct td_file {
  * per (pid, tid), and the kernels, memcpys and memsets linked to their
  * launch by correlation. Compact arrays indexed by node: host nodes first
  * (in time order), then the gpu nodes. Children are in time order. */
-enum { TD_TREE_OP = 1, TD_TREE_LAUNCH = 2, TD_TREE_GPU = 4, TD_TREE_PATH = 8 };
+enum { TD_TREE_OP = 1, TD_TREE_LAUNCH = 2, TD_TREE_GPU = 4, TD_TREE_PATH = 8, TD_TREE_PY = 16 };
 typedef struct td_tree {
     size_t n, nhost;
     uint32_t *name;   /* names id */
@@ -218,6 +218,9 @@ typedef struct td_tree {
     /* Counts for the notes: host events left out by the 1 us overhang rule,
      * gpu events (kernel, memcpy, memset) with no launch found. */
     uint64_t dropped, no_launch;
+    /* Per host node: a cpu op's f->shapes id ("Input Dims" US "Input type"
+     * US "Concrete Inputs"), TD_ATTR_NONE without shapes or for another kind. */
+    uint32_t *shape;
 } td_tree;
 
 void td_tree_free(td_tree *t);
@@ -298,6 +301,8 @@ enum { TD_BD_LOST_OLD = 1, TD_BD_LOST_SELECTION = 2, TD_BD_LOST_UNLOADED = 3 };
 #define TD_LOAD_ROOF 8   /* td_open_opts.want_roofline: shapes, op_shape, roof_ts (with ATTR) */
 #define TD_LOAD_STACK 32 /* td_open_opts.want_stacks: stk_* (with ATTR) */
 #define TD_LOAD_TREE 64  /* td_open_opts.want_tree: f->tree (the links attribution reads) */
+/* td_open_opts.tree_python_frames: python_function nodes in f->tree (with TREE) */
+#define TD_LOAD_TREE_PY 128
 int td_file_load(td_file **out, const char *path, const td_load_progress *prog, int flags,
                  td_error *err);
 

@@ -1295,7 +1295,7 @@ static int finish_file(loader *L, int flags, td_split *sp, const void *marker, t
     if (rc == 0 && (flags & TD_LOAD_ROOF))
         rc = td_roof_times(f, L->links, L->nlinks, false, err);
     if (rc == 0 && (flags & TD_LOAD_TREE))
-        rc = td_tree_build(f, L->links, L->nlinks, err);
+        rc = td_tree_build(f, L->links, L->nlinks, (flags & TD_LOAD_TREE_PY) != 0, err);
     if (rc == 0 && (flags & TD_LOAD_ATTR))
         rc = td_attribute(f, L->links, L->nlinks, L->round_ts, (flags & TD_LOAD_STACK) != 0, err);
     return rc;
@@ -1367,8 +1367,8 @@ static int load_trace(td_file **out, const char *path, const td_load_progress *p
     }
     L.f = f;
     L.load_flags = flags;
-    L.want_shapes = (flags & TD_LOAD_ROOF) != 0;
-    L.want_py = (flags & TD_LOAD_STACK) != 0;
+    L.want_shapes = (flags & (TD_LOAD_ROOF | TD_LOAD_TREE)) != 0;
+    L.want_py = (flags & (TD_LOAD_STACK | TD_LOAD_TREE_PY)) != 0;
     L.marker = marker;
     if ((rc = td_reader_open(&L.r, path, err)) < 0)
         goto done;

@@ -205,6 +205,7 @@ static int load_one(void *ud, size_t i)
     attr |= c->opts && c->opts->want_roofline ? TD_LOAD_ATTR | TD_LOAD_ROOF : 0;
     attr |= c->opts && c->opts->want_stacks ? TD_LOAD_ATTR | TD_LOAD_STACK : 0;
     attr |= c->opts && c->opts->want_tree ? TD_LOAD_TREE : 0;
+    attr |= c->opts && c->opts->want_tree && c->opts->tree_python_frames ? TD_LOAD_TREE_PY : 0;
     if (c->tasks[i].piece > 0) {
         td_split_run(jb->split, c->tasks[i].piece, &prog, attr, c->map_min);
         return 0;

@@ -3,7 +3,10 @@
  * stack; an event that ends after the event it starts in is put one level
  * up when it overhangs by less than 1 us and the stack is at least 2 deep,
  * else left out. Kernels, memcpys and memsets hang under their launch (by
- * correlation id); every ancestor of a gpu node is on the gpu path. */
+ * correlation id); every ancestor of a gpu node is on the gpu path. With
+ * python frames (TD_LOAD_TREE_PY) the python_function events are host nodes
+ * too, nested with the others. A cpu op's shapes id (TD_LOAD_TREE reads
+ * them as the roofline does: f->shapes) is kept per host node. */
 #include "model/load.h"
 #include "model/run_sort.h"
 
@@ -26,6 +29,7 @@ void td_tree_free(td_tree *t)
     free(t->child0);
     free(t->child);
     free(t->roots);
+    free(t->shape);
     free(t);
 }
 
@@ -91,16 +95,19 @@ static inline int cmp_child_ctx(const void *ctx, const uint32_t *a, const uint32
 TD_RUN_SORT(sort_by_child_ts, uint32_t, cmp_child_ctx)
 
 /* Correlation id -> host node, open addressing. */
+typedef struct cent {
+    int64_t key;
+    uint32_t val; /* TD_ATTR_NONE: empty */
+} cent;           /* key and value side by side: one cache line a probe */
 typedef struct cmap {
-    int64_t *key;
-    uint32_t *val;
+    cent *e;
     size_t mask;
 } cmap;
 
 static size_t cslot(const cmap *m, int64_t k)
 {
     size_t h = (size_t)((uint64_t)k * 0x9E3779B97F4A7C15ull >> 17) & m->mask;
-    while (m->val[h] != TD_ATTR_NONE && m->key[h] != k)
+    while (m->e[h].val != TD_ATTR_NONE && m->e[h].key != k)
         h = (h + 1) & m->mask;
     return h;
 }
@@ -114,6 +121,8 @@ typedef struct bld {
     cmap m;
     size_t depth, nops, nroots;
     bool finite; /* every node's start is finite: the sorts' orders are total */
+    bool py;     /* python_function events are host nodes (TD_LOAD_TREE_PY) */
+    const td_file *f;
 } bld;
 
 static void bld_free(bld *b)
@@ -123,8 +132,7 @@ static void bld_free(bld *b)
     free(b->rank);
     free(b->stack);
     free(b->fill);
-    free(b->m.key);
-    free(b->m.val);
+    free(b->m.e);
 }
 
 static bool is_gpu_link(const td_link *l)
@@ -132,27 +140,55 @@ static bool is_gpu_link(const td_link *l)
     return (l->kind & TD_LINK_GPU) && (l->kind & TD_LINK_KCAT) && !(l->kind & TD_LINK_HOST);
 }
 
-static bool is_host_link(const td_link *l)
+/* Whether a step boundary (the start of an iteration's segment) falls
+ * inside (ts, end): a python frame around the training loop spans the
+ * steps, and as a node it would put every iteration under one root. */
+static bool spans_steps(const td_file *f, double ts, double end)
 {
-    return !(l->kind & TD_LINK_GPU) && (l->kind & (TD_LINK_OP | TD_LINK_LAUNCH));
+    size_t lo = 0, hi = f->nstep_seg; /* the first boundary after ts */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (f->step_at[mid] <= ts)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < f->nstep_seg && f->step_at[lo] < end;
+}
+
+static bool is_host_link(const bld *b, const td_link *l)
+{
+    if (l->kind & TD_LINK_GPU)
+        return false;
+    if (l->kind & (TD_LINK_OP | TD_LINK_LAUNCH))
+        return true;
+    return b->py && (l->kind & TD_LINK_PY) && isfinite(l->ts) &&
+           !spans_steps(b->f, l->ts, l->ts + (l->dur > 0 ? l->dur : 0));
 }
 
 static int bld_alloc(bld *b)
 {
     td_tree *t = b->t;
     b->finite = true;
+    if (b->n >= TD_ATTR_NONE)
+        return TD_ENOMEM;
+    /* one pass over the links (the largest array) sorts them out */
+    b->order = malloc((b->n + 1) * sizeof *b->order);
+    b->gorder = malloc((b->n + 1) * sizeof *b->gorder);
+    if (!b->order || !b->gorder)
+        return TD_ENOMEM;
     for (size_t i = 0; i < b->n; i++) {
-        bool g = is_gpu_link(&b->links[i]), h = is_host_link(&b->links[i]);
-        b->ng += g;
-        b->nh += h;
-        if ((g || h) && !isfinite(b->links[i].ts))
+        const td_link *l = &b->links[i];
+        if (is_gpu_link(l))
+            b->gorder[b->ng++] = (uint32_t)i;
+        else if (is_host_link(b, l))
+            b->order[b->nh++] = (uint32_t)i;
+        else
+            continue;
+        if (!isfinite(l->ts))
             b->finite = false;
     }
-    if (b->nh + b->ng >= TD_ATTR_NONE)
-        return TD_ENOMEM;
     size_t total = b->nh + b->ng, nh = b->nh;
-    b->order = malloc((nh + 1) * sizeof *b->order);
-    b->gorder = malloc((b->ng + 1) * sizeof *b->gorder);
     b->rank = malloc((nh + 1) * sizeof *b->rank);
     b->stack = malloc((nh + 1) * sizeof *b->stack);
     b->fill = calloc(total + 1, sizeof *b->fill);
@@ -164,17 +200,17 @@ static int bld_alloc(bld *b)
     t->child0 = calloc(total + 2, sizeof *t->child0);
     t->child = malloc((total + 1) * sizeof *t->child);
     t->roots = malloc((nh + 1) * sizeof *t->roots);
+    t->shape = malloc((nh + 1) * sizeof *t->shape);
     size_t cap = 16;
     while (cap < 2 * nh + 2)
         cap *= 2;
-    b->m.key = malloc(cap * sizeof *b->m.key);
-    b->m.val = malloc(cap * sizeof *b->m.val);
+    b->m.e = malloc(cap * sizeof *b->m.e);
     b->m.mask = cap - 1;
-    if (!b->order || !b->gorder || !b->rank || !t->name || !t->parent || !t->kind || !t->ts ||
-        !t->end || !t->child0 || !t->child || !t->roots || !b->stack || !b->fill || !b->m.key ||
-        !b->m.val)
+    if (!b->rank || !t->name || !t->parent || !t->kind || !t->ts || !t->end || !t->child0 ||
+        !t->child || !t->roots || !t->shape || !b->stack || !b->fill || !b->m.e)
         return TD_ENOMEM;
-    memset(b->m.val, 0xff, cap * sizeof *b->m.val);
+    for (size_t i = 0; i < cap; i++)
+        b->m.e[i].val = TD_ATTR_NONE;
     t->n = total;
     t->nhost = nh;
     return 0;
@@ -185,13 +221,6 @@ static int bld_alloc(bld *b)
 static int host_nodes(bld *b)
 {
     td_tree *t = b->t;
-    size_t a = 0, g = 0;
-    for (size_t i = 0; i < b->n; i++) {
-        if (is_gpu_link(&b->links[i]))
-            b->gorder[g++] = (uint32_t)i;
-        else if (is_host_link(&b->links[i]))
-            b->order[a++] = (uint32_t)i;
-    }
     if (!b->finite) { /* NaN among the starts: qsort's own order */
         sort_links_ts = b->links;
         qsort(b->order, b->nh, sizeof *b->order, cmp_ts);
@@ -201,15 +230,18 @@ static int host_nodes(bld *b)
     for (size_t k = 0; k < b->nh; k++) {
         const td_link *l = &b->links[b->order[k]];
         t->name[k] = l->name;
-        t->kind[k] = (l->kind & TD_LINK_OP) ? TD_TREE_OP : TD_TREE_LAUNCH;
+        t->kind[k] = (l->kind & TD_LINK_OP)       ? TD_TREE_OP
+                     : (l->kind & TD_LINK_LAUNCH) ? TD_TREE_LAUNCH
+                                                  : TD_TREE_PY;
+        t->shape[k] = (l->kind & TD_LINK_OP) ? l->shape : TD_ATTR_NONE;
         t->ts[k] = l->ts;
         t->end[k] = l->ts + (l->dur > 0 ? l->dur : 0);
         t->parent[k] = TD_ATTR_NONE;
         if ((l->kind & TD_LINK_LAUNCH) && !(l->kind & TD_LINK_OP)) {
             size_t s = cslot(&b->m, l->corr);
-            if (b->m.val[s] == TD_ATTR_NONE) { /* the first host side of an id */
-                b->m.key[s] = l->corr;
-                b->m.val[s] = (uint32_t)k;
+            if (b->m.e[s].val == TD_ATTR_NONE) { /* the first host side of an id */
+                b->m.e[s].key = l->corr;
+                b->m.e[s].val = (uint32_t)k;
             }
         }
         b->rank[k] = b->order[k];
@@ -385,7 +417,7 @@ static void gpu_nodes(bld *b)
         t->kind[v] = TD_TREE_GPU;
         t->ts[v] = l->ts;
         t->end[v] = l->ts + (l->dur > 0 ? l->dur : 0);
-        uint32_t p = b->m.val[cslot(&b->m, l->corr)];
+        uint32_t p = b->m.e[cslot(&b->m, l->corr)].val;
         t->parent[v] = p;
         if (p == TD_ATTR_NONE)
             t->no_launch++;
@@ -411,10 +443,30 @@ static int finish(bld *b)
         size_t nc = t->child0[v + 1] - t->child0[v];
         if (nc <= 1)
             continue;
-        if (!b->finite) /* NaN among the starts: qsort's own order */
-            qsort(t->child + t->child0[v], nc, sizeof *t->child, cmp_child);
-        else if (sort_by_child_ts(t->child + t->child0[v], nc, t->ts) < 0)
+        uint32_t *c = t->child + t->child0[v];
+        if (!b->finite) { /* NaN among the starts: qsort's own order */
+            qsort(c, nc, sizeof *t->child, cmp_child);
+            continue;
+        }
+        /* most lists are in order already (host nodes are numbered by
+         * start) or short: the one sorted order without the run sort's
+         * buffers */
+        size_t k = 1;
+        while (k < nc && cmp_child_ctx(t->ts, &c[k - 1], &c[k]) < 0)
+            k++;
+        if (k == nc)
+            continue;
+        if (nc <= 32) {
+            for (size_t i = k; i < nc; i++) {
+                uint32_t x = c[i];
+                size_t j = i;
+                for (; j > 0 && cmp_child_ctx(t->ts, &c[j - 1], &x) > 0; j--)
+                    c[j] = c[j - 1];
+                c[j] = x;
+            }
+        } else if (sort_by_child_ts(c, nc, t->ts) < 0) {
             return TD_ENOMEM;
+        }
     }
     for (size_t v = b->nh; v < total; v++) {
         t->kind[v] |= TD_TREE_PATH;
@@ -432,9 +484,11 @@ static int finish(bld *b)
     return 0;
 }
 
-static int build(td_tree *t, const td_link *links, size_t n)
+static int build(td_tree *t, const td_file *f, const td_link *links, size_t n, bool py)
 {
     bld b = {0};
+    b.py = py;
+    b.f = f;
     b.t = t;
     b.links = links;
     b.n = n;
@@ -447,12 +501,12 @@ static int build(td_tree *t, const td_link *links, size_t n)
     return rc;
 }
 
-int td_tree_build(td_file *f, const td_link *links, size_t n, td_error *err)
+int td_tree_build(td_file *f, const td_link *links, size_t n, bool py, td_error *err)
 {
     td_tree *t = calloc(1, sizeof *t);
     if (!t)
         return td_fail(err, TD_ENOMEM, f->path, "out of memory");
-    int rc = build(t, links, n);
+    int rc = build(t, f, links, n, py);
     if (rc < 0) {
         td_tree_free(t);
         return td_fail(err, rc, f->path, "out of memory");

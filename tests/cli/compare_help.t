@@ -97,6 +97,10 @@ $ tracediff compare --help
 >                                     iteration) per LCA; report: adds "Matched by structure";
 >                                     explain NAME: the LCAs of that name or path
 >                                     (docs/tree-match.md)
+>   --python-frames                   with --match tree: the python_function frames (traces
+>                                     recorded with with_stack=True) join the call trees, so
+>                                     LCAs and paths can be Python functions, as TraceLens
+>                                     does with them (docs/tree-match.md, "Python frames")
 >   --classes FILE                    --by class rules: class<TAB>regex lines, first match
 >                                     wins (default: docs/attribution.md)
 >   --ascending                       sort from the smallest number

@@ -178,6 +178,11 @@ $ tracediff man --format usage -q
 >                                     iteration) per LCA; report: adds "Matched by structure";
 >                                     explain NAME: the LCAs of that name or path
 >                                     (docs/tree-match.md)
+>   --python-frames                   [compare, report, explain]
+>                                     with --match tree: the python_function frames (traces
+>                                     recorded with with_stack=True) join the call trees, so
+>                                     LCAs and paths can be Python functions, as TraceLens
+>                                     does with them (docs/tree-match.md, "Python frames")
 >   --inclusive                       [explain] also the kernels launched inside the op's children, at
 >                                     any depth (aten::linear: its GEMMs; needs trace files)
 >   --by op|top-op|annotation|module  [explain] NAME is an innermost op (default), an outermost op,

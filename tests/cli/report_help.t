@@ -87,6 +87,10 @@ $ tracediff report --help
 >                                   iteration) per LCA; report: adds "Matched by structure";
 >                                   explain NAME: the LCAs of that name or path
 >                                   (docs/tree-match.md)
+>   --python-frames                 with --match tree: the python_function frames (traces
+>                                   recorded with with_stack=True) join the call trees, so
+>                                   LCAs and paths can be Python functions, as TraceLens
+>                                   does with them (docs/tree-match.md, "Python frames")
 >   --ascending                     sort from the smallest number
 >   --top N                         the first N rows after sorting
 >   --include REGEX                 keep the names REGEX matches (regex as in Python, PCRE2)
