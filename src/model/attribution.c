@@ -492,7 +492,10 @@ int td_attribute(td_file *f, td_link *links, size_t n, int round_ts, bool stacks
      * fault per page; the stacks and the waits are touched sparsely. */
     sweep_rec *rec = td_big_alloc((n + 1) * sizeof *rec);
     const sweep_rec **sv = malloc((2 * n + 2) * sizeof *sv);
-    launch_res *res = td_big_alloc((n + 1) * sizeof *res);
+    /* The merge sort's buffer, then the launches' results: one set of pages. */
+    size_t one = sizeof(sweep_rec) > sizeof(launch_res) ? sizeof(sweep_rec) : sizeof(launch_res);
+    void *scratch = td_big_alloc((n + 1) * one);
+    launch_res *res = scratch;
     bool *waits = calloc(n + 1, sizeof *waits);
     double *opwait = NULL;
     uint32_t *id = td_big_alloc((n + 1) * sizeof *id);
@@ -513,7 +516,7 @@ int td_attribute(td_file *f, td_link *links, size_t n, int round_ts, bool stacks
     nrec = sweep_records(rec, links, n, &finite);
     if (!finite) /* an infinite start or end: the order qsort makes of NaN */
         qsort(rec, nrec, sizeof *rec, cmp_sweep);
-    else if (sort_sweep(rec, nrec, NULL) < 0)
+    else if (sort_sweep_in(rec, nrec, NULL, scratch) < 0)
         goto done;
     /* Per op call, not per link: the waits inside it. */
     if (op_ids(f, links, n, id) < 0 || !(opwait = calloc(f->nops + 1, sizeof *opwait)))
@@ -547,7 +550,7 @@ int td_attribute(td_file *f, td_link *links, size_t n, int round_ts, bool stacks
 done:
     td_big_free(rec);
     free(sv);
-    td_big_free(res);
+    td_big_free(scratch);
     free(waits);
     free(opwait);
     td_big_free(id);
