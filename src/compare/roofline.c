@@ -204,7 +204,7 @@ typedef struct file_run {
     uint8_t *named;  /* per names id: 0 unknown, 1 no model, 2 a model */
     uint32_t *top;   /* per op call: its modelled root, or TD_ATTR_NONE; */
     uint8_t *topset; /* ... once known */
-    pm *cache; /* grown as (name, shape) pairs come: a file has few of them */
+    pm *cache;       /* grown as (name, shape) pairs come: a file has few of them */
     size_t cmask, ncache;
     pm oom; /* the entry model_of gives when the cache could not grow */
     uint64_t problems[8];

@@ -183,7 +183,7 @@ static void sweep(const td_file *f, const td_link *links, sweep_rec *rec, size_t
 typedef struct cmap {
     int64_t *key; /* NULL: dense */
     uint32_t *val;
-    size_t cap;   /* hash slots, or the dense span */
+    size_t cap; /* hash slots, or the dense span */
     int64_t lo;
 } cmap;
 
@@ -507,8 +507,8 @@ int td_attribute(td_file *f, td_link *links, size_t n, int round_ts, bool stacks
     f->attr_op = malloc((ng + 1) * sizeof *f->attr_op);
     f->attr_top = malloc((ng + 1) * sizeof *f->attr_top);
     f->attr_ann = malloc((ng + 1) * sizeof *f->attr_ann);
-    if (!fr_ok || !rec || !sv || !res || !waits || !id || !f->attr_op ||
-        !f->attr_top || !f->attr_ann || !f->attr_call || !f->attr_topc || !f->attr_annc)
+    if (!fr_ok || !rec || !sv || !res || !waits || !id || !f->attr_op || !f->attr_top ||
+        !f->attr_ann || !f->attr_call || !f->attr_topc || !f->attr_annc)
         goto done;
     if (round_ts)
         round_links(links, n);
