@@ -53,6 +53,8 @@ typedef struct td_link {
  * memory (links intact). Freed by td_links_free, never by free(). */
 td_link *td_links_grow(td_link *links, size_t *cap, size_t need);
 void td_links_free(td_link *links);
+/* The freed array td_links_free keeps for the next file, given back. */
+void td_links_trim(void);
 
 /* attribution.c, TD_LOAD_ROOF, before td_attribute: f->roof_ts and
  * f->roof_end from the gpu-side links (their own times, never rounded):
