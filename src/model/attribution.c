@@ -488,17 +488,17 @@ int td_attribute(td_file *f, td_link *links, size_t n, int round_ts, bool stacks
     cmap m = {0};
     if (n > UINT32_MAX)
         return td_fail(err, TD_ETRACE, f->path, "too many events for attribution");
-    /* Written whole: their pages mapped at once (util/bigmem.h), not one
-     * fault per page; the stacks and the waits are touched sparsely. */
-    sweep_rec *rec = td_big_alloc((n + 1) * sizeof *rec);
+    /* Written whole: their pages mapped at once, and kept for the next
+     * file (model/link_mem.c); the stacks and the waits are touched sparsely. */
+    sweep_rec *rec = td_scratch_alloc((n + 1) * sizeof *rec);
     const sweep_rec **sv = malloc((2 * n + 2) * sizeof *sv);
     /* The merge sort's buffer, then the launches' results: one set of pages. */
     size_t one = sizeof(sweep_rec) > sizeof(launch_res) ? sizeof(sweep_rec) : sizeof(launch_res);
-    void *scratch = td_big_alloc((n + 1) * one);
+    void *scratch = td_scratch_alloc((n + 1) * one);
     launch_res *res = scratch;
     bool *waits = calloc(n + 1, sizeof *waits);
     double *opwait = NULL;
-    uint32_t *id = td_big_alloc((n + 1) * sizeof *id);
+    uint32_t *id = td_scratch_alloc((n + 1) * sizeof *id);
     frames fr;
     bool fr_ok = !stacks || frames_init(&fr, f, n) == 0;
     f->attr_call = malloc((ng + 1) * sizeof *f->attr_call);
@@ -548,12 +548,12 @@ int td_attribute(td_file *f, td_link *links, size_t n, int round_ts, bool stacks
     f->has_attr = 1;
     rc = 0;
 done:
-    td_big_free(rec);
+    td_scratch_free(rec);
     free(sv);
-    td_big_free(scratch);
+    td_scratch_free(scratch);
     free(waits);
     free(opwait);
-    td_big_free(id);
+    td_scratch_free(id);
     free(m.key);
     free(m.val);
     if (stacks)
