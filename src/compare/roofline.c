@@ -204,8 +204,9 @@ typedef struct file_run {
     uint8_t *named;  /* per names id: 0 unknown, 1 no model, 2 a model */
     uint32_t *top;   /* per op call: its modelled root, or TD_ATTR_NONE; */
     uint8_t *topset; /* ... once known */
-    pm *cache;
-    size_t cmask;
+    pm *cache;       /* grown as (name, shape) pairs come: a file has few of them */
+    size_t cmask, ncache;
+    pm oom; /* the entry model_of gives when the cache could not grow */
     uint64_t problems[8];
     const char *problem_text[8];
     size_t nproblems;
@@ -279,17 +280,51 @@ static void count_problem(file_run *fr, const char *why)
 }
 
 /* The model of op call c (its name and shape): cached per (name, shape). */
+static size_t cache_slot(const pm *cache, size_t mask, uint64_t key)
+{
+    size_t s = (size_t)((key * 0x9E3779B97F4A7C15ull) >> 20) & mask;
+    while (cache[s].rc != 2 && cache[s].key != key)
+        s = (s + 1) & mask;
+    return s;
+}
+
+/* Twice the cache's slots, its entries moved over: 0, or -1 (cache intact). */
+static int cache_grow(file_run *fr)
+{
+    size_t nc = 2 * (fr->cmask + 1);
+    pm *n = malloc(nc * sizeof *n);
+    if (!n)
+        return -1;
+    for (size_t i = 0; i < nc; i++)
+        n[i].rc = 2;
+    for (size_t i = 0; i <= fr->cmask; i++)
+        if (fr->cache[i].rc != 2)
+            n[cache_slot(n, nc - 1, fr->cache[i].key)] = fr->cache[i];
+    free(fr->cache);
+    fr->cache = n;
+    fr->cmask = nc - 1;
+    return 0;
+}
+
 static pm *model_of(file_run *fr, uint32_t c)
 {
     const td_file *f = fr->f;
     uint32_t name = f->op_name[c], shape = f->op_shape ? f->op_shape[c] : TD_ATTR_NONE;
     uint64_t key = ((uint64_t)name << 32) | shape;
-    size_t s = (size_t)((key * 0x9E3779B97F4A7C15ull) >> 20) & fr->cmask;
-    while (fr->cache[s].rc != 2 && fr->cache[s].key != key)
-        s = (s + 1) & fr->cmask;
+    size_t s = cache_slot(fr->cache, fr->cmask, key);
+    if (fr->cache[s].rc != 2)
+        return &fr->cache[s];
+    if (2 * (fr->ncache + 1) > fr->cmask + 1) { /* at most half full */
+        if (cache_grow(fr) < 0) {
+            fr->oom.rc = -1;
+            fr->oom.row = -1;
+            fr->oom.p.problem = "out of memory";
+            return &fr->oom;
+        }
+        s = cache_slot(fr->cache, fr->cmask, key);
+    }
+    fr->ncache++;
     pm *e = &fr->cache[s];
-    if (e->rc != 2)
-        return e;
     e->key = key;
     const char *op = td_strtab_get(f->names, name, NULL);
     char *sh = NULL;
@@ -497,9 +532,7 @@ static int measure_file(td_roofline *r, int side, const td_file *f, const td_pic
     if (rc < 0)
         return rc;
     file_run fr = {.r = r, .side = side, .f = f, .base = base};
-    size_t nn = td_strtab_count(f->names), nc = 64, ng = 0, nm = 0;
-    while (nc < 2 * (f->nops + 1))
-        nc <<= 1;
+    size_t nn = td_strtab_count(f->names), nc = 256, ng = 0, nm = 0;
     fr.named = calloc(nn + 1, 1);
     fr.top = malloc((f->nops + 1) * sizeof *fr.top);
     fr.topset = calloc(f->nops + 1, 1);

@@ -101,12 +101,12 @@ typedef struct launch_res {
 } launch_res;
 
 /* A wait (waits[] of a launch): its time goes to every op around it. */
-static void add_wait(const stack *ops, const sweep_rec *r, double *opwait)
+static void add_wait(const stack *ops, const sweep_rec *r, const uint32_t *id, double *opwait)
 {
     for (size_t k = 0; k < ops->n; k++) {
         const sweep_rec *o = ops->v[k];
         if (o->ts <= r->ts && o->end >= r->end)
-            opwait[o->idx] += r->end - r->ts;
+            opwait[id[o->idx]] += r->end - r->ts;
     }
 }
 
@@ -137,7 +137,8 @@ static void frame_push(frames *fr, const td_link *links, const sweep_rec *r)
 
 static void sweep(const td_file *f, const td_link *links, sweep_rec *rec, size_t nrec,
                   const sweep_rec **ops_v, const sweep_rec **ann_v, launch_res *res,
-                  const bool *waits, double *opwait, uint32_t *parent, frames *fr)
+                  const bool *waits, double *opwait, const uint32_t *id, uint32_t *op_parent,
+                  frames *fr)
 {
     stack ops = {ops_v, 0}, ann = {ann_v, 0};
     for (size_t i = 0; i < nrec; i++) {
@@ -155,7 +156,7 @@ static void sweep(const td_file *f, const td_link *links, sweep_rec *rec, size_t
             frame_push(fr, links, r);
         if (r->kind & TD_LINK_OP) {
             const sweep_rec *up = stack_find(&ops, r->ts, r->end, 0);
-            parent[r->idx] = up ? up->idx : TD_ATTR_NONE;
+            op_parent[id[r->idx]] = up ? id[up->idx] : TD_ATTR_NONE;
             stack_push(&ops, r);
         }
         if ((r->kind & TD_LINK_ANN) && !is_step_name(f, links[r->idx].name))
@@ -163,7 +164,7 @@ static void sweep(const td_file *f, const td_link *links, sweep_rec *rec, size_t
         if (!(r->kind & TD_LINK_LAUNCH))
             continue;
         if (waits[r->idx])
-            add_wait(&ops, r, opwait);
+            add_wait(&ops, r, id, opwait);
         launch_res *lr = &res[r->idx];
         const sweep_rec *in = stack_find(&ops, r->ts, r->end, 0);
         const sweep_rec *out = stack_find(&ops, r->ts, r->end, 1);
@@ -177,11 +178,14 @@ static void sweep(const td_file *f, const td_link *links, sweep_rec *rec, size_t
     }
 }
 
-/* Correlation id -> link index of its launch (the last in the file). */
+/* Correlation id -> link index of its launch (the last in the file).
+ * Kineto numbers correlations densely: then an array indexed by id - lo
+ * (4 bytes a slot, no more than 4 slots a launch), else a hash. */
 typedef struct cmap {
-    int64_t *key;
+    int64_t *key; /* NULL: dense */
     uint32_t *val;
-    size_t cap;
+    size_t cap; /* hash slots, or the dense span */
+    int64_t lo;
 } cmap;
 
 #define CMAP_EMPTY INT64_MIN
@@ -196,10 +200,43 @@ static size_t cmap_slot(const cmap *m, int64_t k)
     return i;
 }
 
-static int cmap_build(cmap *m, const td_link *links, size_t n, size_t nlaunch)
+/* The link index of corr's launch, or TD_ATTR_NONE. */
+static uint32_t cmap_get(const cmap *m, int64_t corr)
 {
+    if (corr == CMAP_EMPTY)
+        return TD_ATTR_NONE;
+    if (!m->key) {
+        uint64_t s = (uint64_t)corr - (uint64_t)m->lo;
+        return s < m->cap ? m->val[s] : TD_ATTR_NONE;
+    }
+    size_t s = cmap_slot(m, corr);
+    return m->key[s] == corr ? m->val[s] : TD_ATTR_NONE;
+}
+
+static int cmap_build(cmap *m, const td_link *links, size_t n)
+{
+    size_t count = 0;
+    int64_t lo = INT64_MAX, hi = INT64_MIN;
+    for (size_t i = 0; i < n; i++)
+        if ((links[i].kind & TD_LINK_LAUNCH) && links[i].corr != CMAP_EMPTY) {
+            count++;
+            lo = links[i].corr < lo ? links[i].corr : lo;
+            hi = links[i].corr > hi ? links[i].corr : hi;
+        }
+    if (count && (uint64_t)hi - (uint64_t)lo < 4 * (uint64_t)count) {
+        m->lo = lo;
+        m->cap = (size_t)((uint64_t)hi - (uint64_t)lo + 1);
+        if (!(m->val = malloc(m->cap * sizeof *m->val)))
+            return -1;
+        for (size_t i = 0; i < m->cap; i++)
+            m->val[i] = TD_ATTR_NONE;
+        for (size_t i = 0; i < n; i++)
+            if ((links[i].kind & TD_LINK_LAUNCH) && links[i].corr != CMAP_EMPTY)
+                m->val[(uint64_t)links[i].corr - (uint64_t)lo] = (uint32_t)i;
+        return 0;
+    }
     m->cap = 16;
-    while (m->cap < nlaunch + nlaunch / 3 + 1)
+    while (m->cap < count + count / 3 + 1)
         m->cap *= 2;
     m->key = malloc(m->cap * sizeof *m->key);
     m->val = malloc(m->cap * sizeof *m->val);
@@ -231,20 +268,17 @@ static void attribute_gpu(td_file *f, const td_link *links, size_t n, const cmap
             reason = TD_ATTR_REASON(R_HOST_EVENT);
         else if (l->corr == -1)
             reason = TD_ATTR_REASON(R_NO_CORR);
-        size_t s = 0;
-        if (reason == TD_ATTR_NONE) {
-            s = l->corr == CMAP_EMPTY ? 0 : cmap_slot(m, l->corr);
-            if (l->corr == CMAP_EMPTY || m->key[s] != l->corr)
-                reason = TD_ATTR_REASON(R_NO_LAUNCH);
-        }
+        uint32_t launch = TD_ATTR_NONE;
+        if (reason == TD_ATTR_NONE && (launch = cmap_get(m, l->corr)) == TD_ATTR_NONE)
+            reason = TD_ATTR_REASON(R_NO_LAUNCH);
         if (f->stk_of)
-            f->stk_of[k] = reason != TD_ATTR_NONE ? TD_ATTR_NONE : res[m->val[s]].node;
+            f->stk_of[k] = reason != TD_ATTR_NONE ? TD_ATTR_NONE : res[launch].node;
         if (reason != TD_ATTR_NONE) {
             f->attr_op[k] = f->attr_top[k] = reason;
             f->attr_ann[k] = f->attr_call[k] = TD_ATTR_NONE;
             f->attr_topc[k] = f->attr_annc[k] = TD_ATTR_NONE;
         } else {
-            const launch_res *lr = &res[m->val[s]];
+            const launch_res *lr = &res[launch];
             f->attr_op[k] = lr->op;
             f->attr_top[k] = lr->top;
             f->attr_ann[k] = lr->ann;
@@ -259,16 +293,13 @@ static void attribute_gpu(td_file *f, const td_link *links, size_t n, const cmap
 /* The sweep records: ops, annotations and launches with usable times;
  * *finite: every one's start and end are finite (cmp_sweep is then a
  * strict total order). */
-static size_t sweep_records(sweep_rec *rec, const td_link *links, size_t n, size_t *nlaunch,
-                            bool *finite)
+static size_t sweep_records(sweep_rec *rec, const td_link *links, size_t n, bool *finite)
 {
     size_t m = 0;
-    *nlaunch = 0;
     *finite = true;
     for (size_t i = 0; i < n; i++) {
         const td_link *l = &links[i];
         uint32_t kind = l->kind & (FRAME_KINDS | TD_LINK_LAUNCH | TD_LINK_CPU);
-        *nlaunch += (kind & TD_LINK_LAUNCH) != 0;
         if (!kind || isnan(l->ts) || isnan(l->dur))
             continue; /* a launch without a time stays outside every op */
         rec[m] = (sweep_rec){l->pid, l->tid, l->ts, l->ts + l->dur, (uint32_t)i, kind};
@@ -341,16 +372,17 @@ static int find_waits(const td_file *f, const td_link *links, size_t n, const cm
             waits[i] = waits[i] || (w & NAME_SYNC);
         if (!gpu || !(w & NAME_DTOH))
             continue;
-        size_t k = cmap_slot(m, l->corr);
-        if (m->key[k] == l->corr)
-            waits[m->val[k]] = true;
+        uint32_t launch = cmap_get(m, l->corr);
+        if (launch != TD_ATTR_NONE)
+            waits[launch] = true;
     }
     free(memo);
     return 0;
 }
 
 /* Per name: its ops' total duration, and the part of it inside waits. */
-static int wait_totals(td_file *f, const td_link *links, size_t n, const double *opwait)
+static int wait_totals(td_file *f, const td_link *links, size_t n, const uint32_t *id,
+                       const double *opwait)
 {
     size_t nn = td_strtab_count(f->names);
     f->wait_in = calloc(nn + 1, sizeof *f->wait_in);
@@ -360,21 +392,21 @@ static int wait_totals(td_file *f, const td_link *links, size_t n, const double 
     f->nwait = nn;
     for (size_t i = 0; i < n; i++) {
         const td_link *l = &links[i];
-        if (!(l->kind & TD_LINK_OP) || isnan(l->ts) || isnan(l->dur) || l->name >= nn)
+        if (id[i] == TD_ATTR_NONE || l->name >= nn)
             continue;
+        double w = opwait[id[i]];
         f->wait_of[l->name] += l->dur;
-        f->wait_in[l->name] += opwait[i] < l->dur ? opwait[i] : l->dur;
+        f->wait_in[l->name] += w < l->dur ? w : l->dur;
     }
     return 0;
 }
 
-/* The op calls as a forest: link indices become op call indices. */
-static int op_calls(td_file *f, const td_link *links, size_t n, const uint32_t *parent)
+/* The op calls (ops with a start and a duration), numbered in file order:
+ * id[] per link index (TD_ATTR_NONE: not an op call), their names and
+ * shapes; their parents are set by the sweep. 0, or -1. */
+static int op_ids(td_file *f, const td_link *links, size_t n, uint32_t *id)
 {
-    uint32_t *id = malloc((n + 1) * sizeof *id);
     size_t nops = 0;
-    if (!id)
-        return -1;
     for (size_t i = 0; i < n; i++)
         id[i] = (links[i].kind & TD_LINK_OP) && !isnan(links[i].ts) && !isnan(links[i].dur)
                     ? (uint32_t)nops++
@@ -383,23 +415,17 @@ static int op_calls(td_file *f, const td_link *links, size_t n, const uint32_t *
     f->op_parent = malloc((nops + 1) * sizeof *f->op_parent);
     if (f->shapes && !(f->op_shape = malloc((nops + 1) * sizeof *f->op_shape)))
         f->op_name = (free(f->op_name), NULL);
-    if (!f->op_name || !f->op_parent) {
-        free(id);
+    if (!f->op_name || !f->op_parent)
         return -1;
-    }
     f->nops = nops;
     for (size_t i = 0; i < n; i++) {
         if (id[i] == TD_ATTR_NONE)
             continue;
         f->op_name[id[i]] = links[i].name;
+        f->op_parent[id[i]] = TD_ATTR_NONE;
         if (f->op_shape)
             f->op_shape[id[i]] = links[i].shape;
-        f->op_parent[id[i]] = parent[i] == TD_ATTR_NONE ? TD_ATTR_NONE : id[parent[i]];
     }
-    for (size_t k = 0; k < f->nattr; k++)
-        if (f->attr_call[k] != TD_ATTR_NONE)
-            f->attr_call[k] = id[f->attr_call[k]];
-    free(id);
     return 0;
 }
 
@@ -463,18 +489,21 @@ static void frames_free(frames *fr)
 int td_attribute(td_file *f, td_link *links, size_t n, int round_ts, bool stacks, td_error *err)
 {
     int rc = -1;
-    size_t ng = f->events_gpu, nlaunch, nrec;
+    size_t ng = f->events_gpu, nrec;
     cmap m = {0};
     if (n > UINT32_MAX)
         return td_fail(err, TD_ETRACE, f->path, "too many events for attribution");
-    /* Written whole: their pages mapped at once (util/bigmem.h), not one
-     * fault per page; the stacks and the waits are touched sparsely. */
-    sweep_rec *rec = td_big_alloc((n + 1) * sizeof *rec);
+    /* Written whole: their pages mapped at once, and kept for the next
+     * file (model/link_mem.c); the stacks and the waits are touched sparsely. */
+    sweep_rec *rec = td_scratch_alloc((n + 1) * sizeof *rec);
     const sweep_rec **sv = malloc((2 * n + 2) * sizeof *sv);
-    launch_res *res = td_big_alloc((n + 1) * sizeof *res);
+    /* The merge sort's buffer, then the launches' results: one set of pages. */
+    size_t one = sizeof(sweep_rec) > sizeof(launch_res) ? sizeof(sweep_rec) : sizeof(launch_res);
+    void *scratch = td_scratch_alloc((n + 1) * one);
+    launch_res *res = scratch;
     bool *waits = calloc(n + 1, sizeof *waits);
-    double *opwait = calloc(n + 1, sizeof *opwait);
-    uint32_t *parent = td_big_alloc((n + 1) * sizeof *parent);
+    double *opwait = NULL;
+    uint32_t *id = td_scratch_alloc((n + 1) * sizeof *id);
     frames fr;
     bool fr_ok = !stacks || frames_init(&fr, f, n) == 0;
     f->attr_call = malloc((ng + 1) * sizeof *f->attr_call);
@@ -483,16 +512,19 @@ int td_attribute(td_file *f, td_link *links, size_t n, int round_ts, bool stacks
     f->attr_op = malloc((ng + 1) * sizeof *f->attr_op);
     f->attr_top = malloc((ng + 1) * sizeof *f->attr_top);
     f->attr_ann = malloc((ng + 1) * sizeof *f->attr_ann);
-    if (!fr_ok || !rec || !sv || !res || !waits || !opwait || !parent || !f->attr_op ||
-        !f->attr_top || !f->attr_ann || !f->attr_call || !f->attr_topc || !f->attr_annc)
+    if (!fr_ok || !rec || !sv || !res || !waits || !id || !f->attr_op || !f->attr_top ||
+        !f->attr_ann || !f->attr_call || !f->attr_topc || !f->attr_annc)
         goto done;
     if (round_ts)
         round_links(links, n);
     bool finite;
-    nrec = sweep_records(rec, links, n, &nlaunch, &finite);
+    nrec = sweep_records(rec, links, n, &finite);
     if (!finite) /* an infinite start or end: the order qsort makes of NaN */
         qsort(rec, nrec, sizeof *rec, cmp_sweep);
-    else if (sort_sweep(rec, nrec, NULL) < 0)
+    else if (sort_sweep_in(rec, nrec, NULL, scratch) < 0)
+        goto done;
+    /* Per op call, not per link: the waits inside it. */
+    if (op_ids(f, links, n, id) < 0 || !(opwait = calloc(f->nops + 1, sizeof *opwait)))
         goto done;
     for (size_t i = 0; i < n; i++) {
         res[i] = (launch_res){TD_ATTR_REASON(R_NO_OP),
@@ -502,28 +534,31 @@ int td_attribute(td_file *f, td_link *links, size_t n, int round_ts, bool stacks
                               TD_ATTR_NONE,
                               TD_ATTR_NONE,
                               TD_ATTR_NONE};
-        parent[i] = TD_ATTR_NONE;
     }
-    if (cmap_build(&m, links, n, nlaunch) < 0)
+    if (cmap_build(&m, links, n) < 0)
         goto done;
     if (find_waits(f, links, n, &m, waits) < 0)
         goto done;
-    sweep(f, links, rec, nrec, sv, sv + n + 1, res, waits, opwait, parent, stacks ? &fr : NULL);
+    sweep(f, links, rec, nrec, sv, sv + n + 1, res, waits, opwait, id, f->op_parent,
+          stacks ? &fr : NULL);
     if (stacks && (fr.failed || td_stk_cpu_fill(f, links, n, fr.up) < 0))
         goto done;
     attribute_gpu(f, links, n, &m, res);
     f->nattr = ng;
-    if (wait_totals(f, links, n, opwait) < 0 || op_calls(f, links, n, parent) < 0)
+    for (size_t k = 0; k < ng; k++) /* link indices become op call indices */
+        if (f->attr_call[k] != TD_ATTR_NONE)
+            f->attr_call[k] = id[f->attr_call[k]];
+    if (wait_totals(f, links, n, id, opwait) < 0)
         goto done;
     f->has_attr = 1;
     rc = 0;
 done:
-    td_big_free(rec);
+    td_scratch_free(rec);
     free(sv);
-    td_big_free(res);
+    td_scratch_free(scratch);
     free(waits);
     free(opwait);
-    td_big_free(parent);
+    td_scratch_free(id);
     free(m.key);
     free(m.val);
     if (stacks)

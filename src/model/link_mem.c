@@ -6,10 +6,18 @@
  * each, which on a virtual machine costs more than writing the records
  * (util/bigmem.c). Under AddressSanitizer, plain realloc, so that overruns
  * are still caught.
+ *
+ * Freed arrays (the links, and attribution's own through td_scratch_alloc)
+ * are kept for the next file read, until the set's files are all read
+ * (td_links_trim): their pages are already in place, which on a virtual
+ * machine saves the first touch of each (the 4x pair of BENCHMARKS.md:
+ * about 10,000 pages a file).
  */
 #define _GNU_SOURCE /* mremap */
 #include "model/load.h"
 
+#include <pthread.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <sys/mman.h>
@@ -29,36 +37,146 @@
 #endif
 
 /* Before the records: the mapping's size in bytes (a multiple of the page
- * size); 64 bytes keep the records cache-line aligned. */
+ * size), then how many of its bytes have their pages in place; 64 bytes
+ * keep the records cache-line aligned. */
 #define HEAD 64
 #define PAGE 4096u
+/* Pages are put in this many bytes at a time, as the records reach them:
+ * a whole doubling at once put in up to twice the pages the file needed. */
+#define CHUNK (1u << 20)
+
+#if LINKS_MMAP
+/* Freed mappings kept for the next file (links and attribution's arrays:
+ * three a file being read), each whole, its size and pages at its start. */
+#define NSPARE 6
+static pthread_mutex_t spare_lock = PTHREAD_MUTEX_INITIALIZER;
+static unsigned char *spare[NSPARE];
+
+static size_t *head_of(unsigned char *m)
+{
+    return (size_t *)(void *)m;
+}
+
+/* A kept mapping: the smallest with at least want bytes in place, else the
+ * largest; NULL when none is kept. */
+static unsigned char *take_spare(size_t want)
+{
+    pthread_mutex_lock(&spare_lock);
+    int best = -1;
+    for (int i = 0; i < NSPARE; i++) {
+        if (!spare[i])
+            continue;
+        size_t d = head_of(spare[i])[1];
+        if (best < 0) {
+            best = i;
+            continue;
+        }
+        size_t b = head_of(spare[best])[1];
+        if (b >= want ? d >= want && d < b : d > b)
+            best = i;
+    }
+    unsigned char *m = best < 0 ? NULL : spare[best];
+    if (best >= 0)
+        spare[best] = NULL;
+    pthread_mutex_unlock(&spare_lock);
+    return m;
+}
+
+/* Keeps m, in place of the smallest kept one when all slots are taken;
+ * what is not kept is unmapped. */
+static void put_spare(unsigned char *m)
+{
+    pthread_mutex_lock(&spare_lock);
+    int at = 0;
+    for (int i = 0; i < NSPARE; i++) {
+        if (!spare[i]) {
+            at = i;
+            break;
+        }
+        if (head_of(spare[i])[1] < head_of(spare[at])[1])
+            at = i;
+    }
+    if (!spare[at] || head_of(spare[at])[1] < head_of(m)[1]) {
+        unsigned char *t = spare[at];
+        spare[at] = m;
+        m = t;
+    }
+    pthread_mutex_unlock(&spare_lock);
+    if (m)
+        munmap(m, head_of(m)[0]);
+}
+
+/* Mapping m (took: a kept one, which the caller does not know of yet)
+ * with at least want bytes in place, a multiple of CHUNK: grown by mremap
+ * when needed. NULL when out of memory (m unmapped when taken). */
+static unsigned char *map_to(unsigned char *m, bool took, size_t want)
+{
+    size_t had = m ? head_of(m)[0] : 0, done = m ? head_of(m)[1] : 0;
+    if (want > had) {
+        size_t bytes = had ? had : 16 * (size_t)CHUNK;
+        while (bytes < want)
+            bytes *= 2;
+        void *nm =
+            m ? mremap(m, had, bytes, MREMAP_MAYMOVE)
+              : mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (nm == MAP_FAILED) {
+            if (took)
+                munmap(m, had);
+            return NULL;
+        }
+        m = nm;
+        had = bytes;
+    }
+    if (want > done) {
+#ifdef MADV_POPULATE_WRITE
+        /* Best effort: an older kernel says EINVAL and the pages fault in. */
+        (void)madvise(m + done, want - done, MADV_POPULATE_WRITE);
+#endif
+        done = want;
+    }
+    head_of(m)[0] = had;
+    head_of(m)[1] = done;
+    return m;
+}
+
+/* Bytes in place for n bytes after the head; 0 when too many. */
+static size_t chunks_for(size_t n)
+{
+    if (n > SIZE_MAX / 4 - HEAD - CHUNK)
+        return 0;
+    return (HEAD + n + CHUNK - 1) / CHUNK * CHUNK;
+}
+
+static td_link *grow_mapped(td_link *links, size_t *cap, size_t need)
+{
+    unsigned char *m = links ? (unsigned char *)links - HEAD : NULL;
+    bool took = false;
+    if (!m)
+        took = (m = take_spare(SIZE_MAX)) != NULL; /* the largest: links grow */
+    size_t want = need <= SIZE_MAX / 4 / sizeof *links ? chunks_for(need * sizeof *links) : 0;
+    if (!want || !(m = map_to(m, took, want))) {
+        if (!want && took)
+            munmap(m, head_of(m)[0]);
+        return NULL;
+    }
+    *cap = (head_of(m)[1] - HEAD) / sizeof *links;
+    return (td_link *)(void *)(m + HEAD);
+}
+#endif
 
 td_link *td_links_grow(td_link *links, size_t *cap, size_t need)
 {
     if (need <= *cap)
         return links;
+#if LINKS_MMAP
+    return grow_mapped(links, cap, need);
+#else
     size_t ncap = *cap ? *cap : 1024;
     while (ncap < need) {
-        if (ncap > (SIZE_MAX - HEAD - PAGE) / 2 / sizeof *links)
+        if (ncap > SIZE_MAX / 2 / sizeof *links)
             return NULL;
         ncap *= 2;
     }
-#if LINKS_MMAP
-    size_t bytes = (HEAD + ncap * sizeof *links + PAGE - 1) / PAGE * PAGE;
-    unsigned char *old = links ? (unsigned char *)links - HEAD : NULL;
-    size_t had = old ? *(size_t *)old : 0;
-    void *m = old ? mremap(old, had, bytes, MREMAP_MAYMOVE)
-                  : mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (m == MAP_FAILED)
-        return NULL;
-#ifdef MADV_POPULATE_WRITE
-    /* Best effort: an older kernel says EINVAL and the pages fault in. */
-    (void)madvise((unsigned char *)m + had, bytes - had, MADV_POPULATE_WRITE);
-#endif
-    *(size_t *)m = bytes;
-    *cap = (bytes - HEAD) / sizeof *links;
-    return (td_link *)(void *)((unsigned char *)m + HEAD);
-#else
     td_link *nl = realloc(links, ncap * sizeof *nl);
     if (nl)
         *cap = ncap;
@@ -71,9 +189,46 @@ void td_links_free(td_link *links)
     if (!links)
         return;
 #if LINKS_MMAP
-    unsigned char *p = (unsigned char *)links - HEAD;
-    munmap(p, *(size_t *)p);
+    put_spare((unsigned char *)links - HEAD);
 #else
     free(links);
+#endif
+}
+
+void *td_scratch_alloc(size_t n)
+{
+#if LINKS_MMAP
+    size_t want = chunks_for(n);
+    if (!want)
+        return NULL;
+    unsigned char *m = take_spare(want);
+    if (!(m = map_to(m, m != NULL, want)))
+        return NULL;
+    return m + HEAD;
+#else
+    return malloc(n ? n : 1);
+#endif
+}
+
+void td_scratch_free(void *p)
+{
+    if (!p)
+        return;
+#if LINKS_MMAP
+    put_spare((unsigned char *)p - HEAD);
+#else
+    free(p);
+#endif
+}
+
+void td_links_trim(void)
+{
+#if LINKS_MMAP
+    for (;;) {
+        unsigned char *m = take_spare(0);
+        if (!m)
+            break;
+        munmap(m, head_of(m)[0]);
+    }
 #endif
 }

@@ -55,6 +55,14 @@ typedef struct td_link {
  * memory (links intact). Freed by td_links_free, never by free(). */
 td_link *td_links_grow(td_link *links, size_t *cap, size_t need);
 void td_links_free(td_link *links);
+/* A buffer of n bytes with its pages in place, its contents undefined,
+ * for arrays written whole while a file is attributed; NULL when out of
+ * memory. Freed by td_scratch_free, never by free(). */
+void *td_scratch_alloc(size_t n);
+void td_scratch_free(void *p);
+/* The freed arrays td_links_free and td_scratch_free keep for the next
+ * file, given back (when a set's files are read). */
+void td_links_trim(void);
 
 /* attribution.c, TD_LOAD_ROOF, before td_attribute: f->roof_ts and
  * f->roof_end from the gpu-side links (their own times, never rounded):

@@ -10,7 +10,12 @@
  * 0, > 0 as for qsort): 0, or -1 when out of memory (a left as it was).
  * When cmp orders every two distinct elements (a strict total order: ties
  * broken by an index, no NaN among the keys) the result is the only sorted
- * order, the one qsort gives; callers whose keys may hold NaN use qsort. */
+ * order, the one qsort gives; callers whose keys may hold NaN use qsort.
+ * It also defines
+ *     static int name_in(T *a, size_t n, const void *ctx, T *tmp)
+ * which merges through the caller's tmp (room for n elements; NULL: its
+ * own), for a caller that has such a buffer to spare: fresh pages cost
+ * more than the merge itself on a virtual machine. */
 #ifndef TD_MODEL_RUN_SORT_H
 #define TD_MODEL_RUN_SORT_H
 
@@ -20,7 +25,7 @@
 #include <string.h>
 
 #define TD_RUN_SORT(name, T, cmp)                                                                  \
-    static int name(T *a, size_t n, const void *ctx)                                               \
+    __attribute__((unused)) static int name##_in(T *a, size_t n, const void *ctx, T *own)          \
     {                                                                                              \
         size_t *run = NULL, nrun = 0, cap = 0;                                                     \
         for (size_t i = 0; i < n; i++) {                                                           \
@@ -43,7 +48,7 @@
             return 0;                                                                              \
         }                                                                                          \
         run[nrun] = n;                                                                             \
-        T *tmp = td_big_alloc(n * sizeof *tmp);                                                    \
+        T *tmp = own ? own : td_big_alloc(n * sizeof *tmp);                                        \
         if (!tmp) {                                                                                \
             free(run);                                                                             \
             return -1;                                                                             \
@@ -78,9 +83,14 @@
         }                                                                                          \
         if (src != a)                                                                              \
             memcpy(a, src, n * sizeof *a);                                                         \
-        td_big_free(tmp);                                                                          \
+        if (!own)                                                                                  \
+            td_big_free(tmp);                                                                      \
         free(run);                                                                                 \
         return 0;                                                                                  \
+    }                                                                                              \
+    __attribute__((unused)) static int name(T *a, size_t n, const void *ctx)                       \
+    {                                                                                              \
+        return name##_in(a, n, ctx, NULL);                                                         \
     }
 
 #endif

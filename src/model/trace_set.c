@@ -474,6 +474,7 @@ static int load_all(job *jobs, char **list, size_t n, const td_open_opts *opts, 
     else if (ntask >= 0)
         td_pool_run((size_t)ntask, opts ? opts->threads : 0, load_one, &ctx);
     free(order);
+    td_links_trim();
     td_step_marker_free(marker);
     pthread_mutex_destroy(&ctx.lock);
     free(ctx.tasks);
