@@ -322,8 +322,9 @@ TD_API int td_set_events(const td_set *set, const int64_t *ranks, size_t nranks,
                          const int64_t *iters, size_t niters, td_device device,
                          int (*fn)(void *ud, const td_event_info *ev), void *ud, td_error *err);
 
-/* PRAGMA user_version of the summaries written; 1 and 2 are read too. */
-#define TD_SUMMARY_SCHEMA 3
+/* PRAGMA user_version of the summaries written; 1 to 3 are read too (4: packed
+ * files keep the stacks and the roofline's inputs). */
+#define TD_SUMMARY_SCHEMA 4
 
 typedef struct td_summary_opts {
     size_t size;     /* sizeof(td_summary_opts): set by TD_SUMMARY_OPTS_INIT */
