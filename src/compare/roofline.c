@@ -555,7 +555,7 @@ static int measure_side(td_roofline *r, int side, const td_set *s, const td_list
 {
     rl_side *sd = &r->s[side];
     for (size_t i = 0; s->origin && i < s->nfiles; i++)
-        if (s->files[i]->roof_lost)
+        if (s->files[i]->roof_lost) /* the report's Why section says it in its place */
             return td_fail(err, TD_EUSAGE, s->files[i]->origin ? s->files[i]->origin : s->origin,
                            "%s: %s", name,
                            s->files[i]->roof_lost == TD_BD_LOST_OLD
@@ -572,6 +572,9 @@ static int measure_side(td_roofline *r, int side, const td_set *s, const td_list
     bool whole = s->niters == 0;
     if (rc == 0 && !whole)
         rc = td_resolve(&it, &nit, iters, s->iters, s->niters, "iteration", name, err);
+    /* a summary of a selection: what it lacks is an error, never other numbers */
+    if (rc == 0 && s->partial)
+        rc = td_set_check_selection(s, rk, nrk, it, nit, TD_DEVICE_GPU, err);
     td_pick pick = {it, nit, whole, TD_DEVICE_GPU, false, NULL, false};
     size_t per_rank = whole ? 1 : nit;
     sd->cells = nrk * per_rank;

@@ -812,12 +812,18 @@ static int pack_roof(td_buf *b, const td_file *f, const td_groups *g)
     bad |= put_u(b, f->shapes != NULL);
     if (f->shapes) {
         bad |= put_u(b, nshk);
-        for (size_t i = 0; shape_id && i < nsh && !bad; i++)
-            if (shape_id[i] != TD_ATTR_NONE) {
-                size_t len;
-                const char *sh = td_strtab_get(f->shapes, (uint32_t)i, &len);
-                bad |= put_s(b, sh, len);
-            }
+        /* in their new ids' order: the trace's id of each */
+        uint32_t *order = malloc((nshk + 1) * sizeof *order);
+        bad |= !order;
+        for (size_t i = 0; order && i < nsh; i++)
+            if (shape_id[i] != TD_ATTR_NONE)
+                order[shape_id[i]] = (uint32_t)i;
+        for (size_t k = 0; order && k < nshk && !bad; k++) {
+            size_t len;
+            const char *sh = td_strtab_get(f->shapes, order[k], &len);
+            bad |= put_s(b, sh, len);
+        }
+        free(order);
     }
     bad |= put_u(b, ncalls);
     for (size_t c = 0; c < f->nops && !bad; c++) {
