@@ -1443,8 +1443,8 @@ typedef struct td_roofline_opts {
 
 typedef struct td_roofline td_roofline;
 
-/* Both sets opened with td_open_opts.want_roofline, from traces (a summary
- * keeps no shapes: TD_EUSAGE). */
+/* Both sets opened with td_open_opts.want_roofline, or summaries (schema 4
+ * on; an older one: TD_EUSAGE saying to re-summarize). */
 TD_API int td_roofline_compute(td_roofline **out, const td_set *control, const td_set *test,
                                const td_roofline_opts *opts, td_error *err);
 TD_API void td_roofline_free(td_roofline *r);

@@ -739,7 +739,8 @@ static int side_samples(td_roofline *r, int side, double **vals, const double **
 {
     rl_side *sd = &r->s[side];
     size_t nr = r->nacc, cells = sd->cells;
-    qsort(sd->samp, sd->nsamp, sizeof *sd->samp, cmp_samp);
+    if (sd->nsamp) /* samp is NULL without samples */
+        qsort(sd->samp, sd->nsamp, sizeof *sd->samp, cmp_samp);
     if (r->mode == TD_SAMPLES_ITERATION) {
         if (!(*vals = calloc(nr * cells + 1, sizeof **vals)))
             return -1;
