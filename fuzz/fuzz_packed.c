@@ -57,12 +57,11 @@ static void check_file(const td_file *f)
     }
     for (size_t k = 0; k < f->nroof_list; k++) {
         const td_roof_ev *x = &f->roof_list[k];
-        FUZZ_CHECK(TD_EV_NAME(x) < nnames && (x->name & TD_EV_GPU), "roofline event %zu: name",
-                   k);
+        FUZZ_CHECK(TD_EV_NAME(x) < nnames && (x->name & TD_EV_GPU), "roofline event %zu: name", k);
         FUZZ_CHECK(x->iter == TD_ITER_NONE || (x->iter >= 0 && (size_t)x->iter < f->niters),
                    "roofline event %zu: iteration %d", k, (int)x->iter);
-        FUZZ_CHECK(x->call == TD_ATTR_NONE || x->call < f->nops, "roofline event %zu: call %u",
-                   k, (unsigned)x->call);
+        FUZZ_CHECK(x->call == TD_ATTR_NONE || x->call < f->nops, "roofline event %zu: call %u", k,
+                   (unsigned)x->call);
         FUZZ_CHECK(isfinite(x->ts) && isfinite(x->end), "roofline event %zu: times", k);
     }
     if (!f->has_attr)
@@ -180,8 +179,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     td_set *s = NULL;
     if (td_set_assemble(&s, "h.tdsum#run", files, 1, &err) < 0)
         return 0; /* the set took the file */
-    static const td_by by[] = {TD_BY_KERNEL,     TD_BY_OP,    TD_BY_TOP_OP, TD_BY_ANNOTATION,
-                               TD_BY_CLASS,      TD_BY_MODULE, TD_BY_STACK};
+    static const td_by by[] = {TD_BY_KERNEL, TD_BY_OP,     TD_BY_TOP_OP, TD_BY_ANNOTATION,
+                               TD_BY_CLASS,  TD_BY_MODULE, TD_BY_STACK};
     for (size_t i = 0; i < sizeof by / sizeof by[0]; i++)
         compare_self(s, by[i], bits >> (7 * (i % 5)));
     roofline_self(s, bits);

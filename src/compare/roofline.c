@@ -402,7 +402,10 @@ static int split_events(file_run *fr, const td_pick *pick, const long *pos, gev 
             size_t g = k++;
             if (g >= f->nroof || isnan(f->roof_ts[g]))
                 continue;
-            x = (td_roof_ev){f->roof_ts[g], f->roof_end[g], e->name, e->iter,
+            x = (td_roof_ev){f->roof_ts[g],
+                             f->roof_end[g],
+                             e->name,
+                             e->iter,
                              g < f->nattr ? f->attr_call[g] : TD_ATTR_NONE,
                              g < f->nattr ? f->attr_op[g] : TD_ATTR_NONE};
         }

@@ -370,7 +370,8 @@ static int met_fill(met_table *t, const keyed *k, size_t n)
             if (!nm)
                 return -1;
             t->m = nm;
-            t->m[t->n] = (met){k[i].key, {k[i].attr[0], k[i].attr[1], k[i].attr[2], k[i].attr[3]}, 0, 0};
+            t->m[t->n] =
+                (met){k[i].key, {k[i].attr[0], k[i].attr[1], k[i].attr[2], k[i].attr[3]}, 0, 0};
             t->slot[h] = s = (uint32_t)++t->n;
         }
         t->m[s - 1].count++;
@@ -757,93 +758,57 @@ static void mark_calls(const td_file *f, uint32_t c, uint8_t *keep)
     }
 }
 
-/* The roofline's inputs (files from "TDF5" on): 0 when the file was loaded
- * without them, 2 when the summary keeps only CPU events, else 1 and: the
- * shapes (has_shapes: varint, [nshapes, each a string]); the op calls
- * the events name and those around them (ncalls, each its names id, parent
- * + 1, shape + 1; ids in the order of the trace's); the times' encoding (1
- * whole numbers below 2^52: ts minus the previous event's ts and end minus
- * ts, zz; 0 doubles); the events (nev, each its names id, flags, iteration
- * + 1, times, call + 1 and innermost op as in a group head). */
-static int pack_roof(td_buf *b, const td_file *f, const td_groups *g)
+/* Whether gpu event a of f, in iteration iter, is one the summary keeps. */
+static bool roof_kept(const td_file *f, const td_groups *g, size_t a, int32_t iter)
 {
-    if (!f->roof_ts || !f->has_attr || !f->attr_call)
-        return put_u(b, 0);
-    if (g->device == TD_DEVICE_CPU)
-        return put_u(b, 2);
-    uint8_t *keep = calloc(f->nops + 1, 1);
-    uint32_t *id = malloc((f->nops + 1) * sizeof *id);
-    uint32_t *shape_id = NULL;
-    size_t nsh = f->shapes ? td_strtab_count(f->shapes) : 0;
-    if (f->shapes && f->op_shape)
-        shape_id = malloc((nsh + 1) * sizeof *shape_id);
-    if (!keep || !id || (f->shapes && f->op_shape && !shape_id)) {
-        free(keep);
-        free(id);
-        free(shape_id);
-        return -1;
-    }
-    /* the selected events, in file order */
-    size_t nev = 0, gi = 0;
-    bool whole_times = true;
-    for (size_t i = 0; i < f->nev; i++) {
-        const td_event *e = &f->evb[i >> TD_BLOCK_SHIFT][i & (TD_BLOCK - 1)];
-        if (!(e->name & TD_EV_GPU))
-            continue;
-        size_t a = gi++;
-        if (!roof_event(f, a) || (!g->all_iters && (e->iter < 0 || !g->iter_on[e->iter])))
-            continue;
-        nev++;
-        whole_times = whole_times && whole_time(f->roof_ts[a]) && whole_time(f->roof_end[a]);
-        if (a < f->nattr && f->op_name)
-            mark_calls(f, f->attr_call[a], keep);
-    }
-    size_t ncalls = 0;
-    for (size_t c = 0; c < f->nops; c++)
-        id[c] = keep[c] ? (uint32_t)ncalls++ : TD_ATTR_NONE;
-    /* the shapes of the kept calls, in the order first named */
+    return roof_event(f, a) && (g->all_iters || (iter >= 0 && g->iter_on[iter]));
+}
+
+/* The shapes of the kept calls (has_shapes, [nshapes, each a string]),
+ * numbered in the order first named: shape_id[] their new ids. */
+static int pack_roof_shapes(td_buf *b, const td_file *f, const uint8_t *keep, uint32_t *shape_id,
+                            size_t nsh)
+{
+    size_t nshk = 0;
     for (size_t i = 0; shape_id && i < nsh; i++)
         shape_id[i] = TD_ATTR_NONE;
-    size_t nshk = 0;
     for (size_t c = 0; shape_id && c < f->nops; c++)
         if (keep[c] && f->op_shape[c] < nsh && shape_id[f->op_shape[c]] == TD_ATTR_NONE)
             shape_id[f->op_shape[c]] = (uint32_t)nshk++;
-    int bad = put_u(b, 1);
-    bad |= put_u(b, f->shapes != NULL);
-    if (f->shapes) {
-        bad |= put_u(b, nshk);
-        /* in their new ids' order: the trace's id of each */
-        uint32_t *order = malloc((nshk + 1) * sizeof *order);
-        bad |= !order;
-        for (size_t i = 0; order && i < nsh; i++)
-            if (shape_id[i] != TD_ATTR_NONE)
-                order[shape_id[i]] = (uint32_t)i;
-        for (size_t k = 0; order && k < nshk && !bad; k++) {
-            size_t len;
-            const char *sh = td_strtab_get(f->shapes, order[k], &len);
-            bad |= put_s(b, sh, len);
-        }
-        free(order);
+    int bad = put_u(b, f->shapes != NULL);
+    if (!f->shapes)
+        return bad;
+    bad |= put_u(b, nshk);
+    /* in their new ids' order: the trace's id of each */
+    uint32_t *order = malloc((nshk + 1) * sizeof *order);
+    bad |= !order;
+    for (size_t i = 0; order && i < nsh; i++)
+        if (shape_id[i] != TD_ATTR_NONE)
+            order[shape_id[i]] = (uint32_t)i;
+    for (size_t k = 0; order && k < nshk && !bad; k++) {
+        size_t len;
+        const char *sh = td_strtab_get(f->shapes, order[k], &len);
+        bad |= put_s(b, sh, len);
     }
-    bad |= put_u(b, ncalls);
-    for (size_t c = 0; c < f->nops && !bad; c++) {
-        if (!keep[c])
-            continue;
-        uint32_t p = f->op_parent[c], sh = f->op_shape ? f->op_shape[c] : TD_ATTR_NONE;
-        bad |= put_u(b, f->op_name[c]);
-        bad |= put_u(b, p == TD_ATTR_NONE || p >= f->nops ? 0 : (uint64_t)id[p] + 1);
-        bad |= put_u(b, shape_id && sh < nsh ? (uint64_t)shape_id[sh] + 1 : 0);
-    }
-    bad |= put_u(b, whole_times ? BD_WHOLE : BD_DOUBLES);
+    free(order);
+    return bad;
+}
+
+/* The kept events in file order: names id, flags, iteration + 1, times,
+ * call + 1 (id[]: the calls' new ids) and innermost op. */
+static int pack_roof_events(td_buf *b, const td_file *f, const td_groups *g, const uint32_t *id,
+                            bool whole_times, size_t nev)
+{
+    int bad = put_u(b, whole_times ? BD_WHOLE : BD_DOUBLES);
     bad |= put_u(b, nev);
     int64_t prev = 0;
-    gi = 0;
+    size_t gi = 0;
     for (size_t i = 0; i < f->nev && !bad; i++) {
         const td_event *e = &f->evb[i >> TD_BLOCK_SHIFT][i & (TD_BLOCK - 1)];
         if (!(e->name & TD_EV_GPU))
             continue;
         size_t a = gi++;
-        if (!roof_event(f, a) || (!g->all_iters && (e->iter < 0 || !g->iter_on[e->iter])))
+        if (!roof_kept(f, g, a, e->iter))
             continue;
         bad |= put_u(b, TD_EV_NAME(e));
         bad |= put_u(b, e->name & TD_EV_STREAM0 ? TD_GROUP_GPU | TD_GROUP_STREAM0 : TD_GROUP_GPU);
@@ -861,6 +826,59 @@ static int pack_roof(td_buf *b, const td_file *f, const td_groups *g)
         bad |= put_u(b, c == TD_ATTR_NONE || c >= f->nops ? 0 : (uint64_t)id[c] + 1);
         bad |= put_u(b, a < f->nattr ? f->attr_op[a] : TD_ATTR_NONE);
     }
+    return bad;
+}
+
+/* The roofline's inputs (files from "TDF5" on): 0 when the file was loaded
+ * without them, 2 when the summary keeps only CPU events, else 1 and: the
+ * shapes (has_shapes: varint, [nshapes, each a string]); the op calls
+ * the events name and those around them (ncalls, each its names id, parent
+ * + 1, shape + 1; ids in the order of the trace's); the times' encoding (1
+ * whole numbers below 2^52: ts minus the previous event's ts and end minus
+ * ts, zz; 0 doubles); the events (nev, each its names id, flags, iteration
+ * + 1, times, call + 1 and innermost op as in a group head). */
+static int pack_roof(td_buf *b, const td_file *f, const td_groups *g)
+{
+    if (!f->roof_ts || !f->has_attr || !f->attr_call)
+        return put_u(b, 0);
+    if (g->device == TD_DEVICE_CPU)
+        return put_u(b, 2);
+    size_t nsh = f->shapes ? td_strtab_count(f->shapes) : 0;
+    uint8_t *keep = calloc(f->nops + 1, 1);
+    uint32_t *id = malloc((f->nops + 1) * sizeof *id);
+    uint32_t *shape_id = f->shapes && f->op_shape ? malloc((nsh + 1) * sizeof *shape_id) : NULL;
+    int bad = !keep || !id || (f->shapes && f->op_shape && !shape_id);
+    size_t nev = 0, gi = 0, ncalls = 0;
+    bool whole_times = true;
+    for (size_t i = 0; i < f->nev && !bad; i++) { /* the kept events, their calls */
+        const td_event *e = &f->evb[i >> TD_BLOCK_SHIFT][i & (TD_BLOCK - 1)];
+        if (!(e->name & TD_EV_GPU))
+            continue;
+        size_t a = gi++;
+        if (!roof_kept(f, g, a, e->iter))
+            continue;
+        nev++;
+        whole_times = whole_times && whole_time(f->roof_ts[a]) && whole_time(f->roof_end[a]);
+        if (a < f->nattr && f->op_name)
+            mark_calls(f, f->attr_call[a], keep);
+    }
+    for (size_t c = 0; c < f->nops && !bad; c++)
+        id[c] = keep[c] ? (uint32_t)ncalls++ : TD_ATTR_NONE;
+    if (!bad) {
+        bad |= put_u(b, 1);
+        bad |= pack_roof_shapes(b, f, keep, shape_id, nsh);
+        bad |= put_u(b, ncalls);
+    }
+    for (size_t c = 0; c < f->nops && !bad; c++) {
+        if (!keep[c])
+            continue;
+        uint32_t p = f->op_parent[c], sh = f->op_shape ? f->op_shape[c] : TD_ATTR_NONE;
+        bad |= put_u(b, f->op_name[c]);
+        bad |= put_u(b, p == TD_ATTR_NONE || p >= f->nops ? 0 : (uint64_t)id[p] + 1);
+        bad |= put_u(b, shape_id && sh < nsh ? (uint64_t)shape_id[sh] + 1 : 0);
+    }
+    if (!bad)
+        bad |= pack_roof_events(b, f, g, id, whole_times, nev);
     free(keep);
     free(id);
     free(shape_id);
@@ -1600,8 +1618,8 @@ static int unpack_stacks(rd *r, td_file *f)
         uint64_t p = get_u(r), nm = get_u(r);
         uint32_t parent = p ? (uint32_t)(p - 1) : TD_ATTR_NONE;
         if (r->bad || p > i || nm > nn ||
-            (parent != TD_ATTR_NONE && (f->stk_name[parent] == TD_STK_CUT ||
-                                        depth[parent] >= TD_STK_MAX_DEPTH))) {
+            (parent != TD_ATTR_NONE &&
+             (f->stk_name[parent] == TD_STK_CUT || depth[parent] >= TD_STK_MAX_DEPTH))) {
             rc = UNPACK_BAD;
             break;
         }
@@ -1617,47 +1635,47 @@ static int unpack_stacks(rd *r, td_file *f)
     return r->bad ? UNPACK_BAD : 0;
 }
 
-/* pack_roof's section: every name, call, shape, iteration and op checked
- * against the file's, the shapes UTF-8 as names are, every time finite. */
-static int unpack_roof(rd *r, td_file *f)
+/* pack_roof_shapes' part: each shape UTF-8 as names are, and distinct. */
+static int unpack_roof_shapes(rd *r, td_file *f, size_t *nsh)
 {
-    uint64_t has = get_u(r);
-    if (r->bad || has > 2 || (has == 1 && !f->has_attr))
-        return UNPACK_BAD;
-    if (has != 1) {
-        f->roof_lost = has ? TD_BD_LOST_SELECTION : TD_BD_LOST_UNLOADED;
-        return 0;
-    }
-    size_t nn = td_strtab_count(f->names), nsh = 0;
     uint64_t has_shapes = get_u(r);
     if (r->bad || has_shapes > 1)
         return UNPACK_BAD;
-    if (has_shapes) {
-        if (!(f->shapes = td_strtab_new()))
-            return UNPACK_NOMEM;
-        uint64_t ns = get_u(r);
-        if (!plausible(r, ns))
+    if (!has_shapes)
+        return 0;
+    if (!(f->shapes = td_strtab_new()))
+        return UNPACK_NOMEM;
+    uint64_t ns = get_u(r);
+    if (!plausible(r, ns))
+        return UNPACK_BAD;
+    for (uint64_t i = 0; i < ns; i++) {
+        size_t len;
+        const char *sh = get_s(r, &len);
+        if (r->bad || !td_utf8_valid(sh, len, true))
             return UNPACK_BAD;
-        for (uint64_t i = 0; i < ns; i++) {
-            size_t len;
-            const char *sh = get_s(r, &len);
-            if (r->bad || !td_utf8_valid(sh, len, true))
-                return UNPACK_BAD;
-            int64_t id = td_strtab_intern(f->shapes, sh, len);
-            if (id < 0)
-                return UNPACK_NOMEM;
-            if (id != (int64_t)i)
-                return UNPACK_BAD;
-        }
-        nsh = (size_t)ns;
+        int64_t id = td_strtab_intern(f->shapes, sh, len);
+        if (id < 0)
+            return UNPACK_NOMEM;
+        if (id != (int64_t)i)
+            return UNPACK_BAD;
     }
+    *nsh = (size_t)ns;
+    return 0;
+}
+
+/* pack_roof's op calls: names of the file, parents among the calls (not
+ * the call itself), shapes among nsh. */
+static int unpack_roof_calls(rd *r, td_file *f, size_t nsh)
+{
+    size_t nn = td_strtab_count(f->names);
     uint64_t nc = get_u(r);
     /* three bytes at least per call; ids below TD_ATTR_NONE */
     if (r->bad || nc > (uint64_t)(r->end - r->p) / 3 || nc >= UINT32_MAX)
         return UNPACK_BAD;
     f->op_name = malloc((nc + 1) * sizeof *f->op_name);
     f->op_parent = malloc((nc + 1) * sizeof *f->op_parent);
-    if (!f->op_name || !f->op_parent || (f->shapes && !(f->op_shape = malloc((nc + 1) * sizeof *f->op_shape))))
+    if (!f->op_name || !f->op_parent ||
+        (f->shapes && !(f->op_shape = malloc((nc + 1) * sizeof *f->op_shape))))
         return UNPACK_NOMEM;
     for (uint64_t i = 0; i < nc; i++) {
         uint64_t nm = get_u(r), p = get_u(r), sh = get_u(r);
@@ -1669,6 +1687,28 @@ static int unpack_roof(rd *r, td_file *f)
             f->op_shape[i] = sh ? (uint32_t)(sh - 1) : TD_ATTR_NONE;
     }
     f->nops = (size_t)nc;
+    return 0;
+}
+
+/* pack_roof's section: every name, call, shape, iteration and op checked
+ * against the file's, the shapes UTF-8 as names are, every time finite. */
+static int unpack_roof(rd *r, td_file *f)
+{
+    uint64_t has = get_u(r);
+    if (r->bad || has > 2 || (has == 1 && !f->has_attr))
+        return UNPACK_BAD;
+    if (has != 1) {
+        f->roof_lost = has ? TD_BD_LOST_SELECTION : TD_BD_LOST_UNLOADED;
+        return 0;
+    }
+    size_t nsh = 0;
+    int rc = unpack_roof_shapes(r, f, &nsh);
+    if (rc == 0)
+        rc = unpack_roof_calls(r, f, nsh);
+    if (rc < 0)
+        return rc;
+    size_t nn = td_strtab_count(f->names);
+    uint64_t nc = f->nops;
     uint64_t enc = get_u(r), nev = get_u(r);
     /* 7 bytes at least per event (whole times), 21 with doubles */
     if (r->bad || enc > BD_WHOLE || nev > (uint64_t)(r->end - r->p) / (enc == BD_WHOLE ? 7 : 21))

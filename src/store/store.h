@@ -29,8 +29,8 @@ typedef struct td_group {
     uint32_t flags; /* TD_GROUP_... */
     uint32_t name;  /* names id */
     uint64_t count;
-    double total;     /* compensated sum of its durations */
-    size_t first;     /* its durations: durs[first .. first + count), ascending */
+    double total; /* compensated sum of its durations */
+    size_t first; /* its durations: durs[first .. first + count), ascending */
     /* gpu groups of a file with attribution: op, top op, annotation, and
      * the stack node (stk_of) when the file has stacks (has_stk) */
     uint32_t attr[4];
