@@ -12,9 +12,13 @@
  *   iterations (or none), the iterations sorted and distinct, one
  *   attribution entry per gpu event and each a names id, a reason or none;
  *   damaged durations are TD_ETRACE with a message naming the summary;
+ * - its stacks (schema 4 on): every parent before its node, every frame
+ *   a names id or the cut frame, one node per gpu event, each a node or
+ *   none; its roofline events: names, iterations, calls and ops of the
+ *   file, finite times; its op calls: names, parents and shapes of the file;
  * - the one-file set compared with itself, by kernel, op, top op,
- *   annotation and class, and its attribution statistics, run without
- *   error and with equal counts on both sides;
+ *   annotation, class, module and stack, its roofline, and its attribution
+ *   statistics, run without error and with equal counts on both sides;
  * - the file packs again, and that unpacks to as many events.
  */
 #include "fuzz_util.h"
@@ -37,9 +41,36 @@ static void check_file(const td_file *f)
                    "event %zu: iteration index %d of %zu", k, (int)e->iter, f->niters);
         ngpu += (e->name & TD_EV_GPU) != 0;
     }
+    for (size_t i = 0; i < f->nstk; i++) {
+        FUZZ_CHECK(f->stk_parent[i] == TD_ATTR_NONE || f->stk_parent[i] < i,
+                   "stack node %zu: parent %u", i, (unsigned)f->stk_parent[i]);
+        FUZZ_CHECK(f->stk_name[i] == TD_STK_CUT || f->stk_name[i] < nnames,
+                   "stack node %zu: name %u of %zu", i, (unsigned)f->stk_name[i], nnames);
+    }
+    size_t nshapes = f->shapes ? td_strtab_count(f->shapes) : 0;
+    for (size_t c = 0; f->roof_list && c < f->nops; c++) {
+        FUZZ_CHECK(f->op_name[c] < nnames, "op call %zu: name %u", c, (unsigned)f->op_name[c]);
+        FUZZ_CHECK(f->op_parent[c] == TD_ATTR_NONE || f->op_parent[c] < f->nops,
+                   "op call %zu: parent %u of %zu", c, (unsigned)f->op_parent[c], f->nops);
+        FUZZ_CHECK(!f->op_shape || f->op_shape[c] == TD_ATTR_NONE || f->op_shape[c] < nshapes,
+                   "op call %zu: shape %u of %zu", c, (unsigned)f->op_shape[c], nshapes);
+    }
+    for (size_t k = 0; k < f->nroof_list; k++) {
+        const td_roof_ev *x = &f->roof_list[k];
+        FUZZ_CHECK(TD_EV_NAME(x) < nnames && (x->name & TD_EV_GPU), "roofline event %zu: name", k);
+        FUZZ_CHECK(x->iter == TD_ITER_NONE || (x->iter >= 0 && (size_t)x->iter < f->niters),
+                   "roofline event %zu: iteration %d", k, (int)x->iter);
+        FUZZ_CHECK(x->call == TD_ATTR_NONE || x->call < f->nops, "roofline event %zu: call %u", k,
+                   (unsigned)x->call);
+        FUZZ_CHECK(isfinite(x->ts) && isfinite(x->end), "roofline event %zu: times", k);
+    }
     if (!f->has_attr)
         return;
     FUZZ_CHECK(f->nattr == ngpu, "%zu attribution entries for %zu gpu events", f->nattr, ngpu);
+    FUZZ_CHECK(!f->stk_of || f->nstk == 0 || f->stk_parent, "stack nodes without a tree");
+    for (size_t k = 0; f->stk_of && k < f->nattr; k++)
+        FUZZ_CHECK(f->stk_of[k] == TD_ATTR_NONE || f->stk_of[k] < f->nstk,
+                   "gpu event %zu: stack node %u of %zu", k, (unsigned)f->stk_of[k], f->nstk);
     for (size_t k = 0; k < f->nattr; k++) {
         uint32_t v[3] = {f->attr_op[k], f->attr_top[k], f->attr_ann[k]};
         for (int j = 0; j < 3; j++)
@@ -72,6 +103,29 @@ static void compare_self(const td_set *s, td_by by, uint64_t bits)
     for (size_t i = 0; i < td_diff_nrows(d); i++)
         FUZZ_CHECK(rows[i].counts[0] == rows[i].counts[1], "a set differs from itself in counts");
     td_diff_free(d);
+}
+
+/* The roofline of the set against itself: rows or an error with a message
+ * (a file without the roofline's inputs), equal counts on both sides. */
+static void roofline_self(const td_set *s, uint64_t bits)
+{
+    td_roofline_opts ro = TD_ROOFLINE_OPTS_INIT;
+    ro.stats = bits & 1;
+    if ((bits >> 1) & 1)
+        ro.control_iters.all = ro.test_iters.all = true;
+    td_roofline *r = NULL;
+    td_error err = {0};
+    if (td_roofline_compute(&r, s, s, &ro, &err) < 0) {
+        FUZZ_CHECK(err.msg[0], "td_roofline_compute failed without a message");
+        FUZZ_CHECK(err.code != TD_ENOMEM, "out of memory on a small input: %s", err.msg);
+        return;
+    }
+    size_t n;
+    const td_rl_row *rows = td_roofline_rows(r, &n);
+    for (size_t i = 0; i < n; i++)
+        FUZZ_CHECK(rows[i].side[0].count == rows[i].side[1].count,
+                   "a set differs from itself in calls");
+    td_roofline_free(r);
 }
 
 /* The file packed again (every event kept) unpacks to as many events. */
@@ -125,9 +179,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     td_set *s = NULL;
     if (td_set_assemble(&s, "h.tdsum#run", files, 1, &err) < 0)
         return 0; /* the set took the file */
-    static const td_by by[] = {TD_BY_KERNEL, TD_BY_OP, TD_BY_TOP_OP, TD_BY_ANNOTATION, TD_BY_CLASS};
+    static const td_by by[] = {TD_BY_KERNEL, TD_BY_OP,     TD_BY_TOP_OP, TD_BY_ANNOTATION,
+                               TD_BY_CLASS,  TD_BY_MODULE, TD_BY_STACK};
     for (size_t i = 0; i < sizeof by / sizeof by[0]; i++)
-        compare_self(s, by[i], bits >> (7 * i));
+        compare_self(s, by[i], bits >> (7 * (i % 5)));
+    roofline_self(s, bits);
     td_attr_stats st;
     FUZZ_CHECK(td_set_attr_stats(s, &st) == 0, "td_set_attr_stats failed");
     td_set_free(s);

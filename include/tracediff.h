@@ -327,8 +327,9 @@ TD_API int td_set_events(const td_set *set, const int64_t *ranks, size_t nranks,
                          const int64_t *iters, size_t niters, td_device device,
                          int (*fn)(void *ud, const td_event_info *ev), void *ud, td_error *err);
 
-/* PRAGMA user_version of the summaries written; 1 and 2 are read too. */
-#define TD_SUMMARY_SCHEMA 3
+/* PRAGMA user_version of the summaries written; 1 to 3 are read too (4: packed
+ * files keep the stacks and the roofline's inputs). */
+#define TD_SUMMARY_SCHEMA 4
 
 typedef struct td_summary_opts {
     size_t size;     /* sizeof(td_summary_opts): set by TD_SUMMARY_OPTS_INIT */
@@ -1455,8 +1456,8 @@ typedef struct td_roofline_opts {
 
 typedef struct td_roofline td_roofline;
 
-/* Both sets opened with td_open_opts.want_roofline, from traces (a summary
- * keeps no shapes: TD_EUSAGE). */
+/* Both sets opened with td_open_opts.want_roofline, or summaries (schema 4
+ * on; an older one: TD_EUSAGE saying to re-summarize). */
 TD_API int td_roofline_compute(td_roofline **out, const td_set *control, const td_set *test,
                                const td_roofline_opts *opts, td_error *err);
 TD_API void td_roofline_free(td_roofline *r);

@@ -13,7 +13,8 @@ copies of it are damaged, each one way, chosen by a fixed seed:
 - 60 changed values: an op's total or count, a run's totals, a file's
   counts, a name, an iteration (through SQLite).
 
-For each copy, `compare F#a F#b`, `runs F` and `trend F` must either print
+For each copy, `compare F#a F#b`, `runs F`, `trend F`, the folded stacks
+and the roofline (`--stats`) of F#a against F#b must either print
 exactly what they print for the undamaged file (exit 0), or fail with exit
 1, one line on stderr naming the file and saying "damaged summary", and
 nothing on stdout (the instrumented passes, TD_TEST_SUBSET=1, damage 40
@@ -50,9 +51,12 @@ def run(exe, *args):
 
 
 def commands(path):
+    # the stacks and the roofline's inputs (packed since schema 4) too
     return [["compare", path + "#a", path + "#b", "--format", "csv", "-q"],
             ["runs", path, "--format", "csv"],
-            ["trend", path, "--format", "csv"]]
+            ["trend", path, "--format", "csv"],
+            ["compare", path + "#a", path + "#b", "--format", "folded", "--side", "control", "-q"],
+            ["roofline", path + "#a", path + "#b", "--stats", "--format", "json", "-q"]]
 
 
 def flip_file(path, rng):

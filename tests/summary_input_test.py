@@ -86,11 +86,12 @@ def zz(v):
 
 
 def fields(blob):
-    """Where the fields of a "TDF4" file lie: {name: (start, end)} of the
-    head's varints, the iterations and the first gpu group's attribution;
-    the names count, the iterations' deltas and the encoding."""
+    """Where the fields of a "TDF5" file lie: {name: (start, end)} of the
+    head's varints, the iterations, the first stack node's parent and the
+    first gpu group's attribution; the names count, the iterations' deltas
+    and the encoding."""
     r = Reader(blob)
-    assert blob[:4] == b"TDF4"
+    assert blob[:4] == b"TDF5"
     r.p = 4
     at = {}
     r.s()  # path
@@ -140,6 +141,29 @@ def fields(blob):
             r.p += 16
             r.u()
         r.p += 16  # span
+    has_stk = r.u()  # the stacks (schema 4)
+    if has_stk:
+        for i in range(r.u()):
+            start = r.p
+            r.u()
+            if i == 0:
+                at["stk_parent"] = (start, r.p)
+            r.u()
+        r.u()  # cut
+    if r.u() == 1:  # the roofline's inputs (schema 4)
+        if r.u():
+            for _ in range(r.u()):
+                r.s()
+        for _ in range(r.u()):
+            r.u(), r.u(), r.u()
+        whole = r.u()
+        for _ in range(r.u()):
+            r.u(), r.u(), r.u()
+            if whole:
+                r.u(), r.u()
+            else:
+                r.p += 16
+            r.u(), r.u()
     encoding = r.u()
     ngroups = r.u()
     for _ in range(ngroups):
@@ -151,6 +175,8 @@ def fields(blob):
             r.u(), r.u()
         elif has_attr and flags & 1:
             r.u(), r.u(), r.u()
+        if has_attr and has_stk and flags & 1:
+            r.u()  # the stack node
         if encoding == 2:
             r.zz()
         else:
@@ -218,6 +244,16 @@ def packed_cases(exe, tmp):
         for by in ("op", "kernel"):
             refused(exe, tmp, "attribution %s, --by %s" % (label, by), bad,
                     ["compare", bad, bad, "--by", by], "damaged summary")
+
+    # a stack node whose parent is not before it (a loop, schema 4)
+    if "stk_parent" in at:
+        for label, parent in (("itself", 1), ("after it", 3), ("far past", 1 << 40)):
+            bad = os.path.join(tmp, "stk.tdsum")
+            shutil.copy(good, bad)
+            set_packed(bad, splice(blob, at["stk_parent"], put_u(parent)), 0)
+            refused(exe, tmp, "stack parent %s" % label, bad,
+                    ["compare", bad, bad, "--by", "module"], "damaged summary")
+    check("the fixture has stacks", "stk_parent" in at)
 
     # iterations: ascending and distinct in the model
     rest = deltas[2:]

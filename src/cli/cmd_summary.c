@@ -27,6 +27,8 @@ static int summarize_run(const cli_opts *o, const char *set_path)
     oo.processes = true;
     oo.want_attribution = true; /* kept, so that --by, explain, info and report work from it */
     oo.want_breakdown = true;   /* kept, so that breakdown works from it (docs/breakdown.md) */
+    oo.want_stacks = true;      /* kept, for folded, --by module and the flame graph */
+    oo.want_roofline = true;    /* kept, for roofline and --with-rate (docs/summaries.md) */
     td_error err = {0};
     int rc = cli_open_sets(o, &s, &set_path, 1, &oo);
     if (rc == 0)

@@ -26,14 +26,21 @@ int td_attr_check(builder *b, const td_set *control, const td_set *test,
     bool stk = opts->by == TD_BY_STACK || opts->by == TD_BY_MODULE ||
                (opts->only && opts->only_by == TD_BY_MODULE);
     for (int s = 0; stk && s < 2; s++)
-        for (size_t i = 0; i < sets[s]->nfiles; i++)
-            if (!sets[s]->files[i]->stk_of)
-                return td_fail(err, TD_EUSAGE,
-                               sets[s]->files[i]->origin ? sets[s]->files[i]->origin
-                                                         : sets[s]->files[i]->path,
-                               "no stacks: rows by %s need the stacks of a trace file opened "
-                               "with td_open_opts.want_stacks (a summary does not keep them)",
+        for (size_t i = 0; i < sets[s]->nfiles; i++) {
+            const td_file *f = sets[s]->files[i];
+            if (f->stk_of)
+                continue;
+            if (f->stk_lost == TD_BD_LOST_OLD)
+                return td_fail(err, TD_EUSAGE, f->origin ? f->origin : f->path,
+                               "no stacks: this summary was written before summaries kept "
+                               "them: re-summarize its traces (tracediff summarize) for rows "
+                               "by %s",
                                opts->by == TD_BY_STACK ? "stack" : "module");
+            return td_fail(err, TD_EUSAGE, f->origin ? f->origin : f->path,
+                           "no stacks: rows by %s need the stacks of a trace file opened "
+                           "with td_open_opts.want_stacks",
+                           opts->by == TD_BY_STACK ? "stack" : "module");
+        }
     if (opts->only && opts->only_by != TD_BY_OP && opts->only_by != TD_BY_TOP_OP &&
         opts->only_by != TD_BY_ANNOTATION && opts->only_by != TD_BY_MODULE)
         return td_fail(err, TD_EUSAGE, "", "explain works by op, top-op, annotation or module");

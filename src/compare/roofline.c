@@ -423,17 +423,31 @@ static int split_events(file_run *fr, const td_pick *pick, const long *pos, gev 
 {
     const td_file *f = fr->f;
     size_t k = 0;
-    for (size_t i = 0; i < f->nev; i++) {
-        const td_event *e = &f->evb[i >> TD_BLOCK_SHIFT][i & (TD_BLOCK - 1)];
-        if (!(e->name & TD_EV_GPU))
-            continue;
-        size_t g = k++;
+    const td_roof_ev *L = f->roof_list; /* a summary's file: its events listed */
+    size_t n = L ? f->nroof_list : f->nev;
+    for (size_t i = 0; i < n; i++) {
+        td_roof_ev x;
         long ip;
-        if (g >= f->nroof || isnan(f->roof_ts[g]) ||
-            !td_pick_takes(pick, pos, e->name, e->iter, &ip))
+        if (L) {
+            x = L[i];
+        } else {
+            const td_event *e = &f->evb[i >> TD_BLOCK_SHIFT][i & (TD_BLOCK - 1)];
+            if (!(e->name & TD_EV_GPU))
+                continue;
+            size_t g = k++;
+            if (g >= f->nroof || isnan(f->roof_ts[g]))
+                continue;
+            x = (td_roof_ev){f->roof_ts[g],
+                             f->roof_end[g],
+                             e->name,
+                             e->iter,
+                             g < f->nattr ? f->attr_call[g] : TD_ATTR_NONE,
+                             g < f->nattr ? f->attr_op[g] : TD_ATTR_NONE};
+        }
+        if (!td_pick_takes(pick, pos, x.name, x.iter, &ip))
             continue;
-        gev v = {TD_ATTR_NONE, ip < 0 ? 0 : (int32_t)ip, f->roof_ts[g], f->roof_end[g]};
-        uint32_t call = g < f->nattr ? f->attr_call[g] : TD_ATTR_NONE;
+        gev v = {TD_ATTR_NONE, ip < 0 ? 0 : (int32_t)ip, x.ts, x.end};
+        uint32_t call = x.call;
         uint32_t root = call == TD_ATTR_NONE || !f->op_name ? TD_ATTR_NONE : root_of(fr, call);
         long u;
         if (root != TD_ATTR_NONE && f->shapes) {
@@ -451,7 +465,7 @@ static int split_events(file_run *fr, const td_pick *pick, const long *pos, gev 
             }
             u = m->row;
         } else { /* under the innermost op around it */
-            uint32_t op = g < f->nattr ? f->attr_op[g] : TD_ATTR_NONE;
+            uint32_t op = x.op;
             u = unm_index(fr->r, op == TD_ATTR_NONE || TD_ATTR_IS_REASON(op)
                                      ? "(no op)"
                                      : td_strtab_get(f->names, op, NULL));
@@ -526,7 +540,7 @@ static int file_notes(file_run *fr)
 static int measure_file(td_roofline *r, int side, const td_file *f, const td_pick *pick,
                         size_t base)
 {
-    if (!f->roof_ts || !f->has_attr)
+    if ((!f->roof_ts && !f->roof_list) || !f->has_attr)
         return 0;
     int rc = td_file_events(f);
     if (rc < 0)
@@ -538,7 +552,8 @@ static int measure_file(td_roofline *r, int side, const td_file *f, const td_pic
     fr.topset = calloc(f->nops + 1, 1);
     fr.cache = malloc(nc * sizeof *fr.cache);
     fr.cmask = nc - 1;
-    gev *all = malloc((f->nroof + 1) * sizeof *all), *mod = malloc((f->nroof + 1) * sizeof *mod);
+    size_t nroof = f->roof_list ? f->nroof_list : f->nroof;
+    gev *all = malloc((nroof + 1) * sizeof *all), *mod = malloc((nroof + 1) * sizeof *mod);
     long stack[64], *pos = td_pick_positions(f, pick, stack);
     if (!fr.named || !fr.top || !fr.topset || !fr.cache || !all || !mod || !pos) {
         rc = TD_ENOMEM;
@@ -575,16 +590,27 @@ static int measure_side(td_roofline *r, int side, const td_set *s, const td_list
                         const td_list *iters, const char *gpu, const char *name, td_error *err)
 {
     rl_side *sd = &r->s[side];
-    if (s->origin)
-        return td_fail(err, TD_EUSAGE, s->origin,
-                       "%s is a summary: roofline needs the traces (a summary keeps no shapes)",
-                       name);
+    for (size_t i = 0; s->origin && i < s->nfiles; i++)
+        if (s->files[i]->roof_lost) /* the report's Why section says it in its place */
+            return td_fail(err, TD_EUSAGE, s->files[i]->origin ? s->files[i]->origin : s->origin,
+                           "%s: %s", name,
+                           s->files[i]->roof_lost == TD_BD_LOST_OLD
+                               ? "this summary was written before summaries kept the "
+                                 "roofline's inputs (shapes): re-summarize its traces "
+                                 "(tracediff summarize) for the roofline"
+                           : s->files[i]->roof_lost == TD_BD_LOST_SELECTION
+                               ? "this summary keeps only CPU events (--device cpu): the "
+                                 "roofline needs the GPU's: re-summarize its traces without it"
+                               : "the roofline needs the files opened with want_roofline");
     int64_t *rk = NULL, *it = NULL;
     size_t nrk = 0, nit = 0;
     int rc = td_resolve(&rk, &nrk, ranks, s->ranks, s->nranks, "rank", name, err);
     bool whole = s->niters == 0;
     if (rc == 0 && !whole)
         rc = td_resolve(&it, &nit, iters, s->iters, s->niters, "iteration", name, err);
+    /* a summary of a selection: what it lacks is an error, never other numbers */
+    if (rc == 0 && s->partial)
+        rc = td_set_check_selection(s, rk, nrk, it, nit, TD_DEVICE_GPU, err);
     td_pick pick = {it, nit, whole, TD_DEVICE_GPU, false, NULL, false};
     size_t per_rank = whole ? 1 : nit;
     sd->cells = nrk * per_rank;
@@ -594,7 +620,7 @@ static int measure_side(td_roofline *r, int side, const td_set *s, const td_list
         long rp = rank_pos(rk, nrk, f->rank);
         if (rp < 0)
             continue;
-        any_attr |= f->roof_ts != NULL;
+        any_attr |= f->roof_ts != NULL || f->roof_list != NULL;
         sd->shapes |= f->shapes != NULL;
         if (!sd->device && f->device_name && !(sd->device = strdup(f->device_name)))
             rc = td_fail(err, TD_ENOMEM, "", "out of memory");
@@ -749,7 +775,8 @@ static int side_samples(td_roofline *r, int side, double **vals, const double **
 {
     rl_side *sd = &r->s[side];
     size_t nr = r->nacc, cells = sd->cells;
-    qsort(sd->samp, sd->nsamp, sizeof *sd->samp, cmp_samp);
+    if (sd->nsamp) /* samp is NULL without samples */
+        qsort(sd->samp, sd->nsamp, sizeof *sd->samp, cmp_samp);
     if (r->mode == TD_SAMPLES_ITERATION) {
         if (!(*vals = calloc(nr * cells + 1, sizeof **vals)))
             return -1;

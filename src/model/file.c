@@ -66,6 +66,7 @@ void td_file_free(td_file *f)
     free(f->op_shape);
     free(f->roof_ts);
     free(f->roof_end);
+    free(f->roof_list);
     free(f->stk_of);
     free(f->stk_cpu);
     free(f->stk_parent);

@@ -40,7 +40,20 @@ typedef struct td_event_group {
     uint32_t name;    /* as td_event.name, flag bits included */
     int32_t iter;     /* as td_event.iter */
     uint32_t attr[3]; /* a gpu group's op, top op, annotation (has_attr) */
+    uint32_t stk;     /* a gpu group's stack node (stk_of), or TD_ATTR_NONE */
 } td_event_group;
+
+/* One gpu-side event with a time, as the roofline reads it from a summary
+ * (td_file.roof_list): its name with the flag bits, its iteration, its
+ * interval in the trace's own resolution, the op call around its launch
+ * (an index into op_name, or TD_ATTR_NONE) and its innermost op (as
+ * attr_op). */
+typedef struct td_roof_ev {
+    double ts, end;
+    uint32_t name;
+    int32_t iter;
+    uint32_t call, op;
+} td_roof_ev;
 
 typedef struct td_file {
     char *path;
@@ -194,6 +207,15 @@ typedef struct td_file {
     char *proc_names;
     size_t nprocs, proc_names_len;
     int rank_from; /* an export's rank: TD_RANK_FROM_* (prof_load.h) */
+    /* A summary's file (docs/summaries.md, "Stacks and shapes"): the
+     * roofline's events in file order, in place of roof_ts, roof_end and
+     * attr_call (op_name, op_parent, op_shape and shapes hold only the
+     * calls they name), or NULL. roof_lost, stk_lost: why a summary's file
+     * has no roofline inputs or no stacks (TD_BD_LOST_...), 0 when it has
+     * them or is no summary's. */
+    td_roof_ev *roof_list;
+    size_t nroof_list;
+    uint8_t roof_lost, stk_lost;
 } td_file;
 
 #define TD_STK_CUT 0xFFFFFEFFu /* the "[…]" frame */

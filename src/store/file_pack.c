@@ -13,7 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define PACK_MAGIC "TDF4"      /* with the breakdown's records */
+#define PACK_MAGIC "TDF5"      /* with the stacks and the roofline's inputs */
+#define PACK_MAGIC_TDF4 "TDF4" /* with the breakdown's records */
 #define PACK_MAGIC_TDF3 "TDF3" /* with the trace span and the ops' waits */
 #define PACK_MAGIC_TDF2 "TDF2" /* with the attribution flag and per-group links */
 #define PACK_MAGIC_OLD "TDF1"  /* without: read as a file with no attribution */
@@ -76,7 +77,7 @@ static int put_s(td_buf *b, const char *s, size_t len)
 
 typedef struct keyed {
     uint64_t key;     /* (iter + 1) << 32 | name with its flag bits */
-    uint32_t attr[3]; /* a gpu event's op, top op, annotation (0 otherwise) */
+    uint32_t attr[4]; /* a gpu event's op, top op, annotation, stack node (0 otherwise) */
     double dur;
     size_t pos;   /* file order, to keep ties stable */
     size_t group; /* once grouped */
@@ -112,6 +113,7 @@ void td_groups_free(td_groups *g)
     free(g->durs);
     free(g->seq);
     free(g->seq_durs);
+    free(g->iter_on);
     memset(g, 0, sizeof *g);
 }
 
@@ -151,6 +153,8 @@ static size_t collect_kept(keyed *k, const td_file *f, const td_keep *keep, cons
             k[n].attr[0] = f->attr_op[a];
             k[n].attr[1] = f->attr_top[a];
             k[n].attr[2] = f->attr_ann[a];
+            /* the stacks split the groups too: every event of a group has one */
+            k[n].attr[3] = f->stk_of ? f->stk_of[a] : 0;
         }
         k[n].key = (uint64_t)(uint32_t)(e->iter + 1) << 32 | e->name;
         k[n].dur = e->dur;
@@ -170,7 +174,7 @@ static size_t collect_kept(keyed *k, const td_file *f, const td_keep *keep, cons
 
 /* k (sorted by key, then duration) into out's groups and durations. */
 /* A group begun from its events' key and attribution, first at durs[first]. */
-static void group_begin(td_group *g, uint64_t key, const uint32_t attr[3], size_t first)
+static void group_begin(td_group *g, uint64_t key, const uint32_t attr[4], size_t first)
 {
     memset(g, 0, sizeof *g);
     g->iter = (int32_t)(uint32_t)(key >> 32) - 1;
@@ -241,7 +245,7 @@ static int keep_file_order(td_groups *out, keyed *k, size_t n)
 /* The group of a (key, attr) pair met while hashing, in the order met. */
 typedef struct met {
     uint64_t key;
-    uint32_t attr[3];
+    uint32_t attr[4];
     size_t count;
     size_t rank; /* its place among the groups in (key, attr) order */
 } met;
@@ -254,11 +258,11 @@ static int cmp_met(const void *a, const void *b)
     return memcmp(x->attr, y->attr, sizeof x->attr);
 }
 
-static uint64_t met_hash(uint64_t key, const uint32_t attr[3])
+static uint64_t met_hash(uint64_t key, const uint32_t attr[4])
 {
     uint64_t h = key * 0x9E3779B97F4A7C15ull;
     h ^= ((uint64_t)attr[0] << 32 | attr[1]) * 0xC2B2AE3D27D4EB4Full;
-    h ^= (uint64_t)attr[2] * 0x165667B19E3779F9ull;
+    h ^= ((uint64_t)attr[2] << 32 | attr[3]) * 0x165667B19E3779F9ull;
     return h ^ (h >> 29);
 }
 
@@ -366,7 +370,8 @@ static int met_fill(met_table *t, const keyed *k, size_t n)
             if (!nm)
                 return -1;
             t->m = nm;
-            t->m[t->n] = (met){k[i].key, {k[i].attr[0], k[i].attr[1], k[i].attr[2]}, 0, 0};
+            t->m[t->n] =
+                (met){k[i].key, {k[i].attr[0], k[i].attr[1], k[i].attr[2], k[i].attr[3]}, 0, 0};
             t->slot[h] = s = (uint32_t)++t->n;
         }
         t->m[s - 1].count++;
@@ -446,7 +451,10 @@ int td_file_groups(td_groups *out, const td_file *f, const td_keep *keep, td_err
 {
     memset(out, 0, sizeof *out);
     out->has_attr = f->has_attr;
+    out->has_stk = f->has_attr && f->stk_of != NULL;
     out->keep_all = !keep || (!keep->iters && keep->device == TD_DEVICE_ALL);
+    out->all_iters = !keep || !keep->iters;
+    out->device = keep ? keep->device : TD_DEVICE_ALL;
     int erc = td_file_events(f);
     if (erc < 0)
         return td_events_fail(err, erc, f);
@@ -468,7 +476,7 @@ int td_file_groups(td_groups *out, const td_file *f, const td_keep *keep, td_err
         }
     }
     free(k);
-    free(iter_on);
+    out->iter_on = iter_on;
     if (rc < 0) {
         td_groups_free(out);
         return td_fail(err, TD_ENOMEM, f->path, "out of memory");
@@ -540,15 +548,17 @@ static int pack_head(td_buf *b, const td_file *f)
     return bad;
 }
 
-static int pack_group_head(td_buf *b, const td_group *x, int has_attr)
+static int pack_group_head(td_buf *b, const td_group *x, const td_groups *g)
 {
     int bad = put_u(b, (uint64_t)(x->iter + 1));
     bad |= put_u(b, x->flags);
     bad |= put_u(b, x->name);
     bad |= put_u(b, x->count);
-    if (has_attr && (x->flags & TD_GROUP_GPU))
+    if (g->has_attr && (x->flags & TD_GROUP_GPU))
         for (int k = 0; k < 3; k++)
             bad |= put_u(b, x->attr[k]);
+    if (g->has_attr && g->has_stk && (x->flags & TD_GROUP_GPU))
+        bad |= put_u(b, x->attr[3] == TD_ATTR_NONE ? 0 : (uint64_t)x->attr[3] + 1);
     return bad;
 }
 
@@ -562,7 +572,7 @@ static int pack_sorted_totals(td_buf *b, const td_groups *g)
     bad |= put_u(b, g->n);
     for (size_t i = 0; i < g->n && !bad; i++) {
         const td_group *x = &g->g[i];
-        bad |= pack_group_head(b, x, g->has_attr);
+        bad |= pack_group_head(b, x, g);
         int64_t prev = 0;
         for (size_t j = 0; j < x->count; j++) {
             int64_t v = (int64_t)g->durs[x->first + j];
@@ -587,7 +597,7 @@ static int pack_raw(td_buf *b, const td_groups *g)
     int bad = put_u(b, ENC_RAW);
     bad |= put_u(b, g->n);
     for (size_t i = 0; i < g->n; i++)
-        bad |= pack_group_head(b, &g->g[i], g->has_attr);
+        bad |= pack_group_head(b, &g->g[i], g);
     for (size_t i = 0; i < g->nseq && !bad; i++) {
         uint64_t w;
         memcpy(&w, &g->seq_durs[i], 8);
@@ -713,6 +723,168 @@ static int pack_bd(td_buf *b, const td_file *f, const td_groups *g)
     return bad;
 }
 
+/* The stacks' frames (files from "TDF5" on): 0 when the file was loaded
+ * without them, else 1, the node count, per node its parent + 1 (0: a
+ * root; a parent comes before its children) and its name id + 1 (0: the
+ * cut frame), then the count of CPU events folded into cut frames. Each
+ * gpu group's head then names its node. */
+static int pack_stacks(td_buf *b, const td_file *f, const td_groups *g)
+{
+    if (!g->has_stk)
+        return put_u(b, 0);
+    int bad = put_u(b, 1);
+    bad |= put_u(b, f->nstk);
+    for (size_t i = 0; i < f->nstk && !bad; i++) {
+        bad |= put_u(b, f->stk_parent[i] == TD_ATTR_NONE ? 0 : (uint64_t)f->stk_parent[i] + 1);
+        bad |= put_u(b, f->stk_name[i] == TD_STK_CUT ? 0 : (uint64_t)f->stk_name[i] + 1);
+    }
+    bad |= put_u(b, f->stk_cut);
+    return bad;
+}
+
+/* Whether gpu event a of f (attr_op's index) is one the roofline reads. */
+static bool roof_event(const td_file *f, size_t a)
+{
+    return a < f->nroof && !isnan(f->roof_ts[a]);
+}
+
+/* Marks op call c and the calls around it in keep[]. */
+static void mark_calls(const td_file *f, uint32_t c, uint8_t *keep)
+{
+    for (size_t depth = 0; c != TD_ATTR_NONE && c < f->nops && !keep[c] && depth <= f->nops;
+         depth++) {
+        keep[c] = 1;
+        c = f->op_parent[c];
+    }
+}
+
+/* Whether gpu event a of f, in iteration iter, is one the summary keeps. */
+static bool roof_kept(const td_file *f, const td_groups *g, size_t a, int32_t iter)
+{
+    return roof_event(f, a) && (g->all_iters || (iter >= 0 && g->iter_on[iter]));
+}
+
+/* The shapes of the kept calls (has_shapes, [nshapes, each a string]),
+ * numbered in the order first named: shape_id[] their new ids. */
+static int pack_roof_shapes(td_buf *b, const td_file *f, const uint8_t *keep, uint32_t *shape_id,
+                            size_t nsh)
+{
+    size_t nshk = 0;
+    for (size_t i = 0; shape_id && i < nsh; i++)
+        shape_id[i] = TD_ATTR_NONE;
+    for (size_t c = 0; shape_id && c < f->nops; c++)
+        if (keep[c] && f->op_shape[c] < nsh && shape_id[f->op_shape[c]] == TD_ATTR_NONE)
+            shape_id[f->op_shape[c]] = (uint32_t)nshk++;
+    int bad = put_u(b, f->shapes != NULL);
+    if (!f->shapes)
+        return bad;
+    bad |= put_u(b, nshk);
+    /* in their new ids' order: the trace's id of each */
+    uint32_t *order = malloc((nshk + 1) * sizeof *order);
+    bad |= !order;
+    for (size_t i = 0; order && i < nsh; i++)
+        if (shape_id[i] != TD_ATTR_NONE)
+            order[shape_id[i]] = (uint32_t)i;
+    for (size_t k = 0; order && k < nshk && !bad; k++) {
+        size_t len;
+        const char *sh = td_strtab_get(f->shapes, order[k], &len);
+        bad |= put_s(b, sh, len);
+    }
+    free(order);
+    return bad;
+}
+
+/* The kept events in file order: names id, flags, iteration + 1, times,
+ * call + 1 (id[]: the calls' new ids) and innermost op. */
+static int pack_roof_events(td_buf *b, const td_file *f, const td_groups *g, const uint32_t *id,
+                            bool whole_times, size_t nev)
+{
+    int bad = put_u(b, whole_times ? BD_WHOLE : BD_DOUBLES);
+    bad |= put_u(b, nev);
+    int64_t prev = 0;
+    size_t gi = 0;
+    for (size_t i = 0; i < f->nev && !bad; i++) {
+        const td_event *e = &f->evb[i >> TD_BLOCK_SHIFT][i & (TD_BLOCK - 1)];
+        if (!(e->name & TD_EV_GPU))
+            continue;
+        size_t a = gi++;
+        if (!roof_kept(f, g, a, e->iter))
+            continue;
+        bad |= put_u(b, TD_EV_NAME(e));
+        bad |= put_u(b, e->name & TD_EV_STREAM0 ? TD_GROUP_GPU | TD_GROUP_STREAM0 : TD_GROUP_GPU);
+        bad |= put_u(b, (uint64_t)(e->iter + 1));
+        if (whole_times) {
+            int64_t ts = (int64_t)f->roof_ts[a];
+            bad |= put_u(b, zz(ts - prev));
+            bad |= put_u(b, zz((int64_t)f->roof_end[a] - ts));
+            prev = ts;
+        } else {
+            bad |= put_le64(b, f->roof_ts[a]);
+            bad |= put_le64(b, f->roof_end[a]);
+        }
+        uint32_t c = a < f->nattr && f->op_name ? f->attr_call[a] : TD_ATTR_NONE;
+        bad |= put_u(b, c == TD_ATTR_NONE || c >= f->nops ? 0 : (uint64_t)id[c] + 1);
+        bad |= put_u(b, a < f->nattr ? f->attr_op[a] : TD_ATTR_NONE);
+    }
+    return bad;
+}
+
+/* The roofline's inputs (files from "TDF5" on): 0 when the file was loaded
+ * without them, 2 when the summary keeps only CPU events, else 1 and: the
+ * shapes (has_shapes: varint, [nshapes, each a string]); the op calls
+ * the events name and those around them (ncalls, each its names id, parent
+ * + 1, shape + 1; ids in the order of the trace's); the times' encoding (1
+ * whole numbers below 2^52: ts minus the previous event's ts and end minus
+ * ts, zz; 0 doubles); the events (nev, each its names id, flags, iteration
+ * + 1, times, call + 1 and innermost op as in a group head). */
+static int pack_roof(td_buf *b, const td_file *f, const td_groups *g)
+{
+    if (!f->roof_ts || !f->has_attr || !f->attr_call)
+        return put_u(b, 0);
+    if (g->device == TD_DEVICE_CPU)
+        return put_u(b, 2);
+    size_t nsh = f->shapes ? td_strtab_count(f->shapes) : 0;
+    uint8_t *keep = calloc(f->nops + 1, 1);
+    uint32_t *id = malloc((f->nops + 1) * sizeof *id);
+    uint32_t *shape_id = f->shapes && f->op_shape ? malloc((nsh + 1) * sizeof *shape_id) : NULL;
+    int bad = !keep || !id || (f->shapes && f->op_shape && !shape_id);
+    size_t nev = 0, gi = 0, ncalls = 0;
+    bool whole_times = true;
+    for (size_t i = 0; i < f->nev && !bad; i++) { /* the kept events, their calls */
+        const td_event *e = &f->evb[i >> TD_BLOCK_SHIFT][i & (TD_BLOCK - 1)];
+        if (!(e->name & TD_EV_GPU))
+            continue;
+        size_t a = gi++;
+        if (!roof_kept(f, g, a, e->iter))
+            continue;
+        nev++;
+        whole_times = whole_times && whole_time(f->roof_ts[a]) && whole_time(f->roof_end[a]);
+        if (a < f->nattr && f->op_name)
+            mark_calls(f, f->attr_call[a], keep);
+    }
+    for (size_t c = 0; c < f->nops && !bad; c++)
+        id[c] = keep[c] ? (uint32_t)ncalls++ : TD_ATTR_NONE;
+    if (!bad) {
+        bad |= put_u(b, 1);
+        bad |= pack_roof_shapes(b, f, keep, shape_id, nsh);
+        bad |= put_u(b, ncalls);
+    }
+    for (size_t c = 0; c < f->nops && !bad; c++) {
+        if (!keep[c])
+            continue;
+        uint32_t p = f->op_parent[c], sh = f->op_shape ? f->op_shape[c] : TD_ATTR_NONE;
+        bad |= put_u(b, f->op_name[c]);
+        bad |= put_u(b, p == TD_ATTR_NONE || p >= f->nops ? 0 : (uint64_t)id[p] + 1);
+        bad |= put_u(b, shape_id && sh < nsh ? (uint64_t)shape_id[sh] + 1 : 0);
+    }
+    if (!bad)
+        bad |= pack_roof_events(b, f, g, id, whole_times, nev);
+    free(keep);
+    free(id);
+    free(shape_id);
+    return bad;
+}
+
 int td_file_pack(td_buf *b, const td_file *f, const td_groups *g, td_error *err)
 {
     int bad = pack_head(b, f);
@@ -720,6 +892,8 @@ int td_file_pack(td_buf *b, const td_file *f, const td_groups *g, td_error *err)
     bad |= put_u(b, (uint64_t)(g->has_attr != 0));
     bad |= pack_extras(b, f);
     bad |= pack_bd(b, f, g);
+    bad |= pack_stacks(b, f, g);
+    bad |= pack_roof(b, f, g);
     bad |= g->integral ? pack_sorted_totals(b, g) : pack_raw(b, g);
     if (bad)
         return td_fail(err, TD_ENOMEM, f->path, "out of memory");
@@ -943,13 +1117,16 @@ static int get_group_head(rd *rp, td_event_group *g, const td_file *f, size_t nn
 {
     rd r = *rp;
     uint64_t iter = get_u(&r), flags = get_u(&r), name = get_u(&r), count = get_u(&r);
-    uint64_t attr[3] = {0, 0, 0};
+    uint64_t attr[3] = {0, 0, 0}, stk = 0;
     if (f->has_attr && (flags & TD_GROUP_GPU))
         for (int k = 0; k < 3; k++)
             attr[k] = get_u(&r);
+    if (f->has_attr && f->stk_parent && (flags & TD_GROUP_GPU))
+        stk = get_u(&r); /* its stack node + 1, 0 none */
     *rp = r;
     if (!plausible(&r, count) || iter > f->niters || flags > 3 || name >= nnames ||
-        !attr_ok(attr[0], nnames) || !attr_ok(attr[1], nnames) || !attr_ok(attr[2], nnames))
+        !attr_ok(attr[0], nnames) || !attr_ok(attr[1], nnames) || !attr_ok(attr[2], nnames) ||
+        stk > f->nstk)
         return UNPACK_BAD;
     g->iter = (int32_t)iter - 1;
     g->name = ev_name(name, flags);
@@ -957,6 +1134,7 @@ static int get_group_head(rd *rp, td_event_group *g, const td_file *f, size_t nn
     g->total = 0;
     for (int k = 0; k < 3; k++)
         g->attr[k] = (uint32_t)attr[k];
+    g->stk = stk ? (uint32_t)(stk - 1) : TD_ATTR_NONE;
     return 0;
 }
 
@@ -990,6 +1168,25 @@ static int attr_of_groups(td_file *f)
         if (f->groups[i].name & TD_EV_GPU)
             for (uint64_t j = 0; j < f->groups[i].count; j++)
                 push_attr(f, &f->groups[i]);
+    return 0;
+}
+
+/* The stack node of each gpu event of sorted groups (as attr_of_groups
+ * orders them), filled from the heads at once: the stacks' users look for
+ * stk_of before they walk the events. */
+static int stk_of_groups(td_file *f)
+{
+    if (!f->stk_parent)
+        return 0;
+    size_t n = 0, k = 0;
+    for (size_t i = 0; i < f->ngroups; i++)
+        n += (f->groups[i].name & TD_EV_GPU) ? f->groups[i].count : 0;
+    if (!(f->stk_of = malloc((n + 1) * sizeof *f->stk_of)))
+        return UNPACK_NOMEM;
+    for (size_t i = 0; i < f->ngroups; i++)
+        if (f->groups[i].name & TD_EV_GPU)
+            for (uint64_t j = 0; j < f->groups[i].count; j++)
+                f->stk_of[k++] = f->groups[i].stk;
     return 0;
 }
 
@@ -1110,6 +1307,8 @@ static int unpack_sorted_int(rd *r, td_file *f, uint64_t ng)
     f->ngroups = ng;
     f->nev = nev;
     f->lazy_heads = 1;
+    if (stk_of_groups(f) < 0)
+        return UNPACK_NOMEM;
     return keep_lazy(r, f, body);
 }
 
@@ -1141,6 +1340,8 @@ static int unpack_sorted_totals(rd *r, td_file *f, uint64_t ng)
     f->ngroups = ng;
     f->nev = nev;
     f->lazy_heads = 0;
+    if (stk_of_groups(f) < 0)
+        return UNPACK_NOMEM;
     return keep_lazy(r, f, body);
 }
 
@@ -1158,7 +1359,8 @@ static int decode_lazy(td_file *f)
     for (size_t i = 0; i < f->ngroups; i++) {
         const td_event_group *g = &f->groups[i];
         if (f->lazy_heads) { /* the head, known from groups[] */
-            int head = 4 + (f->has_attr && (g->name & TD_EV_GPU) ? 3 : 0);
+            int head = 4 + (f->has_attr && (g->name & TD_EV_GPU) ? 3 : 0) +
+                       (f->has_attr && f->stk_parent && (g->name & TD_EV_GPU) ? 1 : 0);
             for (int h = 0; h < head; h++)
                 get_u(&r);
         }
@@ -1219,6 +1421,8 @@ static int unpack_raw(rd *r, td_file *f, uint64_t ng)
         rc = alloc_events(f, (size_t)nev);
     if (rc == 0 && f->has_attr)
         rc = alloc_attr(f, (size_t)nev);
+    if (rc == 0 && f->stk_parent && !(f->stk_of = malloc((nev + 1) * sizeof *f->stk_of)))
+        rc = UNPACK_NOMEM;
     for (uint64_t k = 0; k < nev && rc == 0; k++) {
         uint64_t gi = get_u(r), w = get_le64(r);
         if (r->bad || gi >= ng) {
@@ -1229,8 +1433,11 @@ static int unpack_raw(rd *r, td_file *f, uint64_t ng)
         memcpy(&e->dur, &w, 8);
         e->name = heads[gi].name;
         e->iter = heads[gi].iter;
-        if (f->has_attr && (e->name & TD_EV_GPU))
+        if (f->has_attr && (e->name & TD_EV_GPU)) {
+            if (f->stk_of)
+                f->stk_of[f->nattr] = heads[gi].stk;
             push_attr(f, &heads[gi]);
+        }
     }
     if (rc == 0)
         f->nev = (size_t)nev;
@@ -1382,6 +1589,162 @@ static int unpack_bd(rd *r, td_file *f)
     return r->bad ? UNPACK_BAD : 0;
 }
 
+/* pack_stacks' section: every parent before its node and not the cut
+ * frame, every name one of the file's, no stack deeper than the loader
+ * makes them. */
+static int unpack_stacks(rd *r, td_file *f)
+{
+    uint64_t has = get_u(r);
+    if (r->bad || has > 1 || (has && !f->has_attr))
+        return UNPACK_BAD;
+    if (!has) {
+        f->stk_lost = TD_BD_LOST_UNLOADED;
+        return 0;
+    }
+    size_t nn = td_strtab_count(f->names);
+    uint64_t n = get_u(r);
+    /* two bytes at least per node; ids below TD_STK_CUT */
+    if (r->bad || n > (uint64_t)(r->end - r->p) / 2 || n >= UINT32_MAX - 0x200)
+        return UNPACK_BAD;
+    uint32_t *depth = malloc((n + 1) * sizeof *depth);
+    f->stk_parent = malloc((n + 1) * sizeof *f->stk_parent);
+    f->stk_name = malloc((n + 1) * sizeof *f->stk_name);
+    if (!depth || !f->stk_parent || !f->stk_name) {
+        free(depth);
+        return UNPACK_NOMEM;
+    }
+    int rc = 0;
+    for (uint64_t i = 0; i < n && rc == 0; i++) {
+        uint64_t p = get_u(r), nm = get_u(r);
+        uint32_t parent = p ? (uint32_t)(p - 1) : TD_ATTR_NONE;
+        if (r->bad || p > i || nm > nn ||
+            (parent != TD_ATTR_NONE &&
+             (f->stk_name[parent] == TD_STK_CUT || depth[parent] >= TD_STK_MAX_DEPTH))) {
+            rc = UNPACK_BAD;
+            break;
+        }
+        f->stk_parent[i] = parent;
+        f->stk_name[i] = nm ? (uint32_t)(nm - 1) : TD_STK_CUT;
+        depth[i] = parent == TD_ATTR_NONE ? 1 : depth[parent] + 1;
+    }
+    free(depth);
+    if (rc < 0)
+        return rc;
+    f->nstk = (size_t)n;
+    f->stk_cut = get_u(r);
+    return r->bad ? UNPACK_BAD : 0;
+}
+
+/* pack_roof_shapes' part: each shape UTF-8 as names are, and distinct. */
+static int unpack_roof_shapes(rd *r, td_file *f, size_t *nsh)
+{
+    uint64_t has_shapes = get_u(r);
+    if (r->bad || has_shapes > 1)
+        return UNPACK_BAD;
+    if (!has_shapes)
+        return 0;
+    if (!(f->shapes = td_strtab_new()))
+        return UNPACK_NOMEM;
+    uint64_t ns = get_u(r);
+    if (!plausible(r, ns))
+        return UNPACK_BAD;
+    for (uint64_t i = 0; i < ns; i++) {
+        size_t len;
+        const char *sh = get_s(r, &len);
+        if (r->bad || !td_utf8_valid(sh, len, true))
+            return UNPACK_BAD;
+        int64_t id = td_strtab_intern(f->shapes, sh, len);
+        if (id < 0)
+            return UNPACK_NOMEM;
+        if (id != (int64_t)i)
+            return UNPACK_BAD;
+    }
+    *nsh = (size_t)ns;
+    return 0;
+}
+
+/* pack_roof's op calls: names of the file, parents among the calls (not
+ * the call itself), shapes among nsh. */
+static int unpack_roof_calls(rd *r, td_file *f, size_t nsh)
+{
+    size_t nn = td_strtab_count(f->names);
+    uint64_t nc = get_u(r);
+    /* three bytes at least per call; ids below TD_ATTR_NONE */
+    if (r->bad || nc > (uint64_t)(r->end - r->p) / 3 || nc >= UINT32_MAX)
+        return UNPACK_BAD;
+    f->op_name = malloc((nc + 1) * sizeof *f->op_name);
+    f->op_parent = malloc((nc + 1) * sizeof *f->op_parent);
+    if (!f->op_name || !f->op_parent ||
+        (f->shapes && !(f->op_shape = malloc((nc + 1) * sizeof *f->op_shape))))
+        return UNPACK_NOMEM;
+    for (uint64_t i = 0; i < nc; i++) {
+        uint64_t nm = get_u(r), p = get_u(r), sh = get_u(r);
+        if (r->bad || nm >= nn || p > nc || p == i + 1 || sh > nsh)
+            return UNPACK_BAD;
+        f->op_name[i] = (uint32_t)nm;
+        f->op_parent[i] = p ? (uint32_t)(p - 1) : TD_ATTR_NONE;
+        if (f->op_shape)
+            f->op_shape[i] = sh ? (uint32_t)(sh - 1) : TD_ATTR_NONE;
+    }
+    f->nops = (size_t)nc;
+    return 0;
+}
+
+/* pack_roof's section: every name, call, shape, iteration and op checked
+ * against the file's, the shapes UTF-8 as names are, every time finite. */
+static int unpack_roof(rd *r, td_file *f)
+{
+    uint64_t has = get_u(r);
+    if (r->bad || has > 2 || (has == 1 && !f->has_attr))
+        return UNPACK_BAD;
+    if (has != 1) {
+        f->roof_lost = has ? TD_BD_LOST_SELECTION : TD_BD_LOST_UNLOADED;
+        return 0;
+    }
+    size_t nsh = 0;
+    int rc = unpack_roof_shapes(r, f, &nsh);
+    if (rc == 0)
+        rc = unpack_roof_calls(r, f, nsh);
+    if (rc < 0)
+        return rc;
+    size_t nn = td_strtab_count(f->names);
+    uint64_t nc = f->nops;
+    uint64_t enc = get_u(r), nev = get_u(r);
+    /* 7 bytes at least per event (whole times), 21 with doubles */
+    if (r->bad || enc > BD_WHOLE || nev > (uint64_t)(r->end - r->p) / (enc == BD_WHOLE ? 7 : 21))
+        return UNPACK_BAD;
+    if (!(f->roof_list = malloc((nev + 1) * sizeof *f->roof_list)))
+        return UNPACK_NOMEM;
+    int64_t prev = 0;
+    for (uint64_t i = 0; i < nev; i++) {
+        td_roof_ev *e = &f->roof_list[i];
+        uint64_t nm = get_u(r), flags = get_u(r), iter = get_u(r);
+        if (enc == BD_WHOLE) {
+            int64_t ts = unzz(get_u(r)), dend = unzz(get_u(r));
+            if (r->bad || ts > (int64_t)1 << 53 || ts < -((int64_t)1 << 53) ||
+                dend > (int64_t)1 << 53 || dend < -((int64_t)1 << 53) ||
+                fabs((double)(prev + ts)) >= BD_WHOLE_MAX)
+                return UNPACK_BAD;
+            prev += ts;
+            e->ts = (double)prev;
+            e->end = (double)(prev + dend);
+        } else {
+            e->ts = get_dbl(r);
+            e->end = get_dbl(r);
+        }
+        uint64_t call = get_u(r), op = get_u(r);
+        if (r->bad || nm >= nn || !(flags & TD_GROUP_GPU) || flags > 3 || iter > f->niters ||
+            !isfinite(e->ts) || !isfinite(e->end) || call > nc || !attr_ok(op, nn))
+            return UNPACK_BAD;
+        e->name = ev_name(nm, flags);
+        e->iter = (int32_t)iter - 1;
+        e->call = call ? (uint32_t)(call - 1) : TD_ATTR_NONE;
+        e->op = (uint32_t)op;
+    }
+    f->nroof_list = (size_t)nev;
+    return 0;
+}
+
 static int unpack(td_file **out, const unsigned char *p, size_t n, unsigned char *owned,
                   const char *where, td_error *err)
 {
@@ -1389,7 +1752,8 @@ static int unpack(td_file **out, const unsigned char *p, size_t n, unsigned char
     bool old = n >= 4 && memcmp(p, PACK_MAGIC_OLD, 4) == 0;
     bool tdf2 = n >= 4 && memcmp(p, PACK_MAGIC_TDF2, 4) == 0;
     bool tdf3 = n >= 4 && memcmp(p, PACK_MAGIC_TDF3, 4) == 0;
-    if (n < 4 || (memcmp(p, PACK_MAGIC, 4) != 0 && !old && !tdf2 && !tdf3)) {
+    bool tdf4 = n >= 4 && memcmp(p, PACK_MAGIC_TDF4, 4) == 0;
+    if (n < 4 || (memcmp(p, PACK_MAGIC, 4) != 0 && !old && !tdf2 && !tdf3 && !tdf4)) {
         td_big_free(owned);
         return td_fail(err, TD_ETRACE, where, "not a packed trace file (bad magic)");
     }
@@ -1418,6 +1782,12 @@ static int unpack(td_file **out, const unsigned char *p, size_t n, unsigned char
         f->bd_lost = TD_BD_LOST_OLD;
     else if (rc == 0)
         rc = unpack_bd(&r, f);
+    if (rc == 0 && (old || tdf2 || tdf3 || tdf4))
+        f->stk_lost = f->roof_lost = TD_BD_LOST_OLD;
+    if (rc == 0 && !(old || tdf2 || tdf3 || tdf4))
+        rc = unpack_stacks(&r, f);
+    if (rc == 0 && !(old || tdf2 || tdf3 || tdf4))
+        rc = unpack_roof(&r, f);
     if (rc == 0)
         rc = unpack_events(&r, f);
     if (rc == 0 && r.p != r.end)

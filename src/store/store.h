@@ -29,9 +29,11 @@ typedef struct td_group {
     uint32_t flags; /* TD_GROUP_... */
     uint32_t name;  /* names id */
     uint64_t count;
-    double total;     /* compensated sum of its durations */
-    size_t first;     /* its durations: durs[first .. first + count), ascending */
-    uint32_t attr[3]; /* gpu groups of a file with attribution: op, top op, annotation */
+    double total; /* compensated sum of its durations */
+    size_t first; /* its durations: durs[first .. first + count), ascending */
+    /* gpu groups of a file with attribution: op, top op, annotation, and
+     * the stack node (stk_of) when the file has stacks (has_stk) */
+    uint32_t attr[4];
 } td_group;
 
 typedef struct td_groups {
@@ -40,7 +42,13 @@ typedef struct td_groups {
     double *durs;
     int integral; /* every duration a whole number: the compact encoding applies */
     int has_attr; /* the file's attribution is kept: gpu groups are split by it */
+    int has_stk;  /* ... and its stacks: gpu groups are split by their node too */
     int keep_all; /* every iteration and device kept: the breakdown's records are packed */
+    /* What was kept (the roofline's events are selected by it): per
+     * iteration of the file, kept or not; every iteration (events in none
+     * too) when all_iters; the device (td_device). */
+    bool *iter_on;
+    int all_iters, device;
     /* When not integral: the kept events in file order, group and dur. */
     size_t *seq;
     double *seq_durs;
