@@ -192,11 +192,12 @@ ASAN_BUILD = $(MAKE) --no-print-directory BUILD=build-asan \
 # Only what the sanitizer pass runs: the CLI, its manual page (cli_doc),
 # tracediff-mpi and the unit tests; not the shared libraries, which only the
 # plain pass's layout, pip and install suites use. The Python suite builds
-# its instrumented module itself.
+# its instrumented module itself. '+': $(MAKE) hides in ASAN_BUILD, and
+# without it the sub-make gets no job slots and builds one file at a time.
 SAN_TARGETS = build-asan/tracediff build-asan/tracediff.1 build-asan/unit_tests \
 	    $(if $(MPICC),build-asan/tracediff-mpi)
 sanitize-build:
-	@$(ASAN_BUILD) $(SAN_TARGETS)
+	+@$(ASAN_BUILD) $(SAN_TARGETS)
 
 # TD_PLAIN_EXE: the plain build computes the expected outputs where a suite
 # checks one path against another (tests/cases.py: expectation_exe).
