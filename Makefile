@@ -145,11 +145,18 @@ demo: deps
 	@$(MAKE) --no-print-directory all
 	$(BIN) compare examples/control examples/test --format table --top 25 --sort abs_diff_duration
 
+# The unit tests: one object per file, so that make -j compiles them side by
+# side (one compiler run over all of them kept a core idle).
 UNIT_SRC := $(wildcard tests/unit/*.c)
+UNIT_OBJ := $(UNIT_SRC:%.c=$(BUILD)/%.o)
 UNIT_BIN := $(BUILD)/unit_tests
 
-$(UNIT_BIN): $(UNIT_SRC) $(LIBS_ALL)
-	$(CC) $(CFLAGS) -Itests/unit -o $@ $(UNIT_SRC) $(LIBS_ALL) $(LDLIBS)
+$(UNIT_OBJ): $(BUILD)/%.o: %.c Makefile
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Itests/unit -c -o $@ $<
+
+$(UNIT_BIN): $(UNIT_OBJ) $(LIBS_ALL)
+	$(CC) $(CFLAGS) -o $@ $(UNIT_OBJ) $(LIBS_ALL) $(LDLIBS)
 
 unit: $(UNIT_BIN)
 	$(UNIT_BIN)
@@ -174,16 +181,28 @@ test: deps
 SUBSET ?= 1
 FULL ?= 0
 UNIT_SCALE ?= 10
+# LeakSanitizer: LEAKS=some keeps it on for the suites whose paths allocate
+# differently and every command and format (tests/commands_test.py), off for
+# the loops that repeat them (tests/run_all.py: LEAKS_OFF); LEAKS=all: on
+# everywhere.
+LEAKS ?= some
 ASAN_BUILD = $(MAKE) --no-print-directory BUILD=build-asan \
 	    OPT="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
 	    LDFLAGS="-fsanitize=address,undefined"
+# Only what the sanitizer pass runs: the CLI, its manual page (cli_doc),
+# tracediff-mpi and the unit tests; not the shared libraries, which only the
+# plain pass's layout, pip and install suites use. The Python suite builds
+# its instrumented module itself. '+': $(MAKE) hides in ASAN_BUILD, and
+# without it the sub-make gets no job slots and builds one file at a time.
+SAN_TARGETS = build-asan/tracediff build-asan/tracediff.1 build-asan/unit_tests \
+	    $(if $(MPICC),build-asan/tracediff-mpi)
 sanitize-build:
-	@$(ASAN_BUILD) all build-asan/unit_tests
+	+@$(ASAN_BUILD) $(SAN_TARGETS)
 
 # TD_PLAIN_EXE: the plain build computes the expected outputs where a suite
 # checks one path against another (tests/cases.py: expectation_exe).
 sanitize: deps sanitize-build all
-	TD_PLAIN_EXE=$(CURDIR)/$(BIN) \
+	TD_PLAIN_EXE=$(CURDIR)/$(BIN) TD_LEAKS=$(LEAKS) \
 	TD_TEST_SUBSET=$(SUBSET) TD_TEST_FULL=$(FULL) TD_UNIT_SCALE=$(UNIT_SCALE) ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	    LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
 	    sh tests/run_all.sh build-asan
@@ -202,7 +221,7 @@ valgrind: deps all
 # Every instrumented pass on every reference case: what sanitize and valgrind
 # leave out, for changes to read/ or model/ (about 30 minutes on two cores).
 check-all:
-	@$(MAKE) --no-print-directory sanitize SUBSET=0 FULL=1 UNIT_SCALE=1
+	@$(MAKE) --no-print-directory sanitize SUBSET=0 FULL=1 UNIT_SCALE=1 LEAKS=all
 	@$(MAKE) --no-print-directory valgrind SUBSET=0
 
 # The line coverage behind the subset: a build with gcc's --coverage, then
@@ -241,4 +260,4 @@ clean:
 # the Python module, make install.
 -include fuzz/fuzz.mk tests/browser/browser.mk bench/bench.mk python/python.mk scripts/install.mk
 
--include $(LIB_OBJ:.o=.d) $(RENDER_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(MPI_OBJ:.o=.d)
+-include $(LIB_OBJ:.o=.d) $(RENDER_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(MPI_OBJ:.o=.d) $(UNIT_OBJ:.o=.d)

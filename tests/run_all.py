@@ -30,6 +30,32 @@ RESULT = re.compile(r"(?:^|[^0-9])([0-9]+) passed, ([0-9]+) failed")
 NOT_INSTRUMENTED = {"pip", "install", "layout", "header"}
 
 
+# The suites that run with LeakSanitizer off in the sanitizer pass
+# (TD_LEAKS=some, make sanitize): the loops that run the same code paths
+# many times over, where each process would pay LeakSanitizer's scan at exit
+# (about a quarter of an instrumented process's CPU) to check paths that the
+# suites left on check already: unit, bad_input, fuzz_replay, cli,
+# summary_corrupt, truncate, output_safety, golden (the subset of reference
+# cases) and commands (every command in every output format). mpi and
+# python turn it off themselves (Open MPI's and Python's own allocations).
+# TD_LEAKS=all (make check-all) checks every suite.
+LEAKS_OFF = {"mpi", "summary", "split", "durations", "chart", "gate", "stats_by", "roofline", "tree",
+             "breakdown", "stats", "stacks", "simd_levels", "summary_writers", "python"}
+
+
+def suite_env(name):
+    """The environment of one suite: its own coverage counters when
+    scripts/choose_subset.py measures, LeakSanitizer off for the loops of
+    LEAKS_OFF when TD_LEAKS=some (the last ASAN_OPTIONS setting wins)."""
+    env = None
+    if os.environ.get("TD_COV_DIR"):  # scripts/choose_subset.py: each suite's own counters
+        env = dict(os.environ, GCOV_PREFIX=os.path.join(os.environ["TD_COV_DIR"], name))
+    if os.environ.get("TD_LEAKS") == "some" and name in LEAKS_OFF:
+        env = dict(env or os.environ)
+        env["ASAN_OPTIONS"] = env.get("ASAN_OPTIONS", "") + ":detect_leaks=0"
+    return env
+
+
 def suites(build):
     out = []
     if os.path.exists(os.path.join(build, "unit_tests")):
@@ -55,9 +81,7 @@ def run(name, cmd):
     (user + system of the suite and everything it started: on a busy
     machine the CPU time still says what the suite costs) and output."""
     t0 = time.monotonic()
-    env = None
-    if os.environ.get("TD_COV_DIR"):  # scripts/choose_subset.py: each suite's own counters
-        env = dict(os.environ, GCOV_PREFIX=os.path.join(os.environ["TD_COV_DIR"], name))
+    env = suite_env(name)
     with tempfile.TemporaryFile() as out:
         p = subprocess.Popen(cmd, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT,
                              stdin=subprocess.DEVNULL, env=env)

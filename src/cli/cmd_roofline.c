@@ -132,7 +132,8 @@ static void write_csv(FILE *f, const rl_run *r)
         ccell(f, w[i].rate_change_pct);
         fputc(',', f);
         ccell(f, w[i].efficiency_change_pts);
-        fprintf(f, ",%s", w[i].reading);
+        fputc(',', f);
+        cstr(f, w[i].reading);
         if (st)
             csv_stats(f, &w[i].stats, td_roofline_samples(r->r));
         fputc('\n', f);
