@@ -207,6 +207,18 @@ def selections(exe, tmp):
     rc, out, err = run(exe, "roofline", cpu, bert)
     check("roofline of a --device cpu summary: refused, naming it",
           rc == 2 and not out and cpu.encode() in err and b"--device cpu" in err, err[:300])
+    # CPU stacks are not kept: every command that needs them says so, names
+    # the summary and writes nothing; the traces give them.
+    full = summarize(exe, tmp, bert, "full")
+    for args in (["compare", "--format", "folded", "--side", "test"],
+                 ["compare", "--by", "module"]):
+        rc, out, err = run(exe, args[0], full, bert, *args[1:], "--device", "cpu")
+        check("%s --device cpu from a summary: refused, naming it" % " ".join(args),
+              rc == 2 and not out and full.encode() in err and b"no CPU stacks" in err,
+              err[:300])
+        rc, out, err = run(exe, args[0], bert, bert, *args[1:], "--device", "cpu")
+        check("%s --device cpu from the traces: rows" % " ".join(args),
+              rc == 0 and out.count(b"\n") > 1, err[:300])
     two = os.path.join(GOLD, "hta-two_ranks")
     it = summarize(exe, tmp, two, "it", "--iteration", "552")
     for args in (["roofline"], ["roofline", "--stats", "--format", "json"],
