@@ -923,7 +923,7 @@ static int cmp_by(cmp_args *a, int by, int device)
         PyErr_Format(UsageError, "by=%s: the sets must be opened with want_stacks", names[by]);
         return -1;
     }
-    if (by != TD_BY_KERNEL && device == TD_DEVICE_CPU) {
+    if (by != TD_BY_KERNEL && by != TD_BY_MODULE && by != TD_BY_STACK && device == TD_DEVICE_CPU) {
         PyErr_Format(UsageError,
                      "by=%s groups GPU events by what launched them: device cpu does not apply "
                      "(leave it out)",

@@ -1728,6 +1728,31 @@ def t_stacks_and_flame_equal_cli():
                 assert ".svg" in str(e), str(e)
             else:
                 raise AssertionError("a .txt flame graph did not raise")
+    # device="cpu": the CPU stacks of `--device cpu`, by stack and by module
+    df = quiet(tracediff.stacks, BERT_H100, BERT_MI300, device="cpu")
+    for side, label in (("control", "Control"), ("test", "Test")):
+        out = cli("compare", BERT_H100, BERT_MI300, "--format", "folded", "--device", "cpu",
+                  "--side", side, "-q").stdout.decode()
+        folded = {}
+        for line in out.splitlines():
+            k, v = line.rsplit(" ", 1)
+            folded[k] = float(v)
+        counts = df[f"{label}_counts"]
+        py = {k: v for k, v in df[f"{label}_total_duration"].items() if counts[k] > 0}
+        assert len(folded) > 0 and set(folded) == set(py), (side, set(folded) ^ set(py))
+        # folded values are whole us, never below 0 (docs/stacks.md)
+        assert all(abs(folded[k] - max(0.0, py[k])) <= 1 for k in folded), side
+    mod = quiet(tracediff.stacks, BERT_H100, BERT_MI300, by="module", device="CPU",
+                control_label="control", test_label="test")
+    want = cli("compare", BERT_H100, BERT_MI300, "--by", "module", "--device", "cpu",
+               "--format", "csv", "-q").stdout
+    assert frame_equals_csv(mod, want) is None, frame_equals_csv(mod, want)
+    try:
+        tracediff.stacks(BERT_H100, BERT_MI300, device="all")
+    except tracediff.UsageError as e:
+        assert "device" in str(e), str(e)
+    else:
+        raise AssertionError("stacks(device='all') did not raise")
     try:
         tracediff.stacks(BERT_H100, BERT_MI300, by="kernel")
     except tracediff.UsageError as e:

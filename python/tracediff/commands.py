@@ -403,6 +403,7 @@ def stacks(
     test_iteration: Selection = None,
     *,
     by: str = "stack",
+    device: str = "gpu",
     threads: int = 0,
     ns: Optional[bool] = None,
     **options,
@@ -413,12 +414,16 @@ def stacks(
     of each module (``by="module"``, ``--by module``), side by side: the
     DataFrame of ``compare_traces(..., by=by)``, indexed by ``stack`` or
     ``module``. Traces recorded with ``with_stack=True`` (docs/stacks.md).
+    ``device="cpu"`` (``--device cpu``): the CPU stacks instead, each host
+    event under the frames around it, valued at its own duration.
     ``options``: compare_traces's keywords (``normalize_names``, ``stats``,
     ``sort``, ``top``, ...)."""
     if by not in ("stack", "module"):
         raise UsageError(f"Invalid argument by={by!r} (expected 'stack' or 'module').")
+    if not isinstance(device, str) or device.lower() not in ("gpu", "cpu"):
+        raise UsageError(f"Invalid argument device={device!r} (expected 'gpu' or 'cpu').")
     return _compare_traces(TraceDiff, control, test, control_rank, test_rank, control_iteration,
-                           test_iteration, "GPU", False, by=by, threads=threads, ns=ns,
+                           test_iteration, device.upper(), False, by=by, threads=threads, ns=ns,
                            **options)
 
 
