@@ -40,7 +40,8 @@ NOT_INSTRUMENTED = {"pip", "install", "layout", "header"}
 # python turn it off themselves (Open MPI's and Python's own allocations).
 # TD_LEAKS=all (make check-all) checks every suite.
 LEAKS_OFF = {"mpi", "summary", "split", "durations", "chart", "gate", "stats_by", "roofline", "tree",
-             "breakdown", "stats", "stacks", "simd_levels", "summary_writers", "python"}
+             "breakdown", "stats", "stacks", "simd_levels", "summary_writers", "summary_stacks",
+             "python"}
 
 
 def suite_env(name):
