@@ -122,7 +122,9 @@ static void text_row(FILE *f, bool md, size_t width, const char *name, const dou
                  : i == 2    ? "%+.1f"
                              : "%.1f",
                  v[i] == 0 ? 0 : v[i]);
-    snprintf(buf[3], sizeof buf[3], isnan(pct) ? "" : "%+.1f%%", pct);
+    buf[3][0] = '\0';
+    if (!isnan(pct))
+        snprintf(buf[3], sizeof buf[3], "%+.1f%%", pct);
     cli_put_cell(f, name, width, 0);
     fprintf(f, " %14s %14s %14s %9s  %s\n", buf[0], buf[1], buf[2], buf[3], verdict);
 }
