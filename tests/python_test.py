@@ -1837,6 +1837,26 @@ def t_tree_match():
         raise AssertionError("match='tree' with by= did not raise")
 
 
+def t_messages_name_no_library_fields():
+    """The errors a call can reach for what a file lacks say it in the
+    command's terms, naming no library field (td_open_opts.want_*): the tree
+    match and rows by module on another profiler's output."""
+    rocprof = os.path.join(TRACES, "profilers", "rocprofv3-json", "908_results.json.gz")
+    calls = [(lambda: TraceDiff.compare_traces(rocprof, rocprof, match="tree"),
+              "no call tree: --match tree needs PyTorch profiler trace files, and this file "
+              "(rocprofv3 JSON) has none"),
+             (lambda: tracediff.stacks(rocprof, rocprof, by="module"),
+              "no stacks: rows by module need the Python stacks of a PyTorch profiler trace, "
+              "and this file (rocprofv3 JSON) has none")]
+    for call, want in calls:
+        try:
+            quiet(call)
+        except tracediff.UsageError as e:
+            assert want in str(e) and "td_" not in str(e) and "want_" not in str(e), str(e)
+        else:
+            raise AssertionError(f"no error: {want}")
+
+
 UNIT = [v for k, v in sorted(globals().items()) if k.startswith("t_")]
 
 

@@ -293,7 +293,7 @@ static const char *bd_lost_why(int lost)
         return "this summary keeps a selection of the traces (--iteration or --device), "
                "the breakdown needs all of them: re-summarize them without it";
     default:
-        return "the breakdown needs the files opened with want_breakdown";
+        return "the breakdown needs the files loaded with what it measures";
     }
 }
 

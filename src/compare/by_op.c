@@ -22,7 +22,8 @@ int td_attr_check(builder *b, const td_set *control, const td_set *test,
         for (size_t i = 0; i < sets[s]->nfiles; i++)
             if (!sets[s]->files[i]->has_attr)
                 return td_fail(err, TD_EUSAGE, sets[s]->files[i]->path,
-                               "opened without attribution (td_open_opts.want_attribution)");
+                               "loaded without its GPU time's ops, which rows by op, top-op, "
+                               "annotation or module and explain need");
     bool stk = opts->by == TD_BY_STACK || opts->by == TD_BY_MODULE ||
                (opts->only && opts->only_by == TD_BY_MODULE);
     for (int s = 0; stk && s < 2; s++)
@@ -41,9 +42,13 @@ int td_attr_check(builder *b, const td_set *control, const td_set *test,
                                "them: re-summarize its traces (tracediff summarize) for rows "
                                "by %s",
                                opts->by == TD_BY_STACK ? "stack" : "module");
+            if (f->format)
+                return td_fail(err, TD_EUSAGE, f->path,
+                               "no stacks: rows by %s need the Python stacks of a PyTorch "
+                               "profiler trace, and this file (%s) has none",
+                               opts->by == TD_BY_STACK ? "stack" : "module", f->format);
             return td_fail(err, TD_EUSAGE, f->origin ? f->origin : f->path,
-                           "no stacks: rows by %s need the stacks of a trace file opened "
-                           "with td_open_opts.want_stacks",
+                           "no stacks: rows by %s need the file loaded with its stacks",
                            opts->by == TD_BY_STACK ? "stack" : "module");
         }
     if (opts->only && opts->only_by != TD_BY_OP && opts->only_by != TD_BY_TOP_OP &&

@@ -601,7 +601,7 @@ static int measure_side(td_roofline *r, int side, const td_set *s, const td_list
                            : s->files[i]->roof_lost == TD_BD_LOST_SELECTION
                                ? "this summary keeps only CPU events (--device cpu): the "
                                  "roofline needs the GPU's: re-summarize its traces without it"
-                               : "the roofline needs the files opened with want_roofline");
+                               : "the roofline needs the files loaded with its inputs");
     int64_t *rk = NULL, *it = NULL;
     size_t nrk = 0, nit = 0;
     int rc = td_resolve(&rk, &nrk, ranks, s->ranks, s->nranks, "rank", name, err);
@@ -634,7 +634,7 @@ static int measure_side(td_roofline *r, int side, const td_set *s, const td_list
         return rc;
     if (!any_attr)
         return td_fail(err, TD_EUSAGE, s->path,
-                       "%s was not opened for the roofline (td_open_opts.want_roofline)", name);
+                       "%s was loaded without the roofline's inputs", name);
     if (!sd->shapes &&
         note(sd, "no input shapes in the trace: record it with record_shapes=True for FLOPs and "
                  "bytes; the GPU time is still measured") < 0)

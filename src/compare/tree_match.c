@@ -1528,11 +1528,15 @@ static int side_init(td_tree_match *m, int sd, const td_set *set, td_error *err)
     s->nfiles = set->nfiles;
     for (size_t f = 0; f < set->nfiles; f++) {
         const td_file *fl = set->files[f];
+        if (!fl->tree && fl->format)
+            return td_fail(err, TD_EUSAGE, fl->path,
+                           "no call tree: --match tree needs PyTorch profiler trace files, "
+                           "and this file (%s) has none",
+                           fl->format);
         if (!fl->tree)
             return td_fail(err, TD_EUSAGE, fl->origin ? fl->origin : fl->path,
-                           "no call tree: --match tree needs Kineto trace files opened for "
-                           "it (td_open_opts.want_tree; a summary or another profiler's "
-                           "output has none)");
+                           "no call tree: --match tree needs PyTorch profiler trace files "
+                           "loaded with their call trees (a summary keeps none)");
         size_t nn = td_strtab_count(fl->names);
         s->norm[f] = malloc((nn + 1) * sizeof **s->norm);
         s->nflag[f] = malloc(nn + 1);
