@@ -84,6 +84,7 @@ typedef struct {
     int stacks;     /* opened with want_stacks (needed by by module or stack) */
     PyObject *pids; /* the processes read (open_sets' pids, a tuple), or None */
     int tree;       /* opened with want_tree (needed by tree_match) */
+    int python_frames; /* with tree: python_function frames in the trees (--python-frames) */
 } SetObject;
 
 static void Set_dealloc(SetObject *self)
@@ -391,9 +392,17 @@ static PyObject *Set_get_tree(SetObject *self, void *Py_UNUSED(c))
     return PyBool_FromLong(self->tree);
 }
 
+static PyObject *Set_get_python_frames(SetObject *self, void *Py_UNUSED(c))
+{
+    return PyBool_FromLong(self->python_frames);
+}
+
 static PyGetSetDef Set_getset[] = {
     {"tree", (getter)Set_get_tree, NULL,
      "Whether the set was opened with want_tree (tree_match needs it).", NULL},
+    {"python_frames", (getter)Set_get_python_frames, NULL,
+     "Whether its call trees hold the python_function frames (open_sets' python_frames=).",
+     NULL},
     {"roofline", (getter)Set_get_roofline, NULL,
      "Whether the set was opened with want_roofline (roofline needs it).", NULL},
     {"stacks", (getter)Set_get_stacks, NULL,
@@ -488,14 +497,15 @@ static PyObject *open_sets(PyObject *Py_UNUSED(mod), PyObject *args, PyObject *k
 {
     static char *kwlist[] = {
         "paths",       "threads", "want_attribution", "ns", "want_breakdown", "want_roofline",
-        "want_stacks", "pids",    "want_tree",        NULL};
+        "want_stacks", "pids",    "want_tree",        "python_frames", NULL};
     PyObject *seq, *result = NULL, *ns_arg = Py_None, *pids_in = Py_None, *pids = NULL;
     int threads = 0, attributed = 0, breakdown = 0, roofline = 0, stacks = 0, tree = 0;
+    int python_frames = 0;
     int64_t *pidv = NULL;
     size_t npids = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|ipOpppOp:open_sets", kwlist, &seq, &threads,
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|ipOpppOpp:open_sets", kwlist, &seq, &threads,
                                      &attributed, &ns_arg, &breakdown, &roofline, &stacks, &pids_in,
-                                     &tree))
+                                     &tree, &python_frames))
         return NULL;
     if (pids_arg(pids_in, &pids, &pidv, &npids) < 0)
         return NULL;
@@ -528,6 +538,8 @@ static PyObject *open_sets(PyObject *Py_UNUSED(mod), PyObject *args, PyObject *k
     opts.want_roofline = roofline; /* with want_attribution: its GPU time comes from it */
     opts.want_stacks = stacks;
     opts.want_tree = tree;
+    python_frames = tree && python_frames; /* the frames are nodes of the trees */
+    opts.tree_python_frames = python_frames;
     opts.ns = ns;
     opts.pids = pidv;
     opts.npids = npids;
@@ -556,6 +568,7 @@ static PyObject *open_sets(PyObject *Py_UNUSED(mod), PyObject *args, PyObject *k
         o->stacks = stacks;
         o->pids = Py_NewRef(pids ? pids : Py_None);
         o->tree = tree;
+        o->python_frames = python_frames;
         PyList_SET_ITEM(result, i, (PyObject *)o);
     }
 done:
@@ -2426,9 +2439,10 @@ done:
 
 static PyMethodDef module_methods[] = {
     {"open_sets", (PyCFunction)(void (*)(void))open_sets, METH_VARARGS | METH_KEYWORDS,
-     "open_sets(paths, threads=0, want_attribution=False, ns=None, ..., pids=None) -> [Set]: "
-     "open trace "
-     "sets, reading all files at once; ns=None follows HTA_DISABLE_NS_ROUNDING=1."},
+     "open_sets(paths, threads=0, want_attribution=False, ns=None, ..., pids=None, "
+     "want_tree=False, python_frames=False) -> [Set]: open trace sets, reading all files at "
+     "once; ns=None follows HTA_DISABLE_NS_ROUNDING=1; python_frames (with want_tree): the "
+     "python_function frames join the call trees (--python-frames)."},
     {"compare", (PyCFunction)(void (*)(void))compare, METH_VARARGS | METH_KEYWORDS,
      "compare(control, test, control_rank=None, test_rank=None, control_iteration=None, "
      "test_iteration=None, device=0, short_names=False, hta_strict=False, categories=None, "

@@ -1856,6 +1856,45 @@ def t_messages_name_no_library_fields():
         else:
             raise AssertionError(f"no error: {want}")
 
+def t_tree_match_python_frames():
+    """compare_traces(match="tree", python_frames=True): the rows, summary
+    and notes of tracediff compare --match tree --python-frames --format
+    json on the bert pair, which differ from those without the frames; a
+    LabeledTrace is read again when python_frames changes; python_frames
+    without the tree match is a UsageError (ValueError) naming
+    python_frames=, as the option without --match tree is exit 2."""
+    import glob
+    pa = glob.glob(os.path.join(SHARED_TRACES, "tracelens-bert_h100", "*.json*"))
+    pb = glob.glob(os.path.join(SHARED_TRACES, "tracelens-bert_mi300", "*.json*"))
+    assert pa and pb, f"the bert traces are not under {SHARED_TRACES}"
+    want = json.loads(cli("compare", pa[0], pb[0], "--match", "tree", "--python-frames",
+                          "--format", "json", "--ns", "-q").stdout)
+    plain = json.loads(cli("compare", pa[0], pb[0], "--match", "tree", "--format", "json",
+                           "--ns", "-q").stdout)
+    assert [r["path"] for r in want["rows"]] != [r["path"] for r in plain["rows"]]
+    assert any(".py" in r["path"] for r in want["rows"]), "no Python frame in a path"
+    ctl, tst = (LabeledTrace(label=s, trace_dir=os.path.dirname(p), ns=True)
+                for s, p in (("h100", pa[0]), ("mi300", pb[0])))
+    for frames, ref in ((True, want), (False, plain), (True, want)):
+        df = quiet(TraceDiff.compare_traces, ctl, tst, match="tree", ns=True,
+                   python_frames=frames)
+        assert len(df) == len(ref["rows"]) > 10, (frames, len(df), len(ref["rows"]))
+        for i, r in enumerate(ref["rows"]):
+            got = df.iloc[i]
+            bad = [k for k, v in r.items() if not same_value(got[k], v)]
+            assert not bad, (frames, i, [(k, got[k], r[k]) for k in bad])
+        assert df.attrs["summary"] == ref["summary"], (frames, df.attrs["summary"])
+        assert df.attrs["notes"] == ref["notes"], (frames, df.attrs["notes"])
+    r = cli("compare", pa[0], pb[0], "--python-frames", "-q", ok=(2,))
+    assert b"--python-frames needs --match tree" in r.stderr, r.stderr
+    for kw in ({}, {"match": "name"}):
+        try:
+            TraceDiff.compare_traces(pa[0], pb[0], python_frames=True, **kw)
+        except ValueError as e:
+            assert isinstance(e, tracediff.UsageError) and "python_frames=" in str(e), str(e)
+        else:
+            raise AssertionError(f"python_frames=True with {kw} did not raise")
+
 
 UNIT = [v for k, v in sorted(globals().items()) if k.startswith("t_")]
 

@@ -169,13 +169,15 @@ def _attributed(lt: "LabeledTrace", threads: int, stacks: bool = False,
                                   ns=lt._set.ns, pids=lt._set.pids)[0]
 
 
-def _with_tree(lt: "LabeledTrace", threads: int) -> None:
-    """Reopens a LabeledTrace's set with its call trees (``match="tree"``)
-    unless it has them; kept for later calls."""
-    if not lt._set.tree:
+def _with_tree(lt: "LabeledTrace", threads: int, python_frames: bool = False) -> None:
+    """Reopens a LabeledTrace's set with its call trees (``match="tree"``),
+    holding the python_function frames or not as ``python_frames`` asks
+    (``--python-frames``), unless it has them so; kept for later calls."""
+    if not lt._set.tree or lt._set.python_frames != python_frames:
         lt._set = _core.open_sets([lt._set.path], threads=threads,
                                   want_attribution=lt._set.attributed,
                                   want_stacks=lt._set.stacks, want_tree=True,
+                                  python_frames=python_frames,
                                   ns=lt._set.ns, pids=lt._set.pids)[0]
 
 
@@ -185,13 +187,14 @@ _TREE_COLUMNS = ["lca", "path", "control_us", "test_us", "change_pct", "control_
 
 
 def _tree_match(control, test, control_rank, test_rank, control_iteration, test_iteration,
-                threads, ns, stats, samples, alpha, min_change, pids=None):
+                threads, ns, stats, samples, alpha, min_change, pids=None, python_frames=False):
     """compare_traces(match="tree"): the LCA rows of ``tracediff compare
-    --match tree --format json``, with its field names."""
+    --match tree --format json`` (with ``--python-frames`` when
+    ``python_frames``), with its field names."""
     _pandas()
     ctl, tst = _adapt(control, test, threads, ns, pids=pids)
-    _with_tree(ctl, threads)
-    _with_tree(tst, threads)
+    _with_tree(ctl, threads, python_frames)
+    _with_tree(tst, threads, python_frames)
     sk = _stats_kwargs(samples, alpha, min_change)
     rows, summary, notes, st = _core.tree_match(
         ctl._set, tst._set, control_rank, test_rank, control_iteration, test_iteration,
@@ -701,6 +704,7 @@ class TraceDiff:
         test_label: Optional[str] = None,
         pids: Optional[Union[int, List[int]]] = None,
         match: str = "name",
+        python_frames: bool = False,
     ) -> pd.DataFrame:
         """Counts and total durations (us) per operator/kernel name, side by side.
 
@@ -770,10 +774,20 @@ class TraceDiff:
         ``df.attrs["summary"]`` holds each side's GPU time and its parts,
         ``df.attrs["notes"]`` the notes (also warned). It takes the ranks,
         iterations, ``ns``, ``threads``, ``pids`` and the statistics
-        arguments; the others must be left out.
+        arguments; the others must be left out. ``python_frames=True``
+        (``--python-frames``, only with ``match="tree"``) makes the
+        python_function frames of traces recorded with ``with_stack=True``
+        nodes of the trees, so that paths and LCAs can be Python functions
+        and modules.
         """
         if match not in ("name", "tree"):
             raise UsageError(f"Invalid argument match={match!r} (expected 'name' or 'tree').")
+        if not isinstance(python_frames, bool):
+            raise UsageError(f"Invalid argument python_frames={python_frames!r} "
+                             "(expected True or False).")
+        if python_frames and match != "tree":
+            raise UsageError("python_frames= needs match='tree' (--python-frames needs "
+                             "--match tree)")
         if match == "tree":
             rest = dict(device_type=device_type != DeviceType.ALL, use_short_name=use_short_name,
                         hta_strict=hta_strict, per_iteration=per_iteration, by=by,
@@ -787,7 +801,7 @@ class TraceDiff:
                                  "the statistics arguments; leave out " + ", ".join(given))
             return _tree_match(control, test, control_rank, test_rank, control_iteration,
                                test_iteration, threads, ns, stats, samples, alpha, min_change,
-                               pids=pids)
+                               pids=pids, python_frames=python_frames)
         return _compare_traces(
             cls, control, test, control_rank, test_rank, control_iteration, test_iteration, device_type, use_short_name,
             hta_strict=hta_strict,
