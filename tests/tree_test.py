@@ -834,6 +834,38 @@ def test_explain(exe):
           rc == 1 and "closest" in err, (rc, err))
 
 
+def test_report_input_dims(exe, tmp):
+    """report --match tree: each LCA row of "Matched by structure" shows the
+    input dims that compare --match tree's table and JSON have: each side's
+    own in data attributes, the cell the control's, "a | b" when the sides
+    differ, "-" when neither has them."""
+    import html as htmllib
+    a, b = trace(PAIRS[0][1]), trace(PAIRS[0][2])
+    js, err = tree_json(exe, a, b)
+    html_path = os.path.join(tmp, "dims.html")
+    rc, _, err2 = run(exe, "report", a, b, "--match", "tree", "-o", html_path, "-q")
+    if js is None or rc != 0:
+        check("report --match tree input dims: runs", False, (err, err2))
+        return
+    page = open(html_path, encoding="utf-8").read()
+    cells = re.findall(r'<tr data-row="(\d+)" [^>]*>.*?<td class="dims" '
+                       r'data-control-input-dims="([^"]*)" data-test-input-dims="([^"]*)">'
+                       r'([^<]*)</td>', page)
+    rows, bad = js["rows"], []
+    for i, c, t, shown in cells:
+        r = rows[int(i)]
+        c, t, shown = htmllib.unescape(c), htmllib.unescape(t), htmllib.unescape(shown)
+        want_c, want_t = r["control_input_dims"], r["test_input_dims"]
+        x, y = want_c or "-", want_t or "-"
+        if (c, t) != (want_c or "", want_t or "") or shown != (x if x == y else x + " | " + y):
+            bad.append((i, c, t, shown, want_c, want_t))
+    check("report --match tree: the header has an input dims column",
+          "<th>change</th><th>input dims</th><th>GPU events</th>" in page)
+    check("report --match tree: each top LCA's input dims are the JSON's, shown as the table "
+          "shows them (%d rows, %d with dims)" % (len(cells), sum(c[3] != "-" for c in cells)),
+          len(cells) == 15 and sum(c[3] != "-" for c in cells) > 0 and not bad, bad[:2])
+
+
 def main():
     exe = sys.argv[1]
     if not os.path.isdir(os.path.join(SHARED, PAIRS[0][1])):
@@ -849,6 +881,7 @@ def main():
         test_input_dims(exe)
         test_python_frames(exe, tmp)
         test_report(exe, tmp)
+        test_report_input_dims(exe, tmp)
         test_explain(exe)
         if os.path.isdir(os.path.join(SHARED, MULTI[0])):
             test_selection(exe, tmp)

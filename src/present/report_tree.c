@@ -2,8 +2,8 @@
  * The report's "Matched by structure" section (docs/tree-match.md): with
  * report --match tree, each side's GPU time and the part the call trees
  * matched, then the lowest common ancestors (LCAs) whose time changed most,
- * with their paths and kernels. Each row carries its exact numbers in data
- * attributes (those of compare --match tree --format json).
+ * with their input dims, paths and kernels. Each row carries its exact
+ * numbers in data attributes (those of compare --match tree --format json).
  */
 #include "util/util.h"
 #include "present/html.h"
@@ -31,6 +31,26 @@ static int cmp_moved(const void *a, const void *b)
 static void text(FILE *f, const char *s)
 {
     td_html_text(f, s ? s : "", s ? strlen(s) : 0);
+}
+
+/* The input dims cell, as compare --match tree's table has it: the
+ * control's, "a | b" when the sides differ, "-" when neither has them; each
+ * side's own (compact JSON, "" for none) in data attributes. */
+static void dims_cell(FILE *f, const td_tree_lca *r)
+{
+    const char *a = r->input_dims[0] ? r->input_dims[0] : "-";
+    const char *b = r->input_dims[1] ? r->input_dims[1] : "-";
+    fputs("<td class=\"dims\" data-control-input-dims=\"", f);
+    text(f, r->input_dims[0]);
+    fputs("\" data-test-input-dims=\"", f);
+    text(f, r->input_dims[1]);
+    fputs("\">", f);
+    text(f, a);
+    if (strcmp(a, b) != 0) {
+        fputs(" | ", f);
+        text(f, b);
+    }
+    fputs("</td>", f);
 }
 
 static void sides(FILE *f, const td_tree_match *m, const char *const label[2])
@@ -79,7 +99,7 @@ int td_report_tree_section(FILE *f, const td_report_input *in, td_error *err)
     text(f, label[0]);
     fputs("</th><th>", f);
     text(f, label[1]);
-    fputs("</th><th>change</th><th>GPU events</th></tr></thead><tbody>\n", f);
+    fputs("</th><th>change</th><th>input dims</th><th>GPU events</th></tr></thead><tbody>\n", f);
     for (size_t k = 0; k < top; k++) {
         const td_tree_lca *r = &l[order[k]];
         fprintf(f, "<tr data-row=\"%zu\" data-control-us=\"%.17g\" data-test-us=\"%.17g\">",
@@ -102,11 +122,13 @@ int td_report_tree_section(FILE *f, const td_report_input *in, td_error *err)
         td_html_us(f, r->us[1]);
         fputs("</td><td class=\"num\">", f);
         td_html_change(f, r->us[0], r->us[1]);
-        fprintf(f, "</td><td class=\"num\">%llu &rarr; %llu</td></tr>\n",
+        fputs("</td>", f);
+        dims_cell(f, r);
+        fprintf(f, "<td class=\"num\">%llu &rarr; %llu</td></tr>\n",
                 (unsigned long long)r->nkernels[0], (unsigned long long)r->nkernels[1]);
     }
     if (top < n)
-        fprintf(f, "<tr><td colspan=\"5\">and %zu more LCAs (compare --match tree)</td></tr>\n",
+        fprintf(f, "<tr><td colspan=\"6\">and %zu more LCAs (compare --match tree)</td></tr>\n",
                 n - top);
     fputs("</tbody></table>\n", f);
     free(order);
