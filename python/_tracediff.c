@@ -78,12 +78,12 @@ static PyObject *memstream_text(FILE *f, char **buf, size_t *len, int rc, const 
 
 typedef struct {
     PyObject_HEAD td_set *set;
-    int attributed; /* opened with want_attribution (needed by compare's by) */
-    int breakdown;  /* opened with want_breakdown (needed by breakdown) */
-    int roofline;   /* opened with want_roofline (needed by roofline) */
-    int stacks;     /* opened with want_stacks (needed by by module or stack) */
-    PyObject *pids; /* the processes read (open_sets' pids, a tuple), or None */
-    int tree;       /* opened with want_tree (needed by tree_match) */
+    int attributed;    /* opened with want_attribution (needed by compare's by) */
+    int breakdown;     /* opened with want_breakdown (needed by breakdown) */
+    int roofline;      /* opened with want_roofline (needed by roofline) */
+    int stacks;        /* opened with want_stacks (needed by by module or stack) */
+    PyObject *pids;    /* the processes read (open_sets' pids, a tuple), or None */
+    int tree;          /* opened with want_tree (needed by tree_match) */
     int python_frames; /* with tree: python_function frames in the trees (--python-frames) */
 } SetObject;
 
@@ -401,8 +401,7 @@ static PyGetSetDef Set_getset[] = {
     {"tree", (getter)Set_get_tree, NULL,
      "Whether the set was opened with want_tree (tree_match needs it).", NULL},
     {"python_frames", (getter)Set_get_python_frames, NULL,
-     "Whether its call trees hold the python_function frames (open_sets' python_frames=).",
-     NULL},
+     "Whether its call trees hold the python_function frames (open_sets' python_frames=).", NULL},
     {"roofline", (getter)Set_get_roofline, NULL,
      "Whether the set was opened with want_roofline (roofline needs it).", NULL},
     {"stacks", (getter)Set_get_stacks, NULL,
@@ -495,9 +494,17 @@ static void pids_words(td_error *err)
  * Nsight Systems or rocpd export (td_open_opts.pids, tracediff --pid). */
 static PyObject *open_sets(PyObject *Py_UNUSED(mod), PyObject *args, PyObject *kw)
 {
-    static char *kwlist[] = {
-        "paths",       "threads", "want_attribution", "ns", "want_breakdown", "want_roofline",
-        "want_stacks", "pids",    "want_tree",        "python_frames", NULL};
+    static char *kwlist[] = {"paths",
+                             "threads",
+                             "want_attribution",
+                             "ns",
+                             "want_breakdown",
+                             "want_roofline",
+                             "want_stacks",
+                             "pids",
+                             "want_tree",
+                             "python_frames",
+                             NULL};
     PyObject *seq, *result = NULL, *ns_arg = Py_None, *pids_in = Py_None, *pids = NULL;
     int threads = 0, attributed = 0, breakdown = 0, roofline = 0, stacks = 0, tree = 0;
     int python_frames = 0;

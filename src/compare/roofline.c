@@ -633,8 +633,8 @@ static int measure_side(td_roofline *r, int side, const td_set *s, const td_list
     if (rc < 0)
         return rc;
     if (!any_attr)
-        return td_fail(err, TD_EUSAGE, s->path,
-                       "%s was loaded without the roofline's inputs", name);
+        return td_fail(err, TD_EUSAGE, s->path, "%s was loaded without the roofline's inputs",
+                       name);
     if (!sd->shapes &&
         note(sd, "no input shapes in the trace: record it with record_shapes=True for FLOPs and "
                  "bytes; the GPU time is still measured") < 0)
