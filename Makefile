@@ -167,8 +167,12 @@ golden: $(BIN)
 clitest: $(BIN)
 	python3 tests/cli_test.py $(BIN)
 
+# The Python module is built once, before the suites that use it (python,
+# gate, profilers) start side by side: each of them runs `make python`, which
+# then finds it up to date instead of three makes writing it at once.
 test: deps
 	@$(MAKE) --no-print-directory all $(UNIT_BIN)
+	@$(MAKE) --no-print-directory -s python || echo "make python failed: the python suite will say why"
 	@sh tests/run_all.sh $(BUILD)
 
 # Every suite under AddressSanitizer + UndefinedBehaviorSanitizer: every unit
@@ -201,7 +205,10 @@ sanitize-build:
 
 # TD_PLAIN_EXE: the plain build computes the expected outputs where a suite
 # checks one path against another (tests/cases.py: expectation_exe).
+# The instrumented Python module is built once here, with the flags
+# tests/python_test.py gives (which then finds it up to date).
 sanitize: deps sanitize-build all
+	+@$(ASAN_BUILD) -s python || echo "make python (build-asan) failed: the python suite will say why"
 	TD_PLAIN_EXE=$(CURDIR)/$(BIN) TD_LEAKS=$(LEAKS) \
 	TD_TEST_SUBSET=$(SUBSET) TD_TEST_FULL=$(FULL) TD_UNIT_SCALE=$(UNIT_SCALE) ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	    LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
@@ -209,14 +216,17 @@ sanitize: deps sanitize-build all
 
 # The reference cases under valgrind memcheck: zero errors, zero leaks; what
 # ASan cannot judge (reads of uninitialised memory). The subset of them, as
-# for sanitize (SUBSET=0: every case). Then the cases of one pair with files
-# loaded by child processes (forced).
+# for sanitize (SUBSET=0: every case). Then one case with its files loaded by
+# child processes (forced): the transfer of loaded files between processes,
+# which the subset's cases load in threads (SUBSET=0: every case of that
+# pair).
 VALGRIND = valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=all --suppressions=tests/valgrind.supp
+VALGRIND_CHILD = $(if $(filter 0,$(SUBSET)),--only trace_diff,--id trace_diff.two.all)
 valgrind: deps all
 	TD_TEST_SUBSET=$(SUBSET) TRACEDIFF_WRAP="$(VALGRIND)" \
 	    python3 tests/golden_test.py $(BIN) tests/golden/cases.json --parallel 2
 	TD_PROCESSES=1 TRACEDIFF_WRAP="$(VALGRIND)" \
-	    python3 tests/golden_test.py $(BIN) tests/golden/cases.json --parallel 2 --only trace_diff
+	    python3 tests/golden_test.py $(BIN) tests/golden/cases.json --parallel 2 $(VALGRIND_CHILD)
 
 # Every instrumented pass on every reference case: what sanitize and valgrind
 # leave out, for changes to read/ or model/ (about 30 minutes on two cores).
@@ -245,7 +255,7 @@ C_FILES = $(shell git ls-files '*.c' '*.h' 2>/dev/null)
 lint:
 	python3 scripts/func_lengths.py --max 80 $(foreach a,$(shell grep -v '^\#' scripts/lint-allow.txt),--allow $(a)) src mpi
 	@if command -v cppcheck >/dev/null; then \
-	    cppcheck -q --error-exitcode=1 --std=c11 --inline-suppr -Iinclude -Isrc src; fi
+	    cppcheck -q -j2 --error-exitcode=1 --std=c11 --inline-suppr -Iinclude -Isrc src; fi
 
 format:
 	clang-format -i --style=file $(C_FILES)

@@ -9,6 +9,7 @@ CONTRIBUTING.md). The plain `make test` and `make check-all` run them all.
 """
 import json
 import os
+import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SUBSET_FILE = os.path.join(HERE, "subset", "golden.txt")
@@ -82,3 +83,27 @@ def expectation_exe(exe):
     costs about 0.15 s of CPU to start and end."""
     plain = os.environ.get("TD_PLAIN_EXE", "")
     return plain if plain and os.access(plain, os.X_OK) else exe
+
+
+class Checks:
+    """A suite's checks: check(name, ok, detail) counts one and prints "ok
+    NAME" or "FAIL NAME DETAIL"; finish() prints the closing line "<suite>: N
+    passed, N failed" that tests/run_all.py reads and gives the exit status.
+    The runner lines the suites that check named outcomes share."""
+
+    def __init__(self, suite):
+        self.suite = suite
+        self.passed = self.failed = 0
+
+    def __call__(self, name, ok, detail=""):
+        if ok:
+            self.passed += 1
+            print("ok   %s" % name)
+        else:
+            self.failed += 1
+            print("FAIL %s %s" % (name, detail))
+        sys.stdout.flush()
+
+    def finish(self):
+        print("%s: %d passed, %d failed" % (self.suite, self.passed, self.failed))
+        return 1 if self.failed else 0

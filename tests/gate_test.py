@@ -30,18 +30,10 @@ SUBSET = os.environ.get("TD_TEST_SUBSET", "") not in ("", "0")
 
 TRACES = st.TRACES
 ROOT = st.ROOT
-passed = failed = 0
 SYNC = ("cudaStreamSynchronize", "cudaDeviceSynchronize", "cudaEventSynchronize")
 
 
-def check(name, ok, detail=""):
-    global passed, failed
-    if ok:
-        passed += 1
-        print("ok   %s" % name)
-    else:
-        failed += 1
-        print("FAIL %s %s" % (name, detail))
+check = reference.Checks("gate")  # check(name, ok, detail); check.finish()
 
 
 def run(exe, *args):
@@ -469,8 +461,7 @@ def main():
         step_span(exe, tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    print("gate: %d passed, %d failed" % (passed, failed))
-    sys.exit(1 if failed else 0)
+    sys.exit(check.finish())
 
 
 if __name__ == "__main__":
