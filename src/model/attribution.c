@@ -254,12 +254,14 @@ static int cmap_build(cmap *m, const td_link *links, size_t n)
     return 0;
 }
 
-/* Attribution of every gpu-side event, in file order. */
+/* Attribution of every gpu-side event, in file order; gpu-side events
+ * without a link of their own (f->events_gpu counts more than the links
+ * hold) are attributed to none, rather than left unwritten. */
 static void attribute_gpu(td_file *f, const td_link *links, size_t n, const cmap *m,
                           const launch_res *res)
 {
-    size_t k = 0;
-    for (size_t i = 0; i < n; i++) {
+    size_t k = 0, ng = f->events_gpu;
+    for (size_t i = 0; i < n && k < ng; i++) {
         const td_link *l = &links[i];
         if (!(l->kind & TD_LINK_GPU))
             continue;
@@ -287,6 +289,10 @@ static void attribute_gpu(td_file *f, const td_link *links, size_t n, const cmap
             f->attr_annc[k] = lr->annc;
         }
         k++;
+    }
+    for (; k < ng; k++) {
+        f->attr_op[k] = f->attr_top[k] = f->attr_ann[k] = TD_ATTR_NONE;
+        f->attr_call[k] = f->attr_topc[k] = f->attr_annc[k] = TD_ATTR_NONE;
     }
 }
 

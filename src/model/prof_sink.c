@@ -129,8 +129,11 @@ static int keep_link(td_prof_sink *s, td_prof_cat cat, const td_raw_event *e, do
         kind = TD_LINK_ANN;
     else if (e->flags & TD_RAW_CORR_HOST)
         kind = TD_LINK_LAUNCH;
-    else if (e->flags & TD_RAW_GPU)
-        kind = TD_LINK_GPU;
+    /* Every gpu-side event has a link of its own, even when it is also an
+     * annotation or a launch: attribution pairs the links with the file's
+     * gpu-side events in order, and one missing would shift the rest. */
+    if (e->flags & TD_RAW_GPU)
+        kind |= TD_LINK_GPU;
     if (!kind)
         return 0;
     td_link *nl = td_grow(s->links, &s->linkcap, s->nlinks + 1, sizeof *nl);
