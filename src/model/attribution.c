@@ -25,20 +25,21 @@ enum {
     R_COUNT = TD_ATTR_NREASONS
 };
 
+/* 32 bytes: a record of every op, annotation and launch is written, sorted
+ * and read again. */
 typedef struct sweep_rec {
-    int64_t pid, tid;
     double ts, end;
+    uint32_t thr;  /* the link's thread number, in (pid, tid) order */
     uint32_t idx;  /* link index */
     uint32_t kind; /* TD_LINK_OP / ANN / LAUNCH */
+    uint32_t pad;
 } sweep_rec;
 
 static int cmp_sweep(const void *a, const void *b)
 {
     const sweep_rec *x = a, *y = b;
-    if (x->pid != y->pid)
-        return x->pid < y->pid ? -1 : 1;
-    if (x->tid != y->tid)
-        return x->tid < y->tid ? -1 : 1;
+    if (x->thr != y->thr)
+        return x->thr < y->thr ? -1 : 1;
     if (x->ts != y->ts)
         return x->ts < y->ts ? -1 : 1;
     /* At one start: ops and annotations before launches, longer first. */
@@ -143,7 +144,7 @@ static void sweep(const td_file *f, const td_link *links, sweep_rec *rec, size_t
     stack ops = {ops_v, 0}, ann = {ann_v, 0};
     for (size_t i = 0; i < nrec; i++) {
         const sweep_rec *r = &rec[i];
-        if (i == 0 || r->pid != rec[i - 1].pid || r->tid != rec[i - 1].tid) {
+        if (i == 0 || r->thr != rec[i - 1].thr) {
             ops.n = ann.n = 0;
             if (fr)
                 fr->all.n = 0;
@@ -308,7 +309,7 @@ static size_t sweep_records(sweep_rec *rec, const td_link *links, size_t n, bool
         uint32_t kind = l->kind & (FRAME_KINDS | TD_LINK_LAUNCH | TD_LINK_CPU);
         if (!kind || isnan(l->ts) || isnan(l->dur))
             continue; /* a launch without a time stays outside every op */
-        rec[m] = (sweep_rec){l->pid, l->tid, l->ts, l->ts + l->dur, (uint32_t)i, kind};
+        rec[m] = (sweep_rec){l->ts, l->ts + l->dur, l->thr, (uint32_t)i, kind, 0};
         *finite = *finite && isfinite(rec[m].ts) && isfinite(rec[m].end);
         m++;
     }

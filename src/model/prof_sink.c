@@ -45,6 +45,7 @@ void td_prof_sink_free(td_prof_sink *s)
     free(s->blk);
     free(s->wide);
     free(s->links);
+    td_threads_free(&s->thr);
     free(s->evcat);
     free(s->proc_pid);
     free(s->proc_events);
@@ -140,7 +141,10 @@ static int keep_link(td_prof_sink *s, td_prof_cat cat, const td_raw_event *e, do
     if (!nl)
         return oom(s);
     s->links = nl;
-    nl[s->nlinks++] = (td_link){ts, e->dur, pid, tid, corr, e->name, kind, 0, TD_ATTR_NONE};
+    uint32_t thr = td_thread(&s->thr, pid, tid);
+    if (thr == UINT32_MAX)
+        return oom(s);
+    nl[s->nlinks++] = (td_link){ts, e->dur, corr, 0, thr, e->name, kind, TD_ATTR_NONE};
     return 0;
 }
 
@@ -313,6 +317,8 @@ int td_prof_sink_finish(td_prof_sink *s, td_file **out)
         return td_fail(s->err, TD_ENOMEM, f->path, "out of memory");
     int rc = td_assign_iterations(f, s->blk, s->nraw, s->wide, s->nwide, 0, 1, s->marker, s->err);
     s->nblk = 0; /* taken over (compacted or freed) */
+    if (rc == 0 && td_threads_rank(&s->thr, s->links, s->nlinks) < 0)
+        rc = oom(s);
     if (rc == 0 && (s->flags & TD_LOAD_BD))
         rc = td_bd_collect(f, s->links, s->nlinks, 0, s->err);
     if (rc == 0 && (s->flags & TD_LOAD_ROOF)) /* GPU times; no shapes in these formats */

@@ -35,6 +35,7 @@ typedef struct loader {
     size_t nwide, widecap;
     td_link *links; /* only when want_attr: see td_link */
     size_t nlinks, linkcap;
+    td_threads thr; /* the links' threads */
     int want_attr;
     const void *marker;  /* --step-marker, for another profiler's file read here */
     uint32_t link_kinds; /* the TD_LINK_ kinds kept: all for attribution, fewer for
@@ -734,8 +735,8 @@ static int keep_link(loader *L, const event_fields *ev)
     }
     k->ts = (ev->e.flags & TD_RAW_HAS_TS) ? ev->e.u.ts : NAN;
     k->dur = ev->e.dur;
-    k->pid = L->pid;
-    k->tid = L->tid;
+    if ((k->thr = td_thread(&L->thr, L->pid, L->tid)) == UINT32_MAX)
+        return td_fail(L->j.err, TD_ENOMEM, L->f->path, "out of memory");
     k->corr = ev->corr;
     k->name = ev->e.name;
     k->kind = kind;
@@ -814,10 +815,22 @@ static int merge_events(loader *L, td_piece *p, const uint32_t *name, const uint
         if (!nl)
             return td_fail(L->j.err, TD_ENOMEM, L->f->path, "out of memory");
         L->links = nl;
+        /* The piece's thread numbers as the file's */
+        uint32_t *thr = malloc((p->thr.n + 1) * sizeof *thr);
+        if (!thr)
+            return td_fail(L->j.err, TD_ENOMEM, L->f->path, "out of memory");
+        for (size_t t = 0; t < p->thr.n; t++)
+            if ((thr[t] = td_thread(&L->thr, p->thr.id[2 * t], p->thr.id[2 * t + 1])) ==
+                UINT32_MAX) {
+                free(thr);
+                return td_fail(L->j.err, TD_ENOMEM, L->f->path, "out of memory");
+            }
         for (size_t k = 0; k < p->nlinks; k++) {
             nl[L->nlinks] = p->links[k];
+            nl[L->nlinks].thr = thr[p->links[k].thr];
             nl[L->nlinks++].name = name[p->links[k].name];
         }
+        free(thr);
     }
     /* The piece's blocks become the file's: event k of the piece goes to
      * slot base + k, into the last block while it has room, then into the
@@ -1070,6 +1083,8 @@ void td_split_run(td_split *sp, size_t i, const td_load_progress *prog, int want
         p->nwide = L.nwide;
         p->links = L.links;
         p->nlinks = L.nlinks;
+        p->thr = L.thr;
+        memset(&L.thr, 0, sizeof L.thr);
         p->names = L.f->names;
         p->cats = L.f->cats;
         L.f->names = L.f->cats = NULL;
@@ -1088,6 +1103,7 @@ void td_split_run(td_split *sp, size_t i, const td_load_progress *prog, int want
     free(L.blk);
     free(L.wide);
     td_links_free(L.links);
+    td_threads_free(&L.thr);
     td_file_free(L.f);
     td_split_finish(sp, p);
 }
@@ -1290,6 +1306,8 @@ static int finish_file(loader *L, int flags, td_split *sp, const void *marker, t
     int rc = td_assign_iterations(f, L->blk, L->nraw, L->wide, L->nwide, L->round_ts,
                                   (int)td_split_pieces(sp), marker, err);
     L->nblk = 0; /* taken over (compacted or freed) by td_assign_iterations */
+    if (rc == 0 && L->nlinks && td_threads_rank(&L->thr, L->links, L->nlinks) < 0)
+        rc = td_fail(err, TD_ENOMEM, f->path, "out of memory");
     if (rc == 0 && (flags & TD_LOAD_BD))
         rc = td_bd_collect(f, L->links, L->nlinks, L->round_ts, err);
     if (rc == 0 && (flags & TD_LOAD_ROOF))
@@ -1336,6 +1354,7 @@ static void loader_free(loader *L)
     free(L->blk);
     free(L->wide);
     td_links_free(L->links);
+    td_threads_free(&L->thr);
     free(L->cat_rdur);
     free(L->evcat);
     for (int w = 0; w < 3; w++)
