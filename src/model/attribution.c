@@ -299,21 +299,53 @@ static void attribute_gpu(td_file *f, const td_link *links, size_t n, const cmap
 
 /* The sweep records: ops, annotations and launches with usable times;
  * *finite: every one's start and end are finite (cmp_sweep is then a
- * strict total order). */
-static size_t sweep_records(sweep_rec *rec, const td_link *links, size_t n, bool *finite)
+ * strict total order). Finite, they are grouped by thread (threads in
+ * order, each one's in file order), so that sorting is sorting each
+ * thread's few runs; else in file order, for qsort, whose order of NaN
+ * depends on it. *thr_end: per thread, where its records end (NULL when
+ * not grouped; the caller frees it). 0, or -1 when out of memory. */
+static int sweep_records(sweep_rec *rec, const td_link *links, size_t n, size_t *nrec,
+                         bool *finite, size_t **thr_end, size_t *nthr)
 {
-    size_t m = 0;
-    *finite = true;
+    size_t m = 0, nt = 0;
+    bool fin = true;
+    *thr_end = NULL;
+    for (size_t i = 0; i < n; i++) {
+        const td_link *l = &links[i];
+        uint32_t kind = l->kind & (FRAME_KINDS | TD_LINK_LAUNCH | TD_LINK_CPU);
+        if (!kind || isnan(l->ts) || isnan(l->dur))
+            continue;
+        fin = fin && isfinite(l->ts) && isfinite(l->ts + l->dur);
+        nt = l->thr >= nt ? (size_t)l->thr + 1 : nt;
+        m++;
+    }
+    *nrec = m;
+    *finite = fin;
+    size_t *pos = fin ? calloc(nt + 1, sizeof *pos) : NULL;
+    if (fin && !pos)
+        return -1;
+    if (fin) {
+        for (size_t i = 0; i < n; i++) {
+            const td_link *l = &links[i];
+            if ((l->kind & (FRAME_KINDS | TD_LINK_LAUNCH | TD_LINK_CPU)) && !isnan(l->ts) &&
+                !isnan(l->dur))
+                pos[l->thr + 1]++;
+        }
+        for (size_t t = 1; t <= nt; t++)
+            pos[t] += pos[t - 1];
+    }
+    m = 0;
     for (size_t i = 0; i < n; i++) {
         const td_link *l = &links[i];
         uint32_t kind = l->kind & (FRAME_KINDS | TD_LINK_LAUNCH | TD_LINK_CPU);
         if (!kind || isnan(l->ts) || isnan(l->dur))
             continue; /* a launch without a time stays outside every op */
-        rec[m] = (sweep_rec){l->ts, l->ts + l->dur, l->thr, (uint32_t)i, kind, 0};
-        *finite = *finite && isfinite(rec[m].ts) && isfinite(rec[m].end);
-        m++;
+        size_t at = fin ? pos[l->thr]++ : m++;
+        rec[at] = (sweep_rec){l->ts, l->ts + l->dur, l->thr, (uint32_t)i, kind, 0};
     }
-    return m;
+    *thr_end = pos; /* pos[t]: where thread t's records end */
+    *nthr = nt;
+    return 0;
 }
 
 /* Waiting for the device (docs/stats.md, "Waits"): a synchronize call, or
@@ -496,7 +528,7 @@ static void frames_free(frames *fr)
 int td_attribute(td_file *f, td_link *links, size_t n, int round_ts, bool stacks, td_error *err)
 {
     int rc = -1;
-    size_t ng = f->events_gpu, nrec;
+    size_t ng = f->events_gpu, nrec, nthr = 0, *thr_end = NULL;
     cmap m = {0};
     if (n > UINT32_MAX)
         return td_fail(err, TD_ETRACE, f->path, "too many events for attribution");
@@ -525,11 +557,13 @@ int td_attribute(td_file *f, td_link *links, size_t n, int round_ts, bool stacks
     if (round_ts)
         round_links(links, n);
     bool finite;
-    nrec = sweep_records(rec, links, n, &finite);
+    if (sweep_records(rec, links, n, &nrec, &finite, &thr_end, &nthr) < 0)
+        goto done;
     if (!finite) /* an infinite start or end: the order qsort makes of NaN */
         qsort(rec, nrec, sizeof *rec, cmp_sweep);
-    else if (sort_sweep_in(rec, nrec, NULL, scratch) < 0)
-        goto done;
+    for (size_t t = 0, at = 0; finite && t < nthr; at = thr_end[t++])
+        if (sort_sweep_in(rec + at, thr_end[t] - at, NULL, scratch) < 0)
+            goto done;
     /* Per op call, not per link: the waits inside it. */
     if (op_ids(f, links, n, id) < 0 || !(opwait = calloc(f->nops + 1, sizeof *opwait)))
         goto done;
@@ -560,6 +594,7 @@ int td_attribute(td_file *f, td_link *links, size_t n, int round_ts, bool stacks
     f->has_attr = 1;
     rc = 0;
 done:
+    free(thr_end);
     td_scratch_free(rec);
     free(sv);
     td_scratch_free(scratch);
