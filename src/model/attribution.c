@@ -304,8 +304,8 @@ static void attribute_gpu(td_file *f, const td_link *links, size_t n, const cmap
  * thread's few runs; else in file order, for qsort, whose order of NaN
  * depends on it. *thr_end: per thread, where its records end (NULL when
  * not grouped; the caller frees it). 0, or -1 when out of memory. */
-static int sweep_records(sweep_rec *rec, const td_link *links, size_t n, size_t *nrec,
-                         bool *finite, size_t **thr_end, size_t *nthr)
+static int sweep_records(sweep_rec *rec, const td_link *links, size_t n, size_t *nrec, bool *finite,
+                         size_t **thr_end, size_t *nthr)
 {
     size_t m = 0, nt = 0;
     bool fin = true;

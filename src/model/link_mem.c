@@ -295,7 +295,8 @@ static _Thread_local const int64_t *rank_ids;
 
 static int cmp_thread(const void *a, const void *b)
 {
-    const int64_t *x = &rank_ids[2 * *(const uint32_t *)a], *y = &rank_ids[2 * *(const uint32_t *)b];
+    const int64_t *x = &rank_ids[2 * *(const uint32_t *)a],
+                  *y = &rank_ids[2 * *(const uint32_t *)b];
     if (x[0] != y[0])
         return x[0] < y[0] ? -1 : 1;
     return (x[1] > y[1]) - (x[1] < y[1]);
