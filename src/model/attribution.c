@@ -525,6 +525,20 @@ static void frames_free(frames *fr)
     td_stk_done(&fr->tree);
 }
 
+/* The file's attribution arrays, one entry per gpu-side event: 0 or -1. */
+static int attr_alloc(td_file *f, size_t ng)
+{
+    f->attr_call = malloc((ng + 1) * sizeof *f->attr_call);
+    f->attr_topc = malloc((ng + 1) * sizeof *f->attr_topc);
+    f->attr_annc = malloc((ng + 1) * sizeof *f->attr_annc);
+    f->attr_op = malloc((ng + 1) * sizeof *f->attr_op);
+    f->attr_top = malloc((ng + 1) * sizeof *f->attr_top);
+    f->attr_ann = malloc((ng + 1) * sizeof *f->attr_ann);
+    return f->attr_op && f->attr_top && f->attr_ann && f->attr_call && f->attr_topc && f->attr_annc
+               ? 0
+               : -1;
+}
+
 int td_attribute(td_file *f, td_link *links, size_t n, int round_ts, bool stacks, td_error *err)
 {
     int rc = -1;
@@ -545,14 +559,7 @@ int td_attribute(td_file *f, td_link *links, size_t n, int round_ts, bool stacks
     uint32_t *id = td_scratch_alloc((n + 1) * sizeof *id);
     frames fr;
     bool fr_ok = !stacks || frames_init(&fr, f, n) == 0;
-    f->attr_call = malloc((ng + 1) * sizeof *f->attr_call);
-    f->attr_topc = malloc((ng + 1) * sizeof *f->attr_topc);
-    f->attr_annc = malloc((ng + 1) * sizeof *f->attr_annc);
-    f->attr_op = malloc((ng + 1) * sizeof *f->attr_op);
-    f->attr_top = malloc((ng + 1) * sizeof *f->attr_top);
-    f->attr_ann = malloc((ng + 1) * sizeof *f->attr_ann);
-    if (!fr_ok || !rec || !sv || !res || !waits || !id || !f->attr_op || !f->attr_top ||
-        !f->attr_ann || !f->attr_call || !f->attr_topc || !f->attr_annc)
+    if (!fr_ok || !rec || !sv || !res || !waits || !id || attr_alloc(f, ng) < 0)
         goto done;
     if (round_ts)
         round_links(links, n);
