@@ -25,20 +25,21 @@ enum {
     R_COUNT = TD_ATTR_NREASONS
 };
 
+/* 32 bytes: a record of every op, annotation and launch is written, sorted
+ * and read again. */
 typedef struct sweep_rec {
-    int64_t pid, tid;
     double ts, end;
+    uint32_t thr;  /* the link's thread number, in (pid, tid) order */
     uint32_t idx;  /* link index */
     uint32_t kind; /* TD_LINK_OP / ANN / LAUNCH */
+    uint32_t pad;
 } sweep_rec;
 
 static int cmp_sweep(const void *a, const void *b)
 {
     const sweep_rec *x = a, *y = b;
-    if (x->pid != y->pid)
-        return x->pid < y->pid ? -1 : 1;
-    if (x->tid != y->tid)
-        return x->tid < y->tid ? -1 : 1;
+    if (x->thr != y->thr)
+        return x->thr < y->thr ? -1 : 1;
     if (x->ts != y->ts)
         return x->ts < y->ts ? -1 : 1;
     /* At one start: ops and annotations before launches, longer first. */
@@ -143,7 +144,7 @@ static void sweep(const td_file *f, const td_link *links, sweep_rec *rec, size_t
     stack ops = {ops_v, 0}, ann = {ann_v, 0};
     for (size_t i = 0; i < nrec; i++) {
         const sweep_rec *r = &rec[i];
-        if (i == 0 || r->pid != rec[i - 1].pid || r->tid != rec[i - 1].tid) {
+        if (i == 0 || r->thr != rec[i - 1].thr) {
             ops.n = ann.n = 0;
             if (fr)
                 fr->all.n = 0;
@@ -254,12 +255,14 @@ static int cmap_build(cmap *m, const td_link *links, size_t n)
     return 0;
 }
 
-/* Attribution of every gpu-side event, in file order. */
+/* Attribution of every gpu-side event, in file order; gpu-side events
+ * without a link of their own (f->events_gpu counts more than the links
+ * hold) are attributed to none, rather than left unwritten. */
 static void attribute_gpu(td_file *f, const td_link *links, size_t n, const cmap *m,
                           const launch_res *res)
 {
-    size_t k = 0;
-    for (size_t i = 0; i < n; i++) {
+    size_t k = 0, ng = f->events_gpu;
+    for (size_t i = 0; i < n && k < ng; i++) {
         const td_link *l = &links[i];
         if (!(l->kind & TD_LINK_GPU))
             continue;
@@ -288,25 +291,61 @@ static void attribute_gpu(td_file *f, const td_link *links, size_t n, const cmap
         }
         k++;
     }
+    for (; k < ng; k++) {
+        f->attr_op[k] = f->attr_top[k] = f->attr_ann[k] = TD_ATTR_NONE;
+        f->attr_call[k] = f->attr_topc[k] = f->attr_annc[k] = TD_ATTR_NONE;
+    }
 }
 
 /* The sweep records: ops, annotations and launches with usable times;
  * *finite: every one's start and end are finite (cmp_sweep is then a
- * strict total order). */
-static size_t sweep_records(sweep_rec *rec, const td_link *links, size_t n, bool *finite)
+ * strict total order). Finite, they are grouped by thread (threads in
+ * order, each one's in file order), so that sorting is sorting each
+ * thread's few runs; else in file order, for qsort, whose order of NaN
+ * depends on it. *thr_end: per thread, where its records end (NULL when
+ * not grouped; the caller frees it). 0, or -1 when out of memory. */
+static int sweep_records(sweep_rec *rec, const td_link *links, size_t n, size_t *nrec, bool *finite,
+                         size_t **thr_end, size_t *nthr)
 {
-    size_t m = 0;
-    *finite = true;
+    size_t m = 0, nt = 0;
+    bool fin = true;
+    *thr_end = NULL;
+    for (size_t i = 0; i < n; i++) {
+        const td_link *l = &links[i];
+        uint32_t kind = l->kind & (FRAME_KINDS | TD_LINK_LAUNCH | TD_LINK_CPU);
+        if (!kind || isnan(l->ts) || isnan(l->dur))
+            continue;
+        fin = fin && isfinite(l->ts) && isfinite(l->ts + l->dur);
+        nt = l->thr >= nt ? (size_t)l->thr + 1 : nt;
+        m++;
+    }
+    *nrec = m;
+    *finite = fin;
+    size_t *pos = fin ? calloc(nt + 1, sizeof *pos) : NULL;
+    if (fin && !pos)
+        return -1;
+    if (fin) {
+        for (size_t i = 0; i < n; i++) {
+            const td_link *l = &links[i];
+            if ((l->kind & (FRAME_KINDS | TD_LINK_LAUNCH | TD_LINK_CPU)) && !isnan(l->ts) &&
+                !isnan(l->dur))
+                pos[l->thr + 1]++;
+        }
+        for (size_t t = 1; t <= nt; t++)
+            pos[t] += pos[t - 1];
+    }
+    m = 0;
     for (size_t i = 0; i < n; i++) {
         const td_link *l = &links[i];
         uint32_t kind = l->kind & (FRAME_KINDS | TD_LINK_LAUNCH | TD_LINK_CPU);
         if (!kind || isnan(l->ts) || isnan(l->dur))
             continue; /* a launch without a time stays outside every op */
-        rec[m] = (sweep_rec){l->pid, l->tid, l->ts, l->ts + l->dur, (uint32_t)i, kind};
-        *finite = *finite && isfinite(rec[m].ts) && isfinite(rec[m].end);
-        m++;
+        size_t at = fin ? pos[l->thr]++ : m++;
+        rec[at] = (sweep_rec){l->ts, l->ts + l->dur, l->thr, (uint32_t)i, kind, 0};
     }
-    return m;
+    *thr_end = pos; /* pos[t]: where thread t's records end */
+    *nthr = nt;
+    return 0;
 }
 
 /* Waiting for the device (docs/stats.md, "Waits"): a synchronize call, or
@@ -486,10 +525,24 @@ static void frames_free(frames *fr)
     td_stk_done(&fr->tree);
 }
 
+/* The file's attribution arrays, one entry per gpu-side event: 0 or -1. */
+static int attr_alloc(td_file *f, size_t ng)
+{
+    f->attr_call = malloc((ng + 1) * sizeof *f->attr_call);
+    f->attr_topc = malloc((ng + 1) * sizeof *f->attr_topc);
+    f->attr_annc = malloc((ng + 1) * sizeof *f->attr_annc);
+    f->attr_op = malloc((ng + 1) * sizeof *f->attr_op);
+    f->attr_top = malloc((ng + 1) * sizeof *f->attr_top);
+    f->attr_ann = malloc((ng + 1) * sizeof *f->attr_ann);
+    return f->attr_op && f->attr_top && f->attr_ann && f->attr_call && f->attr_topc && f->attr_annc
+               ? 0
+               : -1;
+}
+
 int td_attribute(td_file *f, td_link *links, size_t n, int round_ts, bool stacks, td_error *err)
 {
     int rc = -1;
-    size_t ng = f->events_gpu, nrec;
+    size_t ng = f->events_gpu, nrec, nthr = 0, *thr_end = NULL;
     cmap m = {0};
     if (n > UINT32_MAX)
         return td_fail(err, TD_ETRACE, f->path, "too many events for attribution");
@@ -506,23 +559,18 @@ int td_attribute(td_file *f, td_link *links, size_t n, int round_ts, bool stacks
     uint32_t *id = td_scratch_alloc((n + 1) * sizeof *id);
     frames fr;
     bool fr_ok = !stacks || frames_init(&fr, f, n) == 0;
-    f->attr_call = malloc((ng + 1) * sizeof *f->attr_call);
-    f->attr_topc = malloc((ng + 1) * sizeof *f->attr_topc);
-    f->attr_annc = malloc((ng + 1) * sizeof *f->attr_annc);
-    f->attr_op = malloc((ng + 1) * sizeof *f->attr_op);
-    f->attr_top = malloc((ng + 1) * sizeof *f->attr_top);
-    f->attr_ann = malloc((ng + 1) * sizeof *f->attr_ann);
-    if (!fr_ok || !rec || !sv || !res || !waits || !id || !f->attr_op || !f->attr_top ||
-        !f->attr_ann || !f->attr_call || !f->attr_topc || !f->attr_annc)
+    if (!fr_ok || !rec || !sv || !res || !waits || !id || attr_alloc(f, ng) < 0)
         goto done;
     if (round_ts)
         round_links(links, n);
     bool finite;
-    nrec = sweep_records(rec, links, n, &finite);
+    if (sweep_records(rec, links, n, &nrec, &finite, &thr_end, &nthr) < 0)
+        goto done;
     if (!finite) /* an infinite start or end: the order qsort makes of NaN */
         qsort(rec, nrec, sizeof *rec, cmp_sweep);
-    else if (sort_sweep_in(rec, nrec, NULL, scratch) < 0)
-        goto done;
+    for (size_t t = 0, at = 0; finite && t < nthr; at = thr_end[t++])
+        if (sort_sweep_in(rec + at, thr_end[t] - at, NULL, scratch) < 0)
+            goto done;
     /* Per op call, not per link: the waits inside it. */
     if (op_ids(f, links, n, id) < 0 || !(opwait = calloc(f->nops + 1, sizeof *opwait)))
         goto done;
@@ -553,6 +601,7 @@ int td_attribute(td_file *f, td_link *links, size_t n, int round_ts, bool stacks
     f->has_attr = 1;
     rc = 0;
 done:
+    free(thr_end);
     td_scratch_free(rec);
     free(sv);
     td_scratch_free(scratch);

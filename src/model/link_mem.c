@@ -20,6 +20,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -232,3 +233,106 @@ void td_links_trim(void)
     }
 #endif
 }
+
+/* Threads: a few, met in runs (td_thread keeps the last), so a small open
+ * hash with linear probing. */
+static size_t thread_hash(int64_t pid, int64_t tid, size_t mask)
+{
+    uint64_t h = ((uint64_t)pid * 0x9E3779B97F4A7C15ull) ^ ((uint64_t)tid * 0xC2B2AE3D27D4EB4Full);
+    return (size_t)(h ^ (h >> 29)) & mask;
+}
+
+static size_t thread_find(const td_threads *t, int64_t pid, int64_t tid)
+{
+    size_t i = thread_hash(pid, tid, t->mask);
+    while (t->slot[i] &&
+           (t->id[2 * (t->slot[i] - 1)] != pid || t->id[2 * (t->slot[i] - 1) + 1] != tid))
+        i = (i + 1) & t->mask;
+    return i;
+}
+
+uint32_t td_thread_slow(td_threads *t, int64_t pid, int64_t tid)
+{
+    if (!t->slot) {
+        t->mask = 63;
+        if (!(t->slot = calloc(t->mask + 1, sizeof *t->slot)))
+            return UINT32_MAX;
+    }
+    size_t s = thread_find(t, pid, tid);
+    if (!t->slot[s]) {
+        if (t->n >= UINT32_MAX - 1)
+            return UINT32_MAX;
+        if (t->n == t->cap) {
+            size_t nc = t->cap ? 2 * t->cap : 16;
+            int64_t *ni = realloc(t->id, 2 * nc * sizeof *ni);
+            if (!ni)
+                return UINT32_MAX;
+            t->id = ni;
+            t->cap = nc;
+        }
+        t->id[2 * t->n] = pid;
+        t->id[2 * t->n + 1] = tid;
+        t->slot[s] = (uint32_t)++t->n;
+        if (2 * t->n > t->mask + 1) { /* rehash into twice the slots */
+            uint32_t *ns = calloc(2 * (t->mask + 1), sizeof *ns);
+            if (!ns)
+                return UINT32_MAX;
+            free(t->slot);
+            t->slot = ns;
+            t->mask = 2 * t->mask + 1;
+            for (size_t k = 0; k < t->n; k++)
+                t->slot[thread_find(t, t->id[2 * k], t->id[2 * k + 1])] = (uint32_t)(k + 1);
+            s = thread_find(t, pid, tid);
+        }
+    }
+    t->last_pid = pid;
+    t->last_tid = tid;
+    t->last = t->slot[s] - 1;
+    return t->last;
+}
+
+static _Thread_local const int64_t *rank_ids;
+
+static int cmp_thread(const void *a, const void *b)
+{
+    const int64_t *x = &rank_ids[2 * *(const uint32_t *)a],
+                  *y = &rank_ids[2 * *(const uint32_t *)b];
+    if (x[0] != y[0])
+        return x[0] < y[0] ? -1 : 1;
+    return (x[1] > y[1]) - (x[1] < y[1]);
+}
+
+int td_threads_rank(td_threads *t, td_link *links, size_t n)
+{
+    if (t->n < 2)
+        return 0;
+    uint32_t *order = malloc(t->n * sizeof *order), *rank = malloc(t->n * sizeof *rank);
+    if (!order || !rank) {
+        free(order);
+        free(rank);
+        return -1;
+    }
+    for (size_t k = 0; k < t->n; k++)
+        order[k] = (uint32_t)k;
+    rank_ids = t->id;
+    qsort(order, t->n, sizeof *order, cmp_thread);
+    bool same = true;
+    for (size_t r = 0; r < t->n; r++) {
+        rank[order[r]] = (uint32_t)r;
+        same = same && order[r] == r;
+    }
+    if (!same) /* met in (pid, tid) order already: nothing to renumber */
+        for (size_t i = 0; i < n; i++)
+            links[i].thr = rank[links[i].thr];
+    free(order);
+    free(rank);
+    return 0;
+}
+
+void td_threads_free(td_threads *t)
+{
+    free(t->id);
+    free(t->slot);
+    memset(t, 0, sizeof *t);
+}
+_Static_assert(sizeof(td_link) == 48, "td_link: 48 bytes");

@@ -41,14 +41,42 @@ enum {
     TD_LINK_CPU = 128  /* any host-side event (not stream != -1), TD_LOAD_STACK only:
                         * the CPU stacks of --device cpu (docs/stacks.md) */
 };
+/* 48 bytes: the links are most of the attribution pass's memory traffic.
+ * thr: the event's thread, (pid, tid), as a number: while the file is read
+ * in order of first appearance (td_threads), then, once read, its rank in
+ * (pid, tid) order (td_threads_rank), so that comparing numbers compares
+ * threads as pid, then tid. */
 typedef struct td_link {
     double ts, dur;
-    int64_t pid, tid, corr;
+    int64_t corr;
+    int64_t stream; /* args.stream, or -1 */
+    uint32_t thr;
     uint32_t name;  /* names id */
     uint32_t kind;  /* TD_LINK_... bits */
-    int64_t stream; /* args.stream, or -1 */
     uint32_t shape; /* a cpu op's f->shapes id (TD_LOAD_ROOF), else TD_ATTR_NONE */
 } td_link;
+
+/* link_mem.c: the threads of a file's links, numbered as they come. */
+typedef struct td_threads {
+    int64_t *id; /* pid, tid of thread k at 2k, 2k + 1 */
+    size_t n, cap;
+    uint32_t *slot; /* hash slots: thread number + 1, 0 empty */
+    size_t mask;
+    int64_t last_pid, last_tid; /* the last thread asked for, and its number */
+    uint32_t last;
+} td_threads;
+/* The number of thread (pid, tid); UINT32_MAX when out of memory. */
+uint32_t td_thread_slow(td_threads *t, int64_t pid, int64_t tid);
+static inline uint32_t td_thread(td_threads *t, int64_t pid, int64_t tid)
+{
+    if (t->n && pid == t->last_pid && tid == t->last_tid)
+        return t->last;
+    return td_thread_slow(t, pid, tid);
+}
+/* Renumbers the n links' threads by their rank in (pid, tid) order; 0, or
+ * -1 when out of memory. */
+int td_threads_rank(td_threads *t, td_link *links, size_t n);
+void td_threads_free(td_threads *t);
 
 /* link_mem.c: the link records of a file being read, grown to hold need of
  * them (*cap: how many it holds now, at least need); NULL when out of

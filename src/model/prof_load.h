@@ -84,6 +84,7 @@ typedef struct td_prof_sink {
     size_t nwide, widecap;
     td_link *links;
     size_t nlinks, linkcap;
+    td_threads thr; /* the links' threads */
     uint8_t *evcat;
     size_t evcatcap;
     int cats_mixed;

@@ -45,6 +45,7 @@ void td_prof_sink_free(td_prof_sink *s)
     free(s->blk);
     free(s->wide);
     free(s->links);
+    td_threads_free(&s->thr);
     free(s->evcat);
     free(s->proc_pid);
     free(s->proc_events);
@@ -129,15 +130,21 @@ static int keep_link(td_prof_sink *s, td_prof_cat cat, const td_raw_event *e, do
         kind = TD_LINK_ANN;
     else if (e->flags & TD_RAW_CORR_HOST)
         kind = TD_LINK_LAUNCH;
-    else if (e->flags & TD_RAW_GPU)
-        kind = TD_LINK_GPU;
+    /* Every gpu-side event has a link of its own, even when it is also an
+     * annotation or a launch: attribution pairs the links with the file's
+     * gpu-side events in order, and one missing would shift the rest. */
+    if (e->flags & TD_RAW_GPU)
+        kind |= TD_LINK_GPU;
     if (!kind)
         return 0;
     td_link *nl = td_grow(s->links, &s->linkcap, s->nlinks + 1, sizeof *nl);
     if (!nl)
         return oom(s);
     s->links = nl;
-    nl[s->nlinks++] = (td_link){ts, e->dur, pid, tid, corr, e->name, kind, 0, TD_ATTR_NONE};
+    uint32_t thr = td_thread(&s->thr, pid, tid);
+    if (thr == UINT32_MAX)
+        return oom(s);
+    nl[s->nlinks++] = (td_link){ts, e->dur, corr, 0, thr, e->name, kind, TD_ATTR_NONE};
     return 0;
 }
 
@@ -310,6 +317,8 @@ int td_prof_sink_finish(td_prof_sink *s, td_file **out)
         return td_fail(s->err, TD_ENOMEM, f->path, "out of memory");
     int rc = td_assign_iterations(f, s->blk, s->nraw, s->wide, s->nwide, 0, 1, s->marker, s->err);
     s->nblk = 0; /* taken over (compacted or freed) */
+    if (rc == 0 && td_threads_rank(&s->thr, s->links, s->nlinks) < 0)
+        rc = oom(s);
     if (rc == 0 && (s->flags & TD_LOAD_BD))
         rc = td_bd_collect(f, s->links, s->nlinks, 0, s->err);
     if (rc == 0 && (s->flags & TD_LOAD_ROOF)) /* GPU times; no shapes in these formats */

@@ -35,6 +35,7 @@ typedef struct loader {
     size_t nwide, widecap;
     td_link *links; /* only when want_attr: see td_link */
     size_t nlinks, linkcap;
+    td_threads thr; /* the links' threads */
     int want_attr;
     const void *marker;  /* --step-marker, for another profiler's file read here */
     uint32_t link_kinds; /* the TD_LINK_ kinds kept: all for attribution, fewer for
@@ -213,6 +214,68 @@ static int shp_int(loader *L, int w, int64_t v)
     return shp_put(L, w, p, (size_t)(e - p));
 }
 
+/* The usual shape, "Input Dims" as Kineto writes it: arrays of arrays of
+ * small non-negative integers, ", " between elements, all in the window.
+ * Such a value, checked byte by byte here, is valid JSON and its compact
+ * form is its own bytes without the spaces: copied so, with no call per
+ * element. Returns 1 when done (the value read), 0 when the value is not
+ * of that form (nothing read: shp_value reads it), < 0 on error. */
+static int shp_int_lists(loader *L, int w)
+{
+    td_json *j = &L->j;
+    const unsigned char *b = (const unsigned char *)j->buf;
+    size_t p = j->pos, e = j->end, q = p;
+    size_t lim = e - p > 4096 ? p + 4096 : e - 1; /* a byte follows the value */
+    enum { OPEN, COMMA, ELEM } st = OPEN;
+    int depth = 0;
+    if (e - p < 2 || b[p] != '[')
+        return 0;
+    while (q < lim) {
+        unsigned char c = b[q];
+        if (c == '[') {
+            if (st == ELEM || ++depth > 16)
+                return 0; /* deeper: null, as shp_value writes it */
+            st = OPEN;
+            q++;
+        } else if (c == ']') {
+            if (st == COMMA)
+                return 0;
+            st = ELEM;
+            q++;
+            if (--depth == 0)
+                break;
+        } else if (c == ',') {
+            if (st != ELEM)
+                return 0;
+            st = COMMA;
+            q += 1 + (b[q + 1] == ' ');
+        } else if (c >= '0' && c <= '9') {
+            if (st == ELEM)
+                return 0;
+            size_t d = q;
+            while (q < lim && b[q] >= '0' && b[q] <= '9')
+                q++;
+            if (q - d > 18 || (c == '0' && q - d > 1))
+                return 0; /* as td_json_number reads them: the general path */
+            st = ELEM;
+        } else {
+            return 0;
+        }
+    }
+    if (depth != 0)
+        return 0;
+    int rc = shp_room(L, w, q - p);
+    if (rc < 0)
+        return rc;
+    char *o = L->shp[w] + L->shplen[w], *o0 = o;
+    for (size_t i = p; i < q; i++)
+        if (b[i] != ' ')
+            *o++ = (char)b[i];
+    L->shplen[w] += (size_t)(o - o0);
+    j->pos = q;
+    return 1;
+}
+
 /* One JSON value as compact JSON (Python's json.dumps with separators
  * (",", ":")): arrays, strings and numbers as they are, objects as {},
  * deeper than 16 levels as null. */
@@ -220,6 +283,8 @@ static int shp_value(loader *L, int w, int depth)
 {
     td_json *j = &L->j;
     int c = td_json_peek(j), rc;
+    if (c == '[' && depth == 0 && (rc = shp_int_lists(L, w)) != 0)
+        return rc < 0 ? rc : 0;
     if (c == '[' && depth < 16) {
         if ((rc = td_json_arr_begin(j)) < 0 || (rc = shp_put(L, w, "[", 1)) < 0)
             return rc;
@@ -734,8 +799,8 @@ static int keep_link(loader *L, const event_fields *ev)
     }
     k->ts = (ev->e.flags & TD_RAW_HAS_TS) ? ev->e.u.ts : NAN;
     k->dur = ev->e.dur;
-    k->pid = L->pid;
-    k->tid = L->tid;
+    if ((k->thr = td_thread(&L->thr, L->pid, L->tid)) == UINT32_MAX)
+        return td_fail(L->j.err, TD_ENOMEM, L->f->path, "out of memory");
     k->corr = ev->corr;
     k->name = ev->e.name;
     k->kind = kind;
@@ -814,10 +879,22 @@ static int merge_events(loader *L, td_piece *p, const uint32_t *name, const uint
         if (!nl)
             return td_fail(L->j.err, TD_ENOMEM, L->f->path, "out of memory");
         L->links = nl;
+        /* The piece's thread numbers as the file's */
+        uint32_t *thr = malloc((p->thr.n + 1) * sizeof *thr);
+        if (!thr)
+            return td_fail(L->j.err, TD_ENOMEM, L->f->path, "out of memory");
+        for (size_t t = 0; t < p->thr.n; t++)
+            if ((thr[t] = td_thread(&L->thr, p->thr.id[2 * t], p->thr.id[2 * t + 1])) ==
+                UINT32_MAX) {
+                free(thr);
+                return td_fail(L->j.err, TD_ENOMEM, L->f->path, "out of memory");
+            }
         for (size_t k = 0; k < p->nlinks; k++) {
             nl[L->nlinks] = p->links[k];
+            nl[L->nlinks].thr = thr[p->links[k].thr];
             nl[L->nlinks++].name = name[p->links[k].name];
         }
+        free(thr);
     }
     /* The piece's blocks become the file's: event k of the piece goes to
      * slot base + k, into the last block while it has room, then into the
@@ -1070,6 +1147,8 @@ void td_split_run(td_split *sp, size_t i, const td_load_progress *prog, int want
         p->nwide = L.nwide;
         p->links = L.links;
         p->nlinks = L.nlinks;
+        p->thr = L.thr;
+        memset(&L.thr, 0, sizeof L.thr);
         p->names = L.f->names;
         p->cats = L.f->cats;
         L.f->names = L.f->cats = NULL;
@@ -1088,6 +1167,7 @@ void td_split_run(td_split *sp, size_t i, const td_load_progress *prog, int want
     free(L.blk);
     free(L.wide);
     td_links_free(L.links);
+    td_threads_free(&L.thr);
     td_file_free(L.f);
     td_split_finish(sp, p);
 }
@@ -1290,6 +1370,8 @@ static int finish_file(loader *L, int flags, td_split *sp, const void *marker, t
     int rc = td_assign_iterations(f, L->blk, L->nraw, L->wide, L->nwide, L->round_ts,
                                   (int)td_split_pieces(sp), marker, err);
     L->nblk = 0; /* taken over (compacted or freed) by td_assign_iterations */
+    if (rc == 0 && L->nlinks && td_threads_rank(&L->thr, L->links, L->nlinks) < 0)
+        rc = td_fail(err, TD_ENOMEM, f->path, "out of memory");
     if (rc == 0 && (flags & TD_LOAD_BD))
         rc = td_bd_collect(f, L->links, L->nlinks, L->round_ts, err);
     if (rc == 0 && (flags & TD_LOAD_ROOF))
@@ -1336,6 +1418,7 @@ static void loader_free(loader *L)
     free(L->blk);
     free(L->wide);
     td_links_free(L->links);
+    td_threads_free(&L->thr);
     free(L->cat_rdur);
     free(L->evcat);
     for (int w = 0; w < 3; w++)

@@ -180,6 +180,7 @@ void td_piece_clear(td_piece *p)
     free(p->cat);
     free(p->wide);
     td_links_free(p->links);
+    td_threads_free(&p->thr);
     td_strtab_free(p->names);
     td_strtab_free(p->cats);
     p->blk = NULL;

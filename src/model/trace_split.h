@@ -40,6 +40,7 @@ typedef struct td_piece {
     size_t nwide;
     td_link *links;
     size_t nlinks;
+    td_threads thr; /* the links' threads (their numbers in the piece) */
     td_strtab *names, *cats;
     uint64_t elements, skipped;
     int round_ts;

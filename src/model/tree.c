@@ -33,7 +33,8 @@ void td_tree_free(td_tree *t)
     free(t);
 }
 
-/* Host nodes sorted by their link's (pid, tid, ts, file order). */
+/* Host nodes sorted by their link's (pid, tid, ts, file order): the links'
+ * thread numbers are in (pid, tid) order (load.h). */
 static _Thread_local const td_link *sort_links;
 static _Thread_local const uint32_t *sort_rank;
 
@@ -41,10 +42,8 @@ static int cmp_thread_ts(const void *a, const void *b)
 {
     uint32_t i = sort_rank[*(const uint32_t *)a], j = sort_rank[*(const uint32_t *)b];
     const td_link *x = &sort_links[i], *y = &sort_links[j];
-    if (x->pid != y->pid)
-        return x->pid < y->pid ? -1 : 1;
-    if (x->tid != y->tid)
-        return x->tid < y->tid ? -1 : 1;
+    if (x->thr != y->thr)
+        return x->thr < y->thr ? -1 : 1;
     if (x->ts != y->ts)
         return x->ts < y->ts ? -1 : 1;
     return (i > j) - (i < j);
@@ -330,7 +329,7 @@ static int by_thread(bld *b, uint32_t *byth)
     memset(slot, 0xff, (mask + 1) * sizeof *slot);
     for (size_t k = 0; k < nh; k++) {
         const td_link *l = &b->links[b->rank[k]];
-        size_t s = thread_slot(slot, mask, keys, l->pid, l->tid);
+        size_t s = thread_slot(slot, mask, keys, l->thr, 0);
         if (slot[s] == TD_ATTR_NONE) {
             if (nthr == kcap) {
                 thread_key *nk = realloc(keys, 2 * kcap * sizeof *nk);
@@ -339,7 +338,7 @@ static int by_thread(bld *b, uint32_t *byth)
                 keys = nk;
                 kcap *= 2;
             }
-            keys[nthr] = (thread_key){l->pid, l->tid, (uint32_t)nthr};
+            keys[nthr] = (thread_key){l->thr, 0, (uint32_t)nthr};
             slot[s] = (uint32_t)nthr++;
             if (nthr * 2 > mask + 1) { /* rehash into twice the slots */
                 uint32_t *ns = malloc(2 * (mask + 1) * sizeof *ns);
@@ -353,7 +352,7 @@ static int by_thread(bld *b, uint32_t *byth)
                     slot[thread_slot(slot, mask, keys, keys[t].pid, keys[t].tid)] = (uint32_t)t;
             }
         }
-        tix[k] = slot[thread_slot(slot, mask, keys, l->pid, l->tid)];
+        tix[k] = slot[thread_slot(slot, mask, keys, l->thr, 0)];
     }
     /* pos[id]: where the nodes of thread id start */
     pos = calloc(nthr + 1, sizeof *pos);
@@ -394,13 +393,12 @@ static int nest(bld *b)
         sort_rank = b->rank;
         qsort(byth, b->nh, sizeof *byth, cmp_thread_ts);
     }
-    int64_t pid = 0, tid = 0;
+    uint32_t thr = 0;
     for (size_t k = 0; k < b->nh; k++) {
         const td_link *l = &b->links[b->rank[byth[k]]];
-        if (k == 0 || l->pid != pid || l->tid != tid) {
+        if (k == 0 || l->thr != thr) {
             b->depth = b->nops = 0;
-            pid = l->pid;
-            tid = l->tid;
+            thr = l->thr;
         }
         nest_one(b, byth[k]);
     }
