@@ -669,7 +669,7 @@ def test_negative_rounding(exe):
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "negative.json")
         with open(path, "w") as f:
-            json.dump({"traceEvents": evs, "distributedInfo": {"rank": 0}}, f)
+            f.write(json.dumps({"traceEvents": evs, "distributedInfo": {"rank": 0}}))
         want = expected_rank(kept(evs))
         rc, got, err = breakdown(exe, path, path, "--hta-scope")
         check("negative duration: runs, exit 0", rc == 0, err)

@@ -379,7 +379,7 @@ def test_gpu_file(exe, tmp):
 
 def write_trace(path, d):
     with gzip.open(path, "wt") as f:
-        json.dump(d, f)
+        f.write(json.dumps(d))  # dumps: the C encoder (dump streams in Python)
 
 
 def test_bad_input(exe, tmp):

@@ -235,7 +235,7 @@ def test_modules():
 
 def write_trace(path, events):
     with open(path, "w") as f:
-        json.dump({"traceEvents": events}, f)
+        f.write(json.dumps({"traceEvents": events}))
 
 
 def ev(cat, name, ts, dur, tid=1, **args):
