@@ -79,7 +79,18 @@ def trace_files(path):
                   if f.endswith((".json", ".json.gz")))
 
 
+_LOADED = {}
+
+
 def load_events(path):
+    """(events, rank) of a trace file, read once per run (the step count and
+    the spec's numbers read the same file; the callers only read them)."""
+    if path not in _LOADED:
+        _LOADED[path] = _load_events(path)
+    return _LOADED[path]
+
+
+def _load_events(path):
     op = gzip.open if path.endswith(".gz") else open
     with op(path, "rt", encoding="utf-8") as f:
         doc = json.load(f)
