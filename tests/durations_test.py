@@ -52,7 +52,18 @@ def rows(text):
     return {r["name"]: r for r in csv.DictReader(io.StringIO(text))}
 
 
+_LOADED = {}
+
+
 def load(path):
+    """A trace file's events, read once per run (the callers only read them:
+    each set is checked under both duration rules)."""
+    if path not in _LOADED:
+        _LOADED[path] = _load(path)
+    return _LOADED[path]
+
+
+def _load(path):
     op = gzip.open if path.endswith(".gz") else open
     with op(path, "rt", encoding="utf-8") as f:
         d = json.load(f)

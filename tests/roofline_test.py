@@ -44,7 +44,7 @@ an independent reading of the spec.
   unmodelled, a counted note, the other rows as before); an unknown
   --test-gpu (exit 2 listing the known names).
 """
-import csv, gzip, json, math, os, subprocess, sys, tempfile, warnings
+import bisect, csv, gzip, json, math, os, subprocess, sys, tempfile, warnings
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # The reference cases' copy of the shared traces (scripts/sync_golden.sh).
@@ -379,7 +379,7 @@ def test_gpu_file(exe, tmp):
 
 def write_trace(path, d):
     with gzip.open(path, "wt") as f:
-        json.dump(d, f)
+        f.write(json.dumps(d))  # dumps: the C encoder (dump streams in Python)
 
 
 def test_bad_input(exe, tmp):
@@ -532,6 +532,7 @@ def call_samples(path):
             rt.setdefault((e["pid"], e["tid"]), []).append((e["ts"], a["correlation"]))
     for v in rt.values():
         v.sort()
+    starts = {k: [ts for ts, _ in v] for k, v in rt.items()}  # bisected per call below
     out = {}
     for e in evs:
         a = e.get("args") or {}
@@ -540,9 +541,9 @@ def call_samples(path):
         if not any(s <= e["ts"] < t for s, t in steps):
             continue
         iv = []
-        for ts, corr in rt.get((e["pid"], e["tid"]), []):
-            if e["ts"] <= ts <= e["ts"] + e["dur"]:
-                iv.extend(gpu[corr])
+        th, at = rt.get((e["pid"], e["tid"]), []), starts.get((e["pid"], e["tid"]), [])
+        for _, corr in th[bisect.bisect_left(at, e["ts"]):bisect.bisect_right(at, e["ts"] + e["dur"])]:
+            iv.extend(gpu[corr])
         if not iv:
             continue
         iv.sort()

@@ -73,7 +73,7 @@ def load(path):
 
 def save(doc, path):
     with open(path, "w") as f:
-        json.dump(doc, f)
+        f.write(json.dumps(doc))  # dumps: the C encoder (dump streams in Python)
 
 
 def expected(case):
