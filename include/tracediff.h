@@ -329,7 +329,7 @@ TD_API int td_set_events(const td_set *set, const int64_t *ranks, size_t nranks,
 
 /* PRAGMA user_version of the summaries written; 1 to 3 are read too (4: packed
  * files keep the stacks and the roofline's inputs). */
-#define TD_SUMMARY_SCHEMA 4
+#define TD_SUMMARY_SCHEMA 5
 
 typedef struct td_summary_opts {
     size_t size;     /* sizeof(td_summary_opts): set by TD_SUMMARY_OPTS_INIT */

@@ -18,6 +18,10 @@
 #define PACK_MAGIC_TDF3 "TDF3" /* with the trace span and the ops' waits */
 #define PACK_MAGIC_TDF2 "TDF2" /* with the attribution flag and per-group links */
 #define PACK_MAGIC_OLD "TDF1"  /* without: read as a file with no attribution */
+
+/* The stacks section's flag: the gpu events' stacks (schema 4), or those
+ * of the cpu events too (schema 5 on), their nodes in every group head. */
+enum { STK_NONE = 0, STK_GPU = 1, STK_GPU_CPU = 2 };
 #define ENC_SORTED_INT 0       /* groups of sorted whole-number durations (read only) */
 #define ENC_RAW 1              /* every event in file order, 8-byte doubles */
 #define ENC_SORTED_TOTALS 2    /* the groups with their totals, then their durations */
@@ -139,11 +143,12 @@ static size_t collect_kept(keyed *k, const td_file *f, const td_keep *keep, cons
     int device = keep ? keep->device : TD_DEVICE_ALL;
     bool whole_all = true;
     double abs_sum = 0;
-    size_t gi = 0; /* gpu events so far: the index of their attribution */
+    size_t gi = 0, ci = 0; /* gpu (cpu) events so far: the index of their attribution (stack) */
+    bool cpu_stk = f->has_attr && f->stk_of && f->stk_cpu;
     for (size_t i = 0; i < f->nev; i++) {
         const td_event *e = &f->evb[i >> TD_BLOCK_SHIFT][i & (TD_BLOCK - 1)];
         bool gpu = (e->name & TD_EV_GPU) != 0;
-        size_t a = gpu ? gi++ : 0;
+        size_t a = gpu ? gi++ : 0, c = gpu ? 0 : ci++;
         if ((device == TD_DEVICE_CPU && gpu) || (device == TD_DEVICE_GPU && !gpu))
             continue;
         if (keep && keep->iters && (e->iter < 0 || !iter_on[e->iter]))
@@ -155,6 +160,8 @@ static size_t collect_kept(keyed *k, const td_file *f, const td_keep *keep, cons
             k[n].attr[2] = f->attr_ann[a];
             /* the stacks split the groups too: every event of a group has one */
             k[n].attr[3] = f->stk_of ? f->stk_of[a] : 0;
+        } else if (!gpu && cpu_stk) { /* a cpu group has one stack too */
+            k[n].attr[3] = c < f->nstk_cpu ? f->stk_cpu[c] : TD_ATTR_NONE;
         }
         k[n].key = (uint64_t)(uint32_t)(e->iter + 1) << 32 | e->name;
         k[n].dur = e->dur;
@@ -452,6 +459,7 @@ int td_file_groups(td_groups *out, const td_file *f, const td_keep *keep, td_err
     memset(out, 0, sizeof *out);
     out->has_attr = f->has_attr;
     out->has_stk = f->has_attr && f->stk_of != NULL;
+    out->has_stk_cpu = out->has_stk && f->stk_cpu != NULL;
     out->keep_all = !keep || (!keep->iters && keep->device == TD_DEVICE_ALL);
     out->all_iters = !keep || !keep->iters;
     out->device = keep ? keep->device : TD_DEVICE_ALL;
@@ -557,7 +565,7 @@ static int pack_group_head(td_buf *b, const td_group *x, const td_groups *g)
     if (g->has_attr && (x->flags & TD_GROUP_GPU))
         for (int k = 0; k < 3; k++)
             bad |= put_u(b, x->attr[k]);
-    if (g->has_attr && g->has_stk && (x->flags & TD_GROUP_GPU))
+    if (g->has_attr && g->has_stk && ((x->flags & TD_GROUP_GPU) || g->has_stk_cpu))
         bad |= put_u(b, x->attr[3] == TD_ATTR_NONE ? 0 : (uint64_t)x->attr[3] + 1);
     return bad;
 }
@@ -724,15 +732,16 @@ static int pack_bd(td_buf *b, const td_file *f, const td_groups *g)
 }
 
 /* The stacks' frames (files from "TDF5" on): 0 when the file was loaded
- * without them, else 1, the node count, per node its parent + 1 (0: a
- * root; a parent comes before its children) and its name id + 1 (0: the
- * cut frame), then the count of CPU events folded into cut frames. Each
- * gpu group's head then names its node. */
+ * without them, else 2 (1: the stacks of gpu events only, written by
+ * schema 4), the node count, per node its parent + 1 (0: a root; a parent
+ * comes before its children) and its name id + 1 (0: the cut frame), then
+ * the count of CPU events folded into cut frames. Each gpu group's head
+ * then names its node, and with 2 each cpu group's head too. */
 static int pack_stacks(td_buf *b, const td_file *f, const td_groups *g)
 {
     if (!g->has_stk)
         return put_u(b, 0);
-    int bad = put_u(b, 1);
+    int bad = put_u(b, g->has_stk_cpu ? STK_GPU_CPU : STK_GPU);
     bad |= put_u(b, f->nstk);
     for (size_t i = 0; i < f->nstk && !bad; i++) {
         bad |= put_u(b, f->stk_parent[i] == TD_ATTR_NONE ? 0 : (uint64_t)f->stk_parent[i] + 1);
@@ -906,6 +915,7 @@ typedef struct rd {
     const unsigned char *p, *end;
     int bad;
     unsigned char *owned; /* the malloc'd bytes p points into, or NULL */
+    int stk_cpu;          /* the cpu group heads name a stack node too (STK_GPU_CPU) */
 } rd;
 
 enum { UNPACK_BAD = -1, UNPACK_NOMEM = -2 };
@@ -1121,7 +1131,7 @@ static int get_group_head(rd *rp, td_event_group *g, const td_file *f, size_t nn
     if (f->has_attr && (flags & TD_GROUP_GPU))
         for (int k = 0; k < 3; k++)
             attr[k] = get_u(&r);
-    if (f->has_attr && f->stk_parent && (flags & TD_GROUP_GPU))
+    if (f->has_attr && f->stk_parent && ((flags & TD_GROUP_GPU) || r.stk_cpu))
         stk = get_u(&r); /* its stack node + 1, 0 none */
     *rp = r;
     if (!plausible(&r, count) || iter > f->niters || flags > 3 || name >= nnames ||
@@ -1172,21 +1182,29 @@ static int attr_of_groups(td_file *f)
 }
 
 /* The stack node of each gpu event of sorted groups (as attr_of_groups
- * orders them), filled from the heads at once: the stacks' users look for
- * stk_of before they walk the events. */
-static int stk_of_groups(td_file *f)
+ * orders them), and with cpu (STK_GPU_CPU) of each cpu event (stk_cpu, in
+ * the order the events come out), filled from the heads at once: the
+ * stacks' users look for stk_of and stk_cpu before they walk the events. */
+static int stk_of_groups(td_file *f, bool cpu)
 {
     if (!f->stk_parent)
         return 0;
-    size_t n = 0, k = 0;
+    size_t n = 0, nc = 0, k = 0, kc = 0;
     for (size_t i = 0; i < f->ngroups; i++)
-        n += (f->groups[i].name & TD_EV_GPU) ? f->groups[i].count : 0;
-    if (!(f->stk_of = malloc((n + 1) * sizeof *f->stk_of)))
+        *((f->groups[i].name & TD_EV_GPU) ? &n : &nc) += f->groups[i].count;
+    if (!(f->stk_of = malloc((n + 1) * sizeof *f->stk_of)) ||
+        (cpu && !(f->stk_cpu = malloc((nc + 1) * sizeof *f->stk_cpu))))
         return UNPACK_NOMEM;
-    for (size_t i = 0; i < f->ngroups; i++)
-        if (f->groups[i].name & TD_EV_GPU)
-            for (uint64_t j = 0; j < f->groups[i].count; j++)
-                f->stk_of[k++] = f->groups[i].stk;
+    for (size_t i = 0; i < f->ngroups; i++) {
+        bool gpu = (f->groups[i].name & TD_EV_GPU) != 0;
+        if (!gpu && !cpu)
+            continue;
+        uint32_t *to = gpu ? f->stk_of + k : f->stk_cpu + kc;
+        for (uint64_t j = 0; j < f->groups[i].count; j++)
+            to[j] = f->groups[i].stk;
+        *(gpu ? &k : &kc) += f->groups[i].count;
+    }
+    f->nstk_cpu = cpu ? nc : 0;
     return 0;
 }
 
@@ -1307,7 +1325,7 @@ static int unpack_sorted_int(rd *r, td_file *f, uint64_t ng)
     f->ngroups = ng;
     f->nev = nev;
     f->lazy_heads = 1;
-    if (stk_of_groups(f) < 0)
+    if (stk_of_groups(f, r->stk_cpu) < 0)
         return UNPACK_NOMEM;
     return keep_lazy(r, f, body);
 }
@@ -1340,7 +1358,7 @@ static int unpack_sorted_totals(rd *r, td_file *f, uint64_t ng)
     f->ngroups = ng;
     f->nev = nev;
     f->lazy_heads = 0;
-    if (stk_of_groups(f) < 0)
+    if (stk_of_groups(f, r->stk_cpu) < 0)
         return UNPACK_NOMEM;
     return keep_lazy(r, f, body);
 }
@@ -1359,8 +1377,9 @@ static int decode_lazy(td_file *f)
     for (size_t i = 0; i < f->ngroups; i++) {
         const td_event_group *g = &f->groups[i];
         if (f->lazy_heads) { /* the head, known from groups[] */
-            int head = 4 + (f->has_attr && (g->name & TD_EV_GPU) ? 3 : 0) +
-                       (f->has_attr && f->stk_parent && (g->name & TD_EV_GPU) ? 1 : 0);
+            bool gpu = (g->name & TD_EV_GPU) != 0;
+            int head = 4 + (f->has_attr && gpu ? 3 : 0) +
+                       (f->has_attr && f->stk_parent && (gpu || f->stk_cpu) ? 1 : 0);
             for (int h = 0; h < head; h++)
                 get_u(&r);
         }
@@ -1423,6 +1442,9 @@ static int unpack_raw(rd *r, td_file *f, uint64_t ng)
         rc = alloc_attr(f, (size_t)nev);
     if (rc == 0 && f->stk_parent && !(f->stk_of = malloc((nev + 1) * sizeof *f->stk_of)))
         rc = UNPACK_NOMEM;
+    if (rc == 0 && f->stk_parent && r->stk_cpu &&
+        !(f->stk_cpu = malloc((nev + 1) * sizeof *f->stk_cpu)))
+        rc = UNPACK_NOMEM;
     for (uint64_t k = 0; k < nev && rc == 0; k++) {
         uint64_t gi = get_u(r), w = get_le64(r);
         if (r->bad || gi >= ng) {
@@ -1437,6 +1459,8 @@ static int unpack_raw(rd *r, td_file *f, uint64_t ng)
             if (f->stk_of)
                 f->stk_of[f->nattr] = heads[gi].stk;
             push_attr(f, &heads[gi]);
+        } else if (f->stk_cpu) {
+            f->stk_cpu[f->nstk_cpu++] = heads[gi].stk;
         }
     }
     if (rc == 0)
@@ -1595,12 +1619,13 @@ static int unpack_bd(rd *r, td_file *f)
 static int unpack_stacks(rd *r, td_file *f)
 {
     uint64_t has = get_u(r);
-    if (r->bad || has > 1 || (has && !f->has_attr))
+    if (r->bad || has > STK_GPU_CPU || (has && !f->has_attr))
         return UNPACK_BAD;
     if (!has) {
         f->stk_lost = TD_BD_LOST_UNLOADED;
         return 0;
     }
+    r->stk_cpu = has == STK_GPU_CPU;
     size_t nn = td_strtab_count(f->names);
     uint64_t n = get_u(r);
     /* two bytes at least per node; ids below TD_STK_CUT */
