@@ -22,9 +22,9 @@
 /* The stacks section's flag: the gpu events' stacks (schema 4), or those
  * of the cpu events too (schema 5 on), their nodes in every group head. */
 enum { STK_NONE = 0, STK_GPU = 1, STK_GPU_CPU = 2 };
-#define ENC_SORTED_INT 0       /* groups of sorted whole-number durations (read only) */
-#define ENC_RAW 1              /* every event in file order, 8-byte doubles */
-#define ENC_SORTED_TOTALS 2    /* the groups with their totals, then their durations */
+#define ENC_SORTED_INT 0    /* groups of sorted whole-number durations (read only) */
+#define ENC_RAW 1           /* every event in file order, 8-byte doubles */
+#define ENC_SORTED_TOTALS 2 /* the groups with their totals, then their durations */
 
 void td_buf_free(td_buf *b)
 {

@@ -41,11 +41,11 @@ typedef struct td_groups {
     td_group *g;
     size_t n;
     double *durs;
-    int integral; /* every duration a whole number: the compact encoding applies */
-    int has_attr; /* the file's attribution is kept: gpu groups are split by it */
-    int has_stk;  /* ... and its stacks: gpu groups are split by their node too */
+    int integral;    /* every duration a whole number: the compact encoding applies */
+    int has_attr;    /* the file's attribution is kept: gpu groups are split by it */
+    int has_stk;     /* ... and its stacks: gpu groups are split by their node too */
     int has_stk_cpu; /* ... and the cpu events' stacks: cpu groups are split by node */
-    int keep_all; /* every iteration and device kept: the breakdown's records are packed */
+    int keep_all;    /* every iteration and device kept: the breakdown's records are packed */
     /* What was kept (the roofline's events are selected by it): per
      * iteration of the file, kept or not; every iteration (events in none
      * too) when all_iters; the device (td_device). */
