@@ -1021,10 +1021,50 @@ static bool plausible(const rd *r, uint64_t count)
     return !r->bad && count <= (uint64_t)(r->end - r->p);
 }
 
+/* A count of records that take at least min bytes each: no more than the
+ * bytes left hold, nor than max. 0 with r->bad set otherwise. */
+static uint64_t get_count(rd *r, uint64_t min, uint64_t max)
+{
+    uint64_t n = get_u(r);
+    if (r->bad || n > max || n > (uint64_t)(r->end - r->p) / min) {
+        r->bad = 1;
+        return 0;
+    }
+    return n;
+}
+
+/* A bound of get_id_rows: a row's index + 1, or 0 (at most the count). */
+#define ROW_OR_NONE UINT64_MAX
+
+/* A count (below max), then that many rows of nf varints, column j into
+ * col[j] (count + 1 entries, malloc'd here; NULL: checked, not kept),
+ * each value below bound[j] (ROW_OR_NONE: at most the count) and below
+ * 2^32. The callers check what relates rows to each other. 0, UNPACK_BAD
+ * or UNPACK_NOMEM. */
+static int get_id_rows(rd *r, uint64_t max, int nf, const uint64_t *bound, uint32_t **col[],
+                       uint64_t *count)
+{
+    uint64_t n = *count = get_count(r, (uint64_t)nf, max);
+    if (r->bad)
+        return UNPACK_BAD;
+    for (int j = 0; j < nf; j++)
+        if (col[j] && !(*col[j] = malloc((n + 1) * sizeof **col[j])))
+            return UNPACK_NOMEM;
+    for (uint64_t i = 0; i < n; i++)
+        for (int j = 0; j < nf; j++) {
+            uint64_t v = get_u(r), b = bound[j] == ROW_OR_NONE ? n + 1 : bound[j];
+            if (r->bad || v >= b || v > UINT32_MAX)
+                return UNPACK_BAD;
+            if (col[j])
+                (*col[j])[i] = (uint32_t)v;
+        }
+    return 0;
+}
+
 static int unpack_cats(rd *r, td_file *f)
 {
-    uint64_t nc = get_u(r);
-    if (!plausible(r, nc))
+    uint64_t nc = get_count(r, 1, UINT64_MAX);
+    if (r->bad)
         return UNPACK_BAD;
     if (!(f->cat_counts = calloc(nc + 1, sizeof *f->cat_counts)))
         return UNPACK_NOMEM;
@@ -1072,8 +1112,8 @@ static int unpack_categories(rd *r, td_file *f)
  * damage. */
 static int unpack_iters(rd *r, td_file *f)
 {
-    uint64_t ni = get_u(r);
-    if (!plausible(r, ni))
+    uint64_t ni = get_count(r, 1, UINT64_MAX);
+    if (r->bad)
         return UNPACK_BAD;
     if (!(f->iters = malloc((ni + 1) * sizeof *f->iters)))
         return UNPACK_NOMEM;
@@ -1089,8 +1129,8 @@ static int unpack_iters(rd *r, td_file *f)
 
 static int unpack_names(rd *r, td_file *f)
 {
-    uint64_t nn = get_u(r);
-    if (!plausible(r, nn) || nn > ((uint64_t)1 << TD_NAME_BITS))
+    uint64_t nn = get_count(r, 1, (uint64_t)1 << TD_NAME_BITS);
+    if (r->bad)
         return UNPACK_BAD;
     for (uint64_t i = 0; i < nn && !r->bad; i++) {
         size_t len;
@@ -1182,29 +1222,24 @@ static int attr_of_groups(td_file *f)
 }
 
 /* The stack node of each gpu event of sorted groups (as attr_of_groups
- * orders them), and with cpu (STK_GPU_CPU) of each cpu event (stk_cpu, in
- * the order the events come out), filled from the heads at once: the
- * stacks' users look for stk_of and stk_cpu before they walk the events. */
+ * orders them), filled from the heads at once: the stacks' users look for
+ * stk_of before they walk the events. With cpu (STK_GPU_CPU), room for the
+ * node of each cpu event (stk_cpu), which decode_lazy fills as the events
+ * come out: only a walk of the events reads it. */
 static int stk_of_groups(td_file *f, bool cpu)
 {
     if (!f->stk_parent)
         return 0;
-    size_t n = 0, nc = 0, k = 0, kc = 0;
+    size_t n = 0, nc = 0, k = 0;
     for (size_t i = 0; i < f->ngroups; i++)
         *((f->groups[i].name & TD_EV_GPU) ? &n : &nc) += f->groups[i].count;
     if (!(f->stk_of = malloc((n + 1) * sizeof *f->stk_of)) ||
         (cpu && !(f->stk_cpu = malloc((nc + 1) * sizeof *f->stk_cpu))))
         return UNPACK_NOMEM;
-    for (size_t i = 0; i < f->ngroups; i++) {
-        bool gpu = (f->groups[i].name & TD_EV_GPU) != 0;
-        if (!gpu && !cpu)
-            continue;
-        uint32_t *to = gpu ? f->stk_of + k : f->stk_cpu + kc;
-        for (uint64_t j = 0; j < f->groups[i].count; j++)
-            to[j] = f->groups[i].stk;
-        *(gpu ? &k : &kc) += f->groups[i].count;
-    }
-    f->nstk_cpu = cpu ? nc : 0;
+    for (size_t i = 0; i < f->ngroups; i++)
+        if (f->groups[i].name & TD_EV_GPU)
+            for (uint64_t j = 0; j < f->groups[i].count; j++)
+                f->stk_of[k++] = f->groups[i].stk;
     return 0;
 }
 
@@ -1371,7 +1406,7 @@ static int decode_lazy(td_file *f)
 {
     if (alloc_events(f, f->nev) < 0 || (f->has_attr && attr_of_groups(f) < 0))
         return TD_ENOMEM;
-    rd r = {f->lazy, f->lazy + f->nlazy, 0, NULL};
+    rd r = {f->lazy, f->lazy + f->nlazy, 0, NULL, 0};
     size_t k = 0;
     int damaged = 0;
     for (size_t i = 0; i < f->ngroups; i++) {
@@ -1396,6 +1431,8 @@ static int decode_lazy(td_file *f)
         }
         r.p = p;
         damaged |= (double)(int64_t)sum != g->total;
+        for (uint64_t j = 0; f->stk_cpu && !(g->name & TD_EV_GPU) && j < g->count; j++)
+            f->stk_cpu[f->nstk_cpu++] = g->stk; /* stk_of_groups made room */
     }
     if (damaged || r.bad || r.p != r.end) {
         f->lazy_damaged = 1; /* evb stays allocated, freed with f */
@@ -1471,8 +1508,8 @@ static int unpack_raw(rd *r, td_file *f, uint64_t ng)
 
 static int unpack_events(rd *r, td_file *f)
 {
-    uint64_t enc = get_u(r), ng = get_u(r);
-    if (!plausible(r, ng))
+    uint64_t enc = get_u(r), ng = get_count(r, 1, UINT64_MAX);
+    if (r->bad)
         return UNPACK_BAD;
     if (enc == ENC_SORTED_TOTALS)
         return unpack_sorted_totals(r, f, ng);
@@ -1510,8 +1547,8 @@ static int unpack_extras(rd *r, td_file *f)
     if (!has_wait)
         return r->bad ? UNPACK_BAD : 0;
     size_t nn = td_strtab_count(f->names);
-    uint64_t nw = get_u(r);
-    if (r->bad || nw > nn || !plausible(r, nw))
+    uint64_t nw = get_count(r, 1, nn);
+    if (r->bad)
         return UNPACK_BAD;
     f->wait_in = calloc(nn + 1, sizeof *f->wait_in);
     f->wait_of = calloc(nn + 1, sizeof *f->wait_of);
@@ -1546,9 +1583,10 @@ static int unpack_bd(rd *r, td_file *f)
     td_bd_file *bd = f->bd = td_bd_new();
     if (!bd)
         return UNPACK_NOMEM;
-    uint64_t enc = get_u(r), nev = get_u(r);
+    uint64_t enc = get_u(r);
     /* 6 bytes at least per record (whole times), 27 with doubles */
-    if (r->bad || enc > BD_WHOLE || nev > (uint64_t)(r->end - r->p) / (enc == BD_WHOLE ? 6 : 27))
+    uint64_t nev = get_count(r, enc == BD_WHOLE ? 6 : 27, UINT64_MAX);
+    if (r->bad || enc > BD_WHOLE)
         return UNPACK_BAD;
     if (!(bd->ev = malloc((nev + 1) * sizeof *bd->ev)))
         return UNPACK_NOMEM;
@@ -1584,8 +1622,8 @@ static int unpack_bd(rd *r, td_file *f)
         e->flags = (uint8_t)flags;
     }
     bd->nev = (size_t)nev;
-    uint64_t nsync = get_u(r);
-    if (r->bad || nsync > (uint64_t)(r->end - r->p) / 16)
+    uint64_t nsync = get_count(r, 16, UINT64_MAX);
+    if (r->bad)
         return UNPACK_BAD;
     if (!(bd->sync = malloc((nsync + 1) * sizeof *bd->sync)))
         return UNPACK_NOMEM;
@@ -1596,8 +1634,8 @@ static int unpack_bd(rd *r, td_file *f)
             return UNPACK_BAD;
     }
     bd->nsync = (size_t)nsync;
-    uint64_t nsteps = get_u(r);
-    if (r->bad || nsteps > (uint64_t)(r->end - r->p) / 17)
+    uint64_t nsteps = get_count(r, 17, UINT64_MAX);
+    if (r->bad)
         return UNPACK_BAD;
     for (uint64_t i = 0; i < nsteps; i++) {
         double start = get_dbl(r), end = get_dbl(r);
@@ -1626,30 +1664,26 @@ static int unpack_stacks(rd *r, td_file *f)
         return 0;
     }
     r->stk_cpu = has == STK_GPU_CPU;
-    size_t nn = td_strtab_count(f->names);
-    uint64_t n = get_u(r);
-    /* two bytes at least per node; ids below TD_STK_CUT */
-    if (r->bad || n > (uint64_t)(r->end - r->p) / 2 || n >= UINT32_MAX - 0x200)
-        return UNPACK_BAD;
+    /* per node its parent + 1 and its name id + 1 (0: the cut frame); ids
+     * below TD_STK_CUT */
+    uint64_t n, bound[2] = {ROW_OR_NONE, td_strtab_count(f->names) + 1};
+    uint32_t **col[2] = {&f->stk_parent, &f->stk_name};
+    int rc = get_id_rows(r, UINT32_MAX - 0x201, 2, bound, col, &n);
+    if (rc < 0)
+        return rc;
     uint32_t *depth = malloc((n + 1) * sizeof *depth);
-    f->stk_parent = malloc((n + 1) * sizeof *f->stk_parent);
-    f->stk_name = malloc((n + 1) * sizeof *f->stk_name);
-    if (!depth || !f->stk_parent || !f->stk_name) {
-        free(depth);
+    if (!depth)
         return UNPACK_NOMEM;
-    }
-    int rc = 0;
     for (uint64_t i = 0; i < n && rc == 0; i++) {
-        uint64_t p = get_u(r), nm = get_u(r);
-        uint32_t parent = p ? (uint32_t)(p - 1) : TD_ATTR_NONE;
-        if (r->bad || p > i || nm > nn ||
-            (parent != TD_ATTR_NONE &&
-             (f->stk_name[parent] == TD_STK_CUT || depth[parent] >= TD_STK_MAX_DEPTH))) {
+        uint32_t p = f->stk_parent[i], nm = f->stk_name[i];
+        uint32_t parent = p ? p - 1 : TD_ATTR_NONE;
+        if (p > i || (parent != TD_ATTR_NONE && (f->stk_name[parent] == TD_STK_CUT ||
+                                                 depth[parent] >= TD_STK_MAX_DEPTH))) {
             rc = UNPACK_BAD;
             break;
         }
         f->stk_parent[i] = parent;
-        f->stk_name[i] = nm ? (uint32_t)(nm - 1) : TD_STK_CUT;
+        f->stk_name[i] = nm ? nm - 1 : TD_STK_CUT;
         depth[i] = parent == TD_ATTR_NONE ? 1 : depth[parent] + 1;
     }
     free(depth);
@@ -1670,8 +1704,8 @@ static int unpack_roof_shapes(rd *r, td_file *f, size_t *nsh)
         return 0;
     if (!(f->shapes = td_strtab_new()))
         return UNPACK_NOMEM;
-    uint64_t ns = get_u(r);
-    if (!plausible(r, ns))
+    uint64_t ns = get_count(r, 1, UINT64_MAX);
+    if (r->bad)
         return UNPACK_BAD;
     for (uint64_t i = 0; i < ns; i++) {
         size_t len;
@@ -1692,40 +1726,29 @@ static int unpack_roof_shapes(rd *r, td_file *f, size_t *nsh)
  * the call itself), shapes among nsh. */
 static int unpack_roof_calls(rd *r, td_file *f, size_t nsh)
 {
-    size_t nn = td_strtab_count(f->names);
-    uint64_t nc = get_u(r);
-    /* three bytes at least per call; ids below TD_ATTR_NONE */
-    if (r->bad || nc > (uint64_t)(r->end - r->p) / 3 || nc >= UINT32_MAX)
-        return UNPACK_BAD;
-    f->op_name = malloc((nc + 1) * sizeof *f->op_name);
-    f->op_parent = malloc((nc + 1) * sizeof *f->op_parent);
-    if (!f->op_name || !f->op_parent ||
-        (f->shapes && !(f->op_shape = malloc((nc + 1) * sizeof *f->op_shape))))
-        return UNPACK_NOMEM;
+    /* per call its name id, parent + 1 and shape + 1; ids below TD_ATTR_NONE */
+    uint64_t nc, bound[3] = {td_strtab_count(f->names), ROW_OR_NONE, (uint64_t)nsh + 1};
+    uint32_t **col[3] = {&f->op_name, &f->op_parent, f->shapes ? &f->op_shape : NULL};
+    int rc = get_id_rows(r, UINT32_MAX - 1, 3, bound, col, &nc);
+    if (rc < 0)
+        return rc;
     for (uint64_t i = 0; i < nc; i++) {
-        uint64_t nm = get_u(r), p = get_u(r), sh = get_u(r);
-        if (r->bad || nm >= nn || p > nc || p == i + 1 || sh > nsh)
+        uint32_t p = f->op_parent[i];
+        if (p == i + 1) /* not its own parent */
             return UNPACK_BAD;
-        f->op_name[i] = (uint32_t)nm;
-        f->op_parent[i] = p ? (uint32_t)(p - 1) : TD_ATTR_NONE;
+        f->op_parent[i] = p ? p - 1 : TD_ATTR_NONE;
         if (f->op_shape)
-            f->op_shape[i] = sh ? (uint32_t)(sh - 1) : TD_ATTR_NONE;
+            f->op_shape[i] = f->op_shape[i] ? f->op_shape[i] - 1 : TD_ATTR_NONE;
     }
     f->nops = (size_t)nc;
     return 0;
 }
 
-/* pack_roof's section: every name, call, shape, iteration and op checked
- * against the file's, the shapes UTF-8 as names are, every time finite. */
-static int unpack_roof(rd *r, td_file *f)
+/* pack_roof's section after its flag: every name, call, shape, iteration
+ * and op checked against the file's, the shapes UTF-8 as names are, every
+ * time finite. */
+static int roof_body(rd *r, td_file *f)
 {
-    uint64_t has = get_u(r);
-    if (r->bad || has > 2 || (has == 1 && !f->has_attr))
-        return UNPACK_BAD;
-    if (has != 1) {
-        f->roof_lost = has ? TD_BD_LOST_SELECTION : TD_BD_LOST_UNLOADED;
-        return 0;
-    }
     size_t nsh = 0;
     int rc = unpack_roof_shapes(r, f, &nsh);
     if (rc == 0)
@@ -1734,9 +1757,10 @@ static int unpack_roof(rd *r, td_file *f)
         return rc;
     size_t nn = td_strtab_count(f->names);
     uint64_t nc = f->nops;
-    uint64_t enc = get_u(r), nev = get_u(r);
+    uint64_t enc = get_u(r);
     /* 7 bytes at least per event (whole times), 21 with doubles */
-    if (r->bad || enc > BD_WHOLE || nev > (uint64_t)(r->end - r->p) / (enc == BD_WHOLE ? 7 : 21))
+    uint64_t nev = get_count(r, enc == BD_WHOLE ? 7 : 21, UINT64_MAX);
+    if (r->bad || enc > BD_WHOLE)
         return UNPACK_BAD;
     if (!(f->roof_list = malloc((nev + 1) * sizeof *f->roof_list)))
         return UNPACK_NOMEM;
@@ -1770,6 +1794,116 @@ static int unpack_roof(rd *r, td_file *f)
     return 0;
 }
 
+/* Past n varints at r->p: eight bytes at a time while fewer than n end in
+ * them (a varint ends at a byte below 0x80), then byte by byte. */
+static void skip_varints(rd *r, uint64_t n)
+{
+    const unsigned char *p = r->p, *end = r->end;
+    while (n > 8 && end - p >= 8) {
+        uint64_t w;
+        memcpy(&w, p, 8);
+        /* a 1 per byte that ends a varint, summed into the top byte */
+        uint64_t ends = (((~w & 0x8080808080808080ull) >> 7) * 0x0101010101010101ull) >> 56;
+        if (ends >= n)
+            break;
+        n -= ends;
+        p += 8;
+    }
+    for (; n && p < end; p++)
+        n -= !(*p & 0x80);
+    r->p = p;
+    if (n)
+        r->bad = 1;
+}
+
+/* Past pack_roof's section after its flag, reading only its counts and
+ * lengths (roof_body checks the rest when the roofline is asked for). */
+static int skip_roof(rd *r)
+{
+    uint64_t has_shapes = get_u(r);
+    if (r->bad || has_shapes > 1)
+        return UNPACK_BAD;
+    uint64_t ns = has_shapes ? get_count(r, 1, UINT64_MAX) : 0;
+    if (r->bad)
+        return UNPACK_BAD;
+    for (uint64_t i = 0; i < ns && !r->bad; i++) {
+        size_t len;
+        get_s(r, &len);
+    }
+    uint64_t nc = get_count(r, 3, UINT32_MAX - 1);
+    skip_varints(r, 3 * nc);
+    uint64_t enc = get_u(r), nev = get_count(r, enc == BD_WHOLE ? 7 : 21, UINT64_MAX);
+    if (r->bad || enc > BD_WHOLE)
+        return UNPACK_BAD;
+    if (enc == BD_WHOLE)
+        skip_varints(r, 7 * nev);
+    for (uint64_t i = 0; enc != BD_WHOLE && i < nev && !r->bad; i++) {
+        skip_varints(r, 3);
+        if (r->end - r->p < 16)
+            return UNPACK_BAD;
+        r->p += 16;
+        skip_varints(r, 2);
+    }
+    return r->bad ? UNPACK_BAD : 0;
+}
+
+/* Frees what roof_body made of f. */
+static void roof_drop(td_file *f)
+{
+    free(f->roof_list);
+    free(f->op_name);
+    free(f->op_parent);
+    free(f->op_shape);
+    td_strtab_free(f->shapes);
+    f->roof_list = NULL;
+    f->op_name = f->op_parent = f->op_shape = NULL;
+    f->shapes = NULL;
+    f->nroof_list = f->nops = 0;
+}
+
+/* f->roof_fill: the section kept by unpack_roof, decoded (td_file_roof
+ * calls it under its lock). */
+static int decode_roof(td_file *f)
+{
+    rd r = {f->roof_lazy, f->roof_lazy + f->nroof_lazy, 0, NULL, 0};
+    int rc = roof_body(&r, f);
+    if (rc == 0 && r.p != r.end)
+        rc = UNPACK_BAD;
+    if (rc < 0) {
+        roof_drop(f);
+        f->roof_damaged = rc == UNPACK_BAD;
+        return rc == UNPACK_BAD ? TD_ETRACE : TD_ENOMEM;
+    }
+    free(f->roof_lazy);
+    f->roof_lazy = NULL;
+    f->nroof_lazy = 0;
+    return 0;
+}
+
+/* pack_roof's section: its flag, and the rest kept as it is, to be decoded
+ * only when a command reads the roofline (td_file_roof): a plain compare
+ * of summaries does not pay for it. */
+static int unpack_roof(rd *r, td_file *f)
+{
+    uint64_t has = get_u(r);
+    if (r->bad || has > 2 || (has == 1 && !f->has_attr))
+        return UNPACK_BAD;
+    if (has != 1) {
+        f->roof_lost = has ? TD_BD_LOST_SELECTION : TD_BD_LOST_UNLOADED;
+        return 0;
+    }
+    const unsigned char *start = r->p;
+    if (skip_roof(r) < 0)
+        return UNPACK_BAD;
+    size_t n = (size_t)(r->p - start);
+    if (!(f->roof_lazy = malloc(n + 1)))
+        return UNPACK_NOMEM;
+    memcpy(f->roof_lazy, start, n);
+    f->nroof_lazy = n;
+    f->roof_fill = decode_roof;
+    return 0;
+}
+
 static int unpack(td_file **out, const unsigned char *p, size_t n, unsigned char *owned,
                   const char *where, td_error *err)
 {
@@ -1782,7 +1916,7 @@ static int unpack(td_file **out, const unsigned char *p, size_t n, unsigned char
         td_big_free(owned);
         return td_fail(err, TD_ETRACE, where, "not a packed trace file (bad magic)");
     }
-    rd r = {p + 4, p + n, 0, owned};
+    rd r = {p + 4, p + n, 0, owned, 0};
     td_file *f = calloc(1, sizeof *f);
     int rc = UNPACK_NOMEM;
     if (f && (f->origin = dup_n(where, strlen(where))) && (f->names = td_strtab_new()) &&
