@@ -134,10 +134,9 @@ static unsigned pack_more(const cli_command *cmd, const cli_opts *o, const char 
         return 0;
     bool report = cmd->id == CMD_REPORT, plot = cmd->id == CMD_PLOT && choice;
     bool stacks = report || o->cmp.by == TD_BY_MODULE || o->cmp.by == TD_BY_STACK ||
-                  (o->format && !strcmp(o->format, "folded")) ||
-                  (plot && !strcmp(choice, "flame"));
-    bool roof = report || cmd->id == CMD_ROOFLINE || o->with_rate ||
-                (plot && !strcmp(choice, "roofline"));
+                  (o->format && !strcmp(o->format, "folded")) || (plot && !strcmp(choice, "flame"));
+    bool roof =
+        report || cmd->id == CMD_ROOFLINE || o->with_rate || (plot && !strcmp(choice, "roofline"));
     return (stacks ? TD_PACK_STACKS : 0) | (roof ? TD_PACK_ROOF : 0);
 }
 
@@ -154,8 +153,8 @@ static int run(int argc, char **argv, int me)
         g_whole = needs_calls(cmd, &o);
         g_more = pack_more(cmd, &o, first ? pos[0] : NULL);
         mpi_sets_build(&g_sets, pos + first, (size_t)nsets,
-                       commands[k].flags | (o.ns ? TD_PACK_NS : 0) |
-                           (g_whole ? TD_PACK_CALLS : 0) | g_more,
+                       commands[k].flags | (o.ns ? TD_PACK_NS : 0) | (g_whole ? TD_PACK_CALLS : 0) |
+                           g_more,
                        MPI_COMM_WORLD);
         rc = EXIT_OK;
         if (me == 0) {

@@ -1677,8 +1677,8 @@ static int unpack_stacks(rd *r, td_file *f)
     for (uint64_t i = 0; i < n && rc == 0; i++) {
         uint32_t p = f->stk_parent[i], nm = f->stk_name[i];
         uint32_t parent = p ? p - 1 : TD_ATTR_NONE;
-        if (p > i || (parent != TD_ATTR_NONE && (f->stk_name[parent] == TD_STK_CUT ||
-                                                 depth[parent] >= TD_STK_MAX_DEPTH))) {
+        if (p > i || (parent != TD_ATTR_NONE &&
+                      (f->stk_name[parent] == TD_STK_CUT || depth[parent] >= TD_STK_MAX_DEPTH))) {
             rc = UNPACK_BAD;
             break;
         }
