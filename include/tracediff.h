@@ -327,8 +327,8 @@ TD_API int td_set_events(const td_set *set, const int64_t *ranks, size_t nranks,
                          const int64_t *iters, size_t niters, td_device device,
                          int (*fn)(void *ud, const td_event_info *ev), void *ud, td_error *err);
 
-/* PRAGMA user_version of the summaries written; 1 to 3 are read too (4: packed
- * files keep the stacks and the roofline's inputs). */
+/* PRAGMA user_version of the summaries written; 1 to 4 are read too (4: packed
+ * files keep the GPU stacks and the roofline's inputs; 5: the CPU stacks too). */
 #define TD_SUMMARY_SCHEMA 5
 
 typedef struct td_summary_opts {
