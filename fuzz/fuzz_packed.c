@@ -14,7 +14,9 @@
  *   damaged durations are TD_ETRACE with a message naming the summary;
  * - its stacks (schema 4 on): every parent before its node, every frame
  *   a names id or the cut frame, one node per gpu event, each a node or
- *   none; its roofline events: names, iterations, calls and ops of the
+ *   none, and (schema 5 on) one per cpu event, each a node or none; its
+ *   roofline section, decoded when first asked for, gives a damaged
+ *   summary's error or events: names, iterations, calls and ops of the
  *   file, finite times; its op calls: names, parents and shapes of the file;
  * - the one-file set compared with itself, by kernel, op, top op,
  *   annotation, class, module and stack, its roofline, and its attribution
@@ -47,6 +49,12 @@ static void check_file(const td_file *f)
         FUZZ_CHECK(f->stk_name[i] == TD_STK_CUT || f->stk_name[i] < nnames,
                    "stack node %zu: name %u of %zu", i, (unsigned)f->stk_name[i], nnames);
     }
+    for (size_t k = 0; f->stk_cpu && k < f->nstk_cpu; k++)
+        FUZZ_CHECK(f->stk_cpu[k] == TD_ATTR_NONE || f->stk_cpu[k] < f->nstk,
+                   "cpu event %zu: stack node %u of %zu", k, (unsigned)f->stk_cpu[k], f->nstk);
+    /* the roofline's section is decoded when first asked for */
+    int rrc = td_file_roof(f);
+    FUZZ_CHECK(rrc == 0 || rrc == TD_ETRACE, "the roofline's section: rc %d", rrc);
     size_t nshapes = f->shapes ? td_strtab_count(f->shapes) : 0;
     for (size_t c = 0; f->roof_list && c < f->nops; c++) {
         FUZZ_CHECK(f->op_name[c] < nnames, "op call %zu: name %u", c, (unsigned)f->op_name[c]);

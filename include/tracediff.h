@@ -327,9 +327,9 @@ TD_API int td_set_events(const td_set *set, const int64_t *ranks, size_t nranks,
                          const int64_t *iters, size_t niters, td_device device,
                          int (*fn)(void *ud, const td_event_info *ev), void *ud, td_error *err);
 
-/* PRAGMA user_version of the summaries written; 1 to 3 are read too (4: packed
- * files keep the stacks and the roofline's inputs). */
-#define TD_SUMMARY_SCHEMA 4
+/* PRAGMA user_version of the summaries written; 1 to 4 are read too (4: packed
+ * files keep the GPU stacks and the roofline's inputs; 5: the CPU stacks too). */
+#define TD_SUMMARY_SCHEMA 5
 
 typedef struct td_summary_opts {
     size_t size;     /* sizeof(td_summary_opts): set by TD_SUMMARY_OPTS_INIT */
@@ -454,11 +454,16 @@ TD_API int td_set_list_files(char ***out, size_t *n, const char *path, td_error 
  * its aggregates: larger, and read back only by a process of the same build
  * of the library. TD_PACK_SHA256 and TD_PACK_BD do not apply. */
 #define TD_PACK_CALLS 8
+/* Keep the stacks (td_open_opts.want_stacks: --format folded, --by module,
+ * the flame graph) and the roofline's inputs (want_roofline), as summaries
+ * keep them. TD_PACK_CALLS packs neither. */
+#define TD_PACK_STACKS 16
+#define TD_PACK_ROOF 32
 
 /* Loads one trace file and packs its aggregates into *out (malloc'd, *n
  * bytes; the caller frees it with free()). Only one file's events are in
- * memory at a time. flags: 0 or any of TD_PACK_SHA256, TD_PACK_NS, TD_PACK_BD
- * and TD_PACK_CALLS. Errors are td_sets_open's. */
+ * memory at a time. flags: 0 or any of TD_PACK_SHA256, TD_PACK_NS, TD_PACK_BD,
+ * TD_PACK_CALLS, TD_PACK_STACKS and TD_PACK_ROOF. Errors are td_sets_open's. */
 TD_API int td_set_pack_file(unsigned char **out, size_t *n, const char *path, unsigned flags,
                             td_error *err);
 

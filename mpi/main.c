@@ -30,10 +30,12 @@ static const struct {
     /* a summary records each file's hash, and keeps the breakdown's records */
     {CMD_SUMMARIZE, TD_PACK_SHA256 | TD_PACK_BD, 0},
     {CMD_BREAKDOWN, TD_PACK_BD, 0},
+    {CMD_ROOFLINE, 0, 0},
 };
 
 static mpi_sets g_sets;
-static bool g_whole; /* the files travel whole (TD_PACK_CALLS) */
+static bool g_whole;    /* the files travel whole (TD_PACK_CALLS) */
+static unsigned g_more; /* the packs carry stacks, shapes: TD_PACK_STACKS, TD_PACK_ROOF */
 
 /* cli_sets_open on rank 0: the sets built by all, else as the CLI opens them. */
 static int open_built(td_set **out, const char *const *paths, size_t n, const td_open_opts *opts,
@@ -41,11 +43,13 @@ static int open_built(td_set **out, const char *const *paths, size_t n, const td
 {
     int rc = mpi_sets_take(&g_sets, out, paths, n, err);
     if (rc == 0 && opts &&
-        (opts->step_marker || opts->want_stacks || opts->want_tree || opts->want_roofline ||
-         opts->npids || opts->nsys_demangled || (opts->want_breakdown && g_whole))) {
+        (opts->step_marker || (opts->want_stacks && !(g_more & TD_PACK_STACKS)) ||
+         opts->want_tree || (opts->want_roofline && !(g_more & TD_PACK_ROOF)) || opts->npids ||
+         opts->nsys_demangled || (opts->want_breakdown && g_whole))) {
         /* The processes read every process of an export by its short kernel
-         * names, without the marker, and packed no stacks, trees or shapes
-         * (nor the breakdown's records when they sent whole files): read
+         * names, without the marker, and packed no trees (nor stacks or
+         * shapes when the command line did not show that they are read,
+         * nor the breakdown's records when they sent whole files): read
          * again here, as asked. */
         for (size_t i = 0; i < n; i++) {
             td_set_free(out[i]);
@@ -118,6 +122,24 @@ static bool needs_calls(const cli_command *cmd, const cli_opts *o)
            (cmd->id == CMD_EXPLAIN && o->cmp.only_inclusive);
 }
 
+/* The stacks and shapes the command reads, which the processes pack with
+ * the aggregates (as summaries keep them) rather than rank 0 reading the
+ * sets again: --format folded, --by module, explain --by module, plot
+ * flame and the report's flame graph; roofline, plot roofline,
+ * --with-rate and the report's Why section. None when the files travel
+ * whole, or rank 0 reads them again anyway (--step-marker, --match tree). */
+static unsigned pack_more(const cli_command *cmd, const cli_opts *o, const char *choice)
+{
+    if (needs_calls(cmd, o) || o->step_marker || o->match_tree)
+        return 0;
+    bool report = cmd->id == CMD_REPORT, plot = cmd->id == CMD_PLOT && choice;
+    bool stacks = report || o->cmp.by == TD_BY_MODULE || o->cmp.by == TD_BY_STACK ||
+                  (o->format && !strcmp(o->format, "folded")) || (plot && !strcmp(choice, "flame"));
+    bool roof =
+        report || cmd->id == CMD_ROOFLINE || o->with_rate || (plot && !strcmp(choice, "roofline"));
+    return (stacks ? TD_PACK_STACKS : 0) | (roof ? TD_PACK_ROOF : 0);
+}
+
 static int run(int argc, char **argv, int me)
 {
     const cli_command *cmd = NULL;
@@ -129,8 +151,10 @@ static int run(int argc, char **argv, int me)
         int first = cmd->choices ? 1 : 0, k = find(cmd);
         int nsets = commands[k].nsets ? commands[k].nsets : cmd->npositional - first;
         g_whole = needs_calls(cmd, &o);
+        g_more = pack_more(cmd, &o, first ? pos[0] : NULL);
         mpi_sets_build(&g_sets, pos + first, (size_t)nsets,
-                       commands[k].flags | (o.ns ? TD_PACK_NS : 0) | (g_whole ? TD_PACK_CALLS : 0),
+                       commands[k].flags | (o.ns ? TD_PACK_NS : 0) | (g_whole ? TD_PACK_CALLS : 0) |
+                           g_more,
                        MPI_COMM_WORLD);
         rc = EXIT_OK;
         if (me == 0) {

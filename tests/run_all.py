@@ -42,6 +42,7 @@ NOT_INSTRUMENTED = {"pip", "install", "layout", "header"}
 LEAKS_OFF = {"mpi", "summary", "split", "durations", "chart", "gate", "stats_by", "roofline", "tree",
              "breakdown", "stats", "stacks", "simd_levels", "summary_writers", "summary_stacks",
              "python"}
+LEAKS_OFF.add("mpi_stacks")  # tracediff-mpi with stacks and shapes (Open MPI's allocations)
 
 
 def suite_env(name):

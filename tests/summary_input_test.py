@@ -175,8 +175,8 @@ def fields(blob):
             r.u(), r.u()
         elif has_attr and flags & 1:
             r.u(), r.u(), r.u()
-        if has_attr and has_stk and flags & 1:
-            r.u()  # the stack node
+        if has_attr and has_stk and (flags & 1 or has_stk == 2):
+            r.u()  # the stack node (2: of cpu groups too, schema 5)
         if encoding == 2:
             r.zz()
         else:

@@ -23,13 +23,20 @@
   schema 4 and the new run answers the roofline;
 - a summary made with --device cpu keeps no roofline inputs: roofline says
   so, naming it; one made with --iteration answers the roofline of the
-  iteration it kept as the traces do.
+  iteration it kept as the traces do;
+- the CPU stacks (schema 5): every command above that takes --device cpu
+  (folded, --by module, --stats, plot flame, report) gives
+  from the summaries the traces' bytes, on every pair above and on every
+  shared trace set with CPU events (against itself); a summary written by
+  the tracediff before them (schema 4, tests/data) still answers the GPU
+  stacks, and refuses the CPU's by name, saying to re-summarize (exit 2);
+  a run added to it has them.
 """
 import csv, gzip, io, os, re, shutil, sqlite3, subprocess, sys, tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 GOLD = os.path.join(ROOT, "tests", "golden", "traces")
-TD_SCHEMA = 4  # include/tracediff.h
+TD_SCHEMA = 5  # include/tracediff.h
 passed = failed = 0
 
 ROUNDING = re.compile(rb"tracediff: note: HTA's rounding of decimal timestamps[^\n]*\n")
@@ -140,6 +147,7 @@ def pair_checks(exe, tmp, label, traces, sums, sels, modules=True):
     check("%s: a module to explain" % label, module is not None or not modules)
     cmds.append(("plot flame", ["plot", "flame", "{C}", "{T}", "-o", svg]))
     cmds.append(("plot roofline", ["plot", "roofline", "{C}", "{T}", "-o", svg]))
+    cmds += cpu_cmds(svg)
     for sel in sels:
         for name, args in cmds:
             # the options each command takes: roofline has no --per-iteration
@@ -154,6 +162,40 @@ def pair_checks(exe, tmp, label, traces, sums, sels, modules=True):
                     continue
                 args = args + ["--samples", "iteration"]
             same(exe, "%s %s %s" % (label, name, " ".join(sel)), args + sel, traces, sums,
+                 [svg] if args[0] == "plot" else [])
+
+
+def cpu_cmds(svg):
+    """The commands that give the CPU stacks (--device cpu, docs/stacks.md)."""
+    cpu = ["--device", "cpu"]
+    return [
+        ("cpu folded control",
+         ["compare", "{C}", "{T}", "--format", "folded", "--side", "control"] + cpu),
+        ("cpu folded test", ["compare", "{C}", "{T}", "--format", "folded", "--side", "test"] + cpu),
+        ("cpu --by module", ["compare", "{C}", "{T}", "--by", "module"] + cpu),
+        ("cpu --by module json --exclusive",
+         ["compare", "{C}", "{T}", "--by", "module", "--exclusive", "--format", "json"] + cpu),
+        ("cpu --by module --stats",
+         ["compare", "{C}", "{T}", "--by", "module", "--stats", "--samples", "iteration"] + cpu),
+        ("cpu plot flame", ["plot", "flame", "{C}", "{T}", "-o", svg] + cpu),
+        ("cpu report", ["report", "{C}", "{T}", "-o", "-"] + cpu),
+    ]
+
+
+def shared_sets(exe, tmp):
+    """Every shared trace set with CPU events, against itself: its CPU
+    stacks from its summary equal the traces'."""
+    svg = os.path.join(tmp, "out.svg")
+    for name in sorted(os.listdir(GOLD)):
+        d = os.path.join(GOLD, name)
+        if not os.path.isdir(d) or name == "profilers":
+            continue
+        rc, out, _ = run(exe, "compare", d, d, "--device", "cpu", "--format", "csv", "-q")
+        if rc != 0 or out.count(b"\n") < 2:
+            continue  # no CPU events
+        s = summarize(exe, tmp, d, "cpu_" + name)
+        for label, args in cpu_cmds(svg)[:4]:
+            same(exe, "%s %s" % (name, label), args, (d, d), (s, s),
                  [svg] if args[0] == "plot" else [])
 
 
@@ -207,18 +249,13 @@ def selections(exe, tmp):
     rc, out, err = run(exe, "roofline", cpu, bert)
     check("roofline of a --device cpu summary: refused, naming it",
           rc == 2 and not out and cpu.encode() in err and b"--device cpu" in err, err[:300])
-    # CPU stacks are not kept: every command that needs them says so, names
-    # the summary and writes nothing; the traces give them.
-    full = summarize(exe, tmp, bert, "full")
-    for args in (["compare", "--format", "folded", "--side", "test"],
-                 ["compare", "--by", "module"]):
-        rc, out, err = run(exe, args[0], full, bert, *args[1:], "--device", "cpu")
-        check("%s --device cpu from a summary: refused, naming it" % " ".join(args),
-              rc == 2 and not out and full.encode() in err and b"no CPU stacks" in err,
-              err[:300])
-        rc, out, err = run(exe, args[0], bert, bert, *args[1:], "--device", "cpu")
-        check("%s --device cpu from the traces: rows" % " ".join(args),
-              rc == 0 and out.count(b"\n") > 1, err[:300])
+    # a summary of the GPU alone cannot give the CPU's stacks: an error
+    # naming it, as for every command asking for a device it did not keep
+    gpu = summarize(exe, tmp, bert, "gpu", "--device", "gpu")
+    rc, out, err = run(exe, "compare", gpu, bert, "--format", "folded", "--side", "test",
+                       "--device", "cpu")
+    check("folded --device cpu of a --device gpu summary: refused, naming it",
+          rc != 0 and not out and gpu.encode() in err, err[:300])
     two = os.path.join(GOLD, "hta-two_ranks")
     it = summarize(exe, tmp, two, "it", "--iteration", "552")
     for args in (["roofline"], ["roofline", "--stats", "--format", "json"],
@@ -277,6 +314,43 @@ def schema3(exe, tmp):
     check("the old run still says to re-summarize", rc == 2 and b"re-summarize" in err, err[:300])
 
 
+def schema4(exe, tmp):
+    """A summary written before summaries kept the CPU stacks."""
+    v4 = os.path.join(tmp, "v4.tdsum")
+    open(v4, "wb").write(gzip.open(os.path.join(ROOT, "tests/data/summary_schema4.tdsum.gz")).read())
+    check("the old summary is schema 4",
+          sqlite3.connect(v4).execute("PRAGMA user_version").fetchone()[0] == 4)
+    bert = os.path.join(GOLD, "tracelens-bert_h100")
+    for args in (["--format", "folded", "--side", "test"], ["--by", "module"]):
+        a = plain(run(exe, "compare", bert, bert, *args))
+        b = plain(run(exe, "compare", v4, bert, *args))
+        check("schema 4: %s of the GPU equals the traces'" % args[1],
+              a[0] == 0 and a[:2] == b[:2], b[2][:300])
+    svg = os.path.join(tmp, "v4.svg")
+    for args in (["compare", v4, bert, "--format", "folded", "--side", "test"],
+                 ["compare", bert, v4, "--by", "module"],
+                 ["compare", v4, v4, "--by", "module", "--exclusive"],
+                 ["plot", "flame", v4, bert, "-o", svg]):
+        rc, out, err = plain(run(exe, *args, "--device", "cpu"))
+        check("schema 4: %s %s --device cpu refused, saying to re-summarize" % (args[0], args[-2]),
+              rc == 2 and not out and not os.path.exists(svg) and err.count(b"\n") == 1 and
+              err.startswith(b"tracediff: " + v4.encode() + b"#bert: no CPU stacks") and
+              b"re-summarize" in err, err[:300])
+    rc, out, err = run(exe, "report", v4, bert, "-o", "-", "--device", "cpu")
+    check("schema 4: report --device cpu writes its page, the flame section saying why",
+          rc == 0 and b'id="td-flame-none"' in out and b"re-summarize" in out, err[:300])
+    rc, _, err = run(exe, "summarize", bert, "-o", v4, "--run", "new")
+    check("schema 4 + a run: schema %d" % TD_SCHEMA,
+          rc == 0 and sqlite3.connect(v4).execute("PRAGMA user_version").fetchone()[0] == TD_SCHEMA,
+          err[:300])
+    args = ["--format", "folded", "--side", "control", "--device", "cpu"]
+    a = plain(run(exe, "compare", bert, bert, *args))
+    b = plain(run(exe, "compare", v4 + "#new", bert, *args))
+    check("the new run answers the CPU stacks", a[0] == 0 and a[:2] == b[:2], b[2][:300])
+    rc, _, err = run(exe, "compare", v4 + "#bert", bert, *args)
+    check("the old run still says to re-summarize", rc == 2 and b"re-summarize" in err, err[:300])
+
+
 def main():
     exe = os.path.abspath(sys.argv[1])
     tmp = tempfile.mkdtemp(prefix="td_sumstk_")
@@ -284,6 +358,8 @@ def main():
         pairs(exe, tmp)
         selections(exe, tmp)
         schema3(exe, tmp)
+        schema4(exe, tmp)
+        shared_sets(exe, tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     print("summary_stacks: %d passed, %d failed" % (passed, failed))

@@ -41,7 +41,7 @@ import golden_test  # noqa: E402
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 GOLD = os.path.join(ROOT, "tests", "golden")
 passed = failed = 0
-TD_SCHEMA = 4  # PRAGMA user_version that summarize writes (include/tracediff.h)
+TD_SCHEMA = 5  # PRAGMA user_version that summarize writes (include/tracediff.h)
 
 
 def check(name, ok, detail=""):

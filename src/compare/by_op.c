@@ -29,10 +29,12 @@ int td_attr_check(builder *b, const td_set *control, const td_set *test,
     for (int s = 0; stk && s < 2; s++)
         for (size_t i = 0; i < sets[s]->nfiles; i++) {
             const td_file *f = sets[s]->files[i];
+            /* a summary written before summaries kept the CPU stacks (schema 4) */
             if (f->stk_of && opts->device == TD_DEVICE_CPU && !f->stk_cpu)
                 return td_fail(err, TD_EUSAGE, f->origin ? f->origin : f->path,
-                               "no CPU stacks: a summary keeps the stacks of GPU events only: "
-                               "give the trace files for rows by %s with --device cpu",
+                               "no CPU stacks: this summary was written before summaries kept "
+                               "them: re-summarize its traces (tracediff summarize) for rows by "
+                               "%s with --device cpu",
                                opts->by == TD_BY_STACK ? "stack" : "module");
             if (f->stk_of)
                 continue;

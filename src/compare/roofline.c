@@ -620,6 +620,10 @@ static int measure_side(td_roofline *r, int side, const td_set *s, const td_list
         long rp = rank_pos(rk, nrk, f->rank);
         if (rp < 0)
             continue;
+        if ((rc = td_file_roof(f)) < 0) { /* a summary's section, decoded now */
+            rc = td_roof_fail(err, rc, f);
+            break;
+        }
         any_attr |= f->roof_ts != NULL || f->roof_list != NULL;
         sd->shapes |= f->shapes != NULL;
         if (!sd->device && f->device_name && !(sd->device = strdup(f->device_name)))

@@ -67,6 +67,7 @@ void td_file_free(td_file *f)
     free(f->roof_ts);
     free(f->roof_end);
     free(f->roof_list);
+    free(f->roof_lazy);
     free(f->stk_of);
     free(f->stk_cpu);
     free(f->stk_parent);
@@ -88,6 +89,25 @@ int td_file_events(const td_file *cf)
     int rc = f->lazy_damaged ? TD_ETRACE : f->lazy ? f->fill(f) : 0;
     pthread_mutex_unlock(&fill_lock);
     return rc;
+}
+
+int td_file_roof(const td_file *cf)
+{
+    td_file *f = (td_file *)cf; /* as td_file_events */
+    if (!f->roof_fill)
+        return 0;
+    pthread_mutex_lock(&fill_lock);
+    int rc = f->roof_damaged ? TD_ETRACE : f->roof_lazy ? f->roof_fill(f) : 0;
+    pthread_mutex_unlock(&fill_lock);
+    return rc;
+}
+
+int td_roof_fail(td_error *err, int rc, const td_file *f)
+{
+    if (rc != TD_ETRACE)
+        return td_fail(err, rc, f->path, "out of memory");
+    return td_fail(err, rc, f->origin ? f->origin : f->path,
+                   "damaged summary: a packed file does not decode");
 }
 
 int td_events_fail(td_error *err, int rc, const td_file *f)

@@ -216,6 +216,14 @@ typedef struct td_file {
     td_roof_ev *roof_list;
     size_t nroof_list;
     uint8_t roof_lost, stk_lost;
+    /* A summary's roofline section, kept packed until a command reads the
+     * roofline (td_file_roof decodes it into roof_list, op_name, op_parent,
+     * op_shape and shapes through roof_fill, set by store/); NULL once
+     * decoded, or when there is none. roof_damaged: it did not decode. */
+    unsigned char *roof_lazy;
+    size_t nroof_lazy;
+    int (*roof_fill)(struct td_file *f);
+    int roof_damaged;
 } td_file;
 
 #define TD_STK_CUT 0xFFFFFEFFu /* the "[…]" frame */
@@ -303,6 +311,12 @@ void td_file_free(td_file *f);
  * TD_ENOMEM, or TD_ETRACE when a summary's durations are damaged
  * (td_events_fail). */
 int td_file_events(const td_file *f);
+/* Makes a summary's file hold its roofline section (roof_list and the
+ * calls and shapes it names), decoding it the first time (safe to call
+ * from several threads). 0, TD_ENOMEM, or TD_ETRACE when the section is
+ * damaged (td_roof_fail). */
+int td_file_roof(const td_file *f);
+int td_roof_fail(td_error *err, int rc, const td_file *f);
 /* td_file_events' failure rc as an error naming the summary; returns rc. */
 int td_events_fail(td_error *err, int rc, const td_file *f);
 

@@ -18,9 +18,13 @@
 #define PACK_MAGIC_TDF3 "TDF3" /* with the trace span and the ops' waits */
 #define PACK_MAGIC_TDF2 "TDF2" /* with the attribution flag and per-group links */
 #define PACK_MAGIC_OLD "TDF1"  /* without: read as a file with no attribution */
-#define ENC_SORTED_INT 0       /* groups of sorted whole-number durations (read only) */
-#define ENC_RAW 1              /* every event in file order, 8-byte doubles */
-#define ENC_SORTED_TOTALS 2    /* the groups with their totals, then their durations */
+
+/* The stacks section's flag: the gpu events' stacks (schema 4), or those
+ * of the cpu events too (schema 5 on), their nodes in every group head. */
+enum { STK_NONE = 0, STK_GPU = 1, STK_GPU_CPU = 2 };
+#define ENC_SORTED_INT 0    /* groups of sorted whole-number durations (read only) */
+#define ENC_RAW 1           /* every event in file order, 8-byte doubles */
+#define ENC_SORTED_TOTALS 2 /* the groups with their totals, then their durations */
 
 void td_buf_free(td_buf *b)
 {
@@ -139,11 +143,12 @@ static size_t collect_kept(keyed *k, const td_file *f, const td_keep *keep, cons
     int device = keep ? keep->device : TD_DEVICE_ALL;
     bool whole_all = true;
     double abs_sum = 0;
-    size_t gi = 0; /* gpu events so far: the index of their attribution */
+    size_t gi = 0, ci = 0; /* gpu (cpu) events so far: the index of their attribution (stack) */
+    bool cpu_stk = f->has_attr && f->stk_of && f->stk_cpu;
     for (size_t i = 0; i < f->nev; i++) {
         const td_event *e = &f->evb[i >> TD_BLOCK_SHIFT][i & (TD_BLOCK - 1)];
         bool gpu = (e->name & TD_EV_GPU) != 0;
-        size_t a = gpu ? gi++ : 0;
+        size_t a = gpu ? gi++ : 0, c = gpu ? 0 : ci++;
         if ((device == TD_DEVICE_CPU && gpu) || (device == TD_DEVICE_GPU && !gpu))
             continue;
         if (keep && keep->iters && (e->iter < 0 || !iter_on[e->iter]))
@@ -155,6 +160,8 @@ static size_t collect_kept(keyed *k, const td_file *f, const td_keep *keep, cons
             k[n].attr[2] = f->attr_ann[a];
             /* the stacks split the groups too: every event of a group has one */
             k[n].attr[3] = f->stk_of ? f->stk_of[a] : 0;
+        } else if (!gpu && cpu_stk) { /* a cpu group has one stack too */
+            k[n].attr[3] = c < f->nstk_cpu ? f->stk_cpu[c] : TD_ATTR_NONE;
         }
         k[n].key = (uint64_t)(uint32_t)(e->iter + 1) << 32 | e->name;
         k[n].dur = e->dur;
@@ -452,6 +459,7 @@ int td_file_groups(td_groups *out, const td_file *f, const td_keep *keep, td_err
     memset(out, 0, sizeof *out);
     out->has_attr = f->has_attr;
     out->has_stk = f->has_attr && f->stk_of != NULL;
+    out->has_stk_cpu = out->has_stk && f->stk_cpu != NULL;
     out->keep_all = !keep || (!keep->iters && keep->device == TD_DEVICE_ALL);
     out->all_iters = !keep || !keep->iters;
     out->device = keep ? keep->device : TD_DEVICE_ALL;
@@ -557,7 +565,7 @@ static int pack_group_head(td_buf *b, const td_group *x, const td_groups *g)
     if (g->has_attr && (x->flags & TD_GROUP_GPU))
         for (int k = 0; k < 3; k++)
             bad |= put_u(b, x->attr[k]);
-    if (g->has_attr && g->has_stk && (x->flags & TD_GROUP_GPU))
+    if (g->has_attr && g->has_stk && ((x->flags & TD_GROUP_GPU) || g->has_stk_cpu))
         bad |= put_u(b, x->attr[3] == TD_ATTR_NONE ? 0 : (uint64_t)x->attr[3] + 1);
     return bad;
 }
@@ -724,15 +732,16 @@ static int pack_bd(td_buf *b, const td_file *f, const td_groups *g)
 }
 
 /* The stacks' frames (files from "TDF5" on): 0 when the file was loaded
- * without them, else 1, the node count, per node its parent + 1 (0: a
- * root; a parent comes before its children) and its name id + 1 (0: the
- * cut frame), then the count of CPU events folded into cut frames. Each
- * gpu group's head then names its node. */
+ * without them, else 2 (1: the stacks of gpu events only, written by
+ * schema 4), the node count, per node its parent + 1 (0: a root; a parent
+ * comes before its children) and its name id + 1 (0: the cut frame), then
+ * the count of CPU events folded into cut frames. Each gpu group's head
+ * then names its node, and with 2 each cpu group's head too. */
 static int pack_stacks(td_buf *b, const td_file *f, const td_groups *g)
 {
     if (!g->has_stk)
         return put_u(b, 0);
-    int bad = put_u(b, 1);
+    int bad = put_u(b, g->has_stk_cpu ? STK_GPU_CPU : STK_GPU);
     bad |= put_u(b, f->nstk);
     for (size_t i = 0; i < f->nstk && !bad; i++) {
         bad |= put_u(b, f->stk_parent[i] == TD_ATTR_NONE ? 0 : (uint64_t)f->stk_parent[i] + 1);
@@ -906,6 +915,7 @@ typedef struct rd {
     const unsigned char *p, *end;
     int bad;
     unsigned char *owned; /* the malloc'd bytes p points into, or NULL */
+    int stk_cpu;          /* the cpu group heads name a stack node too (STK_GPU_CPU) */
 } rd;
 
 enum { UNPACK_BAD = -1, UNPACK_NOMEM = -2 };
@@ -1011,10 +1021,50 @@ static bool plausible(const rd *r, uint64_t count)
     return !r->bad && count <= (uint64_t)(r->end - r->p);
 }
 
+/* A count of records that take at least min bytes each: no more than the
+ * bytes left hold, nor than max. 0 with r->bad set otherwise. */
+static uint64_t get_count(rd *r, uint64_t min, uint64_t max)
+{
+    uint64_t n = get_u(r);
+    if (r->bad || n > max || n > (uint64_t)(r->end - r->p) / min) {
+        r->bad = 1;
+        return 0;
+    }
+    return n;
+}
+
+/* A bound of get_id_rows: a row's index + 1, or 0 (at most the count). */
+#define ROW_OR_NONE UINT64_MAX
+
+/* A count (below max), then that many rows of nf varints, column j into
+ * col[j] (count + 1 entries, malloc'd here; NULL: checked, not kept),
+ * each value below bound[j] (ROW_OR_NONE: at most the count) and below
+ * 2^32. The callers check what relates rows to each other. 0, UNPACK_BAD
+ * or UNPACK_NOMEM. */
+static int get_id_rows(rd *r, uint64_t max, int nf, const uint64_t *bound, uint32_t **col[],
+                       uint64_t *count)
+{
+    uint64_t n = *count = get_count(r, (uint64_t)nf, max);
+    if (r->bad)
+        return UNPACK_BAD;
+    for (int j = 0; j < nf; j++)
+        if (col[j] && !(*col[j] = malloc((n + 1) * sizeof **col[j])))
+            return UNPACK_NOMEM;
+    for (uint64_t i = 0; i < n; i++)
+        for (int j = 0; j < nf; j++) {
+            uint64_t v = get_u(r), b = bound[j] == ROW_OR_NONE ? n + 1 : bound[j];
+            if (r->bad || v >= b || v > UINT32_MAX)
+                return UNPACK_BAD;
+            if (col[j])
+                (*col[j])[i] = (uint32_t)v;
+        }
+    return 0;
+}
+
 static int unpack_cats(rd *r, td_file *f)
 {
-    uint64_t nc = get_u(r);
-    if (!plausible(r, nc))
+    uint64_t nc = get_count(r, 1, UINT64_MAX);
+    if (r->bad)
         return UNPACK_BAD;
     if (!(f->cat_counts = calloc(nc + 1, sizeof *f->cat_counts)))
         return UNPACK_NOMEM;
@@ -1062,8 +1112,8 @@ static int unpack_categories(rd *r, td_file *f)
  * damage. */
 static int unpack_iters(rd *r, td_file *f)
 {
-    uint64_t ni = get_u(r);
-    if (!plausible(r, ni))
+    uint64_t ni = get_count(r, 1, UINT64_MAX);
+    if (r->bad)
         return UNPACK_BAD;
     if (!(f->iters = malloc((ni + 1) * sizeof *f->iters)))
         return UNPACK_NOMEM;
@@ -1079,8 +1129,8 @@ static int unpack_iters(rd *r, td_file *f)
 
 static int unpack_names(rd *r, td_file *f)
 {
-    uint64_t nn = get_u(r);
-    if (!plausible(r, nn) || nn > ((uint64_t)1 << TD_NAME_BITS))
+    uint64_t nn = get_count(r, 1, (uint64_t)1 << TD_NAME_BITS);
+    if (r->bad)
         return UNPACK_BAD;
     for (uint64_t i = 0; i < nn && !r->bad; i++) {
         size_t len;
@@ -1121,7 +1171,7 @@ static int get_group_head(rd *rp, td_event_group *g, const td_file *f, size_t nn
     if (f->has_attr && (flags & TD_GROUP_GPU))
         for (int k = 0; k < 3; k++)
             attr[k] = get_u(&r);
-    if (f->has_attr && f->stk_parent && (flags & TD_GROUP_GPU))
+    if (f->has_attr && f->stk_parent && ((flags & TD_GROUP_GPU) || r.stk_cpu))
         stk = get_u(&r); /* its stack node + 1, 0 none */
     *rp = r;
     if (!plausible(&r, count) || iter > f->niters || flags > 3 || name >= nnames ||
@@ -1173,15 +1223,18 @@ static int attr_of_groups(td_file *f)
 
 /* The stack node of each gpu event of sorted groups (as attr_of_groups
  * orders them), filled from the heads at once: the stacks' users look for
- * stk_of before they walk the events. */
-static int stk_of_groups(td_file *f)
+ * stk_of before they walk the events. With cpu (STK_GPU_CPU), room for the
+ * node of each cpu event (stk_cpu), which decode_lazy fills as the events
+ * come out: only a walk of the events reads it. */
+static int stk_of_groups(td_file *f, bool cpu)
 {
     if (!f->stk_parent)
         return 0;
-    size_t n = 0, k = 0;
+    size_t n = 0, nc = 0, k = 0;
     for (size_t i = 0; i < f->ngroups; i++)
-        n += (f->groups[i].name & TD_EV_GPU) ? f->groups[i].count : 0;
-    if (!(f->stk_of = malloc((n + 1) * sizeof *f->stk_of)))
+        *((f->groups[i].name & TD_EV_GPU) ? &n : &nc) += f->groups[i].count;
+    if (!(f->stk_of = malloc((n + 1) * sizeof *f->stk_of)) ||
+        (cpu && !(f->stk_cpu = malloc((nc + 1) * sizeof *f->stk_cpu))))
         return UNPACK_NOMEM;
     for (size_t i = 0; i < f->ngroups; i++)
         if (f->groups[i].name & TD_EV_GPU)
@@ -1307,7 +1360,7 @@ static int unpack_sorted_int(rd *r, td_file *f, uint64_t ng)
     f->ngroups = ng;
     f->nev = nev;
     f->lazy_heads = 1;
-    if (stk_of_groups(f) < 0)
+    if (stk_of_groups(f, r->stk_cpu) < 0)
         return UNPACK_NOMEM;
     return keep_lazy(r, f, body);
 }
@@ -1340,7 +1393,7 @@ static int unpack_sorted_totals(rd *r, td_file *f, uint64_t ng)
     f->ngroups = ng;
     f->nev = nev;
     f->lazy_heads = 0;
-    if (stk_of_groups(f) < 0)
+    if (stk_of_groups(f, r->stk_cpu) < 0)
         return UNPACK_NOMEM;
     return keep_lazy(r, f, body);
 }
@@ -1353,14 +1406,15 @@ static int decode_lazy(td_file *f)
 {
     if (alloc_events(f, f->nev) < 0 || (f->has_attr && attr_of_groups(f) < 0))
         return TD_ENOMEM;
-    rd r = {f->lazy, f->lazy + f->nlazy, 0, NULL};
+    rd r = {f->lazy, f->lazy + f->nlazy, 0, NULL, 0};
     size_t k = 0;
     int damaged = 0;
     for (size_t i = 0; i < f->ngroups; i++) {
         const td_event_group *g = &f->groups[i];
         if (f->lazy_heads) { /* the head, known from groups[] */
-            int head = 4 + (f->has_attr && (g->name & TD_EV_GPU) ? 3 : 0) +
-                       (f->has_attr && f->stk_parent && (g->name & TD_EV_GPU) ? 1 : 0);
+            bool gpu = (g->name & TD_EV_GPU) != 0;
+            int head = 4 + (f->has_attr && gpu ? 3 : 0) +
+                       (f->has_attr && f->stk_parent && (gpu || f->stk_cpu) ? 1 : 0);
             for (int h = 0; h < head; h++)
                 get_u(&r);
         }
@@ -1377,6 +1431,8 @@ static int decode_lazy(td_file *f)
         }
         r.p = p;
         damaged |= (double)(int64_t)sum != g->total;
+        for (uint64_t j = 0; f->stk_cpu && !(g->name & TD_EV_GPU) && j < g->count; j++)
+            f->stk_cpu[f->nstk_cpu++] = g->stk; /* stk_of_groups made room */
     }
     if (damaged || r.bad || r.p != r.end) {
         f->lazy_damaged = 1; /* evb stays allocated, freed with f */
@@ -1423,6 +1479,9 @@ static int unpack_raw(rd *r, td_file *f, uint64_t ng)
         rc = alloc_attr(f, (size_t)nev);
     if (rc == 0 && f->stk_parent && !(f->stk_of = malloc((nev + 1) * sizeof *f->stk_of)))
         rc = UNPACK_NOMEM;
+    if (rc == 0 && f->stk_parent && r->stk_cpu &&
+        !(f->stk_cpu = malloc((nev + 1) * sizeof *f->stk_cpu)))
+        rc = UNPACK_NOMEM;
     for (uint64_t k = 0; k < nev && rc == 0; k++) {
         uint64_t gi = get_u(r), w = get_le64(r);
         if (r->bad || gi >= ng) {
@@ -1437,6 +1496,8 @@ static int unpack_raw(rd *r, td_file *f, uint64_t ng)
             if (f->stk_of)
                 f->stk_of[f->nattr] = heads[gi].stk;
             push_attr(f, &heads[gi]);
+        } else if (f->stk_cpu) {
+            f->stk_cpu[f->nstk_cpu++] = heads[gi].stk;
         }
     }
     if (rc == 0)
@@ -1447,8 +1508,8 @@ static int unpack_raw(rd *r, td_file *f, uint64_t ng)
 
 static int unpack_events(rd *r, td_file *f)
 {
-    uint64_t enc = get_u(r), ng = get_u(r);
-    if (!plausible(r, ng))
+    uint64_t enc = get_u(r), ng = get_count(r, 1, UINT64_MAX);
+    if (r->bad)
         return UNPACK_BAD;
     if (enc == ENC_SORTED_TOTALS)
         return unpack_sorted_totals(r, f, ng);
@@ -1486,8 +1547,8 @@ static int unpack_extras(rd *r, td_file *f)
     if (!has_wait)
         return r->bad ? UNPACK_BAD : 0;
     size_t nn = td_strtab_count(f->names);
-    uint64_t nw = get_u(r);
-    if (r->bad || nw > nn || !plausible(r, nw))
+    uint64_t nw = get_count(r, 1, nn);
+    if (r->bad)
         return UNPACK_BAD;
     f->wait_in = calloc(nn + 1, sizeof *f->wait_in);
     f->wait_of = calloc(nn + 1, sizeof *f->wait_of);
@@ -1522,9 +1583,10 @@ static int unpack_bd(rd *r, td_file *f)
     td_bd_file *bd = f->bd = td_bd_new();
     if (!bd)
         return UNPACK_NOMEM;
-    uint64_t enc = get_u(r), nev = get_u(r);
+    uint64_t enc = get_u(r);
     /* 6 bytes at least per record (whole times), 27 with doubles */
-    if (r->bad || enc > BD_WHOLE || nev > (uint64_t)(r->end - r->p) / (enc == BD_WHOLE ? 6 : 27))
+    uint64_t nev = get_count(r, enc == BD_WHOLE ? 6 : 27, UINT64_MAX);
+    if (r->bad || enc > BD_WHOLE)
         return UNPACK_BAD;
     if (!(bd->ev = malloc((nev + 1) * sizeof *bd->ev)))
         return UNPACK_NOMEM;
@@ -1560,8 +1622,8 @@ static int unpack_bd(rd *r, td_file *f)
         e->flags = (uint8_t)flags;
     }
     bd->nev = (size_t)nev;
-    uint64_t nsync = get_u(r);
-    if (r->bad || nsync > (uint64_t)(r->end - r->p) / 16)
+    uint64_t nsync = get_count(r, 16, UINT64_MAX);
+    if (r->bad)
         return UNPACK_BAD;
     if (!(bd->sync = malloc((nsync + 1) * sizeof *bd->sync)))
         return UNPACK_NOMEM;
@@ -1572,8 +1634,8 @@ static int unpack_bd(rd *r, td_file *f)
             return UNPACK_BAD;
     }
     bd->nsync = (size_t)nsync;
-    uint64_t nsteps = get_u(r);
-    if (r->bad || nsteps > (uint64_t)(r->end - r->p) / 17)
+    uint64_t nsteps = get_count(r, 17, UINT64_MAX);
+    if (r->bad)
         return UNPACK_BAD;
     for (uint64_t i = 0; i < nsteps; i++) {
         double start = get_dbl(r), end = get_dbl(r);
@@ -1595,36 +1657,33 @@ static int unpack_bd(rd *r, td_file *f)
 static int unpack_stacks(rd *r, td_file *f)
 {
     uint64_t has = get_u(r);
-    if (r->bad || has > 1 || (has && !f->has_attr))
+    if (r->bad || has > STK_GPU_CPU || (has && !f->has_attr))
         return UNPACK_BAD;
     if (!has) {
         f->stk_lost = TD_BD_LOST_UNLOADED;
         return 0;
     }
-    size_t nn = td_strtab_count(f->names);
-    uint64_t n = get_u(r);
-    /* two bytes at least per node; ids below TD_STK_CUT */
-    if (r->bad || n > (uint64_t)(r->end - r->p) / 2 || n >= UINT32_MAX - 0x200)
-        return UNPACK_BAD;
+    r->stk_cpu = has == STK_GPU_CPU;
+    /* per node its parent + 1 and its name id + 1 (0: the cut frame); ids
+     * below TD_STK_CUT */
+    uint64_t n, bound[2] = {ROW_OR_NONE, td_strtab_count(f->names) + 1};
+    uint32_t **col[2] = {&f->stk_parent, &f->stk_name};
+    int rc = get_id_rows(r, UINT32_MAX - 0x201, 2, bound, col, &n);
+    if (rc < 0)
+        return rc;
     uint32_t *depth = malloc((n + 1) * sizeof *depth);
-    f->stk_parent = malloc((n + 1) * sizeof *f->stk_parent);
-    f->stk_name = malloc((n + 1) * sizeof *f->stk_name);
-    if (!depth || !f->stk_parent || !f->stk_name) {
-        free(depth);
+    if (!depth)
         return UNPACK_NOMEM;
-    }
-    int rc = 0;
     for (uint64_t i = 0; i < n && rc == 0; i++) {
-        uint64_t p = get_u(r), nm = get_u(r);
-        uint32_t parent = p ? (uint32_t)(p - 1) : TD_ATTR_NONE;
-        if (r->bad || p > i || nm > nn ||
-            (parent != TD_ATTR_NONE &&
-             (f->stk_name[parent] == TD_STK_CUT || depth[parent] >= TD_STK_MAX_DEPTH))) {
+        uint32_t p = f->stk_parent[i], nm = f->stk_name[i];
+        uint32_t parent = p ? p - 1 : TD_ATTR_NONE;
+        if (p > i || (parent != TD_ATTR_NONE &&
+                      (f->stk_name[parent] == TD_STK_CUT || depth[parent] >= TD_STK_MAX_DEPTH))) {
             rc = UNPACK_BAD;
             break;
         }
         f->stk_parent[i] = parent;
-        f->stk_name[i] = nm ? (uint32_t)(nm - 1) : TD_STK_CUT;
+        f->stk_name[i] = nm ? nm - 1 : TD_STK_CUT;
         depth[i] = parent == TD_ATTR_NONE ? 1 : depth[parent] + 1;
     }
     free(depth);
@@ -1645,8 +1704,8 @@ static int unpack_roof_shapes(rd *r, td_file *f, size_t *nsh)
         return 0;
     if (!(f->shapes = td_strtab_new()))
         return UNPACK_NOMEM;
-    uint64_t ns = get_u(r);
-    if (!plausible(r, ns))
+    uint64_t ns = get_count(r, 1, UINT64_MAX);
+    if (r->bad)
         return UNPACK_BAD;
     for (uint64_t i = 0; i < ns; i++) {
         size_t len;
@@ -1667,40 +1726,29 @@ static int unpack_roof_shapes(rd *r, td_file *f, size_t *nsh)
  * the call itself), shapes among nsh. */
 static int unpack_roof_calls(rd *r, td_file *f, size_t nsh)
 {
-    size_t nn = td_strtab_count(f->names);
-    uint64_t nc = get_u(r);
-    /* three bytes at least per call; ids below TD_ATTR_NONE */
-    if (r->bad || nc > (uint64_t)(r->end - r->p) / 3 || nc >= UINT32_MAX)
-        return UNPACK_BAD;
-    f->op_name = malloc((nc + 1) * sizeof *f->op_name);
-    f->op_parent = malloc((nc + 1) * sizeof *f->op_parent);
-    if (!f->op_name || !f->op_parent ||
-        (f->shapes && !(f->op_shape = malloc((nc + 1) * sizeof *f->op_shape))))
-        return UNPACK_NOMEM;
+    /* per call its name id, parent + 1 and shape + 1; ids below TD_ATTR_NONE */
+    uint64_t nc, bound[3] = {td_strtab_count(f->names), ROW_OR_NONE, (uint64_t)nsh + 1};
+    uint32_t **col[3] = {&f->op_name, &f->op_parent, f->shapes ? &f->op_shape : NULL};
+    int rc = get_id_rows(r, UINT32_MAX - 1, 3, bound, col, &nc);
+    if (rc < 0)
+        return rc;
     for (uint64_t i = 0; i < nc; i++) {
-        uint64_t nm = get_u(r), p = get_u(r), sh = get_u(r);
-        if (r->bad || nm >= nn || p > nc || p == i + 1 || sh > nsh)
+        uint32_t p = f->op_parent[i];
+        if (p == i + 1) /* not its own parent */
             return UNPACK_BAD;
-        f->op_name[i] = (uint32_t)nm;
-        f->op_parent[i] = p ? (uint32_t)(p - 1) : TD_ATTR_NONE;
+        f->op_parent[i] = p ? p - 1 : TD_ATTR_NONE;
         if (f->op_shape)
-            f->op_shape[i] = sh ? (uint32_t)(sh - 1) : TD_ATTR_NONE;
+            f->op_shape[i] = f->op_shape[i] ? f->op_shape[i] - 1 : TD_ATTR_NONE;
     }
     f->nops = (size_t)nc;
     return 0;
 }
 
-/* pack_roof's section: every name, call, shape, iteration and op checked
- * against the file's, the shapes UTF-8 as names are, every time finite. */
-static int unpack_roof(rd *r, td_file *f)
+/* pack_roof's section after its flag: every name, call, shape, iteration
+ * and op checked against the file's, the shapes UTF-8 as names are, every
+ * time finite. */
+static int roof_body(rd *r, td_file *f)
 {
-    uint64_t has = get_u(r);
-    if (r->bad || has > 2 || (has == 1 && !f->has_attr))
-        return UNPACK_BAD;
-    if (has != 1) {
-        f->roof_lost = has ? TD_BD_LOST_SELECTION : TD_BD_LOST_UNLOADED;
-        return 0;
-    }
     size_t nsh = 0;
     int rc = unpack_roof_shapes(r, f, &nsh);
     if (rc == 0)
@@ -1709,9 +1757,10 @@ static int unpack_roof(rd *r, td_file *f)
         return rc;
     size_t nn = td_strtab_count(f->names);
     uint64_t nc = f->nops;
-    uint64_t enc = get_u(r), nev = get_u(r);
+    uint64_t enc = get_u(r);
     /* 7 bytes at least per event (whole times), 21 with doubles */
-    if (r->bad || enc > BD_WHOLE || nev > (uint64_t)(r->end - r->p) / (enc == BD_WHOLE ? 7 : 21))
+    uint64_t nev = get_count(r, enc == BD_WHOLE ? 7 : 21, UINT64_MAX);
+    if (r->bad || enc > BD_WHOLE)
         return UNPACK_BAD;
     if (!(f->roof_list = malloc((nev + 1) * sizeof *f->roof_list)))
         return UNPACK_NOMEM;
@@ -1745,6 +1794,116 @@ static int unpack_roof(rd *r, td_file *f)
     return 0;
 }
 
+/* Past n varints at r->p: eight bytes at a time while fewer than n end in
+ * them (a varint ends at a byte below 0x80), then byte by byte. */
+static void skip_varints(rd *r, uint64_t n)
+{
+    const unsigned char *p = r->p, *end = r->end;
+    while (n > 8 && end - p >= 8) {
+        uint64_t w;
+        memcpy(&w, p, 8);
+        /* a 1 per byte that ends a varint, summed into the top byte */
+        uint64_t ends = (((~w & 0x8080808080808080ull) >> 7) * 0x0101010101010101ull) >> 56;
+        if (ends >= n)
+            break;
+        n -= ends;
+        p += 8;
+    }
+    for (; n && p < end; p++)
+        n -= !(*p & 0x80);
+    r->p = p;
+    if (n)
+        r->bad = 1;
+}
+
+/* Past pack_roof's section after its flag, reading only its counts and
+ * lengths (roof_body checks the rest when the roofline is asked for). */
+static int skip_roof(rd *r)
+{
+    uint64_t has_shapes = get_u(r);
+    if (r->bad || has_shapes > 1)
+        return UNPACK_BAD;
+    uint64_t ns = has_shapes ? get_count(r, 1, UINT64_MAX) : 0;
+    if (r->bad)
+        return UNPACK_BAD;
+    for (uint64_t i = 0; i < ns && !r->bad; i++) {
+        size_t len;
+        get_s(r, &len);
+    }
+    uint64_t nc = get_count(r, 3, UINT32_MAX - 1);
+    skip_varints(r, 3 * nc);
+    uint64_t enc = get_u(r), nev = get_count(r, enc == BD_WHOLE ? 7 : 21, UINT64_MAX);
+    if (r->bad || enc > BD_WHOLE)
+        return UNPACK_BAD;
+    if (enc == BD_WHOLE)
+        skip_varints(r, 7 * nev);
+    for (uint64_t i = 0; enc != BD_WHOLE && i < nev && !r->bad; i++) {
+        skip_varints(r, 3);
+        if (r->end - r->p < 16)
+            return UNPACK_BAD;
+        r->p += 16;
+        skip_varints(r, 2);
+    }
+    return r->bad ? UNPACK_BAD : 0;
+}
+
+/* Frees what roof_body made of f. */
+static void roof_drop(td_file *f)
+{
+    free(f->roof_list);
+    free(f->op_name);
+    free(f->op_parent);
+    free(f->op_shape);
+    td_strtab_free(f->shapes);
+    f->roof_list = NULL;
+    f->op_name = f->op_parent = f->op_shape = NULL;
+    f->shapes = NULL;
+    f->nroof_list = f->nops = 0;
+}
+
+/* f->roof_fill: the section kept by unpack_roof, decoded (td_file_roof
+ * calls it under its lock). */
+static int decode_roof(td_file *f)
+{
+    rd r = {f->roof_lazy, f->roof_lazy + f->nroof_lazy, 0, NULL, 0};
+    int rc = roof_body(&r, f);
+    if (rc == 0 && r.p != r.end)
+        rc = UNPACK_BAD;
+    if (rc < 0) {
+        roof_drop(f);
+        f->roof_damaged = rc == UNPACK_BAD;
+        return rc == UNPACK_BAD ? TD_ETRACE : TD_ENOMEM;
+    }
+    free(f->roof_lazy);
+    f->roof_lazy = NULL;
+    f->nroof_lazy = 0;
+    return 0;
+}
+
+/* pack_roof's section: its flag, and the rest kept as it is, to be decoded
+ * only when a command reads the roofline (td_file_roof): a plain compare
+ * of summaries does not pay for it. */
+static int unpack_roof(rd *r, td_file *f)
+{
+    uint64_t has = get_u(r);
+    if (r->bad || has > 2 || (has == 1 && !f->has_attr))
+        return UNPACK_BAD;
+    if (has != 1) {
+        f->roof_lost = has ? TD_BD_LOST_SELECTION : TD_BD_LOST_UNLOADED;
+        return 0;
+    }
+    const unsigned char *start = r->p;
+    if (skip_roof(r) < 0)
+        return UNPACK_BAD;
+    size_t n = (size_t)(r->p - start);
+    if (!(f->roof_lazy = malloc(n + 1)))
+        return UNPACK_NOMEM;
+    memcpy(f->roof_lazy, start, n);
+    f->nroof_lazy = n;
+    f->roof_fill = decode_roof;
+    return 0;
+}
+
 static int unpack(td_file **out, const unsigned char *p, size_t n, unsigned char *owned,
                   const char *where, td_error *err)
 {
@@ -1757,7 +1916,7 @@ static int unpack(td_file **out, const unsigned char *p, size_t n, unsigned char
         td_big_free(owned);
         return td_fail(err, TD_ETRACE, where, "not a packed trace file (bad magic)");
     }
-    rd r = {p + 4, p + n, 0, owned};
+    rd r = {p + 4, p + n, 0, owned, 0};
     td_file *f = calloc(1, sizeof *f);
     int rc = UNPACK_NOMEM;
     if (f && (f->origin = dup_n(where, strlen(where))) && (f->names = td_strtab_new()) &&

@@ -81,11 +81,13 @@ int td_set_pack_file(unsigned char **out, size_t *n, const char *path, unsigned 
     *n = 0;
     td_file *f = NULL;
     /* attribution too: it is packed (a whole file carries no breakdown
-     * records: the forked loaders' format has none) */
-    bool bd = (flags & TD_PACK_BD) && !(flags & TD_PACK_CALLS);
-    int rc = td_file_load(
-        &f, path, NULL,
-        TD_LOAD_ATTR | (flags & TD_PACK_NS ? TD_LOAD_NS : 0) | (bd ? TD_LOAD_BD : 0), err);
+     * records, stacks or shapes: the forked loaders' format has none) */
+    bool agg = !(flags & TD_PACK_CALLS);
+    int load = TD_LOAD_ATTR | (flags & TD_PACK_NS ? TD_LOAD_NS : 0) |
+               (agg && (flags & TD_PACK_BD) ? TD_LOAD_BD : 0) |
+               (agg && (flags & TD_PACK_STACKS) ? TD_LOAD_STACK : 0) |
+               (agg && (flags & TD_PACK_ROOF) ? TD_LOAD_ROOF : 0);
+    int rc = td_file_load(&f, path, NULL, load, err);
     if (rc < 0)
         return rc;
     td_buf b = {0};

@@ -32,7 +32,8 @@ typedef struct td_group {
     double total; /* compensated sum of its durations */
     size_t first; /* its durations: durs[first .. first + count), ascending */
     /* gpu groups of a file with attribution: op, top op, annotation, and
-     * the stack node (stk_of) when the file has stacks (has_stk) */
+     * the stack node (stk_of) when the file has stacks (has_stk); a cpu
+     * group's attr[3] is its stack node (stk_cpu) with has_stk_cpu */
     uint32_t attr[4];
 } td_group;
 
@@ -40,10 +41,11 @@ typedef struct td_groups {
     td_group *g;
     size_t n;
     double *durs;
-    int integral; /* every duration a whole number: the compact encoding applies */
-    int has_attr; /* the file's attribution is kept: gpu groups are split by it */
-    int has_stk;  /* ... and its stacks: gpu groups are split by their node too */
-    int keep_all; /* every iteration and device kept: the breakdown's records are packed */
+    int integral;    /* every duration a whole number: the compact encoding applies */
+    int has_attr;    /* the file's attribution is kept: gpu groups are split by it */
+    int has_stk;     /* ... and its stacks: gpu groups are split by their node too */
+    int has_stk_cpu; /* ... and the cpu events' stacks: cpu groups are split by node */
+    int keep_all;    /* every iteration and device kept: the breakdown's records are packed */
     /* What was kept (the roofline's events are selected by it): per
      * iteration of the file, kept or not; every iteration (events in none
      * too) when all_iters; the device (td_device). */
