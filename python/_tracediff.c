@@ -85,12 +85,14 @@ typedef struct {
     PyObject *pids;    /* the processes read (open_sets' pids, a tuple), or None */
     int tree;          /* opened with want_tree (needed by tree_match) */
     int python_frames; /* with tree: python_function frames in the trees (--python-frames) */
+    PyObject *source;  /* the path open_sets was given (a summary's, not its traces') */
 } SetObject;
 
 static void Set_dealloc(SetObject *self)
 {
     td_set_free(self->set);
     Py_XDECREF(self->pids);
+    Py_XDECREF(self->source);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
@@ -154,6 +156,11 @@ static PyObject *Set_files(SetObject *self, PyObject *Py_UNUSED(ignored))
         PyList_SET_ITEM(l, (Py_ssize_t)i, d);
     }
     return l;
+}
+
+static PyObject *Set_get_source(SetObject *self, void *Py_UNUSED(closure))
+{
+    return Py_NewRef(self->source);
 }
 
 static PyObject *Set_get_path(SetObject *self, void *Py_UNUSED(closure))
@@ -411,6 +418,10 @@ static PyGetSetDef Set_getset[] = {
     {"ns", (getter)Set_get_ns, NULL,
      "Whether the set's durations keep the traces' own resolution (else HTA's rounding).", NULL},
     {"path", (getter)Set_get_path, NULL, "The set's path.", NULL},
+    {"source", (getter)Set_get_source, NULL,
+     "The path open_sets was given: a summary's run where the set came from one "
+     "(path is then the traces it was made from); sets are opened again from it.",
+     NULL},
     {"pids", (getter)Set_get_pids, NULL,
      "The processes read (a tuple of pids, open_sets' pids=), or None for every one.", NULL},
     {"attributed", (getter)Set_get_attributed, NULL,
@@ -576,6 +587,7 @@ static PyObject *open_sets(PyObject *Py_UNUSED(mod), PyObject *args, PyObject *k
         o->pids = Py_NewRef(pids ? pids : Py_None);
         o->tree = tree;
         o->python_frames = python_frames;
+        o->source = Py_NewRef(PySequence_Fast_GET_ITEM(fast, i));
         PyList_SET_ITEM(result, i, (PyObject *)o);
     }
 done:

@@ -1896,6 +1896,33 @@ def t_tree_match_python_frames():
             raise AssertionError(f"python_frames=True with {kw} did not raise")
 
 
+def t_summary_reopened_as_summary():
+    """A set read from a summary and opened again for what a call needs
+    (rows by op, the tree match) is opened again from the summary, not from
+    the traces it was made from: with those traces gone, by="op" gives the
+    CLI's rows from the summary, and match="tree" is the CLI's refusal (a
+    summary keeps no call tree), not a read of the traces."""
+    import shutil
+    with tempfile.TemporaryDirectory() as d:
+        src = os.path.join(d, "ctl")
+        shutil.copytree(os.path.join(ROOT, "examples", "control"), src, symlinks=False)
+        tds = os.path.join(d, "c.tdsum")
+        cli("summarize", src, "-o", tds, "-q")
+        shutil.rmtree(src)
+        want = csv_rows(cli("compare", tds, tds, "--by", "op", "--format", "csv", "-q").stdout)
+        lt = LabeledTrace(label="c", trace_dir=tds)
+        lu = LabeledTrace(label="d", trace_dir=tds)
+        df = quiet(TraceDiff.compare_traces, lt, lu, by="op")
+        assert len(df) == len(want) - 1 > 0, (len(df), len(want))
+        assert lt._set.source == tds and lt._set.path != tds
+        try:
+            quiet(TraceDiff.compare_traces, tds, tds, match="tree")
+        except tracediff.UsageError as e:
+            assert "a summary keeps none" in str(e) and "c.tdsum" in str(e), str(e)
+        else:
+            raise AssertionError("match='tree' on a summary gave rows")
+
+
 UNIT = [v for k, v in sorted(globals().items()) if k.startswith("t_")]
 
 

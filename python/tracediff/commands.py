@@ -46,7 +46,7 @@ def _open_for(x, threads: int, ns: bool, pids=None, **want):
                "want_roofline": "roofline", "want_stacks": "stacks"}
         if s.ns == ns and s.pids == pids and all(getattr(s, has[k]) for k in want):
             return s
-        path = s.path
+        path = s.source
     else:
         pids = _pids(pids)
         path = _path_of(x)

@@ -162,7 +162,7 @@ def _attributed(lt: "LabeledTrace", threads: int, stacks: bool = False,
     section), unless it has them; kept for later calls."""
     if not lt._set.attributed or (stacks and not lt._set.stacks) or \
             (breakdown and not lt._set.breakdown) or (roofline and not lt._set.roofline):
-        lt._set = _core.open_sets([lt._set.path], threads=threads, want_attribution=True,
+        lt._set = _core.open_sets([lt._set.source], threads=threads, want_attribution=True,
                                   want_stacks=stacks or lt._set.stacks,
                                   want_breakdown=breakdown or lt._set.breakdown,
                                   want_roofline=roofline or lt._set.roofline,
@@ -174,7 +174,7 @@ def _with_tree(lt: "LabeledTrace", threads: int, python_frames: bool = False) ->
     holding the python_function frames or not as ``python_frames`` asks
     (``--python-frames``), unless it has them so; kept for later calls."""
     if not lt._set.tree or lt._set.python_frames != python_frames:
-        lt._set = _core.open_sets([lt._set.path], threads=threads,
+        lt._set = _core.open_sets([lt._set.source], threads=threads,
                                   want_attribution=lt._set.attributed,
                                   want_stacks=lt._set.stacks, want_tree=True,
                                   python_frames=python_frames,
@@ -219,7 +219,7 @@ def _with_rule(lt: "LabeledTrace", ns: bool, threads: int, pids=None) -> None:
     the other rule raises TraceError naming it."""
     pids = _pids(pids, lt._set.pids)
     if lt._set.ns != ns or lt._set.pids != pids:
-        lt._set = _core.open_sets([lt._set.path], threads=threads,
+        lt._set = _core.open_sets([lt._set.source], threads=threads,
                                   want_attribution=lt._set.attributed,
                                   want_stacks=lt._set.stacks, ns=ns, pids=pids)[0]
 
