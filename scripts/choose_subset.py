@@ -16,7 +16,7 @@ option values not yet exercised (each device, selection kind of either side,
 case adding the most lines not yet covered, until the subset covers every
 line that all the cases together cover and every option value they use.
 
-measure: tests/run_all.sh twice, without and with TD_TEST_SUBSET=1 (and
+measure: tests/run_all.sh twice, side by side, without and with TD_TEST_SUBSET=1 (and
 TD_PLAIN_EXE=build/tracediff, as make sanitize sets it), and the line
 coverage of src/ per folder for both (the table in CONTRIBUTING.md).
 """
@@ -155,7 +155,7 @@ def choose(build, fresh):
     print("%d of %d cases; lines %d of %d" % (len(chosen), len(cases), len(have), len(union)))
 
 
-def suite(build, subset):
+def suite(build, subset, jobs=0):
     """{suite name: lines run} for tests/run_all.sh on build, every suite
     with counters of its own (TD_COV_DIR)."""
     prefix = tempfile.mkdtemp(prefix="td-cov-suite.")
@@ -169,18 +169,30 @@ def suite(build, subset):
         plain = os.path.join(ROOT, "build", "tracediff")
         if os.access(plain, os.X_OK):
             env["TD_PLAIN_EXE"] = plain
+    if jobs:
+        env["TD_TEST_JOBS"] = str(jobs)
     p = subprocess.run(["sh", os.path.join(ROOT, "tests", "run_all.sh"), build], env=env,
                        capture_output=True, text=True, cwd=ROOT)
     print("suite%s: %s" % (" (subset)" if subset else "", p.stdout.strip().splitlines()[-1]),
           flush=True)
-    got = {name: lines_run(build, os.path.join(prefix, name)) for name in os.listdir(prefix)}
+    names = os.listdir(prefix)
+    with concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 2) as pool:
+        lines = pool.map(lambda n: lines_run(build, os.path.join(prefix, n)), names)
+        got = dict(zip(names, lines))
     shutil.rmtree(prefix)
     return got
 
 
 def measure(build):
+    """The plain and the subset pass run side by side, one suite at a time
+    each (two at a time in all): the one's long suites fill the cores that
+    the other's tail leaves idle."""
     code = all_lines(build)
-    per_full, per_sub = suite(build, False), suite(build, True)
+    jobs = max(1, (os.cpu_count() or 2) // 2)
+    with concurrent.futures.ThreadPoolExecutor(2) as pool:
+        full_f = pool.submit(suite, build, False, jobs)
+        sub_f = pool.submit(suite, build, True, jobs)
+        per_full, per_sub = full_f.result(), sub_f.result()
     full = set().union(*per_full.values())
     sub = set().union(*per_sub.values())
     with open(os.path.join(ROOT, build, "coverage-suites.json"), "w") as f:
