@@ -224,16 +224,20 @@ sanitize: deps sanitize-build all
 	    sh tests/run_all.sh build-asan
 
 # The reference cases under valgrind memcheck: zero errors, zero leaks; what
-# ASan cannot judge (reads of uninitialised memory). The subset of them, as
-# for sanitize (SUBSET=0: every case). Then one case with its files loaded by
-# child processes (forced): the transfer of loaded files between processes,
-# which the subset's cases load in threads (SUBSET=0: every case of that
-# pair).
+# ASan cannot judge (reads of uninitialised memory). The cases of
+# tests/subset/valgrind.txt, the fewest of the sanitizer pass's subset that
+# run every line the subset runs, two at a time (SUBSET=0: every case). Then
+# one case with its files loaded by child processes (forced): the transfer
+# of loaded files between processes, which the other cases load in threads
+# (SUBSET=0: every case of that pair).
 VALGRIND = valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=all --suppressions=tests/valgrind.supp
 VALGRIND_CHILD = $(if $(filter 0,$(SUBSET)),--only trace_diff,--id trace_diff.two.all)
+VALGRIND_CASES = grep -v '^\#' tests/subset/valgrind.txt | TRACEDIFF_WRAP="$(VALGRIND)" \
+	    xargs -P 2 -I @ python3 tests/golden_test.py $(BIN) tests/golden/cases.json --id @
 valgrind: deps all
-	TD_TEST_SUBSET=$(SUBSET) TRACEDIFF_WRAP="$(VALGRIND)" \
-	    python3 tests/golden_test.py $(BIN) tests/golden/cases.json --parallel 2
+	$(if $(filter 0,$(SUBSET)),TD_TEST_SUBSET=0 TRACEDIFF_WRAP="$(VALGRIND)" \
+	    python3 tests/golden_test.py $(BIN) tests/golden/cases.json --parallel 2, \
+	    $(VALGRIND_CASES))
 	TD_PROCESSES=1 TRACEDIFF_WRAP="$(VALGRIND)" \
 	    python3 tests/golden_test.py $(BIN) tests/golden/cases.json --parallel 2 $(VALGRIND_CHILD)
 
