@@ -104,6 +104,28 @@ def edit_value(path, rng):
     return sql, False
 
 
+def summary_of_summary(exe, tmp):
+    """A summary of a summary keeps every section its input had: each
+    command answers from it as from the input (the roofline was dropped)."""
+    a, b = os.path.join(tmp, "sos-a.tdsum"), os.path.join(tmp, "sos-b.tdsum")
+    for run_name, src in (("a", "hta-two_ranks"), ("b", "hta-trace_diff/test")):
+        rc, _, err = run(exe, "summarize", os.path.join(GOLD, src), "-o", a, "--run", run_name,
+                         "-q")
+        check("summary of summary: summarize %s" % src, rc == 0, err)
+        rc, _, err = run(exe, "summarize", a + "#" + run_name, "-o", b, "--run", run_name, "-q")
+        check("summary of summary: summarize %s#%s" % (a, run_name), rc == 0, err)
+    for cmd in (["roofline", "{}#a", "{}#b", "--stats", "--format", "json", "-q"],
+                ["roofline", "{}#a", "{}#b", "-q"],
+                ["compare", "{}#a", "{}#b", "--format", "folded", "--side", "test", "-q"],
+                ["compare", "{}#a", "{}#b", "--by", "module", "--format", "csv", "-q"],
+                ["breakdown", "{}#a", "{}#b", "-q"],
+                ["compare", "{}#a", "{}#b", "--format", "csv", "-q"]):
+        want = run(exe, *[c.format(a) for c in cmd])
+        got = run(exe, *[c.format(b) for c in cmd])
+        check("summary of summary: %s" % " ".join(cmd[:1] + cmd[3:]),
+              want[0] == 0 and want[1] and got[:2] == want[:2], got[2].strip()[:300])
+
+
 def main():
     exe = os.path.abspath(sys.argv[1])
     tmp = tempfile.mkdtemp(prefix="td-summary-corrupt.")
@@ -170,6 +192,7 @@ def main():
         check("schema 2 + a new run: the new run is checked, the old is noted",
               rc == 0 and rc2 == 0 and err2.count("without checksums") == 1 and
               "#a)" in err2, err + err2)
+        summary_of_summary(exe, tmp)
     finally:
         shutil.rmtree(tmp)
     print("summary-corrupt: %d passed, %d failed" % (passed, failed))

@@ -838,6 +838,86 @@ static int pack_roof_events(td_buf *b, const td_file *f, const td_groups *g, con
     return bad;
 }
 
+/* Whether roofline event e of a summary's file is one the summary keeps. */
+static bool roof_list_kept(const td_groups *g, const td_roof_ev *e)
+{
+    return g->all_iters || (e->iter >= 0 && g->iter_on[e->iter]);
+}
+
+/* pack_roof_events for a file read from a summary: its decoded roofline
+ * events (roof_list) in their order. */
+static int pack_roof_list_events(td_buf *b, const td_file *f, const td_groups *g,
+                                 const uint32_t *id, bool whole_times, size_t nev)
+{
+    int bad = put_u(b, whole_times ? BD_WHOLE : BD_DOUBLES);
+    bad |= put_u(b, nev);
+    int64_t prev = 0;
+    for (size_t i = 0; i < f->nroof_list && !bad; i++) {
+        const td_roof_ev *e = &f->roof_list[i];
+        if (!roof_list_kept(g, e))
+            continue;
+        bad |= put_u(b, TD_EV_NAME(e));
+        bad |= put_u(b, e->name & TD_EV_STREAM0 ? TD_GROUP_GPU | TD_GROUP_STREAM0 : TD_GROUP_GPU);
+        bad |= put_u(b, (uint64_t)(e->iter + 1));
+        if (whole_times) {
+            int64_t ts = (int64_t)e->ts;
+            bad |= put_u(b, zz(ts - prev));
+            bad |= put_u(b, zz((int64_t)e->end - ts));
+            prev = ts;
+        } else {
+            bad |= put_le64(b, e->ts);
+            bad |= put_le64(b, e->end);
+        }
+        uint32_t c = e->call;
+        bad |= put_u(b, c == TD_ATTR_NONE || c >= f->nops ? 0 : (uint64_t)id[c] + 1);
+        bad |= put_u(b, e->op);
+    }
+    return bad;
+}
+
+/* pack_roof for a file read from a summary (td_file_roof has decoded its
+ * section): the same section again, so that a summary of a summary keeps
+ * the roofline its input had. */
+static int pack_roof_list(td_buf *b, const td_file *f, const td_groups *g)
+{
+    size_t nsh = f->shapes ? td_strtab_count(f->shapes) : 0;
+    uint8_t *keep = calloc(f->nops + 1, 1);
+    uint32_t *id = malloc((f->nops + 1) * sizeof *id);
+    uint32_t *shape_id = f->shapes && f->op_shape ? malloc((nsh + 1) * sizeof *shape_id) : NULL;
+    int bad = !keep || !id || (f->shapes && f->op_shape && !shape_id);
+    size_t nev = 0, ncalls = 0;
+    bool whole_times = true;
+    for (size_t i = 0; i < f->nroof_list && !bad; i++) {
+        const td_roof_ev *e = &f->roof_list[i];
+        if (!roof_list_kept(g, e))
+            continue;
+        nev++;
+        whole_times = whole_times && whole_time(e->ts) && whole_time(e->end);
+        mark_calls(f, e->call, keep);
+    }
+    for (size_t c = 0; c < f->nops && !bad; c++)
+        id[c] = keep[c] ? (uint32_t)ncalls++ : TD_ATTR_NONE;
+    if (!bad) {
+        bad |= put_u(b, 1);
+        bad |= pack_roof_shapes(b, f, keep, shape_id, nsh);
+        bad |= put_u(b, ncalls);
+    }
+    for (size_t c = 0; c < f->nops && !bad; c++) {
+        if (!keep[c])
+            continue;
+        uint32_t p = f->op_parent[c], sh = f->op_shape ? f->op_shape[c] : TD_ATTR_NONE;
+        bad |= put_u(b, f->op_name[c]);
+        bad |= put_u(b, p == TD_ATTR_NONE || p >= f->nops ? 0 : (uint64_t)id[p] + 1);
+        bad |= put_u(b, shape_id && sh < nsh ? (uint64_t)shape_id[sh] + 1 : 0);
+    }
+    if (!bad)
+        bad |= pack_roof_list_events(b, f, g, id, whole_times, nev);
+    free(keep);
+    free(id);
+    free(shape_id);
+    return bad;
+}
+
 /* The roofline's inputs (files from "TDF5" on): 0 when the file was loaded
  * without them, 2 when the summary keeps only CPU events, else 1 and: the
  * shapes (has_shapes: varint, [nshapes, each a string]); the op calls
@@ -848,6 +928,10 @@ static int pack_roof_events(td_buf *b, const td_file *f, const td_groups *g, con
  * + 1, times, call + 1 and innermost op as in a group head). */
 static int pack_roof(td_buf *b, const td_file *f, const td_groups *g)
 {
+    if (g->device == TD_DEVICE_CPU && (f->roof_list || f->roof_lost == TD_BD_LOST_SELECTION))
+        return put_u(b, 2);
+    if (f->roof_list && f->has_attr)
+        return pack_roof_list(b, f, g);
     if (!f->roof_ts || !f->has_attr || !f->attr_call)
         return put_u(b, 0);
     if (g->device == TD_DEVICE_CPU)
@@ -896,6 +980,9 @@ static int pack_roof(td_buf *b, const td_file *f, const td_groups *g)
 
 int td_file_pack(td_buf *b, const td_file *f, const td_groups *g, td_error *err)
 {
+    int rc = td_file_roof(f); /* a summary's roofline section, decoded to be packed again */
+    if (rc < 0)
+        return td_roof_fail(err, rc, f);
     int bad = pack_head(b, f);
     bad |= pack_categories(b, f);
     bad |= put_u(b, (uint64_t)(g->has_attr != 0));
