@@ -126,6 +126,29 @@ def summary_of_summary(exe, tmp):
               want[0] == 0 and want[1] and got[:2] == want[:2], got[2].strip()[:300])
 
 
+def ops_total_as_compare(exe, tmp):
+    """The SQL ops.total_us of a trace whose durations are not whole
+    numbers (--ns) is the total compare gives (bit for bit): CPU groups
+    split by stack node used to be added group by group, which can differ
+    in the last digit."""
+    src = os.path.join(GOLD, "hta-ns_resolution")
+    out = os.path.join(tmp, "ns.tdsum")
+    rc, _, err = run(exe, "summarize", src, "--ns", "-o", out, "-q")
+    check("ops total: summarize --ns", rc == 0, err)
+    con = sqlite3.connect(out)
+    rows = con.execute("SELECT name, total_us FROM ops_named WHERE iteration = 101 AND "
+                       "device = 'cpu'").fetchall()
+    con.close()
+    rc, csv, err = run(exe, "compare", src, src, "--ns", "--control-iteration", "101",
+                       "--test-iteration", "101", "--device", "cpu", "--format", "csv", "-q")
+    import csv as csvmod, io
+    cli = {r["name"]: float(r["control_total_duration"])
+           for r in csvmod.DictReader(io.StringIO(csv.decode()))}
+    bad = [(n, t, cli.get(n)) for n, t in rows if cli.get(n) != t]
+    check("ops total: every row as compare totals it", rc == 0 and len(rows) > 20 and not bad,
+          "%d rows, %r" % (len(rows), bad[:3]))
+
+
 def main():
     exe = os.path.abspath(sys.argv[1])
     tmp = tempfile.mkdtemp(prefix="td-summary-corrupt.")
@@ -193,6 +216,7 @@ def main():
               rc == 0 and rc2 == 0 and err2.count("without checksums") == 1 and
               "#a)" in err2, err + err2)
         summary_of_summary(exe, tmp)
+        ops_total_as_compare(exe, tmp)
     finally:
         shutil.rmtree(tmp)
     print("summary-corrupt: %d passed, %d failed" % (passed, failed))

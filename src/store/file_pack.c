@@ -214,23 +214,27 @@ static int make_groups(td_groups *out, keyed *k, size_t n)
     return 0;
 }
 
+/* The compensated sum of d[0 .. n), as compare sums. */
+static double comp_sum(const double *d, size_t n)
+{
+    double s = 0, c = 0;
+    for (size_t j = 0; j < n; j++) {
+        double x = d[j], t = s + x;
+        if (isnan(x))
+            continue;
+        double cc = fabs(s) >= fabs(x) ? (s - t) + x : (x - t) + s;
+        if (isfinite(cc))
+            c += cc;
+        s = t;
+    }
+    return s + c;
+}
+
 /* Each group's total, compensated as compare sums. */
 static void sum_groups(td_groups *out)
 {
-    for (size_t i = 0; i < out->n; i++) {
-        td_group *g = &out->g[i];
-        double s = 0, c = 0;
-        for (size_t j = 0; j < g->count; j++) {
-            double x = out->durs[g->first + j], t = s + x;
-            if (isnan(x))
-                continue;
-            double cc = fabs(s) >= fabs(x) ? (s - t) + x : (x - t) + s;
-            if (isfinite(cc))
-                c += cc;
-            s = t;
-        }
-        g->total = s + c;
-    }
+    for (size_t i = 0; i < out->n; i++)
+        out->g[i].total = comp_sum(out->durs + out->g[i].first, (size_t)out->g[i].count);
 }
 
 /* The raw encoding keeps file order: each event's group and duration. */
@@ -452,6 +456,36 @@ done:
     free(fill);
     free(tmp);
     return rc;
+}
+
+int td_groups_row_totals(const td_groups *g, const size_t *row, size_t nrows, double *total)
+{
+    if (g->integral || !g->seq) { /* whole numbers: the groups' sums are exact */
+        for (size_t r = 0; r < nrows; r++)
+            total[r] = 0;
+        for (size_t i = 0; i < g->n; i++)
+            total[row[i]] += g->g[i].total;
+        return 0;
+    }
+    double *comp = calloc(nrows + 1, sizeof *comp);
+    if (!comp)
+        return -1;
+    for (size_t r = 0; r < nrows; r++)
+        total[r] = 0;
+    for (size_t i = 0; i < g->nseq; i++) { /* file order, as compare adds a trace's events */
+        size_t r = row[g->seq[i]];
+        double x = g->seq_durs[i], sum = total[r], t = sum + x;
+        if (isnan(x))
+            continue;
+        double c = fabs(sum) >= fabs(x) ? (sum - t) + x : (x - t) + sum;
+        if (isfinite(c))
+            comp[r] += c;
+        total[r] = t;
+    }
+    for (size_t r = 0; r < nrows; r++)
+        total[r] += comp[r];
+    free(comp);
+    return 0;
 }
 
 int td_file_groups(td_groups *out, const td_file *f, const td_keep *keep, td_error *err)
