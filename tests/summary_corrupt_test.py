@@ -104,6 +104,51 @@ def edit_value(path, rng):
     return sql, False
 
 
+def summary_of_summary(exe, tmp):
+    """A summary of a summary keeps every section its input had: each
+    command answers from it as from the input (the roofline was dropped)."""
+    a, b = os.path.join(tmp, "sos-a.tdsum"), os.path.join(tmp, "sos-b.tdsum")
+    for run_name, src in (("a", "hta-two_ranks"), ("b", "hta-trace_diff/test")):
+        rc, _, err = run(exe, "summarize", os.path.join(GOLD, src), "-o", a, "--run", run_name,
+                         "-q")
+        check("summary of summary: summarize %s" % src, rc == 0, err)
+        rc, _, err = run(exe, "summarize", a + "#" + run_name, "-o", b, "--run", run_name, "-q")
+        check("summary of summary: summarize %s#%s" % (a, run_name), rc == 0, err)
+    for cmd in (["roofline", "{}#a", "{}#b", "--stats", "--format", "json", "-q"],
+                ["roofline", "{}#a", "{}#b", "-q"],
+                ["compare", "{}#a", "{}#b", "--format", "folded", "--side", "test", "-q"],
+                ["compare", "{}#a", "{}#b", "--by", "module", "--format", "csv", "-q"],
+                ["breakdown", "{}#a", "{}#b", "-q"],
+                ["compare", "{}#a", "{}#b", "--format", "csv", "-q"]):
+        want = run(exe, *[c.format(a) for c in cmd])
+        got = run(exe, *[c.format(b) for c in cmd])
+        check("summary of summary: %s" % " ".join(cmd[:1] + cmd[3:]),
+              want[0] == 0 and want[1] and got[:2] == want[:2], got[2].strip()[:300])
+
+
+def ops_total_as_compare(exe, tmp):
+    """The SQL ops.total_us of a trace whose durations are not whole
+    numbers (--ns) is the total compare gives (bit for bit): CPU groups
+    split by stack node used to be added group by group, which can differ
+    in the last digit."""
+    src = os.path.join(GOLD, "hta-ns_resolution")
+    out = os.path.join(tmp, "ns.tdsum")
+    rc, _, err = run(exe, "summarize", src, "--ns", "-o", out, "-q")
+    check("ops total: summarize --ns", rc == 0, err)
+    con = sqlite3.connect(out)
+    rows = con.execute("SELECT name, total_us FROM ops_named WHERE iteration = 101 AND "
+                       "device = 'cpu'").fetchall()
+    con.close()
+    rc, csv, err = run(exe, "compare", src, src, "--ns", "--control-iteration", "101",
+                       "--test-iteration", "101", "--device", "cpu", "--format", "csv", "-q")
+    import csv as csvmod, io
+    cli = {r["name"]: float(r["control_total_duration"])
+           for r in csvmod.DictReader(io.StringIO(csv.decode()))}
+    bad = [(n, t, cli.get(n)) for n, t in rows if cli.get(n) != t]
+    check("ops total: every row as compare totals it", rc == 0 and len(rows) > 20 and not bad,
+          "%d rows, %r" % (len(rows), bad[:3]))
+
+
 def main():
     exe = os.path.abspath(sys.argv[1])
     tmp = tempfile.mkdtemp(prefix="td-summary-corrupt.")
@@ -170,6 +215,8 @@ def main():
         check("schema 2 + a new run: the new run is checked, the old is noted",
               rc == 0 and rc2 == 0 and err2.count("without checksums") == 1 and
               "#a)" in err2, err + err2)
+        summary_of_summary(exe, tmp)
+        ops_total_as_compare(exe, tmp)
     finally:
         shutil.rmtree(tmp)
     print("summary-corrupt: %d passed, %d failed" % (passed, failed))

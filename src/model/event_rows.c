@@ -218,46 +218,67 @@ static bool key_is(const char *k, size_t kl, const char *s)
     return kl == strlen(s) && memcmp(k, s, kl) == 0;
 }
 
-static int read_args(rows *R)
+static int args_member(td_json *j, void *ud, const char *k, size_t kl)
 {
-    td_json *j = &R->j;
-    if (td_json_peek(j) != '{')
+    rows *R = ud;
+    jv *dst = NULL;
+    size_t want = SIZE_MAX;
+    for (size_t a = 0; a < R->nargs; a++)
+        if (key_is(k, kl, R->argn[a]))
+            want = a;
+    if (key_is(k, kl, "stream"))
+        dst = &R->e.stream;
+    else if (key_is(k, kl, "correlation"))
+        dst = &R->e.corr;
+    if (!dst && want == SIZE_MAX)
         return td_json_skip(j);
-    int rc = td_json_obj_begin(j);
-    bool first = true;
-    const char *k;
-    size_t kl;
-    while (rc >= 0 && (rc = td_json_obj_next(j, &first, &k, &kl)) > 0) {
-        jv *dst = NULL;
-        size_t want = SIZE_MAX;
-        for (size_t a = 0; a < R->nargs; a++)
-            if (key_is(k, kl, R->argn[a]))
-                want = a;
-        if (key_is(k, kl, "stream"))
-            dst = &R->e.stream;
-        else if (key_is(k, kl, "correlation"))
-            dst = &R->e.corr;
-        if (!dst && want == SIZE_MAX) {
-            rc = td_json_skip(j);
-            continue;
-        }
-        jv v;
-        if ((rc = read_value(R, &v)) < 0)
-            break;
-        if (dst)
-            *dst = v;
-        if (want != SIZE_MAX)
-            R->e.args[want] = v;
-    }
+    jv v;
+    int rc = read_value(R, &v);
+    if (rc < 0)
+        return rc;
+    if (dst)
+        *dst = v;
+    if (want != SIZE_MAX)
+        R->e.args[want] = v;
     return rc;
 }
 
 static const char *const KEYS[K_NKEYS] = {"cat", "name", "pid", "tid", "ts", "dur"};
 
-/* One event of traceEvents into R->e. */
+typedef struct event_ctx {
+    rows *R;
+    bool first_pass;
+} event_ctx;
+
+static int event_member(td_json *j, void *ud, const char *k, size_t kl)
+{
+    rows *R = ((event_ctx *)ud)->R;
+    bool first_pass = ((event_ctx *)ud)->first_pass;
+    int which = -1;
+    for (int q = 0; q < K_NKEYS; q++)
+        if (key_is(k, kl, KEYS[q]))
+            which = q;
+    if (which >= 0) {
+        if (first_pass && !R->seen[which]) {
+            R->seen[which] = true;
+            R->out->order[which] = R->next_order++;
+        }
+        return read_value(R, &R->e.key[which]);
+    }
+    if (key_is(k, kl, "args")) {
+        R->e.has_args = true;
+        return td_json_members(j, args_member, R);
+    }
+    if (first_pass && !R->out->other_key[0] && !key_is(k, kl, "ph") && !key_is(k, kl, "id") &&
+        !key_is(k, kl, "bp") && !key_is(k, kl, "s"))
+        snprintf(R->out->other_key, sizeof R->out->other_key, "%.*s", (int)kl, k);
+    return td_json_skip(j);
+}
+
+/* One event of traceEvents into R->e; anything but an object has no key
+ * and is never kept. */
 static int read_event(rows *R, bool first_pass)
 {
-    td_json *j = &R->j;
     ev *e = &R->e;
     e->alen = 0;
     memset(e->key, 0, sizeof e->key);
@@ -265,34 +286,8 @@ static int read_event(rows *R, bool first_pass)
     memset(&e->corr, 0, sizeof e->corr);
     memset(e->args, 0, R->nargs * sizeof *e->args);
     e->has_args = false;
-    if (td_json_peek(j) != '{')
-        return td_json_skip(j); /* not an event: no key, never kept */
-    int rc = td_json_obj_begin(j);
-    bool first = true;
-    const char *k;
-    size_t kl;
-    while (rc >= 0 && (rc = td_json_obj_next(j, &first, &k, &kl)) > 0) {
-        int which = -1;
-        for (int q = 0; q < K_NKEYS; q++)
-            if (key_is(k, kl, KEYS[q]))
-                which = q;
-        if (which >= 0) {
-            if (first_pass && !R->seen[which]) {
-                R->seen[which] = true;
-                R->out->order[which] = R->next_order++;
-            }
-            rc = read_value(R, &e->key[which]);
-        } else if (key_is(k, kl, "args")) {
-            e->has_args = true;
-            rc = read_args(R);
-        } else {
-            if (first_pass && !R->out->other_key[0] && !key_is(k, kl, "ph") &&
-                !key_is(k, kl, "id") && !key_is(k, kl, "bp") && !key_is(k, kl, "s"))
-                snprintf(R->out->other_key, sizeof R->out->other_key, "%.*s", (int)kl, k);
-            rc = td_json_skip(j);
-        }
-    }
-    return rc;
+    event_ctx c = {R, first_pass};
+    return td_json_members(&R->j, event_member, &c);
 }
 
 static bool kept(const ev *e)

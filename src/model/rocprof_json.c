@@ -64,19 +64,27 @@ static int read_int(rp *p, int64_t *out)
     return rc;
 }
 
+typedef struct want_int {
+    rp *p;
+    const char *want;
+    int64_t *out;
+} want_int;
+
+static int want_int_member(td_json *j, void *ud, const char *k, size_t kl)
+{
+    want_int *w = ud;
+    return kl == strlen(w->want) && memcmp(k, w->want, kl) == 0 ? read_int(w->p, w->out)
+                                                                : td_json_skip(j);
+}
+
 /* {"handle": N} or {"internal": N, ...}: the member named want. */
 static int read_member_int(rp *p, const char *want, int64_t *out)
 {
     *out = -1;
     if (td_json_peek(p->j) != '{')
         return read_int(p, out);
-    int rc = td_json_obj_begin(p->j);
-    bool first = true;
-    const char *k;
-    size_t kl;
-    while (rc >= 0 && (rc = td_json_obj_next(p->j, &first, &k, &kl)) > 0)
-        rc = kl == strlen(want) && memcmp(k, want, kl) == 0 ? read_int(p, out) : td_json_skip(p->j);
-    return rc;
+    want_int w = {p, want, out};
+    return td_json_members(p->j, want_int_member, &w);
 }
 
 static int add_name(rp *p, id_name **v, size_t *n, size_t *cap, int64_t id, const char *s,
@@ -238,22 +246,48 @@ static int read_marker_strings(rp *p)
     return rc;
 }
 
-static int read_strings(rp *p)
+static int strings_member(td_json *j, void *ud, const char *k, size_t kl)
 {
-    td_json *j = p->j;
-    if (td_json_peek(j) != '{')
-        return td_json_skip(j);
-    int rc = td_json_obj_begin(j);
-    bool first = true;
-    const char *k;
-    size_t kl;
-    while (rc >= 0 && (rc = td_json_obj_next(j, &first, &k, &kl)) > 0) {
-        if (key_is(k, kl, "buffer_records"))
-            rc = read_op_strings(p);
-        else if (key_is(k, kl, "marker_api"))
-            rc = read_marker_strings(p);
-        else
-            rc = td_json_skip(j);
+    if (key_is(k, kl, "buffer_records"))
+        return read_op_strings(ud);
+    if (key_is(k, kl, "marker_api"))
+        return read_marker_strings(ud);
+    return td_json_skip(j);
+}
+
+typedef struct rec_ctx {
+    rp *p;
+    rec *r;
+} rec_ctx;
+
+static int record_member(td_json *j, void *ud, const char *k, size_t kl)
+{
+    rp *p = ((rec_ctx *)ud)->p;
+    rec *r = ((rec_ctx *)ud)->r;
+    uint8_t type = r->type;
+    int rc;
+    int64_t v;
+    if (key_is(k, kl, "start_timestamp")) {
+        rc = read_int(p, &r->start);
+        r->have |= 1;
+    } else if (key_is(k, kl, "end_timestamp")) {
+        rc = read_int(p, &r->end);
+        r->have |= 2;
+    } else if (key_is(k, kl, "kind")) {
+        rc = read_int(p, &v);
+        r->kind = (int32_t)v;
+    } else if (key_is(k, kl, "operation") && type != R_KERNEL) {
+        rc = read_int(p, &r->id);
+    } else if (key_is(k, kl, "thread_id")) {
+        rc = read_int(p, &r->tid);
+    } else if (key_is(k, kl, "correlation_id")) {
+        rc = read_member_int(p, "internal", &r->corr);
+    } else if (key_is(k, kl, "stream_id") && type != R_HIP && type != R_MARKER) {
+        rc = read_member_int(p, "handle", &r->stream);
+    } else if (key_is(k, kl, "dispatch_info") && type == R_KERNEL) {
+        rc = read_member_int(p, "kernel_id", &r->id);
+    } else {
+        rc = td_json_skip(j);
     }
     return rc;
 }
@@ -261,39 +295,11 @@ static int read_strings(rp *p)
 /* One record of buffer_records.<type>. */
 static int read_record(rp *p, uint8_t type)
 {
-    td_json *j = p->j;
     rec r = {.start = 0, .end = 0, .stream = -1, .corr = -1, .tid = -1, .id = -1, .type = type};
     if (type == R_KERNEL || type == R_COPY)
         r.stream = 0; /* no stream_id: the default stream, as Kineto's ROCm traces have it */
-    int rc = td_json_obj_begin(j);
-    bool first = true;
-    const char *k;
-    size_t kl;
-    int64_t v;
-    while (rc >= 0 && (rc = td_json_obj_next(j, &first, &k, &kl)) > 0) {
-        if (key_is(k, kl, "start_timestamp")) {
-            rc = read_int(p, &r.start);
-            r.have |= 1;
-        } else if (key_is(k, kl, "end_timestamp")) {
-            rc = read_int(p, &r.end);
-            r.have |= 2;
-        } else if (key_is(k, kl, "kind")) {
-            rc = read_int(p, &v);
-            r.kind = (int32_t)v;
-        } else if (key_is(k, kl, "operation") && type != R_KERNEL) {
-            rc = read_int(p, &r.id);
-        } else if (key_is(k, kl, "thread_id")) {
-            rc = read_int(p, &r.tid);
-        } else if (key_is(k, kl, "correlation_id")) {
-            rc = read_member_int(p, "internal", &r.corr);
-        } else if (key_is(k, kl, "stream_id") && type != R_HIP && type != R_MARKER) {
-            rc = read_member_int(p, "handle", &r.stream);
-        } else if (key_is(k, kl, "dispatch_info") && type == R_KERNEL) {
-            rc = read_member_int(p, "kernel_id", &r.id);
-        } else {
-            rc = td_json_skip(j);
-        }
-    }
+    rec_ctx c = {p, &r};
+    int rc = td_json_members(p->j, record_member, &c);
     if (rc < 0)
         return rc;
     rec *nr = td_grow(p->r, &p->rcap, p->nr + 1, sizeof *nr);
@@ -304,67 +310,38 @@ static int read_record(rp *p, uint8_t type)
     return 0;
 }
 
-static int read_buffer_records(rp *p)
+static int records_member(td_json *j, void *ud, const char *k, size_t kl)
 {
-    td_json *j = p->j;
-    if (td_json_peek(j) != '{')
+    int type = key_is(k, kl, "kernel_dispatch") ? R_KERNEL
+               : key_is(k, kl, "hip_api")       ? R_HIP
+               : key_is(k, kl, "memory_copy")   ? R_COPY
+               : key_is(k, kl, "marker_api")    ? R_MARKER
+                                                : -1;
+    if (type < 0 || td_json_peek(j) != '[')
         return td_json_skip(j);
-    int rc = td_json_obj_begin(j);
+    int rc = td_json_arr_begin(j);
     bool first = true;
-    const char *k;
-    size_t kl;
-    while (rc >= 0 && (rc = td_json_obj_next(j, &first, &k, &kl)) > 0) {
-        int type = key_is(k, kl, "kernel_dispatch") ? R_KERNEL
-                   : key_is(k, kl, "hip_api")       ? R_HIP
-                   : key_is(k, kl, "memory_copy")   ? R_COPY
-                   : key_is(k, kl, "marker_api")    ? R_MARKER
-                                                    : -1;
-        if (type < 0 || td_json_peek(j) != '[') {
-            rc = td_json_skip(j);
-            continue;
-        }
-        rc = td_json_arr_begin(j);
-        bool f2 = true;
-        while (rc >= 0 && (rc = td_json_arr_next(j, &f2)) > 0)
-            rc = td_json_peek(j) == '{' ? read_record(p, (uint8_t)type) : td_json_skip(j);
-    }
+    while (rc >= 0 && (rc = td_json_arr_next(j, &first)) > 0)
+        rc = td_json_peek(j) == '{' ? read_record(ud, (uint8_t)type) : td_json_skip(j);
     return rc;
 }
 
-static int read_metadata(rp *p)
+static int metadata_member(td_json *j, void *ud, const char *k, size_t kl)
 {
-    td_json *j = p->j;
-    if (td_json_peek(j) != '{')
-        return td_json_skip(j);
-    int rc = td_json_obj_begin(j);
-    bool first = true;
-    const char *k;
-    size_t kl;
-    while (rc >= 0 && (rc = td_json_obj_next(j, &first, &k, &kl)) > 0)
-        rc = key_is(k, kl, "pid") ? read_int(p, &p->pid) : td_json_skip(j);
-    return rc;
+    return key_is(k, kl, "pid") ? read_int(ud, &((rp *)ud)->pid) : td_json_skip(j);
 }
 
-static int read_tool(rp *p)
+static int tool_member(td_json *j, void *ud, const char *k, size_t kl)
 {
-    td_json *j = p->j;
-    int rc = td_json_obj_begin(j);
-    bool first = true;
-    const char *k;
-    size_t kl;
-    while (rc >= 0 && (rc = td_json_obj_next(j, &first, &k, &kl)) > 0) {
-        if (key_is(k, kl, "metadata"))
-            rc = read_metadata(p);
-        else if (key_is(k, kl, "strings"))
-            rc = read_strings(p);
-        else if (key_is(k, kl, "kernel_symbols"))
-            rc = read_symbols(p);
-        else if (key_is(k, kl, "buffer_records"))
-            rc = read_buffer_records(p);
-        else
-            rc = td_json_skip(j);
-    }
-    return rc;
+    if (key_is(k, kl, "metadata"))
+        return td_json_members(j, metadata_member, ud);
+    if (key_is(k, kl, "strings"))
+        return td_json_members(j, strings_member, ud);
+    if (key_is(k, kl, "kernel_symbols"))
+        return read_symbols(ud);
+    if (key_is(k, kl, "buffer_records"))
+        return td_json_members(j, records_member, ud);
+    return td_json_skip(j);
 }
 
 /* The kept records as events, named now that every name is known. */
@@ -424,7 +401,7 @@ int td_rocprof_json_read(td_json *j, td_prof_sink *s)
         rc = td_json_arr_begin(j);
         bool first = true;
         while (rc >= 0 && (rc = td_json_arr_next(j, &first)) > 0)
-            rc = td_json_peek(j) == '{' ? read_tool(&p) : td_json_skip(j);
+            rc = td_json_members(j, tool_member, &p);
     }
     if (rc >= 0)
         rc = emit(&p);

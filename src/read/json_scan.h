@@ -370,6 +370,24 @@ static inline int td_json_arr_next(td_json *j, bool *first)
     return td_json_arr_next_slow(j, first);
 }
 
+/* The members of the object at the cursor, each handed to fn with its key
+ * (fn reads or skips the value); anything but an object is skipped whole.
+ * Returns 0, or fn's error, or the scanner's. */
+typedef int (*td_json_member_fn)(td_json *j, void *ud, const char *key, size_t klen);
+static inline __attribute__((always_inline)) int td_json_members(td_json *j, td_json_member_fn fn,
+                                                                 void *ud)
+{
+    if (td_json_peek(j) != '{')
+        return td_json_skip(j);
+    int rc = td_json_obj_begin(j);
+    bool first = true;
+    const char *k;
+    size_t kl;
+    while (rc >= 0 && (rc = td_json_obj_next(j, &first, &k, &kl)) > 0)
+        rc = fn(j, ud, k, kl);
+    return rc;
+}
+
 /* After the top-level value: nothing but white space may follow. */
 int td_json_end(td_json *j);
 

@@ -214,23 +214,27 @@ static int make_groups(td_groups *out, keyed *k, size_t n)
     return 0;
 }
 
+/* The compensated sum of d[0 .. n), as compare sums. */
+static double comp_sum(const double *d, size_t n)
+{
+    double s = 0, c = 0;
+    for (size_t j = 0; j < n; j++) {
+        double x = d[j], t = s + x;
+        if (isnan(x))
+            continue;
+        double cc = fabs(s) >= fabs(x) ? (s - t) + x : (x - t) + s;
+        if (isfinite(cc))
+            c += cc;
+        s = t;
+    }
+    return s + c;
+}
+
 /* Each group's total, compensated as compare sums. */
 static void sum_groups(td_groups *out)
 {
-    for (size_t i = 0; i < out->n; i++) {
-        td_group *g = &out->g[i];
-        double s = 0, c = 0;
-        for (size_t j = 0; j < g->count; j++) {
-            double x = out->durs[g->first + j], t = s + x;
-            if (isnan(x))
-                continue;
-            double cc = fabs(s) >= fabs(x) ? (s - t) + x : (x - t) + s;
-            if (isfinite(cc))
-                c += cc;
-            s = t;
-        }
-        g->total = s + c;
-    }
+    for (size_t i = 0; i < out->n; i++)
+        out->g[i].total = comp_sum(out->durs + out->g[i].first, (size_t)out->g[i].count);
 }
 
 /* The raw encoding keeps file order: each event's group and duration. */
@@ -452,6 +456,36 @@ done:
     free(fill);
     free(tmp);
     return rc;
+}
+
+int td_groups_row_totals(const td_groups *g, const size_t *row, size_t nrows, double *total)
+{
+    if (g->integral || !g->seq) { /* whole numbers: the groups' sums are exact */
+        for (size_t r = 0; r < nrows; r++)
+            total[r] = 0;
+        for (size_t i = 0; i < g->n; i++)
+            total[row[i]] += g->g[i].total;
+        return 0;
+    }
+    double *comp = calloc(nrows + 1, sizeof *comp);
+    if (!comp)
+        return -1;
+    for (size_t r = 0; r < nrows; r++)
+        total[r] = 0;
+    for (size_t i = 0; i < g->nseq; i++) { /* file order, as compare adds a trace's events */
+        size_t r = row[g->seq[i]];
+        double x = g->seq_durs[i], sum = total[r], t = sum + x;
+        if (isnan(x))
+            continue;
+        double c = fabs(sum) >= fabs(x) ? (sum - t) + x : (x - t) + sum;
+        if (isfinite(c))
+            comp[r] += c;
+        total[r] = t;
+    }
+    for (size_t r = 0; r < nrows; r++)
+        total[r] += comp[r];
+    free(comp);
+    return 0;
 }
 
 int td_file_groups(td_groups *out, const td_file *f, const td_keep *keep, td_error *err)
@@ -838,6 +872,86 @@ static int pack_roof_events(td_buf *b, const td_file *f, const td_groups *g, con
     return bad;
 }
 
+/* Whether roofline event e of a summary's file is one the summary keeps. */
+static bool roof_list_kept(const td_groups *g, const td_roof_ev *e)
+{
+    return g->all_iters || (e->iter >= 0 && g->iter_on[e->iter]);
+}
+
+/* pack_roof_events for a file read from a summary: its decoded roofline
+ * events (roof_list) in their order. */
+static int pack_roof_list_events(td_buf *b, const td_file *f, const td_groups *g,
+                                 const uint32_t *id, bool whole_times, size_t nev)
+{
+    int bad = put_u(b, whole_times ? BD_WHOLE : BD_DOUBLES);
+    bad |= put_u(b, nev);
+    int64_t prev = 0;
+    for (size_t i = 0; i < f->nroof_list && !bad; i++) {
+        const td_roof_ev *e = &f->roof_list[i];
+        if (!roof_list_kept(g, e))
+            continue;
+        bad |= put_u(b, TD_EV_NAME(e));
+        bad |= put_u(b, e->name & TD_EV_STREAM0 ? TD_GROUP_GPU | TD_GROUP_STREAM0 : TD_GROUP_GPU);
+        bad |= put_u(b, (uint64_t)(e->iter + 1));
+        if (whole_times) {
+            int64_t ts = (int64_t)e->ts;
+            bad |= put_u(b, zz(ts - prev));
+            bad |= put_u(b, zz((int64_t)e->end - ts));
+            prev = ts;
+        } else {
+            bad |= put_le64(b, e->ts);
+            bad |= put_le64(b, e->end);
+        }
+        uint32_t c = e->call;
+        bad |= put_u(b, c == TD_ATTR_NONE || c >= f->nops ? 0 : (uint64_t)id[c] + 1);
+        bad |= put_u(b, e->op);
+    }
+    return bad;
+}
+
+/* pack_roof for a file read from a summary (td_file_roof has decoded its
+ * section): the same section again, so that a summary of a summary keeps
+ * the roofline its input had. */
+static int pack_roof_list(td_buf *b, const td_file *f, const td_groups *g)
+{
+    size_t nsh = f->shapes ? td_strtab_count(f->shapes) : 0;
+    uint8_t *keep = calloc(f->nops + 1, 1);
+    uint32_t *id = malloc((f->nops + 1) * sizeof *id);
+    uint32_t *shape_id = f->shapes && f->op_shape ? malloc((nsh + 1) * sizeof *shape_id) : NULL;
+    int bad = !keep || !id || (f->shapes && f->op_shape && !shape_id);
+    size_t nev = 0, ncalls = 0;
+    bool whole_times = true;
+    for (size_t i = 0; i < f->nroof_list && !bad; i++) {
+        const td_roof_ev *e = &f->roof_list[i];
+        if (!roof_list_kept(g, e))
+            continue;
+        nev++;
+        whole_times = whole_times && whole_time(e->ts) && whole_time(e->end);
+        mark_calls(f, e->call, keep);
+    }
+    for (size_t c = 0; c < f->nops && !bad; c++)
+        id[c] = keep[c] ? (uint32_t)ncalls++ : TD_ATTR_NONE;
+    if (!bad) {
+        bad |= put_u(b, 1);
+        bad |= pack_roof_shapes(b, f, keep, shape_id, nsh);
+        bad |= put_u(b, ncalls);
+    }
+    for (size_t c = 0; c < f->nops && !bad; c++) {
+        if (!keep[c])
+            continue;
+        uint32_t p = f->op_parent[c], sh = f->op_shape ? f->op_shape[c] : TD_ATTR_NONE;
+        bad |= put_u(b, f->op_name[c]);
+        bad |= put_u(b, p == TD_ATTR_NONE || p >= f->nops ? 0 : (uint64_t)id[p] + 1);
+        bad |= put_u(b, shape_id && sh < nsh ? (uint64_t)shape_id[sh] + 1 : 0);
+    }
+    if (!bad)
+        bad |= pack_roof_list_events(b, f, g, id, whole_times, nev);
+    free(keep);
+    free(id);
+    free(shape_id);
+    return bad;
+}
+
 /* The roofline's inputs (files from "TDF5" on): 0 when the file was loaded
  * without them, 2 when the summary keeps only CPU events, else 1 and: the
  * shapes (has_shapes: varint, [nshapes, each a string]); the op calls
@@ -848,6 +962,10 @@ static int pack_roof_events(td_buf *b, const td_file *f, const td_groups *g, con
  * + 1, times, call + 1 and innermost op as in a group head). */
 static int pack_roof(td_buf *b, const td_file *f, const td_groups *g)
 {
+    if (g->device == TD_DEVICE_CPU && (f->roof_list || f->roof_lost == TD_BD_LOST_SELECTION))
+        return put_u(b, 2);
+    if (f->roof_list && f->has_attr)
+        return pack_roof_list(b, f, g);
     if (!f->roof_ts || !f->has_attr || !f->attr_call)
         return put_u(b, 0);
     if (g->device == TD_DEVICE_CPU)
@@ -896,6 +1014,9 @@ static int pack_roof(td_buf *b, const td_file *f, const td_groups *g)
 
 int td_file_pack(td_buf *b, const td_file *f, const td_groups *g, td_error *err)
 {
+    int rc = td_file_roof(f); /* a summary's roofline section, decoded to be packed again */
+    if (rc < 0)
+        return td_roof_fail(err, rc, f);
     int bad = pack_head(b, f);
     bad |= pack_categories(b, f);
     bad |= put_u(b, (uint64_t)(g->has_attr != 0));

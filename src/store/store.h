@@ -60,6 +60,12 @@ typedef struct td_groups {
 /* file_pack.c: a file's kept events grouped, in (iteration, flags, name) order. */
 int td_file_groups(td_groups *out, const td_file *f, const td_keep *keep, td_error *err);
 void td_groups_free(td_groups *g);
+/* Per SQL ops row (row[i]: the row of group i, rows below nrows), the total
+ * of its groups' durations as compare totals the trace's events: added in
+ * file order, compensated (the groups' own totals are sums in ascending
+ * order, which can differ in the last digit when durations are not whole
+ * numbers). -1: out of memory. */
+int td_groups_row_totals(const td_groups *g, const size_t *row, size_t nrows, double *total);
 
 /* One file's aggregates as bytes and back (docs/summaries.md, "packed").
  * Independent of SQLite: a process can pack its files and send them on. */

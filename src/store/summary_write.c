@@ -275,16 +275,16 @@ static bool same_op_key(const td_group *a, const td_group *b)
 /* One ops row per (iteration, device, stream 0, name): groups that differ
  * only by their attribution are adjacent and add up (and the names the
  * groups bring). */
-static int insert_ops(writer *w, sqlite3_stmt *name_st, sqlite3_stmt *s, const td_file *f,
-                      const td_groups *g)
+static int insert_op_rows(writer *w, sqlite3_stmt *name_st, sqlite3_stmt *s, const td_file *f,
+                          const td_groups *g, const double *total)
 {
-    for (size_t i = 0; i < g->n; i++) {
+    for (size_t i = 0, r = 0; i < g->n; i++, r++) {
         td_group merged = g->g[i];
         while (i + 1 < g->n && same_op_key(&g->g[i + 1], &merged)) {
             merged.count += g->g[i + 1].count;
-            merged.total += g->g[i + 1].total;
             i++;
         }
+        merged.total = total[r];
         const td_group *x = &merged;
         size_t len;
         const char *nm = td_strtab_get(f->names, x->name, &len);
@@ -307,6 +307,23 @@ static int insert_ops(writer *w, sqlite3_stmt *name_st, sqlite3_stmt *s, const t
             return rc;
     }
     return 0;
+}
+
+/* One ops row per (iteration, device, stream 0, name): groups that differ
+ * only by their attribution are adjacent and make one row. */
+static int insert_ops(writer *w, sqlite3_stmt *name_st, sqlite3_stmt *s, const td_file *f,
+                      const td_groups *g)
+{
+    size_t *row = malloc((g->n + 1) * sizeof *row), nrows = 0;
+    double *total = malloc((g->n + 1) * sizeof *total);
+    for (size_t i = 0; row && i < g->n; i++)
+        row[i] = i && same_op_key(&g->g[i], &g->g[i - 1]) ? nrows - 1 : nrows++;
+    int rc = !row || !total || td_groups_row_totals(g, row, nrows, total) < 0
+                 ? td_fail(w->err, TD_ENOMEM, w->path, "out of memory")
+                 : insert_op_rows(w, name_st, s, f, g, total);
+    free(row);
+    free(total);
+    return rc;
 }
 
 /* One file of the run: its row with the packed aggregates, its iterations,
