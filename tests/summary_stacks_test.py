@@ -40,10 +40,9 @@ selections (and the falconsai pair) one command in three, in turn
 (command i on selection k when i % 3 == k % 3), so that each
 selection reads the summaries through several commands; each shared trace
 set runs one of the four CPU commands, in turn. selections, schema3 and
-schema4 run whole. Line coverage of src/ by this suite, subset against
-full, per folder (scripts/choose_subset.py's method: build-cov, GCOV_PREFIX
-per run): the numbers are in CONTRIBUTING.md; no folder loses more than
-half a point.
+schema4 run whole. To be proven by line coverage of src/ per folder,
+subset against full (scripts/choose_subset.py's method: build-cov,
+GCOV_PREFIX per suite): not yet measured.
 """
 import csv, gzip, io, os, re, shutil, sqlite3, subprocess, sys, tempfile
 
