@@ -29,16 +29,7 @@ import cases as reference  # noqa: E402
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TRACES = os.path.join(ROOT, "tests", "golden", "traces")
 MPIRUN = ["mpirun", "--allow-run-as-root", "--oversubscribe", "-q"]
-passed = failed = 0
-
-
-def check(name, ok, detail=""):
-    global passed, failed
-    if ok:
-        passed += 1
-    else:
-        failed += 1
-        print("FAIL mpi_stacks %s%s" % (name, ": " + detail if detail else ""))
+check = reference.Checks("mpi_stacks")
 
 
 def lines(tmp):
@@ -97,17 +88,9 @@ def read(files):
 
 def main():
     exe = os.path.abspath(sys.argv[1])
-    mpi = os.path.join(os.path.dirname(exe), "tracediff-mpi")
-    if "asan" in os.path.basename(os.path.dirname(exe)):
-        # Open MPI's plugins are dlopened and unloaded before exit (as in
-        # mpi_test.py): no leak checks; ASan's and UBSan's other checks stay.
-        os.environ["ASAN_OPTIONS"] = os.environ.get("ASAN_OPTIONS", "") + ":detect_leaks=0"
-    if not shutil.which("mpirun") or not os.path.exists(mpi):
-        why = "no mpirun" if not shutil.which("mpirun") else "no %s (no mpicc at build time)" % mpi
-        in_ci = bool(os.environ.get("CI"))
-        print("mpi_stacks: skipped: %s%s" % (why, " (CI installs Open MPI: a failure)" if in_ci else ""))
-        print("mpi_stacks: %d passed, %d failed" % (0, 1 if in_ci else 0))
-        return 1 if in_ci else 0
+    mpi = reference.mpi_or_skip(check, exe)
+    if mpi is None:
+        return check.finish()
     cli = reference.expectation_exe(exe)
     tmp = tempfile.mkdtemp(prefix="tracediff-mpi-stacks-")
     try:
@@ -137,8 +120,7 @@ def main():
                                          [len(x) if x else None for x in want[name]]))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    print("mpi_stacks: %d passed, %d failed" % (passed, failed))
-    return 1 if failed else 0
+    return check.finish()
 
 
 if __name__ == "__main__":

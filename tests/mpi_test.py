@@ -39,7 +39,7 @@ GOLD = os.path.join(ROOT, "tests", "golden")
 TRACES = os.path.join(GOLD, "traces")
 # -q: no banner of mpirun's own when a process exits non-zero.
 MPIRUN = ["mpirun", "--allow-run-as-root", "--oversubscribe", "-q"]
-passed = failed = 0
+check = reference.Checks("mpi")
 # The instrumented passes (TD_TEST_SUBSET=1): three of the selections, fewer
 # formats, and the subset's reference cases.
 SUBSET = os.environ.get("TD_TEST_SUBSET", "") not in ("", "0")
@@ -52,15 +52,6 @@ CONTROL_SRC = ["hta-two_ranks/sampled_rank-0.json.gz", "tracelens-bert_h100", "h
 TEST_SRC = ["hta-two_ranks/sampled_rank-1.json.gz", "tracelens-bert_mi300", "hta-triton",
             "hta-amd", "hta-no_rank", "hta-two_ranks/sampled_rank-0.json.gz", "hta-cpu_only",
             "tracelens-falconsai_mi300"]
-
-
-def check(name, ok, detail=""):
-    global passed, failed
-    if ok:
-        passed += 1
-    else:
-        failed += 1
-        print("FAIL mpi %s%s" % (name, ": " + detail if detail else ""))
 
 
 SIGPIPE_RERUNS = []
@@ -121,41 +112,50 @@ def same(name, cli_cmd, mpi_cmd, files=()):
 
 
 def run_same():
-    """Runs the jobs same() queued: those of `mpirun -n 4` as the lines of one
-    --batch (each with -o: Open MPI's start costs about a second of CPU per
-    mpirun), the others 4 at once (mpirun mostly waits)."""
-    n4 = MPIRUN + ["-n", "4"]
-    batched = [j for j in JOBS if j[2][:len(n4)] == n4 and j[2][len(n4) + 1] != "--batch"
-               and not j[0].startswith("check")]
-    alone = [j for j in JOBS if j not in batched]
-    if batched:
-        tmp = tempfile.mkdtemp(prefix="mpi-batch-")
-        lines, outs = [], []
-        for i, (name, cli_cmd, mpi_cmd, files) in enumerate(batched):
-            args = mpi_cmd[len(n4) + 1:]
-            out = None
-            if not files:
-                out = os.path.join(tmp, "%d.txt" % i)  # .txt: the table, when no --format
-                args = args + ["-o", out]
-            assert not any(" " in a for a in args), args
-            lines.append(" ".join(args))
-            outs.append(out)
-        batch = os.path.join(tmp, "jobs.batch")
-        open(batch, "w").write("\n".join(lines) + "\n")
-        mpi = batched[0][2][len(n4)]
-        rc = run(n4 + [mpi, "--batch", batch])[0]
-        with concurrent.futures.ThreadPoolExecutor(2) as pool:
-            clis = list(pool.map(lambda j: run(j[1]), batched))
-        for (name, cli_cmd, mpi_cmd, files), out, a in zip(batched, outs, clis):
-            check(*same_output(name, a, out, files))
-        first = next((a[0] for a in clis if a[0] != 0), 0)
-        check("the batch of %d lines exits with its first failing line's status (%d)"
-              % (len(batched), first), rc == first, "exit %d" % rc)
-        shutil.rmtree(tmp, ignore_errors=True)
+    """Runs the jobs same() queued: those of `mpirun -n 4` and of `mpirun -n
+    2` as the lines of one --batch each (each with -o: Open MPI's start costs
+    about a second of CPU per mpirun), the others 4 at once (mpirun mostly
+    waits)."""
+    alone = list(JOBS)
+    for n in ("4", "2"):
+        head = MPIRUN + ["-n", n]
+        batched = [j for j in alone if j[2][:len(head)] == head and j[2][len(head) + 1] != "--batch"
+                   and not j[0].startswith("check")]
+        alone = [j for j in alone if j not in batched]
+        if batched:
+            run_batch(head, batched)
     with concurrent.futures.ThreadPoolExecutor(4) as pool:
         for r in pool.map(lambda j: same_now(*j), alone):
             check(*r)
     JOBS.clear()
+
+
+def run_batch(head, batched):
+    """The jobs as the lines of one `head tracediff-mpi --batch`, each line's
+    output against the CLI's."""
+    tmp = tempfile.mkdtemp(prefix="mpi-batch-")
+    lines, outs = [], []
+    for i, (name, cli_cmd, mpi_cmd, files) in enumerate(batched):
+        args = mpi_cmd[len(head) + 1:]
+        out = None
+        if not files:
+            out = os.path.join(tmp, "%d.txt" % i)  # .txt: the table, when no --format
+            args = args + ["-o", out]
+        assert not any(" " in a for a in args), args
+        lines.append(" ".join(args))
+        outs.append(out)
+    batch = os.path.join(tmp, "jobs.batch")
+    open(batch, "w").write("\n".join(lines) + "\n")
+    mpi = batched[0][2][len(head)]
+    rc = run(head + [mpi, "--batch", batch])[0]
+    with concurrent.futures.ThreadPoolExecutor(2) as pool:
+        clis = list(pool.map(lambda j: run(j[1]), batched))
+    for (name, cli_cmd, mpi_cmd, files), out, a in zip(batched, outs, clis):
+        check(*same_output(name, a, out, files))
+    first = next((a[0] for a in clis if a[0] != 0), 0)
+    check("the batch of %d lines (-n %s) exits with its first failing line's status (%d)"
+          % (len(batched), head[-1], first), rc == first, "exit %d" % rc)
+    shutil.rmtree(tmp, ignore_errors=True)
 
 
 def same_output(name, a, out, files):
@@ -475,19 +475,9 @@ def golden_cases(exe, mpi, tmp):
 
 def main():
     exe = os.path.abspath(sys.argv[1])
-    mpi = os.path.join(os.path.dirname(exe), "tracediff-mpi")
-    if "asan" in os.path.basename(os.path.dirname(exe)):
-        # Open MPI's plugins are dlopened and unloaded before exit, so
-        # LeakSanitizer cannot even name their allocations: no leak checks
-        # here (make valgrind-mpi checks our code with Open MPI suppressed);
-        # ASan's and UBSan's other checks stay on. The last setting wins.
-        os.environ["ASAN_OPTIONS"] = os.environ.get("ASAN_OPTIONS", "") + ":detect_leaks=0"
-    if not shutil.which("mpirun") or not os.path.exists(mpi):
-        why = "no mpirun" if not shutil.which("mpirun") else "no %s (no mpicc at build time)" % mpi
-        in_ci = bool(os.environ.get("CI"))
-        print("mpi: skipped: %s%s" % (why, " (CI installs Open MPI: a failure)" if in_ci else ""))
-        print("mpi: 0 passed, %d failed" % (1 if in_ci else 0))
-        return 1 if in_ci else 0
+    mpi = reference.mpi_or_skip(check, exe)
+    if mpi is None:
+        return check.finish()
     tmp = tempfile.mkdtemp(prefix="tracediff-mpi-")
     try:
         ctl, tst = os.path.join(tmp, "control"), os.path.join(tmp, "test")
@@ -510,8 +500,7 @@ def main():
     if SIGPIPE_RERUNS:
         print("mpi: rerun after mpirun died of SIGPIPE in its teardown: %s"
               % "; ".join(SIGPIPE_RERUNS))
-    print("mpi: %d passed, %d failed" % (passed, failed))
-    return 1 if failed else 0
+    return check.finish()
 
 
 if __name__ == "__main__":
