@@ -437,8 +437,11 @@ BUILT_CLI = os.path.abspath(sys.argv[1]) if len(sys.argv) > 1 else \
 # The CLI's side of each comparison is the expectation: the plain build's in
 # the instrumented passes (tests/cases.py: expectation_exe), where the module
 # is the path under test; run without the sanitizer runtime preloaded here.
+# Never with the runtime this interpreter preloads: the plain CLI needs none,
+# and the instrumented one carries its own (linked in: Makefile,
+# ASAN_EXE_LDFLAGS), which refuses to start beside a preloaded one.
 CLI = reference.expectation_exe(BUILT_CLI)
-CLI_ENV = None if CLI == BUILT_CLI else \
+CLI_ENV = None if "libasan" not in os.environ.get("LD_PRELOAD", "") else \
     {k: v for k, v in os.environ.items() if k != "LD_PRELOAD"}
 DIFF_C = os.path.join(TRACES, "hta-trace_diff", "control")
 DIFF_T = os.path.join(TRACES, "hta-trace_diff", "test")
