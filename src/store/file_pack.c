@@ -909,33 +909,42 @@ static int pack_roof_list_events(td_buf *b, const td_file *f, const td_groups *g
     return bad;
 }
 
-/* pack_roof for a file read from a summary (td_file_roof has decoded its
- * section): the same section again, so that a summary of a summary keeps
- * the roofline its input had. */
-static int pack_roof_list(td_buf *b, const td_file *f, const td_groups *g)
+/* What pack_roof and pack_roof_list share: the calls the kept events name
+ * (keep, marked by mark_calls), numbered in the trace's order into id; the
+ * section's head, its shapes and its calls. */
+typedef struct {
+    uint8_t *keep;      /* nops + 1: the calls to write */
+    uint32_t *id;       /* nops + 1: each kept call's number in the section */
+    uint32_t *shape_id; /* nshapes + 1, or NULL without shapes */
+    size_t nsh;
+} roof_calls;
+
+static int roof_calls_init(roof_calls *rc, const td_file *f)
 {
-    size_t nsh = f->shapes ? td_strtab_count(f->shapes) : 0;
-    uint8_t *keep = calloc(f->nops + 1, 1);
-    uint32_t *id = malloc((f->nops + 1) * sizeof *id);
-    uint32_t *shape_id = f->shapes && f->op_shape ? malloc((nsh + 1) * sizeof *shape_id) : NULL;
-    int bad = !keep || !id || (f->shapes && f->op_shape && !shape_id);
-    size_t nev = 0, ncalls = 0;
-    bool whole_times = true;
-    for (size_t i = 0; i < f->nroof_list && !bad; i++) {
-        const td_roof_ev *e = &f->roof_list[i];
-        if (!roof_list_kept(g, e))
-            continue;
-        nev++;
-        whole_times = whole_times && whole_time(e->ts) && whole_time(e->end);
-        mark_calls(f, e->call, keep);
-    }
-    for (size_t c = 0; c < f->nops && !bad; c++)
+    rc->nsh = f->shapes ? td_strtab_count(f->shapes) : 0;
+    rc->keep = calloc(f->nops + 1, 1);
+    rc->id = malloc((f->nops + 1) * sizeof *rc->id);
+    rc->shape_id = f->shapes && f->op_shape ? malloc((rc->nsh + 1) * sizeof *rc->shape_id) : NULL;
+    return !rc->keep || !rc->id || (f->shapes && f->op_shape && !rc->shape_id);
+}
+
+static void roof_calls_free(roof_calls *rc)
+{
+    free(rc->keep);
+    free(rc->id);
+    free(rc->shape_id);
+}
+
+static int pack_roof_calls(td_buf *b, const td_file *f, roof_calls *rc)
+{
+    const uint8_t *keep = rc->keep;
+    uint32_t *id = rc->id, *shape_id = rc->shape_id;
+    size_t ncalls = 0, nsh = rc->nsh;
+    for (size_t c = 0; c < f->nops; c++)
         id[c] = keep[c] ? (uint32_t)ncalls++ : TD_ATTR_NONE;
-    if (!bad) {
-        bad |= put_u(b, 1);
-        bad |= pack_roof_shapes(b, f, keep, shape_id, nsh);
-        bad |= put_u(b, ncalls);
-    }
+    int bad = put_u(b, 1);
+    bad |= pack_roof_shapes(b, f, rc->keep, shape_id, nsh);
+    bad |= put_u(b, ncalls);
     for (size_t c = 0; c < f->nops && !bad; c++) {
         if (!keep[c])
             continue;
@@ -944,11 +953,31 @@ static int pack_roof_list(td_buf *b, const td_file *f, const td_groups *g)
         bad |= put_u(b, p == TD_ATTR_NONE || p >= f->nops ? 0 : (uint64_t)id[p] + 1);
         bad |= put_u(b, shape_id && sh < nsh ? (uint64_t)shape_id[sh] + 1 : 0);
     }
+    return bad;
+}
+
+/* pack_roof for a file read from a summary (td_file_roof has decoded its
+ * section): the same section again, so that a summary of a summary keeps
+ * the roofline its input had. */
+static int pack_roof_list(td_buf *b, const td_file *f, const td_groups *g)
+{
+    roof_calls rc;
+    int bad = roof_calls_init(&rc, f);
+    size_t nev = 0;
+    bool whole_times = true;
+    for (size_t i = 0; i < f->nroof_list && !bad; i++) {
+        const td_roof_ev *e = &f->roof_list[i];
+        if (!roof_list_kept(g, e))
+            continue;
+        nev++;
+        whole_times = whole_times && whole_time(e->ts) && whole_time(e->end);
+        mark_calls(f, e->call, rc.keep);
+    }
     if (!bad)
-        bad |= pack_roof_list_events(b, f, g, id, whole_times, nev);
-    free(keep);
-    free(id);
-    free(shape_id);
+        bad |= pack_roof_calls(b, f, &rc);
+    if (!bad)
+        bad |= pack_roof_list_events(b, f, g, rc.id, whole_times, nev);
+    roof_calls_free(&rc);
     return bad;
 }
 
@@ -970,12 +999,9 @@ static int pack_roof(td_buf *b, const td_file *f, const td_groups *g)
         return put_u(b, 0);
     if (g->device == TD_DEVICE_CPU)
         return put_u(b, 2);
-    size_t nsh = f->shapes ? td_strtab_count(f->shapes) : 0;
-    uint8_t *keep = calloc(f->nops + 1, 1);
-    uint32_t *id = malloc((f->nops + 1) * sizeof *id);
-    uint32_t *shape_id = f->shapes && f->op_shape ? malloc((nsh + 1) * sizeof *shape_id) : NULL;
-    int bad = !keep || !id || (f->shapes && f->op_shape && !shape_id);
-    size_t nev = 0, gi = 0, ncalls = 0;
+    roof_calls rc;
+    int bad = roof_calls_init(&rc, f);
+    size_t nev = 0, gi = 0;
     bool whole_times = true;
     for (size_t i = 0; i < f->nev && !bad; i++) { /* the kept events, their calls */
         const td_event *e = &f->evb[i >> TD_BLOCK_SHIFT][i & (TD_BLOCK - 1)];
@@ -987,28 +1013,13 @@ static int pack_roof(td_buf *b, const td_file *f, const td_groups *g)
         nev++;
         whole_times = whole_times && whole_time(f->roof_ts[a]) && whole_time(f->roof_end[a]);
         if (a < f->nattr && f->op_name)
-            mark_calls(f, f->attr_call[a], keep);
-    }
-    for (size_t c = 0; c < f->nops && !bad; c++)
-        id[c] = keep[c] ? (uint32_t)ncalls++ : TD_ATTR_NONE;
-    if (!bad) {
-        bad |= put_u(b, 1);
-        bad |= pack_roof_shapes(b, f, keep, shape_id, nsh);
-        bad |= put_u(b, ncalls);
-    }
-    for (size_t c = 0; c < f->nops && !bad; c++) {
-        if (!keep[c])
-            continue;
-        uint32_t p = f->op_parent[c], sh = f->op_shape ? f->op_shape[c] : TD_ATTR_NONE;
-        bad |= put_u(b, f->op_name[c]);
-        bad |= put_u(b, p == TD_ATTR_NONE || p >= f->nops ? 0 : (uint64_t)id[p] + 1);
-        bad |= put_u(b, shape_id && sh < nsh ? (uint64_t)shape_id[sh] + 1 : 0);
+            mark_calls(f, f->attr_call[a], rc.keep);
     }
     if (!bad)
-        bad |= pack_roof_events(b, f, g, id, whole_times, nev);
-    free(keep);
-    free(id);
-    free(shape_id);
+        bad |= pack_roof_calls(b, f, &rc);
+    if (!bad)
+        bad |= pack_roof_events(b, f, g, rc.id, whole_times, nev);
+    roof_calls_free(&rc);
     return bad;
 }
 
