@@ -3,10 +3,10 @@
 # setuptools, pandas and numpy from Debian), then import and run the module.
 # A copy of the sources is installed, so the tree's build/ is left alone;
 # at -O0 (TRACEDIFF_OPT), as the optimized code is the one make builds,
-# and without debug information (-g0 after Python's own -g: a fifth of the
-# compiler's CPU, and a third of the extension's bytes that pip then zips
-# into the wheel and unzips again; nothing here reads them) nor temporary
-# files between the compiler's stages (-pipe).
+# and without debug information (-g0 after Python's own -g: nothing here
+# reads it, and the compiler spent 10-20% of its CPU writing it, for pip to
+# zip into the wheel and unzip again) nor temporary files between the
+# compiler's stages (-pipe).
 # The venv has no pip of its own (--without-pip: ensurepip would install one
 # into it, a few seconds of CPU on every run); the system's pip, seen through
 # --system-site-packages, runs as the venv's python and installs into it.
