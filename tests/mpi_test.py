@@ -20,8 +20,9 @@
 - the reference cases of tests/golden/cases.json that check a way of
   loading (the first of each load key and the subset's, tests/cases.py;
   every case with TD_TEST_FULL=1): compare --format csv through
-  `mpirun -n 2 tracediff-mpi --batch` is byte-identical to the CLI (one mpirun
-  per pair of sets, 4 at once; ops --format json for one case of each pair);
+  `mpirun -n 2 tracediff-mpi --batch` is byte-identical to the CLI (two
+  batches side by side, each pair's lines in one of them; ops --format json
+  for one case of each pair);
 - --batch runs every line and exits with the first failing line's status;
 - SIGINT, SIGTERM or SIGHUP to the process writing a summary leaves no
   temporary file and no output.
@@ -328,12 +329,14 @@ def summary_cases(exe, mpi, ctl, tst, tmp):
     if a[0] or b[0]:
         return
     check("summarize: same runs, files (hashes, packed) and ops", summary_rows(sa) == summary_rows(sb))
+    # Both from the summary as the two lines of one --batch (run_same).
     sel = ["--control-rank", "all", "--test-rank", "all", "--format", "csv"]
-    check(*same_now("compare from the summary", [exe, "compare", ctl, tst] + sel,
-                    MPIRUN + ["-n", "4", mpi, "compare", ctl, sb + "#t"] + sel))
+    same("compare from the summary", [exe, "compare", ctl, tst] + sel,
+         MPIRUN + ["-n", "4", mpi, "compare", ctl, sb + "#t"] + sel)
     bd = ["--per-rank", "--format", "json"]
-    check(*same_now("breakdown from the summary", [exe, "breakdown", ctl, tst] + bd,
-                    MPIRUN + ["-n", "4", mpi, "breakdown", ctl, sb + "#t"] + bd))
+    same("breakdown from the summary", [exe, "breakdown", ctl, tst] + bd,
+         MPIRUN + ["-n", "4", mpi, "breakdown", ctl, sb + "#t"] + bd)
+    run_same()
 
 
 def error_cases(exe, mpi, ctl, tst, tmp):
@@ -354,16 +357,22 @@ def error_cases(exe, mpi, ctl, tst, tmp):
     a = run([exe, "compare", bad, tst, "--format", "csv", "--control-rank", "all"])
     check("corrupt gzip: the CLI's message",
           lines and a[2].replace("tracediff:", "tracediff-mpi:", 1).strip() == lines[0], a[2] + err)
-    for name, args in [("missing set", ["compare", os.path.join(tmp, "nope"), tst]),
-                       ("bad option", ["compare", ctl, tst, "--bogus"]),
-                       ("no such rank", ["compare", ctl, tst, "--control-rank", "99"]),
-                       ("unknown --cat", ["compare", ctl, tst, "--cat", "kernal"]),
-                       ("check --per-iteration", ["check", ctl, tst, "--per-iteration"]),
-                       ("summarize without -o", ["summarize", tst])]:
-        if SUBSET and name not in ("missing set", "no such rank"):
-            continue  # the CLI's own option errors: the cli suite's, instrumented
-        a = run([exe] + args)
-        b = run(MPIRUN + ["-n", "3", mpi] + args, timeout=120)
+    errors = [("missing set", ["compare", os.path.join(tmp, "nope"), tst]),
+              ("bad option", ["compare", ctl, tst, "--bogus"]),
+              ("no such rank", ["compare", ctl, tst, "--control-rank", "99"]),
+              ("unknown --cat", ["compare", ctl, tst, "--cat", "kernal"]),
+              ("check --per-iteration", ["check", ctl, tst, "--per-iteration"]),
+              ("summarize without -o", ["summarize", tst])]
+    if SUBSET:  # the CLI's own option errors: the cli suite's, instrumented
+        errors = [e for e in errors if e[0] in ("missing set", "no such rank")]
+
+    def both(args):
+        return run([exe] + args), run(MPIRUN + ["-n", "3", mpi] + args, timeout=120)
+    # Each error is its own mpirun, which mostly waits (start-up and
+    # teardown): 3 at once rather than one after the other.
+    with concurrent.futures.ThreadPoolExecutor(3) as pool:
+        results = list(pool.map(lambda e: both(e[1]), errors))
+    for (name, args), (a, b) in zip(errors, results):
         check(name, a[0] == b[0] != 0 and
               re.sub(r"\btracediff\b(?![-/])", "tracediff-mpi", a[2]) == b[2], "%d %d\n%s\n%s" % (a[0], b[0], a[2], b[2]))
 
@@ -460,11 +469,16 @@ def golden_cases(exe, mpi, tmp):
         if key not in pairs:
             pairs[key] = [(c, True)]  # ops --format json once per pair
         pairs[key].append((c, False))
-    # The instrumented passes: the subset's pairs as one batch (Open MPI's
-    # start costs about a second of CPU per mpirun, and two instrumented
-    # processes more).
-    groups = [[j for js in pairs.values() for j in js]] if SUBSET else list(pairs.values())
-    with concurrent.futures.ThreadPoolExecutor(4) as pool:
+    # The pairs as the lines of few batches (Open MPI's start costs about a
+    # second of CPU per mpirun, and two instrumented processes more): one in
+    # the instrumented passes, two side by side otherwise (one per core;
+    # each pair's lines stay together, the larger pairs first, each to the
+    # batch with fewer lines).
+    groups = [[]] if SUBSET else [[], []]
+    for js in sorted(pairs.values(), key=len, reverse=True):
+        min(groups, key=len).extend(js)
+    groups = [g for g in groups if g]
+    with concurrent.futures.ThreadPoolExecutor(len(groups)) as pool:
         results = list(pool.map(lambda kj: golden_pair(exe, mpi, tmp, *kj), enumerate(groups)))
     bad = [b for r in results for b in r]
     n = sum(len(j) for j in groups)

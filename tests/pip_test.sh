@@ -2,7 +2,11 @@
 # pip install . in a venv (--system-site-packages, --no-build-isolation:
 # setuptools, pandas and numpy from Debian), then import and run the module.
 # A copy of the sources is installed, so the tree's build/ is left alone;
-# at -O0 (TRACEDIFF_OPT), as the optimized code is the one make builds.
+# at -O0 (TRACEDIFF_OPT), as the optimized code is the one make builds,
+# and without debug information (-g0 after Python's own -g: nothing here
+# reads it, and the compiler spent 10-20% of its CPU writing it, for pip to
+# zip into the wheel and unzip again) nor temporary files between the
+# compiler's stages (-pipe).
 # The venv has no pip of its own (--without-pip: ensurepip would install one
 # into it, a few seconds of CPU on every run); the system's pip, seen through
 # --system-site-packages, runs as the venv's python and installs into it.
@@ -27,7 +31,7 @@ mkdir "$tmp/src"
 cp -r include src python setup.py pyproject.toml README.md "$tmp/src/"
 rm -rf "$tmp/src/python/tracediff/__pycache__"
 if "$PY" -m venv --without-pip --system-site-packages "$tmp/venv" >"$tmp/log" 2>&1 &&
-   (cd "$tmp/src" && TRACEDIFF_OPT=-O0 "$tmp/venv/bin/python" -m pip install -q --no-index \
+   (cd "$tmp/src" && TRACEDIFF_OPT='-O0 -g0 -pipe' "$tmp/venv/bin/python" -m pip install -q --no-index \
         --no-build-isolation .) \
        >>"$tmp/log" 2>&1; then
     pass=$((pass + 1))
