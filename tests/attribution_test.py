@@ -19,6 +19,9 @@ old Kineto categories):
 """
 import bisect, gzip, json, math, os, re, subprocess, sys, tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import cases  # noqa: E402  (run_once: one process per distinct command)
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 T = os.path.join(ROOT, "tests", "golden", "traces")
 EDGE = os.path.join(ROOT, "tests", "data", "attribution", "edge.json")
@@ -35,13 +38,13 @@ def check(ok, what):
         print("FAIL:", what)
 
 
-def run(*args):
-    p = subprocess.run([EXE] + list(args), capture_output=True, text=True, cwd=ROOT)
-    return p.returncode, p.stdout, p.stderr
+def run(*args, exe=None):
+    p = cases.run_once([exe or EXE] + list(args), cwd=ROOT)
+    return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
 
 
-def rows(*args):
-    rc, out, err = run(*args, "--format", "json", "-q")
+def rows(*args, exe=None):
+    rc, out, err = run(*args, "--format", "json", "-q", exe=exe)
     if rc != 0:
         raise RuntimeError("%s: %s" % (args, err))
     return json.loads(out)
@@ -76,7 +79,10 @@ PAIRS = [
 def test_sum_rule():
     for c, t, extra in PAIRS:
         a, b = os.path.join(T, c), os.path.join(T, t)
-        gpu = totals(rows("compare", a, b, "--device", "gpu", *extra))
+        # the expectation (--device gpu) from the plain build in the
+        # instrumented passes (tests/cases.py: expectation_exe)
+        gpu = totals(rows("compare", a, b, "--device", "gpu", *extra,
+                          exe=cases.expectation_exe(EXE)))
         for by in ("op", "top-op", "annotation", "class"):
             got = totals(rows("compare", a, b, "--by", by, *extra))
             check(got == gpu, "sum rule %s vs %s --by %s %s: %s != %s" % (c, t, by, extra, got, gpu))

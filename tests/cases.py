@@ -133,3 +133,88 @@ def mpi_or_skip(checks, exe):
     if in_ci:
         checks.failed += 1
     return None
+
+
+# ---- one process per distinct command --------------------------------------
+
+_RUNS = {}
+RUN_STATS = {"ran": 0, "reused": 0}
+
+
+_FIXED = tuple(os.path.join(os.path.dirname(HERE), d) + os.sep
+               for d in ("tests/golden", "examples"))
+
+
+def _file_key(path, st):
+    """A file's size and modification time, and its bytes' digest unless it
+    is one of the repository's reference traces, never rewritten, or big
+    (a file rewritten with the same size within the clock's granularity
+    keeps its time: the suites rewrite small files in place, and write
+    their big ones, decompressed copies and generated traces, once each)."""
+    if os.path.abspath(path).startswith(_FIXED) or st.st_size > (8 << 20):
+        return (st.st_size, st.st_mtime_ns)
+    import hashlib
+    try:
+        with open(path, "rb") as f:
+            return (st.st_size, st.st_mtime_ns, hashlib.sha1(f.read()).hexdigest())
+    except OSError:
+        return (st.st_size, st.st_mtime_ns)
+
+
+class _NotAFile(Exception):
+    """An argument names a FIFO or a device: its command always runs."""
+
+
+def _input_key(arg, cwd=None):
+    """What an argument that names a file or folder holds, as far as a
+    rewrite within the run would show: _file_key of the file, or of each
+    entry of the folder."""
+    path = os.path.join(cwd or ".", arg.split("#", 1)[0])
+    try:
+        st = os.stat(path)
+    except (OSError, ValueError):
+        return None
+    import stat
+    if stat.S_ISREG(st.st_mode):
+        return _file_key(path, st)
+    if not stat.S_ISDIR(st.st_mode):
+        raise _NotAFile(path)
+    out = [st.st_mtime_ns]
+    for e in sorted(os.scandir(path), key=lambda e: e.name):
+        try:
+            s = e.stat()
+            if e.is_file():
+                out.append((e.name, _file_key(e.path, s)))
+            elif not e.is_dir():
+                raise _NotAFile(e.path)
+        except OSError:
+            pass
+    return tuple(out)
+
+
+def run_once(argv, cwd=None, env=None, timeout=600):
+    """subprocess.run(argv, capture_output=True) once per distinct command
+    within this run: the same argv, folder, environment and inputs (each
+    argument that names a file or folder, by size and modification time)
+    give the CompletedProcess of the first run. A command that writes a
+    file (-o, --output, --junit) or reads a FIFO or device always runs.
+    The memo lives in this process only: nothing is kept between runs.
+    The callers only read the result."""
+    argv = [str(a) for a in argv]
+    writes = any(a == "-o" or a.startswith(("--output", "-o", "--junit")) for a in argv[1:])
+    key = None
+    if not writes:
+        try:
+            key = (tuple(argv), cwd, tuple(sorted((env or os.environ).items())),
+                   tuple(_input_key(a, cwd) for a in argv[1:]))
+        except _NotAFile:
+            key = None
+        if key is not None and key in _RUNS:
+            RUN_STATS["reused"] += 1
+            return _RUNS[key]
+    import subprocess
+    p = subprocess.run(argv, capture_output=True, cwd=cwd, env=env, timeout=timeout)
+    RUN_STATS["ran"] += 1
+    if key is not None:
+        _RUNS[key] = p
+    return p

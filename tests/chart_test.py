@@ -58,7 +58,7 @@ def run(args, cwd=ROOT):
     # tests: cli_test.py, terminal_test.py)
     if len(args) > 1 and args[1] in ("plot", "report") and "--help" not in args:
         args = args + ["--no-normalize-names"]
-    p = subprocess.run(WRAP + args, capture_output=True, cwd=cwd, timeout=600, env=ENV)
+    p = reference.run_once(WRAP + args, cwd=cwd, env=ENV)
     return p.returncode, p.stdout, p.stderr.decode("utf-8", "replace")
 
 
@@ -601,7 +601,8 @@ def check_step_headline(exe, tmp):
     a, b = "tests/golden/traces/hta-trace_diff/control", "tests/golden/traces/hta-trace_diff/test"
     text = check_report(exe, tmp, "step-headline-steps", a, b, [])
     got = [float(x) for x in re.findall(r'<td data-us="([^"]+)">', headline_cells(text, "step-time"))]
-    rc, out, err = run([exe, "breakdown", a, b, "--format", "json", "-q"])
+    rc, out, err = run([reference.expectation_exe(exe), "breakdown", a, b, "--format", "json",
+                        "-q"])
     step = json.loads(out)["diff"]["step_us"] if rc == 0 else {}
     check("report with steps: the breakdown's step time",
           rc == 0 and got == [step["control"], step["test"]], "%s %s" % (got, step))

@@ -12,6 +12,9 @@ interval unions computed from the same SQL.
 """
 import csv, gzip, io, json, os, re, shutil, sqlite3, subprocess, sys, tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import cases  # noqa: E402  (run_once: one process per distinct command)
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 D = os.path.join(ROOT, "tests/golden/traces/profilers")
 NSYS = ["nsys-fuser-matmul/report1.sqlite", "nsys-fuser-matmul/report2.sqlite",
@@ -34,7 +37,7 @@ def check(name, ok, detail=""):
 
 
 def run(exe, *args):
-    p = subprocess.run([exe, *args], cwd=ROOT, capture_output=True)
+    p = cases.run_once([exe, *args], cwd=ROOT)
     return p.returncode, p.stdout.decode(), p.stderr.decode()
 
 

@@ -46,6 +46,9 @@ an independent reading of the spec.
 """
 import bisect, csv, gzip, json, math, os, subprocess, sys, tempfile, warnings
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import cases  # noqa: E402  (run_once: one process per distinct command)
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # The reference cases' copy of the shared traces (scripts/sync_golden.sh).
 SHARED = os.environ.get("TD_SHARED_TRACES", os.path.join(ROOT, "tests", "golden", "traces"))
@@ -71,7 +74,7 @@ def check(name, ok, detail=""):
 def run(exe, *args):
     env = dict(os.environ, NO_COLOR="1", LC_ALL="C.UTF-8")
     env.pop("HTA_DISABLE_NS_ROUNDING", None)
-    p = subprocess.run([exe] + list(args), capture_output=True, env=env, timeout=600)
+    p = cases.run_once([exe] + list(args), env=env)
     return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
 
 

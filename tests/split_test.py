@@ -41,7 +41,7 @@ def run(exe, args, split=None):
     env.pop("TD_SPLIT", None)
     if split:
         env["TD_SPLIT"] = str(split)
-    p = subprocess.run([exe] + args, capture_output=True, env=env)
+    p = reference.run_once([exe] + args, env=env)
     return p.returncode, p.stdout, p.stderr
 
 

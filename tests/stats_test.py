@@ -16,6 +16,9 @@
 """
 import csv, gzip, io, json, math, os, random, re, shutil, subprocess, sys, tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import cases  # noqa: E402  (run_once: one process per distinct command)
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TRACES = os.path.join(ROOT, "tests", "golden", "traces")
 SYS_PY = "/usr/bin/python3"
@@ -35,7 +38,7 @@ def check(name, ok, detail=""):
 def run(exe, *args, env_extra=None):
     env = dict(os.environ, NO_COLOR="1", LANG="C.UTF-8", LC_ALL="C.UTF-8")
     env.update(env_extra or {})
-    p = subprocess.run([exe] + list(args), capture_output=True, env=env, timeout=600)
+    p = cases.run_once([exe] + list(args), env=env)
     return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
 
 
@@ -180,7 +183,8 @@ def scipy_check(exe, stats, name, control, test):
     rows = csv_rows(out)
     per_c, per_t = {}, {}
     for ic, it in zip(iters_c, iters_t):
-        rc, o1, _ = run(exe, "compare", control, test, "--control-iteration", str(ic),
+        rc, o1, _ = run(cases.expectation_exe(exe), "compare", control, test,
+                        "--control-iteration", str(ic),
                         "--test-iteration", str(it), "--format", "csv", "-q")
         for r in csv_rows(o1):
             per_c.setdefault(r["name"], {})[ic] = float(r["control_total_duration"])
@@ -239,6 +243,8 @@ def compare_rows(name, rows, ps, exp, nc, nt):
 
 
 def iterations(exe, path):
+    # instrumented in every pass: in the subset's suites info's JSON writer
+    # runs here only (line coverage per folder, src/present/info_json.c)
     rc, out, _ = run(exe, "info", path, "--format", "json")
     return json.loads(out)["iterations"]
 
@@ -449,16 +455,14 @@ def main():
         plain_unchanged(exe)
         bad_input(exe)
         generated(exe, tmp)
-        has_scipy = subprocess.run([SYS_PY, "-c", "import scipy.stats"],
-                                   capture_output=True).returncode == 0 if \
-            os.path.exists(SYS_PY) else False
-        if not has_scipy:
+        # The SciPy part runs under the interpreter that has it, which says
+        # itself when it has no SciPy (one import of scipy.stats, not two).
+        p = subprocess.run([SYS_PY, os.path.abspath(__file__), exe, "--scipy-only"],
+                           capture_output=True, text=True) if os.path.exists(SYS_PY) else None
+        if p is None or NO_SCIPY in p.stdout:
             print("skip SciPy cross-checks: %s has no scipy (apt-get install python3-scipy)"
                   % SYS_PY)
         elif "--inner" not in sys.argv:
-            # Run the SciPy part under the interpreter that has it.
-            p = subprocess.run([SYS_PY, os.path.abspath(__file__), exe, "--scipy-only"],
-                               capture_output=True, text=True)
             sys.stdout.write(p.stdout)
             m = re.search(r"scipy: (\d+) passed, (\d+) failed", p.stdout)
             if not m:
@@ -473,8 +477,15 @@ def main():
     sys.exit(1 if failed else 0)
 
 
+NO_SCIPY = "scipy: not installed"
+
+
 def scipy_main():
-    from scipy import stats
+    try:
+        from scipy import stats
+    except ImportError:
+        print(NO_SCIPY)
+        return
     exe = os.path.abspath(sys.argv[1])
     T = TRACES
     scipy_check(exe, stats, "hta-trace_diff", os.path.join(T, "hta-trace_diff", "control"),

@@ -33,6 +33,9 @@ own TraceDiff and the rules of the match.
 """
 import collections, csv, glob, gzip, json, os, re, subprocess, sys, tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import cases  # noqa: E402  (run_once: one process per distinct command)
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # The reference cases' copy of the shared traces (scripts/sync_golden.sh).
 SHARED = os.environ.get("TD_SHARED_TRACES", os.path.join(ROOT, "tests", "golden", "traces"))
@@ -57,7 +60,7 @@ def check(name, ok, detail=""):
 def run(exe, *args, timeout=600):
     env = dict(os.environ, NO_COLOR="1", LC_ALL="C.UTF-8")
     env.pop("HTA_DISABLE_NS_ROUNDING", None)
-    p = subprocess.run([exe] + list(args), capture_output=True, env=env, timeout=timeout)
+    p = cases.run_once([exe] + list(args), env=env, timeout=timeout)
     return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
 
 
@@ -69,6 +72,18 @@ def load(path):
     op = gzip.open if path.endswith(".gz") else open
     with op(path, "rt") as f:
         return json.load(f)
+
+
+_READ = {}
+
+
+def load_shared(path):
+    """load(path) once per run for the callers that only read the document
+    (the step, GPU-time and cut computations); test_root_alignment edits
+    its documents and loads its own."""
+    if path not in _READ:
+        _READ[path] = load(path)
+    return _READ[path]
 
 
 def save(doc, path):
@@ -295,7 +310,7 @@ def test_sum_rule(exe):
             parts = s["matched_us"] + sum(s["unmatched_us"].values())
             check("%s %s: matched + unmatched = GPU time" % (case, side),
                   abs(parts - s["gpu_us"]) < 1e-6, s)
-            doc = load(path)
+            doc = load_shared(path)
             # a side with ProfilerStep selects its lowest iteration (compare's default)
             busy = gpu_busy_step(doc, None) if steps_of(doc) else gpu_busy(doc)
             check("%s %s: GPU time = |U| of its selected kernels, memcpys, memsets" % (case, side),
@@ -420,17 +435,8 @@ def test_bad_input(exe, tmp):
     # they are aligned, not paired by position), names that differ
     n = 100000
     for side, tag, m in (("c", "x", n), ("t", "y", n - 1)):
-        ev = [{"ph": "X", "cat": "cpu_op", "name": "root", "pid": 1, "tid": 1, "ts": 0,
-               "dur": 10 * n + 10}]
-        for i in range(m):
-            ev.append({"ph": "X", "cat": "cpu_op", "name": "op_%s%d" % (tag, i % 1000),
-                       "pid": 1, "tid": 1, "ts": 10 * i + 1, "dur": 8})
-            ev.append({"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1,
-                       "tid": 1, "ts": 10 * i + 2, "dur": 2, "args": {"correlation": i + 1}})
-            ev.append({"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7,
-                       "ts": 10 * n + 100 + 3 * i, "dur": 2,
-                       "args": {"correlation": i + 1, "stream": 7}})
-        save(synth(ev), os.path.join(tmp, "wide_%s.json" % side))
+        with open(os.path.join(tmp, "wide_%s.json" % side), "w") as f:
+            f.write(wide_text(n, m, tag))
     try:
         rc, out, err = run(exe, "compare", os.path.join(tmp, "wide_c.json"),
                            os.path.join(tmp, "wide_t.json"), "--match", "tree", "--format", "json",
@@ -444,6 +450,41 @@ def test_bad_input(exe, tmp):
               (rc, err, out[-500:]))
     except subprocess.TimeoutExpired:
         check("100k children under one node: bounded", False, "timed out")
+    check("the wide traces' text is json.dumps of their events (checked on 50 children)",
+          wide_text(50, 49, "y") == json.dumps(synth(wide_events(50, 49, "y"))))
+
+
+def wide_events(n, m, tag):
+    """The events of wide_text as Python objects (the text is checked
+    against json.dumps of these on a small n)."""
+    ev = [{"ph": "X", "cat": "cpu_op", "name": "root", "pid": 1, "tid": 1, "ts": 0,
+           "dur": 10 * n + 10}]
+    for i in range(m):
+        ev.append({"ph": "X", "cat": "cpu_op", "name": "op_%s%d" % (tag, i % 1000),
+                   "pid": 1, "tid": 1, "ts": 10 * i + 1, "dur": 8})
+        ev.append({"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1,
+                   "tid": 1, "ts": 10 * i + 2, "dur": 2, "args": {"correlation": i + 1}})
+        ev.append({"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7,
+                   "ts": 10 * n + 100 + 3 * i, "dur": 2,
+                   "args": {"correlation": i + 1, "stream": 7}})
+    return ev
+
+
+def wide_text(n, m, tag):
+    """json.dumps(synth(wide_events(n, m, tag))), written as text: m children
+    under one root, each launching one kernel (300k events: building the
+    objects and encoding them cost seconds of the suite's CPU, the text a
+    fraction)."""
+    head = ('{"traceEvents": [{"ph": "X", "cat": "cpu_op", "name": "root", "pid": 1, "tid": 1, '
+            '"ts": 0, "dur": %d}' % (10 * n + 10))
+    one = (', {"ph": "X", "cat": "cpu_op", "name": "op_%s%d", "pid": 1, "tid": 1, "ts": %d, '
+           '"dur": 8}, {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, '
+           '"tid": 1, "ts": %d, "dur": 2, "args": {"correlation": %d}}, {"ph": "X", "cat": '
+           '"kernel", "name": "k", "pid": 0, "tid": 7, "ts": %d, "dur": 2, "args": '
+           '{"correlation": %d, "stream": 7}}')
+    body = "".join(one % (tag, i % 1000, 10 * i + 1, 10 * i + 2, i + 1, 10 * n + 100 + 3 * i,
+                          i + 1) for i in range(m))
+    return head + body + '], "deviceProperties": []}'
 
 
 def compact(v):
@@ -615,14 +656,16 @@ def key_rows(js):
 
 def test_selection(exe, tmp):
     a, b = (trace(x) for x in MULTI)
-    da, db = load(a), load(b)
+    da, db = load_shared(a), load_shared(b)
     sa, sb = sorted(steps_of(da)), sorted(steps_of(db))
     for i in (2, 5):
         ka, kb = sa[i], sb[i]
         pa, pb = os.path.join(tmp, "cut_a.json"), os.path.join(tmp, "cut_b.json")
         save(cut_to_step(da, ka), pa)
         save(cut_to_step(db, kb), pb)
-        cut, err1 = tree_json(exe, pa, pb)
+        # the expectation (the cut traces) from the plain build in the
+        # instrumented passes (tests/cases.py: expectation_exe)
+        cut, err1 = tree_json(cases.expectation_exe(exe), pa, pb)
         sel, err2 = tree_json(exe, a, b, "--control-iteration", str(ka), "--test-iteration", str(kb))
         if cut is None or sel is None:
             check("selection: iteration %d/%d runs" % (ka, kb), False, err1 + err2)
@@ -708,7 +751,7 @@ def bh(ps):
 def test_stats(exe, tmp):
     import math
     a, b = (trace(x) for x in MULTI)
-    sa, sb = sorted(steps_of(load(a))), sorted(steps_of(load(b)))
+    sa, sb = sorted(steps_of(load_shared(a))), sorted(steps_of(load_shared(b)))
     js, err = tree_json(exe, a, b, "--stats", "--control-iteration", "all", "--test-iteration", "all")
     if js is None:
         check("--stats: runs", False, err)
@@ -716,7 +759,8 @@ def test_stats(exe, tmp):
     # the samples, independently: one --match tree per iteration pair
     samples = {}
     for i, (ka, kb) in enumerate(zip(sa, sb)):
-        one, err = tree_json(exe, a, b, "--control-iteration", str(ka), "--test-iteration", str(kb))
+        one, err = tree_json(cases.expectation_exe(exe), a, b, "--control-iteration", str(ka),
+                             "--test-iteration", str(kb))
         if one is None:
             check("--stats: iteration %d runs" % ka, False, err)
             return
