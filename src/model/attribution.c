@@ -32,7 +32,7 @@ typedef struct sweep_rec {
     uint32_t thr;  /* the link's thread number, in (pid, tid) order */
     uint32_t idx;  /* link index */
     uint32_t kind; /* TD_LINK_OP / ANN / LAUNCH */
-    uint32_t pad;
+    uint32_t cpu;  /* a TD_LINK_CPU link's place among them (td_file.stk_cpu), else TD_ATTR_NONE */
 } sweep_rec;
 
 static int cmp_sweep(const void *a, const void *b)
@@ -119,24 +119,32 @@ typedef struct frames {
     stack all;
     td_stk_tree tree;
     uint32_t *node; /* per link index */
-    uint32_t *up;   /* per TD_LINK_CPU link: the innermost frame around it, not itself */
     int failed;
 } frames;
 
 #define FRAME_KINDS (TD_LINK_OP | TD_LINK_ANN | TD_LINK_PY)
 
-/* A frame's node: under the innermost frame that contains it whole (one
- * that ends before it does is not its parent: docs/stacks.md). */
-static void frame_push(frames *fr, const td_link *links, const sweep_rec *r)
+/* The node of the innermost frame that contains r whole (one that ends
+ * before it does is not around it: docs/stacks.md): a launch's stack, a
+ * cpu-side event's, and the parent of a frame's own node, which is pushed. */
+static void frame_step(frames *fr, td_file *f, const td_link *links, const sweep_rec *r,
+                       launch_res *res)
 {
-    const sweep_rec *up = stack_find(&fr->all, r->ts, r->end, 0);
-    uint32_t n = td_stk_node(&fr->tree, up ? fr->node[up->idx] : TD_ATTR_NONE, links[r->idx].name);
+    const sweep_rec *in = stack_find(&fr->all, r->ts, r->end, 0);
+    uint32_t up = in ? fr->node[in->idx] : TD_ATTR_NONE;
+    if (r->kind & TD_LINK_LAUNCH)
+        res[r->idx].node = up;
+    if (r->cpu < f->nstk_cpu)
+        f->stk_cpu[r->cpu] = up;
+    if (!(r->kind & FRAME_KINDS))
+        return;
+    uint32_t n = td_stk_node(&fr->tree, up, links[r->idx].name);
     fr->failed |= n == UINT32_MAX;
     fr->node[r->idx] = n;
     stack_push(&fr->all, r);
 }
 
-static void sweep(const td_file *f, const td_link *links, sweep_rec *rec, size_t nrec,
+static void sweep(td_file *f, const td_link *links, sweep_rec *rec, size_t nrec,
                   const sweep_rec **ops_v, const sweep_rec **ann_v, launch_res *res,
                   const bool *waits, double *opwait, const uint32_t *id, uint32_t *op_parent,
                   frames *fr)
@@ -149,12 +157,8 @@ static void sweep(const td_file *f, const td_link *links, sweep_rec *rec, size_t
             if (fr)
                 fr->all.n = 0;
         }
-        if (fr && (r->kind & (TD_LINK_LAUNCH | TD_LINK_CPU))) {
-            const sweep_rec *in = stack_find(&fr->all, r->ts, r->end, 0);
-            res[r->idx].node = fr->up[r->idx] = in ? fr->node[in->idx] : TD_ATTR_NONE;
-        }
-        if (fr && (r->kind & FRAME_KINDS))
-            frame_push(fr, links, r);
+        if (fr && (r->kind & (TD_LINK_LAUNCH | TD_LINK_CPU | FRAME_KINDS)))
+            frame_step(fr, f, links, r, res);
         if (r->kind & TD_LINK_OP) {
             const sweep_rec *up = stack_find(&ops, r->ts, r->end, 0);
             op_parent[id[r->idx]] = up ? id[up->idx] : TD_ATTR_NONE;
@@ -214,140 +218,6 @@ static uint32_t cmap_get(const cmap *m, int64_t corr)
     return m->key[s] == corr ? m->val[s] : TD_ATTR_NONE;
 }
 
-static int cmap_build(cmap *m, const td_link *links, size_t n)
-{
-    size_t count = 0;
-    int64_t lo = INT64_MAX, hi = INT64_MIN;
-    for (size_t i = 0; i < n; i++)
-        if ((links[i].kind & TD_LINK_LAUNCH) && links[i].corr != CMAP_EMPTY) {
-            count++;
-            lo = links[i].corr < lo ? links[i].corr : lo;
-            hi = links[i].corr > hi ? links[i].corr : hi;
-        }
-    if (count && (uint64_t)hi - (uint64_t)lo < 4 * (uint64_t)count) {
-        m->lo = lo;
-        m->cap = (size_t)((uint64_t)hi - (uint64_t)lo + 1);
-        if (!(m->val = malloc(m->cap * sizeof *m->val)))
-            return -1;
-        for (size_t i = 0; i < m->cap; i++)
-            m->val[i] = TD_ATTR_NONE;
-        for (size_t i = 0; i < n; i++)
-            if ((links[i].kind & TD_LINK_LAUNCH) && links[i].corr != CMAP_EMPTY)
-                m->val[(uint64_t)links[i].corr - (uint64_t)lo] = (uint32_t)i;
-        return 0;
-    }
-    m->cap = 16;
-    while (m->cap < count + count / 3 + 1)
-        m->cap *= 2;
-    m->key = malloc(m->cap * sizeof *m->key);
-    m->val = malloc(m->cap * sizeof *m->val);
-    if (!m->key || !m->val)
-        return -1;
-    for (size_t i = 0; i < m->cap; i++)
-        m->key[i] = CMAP_EMPTY;
-    for (size_t i = 0; i < n; i++) {
-        if (!(links[i].kind & TD_LINK_LAUNCH) || links[i].corr == CMAP_EMPTY)
-            continue;
-        size_t s = cmap_slot(m, links[i].corr);
-        m->key[s] = links[i].corr;
-        m->val[s] = (uint32_t)i;
-    }
-    return 0;
-}
-
-/* Attribution of every gpu-side event, in file order; gpu-side events
- * without a link of their own (f->events_gpu counts more than the links
- * hold) are attributed to none, rather than left unwritten. */
-static void attribute_gpu(td_file *f, const td_link *links, size_t n, const cmap *m,
-                          const launch_res *res)
-{
-    size_t k = 0, ng = f->events_gpu;
-    for (size_t i = 0; i < n && k < ng; i++) {
-        const td_link *l = &links[i];
-        if (!(l->kind & TD_LINK_GPU))
-            continue;
-        uint32_t reason = TD_ATTR_NONE;
-        if (l->kind & TD_LINK_HOST)
-            reason = TD_ATTR_REASON(R_HOST_EVENT);
-        else if (l->corr == -1)
-            reason = TD_ATTR_REASON(R_NO_CORR);
-        uint32_t launch = TD_ATTR_NONE;
-        if (reason == TD_ATTR_NONE && (launch = cmap_get(m, l->corr)) == TD_ATTR_NONE)
-            reason = TD_ATTR_REASON(R_NO_LAUNCH);
-        if (f->stk_of)
-            f->stk_of[k] = reason != TD_ATTR_NONE ? TD_ATTR_NONE : res[launch].node;
-        if (reason != TD_ATTR_NONE) {
-            f->attr_op[k] = f->attr_top[k] = reason;
-            f->attr_ann[k] = f->attr_call[k] = TD_ATTR_NONE;
-            f->attr_topc[k] = f->attr_annc[k] = TD_ATTR_NONE;
-        } else {
-            const launch_res *lr = &res[launch];
-            f->attr_op[k] = lr->op;
-            f->attr_top[k] = lr->top;
-            f->attr_ann[k] = lr->ann;
-            f->attr_call[k] = lr->call; /* a link index until op_calls() */
-            f->attr_topc[k] = lr->topc;
-            f->attr_annc[k] = lr->annc;
-        }
-        k++;
-    }
-    for (; k < ng; k++) {
-        f->attr_op[k] = f->attr_top[k] = f->attr_ann[k] = TD_ATTR_NONE;
-        f->attr_call[k] = f->attr_topc[k] = f->attr_annc[k] = TD_ATTR_NONE;
-    }
-}
-
-/* The sweep records: ops, annotations and launches with usable times;
- * *finite: every one's start and end are finite (cmp_sweep is then a
- * strict total order). Finite, they are grouped by thread (threads in
- * order, each one's in file order), so that sorting is sorting each
- * thread's few runs; else in file order, for qsort, whose order of NaN
- * depends on it. *thr_end: per thread, where its records end (NULL when
- * not grouped; the caller frees it). 0, or -1 when out of memory. */
-static int sweep_records(sweep_rec *rec, const td_link *links, size_t n, size_t *nrec, bool *finite,
-                         size_t **thr_end, size_t *nthr)
-{
-    size_t m = 0, nt = 0;
-    bool fin = true;
-    *thr_end = NULL;
-    for (size_t i = 0; i < n; i++) {
-        const td_link *l = &links[i];
-        uint32_t kind = l->kind & (FRAME_KINDS | TD_LINK_LAUNCH | TD_LINK_CPU);
-        if (!kind || isnan(l->ts) || isnan(l->dur))
-            continue;
-        fin = fin && isfinite(l->ts) && isfinite(l->ts + l->dur);
-        nt = l->thr >= nt ? (size_t)l->thr + 1 : nt;
-        m++;
-    }
-    *nrec = m;
-    *finite = fin;
-    size_t *pos = fin ? calloc(nt + 1, sizeof *pos) : NULL;
-    if (fin && !pos)
-        return -1;
-    if (fin) {
-        for (size_t i = 0; i < n; i++) {
-            const td_link *l = &links[i];
-            if ((l->kind & (FRAME_KINDS | TD_LINK_LAUNCH | TD_LINK_CPU)) && !isnan(l->ts) &&
-                !isnan(l->dur))
-                pos[l->thr + 1]++;
-        }
-        for (size_t t = 1; t <= nt; t++)
-            pos[t] += pos[t - 1];
-    }
-    m = 0;
-    for (size_t i = 0; i < n; i++) {
-        const td_link *l = &links[i];
-        uint32_t kind = l->kind & (FRAME_KINDS | TD_LINK_LAUNCH | TD_LINK_CPU);
-        if (!kind || isnan(l->ts) || isnan(l->dur))
-            continue; /* a launch without a time stays outside every op */
-        size_t at = fin ? pos[l->thr]++ : m++;
-        rec[at] = (sweep_rec){l->ts, l->ts + l->dur, l->thr, (uint32_t)i, kind, 0};
-    }
-    *thr_end = pos; /* pos[t]: where thread t's records end */
-    *nthr = nt;
-    return 0;
-}
-
 /* Waiting for the device (docs/stats.md, "Waits"): a synchronize call, or
  * a launch whose device event copies device memory to the host. */
 static bool has_prefix(const char *s, size_t len, const char *p)
@@ -392,38 +262,275 @@ static unsigned name_waits(const td_file *f, uint8_t *memo, size_t nmemo, uint32
     return w;
 }
 
-/* waits[i]: link i is a launch that waits for the device. 0, or -1 when
- * out of memory. */
-static int find_waits(const td_file *f, const td_link *links, size_t n, const cmap *m, bool *waits)
+/* The two passes over the links before the sweep: count_links counts what
+ * the arrays need (and rounds the times, spec §2), fill_links writes them
+ * (the sweep records, the op calls, the launches' map and waits). The
+ * records of a thread go in buckets by kind, in this order: annotations,
+ * python frames, the rest (launches, other cpu-side events), ops. Kineto
+ * writes a thread's ops in time order and its runtime calls in a few runs
+ * of it, between the ops: sorted by bucket, then merged, the records take
+ * a few merges of the runtime calls and one of the whole thread, where the
+ * runs of the whole thread in file order took a dozen merges. */
+enum { B_ANN, B_PY, B_REST, B_OP, NB };
+
+#define REC_KINDS (FRAME_KINDS | TD_LINK_LAUNCH | TD_LINK_CPU)
+
+typedef struct scan {
+    size_t nrec, nops, nlaunch, nthr;
+    bool finite;    /* every record's start and end finite (cmp_sweep: a strict total order) */
+    int64_t lo, hi; /* the launches' correlation ids */
+    size_t *end;    /* per (thread, bucket) b, at b + 1: its count, then where it ends; NULL
+                     * when not finite (the records in file order, for qsort) */
+    size_t nend;    /* buckets end holds */
+    int64_t *dtoh;  /* the correlation ids of the gpu-side copies to the host */
+    size_t ndtoh, dtohcap;
+} scan;
+
+static size_t bucket_of(const td_link *l, uint32_t kind)
 {
-    size_t nmemo = td_strtab_count(f->names);
-    uint8_t *memo = calloc(nmemo + 1, 1);
-    if (!memo)
-        return -1;
-    for (size_t i = 0; i < n; i++) {
-        const td_link *l = &links[i];
-        bool gpu = (l->kind & TD_LINK_GPU) && !(l->kind & TD_LINK_HOST) && l->corr != CMAP_EMPTY &&
-                   l->corr != -1;
-        if (!(l->kind & TD_LINK_LAUNCH) && !gpu)
-            continue;
-        unsigned w = name_waits(f, memo, nmemo, l->name);
-        if (l->kind & TD_LINK_LAUNCH)
-            waits[i] = waits[i] || (w & NAME_SYNC);
-        if (!gpu || !(w & NAME_DTOH))
-            continue;
-        uint32_t launch = cmap_get(m, l->corr);
-        if (launch != TD_ATTR_NONE)
-            waits[launch] = true;
+    size_t b = kind & TD_LINK_OP    ? B_OP
+               : kind & TD_LINK_ANN ? B_ANN
+               : kind & TD_LINK_PY  ? B_PY
+                                    : B_REST;
+    return (size_t)l->thr * NB + b;
+}
+
+static int count_bucket(scan *s, size_t b)
+{
+    if (b >= s->nend) {
+        size_t nn = s->nend ? s->nend : 16 * NB, had = s->end ? s->nend + 1 : 0;
+        while (nn <= b)
+            nn *= 2;
+        size_t *ne = realloc(s->end, (nn + 1) * sizeof *ne);
+        if (!ne)
+            return -1;
+        memset(ne + had, 0, (nn + 1 - had) * sizeof *ne);
+        s->end = ne;
+        s->nend = nn;
     }
-    free(memo);
+    s->end[b + 1]++;
     return 0;
 }
 
-/* Per name: its ops' total duration, and the part of it inside waits. */
-static int wait_totals(td_file *f, const td_link *links, size_t n, const uint32_t *id,
-                       const double *opwait)
+/* The first pass: 0, or -1 when out of memory. */
+static int count_links(scan *s, td_link *links, size_t n, int round_ts)
 {
-    size_t nn = td_strtab_count(f->names);
+    bool fin = true;
+    s->lo = INT64_MAX;
+    s->hi = INT64_MIN;
+    for (size_t i = 0; i < n; i++) {
+        td_link *l = &links[i];
+        if (round_ts) {
+            double end = floor(l->ts + l->dur);
+            l->ts = ceil(l->ts);
+            l->dur = end - l->ts;
+        }
+        if ((l->kind & TD_LINK_LAUNCH) && l->corr != CMAP_EMPTY) {
+            s->nlaunch++;
+            s->lo = l->corr < s->lo ? l->corr : s->lo;
+            s->hi = l->corr > s->hi ? l->corr : s->hi;
+        }
+        uint32_t kind = l->kind & REC_KINDS;
+        if (!kind || isnan(l->ts) || isnan(l->dur))
+            continue; /* a launch without a time stays outside every op */
+        s->nops += (kind & TD_LINK_OP) != 0;
+        fin = fin && isfinite(l->ts) && isfinite(l->ts + l->dur);
+        s->nthr = l->thr >= s->nthr ? (size_t)l->thr + 1 : s->nthr;
+        s->nrec++;
+        if (count_bucket(s, bucket_of(l, kind)) < 0)
+            return -1;
+    }
+    s->finite = fin;
+    if (!fin) { /* an infinite start or end: the order qsort makes of NaN */
+        free(s->end);
+        s->end = NULL;
+    }
+    for (size_t b = 1; s->end && b <= s->nthr * NB; b++)
+        s->end[b] += s->end[b - 1]; /* where each bucket starts */
+    return 0;
+}
+
+/* Correlation id -> launch, sized from the first pass: 0, or -1. Kineto
+ * numbers correlations densely: then an array indexed by id - lo. */
+static int cmap_alloc(cmap *m, const scan *s)
+{
+    size_t count = s->nlaunch;
+    if (count && (uint64_t)s->hi - (uint64_t)s->lo < 4 * (uint64_t)count) {
+        m->lo = s->lo;
+        m->cap = (size_t)((uint64_t)s->hi - (uint64_t)s->lo + 1);
+        if (!(m->val = malloc(m->cap * sizeof *m->val)))
+            return -1;
+        memset(m->val, 0xFF, m->cap * sizeof *m->val); /* TD_ATTR_NONE */
+        return 0;
+    }
+    m->cap = 16;
+    while (m->cap < count + count / 3 + 1)
+        m->cap *= 2;
+    m->key = malloc(m->cap * sizeof *m->key);
+    m->val = malloc(m->cap * sizeof *m->val);
+    if (!m->key || !m->val)
+        return -1;
+    for (size_t i = 0; i < m->cap; i++)
+        m->key[i] = CMAP_EMPTY;
+    return 0;
+}
+
+/* corr's launch is link i (the last in the file wins). */
+static void cmap_put(cmap *m, int64_t corr, uint32_t i)
+{
+    if (!m->key) {
+        m->val[(uint64_t)corr - (uint64_t)m->lo] = i;
+        return;
+    }
+    size_t s = cmap_slot(m, corr);
+    m->key[s] = corr;
+    m->val[s] = i;
+}
+
+/* The arrays fill_links writes. */
+typedef struct fill {
+    sweep_rec *rec;
+    uint32_t *id; /* per link index: its op call number, TD_ATTR_NONE when none */
+    bool *waits;  /* per link index: a launch that waits for the device */
+    cmap m;
+    uint8_t *memo; /* per name: name_waits */
+    size_t nmemo;
+} fill;
+
+/* Waiting for the device (docs/stats.md, "Waits"): a launch whose name is
+ * a synchronize call waits; a gpu-side copy to the host makes its launch
+ * wait, once every launch is in the map (resolve_dtoh). 0, or -1. */
+static int link_waits(scan *s, const td_file *f, fill *w, const td_link *l, size_t i)
+{
+    if ((l->kind & TD_LINK_LAUNCH) && (name_waits(f, w->memo, w->nmemo, l->name) & NAME_SYNC))
+        w->waits[i] = true;
+    bool gpu = (l->kind & TD_LINK_GPU) && !(l->kind & TD_LINK_HOST) && l->corr != CMAP_EMPTY &&
+               l->corr != -1;
+    if (!gpu || !(name_waits(f, w->memo, w->nmemo, l->name) & NAME_DTOH))
+        return 0;
+    int64_t *nd = td_grow(s->dtoh, &s->dtohcap, s->ndtoh + 1, sizeof *nd);
+    if (!nd)
+        return -1;
+    s->dtoh = nd;
+    s->dtoh[s->ndtoh++] = l->corr;
+    return 0;
+}
+
+static void resolve_dtoh(const scan *s, fill *w)
+{
+    for (size_t k = 0; k < s->ndtoh; k++) {
+        uint32_t launch = cmap_get(&w->m, s->dtoh[k]);
+        if (launch != TD_ATTR_NONE)
+            w->waits[launch] = true;
+    }
+}
+
+/* The second pass: 0, or -1 when out of memory. The k-th TD_LINK_CPU link
+ * is the k-th cpu-side event (f->stk_cpu), as the k-th TD_LINK_GPU link is
+ * the k-th gpu-side one; one without a time is under no frame. */
+static int fill_links(scan *s, td_file *f, fill *w, const td_link *links, size_t n)
+{
+    size_t nops = 0, at = 0;
+    uint32_t ncpu = 0;
+    for (size_t i = 0; i < n; i++) {
+        const td_link *l = &links[i];
+        if ((l->kind & TD_LINK_LAUNCH) && l->corr != CMAP_EMPTY)
+            cmap_put(&w->m, l->corr, (uint32_t)i);
+        if ((l->kind & (TD_LINK_LAUNCH | TD_LINK_GPU)) && link_waits(s, f, w, l, i) < 0)
+            return -1;
+        uint32_t cpu = (l->kind & TD_LINK_CPU) ? ncpu++ : TD_ATTR_NONE;
+        uint32_t kind = l->kind & REC_KINDS;
+        w->id[i] = TD_ATTR_NONE;
+        if (!kind || isnan(l->ts) || isnan(l->dur)) {
+            if (cpu < f->nstk_cpu)
+                f->stk_cpu[cpu] = TD_ATTR_NONE;
+            continue;
+        }
+        if (kind & TD_LINK_OP) {
+            w->id[i] = (uint32_t)nops;
+            f->op_name[nops] = l->name;
+            f->op_parent[nops] = TD_ATTR_NONE;
+            if (f->op_shape)
+                f->op_shape[nops] = l->shape;
+            nops++;
+        }
+        size_t to = s->end ? s->end[bucket_of(l, kind)]++ : at++;
+        w->rec[to] = (sweep_rec){l->ts, l->ts + l->dur, l->thr, (uint32_t)i, kind, cpu};
+    }
+    for (size_t k = ncpu; k < f->nstk_cpu; k++)
+        f->stk_cpu[k] = TD_ATTR_NONE;
+    resolve_dtoh(s, w);
+    return 0;
+}
+
+/* The records in sweep order: each thread's buckets but its ops, its ops,
+ * then the two merged (sort_sweep finds the runs); qsort's order when some
+ * time is not finite. 0, or -1 when out of memory. */
+static int sort_records(const scan *s, sweep_rec *rec, sweep_rec *tmp)
+{
+    if (!s->finite) {
+        qsort(rec, s->nrec, sizeof *rec, cmp_sweep);
+        return 0;
+    }
+    for (size_t t = 0; t < s->nthr; t++) {
+        size_t b = t * NB, at = b ? s->end[b - 1] : 0, ops = s->end[b + B_REST],
+               to = s->end[b + B_OP];
+        if (sort_sweep_in(rec + at, ops - at, NULL, tmp) < 0 ||
+            sort_sweep_in(rec + ops, to - ops, NULL, tmp) < 0 ||
+            sort_sweep_in(rec + at, to - at, NULL, tmp) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* A gpu-side event's attribution, the k-th: its launch's, else why none
+ * (its link index stands for an op call's number in attr_call until
+ * here). A launch without a time is under no op. */
+static void attribute_one(td_file *f, size_t k, const td_link *l, const td_link *links,
+                          const cmap *m, const launch_res *res, const uint32_t *id)
+{
+    uint32_t reason = TD_ATTR_NONE, launch = TD_ATTR_NONE;
+    if (l->kind & TD_LINK_HOST)
+        reason = TD_ATTR_REASON(R_HOST_EVENT);
+    else if (l->corr == -1)
+        reason = TD_ATTR_REASON(R_NO_CORR);
+    if (reason == TD_ATTR_NONE && (launch = cmap_get(m, l->corr)) == TD_ATTR_NONE)
+        reason = TD_ATTR_REASON(R_NO_LAUNCH);
+    const launch_res none = {TD_ATTR_REASON(R_NO_OP),
+                             TD_ATTR_REASON(R_NO_OP),
+                             TD_ATTR_NONE,
+                             TD_ATTR_NONE,
+                             TD_ATTR_NONE,
+                             TD_ATTR_NONE,
+                             TD_ATTR_NONE};
+    const launch_res *lr = &none;
+    if (reason == TD_ATTR_NONE && !isnan(links[launch].ts) && !isnan(links[launch].dur))
+        lr = &res[launch];
+    if (f->stk_of)
+        f->stk_of[k] = reason != TD_ATTR_NONE ? TD_ATTR_NONE : lr->node;
+    if (reason != TD_ATTR_NONE) {
+        f->attr_op[k] = f->attr_top[k] = reason;
+        f->attr_ann[k] = f->attr_call[k] = TD_ATTR_NONE;
+        f->attr_topc[k] = f->attr_annc[k] = TD_ATTR_NONE;
+        return;
+    }
+    f->attr_op[k] = lr->op;
+    f->attr_top[k] = lr->top;
+    f->attr_ann[k] = lr->ann;
+    f->attr_call[k] = lr->call != TD_ATTR_NONE ? id[lr->call] : TD_ATTR_NONE;
+    f->attr_topc[k] = lr->topc;
+    f->attr_annc[k] = lr->annc;
+}
+
+/* After the sweep, one pass in file order: every gpu-side event's
+ * attribution (those without a link of their own, f->events_gpu counting
+ * more than the links hold, are attributed to none rather than left
+ * unwritten), and per name its ops' total duration and the part of it
+ * inside waits. 0, or -1 when out of memory. */
+static int finish_links(td_file *f, const td_link *links, size_t n, const cmap *m,
+                        const launch_res *res, const uint32_t *id, const double *opwait)
+{
+    size_t nn = td_strtab_count(f->names), ng = f->events_gpu, k = 0;
     f->wait_in = calloc(nn + 1, sizeof *f->wait_in);
     f->wait_of = calloc(nn + 1, sizeof *f->wait_of);
     if (!f->wait_in || !f->wait_of)
@@ -431,40 +538,21 @@ static int wait_totals(td_file *f, const td_link *links, size_t n, const uint32_
     f->nwait = nn;
     for (size_t i = 0; i < n; i++) {
         const td_link *l = &links[i];
-        if (id[i] == TD_ATTR_NONE || l->name >= nn)
-            continue;
-        double w = opwait[id[i]];
-        f->wait_of[l->name] += l->dur;
-        f->wait_in[l->name] += w < l->dur ? w : l->dur;
+        if (id[i] != TD_ATTR_NONE && l->name < nn) {
+            double w = opwait[id[i]];
+            f->wait_of[l->name] += l->dur;
+            f->wait_in[l->name] += w < l->dur ? w : l->dur;
+        }
+        if ((l->kind & TD_LINK_GPU) && k < ng)
+            attribute_one(f, k++, l, links, m, res, id);
     }
-    return 0;
-}
-
-/* The op calls (ops with a start and a duration), numbered in file order:
- * id[] per link index (TD_ATTR_NONE: not an op call), their names and
- * shapes; their parents are set by the sweep. 0, or -1. */
-static int op_ids(td_file *f, const td_link *links, size_t n, uint32_t *id)
-{
-    size_t nops = 0;
-    for (size_t i = 0; i < n; i++)
-        id[i] = (links[i].kind & TD_LINK_OP) && !isnan(links[i].ts) && !isnan(links[i].dur)
-                    ? (uint32_t)nops++
-                    : TD_ATTR_NONE;
-    f->op_name = malloc((nops + 1) * sizeof *f->op_name);
-    f->op_parent = malloc((nops + 1) * sizeof *f->op_parent);
-    if (f->shapes && !(f->op_shape = malloc((nops + 1) * sizeof *f->op_shape)))
-        f->op_name = (free(f->op_name), NULL);
-    if (!f->op_name || !f->op_parent)
-        return -1;
-    f->nops = nops;
-    for (size_t i = 0; i < n; i++) {
-        if (id[i] == TD_ATTR_NONE)
-            continue;
-        f->op_name[id[i]] = links[i].name;
-        f->op_parent[id[i]] = TD_ATTR_NONE;
-        if (f->op_shape)
-            f->op_shape[id[i]] = links[i].shape;
+    for (; k < ng; k++) {
+        f->attr_op[k] = f->attr_top[k] = f->attr_ann[k] = TD_ATTR_NONE;
+        f->attr_call[k] = f->attr_topc[k] = f->attr_annc[k] = TD_ATTR_NONE;
+        if (f->stk_of)
+            f->stk_of[k] = TD_ATTR_NONE;
     }
+    f->nattr = ng;
     return 0;
 }
 
@@ -491,29 +579,18 @@ int td_roof_times(td_file *f, const td_link *links, size_t n, bool any_gpu, td_e
     return 0;
 }
 
-static void round_links(td_link *links, size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        double end = floor(links[i].ts + links[i].dur);
-        links[i].ts = ceil(links[i].ts);
-        links[i].dur = end - links[i].ts;
-    }
-}
-
-/* The stacks' arrays and the sweep's own (docs/stacks.md): 0 or -1. */
-static int frames_init(frames *fr, td_file *f, size_t n)
+/* The stacks' arrays and the sweep's own (docs/stacks.md): 0 or -1.
+ * stk_of and stk_cpu are written whole by the passes over the links. */
+static int frames_init(frames *fr, td_file *f, size_t n, size_t nrec)
 {
     memset(fr, 0, sizeof *fr);
-    fr->all.v = malloc((n + 1) * sizeof *fr->all.v);
+    fr->all.v = malloc((nrec + 1) * sizeof *fr->all.v);
     fr->node = malloc((n + 1) * sizeof *fr->node);
-    fr->up = malloc((n + 1) * sizeof *fr->up);
     f->stk_of = malloc((f->events_gpu + 1) * sizeof *f->stk_of);
-    if (td_stk_init(&fr->tree, f) < 0 || !fr->all.v || !fr->node || !fr->up || !f->stk_of)
+    f->stk_cpu = malloc((f->events_cpu + 1) * sizeof *f->stk_cpu);
+    if (td_stk_init(&fr->tree, f) < 0 || !fr->all.v || !fr->node || !f->stk_of || !f->stk_cpu)
         return -1;
-    for (size_t i = 0; i < f->events_gpu; i++)
-        f->stk_of[i] = TD_ATTR_NONE;
-    for (size_t i = 0; i < n; i++)
-        fr->up[i] = TD_ATTR_NONE;
+    f->nstk_cpu = f->events_cpu;
     return 0;
 }
 
@@ -521,12 +598,13 @@ static void frames_free(frames *fr)
 {
     free(fr->all.v);
     free(fr->node);
-    free(fr->up);
     td_stk_done(&fr->tree);
 }
 
-/* The file's attribution arrays, one entry per gpu-side event: 0 or -1. */
-static int attr_alloc(td_file *f, size_t ng)
+/* The file's attribution arrays, one entry per gpu-side event, and its op
+ * calls' (numbered in file order: names, shapes; their parents are set by
+ * the sweep): 0 or -1. */
+static int attr_alloc(td_file *f, size_t ng, size_t nops)
 {
     f->attr_call = malloc((ng + 1) * sizeof *f->attr_call);
     f->attr_topc = malloc((ng + 1) * sizeof *f->attr_topc);
@@ -534,7 +612,13 @@ static int attr_alloc(td_file *f, size_t ng)
     f->attr_op = malloc((ng + 1) * sizeof *f->attr_op);
     f->attr_top = malloc((ng + 1) * sizeof *f->attr_top);
     f->attr_ann = malloc((ng + 1) * sizeof *f->attr_ann);
-    return f->attr_op && f->attr_top && f->attr_ann && f->attr_call && f->attr_topc && f->attr_annc
+    f->op_name = malloc((nops + 1) * sizeof *f->op_name);
+    f->op_parent = malloc((nops + 1) * sizeof *f->op_parent);
+    if (f->shapes && !(f->op_shape = malloc((nops + 1) * sizeof *f->op_shape)))
+        return -1;
+    f->nops = nops;
+    return f->attr_op && f->attr_top && f->attr_ann && f->attr_call && f->attr_topc &&
+                   f->attr_annc && f->op_name && f->op_parent
                ? 0
                : -1;
 }
@@ -542,74 +626,51 @@ static int attr_alloc(td_file *f, size_t ng)
 int td_attribute(td_file *f, td_link *links, size_t n, int round_ts, bool stacks, td_error *err)
 {
     int rc = -1;
-    size_t ng = f->events_gpu, nrec, nthr = 0, *thr_end = NULL;
-    cmap m = {0};
+    scan s;
+    memset(&s, 0, sizeof s);
+    fill w = {0};
+    frames fr;
     if (n > UINT32_MAX)
         return td_fail(err, TD_ETRACE, f->path, "too many events for attribution");
+    if (count_links(&s, links, n, round_ts) < 0)
+        return td_fail(err, TD_ENOMEM, f->path, "out of memory");
     /* Written whole: their pages mapped at once, and kept for the next
      * file (model/link_mem.c); the stacks and the waits are touched sparsely. */
-    sweep_rec *rec = td_scratch_alloc((n + 1) * sizeof *rec);
-    const sweep_rec **sv = malloc((2 * n + 2) * sizeof *sv);
+    w.rec = td_scratch_alloc((s.nrec + 1) * sizeof *w.rec);
+    const sweep_rec **sv = malloc((2 * s.nrec + 2) * sizeof *sv);
     /* The merge sort's buffer, then the launches' results: one set of pages. */
     size_t one = sizeof(sweep_rec) > sizeof(launch_res) ? sizeof(sweep_rec) : sizeof(launch_res);
     void *scratch = td_scratch_alloc((n + 1) * one);
     launch_res *res = scratch;
-    bool *waits = calloc(n + 1, sizeof *waits);
+    w.waits = calloc(n + 1, sizeof *w.waits);
     double *opwait = NULL;
-    uint32_t *id = td_scratch_alloc((n + 1) * sizeof *id);
-    frames fr;
-    bool fr_ok = !stacks || frames_init(&fr, f, n) == 0;
-    if (!fr_ok || !rec || !sv || !res || !waits || !id || attr_alloc(f, ng) < 0)
+    w.id = td_scratch_alloc((n + 1) * sizeof *w.id);
+    w.nmemo = td_strtab_count(f->names);
+    w.memo = calloc(w.nmemo + 1, 1);
+    bool fr_ok = !stacks || frames_init(&fr, f, n, s.nrec) == 0;
+    if (!fr_ok || !w.rec || !sv || !res || !w.waits || !w.id || !w.memo ||
+        attr_alloc(f, f->events_gpu, s.nops) < 0 || cmap_alloc(&w.m, &s) < 0 ||
+        fill_links(&s, f, &w, links, n) < 0 || sort_records(&s, w.rec, scratch) < 0 ||
+        !(opwait = calloc(s.nops + 1, sizeof *opwait)))
         goto done;
-    if (round_ts)
-        round_links(links, n);
-    bool finite;
-    if (sweep_records(rec, links, n, &nrec, &finite, &thr_end, &nthr) < 0)
-        goto done;
-    if (!finite) /* an infinite start or end: the order qsort makes of NaN */
-        qsort(rec, nrec, sizeof *rec, cmp_sweep);
-    for (size_t t = 0, at = 0; finite && t < nthr; at = thr_end[t++])
-        if (sort_sweep_in(rec + at, thr_end[t] - at, NULL, scratch) < 0)
-            goto done;
-    /* Per op call, not per link: the waits inside it. */
-    if (op_ids(f, links, n, id) < 0 || !(opwait = calloc(f->nops + 1, sizeof *opwait)))
-        goto done;
-    for (size_t i = 0; i < n; i++) {
-        res[i] = (launch_res){TD_ATTR_REASON(R_NO_OP),
-                              TD_ATTR_REASON(R_NO_OP),
-                              TD_ATTR_NONE,
-                              TD_ATTR_NONE,
-                              TD_ATTR_NONE,
-                              TD_ATTR_NONE,
-                              TD_ATTR_NONE};
-    }
-    if (cmap_build(&m, links, n) < 0)
-        goto done;
-    if (find_waits(f, links, n, &m, waits) < 0)
-        goto done;
-    sweep(f, links, rec, nrec, sv, sv + n + 1, res, waits, opwait, id, f->op_parent,
+    sweep(f, links, w.rec, s.nrec, sv, sv + s.nrec + 1, res, w.waits, opwait, w.id, f->op_parent,
           stacks ? &fr : NULL);
-    if (stacks && (fr.failed || td_stk_cpu_fill(f, links, n, fr.up) < 0))
-        goto done;
-    attribute_gpu(f, links, n, &m, res);
-    f->nattr = ng;
-    for (size_t k = 0; k < ng; k++) /* link indices become op call indices */
-        if (f->attr_call[k] != TD_ATTR_NONE)
-            f->attr_call[k] = id[f->attr_call[k]];
-    if (wait_totals(f, links, n, id, opwait) < 0)
+    if ((stacks && fr.failed) || finish_links(f, links, n, &w.m, res, w.id, opwait) < 0)
         goto done;
     f->has_attr = 1;
     rc = 0;
 done:
-    free(thr_end);
-    td_scratch_free(rec);
+    free(s.end);
+    free(s.dtoh);
+    td_scratch_free(w.rec);
     free(sv);
     td_scratch_free(scratch);
-    free(waits);
+    free(w.waits);
+    free(w.memo);
     free(opwait);
-    td_scratch_free(id);
-    free(m.key);
-    free(m.val);
+    td_scratch_free(w.id);
+    free(w.m.key);
+    free(w.m.val);
     if (stacks)
         frames_free(&fr);
     return rc < 0 ? td_fail(err, TD_ENOMEM, f->path, "out of memory") : 0;

@@ -120,10 +120,6 @@ typedef struct td_stk_tree {
 int td_stk_init(td_stk_tree *t, td_file *f);
 /* The node of name under parent (TD_ATTR_NONE: a root): UINT32_MAX when out of memory. */
 uint32_t td_stk_node(td_stk_tree *t, uint32_t parent, uint32_t name);
-/* f->stk_cpu from up (per link index: the node of the innermost frame
- * around a TD_LINK_CPU link, TD_ATTR_NONE for none): 0, or -1 when out of
- * memory. */
-int td_stk_cpu_fill(td_file *f, const td_link *links, size_t n, const uint32_t *up);
 void td_stk_done(td_stk_tree *t);
 
 /* The raw per-event record kept while one file loads (before iterations).

@@ -7,7 +7,8 @@
  * TD_RUN_SORT(name, T, cmp) defines
  *     static int name(T *a, size_t n, const void *ctx)
  * sorting a[0..n) by int cmp(const void *ctx, const T *x, const T *y) (< 0,
- * 0, > 0 as for qsort): 0, or -1 when out of memory (a left as it was).
+ * 0, > 0 as for qsort): 0, or -1 when out of memory (a holding the same
+ * elements, perhaps reordered).
  * When cmp orders every two distinct elements (a strict total order: ties
  * broken by an index, no NaN among the keys) the result is the only sorted
  * order, the one qsort gives; callers whose keys may hold NaN use qsort.
@@ -24,6 +25,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* An element out of order by at most this many places joins the run it
+ * interrupts (moved into place there) instead of starting a new one:
+ * Kineto's ops of one start come in either order, each such pair a run
+ * of its own otherwise, and every run costs a merge. */
+#define TD_RUN_NEAR 8
+
 #define TD_RUN_SORT(name, T, cmp)                                                                  \
     __attribute__((unused)) static int name##_in(T *a, size_t n, const void *ctx, T *own)          \
     {                                                                                              \
@@ -31,6 +38,17 @@
         for (size_t i = 0; i < n; i++) {                                                           \
             if (i > 0 && cmp(ctx, &a[i - 1], &a[i]) <= 0)                                          \
                 continue;                                                                          \
+            if (i > 0) { /* a few places back in the run: put there */                             \
+                size_t lo_ = nrun ? run[nrun - 1] : 0, k_ = i - 1;                                 \
+                while (k_ > lo_ && i - k_ < TD_RUN_NEAR && cmp(ctx, &a[k_ - 1], &a[i]) > 0)        \
+                    k_--;                                                                          \
+                if (k_ == lo_ || cmp(ctx, &a[k_ - 1], &a[i]) <= 0) {                               \
+                    T v_ = a[i];                                                                   \
+                    memmove(&a[k_ + 1], &a[k_], (i - k_) * sizeof *a);                             \
+                    a[k_] = v_;                                                                    \
+                    continue;                                                                      \
+                }                                                                                  \
+            }                                                                                      \
             if (nrun + 2 > cap) {                                                                  \
                 size_t nc = cap ? 2 * cap : 64;                                                    \
                 size_t *nr = realloc(run, nc * sizeof *nr);                                        \

@@ -113,21 +113,3 @@ uint32_t td_stk_node(td_stk_tree *t, uint32_t parent, uint32_t name)
         return UINT32_MAX;
     return id;
 }
-
-/* The CPU stacks (--device cpu, docs/stacks.md): the k-th TD_LINK_CPU link
- * in file order is the k-th cpu-side event, as the k-th TD_LINK_GPU link is
- * the k-th gpu-side one. */
-int td_stk_cpu_fill(td_file *f, const td_link *links, size_t n, const uint32_t *up)
-{
-    size_t nc = f->events_cpu, k = 0;
-    f->stk_cpu = malloc((nc + 1) * sizeof *f->stk_cpu);
-    if (!f->stk_cpu)
-        return -1;
-    for (size_t i = 0; i < n && k < nc; i++)
-        if (links[i].kind & TD_LINK_CPU)
-            f->stk_cpu[k++] = up[i];
-    for (; k < nc; k++)
-        f->stk_cpu[k] = TD_ATTR_NONE;
-    f->nstk_cpu = nc;
-    return 0;
-}

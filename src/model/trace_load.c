@@ -214,13 +214,15 @@ static int shp_int(loader *L, int w, int64_t v)
     return shp_put(L, w, p, (size_t)(e - p));
 }
 
-/* The usual shape, "Input Dims" as Kineto writes it: arrays of arrays of
- * small non-negative integers, ", " between elements, all in the window.
- * Such a value, checked byte by byte here, is valid JSON and its compact
- * form is its own bytes without the spaces: copied so, with no call per
- * element. Returns 1 when done (the value read), 0 when the value is not
- * of that form (nothing read: shp_value reads it), < 0 on error. */
-static int shp_int_lists(loader *L, int w)
+/* The usual shapes as Kineto writes them: "Input Dims", arrays of arrays
+ * of small non-negative integers, and "Input type" and "Concrete Inputs",
+ * arrays of strings of printable ASCII without a backslash; ", " between
+ * elements, all in the window. Such a value, checked byte by byte here,
+ * is valid JSON and its compact form is its own bytes without the spaces
+ * outside strings: copied so, with no call per element. Returns 1 when
+ * done (the value read), 0 when the value is not of that form (nothing
+ * read: shp_value reads it), < 0 on error. */
+static int shp_plain_lists(loader *L, int w)
 {
     td_json *j = &L->j;
     const unsigned char *b = (const unsigned char *)j->buf;
@@ -230,8 +232,13 @@ static int shp_int_lists(loader *L, int w)
     int depth = 0;
     if (e - p < 2 || b[p] != '[')
         return 0;
+    int rc = shp_room(L, w, lim - p); /* written as read, kept when done */
+    if (rc < 0)
+        return rc;
+    char *o = L->shp[w] + L->shplen[w], *o0 = o;
     while (q < lim) {
         unsigned char c = b[q];
+        size_t d = q;
         if (c == '[') {
             if (st == ELEM || ++depth > 16)
                 return 0; /* deeper: null, as shp_value writes it */
@@ -242,17 +249,25 @@ static int shp_int_lists(loader *L, int w)
                 return 0;
             st = ELEM;
             q++;
-            if (--depth == 0)
-                break;
         } else if (c == ',') {
             if (st != ELEM)
                 return 0;
             st = COMMA;
+            *o++ = ',';
             q += 1 + (b[q + 1] == ' ');
+            continue;
+        } else if (c == '"') {
+            if (st == ELEM)
+                return 0;
+            for (q++; q < lim && b[q] != '"'; q++)
+                if (b[q] < 0x20 || b[q] > 0x7E || b[q] == '\\')
+                    return 0; /* escapes and other bytes: the general path */
+            if (q++ == lim)
+                return 0;
+            st = ELEM;
         } else if (c >= '0' && c <= '9') {
             if (st == ELEM)
                 return 0;
-            size_t d = q;
             while (q < lim && b[q] >= '0' && b[q] <= '9')
                 q++;
             if (q - d > 18 || (c == '0' && q - d > 1))
@@ -261,16 +276,13 @@ static int shp_int_lists(loader *L, int w)
         } else {
             return 0;
         }
+        memcpy(o, b + d, q - d);
+        o += q - d;
+        if (c == ']' && --depth == 0)
+            break;
     }
     if (depth != 0)
         return 0;
-    int rc = shp_room(L, w, q - p);
-    if (rc < 0)
-        return rc;
-    char *o = L->shp[w] + L->shplen[w], *o0 = o;
-    for (size_t i = p; i < q; i++)
-        if (b[i] != ' ')
-            *o++ = (char)b[i];
     L->shplen[w] += (size_t)(o - o0);
     j->pos = q;
     return 1;
@@ -283,7 +295,7 @@ static int shp_value(loader *L, int w, int depth)
 {
     td_json *j = &L->j;
     int c = td_json_peek(j), rc;
-    if (c == '[' && depth == 0 && (rc = shp_int_lists(L, w)) != 0)
+    if (c == '[' && depth == 0 && (rc = shp_plain_lists(L, w)) != 0)
         return rc < 0 ? rc : 0;
     if (c == '[' && depth < 16) {
         if ((rc = td_json_arr_begin(j)) < 0 || (rc = shp_put(L, w, "[", 1)) < 0)
