@@ -198,3 +198,13 @@ TEST(test_api__writers_report_a_full_disk)
     td_diff_free(d);
     td_set_free(s);
 }
+
+/* The library names its own version: the header's string, which spells the
+ * header's numbers. */
+TEST(test_api__the_library_version_is_the_headers)
+{
+    char want[32];
+    snprintf(want, sizeof want, "%d.%d.%d", TD_VERSION_MAJOR, TD_VERSION_MINOR, TD_VERSION_PATCH);
+    CHECK_STR(TD_VERSION, want);
+    CHECK_STR(td_version(), want);
+}

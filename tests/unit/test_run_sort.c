@@ -87,8 +87,8 @@ TEST(test_run_sort__as_qsort_in_every_shape)
         /* ties by key alone: the same as the full order, whose tie-break is the place */
         bool same = memcmp(a, b, n * sizeof *a) == 0 && memcmp(c, b, n * sizeof *c) == 0;
         if (!same)
-            unit_fail(__FILE__, __LINE__, "round %d (shape %d, %zu items) not as qsort", r,
-                      shape, n);
+            unit_fail(__FILE__, __LINE__, "round %d (shape %d, %zu items) not as qsort", r, shape,
+                      n);
         free(a);
         free(b);
         free(c);

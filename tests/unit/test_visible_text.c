@@ -1,6 +1,7 @@
 /* Text as the tables show it (src/util/visible_text.c) and the temporary
  * files a signal handler removes (src/util/temp_files.c). */
 #include "unit_traces.h"
+#include "util/utf8_text.h"
 
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -74,4 +75,35 @@ TEST(test_visible_text__temp_files_removed_all_at_once)
     }
     CHECK(td_temp_track("/tmp/td-unit-none") == 0);
     td_temp_forget("/tmp/td-unit-none");
+}
+
+/* td_utf8_decode one character at a time: a malformed sequence gives U+FFFD
+ * and skips one byte only, so what follows decodes on its own. */
+TEST(test_visible_text__utf8_decode_skips_one_byte_of_a_malformed_sequence)
+{
+    static const struct {
+        const char *s;
+        size_t len;
+        uint32_t cp[4];
+        size_t at[4];
+        size_t n;
+    } cases[] = {
+        {"\xE2\x82\xAC", 3, {0x20AC}, {3}, 1},  /* EURO SIGN, whole */
+        {"\xC3(", 2, {0xFFFD, '('}, {1, 2}, 2}, /* continuation missing */
+        {"\xE2\x28\xA1x", 4, {0xFFFD, '(', 0xFFFD, 'x'}, {1, 2, 3, 4}, 4},
+        {"\xF0\x9F\x98", 3, {0xFFFD, 0xFFFD, 0xFFFD}, {1, 2, 3}, 3}, /* cut by the end */
+        {"\xC0\xAF", 2, {0xFFFD, 0xFFFD}, {1, 2}, 2},                /* overlong '/' */
+        {"\xED\xA0\x80", 3, {0xFFFD, 0xFFFD, 0xFFFD}, {1, 2, 3}, 3}, /* surrogate */
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        size_t i = 0;
+        for (size_t k = 0; k < cases[c].n; k++) {
+            uint32_t cp = td_utf8_decode(cases[c].s, cases[c].len, &i);
+            if (cp != cases[c].cp[k] || i != cases[c].at[k])
+                unit_fail(__FILE__, __LINE__,
+                          "case %zu, character %zu: U+%04X ending at %zu, expected U+%04X at %zu",
+                          c, k, (unsigned)cp, i, (unsigned)cases[c].cp[k], cases[c].at[k]);
+        }
+        CHECK_INT(i, cases[c].len);
+    }
 }
