@@ -462,10 +462,6 @@ def cpu_totals(control, test, *extra):
             sum(r["test_total_duration"] for r in rows))
 
 
-class Dec(float):
-    """A number written with a decimal point or an exponent."""
-
-
 FRAME_CATS = ("cpu_op", "Operator", "user_annotation", "python_function")
 STEP = re.compile(r"ProfilerStep\s*#\s*(\d+)")
 
@@ -487,16 +483,29 @@ def read_events(path):
 def _read_events(path):
     import gzip
     op = gzip.open if path.endswith(".gz") else open
-    with op(path, "rt", encoding="utf-8") as f:
-        doc = json.load(f, parse_float=Dec)
+    with op(path, "rb") as f:  # bytes: json decodes UTF-8 itself, faster than a text stream
+        # json gives a float exactly for a number written with a decimal
+        # point or an exponent, an int otherwise: what the rounding rule asks
+        doc = json.loads(f.read())
     evs = doc["traceEvents"] if isinstance(doc, dict) else doc
     return [e for e in evs if isinstance(e, dict)]
 
 
 def cpu_stacks_of(path, ns):
     if (path, ns) not in _STACKS:
-        _STACKS[(path, ns)] = _cpu_stacks_of(path, ns)
+        if not ns and not rounded(path):
+            # whole-us timestamps: HTA's rounding changes nothing, the
+            # stacks are the --ns ones
+            _STACKS[(path, ns)] = cpu_stacks_of(path, True)
+        else:
+            _STACKS[(path, ns)] = _cpu_stacks_of(path, ns)
     return _STACKS[(path, ns)]
+
+
+def rounded(path):
+    """Whether spec §2's rounding applies to the trace (without --ns): some
+    event has no ts or a ts written with a decimal point or an exponent."""
+    return any("ts" not in e or isinstance(e["ts"], float) for e in read_events(path))
 
 
 def _cpu_stacks_of(path, ns):
@@ -505,7 +514,7 @@ def _cpu_stacks_of(path, ns):
     cpu-side counted events (stream -1) in any iteration (every event when
     the trace has no ProfilerStep)."""
     raw = read_events(path)
-    rnd = not ns and any("ts" not in e or isinstance(e["ts"], Dec) for e in raw)
+    rnd = not ns and rounded(path)
     evs = []
     for idx, e in enumerate(raw):
         if "cat" not in e or "dur" not in e or e["cat"] == "Trace":
