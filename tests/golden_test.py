@@ -16,8 +16,9 @@ with HTA_DISABLE_NS_ROUNDING=1) run with --ns. With --jobs-check, the first
 case of each load key (tests/cases.py) and the subset's cases (every case
 with TD_TEST_FULL=1) also run with -j 1 and -j 4, with every plain file mapped (TD_MAP_MIN=1) and with none mapped, and with
 -j 2 and 3 with the files loaded by child processes (TD_PROCESSES=1) and by
-threads only (TD_PROCESSES=0), and the outputs must be byte-identical; the
-instrumented passes (TD_TEST_SUBSET=1) run two of these ways per case, in
+threads only (TD_PROCESSES=0), and the outputs must be byte-identical (the
+plain pass runs half of these ways per case, in turn; TD_TEST_FULL=1 all of
+them); the instrumented passes (TD_TEST_SUBSET=1) run two of these ways per case, in
 turn (each way on several of the subset's cases).
 --loading keeps only the cases that check a way of loading (for the SIMD
 levels of the scanner before --scanner). --scanner keeps the first of those
@@ -106,13 +107,18 @@ WAYS += [("3", {"TD_PROCESSES": "1", "TD_MAP_MIN": "1"})]
 
 
 def ways_for(k):
-    """The ways of loading the k-th case that checks them runs: all of them,
-    or, in the instrumented passes (TD_TEST_SUBSET=1 without TD_TEST_FULL),
-    two in turn, so that over the subset each way runs on several cases of
+    """The ways of loading the k-th case that checks them runs: all of them
+    with TD_TEST_FULL=1 (make check-all); in the plain pass half of them in
+    turn (the odd or the even ones), so that each way still runs on about
+    20 cases of every kind of file set (mapped or read, -j 1 to 4, threads
+    or child processes); in the instrumented passes (TD_TEST_SUBSET=1) two
+    in turn, so that over the subset each way runs on several cases of
     different files (each instrumented process costs about 0.2 s of CPU
     whatever it reads)."""
-    if reference.subset_ids() is None or reference.full():
+    if reference.full():
         return WAYS
+    if reference.subset_ids() is None:
+        return [WAYS[(k + 2 * i) % len(WAYS)] for i in range(len(WAYS) // 2)]
     return [WAYS[k % len(WAYS)], WAYS[(k + len(WAYS) // 2) % len(WAYS)]]
 
 
