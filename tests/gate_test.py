@@ -51,6 +51,20 @@ def run(exe, *args):
     return _RUNS[key]
 
 
+_DOCS = {}
+_load_json = st.load_json
+
+
+def load_json_once(path):
+    """stats_test's load_json, each file parsed once per suite (base_iteration
+    parses its file twice, the waits and the span read the same files
+    again): the callers copy what they change."""
+    if path not in _DOCS:
+        _DOCS[path] = _load_json(path)
+    return _DOCS[path]
+
+
+st.load_json = load_json_once
 _BASES = {}
 
 
@@ -157,6 +171,7 @@ def expected_waits(path):
     evs = [e for e in doc["traceEvents"] if isinstance(e, dict) and e.get("ph") == "X"
            and "dur" in e and "ts" in e]
     if floats:
+        evs = [dict(e) for e in evs]  # the parsed file is shared: round copies
         for e in evs:
             end = math.floor(e["ts"] + e["dur"])
             e["ts"] = math.ceil(e["ts"])
@@ -447,7 +462,7 @@ def step_span(exe, tmp):
     # The same job, its span 20% longer: an annotation after its end.
     late = dict(evs[0], name="late_host_work", cat="user_annotation", ph="X",
                 ts=hi + (hi - lo) // 5, dur=1, args={})
-    doc["traceEvents"].append(late)
+    doc = dict(doc, traceEvents=doc["traceEvents"] + [late])  # the parsed file is shared
     long_dir = os.path.join(tmp, "no_steps_long")
     os.makedirs(long_dir, exist_ok=True)
     with open(os.path.join(long_dir, "t.json"), "w") as o:
