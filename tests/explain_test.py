@@ -11,11 +11,11 @@
   its row of 'compare --by module', and each kernel's time is that of the
   folded stacks ('compare --format folded') whose modules hold the path.
 
-With TD_TEST_SUBSET=1 (make sanitize) the outputs that a check compares
-explain against ('compare --by module', '--format folded', '--by op') come
-from the plain build (TD_PLAIN_EXE, tests/cases.py: expectation_exe), and
---by module runs on the first pair of traces only; explain itself always
-runs on the build under test. The plain pass runs both pairs.
+With TD_TEST_SUBSET=1 (make sanitize) the op names that the closest names
+are checked against ('compare --by op') come from the plain build
+(TD_PLAIN_EXE, tests/cases.py: expectation_exe), and --by module runs on
+the first pair of traces only (the second runs the same lines). The plain
+pass runs both pairs.
 """
 import csv, io, os, subprocess, sys
 
@@ -117,20 +117,19 @@ def module_paths(stack):
 
 def by_module(exe):
     import json, tempfile
-    ref = cases.expectation_exe(exe)
     pairs = (("tracelens-bert_h100", "tracelens-bert_mi300"),
              ("tracelens-falconsai_h100", "tracelens-falconsai_mi300"))
     for c, t in pairs[:1] if cases.subset_ids() is not None else pairs:
         a, b = os.path.join(T, c), os.path.join(T, t)
         with tempfile.TemporaryDirectory() as tmp:
             fc, ft = os.path.join(tmp, "c.folded"), os.path.join(tmp, "t.folded")
-            run(ref, "compare", a, b, "--format", "folded", "-q", "-o", fc + "," + ft)
+            run(exe, "compare", a, b, "--format", "folded", "-q", "-o", fc + "," + ft)
             folded = []
             for path in (fc, ft):
                 with open(path, encoding="utf-8") as f:
                     folded.append([l.rstrip("\n").rsplit(" ", 1) for l in f])
         for excl in ([], ["--exclusive"]):
-            rc, out, _ = run(ref, "compare", a, b, "--by", "module", "--format", "csv", "-q",
+            rc, out, _ = run(exe, "compare", a, b, "--by", "module", "--format", "csv", "-q",
                              *excl)
             rows = {r["module"]: r for r in csv.DictReader(io.StringIO(out))}
             both = [m for m, r in rows.items() if m != "(unattributed)" and
