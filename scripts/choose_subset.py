@@ -215,13 +215,173 @@ def measure(build):
                                          len(per_full[n] - others)))
 
 
+# ---- per-suite subsets: tests/cli/*.t and the like --------------------------
+#
+#     choose_subset.py choose-suite cli [BUILD]    write tests/subset/cli.txt
+#     choose_subset.py measure-suite cli,formats [BUILD]
+#
+# choose-suite runs each case of the suite alone against BUILD (coverage),
+# then picks greedily as choose does: every trait (subcommand, option name,
+# value of an option that takes a word, exit status) first, then lines,
+# until the subset covers every line and trait that all the cases cover.
+# measure-suite runs the suites through tests/run_all.py, every case and
+# the subset, side by side, and prints line coverage per folder of src/.
+
+CLI_DIR = os.path.join(ROOT, "tests", "cli")
+
+
+def cli_cases():
+    """{name of a .t file: (argv after 'tracediff', expected exit status)}"""
+    import shlex
+    out = {}
+    for name in sorted(os.listdir(CLI_DIR)):
+        if not name.endswith(".t"):
+            continue
+        cmd, status = None, None
+        for line in open(os.path.join(CLI_DIR, name), encoding="utf-8"):
+            if line.startswith("$ "):
+                cmd = shlex.split(line[2:])[1:]
+            elif line.startswith("? "):
+                status = int(line[2:])
+        out[name] = (cmd, status)
+    return out
+
+
+def cli_traits(argv, status):
+    """The subcommand, each option, each word value of an option that the
+    command accepts (--format csv, --device gpu, --sort ...), the kind of
+    every other value (a number, a list, a refused word, free text), the
+    exit status."""
+    import re
+    out = {("status", status), ("command", argv[0] if argv else "")}
+    for i, a in enumerate(argv):
+        if a.startswith("-"):
+            name, _, val = a.partition("=")
+            out.add(("option", name))
+            if not val and i + 1 < len(argv) and not argv[i + 1].startswith("-"):
+                val = argv[i + 1]
+            if not val or "/" in val:
+                continue
+            if status == 0 and re.fullmatch("[a-z_]+", val):
+                out.add(("value", name, val))
+            else:
+                kind = ("number" if val.isdigit() else "list" if "," in val else
+                        "word" if re.fullmatch("[A-Za-z_]+", val) else "text")
+                out.add(("value kind", name, kind, status == 0))
+    return out
+
+
+def cli_case_lines(build, name, argv):
+    prefix = tempfile.mkdtemp(prefix="td-cov-cli.")
+    env = dict(cov_env(prefix), NO_COLOR="1", LANG="C.UTF-8", LC_ALL="C.UTF-8", COLUMNS="120")
+    subprocess.run([os.path.join(ROOT, build, "tracediff")] + argv, cwd=ROOT, env=env,
+                   capture_output=True, stdin=subprocess.DEVNULL, timeout=600)
+    got = lines_run(build, prefix)
+    shutil.rmtree(prefix)
+    return got
+
+
+def greedy(cover, traits_of):
+    """The names, in the order chosen, that together cover every line of
+    cover and every trait of traits_of."""
+    union = set().union(*cover.values())
+    every = set().union(*traits_of.values())
+    chosen, have, seen = [], set(), set()
+    while have != union or seen != every:
+        def gain(i):
+            return (len(traits_of[i] - seen) * (len(union) + 1) + len(cover[i] - have), -len(i))
+        best = max((i for i in cover if i not in chosen), key=gain)
+        if gain(best)[0] == 0:
+            break
+        chosen.append(best)
+        have |= cover[best]
+        seen |= traits_of[best]
+    return chosen, have, union
+
+
+def choose_suite(suite, build):
+    if suite != "cli":
+        sys.exit("choose-suite: only cli has per-case commands to choose from")
+    cases = cli_cases()
+
+    def one(name):
+        got = cli_case_lines(build, name, cases[name][0])
+        print("%s: %d lines" % (name, len(got)), file=sys.stderr, flush=True)
+        return name, got
+
+    with concurrent.futures.ThreadPoolExecutor(2) as pool:
+        cover = dict(pool.map(one, sorted(cases)))
+    traits_of = {n: cli_traits(*cases[n]) for n in cases}
+    chosen, have, union = greedy(cover, traits_of)
+    path = os.path.join(ROOT, "tests", "subset", suite + ".txt")
+    with open(path, "w", encoding="utf-8") as f:
+        f.write("# The tests/cli/*.t cases of the instrumented passes (TD_TEST_SUBSET=1).\n")
+        f.write("# Made by scripts/choose_subset.py choose-suite cli: %d of %d cases,\n"
+                % (len(chosen), len(cases)))
+        f.write("# covering %d of the %d lines of src/ that all the cases cover, and\n"
+                % (len(have), len(union)))
+        f.write("# every subcommand, option, option word and exit status they use.\n")
+        for n in sorted(chosen):
+            f.write(n + "\n")
+    print("%s: %d of %d cases; lines %d of %d" % (suite, len(chosen), len(cases), len(have),
+                                                   len(union)))
+
+
+def suites_lines(build, only, subset):
+    """{suite: lines run} for tests/run_all.py BUILD --only ONLY."""
+    prefix = tempfile.mkdtemp(prefix="td-cov-only.")
+    env = cov_env(prefix)
+    env["TD_COV_DIR"] = prefix
+    env.pop("TD_TEST_SUBSET", None)
+    if subset:
+        env["TD_TEST_SUBSET"] = "1"
+        plain = os.path.join(ROOT, "build", "tracediff")
+        if os.access(plain, os.X_OK):
+            env["TD_PLAIN_EXE"] = plain
+    p = subprocess.run([sys.executable, os.path.join(ROOT, "tests", "run_all.py"), build,
+                        "--only", only], env=env, capture_output=True, text=True, cwd=ROOT)
+    print(("subset" if subset else "full") + ":\n" + p.stdout.strip(), flush=True)
+    got = {n: lines_run(build, os.path.join(prefix, n)) for n in os.listdir(prefix)}
+    shutil.rmtree(prefix)
+    return got
+
+
+def measure_suite(only, build):
+    """Line coverage of src/ per folder, the suites of ONLY with every case
+    and with the subset, run side by side; over the lines that the suites
+    run with every case."""
+    with concurrent.futures.ThreadPoolExecutor(2) as pool:
+        f_full = pool.submit(suites_lines, build, only, False)
+        f_sub = pool.submit(suites_lines, build, only, True)
+        per_full, per_sub = f_full.result(), f_sub.result()
+    code = all_lines(build)
+    for title, names in [("all of " + only, None)] + [(n, [n]) for n in sorted(per_full)]:
+        full = set().union(*(v for k, v in per_full.items() if names is None or k in names))
+        sub = set().union(*(v for k, v in per_sub.items() if names is None or k in names))
+        print("\n%s: lines run, every case %d, subset %d, lost %d, gained %d"
+              % (title, len(full), len(sub), len(full - sub), len(sub - full)))
+        print("| folder | lines | every case | subset | difference |")
+        print("|---|---:|---:|---:|---:|")
+        folders = sorted({f.split("/")[1] for f, _ in full})
+        for d in folders + ["all"]:
+            c = {x for x in code if d == "all" or x[0].split("/")[1] == d}
+            a, b = len(full & c), len(sub & c)
+            print("| %s | %d | %.1f%% | %.1f%% | %+.1f |"
+                  % (d, len(c), 100 * a / len(c), 100 * b / len(c), 100 * (b - a) / len(c)))
+
+
 def main():
     what = sys.argv[1] if len(sys.argv) > 1 else "measure"
     rest = [a for a in sys.argv[2:] if not a.startswith("--")]
-    build = rest[0] if rest else "build-cov"
+    build = rest[0] if rest and what not in ("choose-suite", "measure-suite") else "build-cov"
     if not os.path.exists(os.path.join(ROOT, build, "tracediff")):
         sys.exit("%s/tracediff: not built (make coverage-build)" % build)
-    if what == "choose":
+    if what in ("choose-suite", "measure-suite"):
+        build = rest[1] if len(rest) > 1 else "build-cov"
+        if not os.path.exists(os.path.join(ROOT, build, "tracediff")):
+            sys.exit("%s/tracediff: not built (make coverage-build)" % build)
+        (choose_suite if what == "choose-suite" else measure_suite)(rest[0], build)
+    elif what == "choose":
         choose(build, "--fresh" in sys.argv)
     else:
         measure(build)

@@ -218,3 +218,30 @@ def run_once(argv, cwd=None, env=None, timeout=600):
     if key is not None:
         _RUNS[key] = p
     return p
+
+
+# ---- per-suite subsets of the instrumented passes --------------------------
+
+def suite_subset(suite):
+    """The names in tests/subset/<suite>.txt (a coverage-chosen subset of the
+    suite's cases: scripts/choose_subset.py choose-suite) when TD_TEST_SUBSET
+    is on, as make sanitize sets it; None when every case runs (the plain
+    pass, make check-all). A listed name that the suite lacks is an error,
+    as in load(): a renamed case must not silently drop out."""
+    if os.environ.get("TD_TEST_SUBSET", "") in ("", "0"):
+        return None
+    path = os.path.join(HERE, "subset", suite + ".txt")
+    with open(path, encoding="utf-8") as f:
+        return {ln.split("#")[0].strip() for ln in f if ln.split("#")[0].strip()}
+
+
+def suite_keep(suite, names):
+    """names (a suite's case names, in order) filtered by suite_subset."""
+    ids = suite_subset(suite)
+    if ids is None:
+        return list(names)
+    missing = ids - set(names)
+    if missing:
+        raise SystemExit("tests/subset/%s.txt names cases that the suite lacks: %s"
+                         % (suite, sorted(missing)[:5]))
+    return [n for n in names if n in ids]
