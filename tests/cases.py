@@ -218,3 +218,11 @@ def run_once(argv, cwd=None, env=None, timeout=600):
     if key is not None:
         _RUNS[key] = p
     return p
+
+
+def suite_subset(suite):
+    """The names in tests/subset/SUITE.txt (one a line, # starts a comment):
+    the checks of a suite that its instrumented pass runs, chosen by line
+    coverage (scripts/choose_subset.py choose-mpi, choose-python)."""
+    with open(os.path.join(HERE, "subset", suite + ".txt"), encoding="utf-8") as f:
+        return {ln.split("#")[0].strip() for ln in f if ln.split("#")[0].strip()}
