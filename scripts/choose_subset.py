@@ -16,6 +16,19 @@ option values not yet exercised (each device, selection kind of either side,
 case adding the most lines not yet covered, until the subset covers every
 line that all the cases together cover and every option value they use.
 
+choose-mpi [BUILD], choose-python [BUILD]: the same for the jobs of
+tests/mpi_test.py (its tracediff-mpi command lines, the 64-rank ones and
+those on real traces) and the checks of tests/python_test.py (its functions
+and the subset's reference cases): each runs alone on BUILD, the expected
+side from the plain build (build/tracediff) as make sanitize runs them, and
+the fewest that run every line of src/ (and, for Python, of the module's
+python/_tracediff.c) that all of them run, with every command and process
+count (MPI), then without the costliest of those whose lines the others
+run but for at most 0.02 points of a folder of src/ (none of python/),
+make tests/subset/mpi.txt or python.txt: what those suites run under
+TD_TEST_SUBSET=1. The cost of each run breaks ties (the cheaper first);
+each run's lines and cost are kept in BUILD (--fresh: all run again).
+
 measure: tests/run_all.sh twice, side by side, without and with TD_TEST_SUBSET=1 (and
 TD_PLAIN_EXE=build/tracediff, as make sanitize sets it), and the line
 coverage of src/ per folder for both (the table in CONTRIBUTING.md).
@@ -32,8 +45,9 @@ def cov_env(prefix):
     return dict(os.environ, GCOV_PREFIX=prefix, GCOV_PREFIX_STRIP=str(strip))
 
 
-def lines_run(build, prefix):
-    """{(source file, line)} run in the counters under prefix."""
+def lines_run(build, prefix, dirs=("src/",)):
+    """{(source file, line)} run in the counters under prefix, in the
+    folders dirs."""
     objdir = os.path.join(prefix, build)
     if not os.path.isdir(objdir):
         return set()
@@ -54,7 +68,7 @@ def lines_run(build, prefix):
             for f in json.loads(doc)["files"]:
                 name = os.path.relpath(os.path.join(ROOT, f["file"]), ROOT) \
                     if not os.path.isabs(f["file"]) else os.path.relpath(f["file"], ROOT)
-                if not name.startswith("src/"):
+                if not name.startswith(dirs):
                     continue
                 for ln in f["lines"]:
                     if ln["count"] > 0:
@@ -370,6 +384,181 @@ def measure_suite(only, build):
                   % (d, len(c), 100 * a / len(c), 100 * b / len(c), 100 * (b - a) / len(c)))
 
 
+def timed_run(argv, env):
+    """Runs argv; its CPU seconds and those of every process it waited for."""
+    p = subprocess.Popen(argv, env=env, cwd=ROOT, stdout=subprocess.DEVNULL,
+                         stderr=subprocess.DEVNULL)
+    _, _, ru = os.wait4(p.pid, 0)
+    p.returncode = 0
+    return ru.ru_utime + ru.ru_stime
+
+
+def cached_runs(path, names, one):
+    """({name: lines}, {name: CPU seconds}) of one(name) for each name, kept
+    in path: a rerun runs only the names not there (--fresh: all again)."""
+    got = {}
+    if "--fresh" not in sys.argv and os.path.exists(path):
+        got = {n: (set(map(tuple, v["lines"])), v["cost"])
+               for n, v in json.load(open(path)).items()}
+    with concurrent.futures.ThreadPoolExecutor(2) as pool:
+        for n, lines, secs in pool.map(one, [n for n in names if n not in got]):
+            got[n] = (lines, secs)
+    with open(path, "w") as f:
+        json.dump({n: {"lines": sorted(v[0]), "cost": v[1]} for n, v in got.items()}, f)
+    return {n: got[n][0] for n in names}, {n: got[n][1] for n in names}
+
+
+def prune(chosen, cover, cost, traits, code, slack=0.0002):
+    """Drops from chosen, the costliest first, what leaves each folder of
+    src/ short of at most slack of its lines (0.02 points) against all of
+    cover, every trait still had: well within the 0.1-point bound, which
+    the runs' own variation and the instrumented pass's smaller inputs
+    (mpi_test.py: RANKS) take their share of."""
+    union = set().union(*cover.values())
+    every = set().union(*traits.values())
+    folder = {x: x[0].rsplit("/", 1)[0] for x in union}
+    size = collections.Counter(x[0].rsplit("/", 1)[0] for x in code)
+    for n in sorted(chosen, key=lambda n: -cost[n]):
+        rest = [k for k in chosen if k != n]
+        have = set().union(*(cover[k] for k in rest)) if rest else set()
+        lost = collections.Counter(folder[x] for x in union - have)
+        if set().union(*(traits[k] for k in rest)) >= every and \
+                all(lost[d] <= slack * size.get(d, 0) for d in lost):
+            chosen = rest
+    have = set().union(*(cover[k] for k in chosen))
+    return chosen, have
+
+
+def choose_greedy(cover, cost, traits):
+    """The names whose lines cover every line of cover's union and whose
+    traits cover every trait: most traits not yet had first, then most new
+    lines, then least cost."""
+    union = set().union(*cover.values())
+    every = set().union(*traits.values())
+    chosen, have, seen = [], set(), set()
+    while have != union or seen != every:
+        def gain(n):
+            return (len(traits[n] - seen) * (len(union) + 1) + len(cover[n] - have), -cost[n])
+        best = max((n for n in cover if n not in chosen), key=gain)
+        if gain(best)[0] == 0:
+            break
+        chosen.append(best)
+        have |= cover[best]
+        seen |= traits[best]
+    return chosen, have, union
+
+
+def per_folder(code, a, b, names=("all jobs", "chosen")):
+    folders = sorted({f.split("/")[0] + "/" + f.split("/")[1] if f.startswith("src/")
+                      else f.split("/")[0] for f, _ in code})
+    print("| folder | lines | %s | %s | difference |" % names)
+    print("|---|---:|---:|---:|---:|")
+    for d in folders + ["all"]:
+        c = {x for x in code if d == "all" or x[0].startswith(d + "/")}
+        if not c:
+            continue
+        x, y = len(a & c), len(b & c)
+        print("| %s | %d | %.1f%% | %.1f%% | %+.1f |"
+              % (d, len(c), 100 * x / len(c), 100 * y / len(c), 100 * (y - x) / len(c)))
+
+
+def write_suite_subset(suite, chosen, names, have, union, cost, how):
+    path = os.path.join(ROOT, "tests", "subset", suite + ".txt")
+    with open(path, "w", encoding="utf-8") as f:
+        f.write("# The checks of tests/%s_test.py that the instrumented passes run\n" % suite)
+        f.write("# (TD_TEST_SUBSET=1). Made by scripts/choose_subset.py choose-%s:\n" % suite)
+        f.write("# %d of %d %s, covering %d of the %d lines that all of them cover\n"
+                "# (at most 0.02 points fewer per folder of src/);\n"
+                % (len(chosen), len(names), how, len(have), len(union)))
+        f.write("# %.0f of %.0f s of CPU, each run alone on the coverage build.\n"
+                % (sum(cost[n] for n in chosen), sum(cost.values())))
+        for n in sorted(chosen):
+            f.write(n + "\n")
+    print("%s: %d of %d; lines %d of %d" % (suite, len(chosen), len(names), len(have), len(union)))
+
+
+def choose_mpi(build):
+    """Every job of mpi_test.py's pair_cases and op_call_jobs (the plain
+    pass's list, on the instrumented passes' 16-rank sets; RANKS=64 in the
+    environment: the plain pass's), its tracediff-mpi command alone with
+    counters of its own."""
+    os.environ.pop("TD_TEST_SUBSET", None)
+    sys.path.insert(0, os.path.join(ROOT, "tests"))
+    import mpi_test as m
+    exe, mpi = os.path.join(ROOT, build, "tracediff"), os.path.join(ROOT, build, "tracediff-mpi")
+    tmp = tempfile.mkdtemp(prefix="td-cov-mpi.")
+    ctl, tst = os.path.join(tmp, "control"), os.path.join(tmp, "test")
+    m.RANKS = int(os.environ.get("RANKS", "16"))  # mpi_test.py: RANKS
+    m.make_set(ctl, m.CONTROL_SRC, m.RANKS)
+    m.make_set(tst, m.TEST_SRC, m.RANKS)
+    m.pair_cases(exe, mpi, ctl, tst, tmp)
+    m.op_call_jobs(exe, mpi)
+    jobs = {j[0]: j[2] for j in m.JOBS}
+
+    def one(name):
+        prefix = tempfile.mkdtemp(prefix="td-cov-job.")
+        session = tempfile.mkdtemp(prefix="mpi-session-")
+        env = dict(cov_env(prefix), TMPDIR=session, OMPI_MCA_orte_tmpdir_base=session)
+        secs = timed_run(jobs[name], env)
+        got = lines_run(build, prefix)
+        shutil.rmtree(prefix)
+        shutil.rmtree(session, ignore_errors=True)
+        print("%s: %d lines, %.1f s" % (name, len(got), secs), file=sys.stderr, flush=True)
+        return name, got, secs
+
+    cover, cost = cached_runs(os.path.join(ROOT, build, "mpi-job-lines-%d.json" % m.RANKS),
+                              list(jobs), one)
+    shutil.rmtree(tmp, ignore_errors=True)
+    head = len(m.MPIRUN)
+    traits = {n: {("command", cmd[head + 3]), ("processes", cmd[head + 1])}
+              for n, cmd in jobs.items()}
+    chosen, have, union = choose_greedy(cover, cost, traits)
+    code = all_lines(build)
+    chosen, have = prune(chosen, cover, cost, traits, code)
+    write_suite_subset("mpi", chosen, jobs, have, union, cost, "jobs")
+    per_folder(code, union, have)
+
+
+def choose_python(build):
+    """Every function of python_test.py and each of the subset's reference
+    cases, alone (python_test.py --case), with counters of its own."""
+    mod = glob.glob(os.path.join(ROOT, build, "python", "tracediff", "_tracediff*.so"))
+    if not mod or not glob.glob(mod[0] + "*.gcno"):
+        for m in mod:  # built before without counters: again, with them
+            os.remove(m)
+        subprocess.run(["make", "-s", "python", "BUILD=" + build, "OPT=-O0 -g --coverage",
+                        "LDFLAGS=--coverage"], cwd=ROOT, check=True)
+    test = os.path.join(ROOT, "tests", "python_test.py")
+    exe = os.path.join(ROOT, build, "tracediff")
+    base = dict(os.environ, TD_TEST_SUBSET="1")
+    plain = os.path.join(ROOT, "build", "tracediff")
+    if os.access(plain, os.X_OK):
+        base["TD_PLAIN_EXE"] = plain
+    names = subprocess.run([sys.executable, test, exe, "--list"], env=base, capture_output=True,
+                           text=True, check=True).stdout.split("\n")
+    names = [n for n in names if n.strip()]
+
+    def one(name):
+        prefix = tempfile.mkdtemp(prefix="td-cov-py.")
+        env = dict(base, **{k: v for k, v in cov_env(prefix).items() if k.startswith("GCOV")})
+        secs = timed_run([sys.executable, test, exe, "--case", name], env)
+        got = lines_run(build, prefix, ("src/", "python/"))
+        shutil.rmtree(prefix)
+        print("%s: %d lines, %.1f s" % (name, len(got), secs), file=sys.stderr, flush=True)
+        return name, got, secs
+
+    cover, cost = cached_runs(os.path.join(ROOT, build, "python-check-lines.json"), names, one)
+    # one reference case at least (HTA's outputs matched through the
+    # module), and one loop of repeated calls (the same objects used again)
+    traits = {n: {("kind", "golden")} if n.startswith("golden ") else
+              {("kind", "repeated calls")} if n.startswith("t_no_leaks") else set() for n in names}
+    chosen, have, union = choose_greedy(cover, cost, traits)
+    code = all_lines(build)
+    chosen, have = prune(chosen, cover, cost, traits, code)
+    write_suite_subset("python", chosen, names, have, union, cost, "checks")
+    per_folder(code, union, have)
+
+
 def main():
     what = sys.argv[1] if len(sys.argv) > 1 else "measure"
     rest = [a for a in sys.argv[2:] if not a.startswith("--")]
@@ -383,6 +572,10 @@ def main():
         (choose_suite if what == "choose-suite" else measure_suite)(rest[0], build)
     elif what == "choose":
         choose(build, "--fresh" in sys.argv)
+    elif what == "choose-mpi":
+        choose_mpi(build)
+    elif what == "choose-python":
+        choose_python(build)
     else:
         measure(build)
 

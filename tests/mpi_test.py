@@ -3,8 +3,9 @@
 
     mpi_test.py TRACEDIFF      (tracediff-mpi is looked for beside it)
 
-- two generated sets of 64 ranks each (the bundled traces, distributedInfo.rank
-  renumbered, written to a temporary folder): compare (several rank, iteration
+- two generated sets of 64 ranks each (16 in the instrumented passes; the
+  bundled traces, distributedInfo.rank renumbered, written to a temporary
+  folder): compare (several rank, iteration
   and device selections, --short-names, --hta-strict; every format on the
   first), ops (three of the selections),
   info, plot, report and breakdown (default, --per-rank, --hta-scope, csv)
@@ -14,9 +15,10 @@
 - -n 1, and more processes than files, give the same bytes too;
 - a corrupt gzip file among the 64: exit 1 within seconds, one message on
   stderr naming the file; a missing set and usage errors: the CLI's message;
-- under TD_TEST_SUBSET=1 (the instrumented passes) three of the selections
-  and fewer formats, check in JSON only, the errors of listing the sets
-  only, and the subset's reference cases in one batch;
+- under TD_TEST_SUBSET=1 (the instrumented passes) the jobs above and those
+  on real traces that tests/subset/mpi.txt names (chosen by line coverage:
+  scripts/choose_subset.py choose-mpi), the errors of listing the sets
+  only, one stop signal, and the subset's reference cases in one batch;
 - the reference cases of tests/golden/cases.json that check a way of
   loading (the first of each load key and the subset's, tests/cases.py;
   every case with TD_TEST_FULL=1): compare --format csv through
@@ -41,9 +43,22 @@ TRACES = os.path.join(GOLD, "traces")
 # -q: no banner of mpirun's own when a process exits non-zero.
 MPIRUN = ["mpirun", "--allow-run-as-root", "--oversubscribe", "-q"]
 check = reference.Checks("mpi")
-# The instrumented passes (TD_TEST_SUBSET=1): three of the selections, fewer
-# formats, and the subset's reference cases.
+# The instrumented passes (TD_TEST_SUBSET=1): the jobs of
+# tests/subset/mpi.txt, and the subset's reference cases.
 SUBSET = os.environ.get("TD_TEST_SUBSET", "") not in ("", "0")
+# Ranks per generated set: 64 in the plain pass; 16 in the instrumented
+# passes, where every line of a batch reads both sets instrumented (each
+# file is read whole for its rank), with the same eight sources and the
+# same source behind each selected rank (rank()), still four files per
+# process at -n 4: the same lines of src/ run (scripts/choose_subset.py
+# choose-mpi prints them).
+RANKS = 16 if SUBSET else 64
+
+
+def rank(r):
+    """Rank r of the 64-rank sets in sets of RANKS ranks: the same source
+    (sources cycle every 8 ranks)."""
+    return r if r < RANKS else RANKS - 8 + r % 8
 
 # Sources of the generated ranks, cycled; sizes differ, so the division by
 # bytes is exercised.
@@ -120,8 +135,7 @@ def run_same():
     alone = list(JOBS)
     for n in ("4", "2"):
         head = MPIRUN + ["-n", n]
-        batched = [j for j in alone if j[2][:len(head)] == head and j[2][len(head) + 1] != "--batch"
-                   and not j[0].startswith("check")]
+        batched = [j for j in alone if j[2][:len(head)] == head and j[2][len(head) + 1] != "--batch"]
         alone = [j for j in alone if j not in batched]
         if batched:
             run_batch(head, batched)
@@ -161,8 +175,9 @@ def run_batch(head, batched):
 
 def same_output(name, a, out, files):
     """A batch line's output (its -o file, or the files it wrote) against
-    the CLI's run a; where the CLI fails, no output."""
-    if a[0] != 0:  # a line that fails writes nothing
+    the CLI's run a; where the CLI fails, no output, unless it printed its
+    verdict (check: exit 3 when the gate fails, with its output)."""
+    if a[0] != 0 and not (a[1] and out is not None):  # a failing line writes nothing
         return name, out is None or not os.path.exists(out), "output of a failing line"
     if out is not None:
         got = open(out, "rb").read() if os.path.exists(out) else None
@@ -199,12 +214,35 @@ def without_rounding_note(data: bytes) -> bytes:
     return data.replace(b'<h2>Notes</h2>\n<ul class="notes" id="notes">\n</ul>\n', b"")
 
 
+def chosen(name):
+    """Whether the job named so runs: every one in the plain pass; under
+    TD_TEST_SUBSET=1 those of tests/subset/mpi.txt, the fewest of them that
+    run every line of src/ that all of them run (scripts/choose_subset.py
+    choose-mpi: each job alone on the coverage build)."""
+    if not SUBSET:
+        return True
+    if SUBSET_JOBS is None:
+        globals()["SUBSET_JOBS"] = reference.suite_subset("mpi")
+    QUEUED.add(name)
+    return name in SUBSET_JOBS
+
+
+SUBSET_JOBS = None
+QUEUED = set()
+
+
+def queue(name, cli_cmd, mpi_cmd, files=()):
+    if chosen(name):
+        same(name, cli_cmd, mpi_cmd, files)
+
+
 def pair_cases(exe, mpi, ctl, tst, tmp):
     sels = [[], ["--control-rank", "all", "--test-rank", "all"],
-            ["--control-rank", "3,17,40", "--test-rank", "63", "--device", "gpu"],
+            ["--control-rank", "%d,%d,%d" % (rank(3), rank(17), rank(40)), "--test-rank",
+             str(rank(63)), "--device", "gpu"],
             ["--control-rank", "all", "--test-rank", "0,1,2,3", "--short-names"],
             ["--control-rank", "all", "--test-rank", "all", "--hta-strict"],
-            ["--control-rank", "8", "--test-rank", "5", "--control-iteration", "all",
+            ["--control-rank", str(rank(8)), "--test-rank", "5", "--control-iteration", "all",
              "--test-iteration", "all", "--device", "cpu"],
             ["--control-rank", "all", "--test-rank", "all", "--short-names", "--hta-strict",
              "--device", "gpu"]]
@@ -214,95 +252,94 @@ def pair_cases(exe, mpi, ctl, tst, tmp):
     # first selection, ops also on the two that read other files (3 ranks
     # against 1, one rank a side with every iteration).
     for i, sel in enumerate(sels):
-        if SUBSET and i not in (0, 2, 5):
-            continue
         for fmt in ("csv", "json", "table", "markdown"):
-            if fmt != "csv" and (i or (SUBSET and fmt != "json")):
+            if fmt != "csv" and i:
                 continue
             args = ["compare", ctl, tst, "--format", fmt] + sel
-            same("compare %d %s" % (i, fmt), [exe] + args, n4 + args)
+            queue("compare %d %s" % (i, fmt), [exe] + args, n4 + args)
         if i in (0, 2, 5) or reference.full():
             args = ["ops", ctl, tst, "--format", "json"] + sel
-            same("ops %d" % i, [exe] + args, n4 + args)
+            queue("ops %d" % i, [exe] + args, n4 + args)
     # breakdown: the packed files carry its records (docs/breakdown.md)
     for extra in ([], ["--per-rank"], ["--hta-scope", "--per-rank"], ["--format", "csv"]):
-        if SUBSET and extra == ["--format", "csv"]:
-            continue
         args = ["breakdown", ctl, tst] + (extra if "--format" in extra else ["--format", "json"] + extra)
-        same("breakdown %s" % " ".join(extra), [exe] + args, n4 + args)
+        queue(("breakdown %s" % " ".join(extra)).strip(), [exe] + args, n4 + args)
     args = ["compare", ctl, tst, "--sort", "abs_diff_duration", "--top", "20", "--format", "csv",
             "--control-rank", "all", "--test-rank", "all"]
-    same("compare -n 1", [exe] + args, MPIRUN + ["-n", "1", mpi] + args)
+    queue("compare -n 1", [exe] + args, MPIRUN + ["-n", "1", mpi] + args)
     for what in (ctl, tst):
-        for fmt in ("table", "json") if not SUBSET else ("json",):
-            same("info %s %s" % (os.path.basename(what), fmt), [exe, "info", what, "--format", fmt],
-                 n4 + ["info", what, "--format", fmt])
+        for fmt in ("table", "json"):
+            queue("info %s %s" % (os.path.basename(what), fmt), [exe, "info", what, "--format", fmt],
+                  n4 + ["info", what, "--format", fmt])
     one = os.path.join(ctl, "rank-07.json.gz")
-    same("info one file, -n 4", [exe, "info", one], n4 + ["info", one])
+    queue("info one file, -n 4", [exe, "info", one], n4 + ["info", one])
     ra, rb = os.path.join(tmp, "cli.html"), os.path.join(tmp, "mpi.html")
     sel = ["--control-rank", "all", "--test-rank", "all"]
-    same("report", [exe, "report", ctl, tst, "-o", ra] + sel, n4 + ["report", ctl, tst, "-o", rb] + sel,
-         [(ra, rb)])
+    queue("report", [exe, "report", ctl, tst, "-o", ra] + sel,
+          n4 + ["report", ctl, tst, "-o", rb] + sel, [(ra, rb)])
     # The packed files carry the ops' waits and the trace span: the same
     # waits section and step verdicts as from the traces.
-    for fmt in ("json",) if SUBSET else ("json", "markdown", "text"):
+    for fmt in ("json", "markdown", "text"):
         args = ["check", ctl, tst, "--format", fmt, "--control-iteration", "all",
                 "--test-iteration", "all", "--max-step-regression", "5%"] + sel
-        same("check %s" % fmt, [exe] + args, n4 + args)
+        queue("check %s" % fmt, [exe] + args, n4 + args)
     args = ["compare", ctl, tst, "--stats", "--format", "csv", "--control-iteration", "all",
             "--test-iteration", "all"] + sel
-    same("compare --stats", [exe] + args, n4 + args)
+    queue("compare --stats", [exe] + args, n4 + args)
     args = ["compare", ctl, tst, "--by", "op", "--format", "csv"] + sel
-    same("compare --by op", [exe] + args, n4 + args)
+    queue("compare --by op", [exe] + args, n4 + args)
     pa, pb = os.path.join(tmp, "cli.svg"), os.path.join(tmp, "mpi.svg")
-    same("plot", [exe, "plot", "duration", ctl, tst, "-o", pa] + sel,
-         n4 + ["plot", "duration", ctl, tst, "-o", pb] + sel, [(pa, pb)])
+    queue("plot", [exe, "plot", "duration", ctl, tst, "-o", pa] + sel,
+          n4 + ["plot", "duration", ctl, tst, "-o", pb] + sel, [(pa, pb)])
     per = ["--control-iteration", "all", "--per-iteration"] + sel
     args = ["ops", ctl, tst, "--format", "json"] + per
-    same("ops --per-iteration", [exe] + args, n4 + args)
-    if SUBSET:  # the instrumented passes: per-iteration plot and report as above
-        return
+    queue("ops --per-iteration", [exe] + args, n4 + args)
     pa, pb = os.path.join(tmp, "cli-per.svg"), os.path.join(tmp, "mpi-per.svg")
-    same("plot --per-iteration", [exe, "plot", "counts", ctl, tst, "-o", pa] + per,
-         n4 + ["plot", "counts", ctl, tst, "-o", pb] + per, [(pa, pb)])
+    queue("plot --per-iteration", [exe, "plot", "counts", ctl, tst, "-o", pa] + per,
+          n4 + ["plot", "counts", ctl, tst, "-o", pb] + per, [(pa, pb)])
     ra, rb = os.path.join(tmp, "cli-per.html"), os.path.join(tmp, "mpi-per.html")
-    same("report --per-iteration", [exe, "report", ctl, tst, "-o", ra] + per,
-         n4 + ["report", ctl, tst, "-o", rb] + per, [(ra, rb)])
+    queue("report --per-iteration", [exe, "report", ctl, tst, "-o", ra] + per,
+          n4 + ["report", ctl, tst, "-o", rb] + per, [(ra, rb)])
 
 
-def op_call_cases(exe, mpi, tmp):
+def op_call_jobs(exe, mpi):
     """What the packed aggregates cannot carry, on real traces: the op calls
     (the statistics' call samples by op, top-op and annotation, explain
     --inclusive) travel as whole files; stacks are read again by rank 0.
     Before, the first gave n/a rows "no op calls in a summary", the second
     and third refused the trace files as if they were summaries."""
     n2 = MPIRUN + ["-n", "2", mpi]
-    ctl, tst = os.path.join(TRACES, "hta-trace_diff", "control"), \
-        os.path.join(TRACES, "hta-trace_diff", "test")
-    # The instrumented passes: one of each way (whole files, rank 0 reading).
-    for by in ("op",) if SUBSET else ("op", "top-op", "annotation"):
+    ctl, tst = DIFF
+    for by in ("op", "top-op", "annotation"):
         args = ["compare", ctl, tst, "--by", by, "--stats", "--samples", "call", "--format", "csv"]
-        same("compare --by %s --stats --samples call" % by, [exe] + args, n2 + args)
+        queue("compare --by %s --stats --samples call" % by, [exe] + args, n2 + args)
     args = ["check", ctl, tst, "--by", "op", "--format", "json"]
-    if not SUBSET:
-        same("check --by op (call samples)", [exe] + args, n2 + args)
+    queue("check --by op (call samples)", [exe] + args, n2 + args)
     args = ["explain", ctl, tst, "aten::linear", "--inclusive", "--format", "json"]
-    same("explain --inclusive", [exe] + args, n2 + args)
+    queue("explain --inclusive", [exe] + args, n2 + args)
     h100, mi300 = os.path.join(TRACES, "tracelens-bert_h100"), \
         os.path.join(TRACES, "tracelens-bert_mi300")
     args = ["compare", h100, mi300, "--format", "folded", "--side", "test"]
-    same("compare --format folded", [exe] + args, n2 + args)
+    queue("compare --format folded", [exe] + args, n2 + args)
     args = ["compare", h100, mi300, "--by", "module", "--format", "csv"]
-    if not SUBSET:
-        same("compare --by module", [exe] + args, n2 + args)
+    queue("compare --by module", [exe] + args, n2 + args)
     # Exports: one process of several (--pid), and the demangled names.
     fuser = os.path.join(TRACES, "profilers", "nsys-fuser-2025", "report1.sqlite")
-    for extra in (["--pid", "50922"],) + (() if SUBSET else (["--nsys-names", "demangled"],)):
+    for extra in (["--pid", "50922"], ["--nsys-names", "demangled"]):
         args = ["compare", fuser, fuser, "--format", "csv", "--device", "gpu"] + extra
-        same("export %s" % extra[0], [exe] + args, n2 + args)
+        queue("export %s" % extra[0], [exe] + args, n2 + args)
+
+
+DIFF = (os.path.join(TRACES, "hta-trace_diff", "control"),
+        os.path.join(TRACES, "hta-trace_diff", "test"))
+
+
+def op_call_cases(exe, mpi):
+    op_call_jobs(exe, mpi)
     run_same()
     # The rows the first check compares are not all n/a: the call samples
     # were there to test.
+    ctl, tst = DIFF
     out = run([exe, "compare", ctl, tst, "--by", "op", "--stats", "--samples", "call",
                "--format", "csv"])[1].decode()
     check("call samples by op give verdicts (not only n/a)",
@@ -342,7 +379,7 @@ def summary_cases(exe, mpi, ctl, tst, tmp):
 def error_cases(exe, mpi, ctl, tst, tmp):
     bad = os.path.join(tmp, "bad")
     shutil.copytree(ctl, bad)
-    victim = os.path.join(bad, "rank-41.json.gz")
+    victim = os.path.join(bad, "rank-%02d.json.gz" % rank(41))
     data = bytearray(open(victim, "rb").read())
     for k in range(len(data) // 2, len(data) // 2 + 64):
         data[k] ^= 0x5A
@@ -353,7 +390,7 @@ def error_cases(exe, mpi, ctl, tst, tmp):
     check("corrupt gzip: exit 1", rc == 1, "exit %d" % rc)
     check("corrupt gzip: within seconds", secs < 30, "%.1f s" % secs)
     check("corrupt gzip: one message naming the file",
-          len(lines) == 1 and "rank-41.json.gz" in lines[0] and out == b"", err[-500:])
+          len(lines) == 1 and os.path.basename(victim) in lines[0] and out == b"", err[-500:])
     a = run([exe, "compare", bad, tst, "--format", "csv", "--control-rank", "all"])
     check("corrupt gzip: the CLI's message",
           lines and a[2].replace("tracediff:", "tracediff-mpi:", 1).strip() == lines[0], a[2] + err)
@@ -495,20 +532,23 @@ def main():
     tmp = tempfile.mkdtemp(prefix="tracediff-mpi-")
     try:
         ctl, tst = os.path.join(tmp, "control"), os.path.join(tmp, "test")
-        make_set(ctl, CONTROL_SRC, 64)
-        make_set(tst, TEST_SRC, 64)
+        make_set(ctl, CONTROL_SRC, RANKS)
+        make_set(tst, TEST_SRC, RANKS)
         # The single-process CLI gives the expected outputs: the plain build
         # in the instrumented passes (tests/cases.py), tracediff-mpi beside
         # exe is what they check.
         cli = reference.expectation_exe(exe)
         pair_cases(cli, mpi, ctl, tst, tmp)
         run_same()
-        op_call_cases(cli, mpi, tmp)
+        op_call_cases(cli, mpi)
         summary_cases(cli, mpi, ctl, tst, tmp)
         error_cases(cli, mpi, ctl, tst, tmp)
         stop_cases(mpi, ctl, tmp)
         if "--quick" not in sys.argv:
             golden_cases(cli, mpi, tmp)
+        if SUBSET:  # a renamed job must not drop out of the instrumented passes
+            check("tests/subset/mpi.txt names only jobs of this suite",
+                  not SUBSET_JOBS - QUEUED, str(sorted(SUBSET_JOBS - QUEUED)))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     if SIGPIPE_RERUNS:

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The Python module (tracediff, HTA's TraceDiff on the C library).
 
-    python_test.py BUILD/tracediff [--only SUBSTR] [-v]
+    python_test.py BUILD/tracediff [--only SUBSTR | --case NAME | --list] [-v]
 
 Runs under an interpreter that has pandas: $PYTHON, /usr/bin/python3 or
 python3, whichever first imports pandas (re-executing itself there). Without
@@ -11,6 +11,12 @@ one, the suite fails (it does not skip). Uses BUILD/python, running
 Every case of tests/golden/cases.json goes through TraceDiff.compare_traces
 and TraceDiff.ops_diff and is matched with HTA's output: the same columns in
 the same order, the same index (name, order) and the same values.
+
+Under TD_TEST_SUBSET=1 (the instrumented passes) the checks that
+tests/subset/python.txt names run: the fewest of the subset's reference
+cases and of this file's functions that run every line of src/ and of the
+module's C code that all of them run (scripts/choose_subset.py
+choose-python); the plain pass runs every one.
 """
 import gc, gzip, json, math, os, re, subprocess, sys, tempfile, threading, time, warnings
 
@@ -1934,8 +1940,25 @@ def main():
     only = flags[flags.index("--only") + 1] if "--only" in flags else None
     passed = failed = 0
     cases = reference.load(os.path.join(GOLDEN, "cases.json"))
+    names = ["golden " + c["id"] for c in cases] + [t.__name__ for t in UNIT]
+    if "--list" in flags:  # what scripts/choose_subset.py choose-python picks from
+        print("\n".join(names))
+        return 0
+    # --case NAME: that check alone; the instrumented passes
+    # (TD_TEST_SUBSET=1): those of tests/subset/python.txt, chosen by line
+    # coverage (scripts/choose_subset.py choose-python), each reference case
+    # and function of this file running in the plain pass.
+    keep = set(names)
+    if "--case" in flags:
+        keep = {flags[flags.index("--case") + 1]}
+    elif os.environ.get("TD_TEST_SUBSET", "") not in ("", "0"):
+        keep = reference.suite_subset("python")
+        if keep - set(names):  # a renamed check must not drop out silently
+            failed += 1
+            print("FAIL python tests/subset/python.txt names no check here: %s"
+                  % sorted(keep - set(names)))
     for c in cases:
-        if only and only not in c["id"]:
+        if (only and only not in c["id"]) or "golden " + c["id"] not in keep:
             continue
         try:
             problem = check_case(c)
@@ -1949,7 +1972,7 @@ def main():
             if "-v" in flags:
                 print(f"ok   python golden {c['id']}")
     for t in UNIT:
-        if only and only not in t.__name__:
+        if (only and only not in t.__name__) or t.__name__ not in keep:
             continue
         try:
             t()
