@@ -297,20 +297,9 @@ def cli_case_lines(build, name, argv):
 
 def greedy(cover, traits_of):
     """The names, in the order chosen, that together cover every line of
-    cover and every trait of traits_of."""
-    union = set().union(*cover.values())
-    every = set().union(*traits_of.values())
-    chosen, have, seen = [], set(), set()
-    while have != union or seen != every:
-        def gain(i):
-            return (len(traits_of[i] - seen) * (len(union) + 1) + len(cover[i] - have), -len(i))
-        best = max((i for i in cover if i not in chosen), key=gain)
-        if gain(best)[0] == 0:
-            break
-        chosen.append(best)
-        have |= cover[best]
-        seen |= traits_of[best]
-    return chosen, have, union
+    cover and every trait of traits_of (choose_greedy, shorter names first
+    on a tie)."""
+    return choose_greedy(cover, {i: len(i) for i in cover}, traits_of)
 
 
 def choose_suite(suite, build):
