@@ -24,23 +24,25 @@ bert reports go to DIR (default build/browser) for a person to look at.
 One Chromium for the whole run (a start costs about 2 s of CPU; the checks
 used to start it about 25 times), driven over the DevTools protocol on a
 pipe (--remote-debugging-pipe: JSON requests, each ended by a NUL byte, on
-its fd 3; answers and events on its fd 4). Each page opens in a new tab
-(Target.createTarget, Target.attachToTarget with flatten: one session per
-tab), at 1400 px wide where the check measures a layout
-(Emulation.setDeviceMetricsOverride before the page loads, as
---window-size did), and is read once its load event fired: its DOM is
+its fd 3; answers and events on its fd 4). The pages load one after the
+other in one tab (Target.createTarget, Target.attachToTarget with flatten; a
+new one after a failure), each after about:blank so that it loads anew even
+when it differs from the last in its #hash only (a tab per page cost a
+renderer process each, 3-5 s of CPU in all), at 1400 px wide where the check
+measures a layout (Emulation.setDeviceMetricsOverride before the page loads,
+as --window-size did), and is read once its load event fired: its DOM is
 document.documentElement.outerHTML (Runtime.evaluate), what --dump-dom
-printed; the screenshots are Page.captureScreenshot's PNGs of the
-viewport. The probes (layout, table of contents, flame graph) are scripts
-added at the end of a copy of the report, which run as it loads and
-write what they measured on <body>. speedscope's import is waited for
-explicitly: a condition polled in the page (up to 60 s) where
---virtual-time-budget used to let its timers run. Every read from
-Chromium waits in select() with a timeout (120 s a request) and none past
-the run's deadline (TD_BROWSER_TIMEOUT seconds after the start, default
-900); when Chromium dies, the pipe ends, the check at hand fails with its
-exit status and the end of its stderr, and every later one at once. The
-run ends with Browser.close, checked to exit 0.
+printed; the screenshots are Page.captureScreenshot's PNGs of the viewport.
+The probes (layout, table of contents, flame graph) are scripts added at the
+end of a copy of the report, which run as it loads and write what they
+measured on <body>. speedscope's import is waited for explicitly: a
+condition polled in the page (up to 60 s) where --virtual-time-budget used
+to let its timers run. Every read from Chromium waits in select() with a
+timeout (120 s a request) and none past the run's deadline
+(TD_BROWSER_TIMEOUT seconds after the start, default 900); when Chromium
+dies, the pipe ends, the check at hand fails with its exit status and the
+end of its stderr, and every later one at once. The run ends with
+Browser.close, checked to exit 0.
 """
 import base64, csv, fcntl, gzip, html.parser, io, json, os, re, select, shutil, struct, subprocess
 import sys, tempfile, time
@@ -94,7 +96,7 @@ class Chromium:
     with its exit status and the end of its stderr."""
 
     def __init__(self, exe, deadline):
-        self.deadline, self.gone = deadline, None
+        self.deadline, self.gone, self.tab, self.session = deadline, None, None, None
         self.profile = tempfile.mkdtemp(prefix="td-chromium-")
         self.log = tempfile.TemporaryFile()
         # All four ends above fd 4 first, so that moving the child's two to
@@ -214,34 +216,53 @@ class Chromium:
         js = WAIT_JS.replace("MS", str(int(timeout * 1000))).replace("COND", cond)
         return self.evaluate(session, js, timeout + STEP)
 
+    def _load(self, url):
+        nav = self.call("Page.navigate", {"url": url}, self.session)
+        if nav.get("errorText"):
+            raise BrowserError("%s: %s" % (url, nav["errorText"]))
+        self.wait_event("Page.loadEventFired", self.session)
+
     def page(self, url, size=None, until=None, shot=None):
-        """Opens url in a new tab (at size (width, height) when given), waits
-        for its load event (then for `until` to hold), and returns its DOM,
-        as --dump-dom prints it; shot: a PNG of the viewport, there."""
-        self.events.clear()  # those of the tabs closed before
-        target = self.call("Target.createTarget", {"url": "about:blank"})["targetId"]
+        """Loads url in the run's tab (at size (width, height) when given,
+        else at the window's), waits for its load event (then for `until` to
+        hold), and returns its DOM, as --dump-dom prints it; shot: a PNG of
+        the viewport, there. about:blank comes between two pages, so that
+        each loads anew, even one that differs from the last in its #hash
+        only."""
         try:
-            s = self.call("Target.attachToTarget", {"targetId": target,
-                                                    "flatten": True})["sessionId"]
-            if size:
-                self.call("Emulation.setDeviceMetricsOverride", {
-                    "width": size[0], "height": size[1], "deviceScaleFactor": 1,
-                    "mobile": False}, s)
-            self.call("Page.enable", {}, s)
-            nav = self.call("Page.navigate", {"url": url}, s)
-            if nav.get("errorText"):
-                raise BrowserError("%s: %s" % (url, nav["errorText"]))
-            self.wait_event("Page.loadEventFired", s)
-            if until and not self.until(s, until[0], until[1]):
-                raise BrowserError("%s: still not %s after %d s" % (url, until[0], until[1]))
-            if shot:
-                png = self.call("Page.captureScreenshot", {"format": "png"}, s)["data"]
-                with open(shot, "wb") as f:
-                    f.write(base64.b64decode(png))
-            return self.evaluate(s, "document.documentElement.outerHTML")
-        finally:
-            if not self.gone:
-                self.call("Target.closeTarget", {"targetId": target})
+            return self._page(url, size, until, shot)
+        except BrowserError:
+            # A tab that failed (a page that hangs, say) is not used again.
+            if self.tab and not self.gone:
+                try:
+                    self.call("Target.closeTarget", {"targetId": self.tab})
+                except BrowserError:
+                    pass
+            self.tab = self.session = None
+            raise
+
+    def _page(self, url, size, until, shot):
+        if self.session is None:
+            self.tab = self.call("Target.createTarget", {"url": "about:blank"})["targetId"]
+            self.session = self.call("Target.attachToTarget", {"targetId": self.tab,
+                                                               "flatten": True})["sessionId"]
+            self.call("Page.enable", {}, self.session)
+        self.events.clear()
+        self._load("about:blank")
+        if size:
+            self.call("Emulation.setDeviceMetricsOverride", {
+                "width": size[0], "height": size[1], "deviceScaleFactor": 1, "mobile": False},
+                self.session)
+        else:
+            self.call("Emulation.clearDeviceMetricsOverride", {}, self.session)
+        self._load(url)
+        if until and not self.until(self.session, until[0], until[1]):
+            raise BrowserError("%s: still not %s after %d s" % (url, until[0], until[1]))
+        if shot:
+            png = self.call("Page.captureScreenshot", {"format": "png"}, self.session)["data"]
+            with open(shot, "wb") as f:
+                f.write(base64.b64decode(png))
+        return self.evaluate(self.session, "document.documentElement.outerHTML")
 
     def close(self):
         """Browser.close, then the process' exit status (None: it had to be
