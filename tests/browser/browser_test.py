@@ -18,14 +18,41 @@ default) and the interval sits in the change's unit (percent).
 The report's flame graph zooms, searches (its sum = the folded files') and
 resets. speedscope (npm, pinned; skipped with a message when npm cannot
 reach the registry) imports both sides' folded files with our stacks and
-values. Screenshots (1400x2000) of the examples' report and of the
-hta-trace_diff report go to DIR (default build/browser) for a person to look at.
+values. Screenshots (1400x2000) of the examples', the hta-trace_diff and the
+bert reports go to DIR (default build/browser) for a person to look at.
+
+One Chromium for the whole run (a start costs about 2 s of CPU; the checks
+used to start it about 25 times), driven over the DevTools protocol on a
+pipe (--remote-debugging-pipe: JSON requests, each ended by a NUL byte, on
+its fd 3; answers and events on its fd 4). The pages load one after the
+other in one tab (Target.createTarget, Target.attachToTarget with flatten; a
+new one after a failure), each after about:blank so that it loads anew even
+when it differs from the last in its #hash only (a tab per page cost a
+renderer process each, 3-5 s of CPU in all), at 1400 px wide where the check
+measures a layout (Emulation.setDeviceMetricsOverride before the page loads,
+as --window-size did), and is read once its load event fired: its DOM is
+document.documentElement.outerHTML (Runtime.evaluate), what --dump-dom
+printed; the screenshots are Page.captureScreenshot's PNGs of the viewport.
+The probes (layout, table of contents, flame graph) are scripts added at the
+end of a copy of the report, which run as it loads and write what they
+measured on <body>. speedscope's import is waited for explicitly: a
+condition polled in the page (up to 60 s) where --virtual-time-budget used
+to let its timers run. Every read from Chromium waits in select() with a
+timeout (120 s a request) and none past the run's deadline
+(TD_BROWSER_TIMEOUT seconds after the start, default 900); when Chromium
+dies, the pipe ends, the check at hand fails with its exit status and the
+end of its stderr, and every later one at once. The run ends with
+Browser.close, checked to exit 0.
 """
-import csv, gzip, html.parser, io, json, os, re, shutil, struct, subprocess, sys, tempfile, time
+import base64, csv, fcntl, gzip, html.parser, io, json, os, re, select, shutil, struct, subprocess
+import sys, tempfile, time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-         "--no-first-run", "--disable-component-update", "--disable-sync"]
+         "--no-first-run", "--disable-component-update", "--disable-sync",
+         # timers keep their pace in every tab of the one browser
+         "--disable-background-timer-throttling", "--disable-renderer-backgrounding",
+         "--disable-backgrounding-occluded-windows"]
 
 passed = failed = 0
 
@@ -53,14 +80,227 @@ def chromium():
     return shutil.which("chromium")
 
 
-def browse(exe, url, extra):
-    profile = tempfile.mkdtemp(prefix="td-chromium-")
+class BrowserError(Exception):
+    """Chromium did not answer in time, answered with an error, or died."""
+
+
+STEP = 120  # seconds: the longest one request to Chromium may take
+
+
+class Chromium:
+    """One headless Chromium for the whole run, driven over the DevTools
+    protocol on a pipe: it reads requests (JSON, each ended by a NUL byte)
+    on its fd 3 and writes answers and events on its fd 4. Every read waits
+    in select() with a timeout, none past the run's deadline; when Chromium
+    dies its pipe ends, and the call that was waiting raises BrowserError
+    with its exit status and the end of its stderr."""
+
+    def __init__(self, exe, deadline):
+        self.deadline, self.gone, self.tab, self.session = deadline, None, None, None
+        self.profile = tempfile.mkdtemp(prefix="td-chromium-")
+        self.log = tempfile.TemporaryFile()
+        # All four ends above fd 4 first, so that moving the child's two to
+        # 3 and 4 overwrites none of them.
+        ends = []
+        for fd in os.pipe() + os.pipe():
+            ends.append(fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 10))
+            os.close(fd)
+        theirs_in, self.w, self.r, theirs_out = ends
+
+        def renumber():  # in the child, between fork and exec
+            os.dup2(theirs_in, 3)
+            os.dup2(theirs_out, 4)
+
+        # pass_fds keeps fds under their own numbers; Chromium wants 3 and 4,
+        # so the child moves them there itself. Python opens every other fd
+        # close-on-exec (PEP 446): close_fds=False lets through 0-4 only.
+        self.proc = subprocess.Popen(
+            [exe] + FLAGS + ["--user-data-dir=" + self.profile, "--remote-debugging-pipe",
+                             "about:blank"], stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL, stderr=self.log, close_fds=False, preexec_fn=renumber)
+        os.close(theirs_in)
+        os.close(theirs_out)
+        os.set_blocking(self.w, False)
+        self.buf, self.seen, self.next_id, self.events = bytearray(), 0, 0, []
+
+    def _died(self, why):
+        """Marks Chromium gone (every later call fails at once) and says
+        why, with the end of its stderr, once."""
+        try:
+            status = self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            status = None
+        self.log.seek(0)
+        tail = self.log.read().decode("utf-8", "replace").strip().splitlines()[-5:]
+        self.gone = "chromium %s (exit status %s)" % (why, status)
+        print("%s; its stderr ends:\n  %s" % (self.gone, "\n  ".join(tail)))
+        return BrowserError(self.gone)
+
+    def _wait(self, until, write=False):
+        """Reads what Chromium sent until `until` (monotonic) at the latest;
+        with write, returns once the request pipe takes more."""
+        left = min(until, self.deadline) - time.monotonic()
+        if left <= 0:
+            raise BrowserError("chromium gave no answer in time" if until < self.deadline else
+                               "the run's time for chromium is up")
+        r, w, _ = select.select([self.r], [self.w] if write else [], [], left)
+        if r:
+            chunk = os.read(self.r, 1 << 20)
+            if not chunk:
+                raise self._died("died")
+            self.buf += chunk
+        return bool(w)
+
+    def _message(self, until):
+        while True:
+            end = self.buf.find(b"\0", self.seen)
+            if end >= 0:
+                msg = json.loads(self.buf[:end].decode("utf-8"))
+                del self.buf[:end + 1]
+                self.seen = 0
+                return msg
+            self.seen = len(self.buf)
+            self._wait(until)
+
+    def call(self, method, params=None, session=None, timeout=STEP):
+        """Sends one request and returns its result; events that come
+        before the answer are kept for wait_event."""
+        if self.gone:
+            raise BrowserError(self.gone)
+        self.next_id += 1
+        req = {"id": self.next_id, "method": method, "params": params or {}}
+        if session:
+            req["sessionId"] = session
+        data = memoryview(json.dumps(req).encode("utf-8") + b"\0")
+        until = time.monotonic() + timeout
+        while data:
+            if self._wait(until, write=True):
+                try:
+                    data = data[os.write(self.w, data):]
+                except BlockingIOError:
+                    pass
+                except BrokenPipeError:
+                    raise self._died("died")
+        while True:
+            msg = self._message(until)
+            if msg.get("id") == self.next_id:
+                if "error" in msg:
+                    raise BrowserError("%s: %s" % (method, msg["error"].get("message")))
+                return msg.get("result", {})
+            if "method" in msg:
+                self.events.append(msg)
+
+    def wait_event(self, method, session, timeout=STEP):
+        """The first kept or coming event `method` of the session."""
+        until = time.monotonic() + timeout
+        while True:
+            for k, ev in enumerate(self.events):
+                if ev["method"] == method and ev.get("sessionId") == session:
+                    return self.events.pop(k)
+            msg = self._message(until)
+            if "method" in msg:
+                self.events.append(msg)
+
+    def evaluate(self, session, expr, timeout=STEP):
+        """The value of a JavaScript expression in the page (a promise's
+        value once it settles)."""
+        r = self.call("Runtime.evaluate", {"expression": expr, "returnByValue": True,
+                                           "awaitPromise": True}, session, timeout)
+        if "exceptionDetails" in r:
+            raise BrowserError("%s: %s" % (expr[:60], r["exceptionDetails"].get("text")))
+        return r["result"].get("value")
+
+    def until(self, session, cond, timeout):
+        """Polls cond (a JavaScript expression) in the page until it holds;
+        False when it still does not after timeout seconds."""
+        js = WAIT_JS.replace("MS", str(int(timeout * 1000))).replace("COND", cond)
+        return self.evaluate(session, js, timeout + STEP)
+
+    def _load(self, url):
+        nav = self.call("Page.navigate", {"url": url}, self.session)
+        if nav.get("errorText"):
+            raise BrowserError("%s: %s" % (url, nav["errorText"]))
+        self.wait_event("Page.loadEventFired", self.session)
+
+    def page(self, url, size=None, until=None, shot=None):
+        """Loads url in the run's tab (at size (width, height) when given,
+        else at the window's), waits for its load event (then for `until` to
+        hold), and returns its DOM, as --dump-dom prints it; shot: a PNG of
+        the viewport, there. about:blank comes between two pages, so that
+        each loads anew, even one that differs from the last in its #hash
+        only."""
+        try:
+            return self._page(url, size, until, shot)
+        except BrowserError:
+            # A tab that failed (a page that hangs, say) is not used again.
+            if self.tab and not self.gone:
+                try:
+                    self.call("Target.closeTarget", {"targetId": self.tab})
+                except BrowserError:
+                    pass
+            self.tab = self.session = None
+            raise
+
+    def _page(self, url, size, until, shot):
+        if self.session is None:
+            self.tab = self.call("Target.createTarget", {"url": "about:blank"})["targetId"]
+            self.session = self.call("Target.attachToTarget", {"targetId": self.tab,
+                                                               "flatten": True})["sessionId"]
+            self.call("Page.enable", {}, self.session)
+        self.events.clear()
+        self._load("about:blank")
+        if size:
+            self.call("Emulation.setDeviceMetricsOverride", {
+                "width": size[0], "height": size[1], "deviceScaleFactor": 1, "mobile": False},
+                self.session)
+        else:
+            self.call("Emulation.clearDeviceMetricsOverride", {}, self.session)
+        self._load(url)
+        if until and not self.until(self.session, until[0], until[1]):
+            raise BrowserError("%s: still not %s after %d s" % (url, until[0], until[1]))
+        if shot:
+            png = self.call("Page.captureScreenshot", {"format": "png"}, self.session)["data"]
+            with open(shot, "wb") as f:
+                f.write(base64.b64decode(png))
+        return self.evaluate(self.session, "document.documentElement.outerHTML")
+
+    def close(self):
+        """Browser.close, then the process' exit status (None: it had to be
+        killed)."""
+        try:
+            if not self.gone:
+                self.call("Browser.close")
+            return self.proc.wait(timeout=30)
+        except (BrowserError, subprocess.TimeoutExpired):
+            return None
+        finally:
+            if self.proc.poll() is None:
+                self.proc.kill()
+                self.proc.wait()
+            for fd in (self.r, self.w):
+                os.close(fd)
+            self.log.close()
+            shutil.rmtree(self.profile, ignore_errors=True)
+
+
+WAIT_JS = r"""new Promise(function (done) {
+  var end = Date.now() + MS;
+  (function poll() {
+    var ok = false;
+    try { ok = !!(COND); } catch (e) {}
+    if (ok || Date.now() > end) done(ok); else setTimeout(poll, 50);
+  })();
+})"""
+
+
+def browse(browser, url, size=None, until=None, shot=None):
+    """(0, the page's DOM) after it loaded in the run's Chromium, or (1, "")
+    and why on stdout when Chromium failed."""
     try:
-        p = subprocess.run([exe] + FLAGS + ["--user-data-dir=" + profile] + extra + [url],
-                           capture_output=True, timeout=180)
-        return p.returncode, p.stdout.decode("utf-8", "replace")
-    finally:
-        shutil.rmtree(profile, ignore_errors=True)
+        return 0, browser.page(url, size, until, shot)
+    except BrowserError as e:
+        print("chromium: %s" % e)
+        return 1, ""
 
 
 class Pwned(html.parser.HTMLParser):
@@ -135,7 +375,7 @@ def check_hostile(td, browser, tmp):
         page = f.read()
     check("hostile: the GPU time section is there", 'id="moved-ops"' in page)
     for q in ("", "#q=pwned", "#sort=diff_duration&dir=desc"):
-        rc, dumped = browse(browser, "file://" + out + q, ["--dump-dom"])
+        rc, dumped = browse(browser, "file://" + out + q)
         p = Pwned()
         p.feed(dumped)
         check("hostile%s: no payload ran" % q, rc == 0 and p.marks == [], p.marks)
@@ -183,7 +423,7 @@ class Dom(html.parser.HTMLParser):
 
 
 def dom(exe, url):
-    rc, out = browse(exe, url, ["--dump-dom"])
+    rc, out = browse(exe, url)
     d = Dom()
     d.feed(out)
     return rc, d
@@ -215,7 +455,8 @@ def check_report(td, browser, tmp, name, a, b, args=(), shot_dir=None, sorts=())
     t0 = time.time()
     rc, d = dom(browser, url)
     took = time.time() - t0
-    check(name + ": chromium --dump-dom", rc == 0 and d.charts, "exit %d" % rc)
+    loaded = check(name + ": loaded in chromium, charts drawn", rc == 0 and d.charts,
+                   "exit %d" % rc)
     check(name + ": both charts", d.charts == 2, "%d charts" % d.charts)
     want = {"duration": chart_rows(td, a, b, "abs_diff_duration"),
             "counts": chart_rows(td, a, b, "abs_diff_counts")}
@@ -236,7 +477,7 @@ def check_report(td, browser, tmp, name, a, b, args=(), shot_dir=None, sorts=())
               str(d.sorted.get(col)))
     if shot_dir:
         png = os.path.join(shot_dir, name + ".png")
-        rc, _ = browse(browser, url, ["--screenshot=" + png, "--window-size=1400,2000"])
+        rc, _ = browse(browser, url, size=(1400, 2000), shot=png)
         ok = rc == 0 and os.path.exists(png)
         if ok:
             with open(png, "rb") as f:
@@ -244,7 +485,7 @@ def check_report(td, browser, tmp, name, a, b, args=(), shot_dir=None, sorts=())
             ok = head[:8] == b"\x89PNG\r\n\x1a\n" and struct.unpack(">II", head[16:24]) == (
                 1400, 2000)
         check(name + ": screenshot " + png, ok)
-    return took
+    return took if loaded else None
 
 
 LAYOUT_PROBE = r"""<script>
@@ -284,7 +525,7 @@ def check_layout(td, browser, tmp):
     probe = os.path.join(tmp, "layout_probe.html")
     with open(probe, "w", encoding="utf-8") as f:
         f.write(page[:at] + LAYOUT_PROBE + page[at:])
-    rc, dumped = browse(browser, "file://" + probe, ["--dump-dom", "--window-size=1400,2000"])
+    rc, dumped = browse(browser, "file://" + probe, size=(1400, 2000))
     m = re.search(r'data-geom="([^"]*)"', dumped)
     if not check("layout: measured at 1400 px", rc == 0 and m is not None, "exit %d" % rc):
         return
@@ -376,7 +617,7 @@ def probe(browser, tmp, out, script, size):
     copy = out + ".probe.html"
     with open(copy, "w", encoding="utf-8") as f:
         f.write(page[:at] + script + page[at:])
-    rc, dumped = browse(browser, "file://" + copy, ["--dump-dom", "--window-size=" + size])
+    rc, dumped = browse(browser, "file://" + copy, size=size)
     m = re.search(r'data-geom="([^"]*)"', dumped)
     if rc != 0 or m is None:
         return None
@@ -403,7 +644,7 @@ def check_toc_legends(td, browser, tmp):
                            capture_output=True, cwd=ROOT, timeout=600)
         if not check("toc %s: report" % tag, p.returncode == 0, p.stderr.decode()[-300:]):
             continue
-        g = probe(browser, tmp, out, TOC_PROBE, "1400,900")
+        g = probe(browser, tmp, out, TOC_PROBE, (1400, 900))
         if not check("toc %s: measured at 1400 px" % tag, g is not None):
             continue
         heads = [h for h, _ in g["heads"]]
@@ -472,7 +713,7 @@ def check_flame(td, browser, tmp, a, b, args, query):
     probe = os.path.join(tmp, "flame_probe.html")
     with open(probe, "w", encoding="utf-8") as f:
         f.write(page[:at] + FLAME_PROBE.replace("QUERY", json.dumps(query)) + page[at:])
-    rc, dumped = browse(browser, "file://" + probe, ["--dump-dom", "--window-size=1400,2000"])
+    rc, dumped = browse(browser, "file://" + probe, size=(1400, 2000))
     m = re.search(r'data-flame="([^"]*)"', dumped)
     if not check(name + ": probed", rc == 0 and m is not None, "exit %d" % rc):
         return
@@ -595,7 +836,6 @@ def check_speedscope(td, browser, tmp, a, b):
     if page is None:
         print("skip: speedscope import: %s" % why)
         return
-    import base64
     outs = [os.path.join(tmp, "control.folded"), os.path.join(tmp, "test.folded")]
     p = subprocess.run([td, "compare", a, b, "--format", "folded", "-q", "-o", ",".join(outs)],
                        capture_output=True, cwd=ROOT, timeout=600)
@@ -613,7 +853,7 @@ def check_speedscope(td, browser, tmp, a, b):
             f.write(SPEEDSCOPE_PROBE.replace("NAME", json.dumps(os.path.basename(path))).replace(
                 "B64", json.dumps(base64.b64encode(data).decode())))
         rc, dumped = browse(browser, "file://" + page + "#localProfilePath=" + js,
-                            ["--dump-dom", "--virtual-time-budget=20000"])
+                            until=("document.body.hasAttribute('data-export')", 60))
         m = re.search(r'data-export="([^"]*)"', dumped)
         if not check(name + ": imported and exported", rc == 0 and m is not None,
                      "exit %d" % rc):
@@ -681,13 +921,23 @@ def main():
     if "--out" in sys.argv:
         shot_dir = os.path.abspath(sys.argv[sys.argv.index("--out") + 1])
     os.makedirs(shot_dir, exist_ok=True)
-    browser = chromium()
-    if not check("chromium present", browser is not None, "apt-get install chromium failed"):
+    exe = chromium()
+    if not check("chromium present", exe is not None, "apt-get install chromium failed"):
         print("browser: %d passed, %d failed" % (passed, failed))
         return 1
+    # Every wait for Chromium ends by this deadline (TD_BROWSER_TIMEOUT s
+    # after the start, default 900): the run cannot hang on it.
+    deadline = time.monotonic() + float(os.environ.get("TD_BROWSER_TIMEOUT") or 900)
+    browser = Chromium(exe, deadline)
     tmp = tempfile.mkdtemp(prefix="td-browser-")
     T = "tests/golden/traces/"
     try:
+        try:
+            version = browser.call("Browser.getVersion", timeout=180).get("product", "")
+        except BrowserError as e:
+            version = browser.gone = str(e)  # the checks after it fail at once
+        check("chromium answers over --remote-debugging-pipe", version.startswith(
+            ("Chrome/", "HeadlessChrome/")), version)
         sorts = [("diff_duration", "desc", 6), ("diff_duration", "asc", 6),
                  ("control_counts", "desc", 1), ("name", "desc", 0)]
         check_report(td, browser, tmp, "examples", "examples/control", "examples/test",
@@ -719,7 +969,9 @@ def main():
         if took is not None:
             print("20,000-row report rendered and dumped in %.1f s" % took)
     finally:
+        status = browser.close()
         shutil.rmtree(tmp, ignore_errors=True)
+    check("chromium closed (Browser.close)", status == 0, "exit status %s" % status)
     print("screenshots in " + os.path.relpath(shot_dir, ROOT))
     print("browser: %d passed, %d failed" % (passed, failed))
     return 1 if failed else 0
