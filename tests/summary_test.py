@@ -9,9 +9,8 @@
   byte-identical to the same commands on the traces on one case per load key
   and on the subset's (on every case in the instrumented passes, which run
   the subset, and with TD_TEST_FULL=1); so must
-  compare --format json, --stats, --per-iteration, --by, --cat once per
-  list of them that a selection allows, duration rule and --hta-strict,
-  on the first such case of those (more_commands; every case with
+  compare --format json, --stats, --per-iteration, --by, --cat on one case
+  per load key and on the subset's (tests/cases.py; every case with
   TD_TEST_FULL=1)
   (--hta-strict and --ns cases too, the latter from summaries made with
   --ns); info --format json of each set as well;
@@ -146,21 +145,16 @@ def golden(exe, tmp):
     # key and on the subset's (on every case with TD_TEST_FULL=1)
     every = {c["id"] for c in cases} if reference.full() \
         else reference.loading_representatives(cases)
-    # Beyond the full run, the reading of each summary is checked by compare
-    # and ops on every case (and byte for byte with the traces on one case
-    # per load key); the other commands apply after loading, so they run once
-    # per list of them that a case's selection allows, duration rule and
-    # --hta-strict (more_commands), on the first such case of the load keys'
-    # (the instrumented passes: of the subset's). The same lines of src/ run.
-    more = set(every)
-    if not reference.full():
+    if reference.subset_ids() is not None and not reference.full():
+        # The instrumented passes: compare and ops still read every summary
+        # of the subset; the other commands run once per list of them that
+        # a case's selection allows and duration rule (more_commands), on
+        # the first case of the subset that asks for it.
         seen = set()
         for c in cases:
-            if c["id"] not in every:
-                continue
             key = (json.dumps(more_commands(c)), bool(c.get("ns")), bool(c.get("hta_strict")))
             if key in seen:
-                more.discard(c["id"])
+                every.discard(c["id"])
             seen.add(key)
 
     def one(c):
@@ -168,7 +162,7 @@ def golden(exe, tmp):
         ct, tt = os.path.join(GOLD, c["control"]), os.path.join(GOLD, c["test"])
         res = []
         cmds = [["compare", "--format", "csv"], ["ops", "--format", "json"]]
-        if c["id"] in more:
+        if c["id"] in every:
             cmds += more_commands(c)
         base = os.path.join(GOLD, c["id"])
         for cmd in cmds:
