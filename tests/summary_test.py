@@ -42,6 +42,10 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 GOLD = os.path.join(ROOT, "tests", "golden")
 passed = failed = 0
 TD_SCHEMA = 5  # PRAGMA user_version that summarize writes (include/tracediff.h)
+# The traces' side of every comparison with a summary's answer: the plain
+# build in the instrumented passes (tests/cases.py: expectation_exe), set by
+# main(); the summaries' side runs the build under test.
+REF = None
 
 
 def check(name, ok, detail=""):
@@ -221,13 +225,13 @@ def ns_rule(exe, tmp):
               rc == 1 and o == b"" and len(lines) == 1 and out in lines[0] and want in lines[0],
               "rc %d %r" % (rc, err))
         rc, o, err = run(exe, "compare", out, bert, "--format", "csv", "-q", *rule)
-        rc2, o2, _ = run(exe, "compare", bert, bert, "--format", "csv", "-q", *rule)
+        rc2, o2, _ = run(REF, "compare", bert, bert, "--format", "csv", "-q", *rule)
         check("summary made %s --ns compared under its rule" % ("with" if ns else "without"),
               rc == rc2 == 0 and o == o2 and o, err)
         w = os.path.join(tmp, "whole%d.tdsum" % ns)
         run(exe, "summarize", whole, "-o", w, *rule)
         a = run(exe, "compare", w, w, "--format", "csv", "-q", *other)
-        b = run(exe, "compare", whole, whole, "--format", "csv", "-q", *other)
+        b = run(REF, "compare", whole, whole, "--format", "csv", "-q", *other)
         check("whole-us summary answers both rules", a[0] == 0 and a[1] == b[1] and a[1], a[2])
     noisy = os.path.join(ROOT, "tests", "data", "noisy", "control")
     m = os.path.join(tmp, "mixed.tdsum")
@@ -254,11 +258,11 @@ def three_runs(exe, tmp):
         "SELECT sha256 FROM files JOIN runs USING (run_id) WHERE name = 'a'").fetchone()[0] ==
         hashlib.sha256(open(os.path.join(c, "control.json.gz"), "rb").read()).hexdigest())
     for fmt in ("csv", "json"):
-        a = run(exe, "compare", c, t, "--format", fmt, "--control-iteration", "all", "-q")
+        a = run(REF, "compare", c, t, "--format", fmt, "--control-iteration", "all", "-q")
         b = run(exe, "compare", h + "#a", h + "#b", "--format", fmt, "--control-iteration", "all", "-q")
         check("H#a vs H#b %s" % fmt, a[:2] == b[:2])
     rc, out, _ = run(exe, "ops", h + "#a", h + "#b", "--format", "json")
-    check("ops from H#a H#b", rc == 0 and out == run(exe, "ops", c, t, "--format", "json")[1])
+    check("ops from H#a H#b", rc == 0 and out == run(REF, "ops", c, t, "--format", "json")[1])
     ok = subprocess.run(["sqlite3", h, "PRAGMA integrity_check"], capture_output=True, text=True)
     check("integrity_check", ok.stdout.strip() == "ok", ok.stdout + ok.stderr)
     # The same name again: an error unless --replace.
@@ -274,19 +278,19 @@ def three_runs(exe, tmp):
     def page(r):
         data = re.sub(rb'<li class="rounding">[^<]*</li>\n', b"", r[1])
         return data.replace(b'<h2>Notes</h2>\n<ul class="notes" id="notes">\n</ul>\n', b"")
-    ra = run(exe, "report", c, t, "-o", "-")
+    ra = run(REF, "report", c, t, "-o", "-")
     rb = run(exe, "report", h + "#a", h + "#b", "-o", "-")
     check("report identical", ra[0] == 0 and page(ra) == page(rb))
     check("report from summaries: the flame graph drawn from their stacks",
           b'id="td-flame-data"' in rb[1] and b'id="td-flame-data"' in ra[1])
     sel = ["--control-iteration", "all", "--per-iteration", "-q"]
-    ra = run(exe, "report", c, t, "-o", "-", *sel)
+    ra = run(REF, "report", c, t, "-o", "-", *sel)
     rb = run(exe, "report", h + "#a", h + "#b", "-o", "-", *sel)
     check("report --per-iteration identical", ra[0] == 0 and page(ra) == page(rb), rb[2][:200])
-    ra = run(exe, "plot", "counts", c, t, "-o", "-", *sel)
+    ra = run(REF, "plot", "counts", c, t, "-o", "-", *sel)
     rb = run(exe, "plot", "counts", h + "#a", h + "#b", "-o", "-", *sel)
     check("plot --per-iteration identical", ra[0] == 0 and ra[1] == rb[1], rb[2][:200])
-    ra = run(exe, "compare", c, t, "--cat", "kernal")
+    ra = run(REF, "compare", c, t, "--cat", "kernal")
     rb = run(exe, "compare", h + "#a", h + "#b", "--cat", "kernal")
     check("unknown --cat: the same usage error from summaries",
           ra[0] == 2 and ra == rb and "category kernal (they have: " in ra[2], rb[2][:200])
@@ -315,7 +319,7 @@ def partial_and_raw(exe, tmp):
     p = os.path.join(tmp, "part.tdsum")
     rc, _, err = run(exe, "summarize", two, "-o", p, "--rank", "1", "--device", "gpu")
     check("partial summarize", rc == 0, err)
-    a = run(exe, "compare", two, two, "--control-rank", "1", "--test-rank", "1", "--device", "gpu", "--format", "csv", "-q")
+    a = run(REF, "compare", two, two, "--control-rank", "1", "--test-rank", "1", "--device", "gpu", "--format", "csv", "-q")
     b = run(exe, "compare", p, p, "--control-rank", "1", "--test-rank", "1", "--device", "gpu", "--format", "csv", "-q")
     check("partial answers what it keeps", a[:2] == b[:2])
     dec = os.path.join(ROOT, "tests/data/summary_decimal.json")
@@ -326,7 +330,7 @@ def partial_and_raw(exe, tmp):
     for sel in ([], ["--short-names"], ["--short-names", "--control-iteration", "all", "--test-iteration", "all"],
                 ["--hta-strict", "--short-names", "--device", "gpu"]):
         for fmt in ("csv", "json"):
-            a = run(exe, "compare", dec, dec, "--format", fmt, "-q", *sel)
+            a = run(REF, "compare", dec, dec, "--format", fmt, "-q", *sel)
             b = run(exe, "compare", d, d, "--format", fmt, "-q", *sel)
             check("raw encoding %s %s" % (fmt, " ".join(sel)), a[:2] == b[:2])
     return p
@@ -449,14 +453,14 @@ def schema1(exe, tmp):
                       "--test-iteration", "all", "--short-names"],
                      ["compare", "--format", "csv", "--by", "op", "--device", "gpu"],
                      ["ops", "--format", "json"]):
-            a = run(exe, args[0], h100, mi300, "-q", *args[1:])
+            a = run(REF, args[0], h100, mi300, "-q", *args[1:])
             b = run(exe, args[0], v1 + "#h100", v1 + "#mi300", "-q", *args[1:])
             check("schema 1 %s: %s" % (label, " ".join(args)), a[0] == 0 and a[:2] == b[:2], b[2])
     same("as written")
     rc, _, err = run(exe, "summarize", h100, "-o", v1, "--run", "new", "-q")
     check("schema 1: a run added", rc == 0 and version() == TD_SCHEMA, "%d %s" % (version(), err))
     same("after a run was added")
-    a = run(exe, "compare", h100, mi300, "--format", "csv", "-q")
+    a = run(REF, "compare", h100, mi300, "--format", "csv", "-q")
     b = run(exe, "compare", v1 + "#new", v1 + "#mi300", "--format", "csv", "-q")
     check("schema 1: the new run beside the old", a[:2] == b[:2], b[2])
 
@@ -493,7 +497,9 @@ def damaged_durations(exe, tmp):
 
 
 def main():
+    global REF
     exe = os.path.abspath(sys.argv[1])
+    REF = reference.expectation_exe(exe)
     tmp = tempfile.mkdtemp(prefix="td-summary-")
     try:
         golden(exe, tmp)
