@@ -142,22 +142,11 @@ def choose(build, fresh):
     with open(cache_path, "w") as f:
         json.dump({k: sorted(v) for k, v in cover.items()}, f)
     cover = {c["id"]: cover[c["id"]] for c in cases}
-    union = set().union(*cover.values())
-    chosen, have, seen = [], set(), set()
-    every_trait = set().union(*(traits(c) for c in cases))
     by_id = {c["id"]: c for c in cases}
     # the case adding most lines not yet covered, counting each option value
     # not yet exercised as worth a line more than any case adds, until both
     # are exhausted
-    while have != union or seen != every_trait:
-        def gain(i):
-            return (len(traits(by_id[i]) - seen) * (len(union) + 1) + len(cover[i] - have), -len(i))
-        best = max((i for i in cover if i not in chosen), key=gain)
-        if gain(best)[0] == 0:
-            break
-        chosen.append(best)
-        have |= cover[best]
-        seen |= traits(by_id[best])
+    chosen, have, union = greedy(cover, {i: traits(by_id[i]) for i in cover})
     with open(SUBSET, "w", encoding="utf-8") as f:
         f.write("# The reference cases of the instrumented passes (TD_TEST_SUBSET=1).\n")
         f.write("# Made by scripts/choose_subset.py choose: %d of %d cases, covering\n"
