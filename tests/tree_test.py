@@ -277,7 +277,7 @@ def test_root_alignment(exe, tmp):
     # one root deleted from the test side: only its LCAs go
     t2 = load(b)
     k = 40
-    c_roots = roots_of(load(a))
+    c_roots = roots_of(load_shared(a))
     check("roots: the two sides' top-level ops have the same names",
           [r["name"] for r in c_roots] == [r["name"] for r in roots_of(t2)])
     name = delete_root(t2, k)
@@ -501,7 +501,7 @@ def test_input_dims(exe):
         check("input dims: runs", False, err)
         return
     for k, (side, path) in enumerate((("control", trace(a)), ("test", trace(b)))):
-        ops = [e for e in load(path)["traceEvents"] if e.get("cat") == "cpu_op" and e.get("ph") == "X"]
+        ops = [e for e in load_shared(path)["traceEvents"] if e.get("cat") == "cpu_op" and e.get("ph") == "X"]
         have = set()
         for e in ops:
             args = e.get("args", {})
@@ -588,7 +588,7 @@ def test_python_frames(exe, tmp):
     check("--python-frames: the two-sided LCAs are the plain match's (%d of %d, %d found)" %
           (same, len(want), len(got)), same >= 0.95 * len(want) and len(got) <= len(want),
           (got, want))
-    raw = load(trace(a))["traceEvents"]
+    raw = load_shared(trace(a))["traceEvents"]
     py = {strip_n(e["name"]) for e in raw if e.get("cat") == "python_function"}
     names = {strip_n(e.get("name", "")) for e in raw}
     # (names may hold ">": the frames are found in the paths, not split out)
