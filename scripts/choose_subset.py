@@ -29,6 +29,11 @@ make tests/subset/mpi.txt or python.txt: what those suites run under
 TD_TEST_SUBSET=1. The cost of each run breaks ties (the cheaper first);
 each run's lines and cost are kept in BUILD (--fresh: all run again).
 
+unique-lines [BUILD] [--only a,b]: the instrumented pass with counters per
+suite, each suite's lines and those only it runs (what lets a suite leave
+checks to make test); with --only, those suites again against the last
+whole run, and the lines the pass lost (exit 1 if any).
+
 measure: tests/run_all.sh twice, side by side, without and with TD_TEST_SUBSET=1 (and
 TD_PLAIN_EXE=build/tracediff, as make sanitize sets it), and the line
 coverage of src/ per folder for both (the table in CONTRIBUTING.md).
@@ -537,9 +542,46 @@ def choose_python(build):
     per_folder(code, union, have)
 
 
+# ---- what each suite alone runs in the instrumented pass -------------------
+#
+#     choose_subset.py unique-lines [BUILD] [--only a,b]
+#
+# The instrumented pass (TD_TEST_SUBSET=1, expectations from the plain
+# build) with counters per suite, then per suite: the lines of src/ it runs
+# and those no other suite runs. A suite whose checks leave the instrumented
+# pass must leave that pass's union of lines whole: with --only, those
+# suites run again as they are now, beside the others' lines from the last
+# whole run (BUILD/coverage-unique.json), and the lines the union lost are
+# printed (none, or the change loses code paths under ASan).
+
+
+def unique_lines(build, only):
+    path = os.path.join(ROOT, build, "coverage-unique.json")
+    if only:
+        with open(path) as f:
+            per = {k: set(v) for k, v in json.load(f).items()}
+        before = set().union(*per.values())
+        per.update({n: {"%s:%d" % x for x in v}
+                    for n, v in suites_lines(build, only, True).items()})
+        after = set().union(*per.values())
+        print("lines of the instrumented pass: %d before, %d now; lost: %s"
+              % (len(before), len(after), sorted(before - after) or "none"))
+        return 1 if before - after else 0
+    per = {n: {"%s:%d" % x for x in v} for n, v in suite(build, True).items()}
+    with open(path, "w") as f:
+        json.dump({k: sorted(v) for k, v in per.items()}, f)
+    print("| suite | lines | only this suite |")
+    print("|---|---:|---:|")
+    for n in sorted(per, key=lambda k: len(per[k])):
+        others = set().union(*(v for k, v in per.items() if k != n))
+        print("| %s | %d | %d |" % (n, len(per[n]), len(per[n] - others)))
+    return 0
+
+
 def main():
     what = sys.argv[1] if len(sys.argv) > 1 else "measure"
-    rest = [a for a in sys.argv[2:] if not a.startswith("--")]
+    skip = sys.argv.index("--only") + 1 if "--only" in sys.argv else -1
+    rest = [a for i, a in enumerate(sys.argv[2:], 2) if not a.startswith("--") and i != skip]
     build = rest[0] if rest and what not in ("choose-suite", "measure-suite") else "build-cov"
     if not os.path.exists(os.path.join(ROOT, build, "tracediff")):
         sys.exit("%s/tracediff: not built (make coverage-build)" % build)
@@ -554,6 +596,9 @@ def main():
         choose_mpi(build)
     elif what == "choose-python":
         choose_python(build)
+    elif what == "unique-lines":
+        only = sys.argv[sys.argv.index("--only") + 1] if "--only" in sys.argv else ""
+        sys.exit(unique_lines(build, only))
     else:
         measure(build)
 

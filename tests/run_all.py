@@ -24,7 +24,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LONG = ["mpi", "summary", "stacks", "golden", "summary_stacks", "python", "pip", "gate", "breakdown",
         "split", "simd_levels", "tree", "stats", "chart", "attribution", "unit"]
 LONG_SUBSET = ["summary_stacks", "mpi", "python", "summary", "stacks", "gate", "tree", "fuzz_replay",
-               "profilers", "breakdown", "split", "golden", "durations", "stats_by", "chart",
+               "profilers", "breakdown", "split", "golden", "chart",
                "summary_writers", "unit"]
 RESULT = re.compile(r"(?:^|[^0-9])([0-9]+) passed, ([0-9]+) failed")
 
