@@ -140,6 +140,15 @@ def rows_by(control, test, *extra):
 
 
 def pairs():
+    """The shared pairs; in the instrumented passes (SUBSET) every third of
+    them, taking turns with the ways each loop runs: the others reach no
+    line of src/ that these do not (scripts/choose_subset.py unique-lines),
+    and make test runs every pair every way."""
+    out = all_pairs()
+    return out[::3] if SUBSET else out
+
+
+def all_pairs():
     out = []
     for d in sorted(os.listdir(SHARED)):
         p = os.path.join(SHARED, d)
@@ -162,7 +171,7 @@ def pairs():
 
 def test_sum_rule():
     ps = pairs()
-    check(len(ps) >= 15, "the shared traces are there (%d pairs)" % len(ps))
+    check(len(all_pairs()) >= 15, "the shared traces are there (%d pairs)" % len(all_pairs()))
     ways = ((), ("--normalize-names", "--short-names"))
     for i, (c, t) in enumerate(ps):
         name = "%s vs %s" % (os.path.basename(c), os.path.basename(t))
@@ -685,7 +694,7 @@ def test_cpu_frames():
             check(not bad, "cpu frames %s rounded: %d stacks differ (%s)"
                   % (name, len(bad), sorted(bad)[:2]))
         done += 1
-    check(done >= 8, "cpu frames: pairs checked (%d)" % done)
+    check(done >= (2 if SUBSET else 8), "cpu frames: pairs checked (%d)" % done)
 
 
 def cpu_frames_as_plain():
@@ -716,7 +725,7 @@ def cpu_frames_as_plain():
                       "cpu frames %s %s side %d: %d stacks differ from the plain build's of %d (%s)"
                       % (name, extra, s, len(bad), len(want[s]), sorted(bad)[:3]))
         done += 1
-    check(done >= 8, "cpu frames: pairs checked (%d)" % done)
+    check(done >= (2 if SUBSET else 8), "cpu frames: pairs checked (%d)" % done)
 
 
 def test_cpu_only_pair():
