@@ -36,13 +36,12 @@ Under TD_TEST_SUBSET=1 (make sanitize) the summaries' side runs
 instrumented and the traces' side with the plain build (TD_PLAIN_EXE), and
 the loops run a fixed part of their rounds: every command on each pair's
 first selection (bert, hta-two_ranks, the 2x4 sets), and on the other
-selections (and the falconsai pair) one command in three, in turn
-(command i on selection k when i % 3 == k % 3), so that each
+selections (and the falconsai pair) one command in six, in turn
+(command i on selection k when i % 6 == k % 6), so that each
 selection reads the summaries through several commands; each shared trace
 set runs one of the four CPU commands, in turn. selections, schema3 and
-schema4 run whole. To be proven by line coverage of src/ per folder,
-subset against full (scripts/choose_subset.py's method: build-cov,
-GCOV_PREFIX per suite): not yet measured.
+schema4 run whole. The instrumented pass keeps every line of src/ it ran
+with one command in three (scripts/choose_subset.py unique-lines).
 """
 import csv, gzip, io, os, re, shutil, sqlite3, subprocess, sys, tempfile
 
@@ -171,7 +170,7 @@ def pair_checks(exe, tmp, label, traces, sums, sels, modules=True, first=True):
     cmds += cpu_cmds(svg)
     for k, sel in enumerate(sels):
         for i, (name, args) in enumerate(cmds):
-            if SUBSET and (k or not first) and i % 3 != k % 3:
+            if SUBSET and (k or not first) and i % 6 != k % 6:
                 continue
             # the options each command takes: roofline has no --per-iteration
             # nor name folding (its rows are ops and shapes), explain no
