@@ -17,9 +17,9 @@ install libxml2-utils (scripts/deps.sh does).
 
 In the instrumented passes (TD_TEST_SUBSET=1) the CSV that charts and reports
 are checked against comes from the plain build (tests/cases.py:
-expectation_exe), and each reference pair draws one chart, duration and
-counts in turn (both kinds still run on the examples and in the format and
-selection checks).
+expectation_exe), and every third reference pair draws one chart,
+duration and counts in turn (both kinds still run on the examples and in
+the format and selection checks).
 """
 import csv, gzip, io, json, math, os, re, shutil, struct, subprocess, sys, tempfile, zlib
 import xml.etree.ElementTree as ET
@@ -692,7 +692,12 @@ def main():
                                                "print_suppressions=0") if x)
     try:
         for i, (name, a, b, sel) in enumerate(pairs()):
-            test_pair(exe, tmp, name, a, b, sel, kinds=(i % 2,) if SUBSET and i else (0, 1))
+            # the instrumented passes: the examples, then every third pair
+            # (the others reach no line of src/ these do not:
+            # scripts/choose_subset.py unique-lines), one kind in turn
+            if SUBSET and i % 3:
+                continue
+            test_pair(exe, tmp, name, a, b, sel, kinds=((i // 3) % 2,) if SUBSET and i else (0, 1))
         test_formats(exe, tmp)
         test_selections(exe, tmp)
         test_failures(exe, tmp)
