@@ -185,14 +185,22 @@ static void sweep(td_file *f, const td_link *links, sweep_rec *rec, size_t nrec,
 
 /* Correlation id -> link index of its launch (the last in the file).
  * Kineto numbers correlations densely: then an array indexed by id - lo
- * (4 bytes a slot, no more than 4 slots a launch), else a hash. */
+ * (4 bytes a slot, no more than 4 slots a launch). Ids dense in runs with
+ * gaps between them (several captures, or files made of copies, whose ids
+ * are offset): the same array cut in pages of CMAP_PAGE slots, only those
+ * the ids fall in allocated, written in file order as the ids rise. Else
+ * a hash. */
 typedef struct cmap {
-    int64_t *key; /* NULL: dense */
-    uint32_t *val;
-    size_t cap; /* hash slots, or the dense span */
+    int64_t *key;  /* NULL: dense or paged */
+    uint32_t *val; /* the hash's values, the dense array, or the pages */
+    uint32_t *dir; /* paged: per page of the span, its page in val, or TD_ATTR_NONE */
+    size_t cap;    /* hash slots, or the dense span */
+    size_t npage;  /* paged: the pages in use */
     int64_t lo;
 } cmap;
 
+#define CMAP_PAGE_BITS 10
+#define CMAP_PAGE ((size_t)1 << CMAP_PAGE_BITS)
 #define CMAP_EMPTY INT64_MIN
 
 static size_t cmap_slot(const cmap *m, int64_t k)
@@ -212,7 +220,13 @@ static uint32_t cmap_get(const cmap *m, int64_t corr)
         return TD_ATTR_NONE;
     if (!m->key) {
         uint64_t s = (uint64_t)corr - (uint64_t)m->lo;
-        return s < m->cap ? m->val[s] : TD_ATTR_NONE;
+        if (s >= m->cap)
+            return TD_ATTR_NONE;
+        if (!m->dir)
+            return m->val[s];
+        uint32_t p = m->dir[s >> CMAP_PAGE_BITS];
+        return p == TD_ATTR_NONE ? TD_ATTR_NONE
+                                 : m->val[(size_t)p << CMAP_PAGE_BITS | (s & (CMAP_PAGE - 1))];
     }
     size_t s = cmap_slot(m, corr);
     return m->key[s] == corr ? m->val[s] : TD_ATTR_NONE;
@@ -277,6 +291,7 @@ enum { B_ANN, B_PY, B_REST, B_OP, NB };
 
 typedef struct scan {
     size_t nrec, nops, nlaunch, nthr;
+    size_t idruns;  /* runs of launches whose ids share a CMAP_PAGE-aligned page */
     bool finite;    /* every record's start and end finite (cmp_sweep: a strict total order) */
     int64_t lo, hi; /* the launches' correlation ids */
     size_t *end;    /* per (thread, bucket) b, at b + 1: its count, then where it ends; NULL
@@ -318,6 +333,7 @@ static int count_links(scan *s, td_link *links, size_t n, int round_ts)
     bool fin = true;
     s->lo = INT64_MAX;
     s->hi = INT64_MIN;
+    uint64_t page = UINT64_MAX;
     for (size_t i = 0; i < n; i++) {
         td_link *l = &links[i];
         if (round_ts) {
@@ -327,6 +343,8 @@ static int count_links(scan *s, td_link *links, size_t n, int round_ts)
         }
         if ((l->kind & TD_LINK_LAUNCH) && l->corr != CMAP_EMPTY) {
             s->nlaunch++;
+            s->idruns += (uint64_t)l->corr >> CMAP_PAGE_BITS != page;
+            page = (uint64_t)l->corr >> CMAP_PAGE_BITS;
             s->lo = l->corr < s->lo ? l->corr : s->lo;
             s->hi = l->corr > s->hi ? l->corr : s->hi;
         }
@@ -350,19 +368,46 @@ static int count_links(scan *s, td_link *links, size_t n, int round_ts)
     return 0;
 }
 
+/* The paged map (cmap), when its pages and their directory take no more
+ * than the hash would at most (32 bytes a launch): 1, 0 when not worth it,
+ * or -1. The span starts at a page's start: the pages that hold ids are no
+ * more than the runs of ids in one page (count_links). */
+static int cmap_alloc_paged(cmap *m, const scan *s)
+{
+    size_t count = s->nlaunch;
+    int64_t lo = (int64_t)((uint64_t)s->lo & ~(uint64_t)(CMAP_PAGE - 1));
+    uint64_t span = (uint64_t)s->hi - (uint64_t)lo;
+    uint64_t dirs = (span >> CMAP_PAGE_BITS) + 1, pages = s->idruns < dirs ? s->idruns : dirs;
+    if (dirs * sizeof *m->dir > 8 * (uint64_t)count ||
+        pages * CMAP_PAGE * sizeof *m->val > 32 * (uint64_t)count)
+        return 0;
+    m->lo = lo;
+    m->cap = (size_t)span + 1;
+    m->dir = malloc((size_t)dirs * sizeof *m->dir);
+    m->val = malloc((size_t)pages * CMAP_PAGE * sizeof *m->val); /* touched as used */
+    if (!m->dir || !m->val)
+        return -1;
+    memset(m->dir, 0xFF, (size_t)dirs * sizeof *m->dir);
+    return 1;
+}
+
 /* Correlation id -> launch, sized from the first pass: 0, or -1. Kineto
  * numbers correlations densely: then an array indexed by id - lo. */
 static int cmap_alloc(cmap *m, const scan *s)
 {
     size_t count = s->nlaunch;
-    if (count && (uint64_t)s->hi - (uint64_t)s->lo < 4 * (uint64_t)count) {
+    uint64_t span = (uint64_t)s->hi - (uint64_t)s->lo;
+    if (count && span < 4 * (uint64_t)count) {
         m->lo = s->lo;
-        m->cap = (size_t)((uint64_t)s->hi - (uint64_t)s->lo + 1);
+        m->cap = (size_t)span + 1;
         if (!(m->val = malloc(m->cap * sizeof *m->val)))
             return -1;
         memset(m->val, 0xFF, m->cap * sizeof *m->val); /* TD_ATTR_NONE */
         return 0;
     }
+    int rc = count ? cmap_alloc_paged(m, s) : 0;
+    if (rc != 0)
+        return rc < 0 ? -1 : 0;
     m->cap = 16;
     while (m->cap < count + count / 3 + 1)
         m->cap *= 2;
@@ -379,7 +424,16 @@ static int cmap_alloc(cmap *m, const scan *s)
 static void cmap_put(cmap *m, int64_t corr, uint32_t i)
 {
     if (!m->key) {
-        m->val[(uint64_t)corr - (uint64_t)m->lo] = i;
+        uint64_t s = (uint64_t)corr - (uint64_t)m->lo;
+        if (m->dir) {
+            uint32_t *p = &m->dir[s >> CMAP_PAGE_BITS];
+            if (*p == TD_ATTR_NONE) { /* a page the ids reach first: all empty */
+                *p = (uint32_t)m->npage++;
+                memset(m->val + (size_t)*p * CMAP_PAGE, 0xFF, CMAP_PAGE * sizeof *m->val);
+            }
+            s = (size_t)*p << CMAP_PAGE_BITS | (s & (CMAP_PAGE - 1));
+        }
+        m->val[s] = i;
         return;
     }
     size_t s = cmap_slot(m, corr);
@@ -428,7 +482,8 @@ static void resolve_dtoh(const scan *s, fill *w)
 /* The second pass: 0, or -1 when out of memory. The k-th TD_LINK_CPU link
  * is the k-th cpu-side event (f->stk_cpu), as the k-th TD_LINK_GPU link is
  * the k-th gpu-side one; one without a time is under no frame. */
-static int fill_links(scan *s, td_file *f, fill *w, const td_link *links, size_t n)
+static int fill_links(scan *s, td_file *f, fill *w, const td_link *links, const uint32_t *shape,
+                      size_t n)
 {
     size_t nops = 0, at = 0;
     uint32_t ncpu = 0;
@@ -451,7 +506,7 @@ static int fill_links(scan *s, td_file *f, fill *w, const td_link *links, size_t
             f->op_name[nops] = l->name;
             f->op_parent[nops] = TD_ATTR_NONE;
             if (f->op_shape)
-                f->op_shape[nops] = l->shape;
+                f->op_shape[nops] = shape ? shape[i] : TD_ATTR_NONE;
             nops++;
         }
         size_t to = s->end ? s->end[bucket_of(l, kind)]++ : at++;
@@ -623,7 +678,8 @@ static int attr_alloc(td_file *f, size_t ng, size_t nops)
                : -1;
 }
 
-int td_attribute(td_file *f, td_link *links, size_t n, int round_ts, bool stacks, td_error *err)
+int td_attribute(td_file *f, td_link *links, const uint32_t *shape, size_t n, int round_ts,
+                 bool stacks, td_error *err)
 {
     int rc = -1;
     scan s;
@@ -650,7 +706,7 @@ int td_attribute(td_file *f, td_link *links, size_t n, int round_ts, bool stacks
     bool fr_ok = !stacks || frames_init(&fr, f, n, s.nrec) == 0;
     if (!fr_ok || !w.rec || !sv || !res || !w.waits || !w.id || !w.memo ||
         attr_alloc(f, f->events_gpu, s.nops) < 0 || cmap_alloc(&w.m, &s) < 0 ||
-        fill_links(&s, f, &w, links, n) < 0 || sort_records(&s, w.rec, scratch) < 0 ||
+        fill_links(&s, f, &w, links, shape, n) < 0 || sort_records(&s, w.rec, scratch) < 0 ||
         !(opwait = calloc(s.nops + 1, sizeof *opwait)))
         goto done;
     sweep(f, links, w.rec, s.nrec, sv, sv + s.nrec + 1, res, w.waits, opwait, w.id, f->op_parent,
@@ -671,6 +727,7 @@ done:
     td_scratch_free(w.id);
     free(w.m.key);
     free(w.m.val);
+    free(w.m.dir);
     if (stacks)
         frames_free(&fr);
     return rc < 0 ? td_fail(err, TD_ENOMEM, f->path, "out of memory") : 0;

@@ -234,7 +234,7 @@ static int add_gpu(collect *c, const td_link *l)
     e->end = end;
     e->launch = map_get(&c->m, l->corr);
     e->iter = iter;
-    e->stream = l->stream > INT32_MAX ? INT32_MAX : (int32_t)l->stream;
+    e->stream = l->stream;
     int info = name_info(c->f, c->types, l->name);
     e->type = (uint8_t)(info & 7);
     e->flags = (uint8_t)((l->kind & TD_LINK_KCAT) ? TD_BDF_KERNEL : 0);

@@ -335,4 +335,4 @@ void td_threads_free(td_threads *t)
     free(t->slot);
     memset(t, 0, sizeof *t);
 }
-_Static_assert(sizeof(td_link) == 48, "td_link: 48 bytes");
+_Static_assert(sizeof(td_link) == 40, "td_link: 40 bytes");

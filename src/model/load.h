@@ -41,20 +41,28 @@ enum {
     TD_LINK_CPU = 128  /* any host-side event (not stream != -1), TD_LOAD_STACK only:
                         * the CPU stacks of --device cpu (docs/stacks.md) */
 };
-/* 48 bytes: the links are most of the attribution pass's memory traffic.
+/* 40 bytes: the links are most of the attribution pass's memory traffic
+ * (each record's first write is a cache miss), so nothing a folded compare
+ * does not read is kept here: a cpu op's shapes id (roofline, tree) is in
+ * an array beside the links, only when shapes are read (td_tree_build).
  * thr: the event's thread, (pid, tid), as a number: while the file is read
  * in order of first appearance (td_threads), then, once read, its rank in
  * (pid, tid) order (td_threads_rank), so that comparing numbers compares
- * threads as pid, then tid. */
+ * threads as pid, then tid. stream: args.stream, or -1, held to the int32
+ * range (the breakdown keeps it as an int32, and reads its sign). */
 typedef struct td_link {
     double ts, dur;
     int64_t corr;
-    int64_t stream; /* args.stream, or -1 */
+    int32_t stream;
     uint32_t thr;
-    uint32_t name;  /* names id */
-    uint32_t kind;  /* TD_LINK_... bits */
-    uint32_t shape; /* a cpu op's f->shapes id (TD_LOAD_ROOF), else TD_ATTR_NONE */
+    uint32_t name; /* names id */
+    uint32_t kind; /* TD_LINK_... bits */
 } td_link;
+/* args.stream as a link keeps it. */
+static inline int32_t td_link_stream(int64_t stream)
+{
+    return stream > INT32_MAX ? INT32_MAX : stream < INT32_MIN ? INT32_MIN : (int32_t)stream;
+}
 
 /* link_mem.c: the threads of a file's links, numbered as they come. */
 typedef struct td_threads {
@@ -99,12 +107,16 @@ void td_links_trim(void);
 int td_roof_times(td_file *f, const td_link *links, size_t n, bool any_gpu, td_error *err);
 
 /* tree.c, TD_LOAD_TREE: f->tree from the n link records (file order); py:
- * the python_function links are nodes too (TD_LOAD_TREE_PY). */
-int td_tree_build(td_file *f, const td_link *links, size_t n, bool py, td_error *err);
+ * the python_function links are nodes too (TD_LOAD_TREE_PY). shape: link
+ * i's f->shapes id at i (TD_ATTR_NONE: none), or NULL when none was read. */
+int td_tree_build(td_file *f, const td_link *links, const uint32_t *shape, size_t n, bool py,
+                  td_error *err);
 
 /* attribution.c: fills f->attr_* and f->wait_* from the n link records
- * (file order); round_ts as for the raw events (spec §2). */
-int td_attribute(td_file *f, td_link *links, size_t n, int round_ts, bool stacks, td_error *err);
+ * (file order); round_ts as for the raw events (spec §2); shape as for
+ * td_tree_build (f->op_shape from it). */
+int td_attribute(td_file *f, td_link *links, const uint32_t *shape, size_t n, int round_ts,
+                 bool stacks, td_error *err);
 
 /* stack_tree.c: the frames of a file's stacks (td_file.stk_*) as they are
  * made: a node per distinct (parent node, name), the depth capped at

@@ -144,7 +144,7 @@ static int keep_link(td_prof_sink *s, td_prof_cat cat, const td_raw_event *e, do
     uint32_t thr = td_thread(&s->thr, pid, tid);
     if (thr == UINT32_MAX)
         return oom(s);
-    nl[s->nlinks++] = (td_link){ts, e->dur, corr, 0, thr, e->name, kind, TD_ATTR_NONE};
+    nl[s->nlinks++] = (td_link){ts, e->dur, corr, 0, thr, e->name, kind};
     return 0;
 }
 
@@ -324,7 +324,7 @@ int td_prof_sink_finish(td_prof_sink *s, td_file **out)
     if (rc == 0 && (s->flags & TD_LOAD_ROOF)) /* GPU times; no shapes in these formats */
         rc = td_roof_times(f, s->links, s->nlinks, true, s->err);
     if (rc == 0 && (s->flags & TD_LOAD_ATTR))
-        rc = td_attribute(f, s->links, s->nlinks, 0, false, s->err);
+        rc = td_attribute(f, s->links, NULL, s->nlinks, 0, false, s->err);
     if (rc == 0) {
         *out = f;
         s->f = NULL;

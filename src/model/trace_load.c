@@ -35,6 +35,8 @@ typedef struct loader {
     size_t nwide, widecap;
     td_link *links; /* only when want_attr: see td_link */
     size_t nlinks, linkcap;
+    uint32_t *shape; /* per link, only when want_shapes: its f->shapes id */
+    size_t shapecap;
     td_threads thr; /* the links' threads */
     int want_attr;
     const void *marker;  /* --step-marker, for another profiler's file read here */
@@ -763,6 +765,37 @@ static int piece_cat(loader *L, int64_t cat_id)
     return 0;
 }
 
+/* Link nlinks - 1's shapes id (TD_LOAD_ROOF, TD_LOAD_TREE): a cpu op's
+ * shape members, interned; else TD_ATTR_NONE. */
+static int keep_shape(loader *L, uint32_t kind)
+{
+    uint32_t *ns = td_grow(L->shape, &L->shapecap, L->nlinks, sizeof *ns);
+    if (!ns)
+        return td_fail(L->j.err, TD_ENOMEM, L->f->path, "out of memory");
+    L->shape = ns;
+    ns[L->nlinks - 1] = TD_ATTR_NONE;
+    if (!(kind & TD_LINK_OP) || !L->have_shp)
+        return 0;
+    /* "Input Dims" US "Input type" US "Concrete Inputs" (model.h) */
+    for (int w = 0; w < 3; w++) {
+        if (!(L->have_shp & (1 << w)))
+            L->shplen[w] = 0;
+        if (shp_put(L, w, "\x1f", 1) < 0)
+            return TD_ENOMEM;
+    }
+    size_t a = L->shplen[0], b = L->shplen[1], c = L->shplen[2];
+    if (shp_put(L, 0, L->shp[1], b) < 0 || shp_put(L, 0, L->shp[2], c - 1) < 0)
+        return TD_ENOMEM;
+    if (!L->f->shapes && !(L->f->shapes = td_strtab_new()))
+        return td_fail(L->j.err, TD_ENOMEM, L->f->path, "out of memory");
+    int64_t id = td_strtab_intern(L->f->shapes, L->shp[0], a + b + c - 1);
+    if (id < 0)
+        return td_fail(L->j.err, TD_ENOMEM, L->f->path, "out of memory");
+    ns[L->nlinks - 1] = (uint32_t)id;
+    L->shplen[0] = a - 1; /* as read, for a repeated key */
+    return 0;
+}
+
 /* The link record of an event attribution needs (see td_link). */
 static int keep_link(loader *L, const event_fields *ev)
 {
@@ -789,26 +822,8 @@ static int keep_link(loader *L, const event_fields *ev)
         L->links = nl;
     }
     td_link *k = &L->links[L->nlinks++];
-    k->shape = TD_ATTR_NONE;
-    if ((kind & TD_LINK_OP) && L->have_shp && L->want_shapes) {
-        /* "Input Dims" US "Input type" US "Concrete Inputs" (model.h) */
-        for (int w = 0; w < 3; w++) {
-            if (!(L->have_shp & (1 << w)))
-                L->shplen[w] = 0;
-            if (shp_put(L, w, "\x1f", 1) < 0)
-                return TD_ENOMEM;
-        }
-        size_t a = L->shplen[0], b = L->shplen[1], c = L->shplen[2];
-        if (shp_put(L, 0, L->shp[1], b) < 0 || shp_put(L, 0, L->shp[2], c - 1) < 0)
-            return TD_ENOMEM;
-        if (!L->f->shapes && !(L->f->shapes = td_strtab_new()))
-            return td_fail(L->j.err, TD_ENOMEM, L->f->path, "out of memory");
-        int64_t id = td_strtab_intern(L->f->shapes, L->shp[0], a + b + c - 1);
-        if (id < 0)
-            return td_fail(L->j.err, TD_ENOMEM, L->f->path, "out of memory");
-        k->shape = (uint32_t)id;
-        L->shplen[0] = a - 1; /* as read, for a repeated key */
-    }
+    if (L->want_shapes && keep_shape(L, kind) < 0)
+        return TD_ENOMEM;
     k->ts = (ev->e.flags & TD_RAW_HAS_TS) ? ev->e.u.ts : NAN;
     k->dur = ev->e.dur;
     if ((k->thr = td_thread(&L->thr, L->pid, L->tid)) == UINT32_MAX)
@@ -816,7 +831,7 @@ static int keep_link(loader *L, const event_fields *ev)
     k->corr = ev->corr;
     k->name = ev->e.name;
     k->kind = kind;
-    k->stream = ev->stream;
+    k->stream = td_link_stream(ev->stream);
     return 0;
 }
 
@@ -1389,9 +1404,10 @@ static int finish_file(loader *L, int flags, td_split *sp, const void *marker, t
     if (rc == 0 && (flags & TD_LOAD_ROOF))
         rc = td_roof_times(f, L->links, L->nlinks, false, err);
     if (rc == 0 && (flags & TD_LOAD_TREE))
-        rc = td_tree_build(f, L->links, L->nlinks, (flags & TD_LOAD_TREE_PY) != 0, err);
+        rc = td_tree_build(f, L->links, L->shape, L->nlinks, (flags & TD_LOAD_TREE_PY) != 0, err);
     if (rc == 0 && (flags & TD_LOAD_ATTR))
-        rc = td_attribute(f, L->links, L->nlinks, L->round_ts, (flags & TD_LOAD_STACK) != 0, err);
+        rc = td_attribute(f, L->links, L->shape, L->nlinks, L->round_ts,
+                          (flags & TD_LOAD_STACK) != 0, err);
     return rc;
 }
 
@@ -1430,6 +1446,7 @@ static void loader_free(loader *L)
     free(L->blk);
     free(L->wide);
     td_links_free(L->links);
+    free(L->shape);
     td_threads_free(&L->thr);
     free(L->cat_rdur);
     free(L->evcat);

@@ -115,6 +115,7 @@ static size_t cslot(const cmap *m, int64_t k)
 typedef struct bld {
     td_tree *t;
     const td_link *links;
+    const uint32_t *shape; /* per link, or NULL */
     size_t n, nh, ng;
     uint32_t *order, *gorder, *rank, *stack, *fill;
     cmap m;
@@ -232,7 +233,7 @@ static int host_nodes(bld *b)
         t->kind[k] = (l->kind & TD_LINK_OP)       ? TD_TREE_OP
                      : (l->kind & TD_LINK_LAUNCH) ? TD_TREE_LAUNCH
                                                   : TD_TREE_PY;
-        t->shape[k] = (l->kind & TD_LINK_OP) ? l->shape : TD_ATTR_NONE;
+        t->shape[k] = (l->kind & TD_LINK_OP) && b->shape ? b->shape[b->order[k]] : TD_ATTR_NONE;
         t->ts[k] = l->ts;
         t->end[k] = l->ts + (l->dur > 0 ? l->dur : 0);
         t->parent[k] = TD_ATTR_NONE;
@@ -482,13 +483,15 @@ static int finish(bld *b)
     return 0;
 }
 
-static int build(td_tree *t, const td_file *f, const td_link *links, size_t n, bool py)
+static int build(td_tree *t, const td_file *f, const td_link *links, const uint32_t *shape,
+                 size_t n, bool py)
 {
     bld b = {0};
     b.py = py;
     b.f = f;
     b.t = t;
     b.links = links;
+    b.shape = shape;
     b.n = n;
     int rc = bld_alloc(&b);
     if (rc == 0 && (rc = host_nodes(&b)) == 0 && (rc = nest(&b)) == 0) {
@@ -499,12 +502,13 @@ static int build(td_tree *t, const td_file *f, const td_link *links, size_t n, b
     return rc;
 }
 
-int td_tree_build(td_file *f, const td_link *links, size_t n, bool py, td_error *err)
+int td_tree_build(td_file *f, const td_link *links, const uint32_t *shape, size_t n, bool py,
+                  td_error *err)
 {
     td_tree *t = calloc(1, sizeof *t);
     if (!t)
         return td_fail(err, TD_ENOMEM, f->path, "out of memory");
-    int rc = build(t, f, links, n, py);
+    int rc = build(t, f, links, shape, n, py);
     if (rc < 0) {
         td_tree_free(t);
         return td_fail(err, rc, f->path, "out of memory");

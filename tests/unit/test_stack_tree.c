@@ -133,3 +133,65 @@ TEST(test_stack_tree__overlap_rule_and_launches)
     CHECK(f->has_attr);
     td_file_free(f);
 }
+
+/* Launches whose correlation ids come in runs far apart (a file made of
+ * copies, or several captures): the launch map keeps only the pages the
+ * ids fall in (model/attribution.c, cmap). Every kernel still finds its
+ * launch, and one whose id falls in a gap, or past the last, finds none. */
+TEST(test_stack_tree__correlation_ids_in_runs)
+{
+    enum { RUNS = 3, PER = 200 };
+    static const long long base[RUNS] = {7, 100300, 250001}; /* the second crosses a page */
+    size_t cap = 400000, at = 0;
+    char *t = malloc(cap);
+    REQUIRE(t);
+    at += (size_t)snprintf(t + at, cap - at, "{\"traceEvents\": [");
+    for (int r = 0; r < RUNS; r++) {
+        at += (size_t)snprintf(t + at, cap - at,
+                               "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"op%d\",\"pid\":1,"
+                               "\"tid\":1,\"ts\":%d,\"dur\":%d},",
+                               r, r * 10000, PER * 10);
+        for (int i = 0; i < PER; i++)
+            at += (size_t)snprintf(t + at, cap - at,
+                                   "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"L\","
+                                   "\"pid\":1,\"tid\":1,\"ts\":%d,\"dur\":1,"
+                                   "\"args\":{\"correlation\":%lld}},",
+                                   r * 10000 + i * 10 + 1, base[r] + i);
+    }
+    for (int r = 0; r < RUNS; r++)
+        for (int i = 0; i < PER; i++)
+            at += (size_t)snprintf(t + at, cap - at,
+                                   "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k\",\"pid\":0,"
+                                   "\"tid\":7,\"ts\":%d,\"dur\":1,"
+                                   "\"args\":{\"stream\":7,\"correlation\":%lld}},",
+                                   100000 + r * PER + i, base[r] + i);
+    /* in the gap between two runs, and past the last id */
+    at += (size_t)snprintf(t + at, cap - at,
+                           "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k\",\"pid\":0,\"tid\":7,"
+                           "\"ts\":200000,\"dur\":1,\"args\":{\"stream\":7,\"correlation\":50000}},"
+                           "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k\",\"pid\":0,\"tid\":7,"
+                           "\"ts\":200001,\"dur\":1,\"args\":{\"stream\":7,\"correlation\":900000}}"
+                           "]}");
+    REQUIRE(at < cap);
+    const char *path = unit_write_str("stacks/corr_runs.json", t);
+    free(t);
+    td_file *f = NULL;
+    td_error err = {0};
+    REQUIRE(td_file_load(&f, path, NULL, TD_LOAD_ATTR, &err) == 0);
+    REQUIRE(f->nattr == RUNS * PER + 2);
+    size_t bad = 0;
+    for (int r = 0; r < RUNS; r++) {
+        char want[8];
+        snprintf(want, sizeof want, "op%d", r);
+        for (int i = 0; i < PER; i++) {
+            uint32_t op = f->attr_op[r * PER + i];
+            size_t len = 0;
+            const char *s = op < TD_ATTR_REASON_BASE ? td_strtab_get(f->names, op, &len) : "";
+            bad += len != strlen(want) || memcmp(s, want, len) != 0;
+        }
+    }
+    CHECK_INT(bad, 0);
+    CHECK_INT(f->attr_op[RUNS * PER], TD_ATTR_REASON(TD_ATTR_NO_LAUNCH));
+    CHECK_INT(f->attr_op[RUNS * PER + 1], TD_ATTR_REASON(TD_ATTR_NO_LAUNCH));
+    td_file_free(f);
+}
