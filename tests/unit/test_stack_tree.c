@@ -181,7 +181,7 @@ TEST(test_stack_tree__correlation_ids_in_runs)
     REQUIRE(f->nattr == RUNS * PER + 2);
     size_t bad = 0;
     for (int r = 0; r < RUNS; r++) {
-        char want[8];
+        char want[16];
         snprintf(want, sizeof want, "op%d", r);
         for (int i = 0; i < PER; i++) {
             uint32_t op = f->attr_op[r * PER + i];
