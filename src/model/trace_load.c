@@ -769,10 +769,13 @@ static int piece_cat(loader *L, int64_t cat_id)
  * shape members, interned; else TD_ATTR_NONE. */
 static int keep_shape(loader *L, uint32_t kind)
 {
-    uint32_t *ns = td_grow(L->shape, &L->shapecap, L->nlinks, sizeof *ns);
-    if (!ns)
-        return td_fail(L->j.err, TD_ENOMEM, L->f->path, "out of memory");
-    L->shape = ns;
+    if (L->nlinks > L->shapecap) {
+        uint32_t *g = td_grow(L->shape, &L->shapecap, L->nlinks, sizeof *g);
+        if (!g)
+            return td_fail(L->j.err, TD_ENOMEM, L->f->path, "out of memory");
+        L->shape = g;
+    }
+    uint32_t *ns = L->shape;
     ns[L->nlinks - 1] = TD_ATTR_NONE;
     if (!(kind & TD_LINK_OP) || !L->have_shp)
         return 0;
