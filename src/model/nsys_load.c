@@ -82,6 +82,7 @@ static bool compressed_rocprof_v1(const char *path, const unsigned char *h, size
     td_error e;
     if (td_reader_open(&r, path, &e) < 0)
         return false; /* the reader says why, later */
+    td_reader_inline(r);
     char d[4096];
     size_t got = 0;
     long k;

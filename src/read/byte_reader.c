@@ -87,9 +87,9 @@ struct td_reader {
     int z_done;
     ZSTD_DStream *zs;
     int zs_frame_open;
-    int ahead;  /* plain input read by a thread of its own too */
-    ring *ring; /* compressed (or ahead) input, once reading has begun */
-    int ring_failed;
+    int ahead;       /* plain input read by a thread of its own too */
+    ring *ring;      /* compressed (or ahead) input, once reading has begun */
+    int ring_failed; /* also set by td_reader_inline: no thread */
     /* A mapped plain file (td_reader_map): the next byte to hand over, the
      * pages given back before map_dropped, the copy for windows that cannot
      * be the mapping itself, the table slot. */
@@ -597,6 +597,11 @@ static void ring_release(ring *g)
 void td_reader_read_ahead(td_reader *r)
 {
     r->ahead = 1;
+}
+
+void td_reader_inline(td_reader *r)
+{
+    r->ring_failed = 1;
 }
 
 /* Read by a thread of its own: compressed input, or plain input asked to. */

@@ -11,6 +11,11 @@ long td_reader_read(td_reader *r, char *buf, size_t cap, td_error *err);
 /* Plain input read ahead by a thread of its own, as compressed input is,
  * so that reading overlaps scanning (before the first read; no seek after). */
 void td_reader_read_ahead(td_reader *r);
+/* Compressed input decompressed in the caller's thread, only as far as it
+ * reads (before the first read): for a first look at a file's opening
+ * bytes, where the reading thread would start, allocate its ring of
+ * buffers and decompress up to a megabyte ahead, all for nothing. */
+void td_reader_inline(td_reader *r);
 /* A plain regular file of at least min_bytes (> 0) mapped into memory
  * instead of read (before any read but the one telling the format apart;
  * it wins over td_reader_read_ahead): 1 when it is, 0 when it is read as

@@ -31,6 +31,9 @@ const char *unit_tmpdir(void);
  * of subdirectory, created as needed); returns the path, valid for the run. */
 const char *unit_write(const char *name, const void *data, size_t len);
 #define unit_write_str(name, text) unit_write((name), (text), strlen(text))
+/* n bytes of text gzipped (zlib, fastest level) into a new buffer of *len
+ * bytes; NULL when out of memory. */
+unsigned char *unit_gzip(const char *text, size_t n, size_t *len);
 
 /* The number of rounds a randomized test runs: n, or n / TD_UNIT_SCALE (at
  * least 1) when that is set, as the sanitizer pass sets it (make sanitize:

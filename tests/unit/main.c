@@ -3,10 +3,13 @@
 #include "read/json_index.h"
 
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#include <zlib.h>
 
 typedef struct unit_test {
     const char *name, *file;
@@ -170,4 +173,28 @@ int main(int argc, char **argv)
     free(tests);
     printf("unit: %d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;
+}
+
+unsigned char *unit_gzip(const char *text, size_t n, size_t *len)
+{
+    size_t room = n + n / 10 + 1024;
+    unsigned char *gz = malloc(room);
+    z_stream z;
+    memset(&z, 0, sizeof z);
+    if (!gz || deflateInit2(&z, 1, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
+        free(gz);
+        return NULL;
+    }
+    z.next_in = (Bytef *)(uintptr_t)text;
+    z.avail_in = (uInt)n;
+    z.next_out = gz;
+    z.avail_out = (uInt)room;
+    int rc = deflate(&z, Z_FINISH);
+    *len = room - z.avail_out;
+    deflateEnd(&z);
+    if (rc != Z_STREAM_END) {
+        free(gz);
+        return NULL;
+    }
+    return gz;
 }

@@ -315,3 +315,56 @@ TEST(test_byte_reader__truncated_while_read)
     free(buf);
     td_reader_close(r);
 }
+
+/* The threads of this process (/proc/self/status), or -1. */
+static int threads_now(void)
+{
+    FILE *f = fopen("/proc/self/status", "r");
+    char line[256];
+    int n = -1;
+    while (f && fgets(line, sizeof line, f))
+        if (sscanf(line, "Threads: %d", &n) == 1)
+            break;
+    if (f)
+        fclose(f);
+    return n;
+}
+
+/* td_reader_inline: a compressed file read in the caller's thread gives the
+ * same bytes as the reading thread does, and starts no thread (the first
+ * look at a file, td_prof_sniff, reads 4 KiB of it). */
+TEST(test_byte_reader__inline_reads_without_a_thread)
+{
+    size_t n = (3u << 20) + 4321, gzlen = 0;
+    char *text = pattern(n);
+    REQUIRE(text);
+    unsigned char *gz = unit_gzip(text, n, &gzlen);
+    REQUIRE(gz);
+    const char *path = unit_write("inline.json.gz", gz, gzlen);
+    free(gz);
+    char *buf = malloc(n + 1);
+    REQUIRE(buf);
+    for (int in = 0; in < 2; in++) {
+        td_reader *r = NULL;
+        td_error err = {0};
+        REQUIRE(td_reader_open(&r, path, &err) == 0);
+        CHECK_INT(td_reader_compression(r), TD_COMP_GZIP);
+        if (in)
+            td_reader_inline(r);
+        int before = threads_now();
+        size_t got = 0;
+        long k = 0;
+        while (got < 4096 && (k = td_reader_read(r, buf + got, 4096 - got, &err)) > 0)
+            got += (size_t)k;
+        CHECK_INT((long)got, 4096);
+        CHECK_INT(threads_now() - before, in ? 0 : 1);
+        while ((k = td_reader_read(r, buf + got, n + 1 - got, &err)) > 0)
+            got += (size_t)k;
+        CHECK_INT(k, 0);
+        CHECK_INT((long)got, (long)n);
+        CHECK(memcmp(buf, text, n) == 0);
+        td_reader_close(r);
+    }
+    free(buf);
+    free(text);
+}

@@ -280,31 +280,6 @@ TEST(test_trace_load__two_files_one_rank_named)
     CHECK_STR(err.msg, "two files claim rank 1: a.json and b.json.gz");
 }
 
-/* text gzipped into a new buffer of *len bytes. */
-static unsigned char *gzip_text(const char *text, size_t n, size_t *len)
-{
-    size_t cap = n + n / 10 + 1024;
-    unsigned char *gz = malloc(cap);
-    z_stream z;
-    memset(&z, 0, sizeof z);
-    if (!gz || deflateInit2(&z, 1, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
-        free(gz);
-        return NULL;
-    }
-    z.next_in = (Bytef *)(uintptr_t)text;
-    z.avail_in = (uInt)n;
-    z.next_out = gz;
-    z.avail_out = (uInt)cap;
-    int rc = deflate(&z, Z_FINISH);
-    *len = cap - z.avail_out;
-    deflateEnd(&z);
-    if (rc != Z_STREAM_END) {
-        free(gz);
-        return NULL;
-    }
-    return gz;
-}
-
 /* A trace of some megabytes: events of every size, among them names and
  * skipped strings longer than the room a decompressed chunk keeps for the
  * scanner's unread bytes, and tokens cut by every chunk edge. */
@@ -345,7 +320,7 @@ TEST(test_trace_load__gzip_windows_read_as_plain)
     size_t n = 0, gzlen = 0;
     char *text = big_odd_trace(&n);
     REQUIRE(text);
-    unsigned char *gz = gzip_text(text, n, &gzlen);
+    unsigned char *gz = unit_gzip(text, n, &gzlen);
     REQUIRE(gz);
     const char *pp = unit_write("odd_plain.json", text, n);
     const char *gp = unit_write("odd_gzip.json.gz", gz, gzlen);
@@ -384,7 +359,7 @@ TEST(test_trace_load__gzip_windows_read_as_plain)
         at++;
     text[at] = ';';
     free(gz);
-    gz = gzip_text(text, n, &gzlen);
+    gz = unit_gzip(text, n, &gzlen);
     REQUIRE(gz);
     td_error ep = {0}, eg = {0}, ea = {0}, em = {0};
     td_file *a = NULL, *b = NULL, *c = NULL, *d = NULL;
