@@ -109,8 +109,9 @@ int td_file_sha256(char out[65], const char *path, td_error *err)
         close(fd);
         return td_fail(err, TD_ENOMEM, path, "out of memory");
     }
+    struct stat st;
     td_sha256 c;
-    td_sha256_init(&c);
+    td_sha256_init_sized(&c, fstat(fd, &st) == 0 ? (uint64_t)st.st_size : TD_SHA256_LIB_MIN);
     ssize_t k;
     while ((k = read(fd, buf, CHUNK)) > 0)
         td_sha256_update(&c, buf, (size_t)k);

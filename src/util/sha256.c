@@ -12,6 +12,7 @@
 
 #include <openssl/evp.h>
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -118,7 +119,8 @@ static void block(uint32_t h[8], const unsigned char *p)
     h[7] += k;
 }
 
-void td_sha256_init(td_sha256 *c)
+/* A context begun: by libcrypto when lib and it loads, else portably. */
+static void begin(td_sha256 *c, bool lib)
 {
     static const uint32_t iv[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
                                    0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
@@ -126,7 +128,17 @@ void td_sha256_init(td_sha256 *c)
     c->len = 0;
     c->nbuf = 0;
     c->failed = 0;
-    c->evp = evp_begin();
+    c->evp = lib ? evp_begin() : NULL;
+}
+
+void td_sha256_init(td_sha256 *c)
+{
+    begin(c, true);
+}
+
+void td_sha256_init_sized(td_sha256 *c, uint64_t bytes)
+{
+    begin(c, bytes >= TD_SHA256_LIB_MIN);
 }
 
 void td_sha256_free(td_sha256 *c)

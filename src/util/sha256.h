@@ -17,6 +17,11 @@ typedef struct td_sha256 {
     int failed; /* libcrypto failed midway: no hash */
 } td_sha256;
 void td_sha256_init(td_sha256 *c);
+/* As td_sha256_init, for a stream of about `bytes` bytes: below
+ * TD_SHA256_LIB_MIN the portable code hashes them before libcrypto would
+ * have loaded (a few milliseconds), so it is not loaded for them. */
+#define TD_SHA256_LIB_MIN ((uint64_t)128 << 10)
+void td_sha256_init_sized(td_sha256 *c, uint64_t bytes);
 void td_sha256_update(td_sha256 *c, const void *data, size_t n);
 int td_sha256_hex(td_sha256 *c, char out[65]); /* finishes c; -1 if libcrypto failed */
 void td_sha256_free(td_sha256 *c);             /* ends c without a hash */

@@ -89,3 +89,29 @@ TEST(test_sha256__libcrypto_is_used_where_it_loads)
     td_sha256_free(&c);
     CHECK(c.evp == NULL);
 }
+
+/* td_sha256_init_sized: below TD_SHA256_LIB_MIN bytes the portable code,
+ * from there libcrypto where it loads; the same hash either way. */
+TEST(test_sha256__small_streams_hashed_without_libcrypto)
+{
+    void *h = dlopen("libcrypto.so.3", RTLD_LAZY | RTLD_LOCAL);
+    size_t n = 3000;
+    unsigned char *b = malloc(n);
+    REQUIRE(b);
+    for (size_t i = 0; i < n; i++)
+        b[i] = (unsigned char)(i * 31 + 7);
+    char small[65], large[65];
+    td_sha256 c;
+    td_sha256_init_sized(&c, n);
+    CHECK(c.evp == NULL);
+    td_sha256_update(&c, b, n);
+    CHECK(td_sha256_hex(&c, small) == 0);
+    td_sha256_init_sized(&c, TD_SHA256_LIB_MIN);
+    CHECK((c.evp != NULL) == (h != NULL));
+    td_sha256_update(&c, b, n);
+    CHECK(td_sha256_hex(&c, large) == 0);
+    CHECK_STR(small, large);
+    free(b);
+    if (h)
+        dlclose(h);
+}
