@@ -5,7 +5,9 @@
 #include "harness.h"
 #include "read/reader.h"
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -330,26 +332,46 @@ static int threads_now(void)
     return n;
 }
 
-/* td_reader_inline: a compressed file read in the caller's thread gives the
- * same bytes as the reading thread does, and starts no thread (the first
- * look at a file, td_prof_sniff, reads 4 KiB of it). */
+/* n bytes that compress no smaller than they are (xorshift). */
+static char *noise(size_t n)
+{
+    char *t = malloc(n);
+    uint64_t x = 88172645463325252ull;
+    for (size_t i = 0; t && i < n; i++) {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        t[i] = (char)(x >> 56);
+    }
+    return t;
+}
+
+/* A compressed file read in the caller's thread gives the same bytes as the
+ * reading thread does, and starts no thread: asked with td_reader_inline
+ * (the first look at a file, td_prof_sniff, reads 4 KiB of it), or a file
+ * of fewer compressed bytes than the thread and its buffers are worth. */
 TEST(test_byte_reader__inline_reads_without_a_thread)
 {
-    size_t n = (3u << 20) + 4321, gzlen = 0;
-    char *text = pattern(n);
-    REQUIRE(text);
-    unsigned char *gz = unit_gzip(text, n, &gzlen);
-    REQUIRE(gz);
-    const char *path = unit_write("inline.json.gz", gz, gzlen);
-    free(gz);
-    char *buf = malloc(n + 1);
-    REQUIRE(buf);
-    for (int in = 0; in < 2; in++) {
+    struct {
+        size_t n;
+        bool inl, threads;
+    } cases[] = {{1u << 20, false, true}, {1u << 20, true, false}, {16u << 10, false, false}};
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        size_t n = cases[c].n, gzlen = 0;
+        char *text = noise(n);
+        REQUIRE(text);
+        unsigned char *gz = unit_gzip(text, n, &gzlen);
+        REQUIRE(gz);
+        CHECK(gzlen >= n);
+        const char *path = unit_write("inline.json.gz", gz, gzlen);
+        free(gz);
+        char *buf = malloc(n + 1);
+        REQUIRE(buf);
         td_reader *r = NULL;
         td_error err = {0};
         REQUIRE(td_reader_open(&r, path, &err) == 0);
         CHECK_INT(td_reader_compression(r), TD_COMP_GZIP);
-        if (in)
+        if (cases[c].inl)
             td_reader_inline(r);
         int before = threads_now();
         size_t got = 0;
@@ -357,14 +379,14 @@ TEST(test_byte_reader__inline_reads_without_a_thread)
         while (got < 4096 && (k = td_reader_read(r, buf + got, 4096 - got, &err)) > 0)
             got += (size_t)k;
         CHECK_INT((long)got, 4096);
-        CHECK_INT(threads_now() - before, in ? 0 : 1);
+        CHECK_INT(threads_now() - before, cases[c].threads ? 1 : 0);
         while ((k = td_reader_read(r, buf + got, n + 1 - got, &err)) > 0)
             got += (size_t)k;
         CHECK_INT(k, 0);
         CHECK_INT((long)got, (long)n);
         CHECK(memcmp(buf, text, n) == 0);
         td_reader_close(r);
+        free(buf);
+        free(text);
     }
-    free(buf);
-    free(text);
 }
