@@ -75,38 +75,6 @@ static void fail_signal(const char *path, int sig)
     nfailed++;
 }
 
-static void run_one(const char *path)
-{
-    uint8_t *data;
-    size_t n;
-    if (read_file(path, &data, &n) < 0) {
-        printf("FAIL %s: cannot read: %s\n", path, strerror(errno));
-        nfailed++;
-        return;
-    }
-    fflush(stdout);
-    pid_t pid = fork();
-    if (pid == 0) {
-        alarm(TIME_LIMIT);
-        LLVMFuzzerTestOneInput(data, n);
-        free(data);
-        exit(0); /* not _exit: a sanitizer build checks for leaks at exit */
-    }
-    free(data);
-    int st = 0;
-    if (pid < 0 || waitpid(pid, &st, 0) < 0) {
-        printf("FAIL %s: cannot run: %s\n", path, strerror(errno));
-        nfailed++;
-    } else if (WIFSIGNALED(st)) {
-        fail_signal(path, WTERMSIG(st));
-    } else if (WEXITSTATUS(st) != 0) {
-        printf("FAIL %s: exit status %d\n", path, WEXITSTATUS(st));
-        nfailed++;
-    } else {
-        npassed++;
-    }
-}
-
 /* Runs names[from..n) in one child, which writes each input's index to the
  * pipe before starting it, and n - from once through them all: the last
  * number it wrote plus one (n - from + 1: every input ran, whatever the
@@ -150,6 +118,31 @@ static long run_child(char **names, size_t from, size_t n, int *st)
     return started;
 }
 
+/* names[i] alone, in a child of its own: its signal or exit status named. */
+static void run_one(char **names, size_t i)
+{
+    uint8_t *data;
+    size_t n;
+    if (read_file(names[i], &data, &n) < 0) { /* said here: the child can only exit */
+        printf("FAIL %s: cannot read: %s\n", names[i], strerror(errno));
+        nfailed++;
+        return;
+    }
+    free(data);
+    int st = 0;
+    if (run_child(names, i, i + 1, &st) < 0) {
+        printf("FAIL %s: cannot run: %s\n", names[i], strerror(errno));
+        nfailed++;
+    } else if (WIFSIGNALED(st)) {
+        fail_signal(names[i], WTERMSIG(st));
+    } else if (WEXITSTATUS(st) != 0) {
+        printf("FAIL %s: exit status %d\n", names[i], WEXITSTATUS(st));
+        nfailed++;
+    } else {
+        npassed++;
+    }
+}
+
 static void run_all(char **names, size_t n)
 {
     size_t i = 0;
@@ -168,7 +161,7 @@ static void run_all(char **names, size_t n)
                 /* Every input ran, the exit failed (a sanitizer's leak
                  * check): each again alone, to name the one at fault. */
                 for (size_t j = i; j < n; j++)
-                    run_one(names[j]);
+                    run_one(names, j);
             }
             i = n;
         } else {
@@ -177,7 +170,7 @@ static void run_all(char **names, size_t n)
             if (WIFSIGNALED(st))
                 fail_signal(names[bad], WTERMSIG(st));
             else
-                run_one(names[bad]); /* alone, it names its exit status */
+                run_one(names, bad); /* alone, it names its exit status */
             i = bad + 1;
         }
     }
