@@ -339,7 +339,7 @@ def pairs():
                    for c in reference.load(os.path.join(G, "cases.json"))})
 
 
-SUBSET = os.environ.get("TD_TEST_SUBSET", "") not in ("", "0")
+SUBSET = cases.instrumented()
 
 
 def test_waterfall(exe):

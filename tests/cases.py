@@ -16,9 +16,15 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 SUBSET_FILE = os.path.join(HERE, "subset", "golden.txt")
 
 
+def instrumented():
+    """TD_TEST_SUBSET=1: an instrumented pass (make sanitize, make valgrind),
+    where the suites run the parts of their checks chosen for it."""
+    return os.environ.get("TD_TEST_SUBSET", "") not in ("", "0")
+
+
 def subset_ids():
     """The case ids of the subset, or None when every case runs."""
-    if os.environ.get("TD_TEST_SUBSET", "") in ("", "0"):
+    if not instrumented():
         return None
     return subset_ids_always()
 
@@ -228,7 +234,7 @@ def suite_subset(suite):
     is on, as make sanitize sets it; None when every case runs (the plain
     pass, make check-all). A listed name that the suite lacks is an error,
     as in load(): a renamed case must not silently drop out."""
-    if os.environ.get("TD_TEST_SUBSET", "") in ("", "0"):
+    if not instrumented():
         return None
     path = os.path.join(HERE, "subset", suite + ".txt")
     with open(path, encoding="utf-8") as f:

@@ -32,7 +32,7 @@ GOLDEN = os.path.join(ROOT, "tests", "golden")
 SVG = "{http://www.w3.org/2000/svg}"
 WRAP = os.environ.get("TRACEDIFF_WRAP", "").split()
 VERBOSE = "-v" in sys.argv
-SUBSET = os.environ.get("TD_TEST_SUBSET", "") not in ("", "0")
+SUBSET = reference.instrumented()
 
 passed = failed = 0
 

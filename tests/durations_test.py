@@ -277,7 +277,7 @@ def main():
     # of every set under every rule, against this file's reading of the
     # JSON, are make test's (scripts/choose_subset.py unique-lines,
     # CONTRIBUTING.md "Sixth round").
-    subset = os.environ.get("TD_TEST_SUBSET", "") not in ("", "0")
+    subset = reference.instrumented()
     if not subset:
         info_agrees(exe)
     rounding_note(exe)

@@ -26,7 +26,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import stats_test as st  # noqa: E402  (the trace generator and readers)
 import cases as reference  # noqa: E402
 
-SUBSET = os.environ.get("TD_TEST_SUBSET", "") not in ("", "0")
+SUBSET = reference.instrumented()
 
 TRACES = st.TRACES
 ROOT = st.ROOT

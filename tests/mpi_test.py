@@ -45,7 +45,7 @@ MPIRUN = ["mpirun", "--allow-run-as-root", "--oversubscribe", "-q"]
 check = reference.Checks("mpi")
 # The instrumented passes (TD_TEST_SUBSET=1): the jobs of
 # tests/subset/mpi.txt, and the subset's reference cases.
-SUBSET = os.environ.get("TD_TEST_SUBSET", "") not in ("", "0")
+SUBSET = reference.instrumented()
 # Ranks per generated set: 64 in the plain pass; 16 in the instrumented
 # passes, where every line of a batch reads both sets instrumented (each
 # file is read whole for its rank), with the same eight sources and the

@@ -1951,7 +1951,7 @@ def main():
     keep = set(names)
     if "--case" in flags:
         keep = {flags[flags.index("--case") + 1]}
-    elif os.environ.get("TD_TEST_SUBSET", "") not in ("", "0"):
+    elif reference.instrumented():
         keep = reference.suite_subset("python")
         if keep - set(names):  # a renamed check must not drop out silently
             failed += 1

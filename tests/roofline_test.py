@@ -53,7 +53,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # The reference cases' copy of the shared traces (scripts/sync_golden.sh).
 SHARED = os.environ.get("TD_SHARED_TRACES", os.path.join(ROOT, "tests", "golden", "traces"))
 EXPECTED = os.path.join(ROOT, "tests", "roofline")
-SUBSET = os.environ.get("TD_TEST_SUBSET", "") not in ("", "0")
+SUBSET = cases.instrumented()
 passed = failed = 0
 
 PAIRS = [("bert", "tracelens-bert_h100", "tracelens-bert_mi300"),

@@ -32,7 +32,7 @@ MODES = ("iteration", "call")
 # The instrumented passes (TD_TEST_SUBSET=1): every --by on every pair of
 # the subset, in one sample mode each, taking turns from pair to pair, so that
 # every --by runs in both modes over the pairs.
-SUBSET = os.environ.get("TD_TEST_SUBSET", "") not in ("", "0")
+SUBSET = reference.instrumented()
 passed = failed = 0
 
 

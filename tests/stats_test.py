@@ -461,7 +461,7 @@ def main():
         # against SciPy's numbers to make test: they reach no line of src/
         # that another instrumented check does not (scripts/choose_subset.py
         # unique-lines).
-        subset = os.environ.get("TD_TEST_SUBSET", "") not in ("", "0")
+        subset = cases.instrumented()
         p = subprocess.run([SYS_PY, os.path.abspath(__file__), exe, "--scipy-only"],
                            capture_output=True, text=True) \
             if os.path.exists(SYS_PY) and not subset else None

@@ -170,7 +170,7 @@ def main():
               str([w[2] for w in want]))
         rng = random.Random(20261127)
         kinds = [flip_file] * 80 + [flip_blob] * 60 + [edit_value] * 60
-        if os.environ.get("TD_TEST_SUBSET", "") not in ("", "0"):
+        if reference.instrumented():
             kinds = kinds[::5]  # the instrumented passes: 40 of them, every kind
         same = damaged = 0
         # A copy damaged to the same bytes as an earlier one (the value edits

@@ -20,6 +20,9 @@ time a run name that is not UTF-8 is refused (exit 2, no file).
 """
 import os, shutil, sqlite3, subprocess, sys, tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import cases  # noqa: E402
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SMALL = os.path.join(ROOT, "tests", "golden", "traces", "hta-two_ranks")
 passed = failed = 0
@@ -128,7 +131,7 @@ def main():
     try:
         # The instrumented passes (TD_TEST_SUBSET=1): 5 times each, the
         # writers' code under the sanitizers; the plain pass tries the races.
-        tries = 5 if os.environ.get("TD_TEST_SUBSET", "") not in ("", "0") else 20
+        tries = 5 if cases.instrumented() else 20
         concurrent_create(exe, tmp, 2, tries)
         concurrent_create(exe, tmp, 4, tries)
         names_cases(exe, tmp)
