@@ -1000,8 +1000,12 @@ static int walk_object(td_json *j, td_json_keys *ks, int level, bool layouts, ui
         if (level == 0 && c == '{' && sk->args) {
             rc = walk_object(j, ks, 1, layouts, h);
         } else if (c == '-' || (c >= '0' && c <= '9')) {
-            if ((rc = td_json_number(j, &n)) == 0)
-                *h = (*h ^ (uint64_t)n.i) * 0xbf58476d1ce4e5b9ull;
+            if ((rc = td_json_number(j, &n)) == 0) {
+                /* n.i holds the value only when is_int: else the double's bits */
+                uint64_t v;
+                memcpy(&v, &n.d, sizeof v);
+                *h = (*h ^ (n.is_int ? (uint64_t)n.i : v)) * 0xbf58476d1ce4e5b9ull;
+            }
         } else {
             rc = td_json_skip(j);
         }
