@@ -3,7 +3,7 @@
 # (fuzz/crashes/<target>/) through each fuzz target, built without libFuzzer
 # by fuzz/replay.c against the library in $1 (default: build). The replay
 # binaries go to $1/. A sanitizer build of the library gets a sanitizer
-# build of the replay.
+# build of the replay, a coverage build a coverage build.
 #
 # Prints "fuzz-replay: N passed, N failed" (N counts inputs; a target that
 # does not build counts as one failure).
@@ -15,6 +15,11 @@ flags="-std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -O1 -g -Wall -Wextra
 san=
 if nm "$B/libtracediff.a" 2>/dev/null | grep -q ' U __asan_'; then
     san="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
+fi
+# A coverage build's library (make coverage-build) links with gcov's runtime,
+# and its replays count their lines with the other suites'.
+if nm "$B/libtracediff.a" 2>/dev/null | grep -q ' U __gcov_'; then
+    san="$san --coverage"
 fi
 libs=$(make -s --no-print-directory fuzz-ldlibs 2>/dev/null) ||
     libs="$(pkg-config --libs cairo 2>/dev/null) -lzstd -lz -lpthread -lm"
