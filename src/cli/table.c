@@ -940,7 +940,9 @@ const cli_option cli_options[] = {
     {"test-label", 0, "NAME", NULL, "selection", ON_PAIR | ON(CMD_BREAKDOWN) | ON(CMD_ROOFLINE),
      "test's label: headers, legends, column prefixes", set_test_label},
     {"jobs", 'j', "N", NULL, "selection", ON_READ,
-     "threads (or processes) reading the traces (default: one per core)", set_jobs},
+     "threads (or processes) reading the traces (default: one per core; one for under 1 MB of "
+     "files)",
+     set_jobs},
     {"quiet", 'q', NULL, NULL, "selection", (1u << CMD_COUNT) - 1, "no notes on stderr", set_quiet},
     /* statistics */
     {"stats", 0, NULL, NULL, "statistics", ON(CMD_ROOFLINE),

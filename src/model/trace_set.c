@@ -115,6 +115,11 @@ int td_trace_set_list(const char *path, char ***list, size_t *n, size_t *cap, td
 /* Inputs of fewer bytes load on threads: a fork and a memory file cost
  * about as much as reading a megabyte. */
 #define PROCESS_MIN ((uint64_t)1 << 20)
+/* Inputs of fewer bytes, when -j is not given, load on one thread: a second
+ * one (its start, its own malloc arena and the pages it faults in) costs
+ * more than it saves (two tracelens-bert files, 150 KB: 30 ms of CPU on two
+ * threads, 23 ms on one, no longer in wall time). */
+#define THREAD_MIN ((uint64_t)1 << 20)
 
 typedef struct job {
     char *path;
@@ -459,20 +464,24 @@ static int load_all(job *jobs, char **list, size_t n, const td_open_opts *opts, 
         if (stat(list[i], &st) == 0 && S_ISREG(st.st_mode))
             ctx.total += size[i] = (uint64_t)st.st_size;
     }
-    int ntask = plan_tasks(&ctx, n, size, opts ? opts->threads : 0, err);
+    int threads = opts ? opts->threads : 0;
+    bool small = threads <= 0 && ctx.total < THREAD_MIN;
+    if (small)
+        threads = 1;
+    int ntask = plan_tasks(&ctx, n, size, threads, err);
     bool procs = ntask >= 0 && use_processes(&ctx, (size_t)ntask, list, size, n);
     size_t *order = procs ? largest_first(size, n) : NULL; /* tasks are files */
     free(size);
     /* A core the pool leaves idle reads plain files ahead of their scanners
      * (as a compressed file's thread decompresses ahead); with every core
-     * scanning, that thread would only add switching. */
-    ctx.ahead =
-        ntask >= 0 && td_pool_threads((size_t)ntask, opts ? opts->threads : 0) < td_ncores();
+     * scanning, or inputs small enough for one (THREAD_MIN), that thread
+     * would only add switching. */
+    ctx.ahead = !small && ntask >= 0 && td_pool_threads((size_t)ntask, threads) < td_ncores();
     td_file_tasks ft = {(size_t)ntask, run_task, job_slot, &ctx, order};
     if (procs && forked(&ctx, &ft, td_pool_threads((size_t)ntask, opts->threads)) == 0)
         ; /* loaded by processes */
     else if (ntask >= 0)
-        td_pool_run((size_t)ntask, opts ? opts->threads : 0, load_one, &ctx);
+        td_pool_run((size_t)ntask, threads, load_one, &ctx);
     free(order);
     td_links_trim();
     td_step_marker_free(marker);

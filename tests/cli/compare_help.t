@@ -57,7 +57,7 @@ $ tracediff compare --help
 >                                     ProfilerStep#N (a train_step annotation, an NVTX range)
 >   --control-label NAME              control's label: headers, legends, column prefixes
 >   --test-label NAME                 test's label: headers, legends, column prefixes
->   -j, --jobs N                      threads (or processes) reading the traces (default: one per core)
+>   -j, --jobs N                      threads (or processes) reading the traces (default: one per core; one for under 1 MB of files)
 >   -q, --quiet                       no notes on stderr
 >
 > statistics:

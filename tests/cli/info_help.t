@@ -21,7 +21,7 @@ $ tracediff info --help
 >   --step-marker REGEX            the events whose name REGEX matches (PCRE2) are the
 >                                  iterations, numbered 0, 1, ... in time order, instead of
 >                                  ProfilerStep#N (a train_step annotation, an NVTX range)
->   -j, --jobs N                   threads (or processes) reading the traces (default: one per core)
+>   -j, --jobs N                   threads (or processes) reading the traces (default: one per core; one for under 1 MB of files)
 >   -q, --quiet                    no notes on stderr
 >
 > output:

@@ -103,7 +103,7 @@ $ tracediff man --format usage -q
 >   --test-label NAME                 [compare, ops, plot, report, check, explain, breakdown, roofline]
 >                                     test's label: headers, legends, column prefixes
 >   -j, --jobs N                      [compare, ops, info, plot, report, summarize, check, explain, breakdown, roofline]
->                                     threads (or processes) reading the traces (default: one per core)
+>                                     threads (or processes) reading the traces (default: one per core; one for under 1 MB of files)
 >   -q, --quiet                       [compare, ops, info, plot, report, summarize, runs, trend, check, explain, breakdown, roofline, completion, man]
 >                                     no notes on stderr
 >
