@@ -607,7 +607,7 @@ void td_reader_inline(td_reader *r)
 /* Compressed regular files smaller than this are decompressed in the
  * reader's thread: the reading thread, its ring of buffers and their pages
  * cost more than decompressing a few hundred kilobytes takes (a compare of
- * two such files, hta-amd's: 9.1 -> 7.9 ms of CPU). */
+ * hta-amd's and hta-triton's, 7 and 2 KB: 11.4 -> 10.0 ms of CPU). */
 #define INLINE_MAX (64u << 10)
 
 /* Read by a thread of its own: compressed input (but a small file), or
