@@ -49,6 +49,11 @@
 #define CHUNK (128u << 10)
 #define HEAD (64u << 10) /* room before a chunk's data for the scanner's unread bytes */
 #define RING 8
+/* Compressed regular files smaller than this are decompressed in the
+ * reader's thread: the reading thread, its ring of buffers and their pages
+ * cost more than decompressing a few hundred kilobytes takes (a compare of
+ * hta-amd's and hta-triton's, 7 and 2 KB: 11.4 -> 10.0 ms of CPU). */
+#define INLINE_MAX (64u << 10)
 #define MAP_STEP (1u << 20) /* bytes a mapped window moves by */
 #define MAP_DROP (8u << 20) /* most bytes behind the window before they are given back */
 /* The scanner may read a little past its window's end (never past its own
@@ -87,9 +92,11 @@ struct td_reader {
     int z_done;
     ZSTD_DStream *zs;
     int zs_frame_open;
-    int ahead;       /* plain input read by a thread of its own too */
-    ring *ring;      /* compressed (or ahead) input, once reading has begun */
-    int ring_failed; /* also set by td_reader_inline: no thread */
+    int ahead;  /* plain input read by a thread of its own too */
+    ring *ring; /* compressed (or ahead) input, once reading has begun */
+    int ring_failed;
+    int in_caller; /* compressed, decompressed in the caller's thread: asked
+                    * (td_reader_inline), or a file under INLINE_MAX */
     /* A mapped plain file (td_reader_map): the next byte to hand over, the
      * pages given back before map_dropped, the copy for windows that cannot
      * be the mapping itself, the table slot. */
@@ -244,6 +251,7 @@ int td_reader_open(td_reader **out, const char *path, td_error *err)
             return td_fail(err, TD_ENOMEM, path, "cannot start zstd decoder");
         }
     }
+    r->in_caller = r->file_bytes > 0 && r->file_bytes < INLINE_MAX;
     *out = r;
     return 0;
 }
@@ -601,21 +609,14 @@ void td_reader_read_ahead(td_reader *r)
 
 void td_reader_inline(td_reader *r)
 {
-    r->ring_failed = 1;
+    r->in_caller = 1;
 }
 
-/* Compressed regular files smaller than this are decompressed in the
- * reader's thread: the reading thread, its ring of buffers and their pages
- * cost more than decompressing a few hundred kilobytes takes (a compare of
- * hta-amd's and hta-triton's, 7 and 2 KB: 11.4 -> 10.0 ms of CPU). */
-#define INLINE_MAX (64u << 10)
-
-/* Read by a thread of its own: compressed input (but a small file), or
+/* Read by a thread of its own: compressed input (unless in_caller), or
  * plain input asked to. */
 static bool threaded(const td_reader *r)
 {
-    bool small = r->file_bytes > 0 && r->file_bytes < INLINE_MAX;
-    return ((r->comp == TD_COMP_GZIP || r->comp == TD_COMP_ZSTD) && !small) || r->ahead;
+    return (r->comp != TD_COMP_NONE && !r->in_caller) || r->ahead;
 }
 
 long td_reader_swap(td_reader *r, const char *left, size_t nleft, char **buf, td_error *err)
