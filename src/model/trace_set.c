@@ -371,11 +371,11 @@ static bool mostly_mapped(char **list, const uint64_t *size, size_t n, uint64_t 
 
 /* td_open_opts.processes, and whether the plan suits it: whole files (no
  * piece of a cut file: the pieces merge in one address space), more than
- * one worker, a megabyte or more, most of it in mapped plain files.
- * TD_PROCESSES=0 in the environment turns it off; =1 turns it on for any
- * files (tests). */
-static bool use_processes(const loadctx *c, size_t ntask, char **list, const uint64_t *size,
-                          size_t n)
+ * one worker (of threads, the load's own count: load_all), a megabyte or more, most of it in mapped
+ * plain files. TD_PROCESSES=0 in the environment turns it off; =1 turns it on for any files
+ * (tests). */
+static bool use_processes(const loadctx *c, size_t ntask, int threads, char **list,
+                          const uint64_t *size, size_t n)
 {
     const td_open_opts *opts = c->opts;
     const char *force = getenv("TD_PROCESSES");
@@ -383,7 +383,7 @@ static bool use_processes(const loadctx *c, size_t ntask, char **list, const uin
     if (!opts || !opts->processes || opts->want_breakdown || opts->want_roofline ||
         opts->want_stacks || opts->want_tree || (force && strcmp(force, "0") == 0))
         return false;
-    if (ntask != n || td_pool_threads(ntask, opts->threads) < 2)
+    if (ntask != n || td_pool_threads(ntask, threads) < 2)
         return false;
     if (force && strcmp(force, "1") == 0)
         return true;
@@ -469,7 +469,7 @@ static int load_all(job *jobs, char **list, size_t n, const td_open_opts *opts, 
     if (small)
         threads = 1;
     int ntask = plan_tasks(&ctx, n, size, threads, err);
-    bool procs = ntask >= 0 && use_processes(&ctx, (size_t)ntask, list, size, n);
+    bool procs = ntask >= 0 && use_processes(&ctx, (size_t)ntask, threads, list, size, n);
     size_t *order = procs ? largest_first(size, n) : NULL; /* tasks are files */
     free(size);
     /* A core the pool leaves idle reads plain files ahead of their scanners
@@ -478,7 +478,7 @@ static int load_all(job *jobs, char **list, size_t n, const td_open_opts *opts, 
      * would only add switching. */
     ctx.ahead = !small && ntask >= 0 && td_pool_threads((size_t)ntask, threads) < td_ncores();
     td_file_tasks ft = {(size_t)ntask, run_task, job_slot, &ctx, order};
-    if (procs && forked(&ctx, &ft, td_pool_threads((size_t)ntask, opts->threads)) == 0)
+    if (procs && forked(&ctx, &ft, td_pool_threads((size_t)ntask, threads)) == 0)
         ; /* loaded by processes */
     else if (ntask >= 0)
         td_pool_run((size_t)ntask, threads, load_one, &ctx);
