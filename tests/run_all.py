@@ -15,6 +15,9 @@ all of them.
 """
 import concurrent.futures, os, re, subprocess, sys, tempfile, time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import cases  # noqa: E402  (instrumented(): TD_TEST_SUBSET)
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # The slowest suites, slowest first: they start first, so that the short ones
 # fill the gaps at the end instead of one long suite running alone. The
@@ -78,9 +81,9 @@ def suites(build):
             out.append((f[:-8], cmd))
         elif f.endswith("_test.sh"):
             out.append((f[:-8], ["sh", path, build]))
-    if os.environ.get("TD_TEST_SUBSET", "") not in ("", "0"):
+    if cases.instrumented():
         out = [s for s in out if s[0] not in NOT_INSTRUMENTED]
-    order = LONG if os.environ.get("TD_TEST_SUBSET", "") in ("", "0") else LONG_SUBSET
+    order = LONG_SUBSET if cases.instrumented() else LONG
     rank = {n: i for i, n in enumerate(order)}
     return sorted(out, key=lambda s: (rank.get(s[0], len(order)), s[0]))
 
