@@ -123,44 +123,26 @@ def make_noisy(base, copies, seed, sigma, out):
     """Copies of one iteration with lognormal noise per call; each copy's
     synchronize calls absorb the change of that copy's GPU time, as the CPU
     waits for the device in a real run."""
-    other, meta, body = base
+    t = st.copies_of(base)
     rng = random.Random(seed)
-    t0 = min(e["ts"] for e in body)
-    span = max(e["ts"] + e["dur"] for e in body) - t0 + 10
-    maxcorr = max([(e.get("args") or {}).get("correlation", 0) for e in body
-                   if st.is_int((e.get("args") or {}).get("correlation", 0))] + [0])
-    evs = list(meta)
+    durs = []
     for c in range(copies):
-        copy, gpu_delta, syncs = [], 0.0, []
-        for e in body:
-            e2 = dict(e)
-            e2["ts"] = e["ts"] + c * span
+        d, gpu_delta, syncs = [], 0.0, []
+        for e in t.body:
             a = e.get("args")
             if e["name"].startswith("ProfilerStep"):
-                e2["name"] = "ProfilerStep#%d" % (c + 1)
+                d.append(e["dur"])
             elif e["name"] in SYNC:
-                syncs.append(e2)
+                syncs.append(len(d))
+                d.append(e["dur"])
             else:
-                e2["dur"] = e["dur"] * math.exp(rng.gauss(0, sigma))
+                d.append(e["dur"] * math.exp(rng.gauss(0, sigma)))
                 if isinstance(a, dict) and st.is_int(a.get("stream")) and a["stream"] >= 0:
-                    gpu_delta += e2["dur"] - e["dur"]
-            if isinstance(a, dict):
-                a = dict(a)
-                if st.is_int(a.get("correlation")) and a["correlation"] > 0:
-                    a["correlation"] += c * (maxcorr + 1)
-                for k in ("External id", "external id"):
-                    if st.is_int(a.get(k)) and a[k] > 0:
-                        a[k] += c * (maxcorr + 1)
-                e2["args"] = a
-            copy.append(e2)
-        for s in syncs:
-            s["dur"] = max(1.0, s["dur"] + gpu_delta / len(syncs))
-        evs.extend(copy)
-    doc = dict(other)
-    doc["traceEvents"] = evs
-    os.makedirs(os.path.dirname(out), exist_ok=True)
-    with open(out, "w") as f:
-        f.write(json.dumps(doc))
+                    gpu_delta += d[-1] - e["dur"]
+        for i in syncs:
+            d[i] = max(1.0, d[i] + gpu_delta / len(syncs))
+        durs.append(d)
+    t.write(out, durs)
 
 
 def expected_waits(path):

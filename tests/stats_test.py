@@ -264,38 +264,113 @@ def base_iteration(path, it):
     return other, meta, body
 
 
-def make_trace(base, copies, seed, sigma, inject, out):
-    other, meta, body = base
-    rng = random.Random(seed)
-    t0 = min(e["ts"] for e in body)
-    span = max(e["ts"] + e["dur"] for e in body) - t0 + 10
-    maxcorr = max([(e.get("args") or {}).get("correlation", 0) for e in body
-                   if is_int((e.get("args") or {}).get("correlation", 0))] + [0])
-    evs = list(meta)
-    for c in range(copies):
+class Copies:
+    """One iteration's events written again and again as JSON text, each copy
+    shifted by a span, renumbered and with durations of the caller's: the
+    bytes json.dumps writes for the copied dicts, without copying them (each
+    event is encoded once, with holes for what a copy changes)."""
+    HOLE = "\ue000hole\ue000"
+
+    def __init__(self, base):
+        self.other, self.meta, self.body = other, meta, body = base
+        self.t0 = min(e["ts"] for e in body)
+        self.span = max(e["ts"] + e["dur"] for e in body) - self.t0 + 10
+        self.maxcorr = max([(e.get("args") or {}).get("correlation", 0) for e in body
+                            if is_int((e.get("args") or {}).get("correlation", 0))] + [0])
+        hole = json.dumps(self.HOLE)
+        self.parts = []  # per event: its text split at the holes
+        self.holes = []  # per event: what fills each hole, in order
         for e in body:
-            e2 = dict(e)
-            e2["ts"] = e["ts"] + c * span
+            e2, fill = dict(e), []
+            for k in e2:  # json.dumps writes the keys in this order
+                if k == "ts":
+                    e2[k] = self.HOLE
+                    fill.append(("ts", e["ts"]))
+                elif k == "dur":
+                    e2[k] = self.HOLE
+                    fill.append(("dur", None))
+                elif k == "name" and e["name"].startswith("ProfilerStep"):
+                    e2[k] = self.HOLE
+                    fill.append(("step", None))
+                elif k == "args" and isinstance(e[k], dict):
+                    a = dict(e[k])
+                    for ak in a:
+                        if ak in ("correlation", "External id", "external id") and \
+                                is_int(a[ak]) and a[ak] > 0:
+                            a[ak] = self.HOLE
+                            fill.append(("id", e[k][ak]))
+                    e2[k] = a
+            self.parts.append(json.dumps(e2).split(hole))
+            self.holes.append(fill)
+
+    def write(self, out, durs_of_copy):
+        """Writes the trace: durs_of_copy(c) gives copy c's durations, one
+        per event of the iteration, in order."""
+        os.makedirs(os.path.dirname(out), exist_ok=True)
+        enc = json.encoder.encode_basestring_ascii
+
+        def num(v):  # as json.dumps writes a number
+            if type(v) is int:
+                return int.__repr__(v)
+            return float.__repr__(v) if type(v) is float and math.isfinite(v) else json.dumps(v)
+        with open(out, "w") as f:
+            doc = dict(self.other)
+            doc["traceEvents"] = []
+            head = json.dumps(doc)
+            f.write(head[:-2])  # ...[ and ]} after the events
+            first = True
+            for e in self.meta:
+                f.write(("" if first else ", ") + json.dumps(e))
+                first = False
+            for c in range(len(durs_of_copy)):
+                durs = durs_of_copy[c]
+                shift, idshift = c * self.span, c * (self.maxcorr + 1)
+                step = enc("ProfilerStep#%d" % (c + 1))
+                buf = []
+                for parts, fill, d in zip(self.parts, self.holes, durs):
+                    out_ = [parts[0]]
+                    for (kind, v), tail in zip(fill, parts[1:]):
+                        if kind == "ts":
+                            out_.append(num(v + shift))
+                        elif kind == "dur":
+                            out_.append(num(d))
+                        elif kind == "step":
+                            out_.append(step)
+                        else:
+                            out_.append(str(v + idshift))
+                        out_.append(tail)
+                    buf.append("".join(out_))
+                if buf:
+                    f.write(("" if first else ", ") + ", ".join(buf))
+                    first = False
+            f.write(head[-2:])
+
+
+_COPIES = {}
+
+
+def copies_of(base):
+    """base's Copies, made once per suite (the value keeps base, so its id
+    stays its own)."""
+    if id(base) not in _COPIES:
+        _COPIES[id(base)] = (base, Copies(base))
+    return _COPIES[id(base)][1]
+
+
+def make_trace(base, copies, seed, sigma, inject, out):
+    t = copies_of(base)
+    rng = random.Random(seed)
+    durs = []
+    for c in range(copies):
+        d = []
+        for e in t.body:
             if e["name"].startswith("ProfilerStep"):
-                e2["name"] = "ProfilerStep#%d" % (c + 1)
+                d.append(e["dur"])
             else:
                 f = math.exp(rng.gauss(0, sigma)) * inject.get(e["name"], 1.0)
-                e2["dur"] = e["dur"] * f
-            a = e.get("args")
-            if isinstance(a, dict):
-                a = dict(a)
-                if is_int(a.get("correlation")) and a["correlation"] > 0:
-                    a["correlation"] += c * (maxcorr + 1)
-                for k in ("External id", "external id"):
-                    if is_int(a.get(k)) and a[k] > 0:
-                        a[k] += c * (maxcorr + 1)
-                e2["args"] = a
-            evs.append(e2)
-    doc = dict(other)
-    doc["traceEvents"] = evs
-    os.makedirs(os.path.dirname(out), exist_ok=True)
-    with open(out, "w") as f:
-        f.write(json.dumps(doc))
+                d.append(e["dur"] * f)
+        durs.append(d)
+    t.write(out, durs)
 
 
 def stats_csv(exe, c, t, *extra):
