@@ -24,8 +24,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # order of each pass from its CPU seconds per suite in the last quiet
 # .ci/run (CONTRIBUTING.md, "Times"); the instrumented pass's
 # (TD_TEST_SUBSET=1) differs: under ASan the cost is per process.
-LONG = ["mpi", "summary", "stacks", "golden", "summary_stacks", "python", "pip", "gate", "breakdown",
-        "split", "simd_levels", "tree", "stats", "chart", "attribution", "unit"]
+LONG = ["mpi", "summary", "python", "summary_stacks", "stacks", "summary_corrupt", "pip",
+        "stats_by", "golden", "durations", "chart", "breakdown", "split", "gate", "stats",
+        "simd_levels", "tree", "roofline", "profilers", "summary_writers", "attribution", "unit"]
 LONG_SUBSET = ["summary_stacks", "mpi", "python", "summary", "stacks", "gate", "tree", "fuzz_replay",
                "profilers", "breakdown", "split", "golden", "chart",
                "summary_writers", "unit"]
