@@ -304,8 +304,8 @@ class Copies:
             self.holes.append(fill)
 
     def write(self, out, durs_of_copy):
-        """Writes the trace: durs_of_copy(c) gives copy c's durations, one
-        per event of the iteration, in order."""
+        """Writes the trace, one copy per item of durs_of_copy: copy c's
+        durations, one per event of the iteration, in order."""
         os.makedirs(os.path.dirname(out), exist_ok=True)
         enc = json.encoder.encode_basestring_ascii
 
