@@ -371,9 +371,9 @@ static bool mostly_mapped(char **list, const uint64_t *size, size_t n, uint64_t 
 
 /* td_open_opts.processes, and whether the plan suits it: whole files (no
  * piece of a cut file: the pieces merge in one address space), more than
- * one worker (of threads, the load's own count: load_all), a megabyte or more, most of it in mapped
- * plain files. TD_PROCESSES=0 in the environment turns it off; =1 turns it on for any files
- * (tests). */
+ * one worker (of threads, the count load_all decided), a megabyte or more,
+ * most of it in mapped plain files. TD_PROCESSES=0 in the environment turns
+ * it off; =1 turns it on for any files (tests). */
 static bool use_processes(const loadctx *c, size_t ntask, int threads, char **list,
                           const uint64_t *size, size_t n)
 {
