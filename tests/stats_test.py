@@ -273,8 +273,8 @@ class Copies:
 
     def __init__(self, base):
         self.other, self.meta, self.body = other, meta, body = base
-        self.t0 = min(e["ts"] for e in body)
-        self.span = max(e["ts"] + e["dur"] for e in body) - self.t0 + 10
+        t0 = min(e["ts"] for e in body)
+        self.span = max(e["ts"] + e["dur"] for e in body) - t0 + 10
         self.maxcorr = max([(e.get("args") or {}).get("correlation", 0) for e in body
                             if is_int((e.get("args") or {}).get("correlation", 0))] + [0])
         hole = json.dumps(self.HOLE)
