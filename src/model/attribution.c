@@ -383,8 +383,8 @@ static int cmap_alloc_paged(cmap *m, const scan *s)
         return 0;
     m->lo = lo;
     m->cap = (size_t)span + 1;
-    m->dir = malloc((size_t)dirs * sizeof *m->dir);
-    m->val = malloc((size_t)pages * CMAP_PAGE * sizeof *m->val); /* touched as used */
+    m->dir = td_scratch_alloc((size_t)dirs * sizeof *m->dir);
+    m->val = td_scratch_alloc((size_t)pages * CMAP_PAGE * sizeof *m->val);
     if (!m->dir || !m->val)
         return -1;
     memset(m->dir, 0xFF, (size_t)dirs * sizeof *m->dir);
@@ -400,7 +400,7 @@ static int cmap_alloc(cmap *m, const scan *s)
     if (count && span < 4 * (uint64_t)count) {
         m->lo = s->lo;
         m->cap = (size_t)span + 1;
-        if (!(m->val = malloc(m->cap * sizeof *m->val)))
+        if (!(m->val = td_scratch_alloc(m->cap * sizeof *m->val)))
             return -1;
         memset(m->val, 0xFF, m->cap * sizeof *m->val); /* TD_ATTR_NONE */
         return 0;
@@ -411,8 +411,8 @@ static int cmap_alloc(cmap *m, const scan *s)
     m->cap = 16;
     while (m->cap < count + count / 3 + 1)
         m->cap *= 2;
-    m->key = malloc(m->cap * sizeof *m->key);
-    m->val = malloc(m->cap * sizeof *m->val);
+    m->key = td_scratch_alloc(m->cap * sizeof *m->key);
+    m->val = td_scratch_alloc(m->cap * sizeof *m->val);
     if (!m->key || !m->val)
         return -1;
     for (size_t i = 0; i < m->cap; i++)
@@ -634,15 +634,22 @@ int td_roof_times(td_file *f, const td_link *links, size_t n, bool any_gpu, td_e
     return 0;
 }
 
+/* An array of the file's that the passes write whole: its pages put in at
+ * once (a fault each costs more than the writes on a virtual machine). */
+static void *whole(size_t count, size_t size)
+{
+    return td_populate(malloc(count * size), count * size);
+}
+
 /* The stacks' arrays and the sweep's own (docs/stacks.md): 0 or -1.
  * stk_of and stk_cpu are written whole by the passes over the links. */
 static int frames_init(frames *fr, td_file *f, size_t n, size_t nrec)
 {
     memset(fr, 0, sizeof *fr);
     fr->all.v = malloc((nrec + 1) * sizeof *fr->all.v);
-    fr->node = malloc((n + 1) * sizeof *fr->node);
-    f->stk_of = malloc((f->events_gpu + 1) * sizeof *f->stk_of);
-    f->stk_cpu = malloc((f->events_cpu + 1) * sizeof *f->stk_cpu);
+    fr->node = td_scratch_alloc((n + 1) * sizeof *fr->node);
+    f->stk_of = whole(f->events_gpu + 1, sizeof *f->stk_of);
+    f->stk_cpu = whole(f->events_cpu + 1, sizeof *f->stk_cpu);
     if (td_stk_init(&fr->tree, f) < 0 || !fr->all.v || !fr->node || !f->stk_of || !f->stk_cpu)
         return -1;
     f->nstk_cpu = f->events_cpu;
@@ -652,7 +659,7 @@ static int frames_init(frames *fr, td_file *f, size_t n, size_t nrec)
 static void frames_free(frames *fr)
 {
     free(fr->all.v);
-    free(fr->node);
+    td_scratch_free(fr->node);
     td_stk_done(&fr->tree);
 }
 
@@ -661,15 +668,15 @@ static void frames_free(frames *fr)
  * the sweep): 0 or -1. */
 static int attr_alloc(td_file *f, size_t ng, size_t nops)
 {
-    f->attr_call = malloc((ng + 1) * sizeof *f->attr_call);
-    f->attr_topc = malloc((ng + 1) * sizeof *f->attr_topc);
-    f->attr_annc = malloc((ng + 1) * sizeof *f->attr_annc);
-    f->attr_op = malloc((ng + 1) * sizeof *f->attr_op);
-    f->attr_top = malloc((ng + 1) * sizeof *f->attr_top);
-    f->attr_ann = malloc((ng + 1) * sizeof *f->attr_ann);
-    f->op_name = malloc((nops + 1) * sizeof *f->op_name);
-    f->op_parent = malloc((nops + 1) * sizeof *f->op_parent);
-    if (f->shapes && !(f->op_shape = malloc((nops + 1) * sizeof *f->op_shape)))
+    f->attr_call = whole(ng + 1, sizeof *f->attr_call);
+    f->attr_topc = whole(ng + 1, sizeof *f->attr_topc);
+    f->attr_annc = whole(ng + 1, sizeof *f->attr_annc);
+    f->attr_op = whole(ng + 1, sizeof *f->attr_op);
+    f->attr_top = whole(ng + 1, sizeof *f->attr_top);
+    f->attr_ann = whole(ng + 1, sizeof *f->attr_ann);
+    f->op_name = whole(nops + 1, sizeof *f->op_name);
+    f->op_parent = whole(nops + 1, sizeof *f->op_parent);
+    if (f->shapes && !(f->op_shape = whole(nops + 1, sizeof *f->op_shape)))
         return -1;
     f->nops = nops;
     return f->attr_op && f->attr_top && f->attr_ann && f->attr_call && f->attr_topc &&
@@ -707,8 +714,9 @@ int td_attribute(td_file *f, td_link *links, const uint32_t *shape, size_t n, in
     if (!fr_ok || !w.rec || !sv || !res || !w.waits || !w.id || !w.memo ||
         attr_alloc(f, f->events_gpu, s.nops) < 0 || cmap_alloc(&w.m, &s) < 0 ||
         fill_links(&s, f, &w, links, shape, n) < 0 || sort_records(&s, w.rec, scratch) < 0 ||
-        !(opwait = calloc(s.nops + 1, sizeof *opwait)))
+        !(opwait = td_scratch_alloc((s.nops + 1) * sizeof *opwait)))
         goto done;
+    memset(opwait, 0, (s.nops + 1) * sizeof *opwait);
     sweep(f, links, w.rec, s.nrec, sv, sv + s.nrec + 1, res, w.waits, opwait, w.id, f->op_parent,
           stacks ? &fr : NULL);
     if ((stacks && fr.failed) || finish_links(f, links, n, &w.m, res, w.id, opwait) < 0)
@@ -723,11 +731,11 @@ done:
     td_scratch_free(scratch);
     free(w.waits);
     free(w.memo);
-    free(opwait);
+    td_scratch_free(opwait);
     td_scratch_free(w.id);
-    free(w.m.key);
-    free(w.m.val);
-    free(w.m.dir);
+    td_scratch_free(w.m.key);
+    td_scratch_free(w.m.val);
+    td_scratch_free(w.m.dir);
     if (stacks)
         frames_free(&fr);
     return rc < 0 ? td_fail(err, TD_ENOMEM, f->path, "out of memory") : 0;

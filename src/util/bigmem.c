@@ -97,3 +97,22 @@ void td_big_free(void *ptr)
     else
         free(p);
 }
+
+/* Below this a fault per page costs less than the call. */
+#define POPULATE_MIN (64u << 10)
+
+void *td_populate(void *ptr, size_t n)
+{
+#if defined(MADV_POPULATE_WRITE)
+    if (!ptr || n < POPULATE_MIN)
+        return ptr;
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    uintptr_t lo = ((uintptr_t)ptr + page - 1) / page * page,
+              hi = ((uintptr_t)ptr + n) / page * page;
+    if (hi > lo) /* whole pages inside the caller's bytes only; an older kernel says EINVAL */
+        (void)madvise((void *)lo, hi - lo, MADV_POPULATE_WRITE);
+#else
+    (void)n;
+#endif
+    return ptr;
+}

@@ -14,5 +14,9 @@ void td_big_free(void *p);
 /* Gives back the end of a td_big_alloc block beyond its first n bytes;
  * returns the block (moved when it came from malloc), or NULL, p intact. */
 void *td_big_shrink(void *p, size_t n);
+/* Puts in at once the pages of n bytes at p (any memory of the caller's,
+ * from malloc too) that it is about to write whole: one call instead of a
+ * fault per page. Best effort, for n of 64 KiB or more; returns p. */
+void *td_populate(void *p, size_t n);
 
 #endif

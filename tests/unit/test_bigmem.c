@@ -3,10 +3,15 @@
 #include "harness.h"
 #include "util/util.h"
 #include "util/bigmem.h"
+#include "model/load.h"
 
+#include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 static void fill_check(const char *file, int line, unsigned char *p, size_t n, unsigned seed)
 {
@@ -44,4 +49,115 @@ TEST(test_bigmem__blocks_shrink_and_keep_their_bytes)
             td_big_free(q);
         }
     td_big_free(NULL);
+}
+
+/* Pages of [p, p + n) in place (mincore): how many of them, of how many. */
+static size_t resident(void *p, size_t n, size_t *pages)
+{
+    size_t page = (size_t)sysconf(_SC_PAGESIZE), np = n / page;
+    unsigned char *v = calloc(np + 1, 1);
+    size_t in = 0;
+    if (v && mincore(p, n, v) == 0)
+        for (size_t i = 0; i < np; i++)
+            in += v[i] & 1;
+    free(v);
+    *pages = np;
+    return in;
+}
+
+/* td_populate puts in the pages wholly inside the bytes it is given (none
+ * of a neighbour's, none below 64 KiB), and changes no byte. */
+TEST(test_bigmem__populate_puts_in_whole_pages_only)
+{
+#if defined(MADV_POPULATE_WRITE)
+    size_t page = (size_t)sysconf(_SC_PAGESIZE), len = 256 * page, np;
+    unsigned char *m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    REQUIRE(m != MAP_FAILED);
+    CHECK_INT(resident(m, len, &np), 0);
+    CHECK(td_populate(m + 8 * page + 100, 16 * page - 200) ==
+          m + 8 * page + 100); /* < 64 KiB: no */
+    if (16 * page - 200 < (64u << 10))
+        CHECK_INT(resident(m, len, &np), 0);
+    /* From the second byte of page 32 to the end of page 159: pages 33..159. */
+    unsigned char *at = m + 32 * page + 1;
+    size_t n = 128 * page - 1;
+    if (td_populate(at, n) != at)
+        unit_fail(__FILE__, __LINE__, "td_populate returned another pointer");
+    size_t in = resident(m, len, &np);
+    if (in > 0) { /* a kernel without MADV_POPULATE_WRITE puts in nothing */
+        CHECK_INT(resident(m + 33 * page, 127 * page, &np), 127);
+        CHECK_INT(resident(m, 33 * page, &np), 0);
+        CHECK_INT(resident(m + 160 * page, 96 * page, &np), 0);
+    }
+    /* One byte short of page 191's end: 161..190 only. */
+    td_populate(m + 161 * page, 31 * page - 1);
+    if (in > 0) {
+        CHECK_INT(resident(m + 161 * page, 30 * page, &np), 30);
+        CHECK_INT(resident(m + 191 * page, 65 * page, &np), 0);
+    }
+    for (size_t i = 0; i < len; i++)
+        if (m[i]) {
+            unit_fail(__FILE__, __LINE__, "byte %zu written", i);
+            break;
+        }
+    CHECK(td_populate(NULL, 1u << 20) == NULL);
+    munmap(m, len);
+#endif
+}
+
+#if defined(__SANITIZE_ADDRESS__)
+#define SCRATCH_MAPPED 0 /* link_mem.c: plain malloc under AddressSanitizer */
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define SCRATCH_MAPPED 0
+#endif
+#endif
+#ifndef SCRATCH_MAPPED
+#define SCRATCH_MAPPED 1
+#endif
+
+/* The VmFlags line of the mapping of /proc/self/smaps that holds p, into
+ * out; false when not found. */
+static bool vm_flags(const void *p, char *out, size_t cap)
+{
+    FILE *f = fopen("/proc/self/smaps", "r");
+    char line[4096];
+    bool in = false, found = false;
+    while (f && !found && fgets(line, sizeof line, f)) {
+        unsigned long lo, hi;
+        if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2 && strchr(line, '-') < strchr(line, ' '))
+            in = (uintptr_t)p >= lo && (uintptr_t)p < hi;
+        else if (in && strncmp(line, "VmFlags:", 8) == 0) {
+            snprintf(out, cap, "%s", line + 8);
+            found = true;
+        }
+    }
+    if (f)
+        fclose(f);
+    return found;
+}
+
+/* Attribution's arrays (model/link_mem.c): one of 4 MiB or more asks for
+ * transparent huge pages (VmFlags "hg"), a small one does not, and both
+ * keep what is written in them. */
+TEST(test_bigmem__large_scratch_asks_for_huge_pages)
+{
+    td_links_trim(); /* none kept from before: both mapped here */
+    unsigned char *small = td_scratch_alloc(100u << 10), *big = td_scratch_alloc(6u << 20);
+    REQUIRE(big && small);
+    fill_check(__FILE__, __LINE__, big, 6u << 20, 3);
+    fill_check(__FILE__, __LINE__, small, 100u << 10, 4);
+#if SCRATCH_MAPPED && defined(MADV_HUGEPAGE)
+    char flags[4096];
+    if (vm_flags(big, flags, sizeof flags)) { /* no /proc: nothing to read */
+        if (!strstr(flags, " hg"))
+            unit_fail(__FILE__, __LINE__, "6 MiB scratch: no hg in VmFlags:%s", flags);
+        REQUIRE(vm_flags(small, flags, sizeof flags));
+        if (strstr(flags, " hg"))
+            unit_fail(__FILE__, __LINE__, "100 KiB scratch: hg in VmFlags:%s", flags);
+    }
+#endif
+    td_scratch_free(small);
+    td_scratch_free(big);
+    td_links_trim();
 }
