@@ -53,6 +53,9 @@
 #define CHUNK (1u << 20)
 /* Bytes in place from which a mapping asks for huge pages. */
 #define HUGE_MIN (4u << 20)
+/* Scratch arrays smaller than this come from malloc: a mapping puts in a
+ * whole CHUNK, more pages than a small file's arrays touch. */
+#define SCRATCH_MIN (256u << 10)
 
 #if LINKS_MMAP
 /* Freed mappings kept for the next file (links and attribution's arrays:
@@ -216,6 +219,13 @@ void td_links_free(td_link *links)
 void *td_scratch_alloc(size_t n)
 {
 #if LINKS_MMAP
+    if (n < SCRATCH_MIN) { /* from malloc, marked by a size of 0 */
+        unsigned char *b = malloc(HEAD + n);
+        if (!b)
+            return NULL;
+        head_of(b)[0] = 0;
+        return b + HEAD;
+    }
     size_t want = chunks_for(n);
     if (!want)
         return NULL;
@@ -233,7 +243,11 @@ void td_scratch_free(void *p)
     if (!p)
         return;
 #if LINKS_MMAP
-    put_spare((unsigned char *)p - HEAD);
+    unsigned char *m = (unsigned char *)p - HEAD;
+    if (head_of(m)[0] == 0)
+        free(m);
+    else
+        put_spare(m);
 #else
     free(p);
 #endif

@@ -91,9 +91,10 @@ void td_threads_free(td_threads *t);
  * memory (links intact). Freed by td_links_free, never by free(). */
 td_link *td_links_grow(td_link *links, size_t *cap, size_t need);
 void td_links_free(td_link *links);
-/* A buffer of n bytes with its pages in place, its contents undefined,
- * for arrays written whole while a file is attributed; NULL when out of
- * memory. Freed by td_scratch_free, never by free(). */
+/* A buffer of n bytes, its contents undefined, for arrays written whole
+ * while a file is attributed: from malloc when small, else with its pages
+ * in place (kept for the next file); NULL when out of memory. Freed by
+ * td_scratch_free, never by free(). */
 void *td_scratch_alloc(size_t n);
 void td_scratch_free(void *p);
 /* The freed arrays td_links_free and td_scratch_free keep for the next

@@ -51,6 +51,7 @@ TEST(test_bigmem__blocks_shrink_and_keep_their_bytes)
     td_big_free(NULL);
 }
 
+#if defined(MADV_POPULATE_WRITE)
 /* Pages of [p, p + n) in place (mincore): how many of them, of how many. */
 static size_t resident(void *p, size_t n, size_t *pages)
 {
@@ -64,6 +65,7 @@ static size_t resident(void *p, size_t n, size_t *pages)
     *pages = np;
     return in;
 }
+#endif
 
 /* td_populate puts in the pages wholly inside the bytes it is given (none
  * of a neighbour's, none below 64 KiB), and changes no byte. */
@@ -116,6 +118,7 @@ TEST(test_bigmem__populate_puts_in_whole_pages_only)
 #define SCRATCH_MAPPED 1
 #endif
 
+#if SCRATCH_MAPPED && defined(MADV_HUGEPAGE)
 /* The VmFlags line of the mapping of /proc/self/smaps that holds p, into
  * out; false when not found. */
 static bool vm_flags(const void *p, char *out, size_t cap)
@@ -136,17 +139,24 @@ static bool vm_flags(const void *p, char *out, size_t cap)
         fclose(f);
     return found;
 }
+#endif
 
 /* Attribution's arrays (model/link_mem.c): one of 4 MiB or more asks for
- * transparent huge pages (VmFlags "hg"), a small one does not, and both
- * keep what is written in them. */
+ * transparent huge pages (VmFlags "hg"), a mapped one under that does not,
+ * and every size, the small ones from malloc too, keeps what is written
+ * in it. */
 TEST(test_bigmem__large_scratch_asks_for_huge_pages)
 {
-    td_links_trim(); /* none kept from before: both mapped here */
-    unsigned char *small = td_scratch_alloc(100u << 10), *big = td_scratch_alloc(6u << 20);
-    REQUIRE(big && small);
+    td_links_trim(); /* none kept from before: each mapped here */
+    unsigned char *small = td_scratch_alloc(1u << 20), *big = td_scratch_alloc(6u << 20);
+    unsigned char *tiny = td_scratch_alloc(100), *under = td_scratch_alloc((256u << 10) - 1);
+    REQUIRE(big && small && tiny && under);
     fill_check(__FILE__, __LINE__, big, 6u << 20, 3);
-    fill_check(__FILE__, __LINE__, small, 100u << 10, 4);
+    fill_check(__FILE__, __LINE__, small, 1u << 20, 4);
+    fill_check(__FILE__, __LINE__, tiny, 100, 5);
+    fill_check(__FILE__, __LINE__, under, (256u << 10) - 1, 6);
+    td_scratch_free(tiny);
+    td_scratch_free(under);
 #if SCRATCH_MAPPED && defined(MADV_HUGEPAGE)
     char flags[4096];
     if (vm_flags(big, flags, sizeof flags)) { /* no /proc: nothing to read */
@@ -154,7 +164,7 @@ TEST(test_bigmem__large_scratch_asks_for_huge_pages)
             unit_fail(__FILE__, __LINE__, "6 MiB scratch: no hg in VmFlags:%s", flags);
         REQUIRE(vm_flags(small, flags, sizeof flags));
         if (strstr(flags, " hg"))
-            unit_fail(__FILE__, __LINE__, "100 KiB scratch: hg in VmFlags:%s", flags);
+            unit_fail(__FILE__, __LINE__, "1 MiB scratch: hg in VmFlags:%s", flags);
     }
 #endif
     td_scratch_free(small);
