@@ -17,7 +17,8 @@
  * (MADV_HUGEPAGE; the kernel's default, "madvise", gives them only to those
  * who ask): one fault and one TLB entry per 2 MiB instead of 512. The links
  * and the sweep's records are written and read whole, so nothing is wasted
- * but the rounding of the last page. Small files never ask.
+ * but the rounding of the last page. Small files never ask, and their
+ * scratch arrays (under SCRATCH_MIN) come from malloc.
  */
 #define _GNU_SOURCE /* mremap */
 #include "model/load.h"
@@ -44,8 +45,9 @@
 #endif
 
 /* Before the records: the mapping's size in bytes (a multiple of the page
- * size), how many of its bytes have their pages in place, and whether it
- * has asked for huge pages; 64 bytes keep the records cache-line aligned. */
+ * size; 0 for a small scratch array from malloc), how many of its bytes
+ * have their pages in place, and whether it has asked for huge pages; 64
+ * bytes keep the records cache-line aligned. */
 #define HEAD 64
 #define PAGE 4096u
 /* Pages are put in this many bytes at a time, as the records reach them:
