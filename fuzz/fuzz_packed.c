@@ -18,6 +18,8 @@
  *   roofline section, decoded when first asked for, gives a damaged
  *   summary's error or events: names, iterations, calls and ops of the
  *   file, finite times; its op calls: names, parents and shapes of the file;
+ *   its breakdown section, decoded when first asked for, a damaged
+ *   summary's error or events with iterations of the file and times;
  * - the one-file set compared with itself, by kernel, op, top op,
  *   annotation, class, module and stack, its roofline, and its attribution
  *   statistics, run without error and with equal counts on both sides;
@@ -71,6 +73,16 @@ static void check_file(const td_file *f)
         FUZZ_CHECK(x->call == TD_ATTR_NONE || x->call < f->nops, "roofline event %zu: call %u", k,
                    (unsigned)x->call);
         FUZZ_CHECK(isfinite(x->ts) && isfinite(x->end), "roofline event %zu: times", k);
+    }
+    /* the breakdown's section, decoded when first asked for, too */
+    int brc = td_file_bd(f);
+    FUZZ_CHECK(brc == 0 || brc == TD_ETRACE, "the breakdown's section: rc %d", brc);
+    FUZZ_CHECK(brc == 0 || !f->bd, "a breakdown kept after it did not decode");
+    for (size_t k = 0; f->bd && k < f->bd->nev; k++) {
+        const td_bd_ev *x = &f->bd->ev[k];
+        FUZZ_CHECK(x->iter == TD_ITER_NONE || (x->iter >= 0 && (size_t)x->iter < f->niters),
+                   "breakdown event %zu: iteration %d", k, (int)x->iter);
+        FUZZ_CHECK(!isnan(x->ts) && !isnan(x->end), "breakdown event %zu: times", k);
     }
     if (!f->has_attr)
         return;

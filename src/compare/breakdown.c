@@ -308,6 +308,9 @@ static int measure_side(bd_side *sd, const td_set *s, const sel *sl, const char 
         const td_file *f = s->files[i];
         if (!has_rank(sl, f->rank))
             continue;
+        int rc = td_file_bd(f); /* a summary's section, decoded now */
+        if (rc < 0)
+            return td_roof_fail(err, rc, f);
         if (!f->bd)
             /* a summary that lacks them is input to make again (exit 1, as a
              * summary lacking a rank); a set opened without them, a misuse */

@@ -68,6 +68,7 @@ void td_file_free(td_file *f)
     free(f->roof_end);
     free(f->roof_list);
     free(f->roof_lazy);
+    free(f->bd_lazy);
     free(f->stk_of);
     free(f->stk_cpu);
     free(f->stk_parent);
@@ -98,6 +99,17 @@ int td_file_roof(const td_file *cf)
         return 0;
     pthread_mutex_lock(&fill_lock);
     int rc = f->roof_damaged ? TD_ETRACE : f->roof_lazy ? f->roof_fill(f) : 0;
+    pthread_mutex_unlock(&fill_lock);
+    return rc;
+}
+
+int td_file_bd(const td_file *cf)
+{
+    td_file *f = (td_file *)cf; /* as td_file_events */
+    if (!f->bd_fill)
+        return 0;
+    pthread_mutex_lock(&fill_lock);
+    int rc = f->bd_damaged ? TD_ETRACE : f->bd_lazy ? f->bd_fill(f) : 0;
     pthread_mutex_unlock(&fill_lock);
     return rc;
 }

@@ -224,6 +224,13 @@ typedef struct td_file {
     size_t nroof_lazy;
     int (*roof_fill)(struct td_file *f);
     int roof_damaged;
+    /* The same for a summary's breakdown section: kept packed until a
+     * command reads the breakdown (td_file_bd decodes it into bd through
+     * bd_fill); NULL once decoded, or when there is none. */
+    unsigned char *bd_lazy;
+    size_t nbd_lazy;
+    int (*bd_fill)(struct td_file *f);
+    int bd_damaged;
 } td_file;
 
 #define TD_STK_CUT 0xFFFFFEFFu /* the "[…]" frame */
@@ -316,6 +323,9 @@ int td_file_events(const td_file *f);
  * from several threads). 0, TD_ENOMEM, or TD_ETRACE when the section is
  * damaged (td_roof_fail). */
 int td_file_roof(const td_file *f);
+/* A summary's file: its breakdown section decoded into bd, once (as
+ * td_file_roof); 0, or TD_ETRACE / TD_ENOMEM (td_roof_fail words either). */
+int td_file_bd(const td_file *f);
 int td_roof_fail(td_error *err, int rc, const td_file *f);
 /* td_file_events' failure rc as an error naming the summary; returns rc. */
 int td_events_fail(td_error *err, int rc, const td_file *f);

@@ -1026,6 +1026,8 @@ static int pack_roof(td_buf *b, const td_file *f, const td_groups *g)
 int td_file_pack(td_buf *b, const td_file *f, const td_groups *g, td_error *err)
 {
     int rc = td_file_roof(f); /* a summary's roofline section, decoded to be packed again */
+    if (rc == 0)
+        rc = td_file_bd(f); /* and its breakdown's */
     if (rc < 0)
         return td_roof_fail(err, rc, f);
     int bad = pack_head(b, f);
@@ -1699,19 +1701,13 @@ static int unpack_extras(rd *r, td_file *f)
     return 0;
 }
 
-/* pack_bd's section: every count checked against the bytes left, every
- * iteration against the file's, the types and flags against theirs, and no
- * event time NaN (td_bd_collect keeps none; a launch is NaN when there is
- * none). An end may precede its ts: HTA's rounding of sub-us events. */
-static int unpack_bd(rd *r, td_file *f)
+/* pack_bd's section after its flag: every count checked against the
+ * bytes left, every iteration against the file's, the types and flags
+ * against theirs, and no event time NaN (td_bd_collect keeps none; a launch
+ * is NaN when there is none). An end may precede its ts: HTA's rounding of
+ * sub-us events. */
+static int bd_body(rd *r, td_file *f)
 {
-    uint64_t has = get_u(r);
-    if (r->bad || has > 2)
-        return UNPACK_BAD;
-    if (has != 1) {
-        f->bd_lost = has ? TD_BD_LOST_SELECTION : TD_BD_LOST_UNLOADED;
-        return 0;
-    }
     td_bd_file *bd = f->bd = td_bd_new();
     if (!bd)
         return UNPACK_NOMEM;
@@ -1977,6 +1973,84 @@ static int skip_roof(rd *r)
         skip_varints(r, 2);
     }
     return r->bad ? UNPACK_BAD : 0;
+}
+
+/* Past pack_bd's section after its flag, reading only its counts
+ * (bd_body checks the rest when the breakdown is asked for). */
+static int skip_bd(rd *r)
+{
+    uint64_t enc = get_u(r);
+    uint64_t nev = get_count(r, enc == BD_WHOLE ? 6 : 27, UINT64_MAX);
+    if (r->bad || enc > BD_WHOLE)
+        return UNPACK_BAD;
+    if (enc == BD_WHOLE)
+        skip_varints(r, 6 * nev);
+    for (uint64_t i = 0; enc != BD_WHOLE && i < nev && !r->bad; i++) {
+        if (r->end - r->p < 24)
+            return UNPACK_BAD;
+        r->p += 24;
+        skip_varints(r, 3);
+    }
+    uint64_t nsync = get_count(r, 16, UINT64_MAX);
+    if (r->bad)
+        return UNPACK_BAD;
+    r->p += 16 * nsync; /* within the bytes left: get_count */
+    uint64_t nsteps = get_count(r, 17, UINT64_MAX);
+    for (uint64_t i = 0; i < nsteps && !r->bad; i++) {
+        if (r->end - r->p < 16)
+            return UNPACK_BAD;
+        r->p += 16;
+        skip_varints(r, 1);
+    }
+    if (r->bad || r->end - r->p < 16)
+        return UNPACK_BAD;
+    r->p += 16; /* the span */
+    return 0;
+}
+
+/* f->bd_fill: the section kept by unpack_bd, decoded (td_file_bd calls it
+ * under its lock). */
+static int decode_bd(td_file *f)
+{
+    rd r = {f->bd_lazy, f->bd_lazy + f->nbd_lazy, 0, NULL, 0};
+    int rc = bd_body(&r, f);
+    if (rc == 0 && r.p != r.end)
+        rc = UNPACK_BAD;
+    if (rc < 0) {
+        td_bd_file_free(f->bd);
+        f->bd = NULL;
+        f->bd_damaged = rc == UNPACK_BAD;
+        return rc == UNPACK_BAD ? TD_ETRACE : TD_ENOMEM;
+    }
+    free(f->bd_lazy);
+    f->bd_lazy = NULL;
+    f->nbd_lazy = 0;
+    return 0;
+}
+
+/* pack_bd's section: its flag, and the rest kept as it is, to be decoded
+ * only when a command reads the breakdown (td_file_bd): a plain compare of
+ * summaries does not pay for it (every GPU event's times, a third of a
+ * summary compare's CPU). */
+static int unpack_bd(rd *r, td_file *f)
+{
+    uint64_t has = get_u(r);
+    if (r->bad || has > 2)
+        return UNPACK_BAD;
+    if (has != 1) {
+        f->bd_lost = has ? TD_BD_LOST_SELECTION : TD_BD_LOST_UNLOADED;
+        return 0;
+    }
+    const unsigned char *start = r->p;
+    if (skip_bd(r) < 0)
+        return UNPACK_BAD;
+    size_t n = (size_t)(r->p - start);
+    if (!(f->bd_lazy = malloc(n + 1)))
+        return UNPACK_NOMEM;
+    memcpy(f->bd_lazy, start, n);
+    f->nbd_lazy = n;
+    f->bd_fill = decode_bd;
+    return 0;
 }
 
 /* Frees what roof_body made of f. */
