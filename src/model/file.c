@@ -92,26 +92,29 @@ int td_file_events(const td_file *cf)
     return rc;
 }
 
+/* A summary's section kept packed (*lazy), decoded by fill once, under
+ * the lock (fill is fixed once the file is made: read without it). */
+static int section_fill(td_file *f, int (*fill)(td_file *), const int *damaged,
+                        unsigned char *const *lazy)
+{
+    if (!fill)
+        return 0;
+    pthread_mutex_lock(&fill_lock);
+    int rc = *damaged ? TD_ETRACE : *lazy ? fill(f) : 0;
+    pthread_mutex_unlock(&fill_lock);
+    return rc;
+}
+
 int td_file_roof(const td_file *cf)
 {
     td_file *f = (td_file *)cf; /* as td_file_events */
-    if (!f->roof_fill)
-        return 0;
-    pthread_mutex_lock(&fill_lock);
-    int rc = f->roof_damaged ? TD_ETRACE : f->roof_lazy ? f->roof_fill(f) : 0;
-    pthread_mutex_unlock(&fill_lock);
-    return rc;
+    return section_fill(f, f->roof_fill, &f->roof_damaged, &f->roof_lazy);
 }
 
 int td_file_bd(const td_file *cf)
 {
     td_file *f = (td_file *)cf; /* as td_file_events */
-    if (!f->bd_fill)
-        return 0;
-    pthread_mutex_lock(&fill_lock);
-    int rc = f->bd_damaged ? TD_ETRACE : f->bd_lazy ? f->bd_fill(f) : 0;
-    pthread_mutex_unlock(&fill_lock);
-    return rc;
+    return section_fill(f, f->bd_fill, &f->bd_damaged, &f->bd_lazy);
 }
 
 int td_roof_fail(td_error *err, int rc, const td_file *f)

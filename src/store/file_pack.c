@@ -2008,24 +2008,49 @@ static int skip_bd(rd *r)
     return 0;
 }
 
+/* A section kept packed (*lazy, *n bytes) decoded by body, which must use
+ * every byte; what body made is dropped when it fails (*damaged set when
+ * the bytes were bad). 0, TD_ETRACE or TD_ENOMEM. */
+static int decode_section(td_file *f, unsigned char **lazy, size_t *n, int (*body)(rd *, td_file *),
+                          void (*drop)(td_file *), int *damaged)
+{
+    rd r = {*lazy, *lazy + *n, 0, NULL, 0};
+    int rc = body(&r, f);
+    if (rc == 0 && r.p != r.end)
+        rc = UNPACK_BAD;
+    if (rc < 0) {
+        drop(f);
+        *damaged = rc == UNPACK_BAD;
+        return rc == UNPACK_BAD ? TD_ETRACE : TD_ENOMEM;
+    }
+    free(*lazy);
+    *lazy = NULL;
+    *n = 0;
+    return 0;
+}
+
+/* The bytes from start to r->p, copied into *lazy (*n of them) to be
+ * decoded later: 0 or UNPACK_NOMEM. */
+static int keep_section(const rd *r, const unsigned char *start, unsigned char **lazy, size_t *n)
+{
+    *n = (size_t)(r->p - start);
+    if (!(*lazy = malloc(*n + 1)))
+        return UNPACK_NOMEM;
+    memcpy(*lazy, start, *n);
+    return 0;
+}
+
+static void bd_drop(td_file *f)
+{
+    td_bd_file_free(f->bd);
+    f->bd = NULL;
+}
+
 /* f->bd_fill: the section kept by unpack_bd, decoded (td_file_bd calls it
  * under its lock). */
 static int decode_bd(td_file *f)
 {
-    rd r = {f->bd_lazy, f->bd_lazy + f->nbd_lazy, 0, NULL, 0};
-    int rc = bd_body(&r, f);
-    if (rc == 0 && r.p != r.end)
-        rc = UNPACK_BAD;
-    if (rc < 0) {
-        td_bd_file_free(f->bd);
-        f->bd = NULL;
-        f->bd_damaged = rc == UNPACK_BAD;
-        return rc == UNPACK_BAD ? TD_ETRACE : TD_ENOMEM;
-    }
-    free(f->bd_lazy);
-    f->bd_lazy = NULL;
-    f->nbd_lazy = 0;
-    return 0;
+    return decode_section(f, &f->bd_lazy, &f->nbd_lazy, bd_body, bd_drop, &f->bd_damaged);
 }
 
 /* pack_bd's section: its flag, and the rest kept as it is, to be decoded
@@ -2044,11 +2069,8 @@ static int unpack_bd(rd *r, td_file *f)
     const unsigned char *start = r->p;
     if (skip_bd(r) < 0)
         return UNPACK_BAD;
-    size_t n = (size_t)(r->p - start);
-    if (!(f->bd_lazy = malloc(n + 1)))
+    if (keep_section(r, start, &f->bd_lazy, &f->nbd_lazy) < 0)
         return UNPACK_NOMEM;
-    memcpy(f->bd_lazy, start, n);
-    f->nbd_lazy = n;
     f->bd_fill = decode_bd;
     return 0;
 }
@@ -2071,19 +2093,7 @@ static void roof_drop(td_file *f)
  * calls it under its lock). */
 static int decode_roof(td_file *f)
 {
-    rd r = {f->roof_lazy, f->roof_lazy + f->nroof_lazy, 0, NULL, 0};
-    int rc = roof_body(&r, f);
-    if (rc == 0 && r.p != r.end)
-        rc = UNPACK_BAD;
-    if (rc < 0) {
-        roof_drop(f);
-        f->roof_damaged = rc == UNPACK_BAD;
-        return rc == UNPACK_BAD ? TD_ETRACE : TD_ENOMEM;
-    }
-    free(f->roof_lazy);
-    f->roof_lazy = NULL;
-    f->nroof_lazy = 0;
-    return 0;
+    return decode_section(f, &f->roof_lazy, &f->nroof_lazy, roof_body, roof_drop, &f->roof_damaged);
 }
 
 /* pack_roof's section: its flag, and the rest kept as it is, to be decoded
@@ -2101,11 +2111,8 @@ static int unpack_roof(rd *r, td_file *f)
     const unsigned char *start = r->p;
     if (skip_roof(r) < 0)
         return UNPACK_BAD;
-    size_t n = (size_t)(r->p - start);
-    if (!(f->roof_lazy = malloc(n + 1)))
+    if (keep_section(r, start, &f->roof_lazy, &f->nroof_lazy) < 0)
         return UNPACK_NOMEM;
-    memcpy(f->roof_lazy, start, n);
-    f->nroof_lazy = n;
     f->roof_fill = decode_roof;
     return 0;
 }
