@@ -109,6 +109,10 @@ int cli_td_error(const td_error *err);
 extern uint64_t cli_map_min;
 void cli_map_files(void);
 
+/* heap.c: asks for the heap in 2 MiB pages (one fault each instead of 512)
+ * before anything is allocated; 1 when it did. */
+int cli_heap_huge(void);
+
 /* term.c: what stdout and the locale allow. cli_isatty is isatty unless a
  * front end set cli_tty_off: under mpirun a process's stdout is a
  * pseudo-terminal whatever mpirun's own is, so tracediff-mpi writes as the

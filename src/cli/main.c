@@ -11,6 +11,7 @@ static bool is_any(const char *a, const char *x, const char *y, const char *z)
 
 int main(int argc, char **argv)
 {
+    cli_heap_huge();
     /* Only the character type follows the environment: numbers are always
      * read and written with a '.' whatever the locale. */
     setlocale(LC_CTYPE, "");
