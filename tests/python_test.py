@@ -57,7 +57,9 @@ def reexec():
         print("python: 0 passed, 1 failed")
         sys.exit(1)
     os.environ["TRACEDIFF_PYTEST_REEXEC"] = "1"
-    os.execvp(py, [py] + sys.argv)
+    import suite_main  # its interpreter tuned as run_all.py's suites are
+    argv, env = suite_main.again(py, sys.argv)
+    os.execvpe(py, argv, env)
 
 
 reexec()

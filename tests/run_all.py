@@ -17,6 +17,7 @@ import concurrent.futures, os, re, subprocess, sys, tempfile, time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import cases  # noqa: E402  (instrumented(): TD_TEST_SUBSET)
+import suite_main  # noqa: E402  (TUNED: the suites' interpreter)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # The slowest suites, slowest first: they start first, so that the short ones
@@ -55,13 +56,17 @@ LEAKS_OFF = {"mpi", "summary", "split", "durations", "chart", "gate", "stats_by"
 LEAKS_OFF.add("mpi_stacks")  # tracediff-mpi with stacks and shapes (Open MPI's allocations)
 
 
-def suite_env(name):
+def suite_env(name, cmd):
     """The environment of one suite: its own coverage counters when
     scripts/choose_subset.py measures, LeakSanitizer off for the loops of
-    LEAKS_OFF when TD_LEAKS=some (the last ASAN_OPTIONS setting wins)."""
+    LEAKS_OFF when TD_LEAKS=some (the last ASAN_OPTIONS setting wins), a
+    Python suite's interpreter tuned (suite_main.py) unless the caller set
+    those variables."""
     env = None
+    if cmd[0] == sys.executable:
+        env = suite_main.tuned_env(os.environ)
     if os.environ.get("TD_COV_DIR"):  # scripts/choose_subset.py: each suite's own counters
-        env = dict(os.environ, GCOV_PREFIX=os.path.join(os.environ["TD_COV_DIR"], name))
+        env = dict(env or os.environ, GCOV_PREFIX=os.path.join(os.environ["TD_COV_DIR"], name))
     if os.environ.get("TD_LEAKS") == "some" and name in LEAKS_OFF:
         env = dict(env or os.environ)
         env["ASAN_OPTIONS"] = env.get("ASAN_OPTIONS", "") + ":detect_leaks=0"
@@ -76,7 +81,8 @@ def suites(build):
     for f in sorted(os.listdir(tdir)):
         path = os.path.join("tests", f)
         if f.endswith("_test.py"):
-            cmd = [sys.executable, path, os.path.join(build, "tracediff")]
+            cmd = [sys.executable, os.path.join("tests", "suite_main.py"), path,
+                   os.path.join(build, "tracediff")]
             if f == "golden_test.py":
                 cmd += ["tests/golden/cases.json", "--jobs-check"]
             out.append((f[:-8], cmd))
@@ -94,7 +100,7 @@ def run(name, cmd):
     (user + system of the suite and everything it started: on a busy
     machine the CPU time still says what the suite costs) and output."""
     t0 = time.monotonic()
-    env = suite_env(name)
+    env = suite_env(name, cmd)
     with tempfile.TemporaryFile() as out:
         p = subprocess.Popen(cmd, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT,
                              stdin=subprocess.DEVNULL, env=env)
