@@ -232,6 +232,7 @@ static int run_batch(const char *path, int me)
 
 int main(int argc, char **argv)
 {
+    cli_heap_huge(); /* before MPI_Init allocates */
     MPI_Init(&argc, &argv);
     /* After MPI_Init, which may install handlers of its own: a stop
      * (mpirun passes SIGINT/SIGTERM on to every process) removes rank 0's
