@@ -53,20 +53,32 @@ def heap_parts(pid):
     return [tuple(p) for p in parts]
 
 
+def in_open(pid):
+    """Whether a thread of process pid waits in open() (files are opened on
+    the loading threads as well as the main one)."""
+    try:
+        tids = os.listdir("/proc/%d/task" % pid)
+    except OSError:
+        return False
+    for tid in tids:
+        try:
+            with open("/proc/%d/task/%s/syscall" % (pid, tid)) as f:
+                if f.read().split()[0] in ("2", "257"):  # open, openat
+                    return True
+        except (OSError, IndexError):
+            pass
+    return False
+
+
 def blocked_on_pipe(exe, fifo, src, env):
     """Starts exe compare of fifo with src, reads its heap once it waits for
     a writer, then feeds it src: (heap parts, exit status, stdout)."""
     p = subprocess.Popen([exe, "compare", fifo, src], stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE, env=env)
     deadline = time.monotonic() + 20
-    while time.monotonic() < deadline:  # until it waits in open()
-        try:
-            with open("/proc/%d/syscall" % p.pid) as f:
-                if f.read().split()[0] in ("2", "257"):  # open, openat
-                    break
-        except (OSError, IndexError):
-            pass
+    while time.monotonic() < deadline and not in_open(p.pid):
         time.sleep(0.01)
+    check("tracediff waits in open() for the pipe's writer", in_open(p.pid))
     parts = heap_parts(p.pid)
     with open("/proc/%d/environ" % p.pid, "rb") as f:
         seen = dict(v.split(b"=", 1) for v in f.read().split(b"\0") if b"=" in v)
