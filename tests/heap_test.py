@@ -20,20 +20,12 @@ writer comes, with its heap set up; its /proc/PID/smaps then shows:
 import os, shutil, subprocess, sys, tempfile, time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import cases  # noqa: E402  (Checks)
 import suite_main  # noqa: E402  (TUNED: run_all.py's settings for the suites' interpreter)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HUGE = 2 << 20
-passed = failed = 0
-
-
-def check(name, ok, detail=""):
-    global passed, failed
-    if ok:
-        passed += 1
-    else:
-        failed += 1
-        print("FAIL %s%s" % (name, (": " + detail) if detail else ""))
+check = cases.Checks("heap")
 
 
 def heap_parts(pid):
@@ -92,16 +84,11 @@ def blocked_on_pipe(exe, fifo, src, env):
     return parts, p.returncode, out
 
 
-def instrumented(exe):
-    with open(exe, "rb") as f:
-        return b"__asan_init" in f.read()
-
-
 def main():
     exe = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "build",
                                                                               "tracediff"))
     thp = os.path.exists("/sys/kernel/mm/transparent_hugepage/enabled")
-    asan = instrumented(exe)
+    asan = "asan" in os.path.basename(os.path.dirname(exe))  # as the other suites tell
     src = os.path.join(ROOT, "examples", "control", "control.json.gz")
     tmp = tempfile.mkdtemp(prefix="td-heap-")
     try:
@@ -130,8 +117,7 @@ def main():
                     not marked, "%r" % marked)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    print("heap: %d passed, %d failed" % (passed, failed))
-    return 1 if failed else 0
+    return check.finish()
 
 
 if __name__ == "__main__":
